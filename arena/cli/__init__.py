@@ -1,0 +1,1 @@
+"""The ``arena`` command line (typer): one thin module per command."""

@@ -1,0 +1,26 @@
+"""``arena bots``: the registered bot kinds and their spec options."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+import bots
+
+
+def list_bots() -> None:
+    """List the registered bot kinds with their options; specs are [LABEL=]KIND[:key=value,...]."""
+    table = Table(title="bots  (spec: [LABEL=]KIND[:key=value,...], or package.module.Class, or file.py#Class)")
+    for col in ("kind", "options (default)", "about"):
+        table.add_column(col)
+    for kind in bots.names():
+        cls = bots.registry.bot_class(kind)
+        params = getattr(cls, "PARAMS", {}) or {}
+        opts = "\n".join(f"{k}={p.default!r}" + (f": {p.help}" if p.help else "") for k, p in params.items())
+        table.add_row(kind, opts or "-", getattr(cls, "summary", ""))
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bots")(list_bots)

@@ -1,0 +1,29 @@
+"""``arena games``: the registered games and their parameters."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+import arena.games
+
+
+def games() -> None:
+    """List the registered games with their parameters and defaults."""
+    table = Table(title="games")
+    for col in ("game", "players", "parameters (default)", "about"):
+        table.add_column(col)
+    for name in arena.games.names():
+        cls = arena.games.game_class(name)
+        params = "\n".join(
+            f"{k}={p.default!r}" + (f" ({'|'.join(map(str, p.choices))})" if p.choices else "")
+            + (f": {p.help}" if p.help else "")
+            for k, p in cls.PARAMS.items()
+        )
+        table.add_row(name, str(cls().num_players), params or "-", cls.summary)
+    Console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("games")(games)

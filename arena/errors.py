@@ -1,0 +1,50 @@
+"""The ArenaError family: every error a user can cause by bad input.
+
+Each message names what was wrong and what is accepted. The CLI prints ``str(error)`` as one
+line and exits with code 2.
+"""
+
+
+class ArenaError(Exception):
+    """Base class of every error caused by bad input (never by a bug in arena)."""
+
+
+class UnknownGameError(ArenaError, KeyError):
+    """A game name that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class PositionSyntaxError(ArenaError, ValueError):
+    """Position (state) text that cannot be parsed, or describes an impossible position."""
+
+
+class MoveSyntaxError(ArenaError, ValueError):
+    """Move text that is not in the game's notation."""
+
+
+class IllegalMoveError(ArenaError, ValueError):
+    """A well-formed move that is not legal in the given position."""
+
+
+class BotSpecError(ArenaError, ValueError):
+    """A bot spec string naming an unknown kind, a bad key or a bad value."""
+
+
+class ConfigError(ArenaError, ValueError):
+    """A bad option, game parameter, tournament setting or configuration file."""
+
+
+class PuzzleSyntaxError(PositionSyntaxError):
+    """A Ricochet puzzle text that cannot be parsed."""
+
+
+class ResultsError(ArenaError):
+    """A results directory or database that cannot be read or written, or a refused run."""
+
+
+def one_line(error: BaseException) -> str:
+    """The error as one line of text (newlines folded), for the CLI."""
+    text = str(error) or type(error).__name__
+    return " ".join(text.split())

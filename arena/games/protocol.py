@@ -1,0 +1,266 @@
+"""The game protocol: ``Game`` is a factory, ``State`` is the play.
+
+Every game (built in or a user's own) implements these two classes. States are immutable:
+``play`` returns a new state, so search and worker processes never share mutable state.
+
+Three kinds of node (``State.to_move``):
+
+- a 0-based seat: a sequential node, that seat chooses one of ``legal_moves()``;
+- ``SIMULTANEOUS``: every seat answers at once; ``play`` takes a sequence of ``Answer``,
+  one per seat (Ricochet Robots rounds);
+- ``TERMINAL``: the game is over and ``outcome()`` is set.
+
+Contracts: ``spec/arena.md`` "Contracts / Python API".
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from arena.errors import ConfigError
+
+#: ``State.to_move`` at a node where every seat answers at once.
+SIMULTANEOUS = -2
+#: ``State.to_move`` at a terminal node.
+TERMINAL = -1
+
+#: A move: any hashable value whose ``str()`` is the game's notation.
+Move = Hashable
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter of a game or a bot.
+
+    Attributes:
+        default: the value when not given; its type is the parameter's type unless ``kind``
+            is set.
+        help: one line for ``arena games`` / ``arena bots``.
+        choices: the accepted values, when the parameter is an enumeration.
+        kind: the Python type values are coerced to (``int``, ``float``, ``bool``, ``str``);
+            defaults to ``type(default)``; needed when ``default`` is ``None``.
+        minimum: the smallest accepted number, when numeric.
+    """
+
+    default: Any
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    kind: type | None = None
+    minimum: float | None = None
+
+    @property
+    def type(self) -> type:
+        return self.kind or type(self.default)
+
+    def coerce(self, name: str, value: Any, owner: str) -> Any:
+        """Convert ``value`` (a string from a command line, or a Python value) to this type.
+
+        Raises:
+            ConfigError: the value is not of the type, out of range or not among ``choices``.
+        """
+        t = self.type
+        try:
+            if t is bool:
+                if isinstance(value, str):
+                    low = value.strip().lower()
+                    if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                        raise ValueError(value)
+                    value = low in ("true", "1", "yes", "on")
+                elif not isinstance(value, bool):
+                    raise ValueError(value)
+            elif t is int:
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError(value)
+                value = int(value)
+            elif t is float:
+                if isinstance(value, bool):
+                    raise ValueError(value)
+                value = float(value)
+                if value != value or value in (float("inf"), float("-inf")):
+                    raise ValueError(value)
+            elif t is str:
+                value = str(value)
+        except (TypeError, ValueError):
+            raise ConfigError(
+                f"{owner}: parameter {name}={value!r} is not a valid {t.__name__}"
+                + (f"; accepted: {', '.join(map(str, self.choices))}" if self.choices else "")
+            ) from None
+        if self.choices is not None and value not in self.choices:
+            raise ConfigError(
+                f"{owner}: parameter {name}={value!r} is not accepted; "
+                f"accepted: {', '.join(map(str, self.choices))}"
+            )
+        if self.minimum is not None and t in (int, float) and value < self.minimum:
+            raise ConfigError(f"{owner}: parameter {name}={value!r} must be >= {self.minimum:g}")
+        return value
+
+
+def coerce_params(owner: str, declared: Mapping[str, Param], given: Mapping[str, Any]) -> dict:
+    """Defaults of ``declared`` overridden by ``given``, each value coerced to its type.
+
+    Raises:
+        ConfigError: an unknown name (the message lists the accepted ones) or a bad value.
+    """
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        accepted = ", ".join(declared) or "none"
+        raise ConfigError(f"{owner}: unknown parameter {unknown[0]!r}; accepted: {accepted}")
+    values = {name: p.default for name, p in declared.items()}
+    for name, value in given.items():
+        values[name] = declared[name].coerce(name, value, owner)
+    return values
+
+
+def competition_ranks(scores: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:
+    """Competition ranking ("1224"): 1 = best; ties share the better rank, the next is skipped.
+
+    >>> competition_ranks([3, 5, 5, 1])
+    (3, 1, 1, 4)
+    """
+    sign = 1 if higher_is_better else -1
+    return tuple(1 + sum(1 for o in scores if sign * o > sign * s) for s in scores)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.
+
+    Attributes:
+        scores: per 0-based seat, the game's own points (pocketed neutrals, Sandpile totals,
+            Ricochet chips).
+        ranks: per seat, 1 = best, competition ranking (ties share the better rank: 1, 1, 3).
+        termination: a short documented reason, e.g. ``"target"``, ``"repetition"``,
+            ``"max_plies"``, or a fault set by the arena (``"illegal_move"``, ``"timeout"``...).
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    termination: str
+
+    @classmethod
+    def from_scores(cls, scores: Sequence[float], termination: str) -> Outcome:
+        """An outcome ranked by score, highest first, ties sharing a rank."""
+        return cls(tuple(scores), competition_ranks(scores), termination)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked 1 (several on a shared first place)."""
+        return tuple(seat for seat, r in enumerate(self.ranks) if r == 1)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One seat's answer at a simultaneous node.
+
+    Attributes:
+        move: the answer (for Ricochet a solution), or ``None`` for no answer.
+        seconds: measured thinking time, seconds.
+        nodes: nodes searched, as reported by the bot.
+        error: why a given answer is void (``"late"``, ``"crash"``...), or ``None``.
+    """
+
+    move: Any = None
+    seconds: float = 0.0
+    nodes: int = 0
+    error: str | None = None
+
+
+class State(ABC):
+    """An immutable position. Subclasses implement the abstract methods.
+
+    ``to_move`` is a 0-based seat, ``SIMULTANEOUS`` or ``TERMINAL``.
+    A state reached by ``play`` at a simultaneous node carries ``last_round``: the record of
+    that round in the game's notation (the string stored as the round's "move").
+    """
+
+    to_move: int
+    last_round: str | None = None
+
+    @abstractmethod
+    def legal_moves(self) -> list:
+        """The legal moves at a sequential node, in a deterministic order; ``[]`` elsewhere."""
+
+    @abstractmethod
+    def play(self, move: Any) -> State:
+        """The state after ``move`` (at a simultaneous node: a sequence of ``Answer``, one per seat).
+
+        Raises:
+            IllegalMoveError: the move is not legal here (or the state is terminal).
+        """
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """The outcome at a terminal state, ``None`` before."""
+
+    @abstractmethod
+    def to_text(self) -> str:
+        """Position text in the game's notation; ``Game.parse_state`` reads it back."""
+
+    def key(self) -> Hashable:
+        """A hash key of the position for transposition tables (default: the text)."""
+        return self.to_text()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+class Game(ABC):
+    """A game with fixed parameters: a factory of states.
+
+    Subclasses set ``name``, ``PARAMS`` and ``num_players`` and implement the three methods.
+    ``Game(**params)`` coerces and checks parameters (strings from a command line are accepted).
+
+    Raises:
+        ConfigError: an unknown parameter or a bad value.
+    """
+
+    name: ClassVar[str] = ""
+    #: One line describing the game, for ``arena games``.
+    summary: ClassVar[str] = ""
+    PARAMS: ClassVar[dict[str, Param]] = {}
+    num_players: int = 2
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = coerce_params(f"game {self.name}", self.PARAMS, params)
+
+    @abstractmethod
+    def initial_state(self, seed: int | None = None) -> State:
+        """The start position (``seed`` drives any random setup; same seed, same state)."""
+
+    @abstractmethod
+    def parse_state(self, text: str) -> State:
+        """Read position text.
+
+        Raises:
+            PositionSyntaxError: the text is malformed or describes an impossible position.
+        """
+
+    @abstractmethod
+    def parse_move(self, state: State, text: str) -> Any:
+        """Read a move in the game's notation (syntax only; ``play`` checks legality).
+
+        Raises:
+            MoveSyntaxError: the text is not a move of this game.
+        """
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.params.items() if v != self.PARAMS[k].default}
+        args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
+        return f"make({self.name!r}{', ' if args else ''}{args})"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``arena games`` lists about a registered game."""
+
+    name: str
+    summary: str
+    num_players: int | str
+    params: dict[str, Param] = field(default_factory=dict)

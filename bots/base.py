@@ -1,0 +1,110 @@
+"""The bot protocol: ``reset(game, seat, seed)`` then ``choose(state, limits) -> move``.
+
+Bots never see the runner or storage. A bot's spec parameters are declared in ``PARAMS``
+(``arena.games.Param``); the limits a bot gets per move come from the tournament
+(``--move-time``, ``--move-nodes``) and are combined with the bot's own (``depth=3``...) by
+``Limits.tighter``: the stricter of each wins.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from arena.games import Game, Param, State
+from arena.games.protocol import coerce_params
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-move search limits; ``None`` means unlimited.
+
+    Attributes:
+        time: seconds of thinking for this move.
+        nodes: nodes (positions visited, or playouts for MCTS) for this move.
+        depth: plies of full-width search.
+    """
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    def tighter(self, other: Limits) -> Limits:
+        """Each limit the smaller of the two (``None`` = unlimited)."""
+        def pick(a, b):
+            return b if a is None else a if b is None else min(a, b)
+        return Limits(*(pick(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)))
+
+    def deadline(self, start: float | None = None) -> float | None:
+        """``time.perf_counter()`` value at which time runs out, or ``None``."""
+        if self.time is None:
+            return None
+        return (time.perf_counter() if start is None else start) + self.time
+
+    def __str__(self) -> str:
+        parts = [f"{f.name}={getattr(self, f.name)}" for f in fields(self) if getattr(self, f.name) is not None]
+        return ",".join(parts) or "unlimited"
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What a bot's last ``choose`` did.
+
+    Attributes:
+        nodes: positions visited (MCTS: playouts), count.
+        depth: deepest completed iteration, plies (0 when not a depth search).
+        seconds: wall-clock time of the choice, seconds.
+        evaluation: the bot's value of the position for the seat to move (its own units:
+            alpha-beta centipawn-like score, MCTS win rate), or ``None``.
+    """
+
+    nodes: int = 0
+    depth: int = 0
+    seconds: float = 0.0
+    evaluation: float | None = None
+
+
+class Bot:
+    """Base class of bots. Subclasses set ``name``, ``PARAMS``, and implement ``choose``.
+
+    ``Bot(**options)`` coerces options to the declared types (strings accepted) and stores
+    them in ``self.options``.
+
+    Raises:
+        ConfigError: an unknown option or a bad value (the registry re-raises it as
+            ``BotSpecError``).
+    """
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    PARAMS: ClassVar[dict[str, Param]] = {}
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = coerce_params(f"bot {self.name}", self.PARAMS, options)
+        self.last_stats = SearchStats()
+        self.game: Game | None = None
+        self.seat = 0
+        self.rng = random.Random(0)
+
+    def reset(self, game: Game, seat: int, seed: int) -> None:
+        """Prepare for a new game: ``seat`` is 0-based, ``seed`` seeds every random choice."""
+        self.game = game
+        self.seat = seat
+        self.rng = random.Random(seed)
+
+    def own_limits(self) -> Limits:
+        """The limits set in the bot's spec (options named ``time``, ``nodes``, ``depth``)."""
+        return Limits(
+            time=self.options.get("time"),
+            nodes=self.options.get("nodes"),
+            depth=self.options.get("depth"),
+        )
+
+    def choose(self, state: State, limits: Limits) -> Any:
+        """The move to play in ``state`` (a sequential node where this bot's seat is to move).
+
+        At a simultaneous node (Ricochet round) the answer, or ``None`` for no answer.
+        """
+        raise NotImplementedError

@@ -1,0 +1,27 @@
+"""``random``: a uniformly random legal move, seeded per game (``reset``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.games import State
+from bots.base import Bot, Limits, SearchStats
+
+
+class RandomBot(Bot):
+    """Plays a uniformly random legal move; reproducible from the seed given to ``reset``.
+
+    At a simultaneous node it gives no answer unless the state offers ``random_answer(rng)``
+    (Ricochet: a random walk that may happen to solve).
+    """
+
+    name = "random"
+    summary = "uniformly random legal move (seeded)"
+
+    def choose(self, state: State, limits: Limits) -> Any:
+        moves = state.legal_moves()
+        self.last_stats = SearchStats(nodes=0, depth=0, seconds=0.0)
+        if moves:
+            return moves[self.rng.randrange(len(moves))]
+        answer = getattr(state, "random_answer", None)
+        return answer(self.rng) if answer else None

@@ -1,0 +1,189 @@
+"""Bot specs and the bot registry (``spec/arena.md`` "Contracts / Python API").
+
+A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, or from the
+``arena.bots`` entry points), a dotted import path ``package.module.ClassName``, or a file
+path ``path/to/file.py#ClassName``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError, BotSpecError
+
+#: Built-in bots: kind -> "module:Class" (imported lazily).
+_BUILTIN: dict[str, str] = {
+    "random": "bots.random:RandomBot",
+}
+
+_LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot spec.
+
+    Attributes:
+        label: the bot's name in a tournament (default: the spec without label).
+        kind: registered name, dotted path or ``file.py#Class``.
+        options: ``key -> value`` strings, in the order given.
+        text: the spec as written.
+    """
+
+    label: str
+    kind: str
+    options: dict[str, str] = field(default_factory=dict)
+    text: str = ""
+
+    @property
+    def canonical(self) -> str:
+        """``LABEL=KIND[:k=v,...]``: the spec as stored with a tournament."""
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.label}={self.kind}" + (f":{opts}" if opts else "")
+
+
+def _registry() -> dict[str, str]:
+    found = dict(_BUILTIN)
+    for ep in entry_points(group="arena.bots"):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def names() -> list[str]:
+    """Registered bot kinds, sorted."""
+    return sorted(_registry())
+
+
+def parse_spec(text: str) -> BotSpec:
+    """Parse ``[LABEL=]KIND[:key=value,...]``.
+
+    Raises:
+        BotSpecError: empty spec, bad label, or an option not of the form ``key=value``.
+    """
+    raw = str(text).strip()
+    if not raw:
+        raise BotSpecError("empty bot spec; expected [LABEL=]KIND[:key=value,...], e.g. ab3=alphabeta:depth=3")
+    head, sep, tail = raw.partition(":")
+    label = ""
+    if "=" in head:
+        label, _, head = head.partition("=")
+        label = label.strip()
+        if not _LABEL.match(label):
+            raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use letters, digits and _ . + -")
+    kind = head.strip()
+    if not kind:
+        raise BotSpecError(f"bot spec {raw!r} has no kind; accepted kinds: {', '.join(names())}")
+    options: dict[str, str] = {}
+    if sep:
+        for item in tail.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise BotSpecError(f"bad option {item!r} in bot spec {raw!r}; expected key=value")
+            if key.strip() in options:
+                raise BotSpecError(f"option {key.strip()!r} given twice in bot spec {raw!r}")
+            options[key.strip()] = value.strip()
+    if not label:
+        label = kind if not options else f"{kind}:{','.join(f'{k}={v}' for k, v in options.items())}"
+    return BotSpec(label=label, kind=kind, options=options, text=raw)
+
+
+def _load_file_class(kind: str) -> type:
+    path_text, _, cls_name = kind.partition("#")
+    path = Path(path_text)
+    if not path.is_file() or not cls_name:
+        raise BotSpecError(f"bot file {path_text!r} not found or no #ClassName given; expected path/to/file.py#ClassName")
+    module_name = f"arena_user_bot_{abs(hash(str(path.resolve())))}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # a user's file: report, never trace back
+            del sys.modules[module_name]
+            raise BotSpecError(f"cannot load bot file {path_text!r}: {type(exc).__name__}: {exc}") from None
+    try:
+        return getattr(module, cls_name)
+    except AttributeError:
+        raise BotSpecError(f"bot file {path_text!r} has no class {cls_name!r}") from None
+
+
+def bot_class(kind: str) -> type:
+    """The class for a bot kind (registered name, dotted path or ``file.py#Class``).
+
+    Raises:
+        BotSpecError: unknown kind, unimportable module or missing class.
+    """
+    registry = _registry()
+    if kind in registry:
+        module, _, attr = registry[kind].partition(":")
+        return getattr(importlib.import_module(module), attr)
+    if "#" in kind:
+        return _load_file_class(kind)
+    if "." in kind:
+        module, _, attr = kind.rpartition(".")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise BotSpecError(f"cannot import bot class {kind!r}: {exc}") from None
+        except Exception as exc:
+            raise BotSpecError(f"cannot import bot class {kind!r}: {type(exc).__name__}: {exc}") from None
+    raise BotSpecError(
+        f"unknown bot kind {kind!r}; accepted: {', '.join(names())}, "
+        "a dotted path package.module.ClassName or path/to/file.py#ClassName"
+    )
+
+
+def make(spec: str | BotSpec) -> Any:
+    """A bot instance from a spec; its ``label`` attribute is set.
+
+    Raises:
+        BotSpecError: bad spec, unknown kind, unknown option (the message lists the accepted
+            ones) or bad value.
+    """
+    parsed = spec if isinstance(spec, BotSpec) else parse_spec(spec)
+    cls = bot_class(parsed.kind)
+    if not callable(getattr(cls, "choose", None)):
+        raise BotSpecError(f"bot class {parsed.kind!r} has no choose(state, limits) method")
+    try:
+        bot = cls(**parsed.options)
+    except ArenaError as exc:
+        raise BotSpecError(f"bot {parsed.text!r}: {exc}") from None
+    except TypeError as exc:
+        raise BotSpecError(f"bot {parsed.text!r}: {exc}") from None
+    try:
+        bot.label = parsed.label
+    except AttributeError:
+        pass
+    return bot
+
+
+def assign_labels(specs: list[str]) -> list[BotSpec]:
+    """Parse a tournament's specs and make labels unique: a repeat gets ``-2``, ``-3``...
+
+    Raises:
+        BotSpecError: a bad spec, or the same explicit label given twice.
+    """
+    parsed = [parse_spec(s) for s in specs]
+    explicit = [p.label for p, s in zip(parsed, specs) if "=" in s.partition(":")[0]]
+    dup = {lab for lab in explicit if explicit.count(lab) > 1}
+    if dup:
+        raise BotSpecError(f"bot label {sorted(dup)[0]!r} given twice; labels in one tournament must be unique")
+    seen: dict[str, int] = {}
+    out = []
+    for p in parsed:
+        n = seen.get(p.label, 0) + 1
+        seen[p.label] = n
+        out.append(p if n == 1 else BotSpec(f"{p.label}-{n}", p.kind, p.options, p.text))
+    taken = [p.label for p in out]
+    if len(set(taken)) != len(taken):
+        raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")
+    return out

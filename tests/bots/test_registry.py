@@ -1,0 +1,49 @@
+import pytest
+
+import bots
+from arena.errors import BotSpecError
+from bots.registry import assign_labels, parse_spec
+
+
+def test_parse_spec_forms():
+    s = parse_spec("ab3=alphabeta:depth=3,time=0.5")
+    assert (s.label, s.kind, s.options) == ("ab3", "alphabeta", {"depth": "3", "time": "0.5"})
+    assert parse_spec("random").label == "random"
+    assert parse_spec("mcts:playouts=400").label == "mcts:playouts=400"
+    f = parse_spec("mine=path/to/bot.py#MyBot:x=1")
+    assert (f.kind, f.options) == ("path/to/bot.py#MyBot", {"x": "1"})
+
+
+@pytest.mark.parametrize("bad", ["", "=random", "a b=random", "random:depth", "random:=3", "random:a=1,a=2"])
+def test_bad_specs(bad):
+    with pytest.raises(BotSpecError):
+        parse_spec(bad)
+
+
+def test_unknown_kind_lists_accepted():
+    with pytest.raises(BotSpecError, match="accepted: .*random"):
+        bots.make("nosuchbot")
+
+
+def test_unknown_option_names_key():
+    with pytest.raises(BotSpecError, match="unknown parameter 'depth'.*accepted"):
+        bots.make("random:depth=3")
+
+
+def test_repeated_specs_numbered():
+    labels = [s.label for s in assign_labels(["random", "random", "x=random", "random"])]
+    assert labels == ["random", "random-2", "x", "random-3"]
+    with pytest.raises(BotSpecError):
+        assign_labels(["x=random", "x=random"])
+
+
+def test_file_and_dotted_path(tmp_path):
+    f = tmp_path / "mybot.py"
+    f.write_text("class First:\n    def choose(self, state, limits):\n        return state.legal_moves()[0]\n")
+    bot = bots.make(f"me={f}#First")
+    assert bot.label == "me"
+    assert type(bots.make("bots.random.RandomBot")).__name__ == "RandomBot"
+    with pytest.raises(BotSpecError):
+        bots.make(f"{f}#Missing")
+    with pytest.raises(BotSpecError):
+        bots.make("no.such.module.Bot")

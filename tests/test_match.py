@@ -1,0 +1,60 @@
+import pytest
+
+import bots
+from arena.errors import IllegalMoveError
+from arena.match import derive_seed, play_game, random_opening
+from bots.base import Limits
+from tests.toy import Nim
+
+
+class Raiser:
+    def choose(self, state, limits):
+        raise RuntimeError("boom")
+
+
+class Cheater:
+    def choose(self, state, limits):
+        return 99
+
+
+class NotAMove:
+    def choose(self, state, limits):
+        return object()
+
+
+def test_random_game_reproducible():
+    game = Nim(pile=21)
+    a = play_game(game, [bots.make("random"), bots.make("random")], seed=5)
+    b = play_game(game, [bots.make("random"), bots.make("random")], seed=5)
+    assert a.moves == b.moves and a.outcome == b.outcome
+    assert a.outcome.termination == "last_stone" and sorted(a.outcome.ranks) == [1, 2]
+
+
+@pytest.mark.parametrize("bad,reason", [(Raiser, "exception"), (Cheater, "illegal_move"), (NotAMove, "bad_move")])
+def test_faulty_bot_loses(bad, reason):
+    rec = play_game(Nim(players=3), [bots.make("random"), bad(), bots.make("random")], seed=1)
+    assert rec.outcome.termination == reason
+    assert rec.fault_seat == 1 and rec.outcome.ranks == (1, 3, 1)
+
+
+def test_timeout_beyond_margin():
+    import time
+
+    class Slow:
+        def choose(self, state, limits):
+            time.sleep(0.05)
+            return state.legal_moves()[0]
+
+    rec = play_game(Nim(), [Slow(), bots.make("random")], seed=1, limits=Limits(time=0.01), time_margin=0.01)
+    assert rec.outcome.termination == "timeout" and rec.fault_seat == 0
+
+
+def test_opening_and_seeds():
+    game = Nim(pile=30)
+    op = random_opening(game, 3, 4)
+    assert op == random_opening(game, 3, 4) and len(op) == 4
+    rec = play_game(game, [bots.make("random"), bots.make("random")], seed=3, opening=op)
+    assert rec.moves[:4] == tuple(op) and rec.opening_plies == 4
+    assert derive_seed(1, "a") == derive_seed(1, "a") != derive_seed(1, "b")
+    with pytest.raises(IllegalMoveError):
+        play_game(game, [bots.make("random")] * 2, seed=3, opening=["7"])
