@@ -38,6 +38,10 @@ class MoveRecord:
         move: the move (round record) in the game's notation.
         seconds: thinking time, seconds (0 for opening plies).
         nodes, depth, evaluation: the bot's ``last_stats`` for that move.
+        status: at a simultaneous round, one record per seat (``ply`` = the round's index in
+            ``moves``) with the game's verdict on that seat's answer: ``won``, ``valid``,
+            ``invalid``, ``none`` (no answer), or the arena's ``late`` / ``crash``; ``None``
+            for sequential plies.
     """
 
     ply: int
@@ -47,6 +51,7 @@ class MoveRecord:
     nodes: int = 0
     depth: int = 0
     evaluation: float | None = None
+    status: str | None = None
 
 
 @dataclass(frozen=True)
@@ -201,8 +206,10 @@ def play_game(
                 answers.append(Answer(None if fault else answer, secs, nodes, fault and ("crash" if fault == "exception" else fault)))
             state = state.play(answers)
             moves.append(state.last_round or "")
-            stats.append(MoveRecord(len(moves) - 1, -1, moves[-1], max(a.seconds for a in answers),
-                                    sum(a.nodes for a in answers)))
+            verdicts = getattr(state, "last_status", None) or [None] * n
+            for seat, (a, verdict) in enumerate(zip(answers, verdicts)):
+                text = "-" if a.move is None else " ".join(map(str, a.move)) if isinstance(a.move, (list, tuple)) else str(a.move)
+                stats.append(MoveRecord(len(moves) - 1, seat, text, a.seconds, a.nodes, status=a.error or verdict))
             if on_ply:
                 on_ply(state, stats[-1])
             continue

@@ -173,11 +173,17 @@ class State(ABC):
 
     ``to_move`` is a 0-based seat, ``SIMULTANEOUS`` or ``TERMINAL``.
     A state reached by ``play`` at a simultaneous node carries ``last_round``: the record of
-    that round in the game's notation (the string stored as the round's "move").
+    that round in the game's notation (the string stored as the round's "move"), and
+    ``last_status``: per seat the verdict on its answer (``won``, ``valid``, ``invalid``,
+    ``none``).
+
+    Optional, used when present: ``key()`` (transposition-table hash), ``diagram()`` (a
+    multi-line picture for ``arena play``), ``random_answer(rng)`` at simultaneous nodes.
     """
 
     to_move: int
     last_round: str | None = None
+    last_status: tuple[str, ...] | None = None
 
     @abstractmethod
     def legal_moves(self) -> list:
@@ -205,6 +211,10 @@ class State(ABC):
 
     def key(self) -> Hashable:
         """A hash key of the position for transposition tables (default: the text)."""
+        return self.to_text()
+
+    def diagram(self) -> str:
+        """A human-readable multi-line picture of the position (default: the text)."""
         return self.to_text()
 
     def __str__(self) -> str:

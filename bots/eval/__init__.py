@@ -1,0 +1,36 @@
+"""Per-game evaluation functions, found by game name.
+
+An evaluation module defines ``evaluate(state, seat) -> float``: the heuristic value of a
+non-terminal position for 0-based ``seat`` (higher is better; its own units, far below
+``WIN``), and may define ``evaluate_all(state) -> tuple[float, ...]`` (one value per seat,
+for max^n). Terminal positions are scored by the search from ``state.outcome()``, not here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+#: Value of a won terminal position; heuristic values stay well inside (-WIN/10, WIN/10).
+WIN = 1_000_000.0
+
+#: game name -> module defining evaluate / evaluate_all
+EVALUATORS: dict[str, str] = {
+}
+
+
+def evaluator(game_name: str) -> Callable | None:
+    """``evaluate(state, seat)`` for the game, or ``None`` when the game has none."""
+    module = EVALUATORS.get(game_name)
+    return importlib.import_module(module).evaluate if module else None
+
+
+def evaluator_all(game_name: str) -> Callable | None:
+    """``evaluate_all(state)`` for the game (derived from ``evaluate`` when not defined)."""
+    module = EVALUATORS.get(game_name)
+    if not module:
+        return None
+    mod = importlib.import_module(module)
+    if hasattr(mod, "evaluate_all"):
+        return mod.evaluate_all
+    return lambda state, n=None: tuple(mod.evaluate(state, s) for s in range(n or 2))
