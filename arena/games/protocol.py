@@ -62,6 +62,10 @@ class Param:
             ConfigError: the value is not of the type, out of range or not among ``choices``.
         """
         t = self.type
+        if value is None and self.default is None:
+            return None
+        if isinstance(value, str) and value.strip().lower() == "none" and self.default is None:
+            return None
         try:
             if t is bool:
                 if isinstance(value, str):
