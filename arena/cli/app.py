@@ -10,6 +10,11 @@ import sys
 
 import typer
 
+try:  # typer >= 0.20 vendors click; older releases use click itself
+    from typer._click import exceptions as cx
+except ImportError:  # pragma: no cover
+    import click.exceptions as cx
+
 from arena.errors import ArenaError, one_line
 
 app = typer.Typer(
@@ -34,15 +39,31 @@ def fail(message: str) -> typer.Exit:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: ``arena ...``. Exit code 2 on bad input."""
+    """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback."""
     try:
-        app(args=argv, standalone_mode=True)
+        code = app(args=argv, standalone_mode=False)
+    except cx.NoArgsIsHelpError as exc:  # the help text is already printed by rich
+        message = exc.format_message()
+        if message.strip():
+            typer.echo(message)
+        sys.exit(0)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except cx.UsageError as exc:  # bad option or argument: one line, not a usage box
+        command = exc.ctx.command_path if exc.ctx else "arena"
+        typer.secho(f"error: {' '.join(exc.format_message().split())} (see: {command} --help)",
+                    fg=typer.colors.RED, err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
+        sys.exit(130)
     except ArenaError as exc:
         typer.secho(f"error: {one_line(exc)}", fg=typer.colors.RED, err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
