@@ -245,7 +245,7 @@ class InteractionState(State):
         if move.__class__ is not Move:
             move = self._coerce(move)
         hits = self._generate() if self._hits is None else self._hits
-        if move.cell < 0:
+        if move is PASS:
             if hits:
                 raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
             return self._child(self.board, 0, 0, 0, True)
@@ -313,7 +313,7 @@ class InteractionState(State):
 
     def _why_illegal(self, move: Move) -> str:
         name = SEAT_NAMES[self.side]
-        if self.board[move.cell] != self.side + 1:
+        if not 0 <= move.cell < NUM_CELLS or self.board[move.cell] != self.side + 1:
             return f"{move}: {cell_name(move.cell)} does not hold a {name} ball"
         s = move.cell * 8 + move.direction
         for i, q in enumerate(PATH_CELLS[s]):
