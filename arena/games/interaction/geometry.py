@@ -127,11 +127,10 @@ PATH_CELLS, PATH_DIRS = _paths()
 BIT = tuple(1 << c for c in range(NUM_CELLS))
 
 
-def _segments(s: int) -> tuple[tuple[int, bool, dict[int, int]], ...]:
-    """The free path from ``s`` as straight runs between bounces: (mask of the run's cells,
-    True when cell indices grow along it, {bit index: index in the path}). The first ball met
-    in a run is its lowest (growing) or highest occupied bit."""
-    cells, dirs = PATH_CELLS[s], PATH_DIRS[s]
+def _runs(cells: tuple[int, ...], dirs: tuple[int, ...]) -> tuple[tuple[int, bool, dict[int, int]], ...]:
+    """A path as straight runs between bounces: (mask of the run's cells, True when cell
+    indices grow along it, {cell: index in the path}). The first ball met in a run is its
+    lowest (growing) or highest occupied bit."""
     out = []
     i = 0
     while i < len(cells):
@@ -146,7 +145,7 @@ def _segments(s: int) -> tuple[tuple[int, bool, dict[int, int]], ...]:
 
 #: ``STRIKES[cell]``: for the 8 directions, (state, mask of the whole free path, its runs).
 STRIKES = tuple(
-    tuple((s, sum(1 << c for c in set(PATH_CELLS[s])), _segments(s)) for s in range(cell * 8, cell * 8 + 8))
+    tuple((s, sum(1 << c for c in set(PATH_CELLS[s])), _runs(PATH_CELLS[s], PATH_DIRS[s])) for s in range(cell * 8, cell * 8 + 8))
     for cell in range(NUM_CELLS)
 )
 

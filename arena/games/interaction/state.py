@@ -63,25 +63,26 @@ def board_key(board: bytes) -> int:
     return z
 
 
-def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
+def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
     """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
 
-    ``hit`` is the index in ``PATH_CELLS[s]`` of the first occupied cell (the momentum,
-    >= 1). ``stop_rule`` selects ``pocketing="stop"``. Returns (board after, Zobrist delta of
-    the pieces, number of neutrals pocketed 0/1, occupancy-mask delta). Rows, remainders, bounces, pocketing and the
-    wedged-row rule follow ``spec/interaction.md`` "A move" and "Legality".
+    ``occ`` is the occupancy mask of ``board``; ``hit`` is the index in ``PATH_CELLS[s]`` of
+    the first occupied cell (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``.
+    Returns (board after, Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy
+    after). Rows, remainders, bounces, pocketing and the wedged-row rule follow
+    ``spec/interaction.md`` "A move" and "Legality".
     """
     b = bytearray(board)
     p0 = s >> 3
     cells = PATH_CELLS[s]
     piece = b[p0]
     end = cells[hit - 1]
-    z = o = 0
+    z = 0
     if end != p0:
         b[p0] = 0
         b[end] = piece
         z = ZOBRIST[p0 * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-        o = BIT[p0] ^ BIT[end]
+        occ ^= BIT[p0] ^ BIT[end]
     cur = cells[hit]
     s = cur * 8 + PATH_DIRS[s][hit]
     r = hit
@@ -96,35 +97,44 @@ def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, in
         if seen is None:
             seen = [h]
         elif h in seen:
-            return bytes(b), z, 0, o
+            return bytes(b), z, 0, occ
         else:
             seen.append(h)
         piece = b[cur]
-        enter = piece == NEUTRAL and not stop_rule
-        start = cur
-        while r:
-            t = NEXT[s]
-            q = t >> 3
-            if b[q]:
-                break
-            s = t
-            r -= 1
-            if enter and POCKET[q]:
-                b[start] = 0
-                return bytes(b), z ^ ZOBRIST[start * 4 + NEUTRAL], 1, o ^ BIT[start]
-        end = s >> 3
-        if end != start:
-            b[start] = 0
+        b[cur] = 0  # a rolling ball leaves its cell
+        start = s
+        if piece == NEUTRAL and not stop_rule:
+            while r:
+                t = NEXT[s]
+                q = t >> 3
+                if b[q]:
+                    break
+                s = t
+                r -= 1
+                if POCKET[q]:
+                    return bytes(b), z ^ ZOBRIST[cur * 4 + NEUTRAL], 1, occ ^ BIT[cur]
+        else:
+            while r:
+                t = NEXT[s]
+                if b[t >> 3]:
+                    break
+                s = t
+                r -= 1
+        if s != start:
+            end = s >> 3
             b[end] = piece
-            z ^= ZOBRIST[start * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-            o ^= BIT[start] ^ BIT[end]
+            if end != cur:
+                z ^= ZOBRIST[cur * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+                occ ^= BIT[cur] ^ BIT[end]
             seen = None
             if stop_rule and piece == NEUTRAL and POCKET[end]:
                 b[end] = 0
-                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, o ^ BIT[end]
+                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, occ ^ BIT[end]
+        else:
+            b[cur] = piece
         if not r:
-            return bytes(b), z, 0, o
-        cur = q
+            return bytes(b), z, 0, occ
+        cur = t >> 3
         s = t
 
 
@@ -196,7 +206,7 @@ class InteractionState(State):
             stop = self.game.stop_rule
             sims = {}
             for s, hit in list(hits.items()):
-                sim = simulate(self.board, s, hit, stop)
+                sim = simulate(self.board, self.occ, s, hit, stop)
                 if sim[2]:
                     del hits[s]
                 else:
@@ -222,14 +232,15 @@ class InteractionState(State):
             return []
         hits = self._generate() if self._hits is None else self._hits
         if not hits:
-            return [(PASS, self._child(self.board, 0, 0, 0, True))]
+            return [(PASS, self._child(self.board, 0, 0, self.occ, True))]
         sims = self._sims
         board = self.board
         stop = self.game.stop_rule
         child = self._child
         if sims is not None:
             return [(MOVES[s], child(*sims[s], False)) for s in hits]
-        return [(MOVES[s], child(*simulate(board, s, hit, stop), False)) for s, hit in hits.items()]
+        occ = self.occ
+        return [(MOVES[s], child(*simulate(board, occ, s, hit, stop), False)) for s, hit in hits.items()]
 
     def play(self, move: Any) -> InteractionState:
         """The state after ``move`` (a ``Move`` or its notation).
@@ -248,21 +259,21 @@ class InteractionState(State):
         if move is PASS:
             if hits:
                 raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
-            return self._child(self.board, 0, 0, 0, True)
+            return self._child(self.board, 0, 0, self.occ, True)
         s = move.cell * 8 + move.direction
         hit = hits.get(s)
         if hit is None:
             raise IllegalMoveError(self._why_illegal(move))
-        sim = self._sims[s] if self._sims is not None else simulate(self.board, s, hit, self.game.stop_rule)
+        sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
 
-    def _child(self, board: bytes, z: int, pocketed: int, o: int, passed: bool) -> InteractionState:
+    def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game
         side = self.side
         st = _new(InteractionState)
         st.game = game
         st.board = board
-        st.occ = self.occ ^ o
+        st.occ = occ
         st.side = side ^ 1
         st.ply = ply = self.ply + 1
         st._passed = passed
