@@ -46,12 +46,17 @@ _Z_SCORE: dict[tuple[int, int], int] = {}
 
 def score_key(seat: int, score: int) -> int:
     """The Zobrist term of a seat's score (0 for a score of 0)."""
-    if not score:
-        return 0
+    if score < 64:
+        return _SCORE_KEYS[seat][score]
     z = _Z_SCORE.get((seat, score))
     if z is None:
         z = _Z_SCORE[(seat, score)] = random.Random(f"score:{seat}:{score}").getrandbits(64)
     return z
+
+
+_SCORE_KEYS = tuple(
+    (0,) + tuple(random.Random(f"score:{seat}:{score}").getrandbits(64) for score in range(1, 64)) for seat in (0, 1)
+)
 
 
 def board_key(board: bytes) -> int:
@@ -281,13 +286,18 @@ class InteractionState(State):
         key = self._key ^ z ^ Z_SIDE
         term = None
         if pocketed:
-            scores = list(self.scores)
-            key ^= score_key(side, scores[side]) ^ score_key(side, scores[side] + 1)
-            scores[side] += 1
-            st.scores = scores = (scores[0], scores[1])
-            st._prev = None
+            red, blue = self.scores
+            if side:
+                key ^= score_key(1, blue) ^ score_key(1, blue + 1)
+                st.scores = (red, blue + 1)
+                won = blue + 1 >= game.target
+            else:
+                key ^= score_key(0, red) ^ score_key(0, red + 1)
+                st.scores = (red + 1, blue)
+                won = red + 1 >= game.target
+            st._prev = None  # no earlier position can recur: the scores changed
             st._bloom = 1 << (key & 1023)
-            if scores[side] >= game.target:
+            if won:
                 term = "target"
         else:
             st.scores = self.scores
