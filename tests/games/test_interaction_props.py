@@ -200,3 +200,15 @@ def test_a_lone_path_never_meeting_a_ball_makes_no_move(board):
                     if not met:
                         assert Move(cell, d) not in moves
         assert moves == [PASS] or PASS not in moves
+
+
+@given(boards(), st.integers(0, 2**32))
+@settings(max_examples=60)
+def test_threefold_repetition_matches_a_naive_history_count(board, seed):
+    g = game(max_plies=400)
+    start = g.parse_state(format_position(board, 0, (0, 0), 2))
+    seen: dict = {}
+    for state in random_walk(start, seed, plies=300):
+        position = (state.board, state.scores, state.side)
+        seen[position] = seen.get(position, 0) + 1
+        assert (state.termination == "repetition") == (seen[position] >= 3)
