@@ -1,8 +1,10 @@
 """Interaction positions and the move simulation (``spec/interaction.md`` "A move", "End").
 
-Hot path: ``legal_moves`` walks precomputed free paths (``geometry.PATH_CELLS``) to find where
-each cue ball strikes; ``play`` simulates one move on a ``bytearray`` copy of the 81-byte
-board and updates the Zobrist key incrementally. Repetition history is a parent chain cut at
+Hot path: ``legal_moves`` finds where each cue ball strikes with an occupancy mask (an int,
+one bit per cell) over the straight runs of its precomputed free path (``geometry.STRIKES``);
+``play`` simulates one move on a ``bytearray`` copy of the 81-byte board and updates the
+Zobrist key and the occupancy mask incrementally; at plies 0 and 1 (the first-turn rule needs
+the simulation for legality) ``legal_moves`` keeps the simulations, so ``play`` reuses them. Repetition history is a parent chain cut at
 every pocketing (no earlier position can recur once a score changed) plus a 1024-bit Bloom
 filter of the keys in the chain, so ``play`` walks the chain only on a filter hit.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.errors import IllegalMoveError, MoveSyntaxError
+from arena.errors import IllegalMoveError
 from arena.games.interaction.geometry import (
     BIT,
     NEXT,
@@ -180,13 +182,19 @@ class InteractionState(State):
 
     Fast accessors for search and evaluation (read-only):
         board: ``bytes`` of 81 cells, index ``rank * 9 + file`` (0-based), holding 0 empty,
-            1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``).
+            1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``); a seat's piece is
+            ``seat + 1``.
+        occ: occupancy mask, an int with bit ``cell`` set for each ball.
         side: the seat (0 Red, 1 Blue) whose turn it is, also at a terminal state.
         scores: (Red, Blue) pocketed neutrals.
         ply: plies played (the position text's ply count).
         key(): 64-bit Zobrist key of (board, scores, side to move).
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
+        termination: the end reason, or ``None`` while the game goes on.
+
+    History (threefold repetition, two passes in a row) is kept by parent pointers from
+    ``play``; a state made by ``Game.parse_state`` or ``initial_state`` starts without it.
     """
 
     __slots__ = ("game", "board", "occ", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
@@ -382,4 +390,4 @@ class InteractionState(State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "MoveSyntaxError", "simulate", "strikes", "board_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
