@@ -68,6 +68,13 @@ class SandpileRules:
             tuple(tuple(self._step(i, _DIRS[(p + k) % 4], wrap) for k in range(4)) for i in range(self.cells))
             for p in range(4)
         )
+        #: around[i]: the distinct cells a toppling of i sends pieces to (any player).
+        self.around = tuple(tuple(sorted(set(d))) for d in self.dest[0])
+        self.around_mask = tuple(sum(1 << j for j in cells) for cells in self.around)
+        self.full = (1 << self.cells) - 1
+        first_file = sum(1 << (r * size) for r in range(size))
+        self.not_first_file = self.full & ~first_file
+        self.not_last_file = self.full & ~(first_file << (size - 1))
         self.place_moves = tuple(SandpileMove("place", n) for n in self.names)
         self.bonus_moves = tuple(SandpileMove("bonus", n) for n in self.names)
         self.topple_moves = tuple(SandpileMove("topple", n) for n in self.names)
@@ -101,6 +108,37 @@ def rules_for(size: int, wrap: str, rounds: int, pieces_per_round: int, bonus: b
     return SandpileRules(size, wrap, rounds, pieces_per_round, bonus)
 
 
+#: the set bits of each byte value, ascending
+_BYTE_BITS = tuple(tuple(k for k in range(8) if b >> k & 1) for b in range(256))
+
+
+def cells_of(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask``, ascending."""
+    out: list[int] = []
+    base = 0
+    while mask:
+        byte = mask & 255
+        if byte:
+            out.extend([base + k for k in _BYTE_BITS[byte]])
+        mask >>= 8
+        base += 8
+    return out
+
+
+def _masks(board: tuple[str, ...]) -> tuple[int, int, tuple[int, ...]]:
+    """(occupied, unstable, per-seat visible-top) bit masks of a board (bit i = cell i)."""
+    occ = tall = 0
+    tops = [0, 0, 0, 0]
+    for i, s in enumerate(board):
+        if s:
+            bit = 1 << i
+            occ |= bit
+            tops[ord(s[-1]) - 65] |= bit
+            if len(s) > STABLE_MAX:
+                tall |= bit
+    return occ, tall, tuple(tops)
+
+
 class SandpileState(State):
     """An immutable Sandpile position (the eight fields of the position text).
 
@@ -115,14 +153,24 @@ class SandpileState(State):
         holders: bit mask of the seats still holding their bonus piece.
         placed: pieces placed so far per seat.
         scores: per finished round, the per-seat counts of visible tops.
+        occ, tall, topm: bit masks (bit i = cell i) of occupied cells, unstable stacks and,
+            per seat, the cells that seat's colour tops.
     """
 
-    __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores", "to_move")
+    __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores",
+                 "to_move", "occ", "tall", "topm")
 
-    def __init__(self, rules, board, rnd, phase, player, step, holders, placed, scores):
+    def __init__(self, rules, board, rnd, phase, player, step, holders, placed, scores, masks=None):
         self.rules, self.board, self.round, self.phase = rules, board, rnd, phase
         self.player, self.step, self.holders, self.placed, self.scores = player, step, holders, placed, scores
         self.to_move = TERMINAL if phase == "over" else player
+        self.occ, self.tall, self.topm = masks or _masks(board)
+
+    def _new(self, phase, player, step, board=None, masks=None, holders=None, placed=None, rnd=None, scores=None):
+        return SandpileState(
+            self.rules, self.board if board is None else board, self.round if rnd is None else rnd, phase,
+            player, step, self.holders if holders is None else holders, self.placed if placed is None else placed,
+            self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm))
 
     # ---- accessors for evaluation functions ------------------------------------------------
     @property
@@ -135,15 +183,11 @@ class SandpileState(State):
 
     def tops(self) -> list[int]:
         """Per seat, the number of visible (top) pieces of that colour now."""
-        count = [0, 0, 0, 0]
-        for s in self.board:
-            if s:
-                count[ord(s[-1]) - 65] += 1
-        return count
+        return [m.bit_count() for m in self.topm]
 
     def unstable(self) -> list[int]:
-        """Cells (indices) whose stack holds more than 3 pieces."""
-        return [i for i, s in enumerate(self.board) if len(s) > STABLE_MAX]
+        """Cells (indices) whose stack holds more than 3 pieces, ascending."""
+        return cells_of(self.tall)
 
     def totals(self) -> list[int]:
         """Per seat, the sum of the finished rounds' scores."""
@@ -159,20 +203,23 @@ class SandpileState(State):
         offset = (seat - self.starter - first) % 4
         return later + max(0, (rules.turns - first - offset + 3) // 4)
 
+    def placeable_mask(self, seat: int) -> int:
+        """Bit mask of the cells where ``seat`` may put a piece ("Placing phase"): an empty
+        cell sharing a side with an occupied one (no wrapping), a stack not topped by the
+        seat's colour; any cell on an empty board."""
+        occ, rules = self.occ, self.rules
+        if not occ:
+            return rules.full
+        n = rules.size
+        near = ((occ << n) | (occ >> n) | ((occ & rules.not_last_file) << 1) | ((occ & rules.not_first_file) >> 1))
+        return (near & rules.full & ~occ) | (occ & ~self.topm[seat])
+
     def can_place(self, i: int, seat: int) -> bool:
-        """Whether ``seat`` may put a piece on cell ``i`` ("Placing phase")."""
-        s = self.board[i]
-        if s:
-            return s[-1] != LETTERS[seat]
-        board = self.board
-        return any(board[j] for j in self.rules.adjacent[i]) or not any(board)
+        return bool(self.placeable_mask(seat) >> i & 1)
 
     def placeable(self, seat: int) -> list[int]:
-        board, adjacent, own = self.board, self.rules.adjacent, LETTERS[seat]
-        if not any(board):
-            return list(range(len(board)))
-        return [i for i, s in enumerate(board)
-                if (s[-1] != own if s else any(board[j] for j in adjacent[i]))]
+        """Cells (indices, ascending) where ``seat`` may put a piece."""
+        return cells_of(self.placeable_mask(seat))
 
     # ---- protocol --------------------------------------------------------------------------
     def legal_moves(self) -> list[SandpileMove]:
@@ -181,9 +228,11 @@ class SandpileState(State):
             cells = self.placeable(self.player)
             return [rules.place_moves[i] for i in cells] if cells else [PASS]
         if phase in ("bonus", "endbonus"):
-            return [rules.bonus_moves[i] for i in self.placeable(self.player)] + [PASS]
+            moves = rules.bonus_moves
+            return [moves[i] for i in self.placeable(self.player)] + [PASS]
         if phase == "topple":
-            return [rules.topple_moves[i] for i in self.unstable()]
+            moves = rules.topple_moves
+            return [moves[i] for i in cells_of(self.tall)]
         return []
 
     def play(self, move) -> SandpileState:
@@ -207,46 +256,52 @@ class SandpileState(State):
         if kind == "pass":
             if phase == "topple":
                 raise IllegalMoveError("pass: a player cannot pass while a stack is unstable")
-            if phase == "place" and self.placeable(p):
+            if phase == "place" and self.placeable_mask(p):
                 raise IllegalMoveError("pass: only a player with no legal placement passes")
-            return self._after_offer() if phase == "endbonus" else self._advance()
+            return self._after_offer(self.step) if phase == "endbonus" else self._advance()
         i = self.rules.cell(move)
         if (kind == "place") != (phase == "place") or (kind == "bonus" and phase not in ("bonus", "endbonus")):
             raise IllegalMoveError(f"{move}: not a {phase} move; legal: {' '.join(map(str, self.legal_moves()))}")
-        if not self.can_place(i, p):
+        if not self.placeable_mask(p) >> i & 1:
             why = "the stack is topped by your own colour" if self.board[i] else "no occupied neighbour"
             raise IllegalMoveError(f"{move}: cannot place on {move.cell} ({why})")
-        board = self.board[:i] + (self.board[i] + LETTERS[p],) + self.board[i + 1:]
-        placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
-        if kind == "bonus":
-            after = self._with(board=board, placed=placed, holders=self.holders & ~(1 << p))
-            return after._after_offer() if phase == "endbonus" else after._advance()
-        after = self._with(board=board, placed=placed)
-        if self.holders >> p & 1:
-            return after._with(phase="bonus")
-        return after._advance()
+        return self._place(i, p, kind == "bonus")
 
-    def _with(self, **changes) -> SandpileState:
-        fields = {name: getattr(self, name) for name in self.__slots__[:-1]}
-        fields.update(changes)
-        fields["rnd"] = fields.pop("round")
-        return SandpileState(**fields)
+    def _place(self, i: int, p: int, bonus: bool) -> SandpileState:
+        board, bit = self.board, 1 << i
+        stack = board[i] + LETTERS[p]
+        topm = list(self.topm)
+        if len(stack) > 1:
+            topm[ord(stack[-2]) - 65] &= ~bit
+        topm[p] |= bit
+        tall = self.tall | bit if len(stack) > STABLE_MAX else self.tall
+        masks = (self.occ | bit, tall, tuple(topm))
+        board = board[:i] + (stack,) + board[i + 1:]
+        placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
+        if bonus:
+            after = self._new(self.phase, p, self.step, board, masks, self.holders & ~(1 << p), placed)
+            return after._after_offer(self.step) if self.phase == "endbonus" else after._advance()
+        if self.holders >> p & 1:
+            return self._new("bonus", p, self.step, board, masks, placed=placed)
+        return self._new("place", p, self.step, board, masks, placed=placed)._advance()
 
     def _advance(self) -> SandpileState:
         """Next placement turn, or the end-of-round bonus offers after the last lap."""
         nxt = self.step + 1
         if nxt < self.rules.turns:
-            return self._with(phase="place", step=nxt, player=(self.starter + nxt) % 4)
-        return self._with(phase="endbonus", step=-1)._after_offer()
+            return self._new("place", (self.round - 1 + nxt) % 4, nxt)
+        return self._after_offer(-1)
 
-    def _after_offer(self) -> SandpileState:
-        """The next end-of-round offer to a holder (from the starter), else the toppling phase."""
-        for k in range(self.step + 1, 4):
-            seat = (self.starter + k) % 4
+    def _after_offer(self, done: int) -> SandpileState:
+        """The end-of-round offer after offer index ``done`` to the next holder (from the
+        starter), else the toppling phase."""
+        starter = (self.round - 1) % 4
+        for k in range(done + 1, 4):
+            seat = (starter + k) % 4
             if self.holders >> seat & 1:
-                return self._with(phase="endbonus", step=k, player=seat)
-        if self.unstable():
-            return self._with(phase="topple", step=0, player=self.starter)
+                return self._new("endbonus", seat, k)
+        if self.tall:
+            return self._new("topple", starter, 0)
         return self._score()
 
     def _topple(self, i: int) -> SandpileState:
@@ -256,18 +311,27 @@ class SandpileState(State):
                                    f"only stacks of more than {STABLE_MAX} topple")
         board = list(self.board)
         board[i] = s[:-4]
-        for k, j in enumerate(self.rules.dest[self.player][i]):
+        dest = self.rules.dest[self.player][i]
+        for k, j in enumerate(dest):
             board[j] += s[-1 - k]
-        after = self._with(board=tuple(board))
-        if after.unstable():
-            return after._with(player=(self.player + 1) % 4)
-        return after._score()
+        occ, tall, topm = self.occ, self.tall, list(self.topm)
+        for j in (i, *dest):
+            bit, t = 1 << j, board[j]
+            occ, tall = occ & ~bit, tall & ~bit
+            topm = [m & ~bit for m in topm]
+            if t:
+                occ |= bit
+                topm[ord(t[-1]) - 65] |= bit
+                if len(t) > STABLE_MAX:
+                    tall |= bit
+        after = self._new("topple", (self.player + 1) % 4, 0, tuple(board), (occ, tall, tuple(topm)))
+        return after if tall else after._score()
 
     def _score(self) -> SandpileState:
         scores = self.scores + (tuple(self.tops()),)
         if self.round >= self.rules.rounds:
-            return self._with(phase="over", step=0, player=0, scores=scores)
-        return self._with(round=self.round + 1, phase="place", step=0, player=self.round % 4, scores=scores)
+            return self._new("over", 0, 0, scores=scores)
+        return self._new("place", self.round % 4, 0, rnd=self.round + 1, scores=scores)
 
     def is_terminal(self) -> bool:
         return self.phase == "over"
