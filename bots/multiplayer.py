@@ -315,7 +315,8 @@ class MaxNBot(_Search):
     choose this node: the rest is pruned (strict inequality with a 1e-9 margin, so the
     first-found best of equal vectors is kept as without pruning). Deep pruning is unsound
     for max^n and not done. The transposition table stores only vectors of nodes that were
-    not pruned (exact values); ties are broken by move order.
+    not pruned (exact values). Ties in the mover's component go to the move listed first by
+    ``legal_moves()``, whatever the search order, so values match plain max^n.
     """
 
     name = "maxn"
@@ -323,14 +324,17 @@ class MaxNBot(_Search):
     EPS = 1e-9
 
     def _root(self, state, moves, depth):
-        best, vec = None, None
-        p = self.root
+        p, best, vec, rank = self.root, None, None, self._ranks(state.legal_moves())
         for move in moves:
             value, _ = self._search(state.play(move), depth - 1, None if vec is None else vec[p], p)
-            if vec is None or value[p] > vec[p]:
+            if vec is None or value[p] > vec[p] or (value[p] == vec[p] and rank[move] < rank[best]):
                 best, vec = move, value
                 self.partial = move
         return best, vec[p]
+
+    @staticmethod
+    def _ranks(moves: list) -> dict:
+        return {m: k for k, m in enumerate(moves)}
 
     def _leaf(self, state: State) -> tuple[float, ...]:
         if state.is_terminal():
@@ -357,11 +361,14 @@ class MaxNBot(_Search):
                     return vec, True
         p, cuts0 = state.to_move, self.cuts
         limit = INF if bound is None or parent == p else 1.0 - bound + self.EPS
-        best, best_move = None, None
-        for move in self._order(state.legal_moves(), tt_move):
+        moves = state.legal_moves()
+        rank = self._ranks(moves) if self.history or tt_move is not None else None
+        best, best_move, best_k = None, None, -1
+        for k, move in enumerate(self._order(moves, tt_move)):
             value, _ = self._search(state.play(move), depth - 1, None if best is None else best[p], p)
-            if best is None or value[p] > best[p]:
-                best, best_move = value, move
+            k = rank[move] if rank else k
+            if best is None or value[p] > best[p] or (value[p] == best[p] and k < best_k):
+                best, best_move, best_k = value, move, k
             if best[p] > limit:
                 self._reward(move, depth)
                 return best, False
