@@ -8,7 +8,7 @@ for the pairwise comparisons that make a rank). Terminal positions are scored by
 
 from __future__ import annotations
 
-from arena.games.sandpile import STABLE_MAX, SandpileState, cells_of
+from arena.games.sandpile import STABLE_MAX, SandpileState
 
 #: weight of a visible top on a stack of 3 while pieces are still being placed: it becomes
 #: unstable as soon as anyone adds a piece.
@@ -43,12 +43,14 @@ def expected_tops(state: SandpileState) -> list[float]:
                 top[ord(s[-5]) - 65] += REMAINDER
     topm = state.topm
     if state.phase in ("place", "bonus", "endbonus"):
-        # tall stacks (3 pieces) lose weight: the next piece on them makes them topple
+        # stacks of 3 lose weight: the next piece on them makes them topple
+        three = 0
+        for i, s in enumerate(board):
+            if len(s) == STABLE_MAX:
+                three |= 1 << i
         for p in range(4):
             visible = topm[p] & ~hidden
-            if visible:
-                three = sum(1 for i in cells_of(visible) if len(board[i]) == STABLE_MAX)
-                top[p] += visible.bit_count() - (1.0 - PLACING_TOP_3) * three
+            top[p] += visible.bit_count() - (1.0 - PLACING_TOP_3) * (visible & three).bit_count()
     else:
         for p in range(4):
             top[p] += (topm[p] & ~hidden).bit_count()
@@ -64,8 +66,11 @@ def evaluate_all(state: SandpileState) -> tuple[float, ...]:
     scorings = 1.0 + FUTURE * (rules.rounds - state.round)
     top = expected_tops(state)
     later = (rules.rounds - state.round) * rules.pieces_per_round
+    placing = state.phase in ("place", "bonus")
+    holders = state.holders
     return tuple(
-        banked[p] + top[p] * scorings + TURN * (state.turns_left(p) - later) + BONUS * state.holds_bonus(p)
+        banked[p] + top[p] * scorings + (TURN * (state.turns_left(p) - later) if placing else 0.0)
+        + (BONUS if holders >> p & 1 else 0.0)
         for p in range(4)
     )
 

@@ -175,6 +175,23 @@ def test_brs_equals_brute_force_on_sandpile_at_depth_2():
         assert b.last_stats.evaluation == pytest.approx(brs_value(state, state.to_move, 2))
 
 
+def count_nodes(state, depth):
+    if state.is_terminal() or depth == 0:
+        return 1
+    return 1 + sum(count_nodes(state.play(m), depth - 1) for m in state.legal_moves())
+
+
+def test_pruning_searches_fewer_nodes_than_plain_search():
+    game = Nim(players=3, pile=12, take=3)
+    state = game.initial_state()
+    for kind, ratio in (("paranoid", 0.5), ("maxn", 0.9)):  # measured 0.27 and 0.75
+        b = bot(f"{kind}:depth=40,tt=false", game)
+        b.choose(state, Limits())
+        # plain iterative deepening would visit every tree up to the last depth (root uncounted)
+        plain = sum(count_nodes(state, d) - 1 for d in range(1, b.last_stats.depth + 1))
+        assert b.last_stats.nodes < plain * ratio, kind
+
+
 @pytest.mark.parametrize("kind", ["paranoid", "maxn", "brs"])
 def test_takes_the_winning_stones_with_three_and_four_players(kind):
     for players in (3, 4):
@@ -240,7 +257,8 @@ def mean_rank(spec: str, games: int) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec, threshold", [("paranoid:depth=2", 1.8), ("brs:depth=2", 1.8)])
-def test_search_beats_three_random_bots(spec, threshold):
-    # measured over these 40 seeded games (seats rotated): see the report; random expects 2.5
-    assert mean_rank(spec, 40) <= threshold
+@pytest.mark.parametrize("spec", ["paranoid:depth=2", "brs:depth=2"])
+def test_search_beats_three_random_bots(spec):
+    # measured on these 40 seeded games (seats rotated): paranoid 1.20, brs 1.15; a random
+    # bot expects 2.5 (ties share the better rank, so a little less)
+    assert mean_rank(spec, 40) <= 1.6
