@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from arena.errors import PositionSyntaxError
-from arena.games.sandpile import LETTERS, PHASES, SIDES, SandpileRules, SandpileState
+from arena.games.sandpile.rules import LETTERS, PHASES, SIDES, SandpileRules
+from arena.games.sandpile.state import SandpileState
 
 _FORMAT = ("expected 8 fields: BOARD ROUND PHASE PLAYER STEP HOLDERS PLACED SCORES, e.g. "
            "'.,.,.,.,.,./(6 ranks)... 1 place A 0 ABCD 0,0,0,0 -'")
