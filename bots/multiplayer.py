@@ -76,6 +76,10 @@ class _Search(Bot):
         "time": Param(None, "seconds per move", kind=float, minimum=0.0),
         "tt": Param(True, "use a transposition table"),
     }
+    #: set by ``reset(game, ...)``: seats in the game, evaluation functions (None: no evaluator)
+    players = 2
+    _eval = None
+    _eval_all = None
 
     def reset(self, game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)

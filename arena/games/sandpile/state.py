@@ -8,6 +8,7 @@ from arena.games.sandpile.rules import (
     LETTERS, PASS, STABLE_MAX, SandpileMove, cells_of, parse_move,
 )
 
+
 def _masks(board: tuple[str, ...]) -> tuple[int, int, tuple[int, ...]]:
     """(occupied, unstable, per-seat visible-top) bit masks of a board (bit i = cell i)."""
     occ = tall = 0
