@@ -88,6 +88,14 @@ class _Search(Bot):
         self._eval_all = evaluator_all(game.name) if self._eval else None
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
+        """The best move of the last completed iteration for the seat to move in ``state``.
+
+        Limits: the stricter of the spec's (``depth``, ``nodes``, ``time`` in seconds) and
+        ``limits``; with none at all, depth ``DEFAULT_DEPTH``. ``last_stats``: nodes visited,
+        deepest completed iteration, seconds, and that iteration's root value (paranoid and
+        BRS: root seat's scalar within [-WIN, WIN]; max^n: the root seat's share, 0..1).
+        A single legal move is returned without search (0 nodes).
+        """
         start = time.perf_counter()
         moves = state.legal_moves()
         self.last_stats = SearchStats(0, 0, 0.0, None)
