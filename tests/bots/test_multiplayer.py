@@ -99,18 +99,22 @@ def nim_positions():
                 yield game, game.parse_state(f"{pile} {seat} -1")
 
 
-def sandpile_positions(count=6, seed=5):
-    """Positions from seeded random play in every phase (placing, bonus offer, toppling)."""
+def sandpile_positions(per_phase=2, seed=5):
+    """Seeded random-play positions, ``per_phase`` in each of the phases placing, bonus offer,
+    end-of-round offer and toppling (where the same seat may move several times running)."""
     rng = random.Random(seed)
-    found = {}
-    while len(found) < count:
+    found = {phase: [] for phase in ("place", "bonus", "endbonus", "topple")}
+    while any(len(v) < per_phase for v in found.values()):
         state = SANDPILE.initial_state()
-        for _ in range(rng.randrange(1, 60)):
+        for _ in range(rng.randrange(1, 80)):
             moves = state.legal_moves()
-            state = state.play(moves[rng.randrange(len(moves))])
-        if not state.is_terminal() and len(state.legal_moves()) > 1:
-            found.setdefault((state.phase, len(found) % 3), state)
-    return list(found.values())
+            if not moves:
+                break
+            keep_bonus = state.phase == "bonus" and rng.random() < 0.9  # so end offers happen
+            state = state.play(moves[-1] if keep_bonus else moves[rng.randrange(len(moves))])
+        if state.phase in found and len(state.legal_moves()) > 1 and len(found[state.phase]) < per_phase:
+            found[state.phase].append(state)
+    return [s for v in found.values() for s in v]
 
 
 def test_leaf_values_from_ranks():
@@ -169,7 +173,7 @@ def test_brs_equals_brute_force_on_nim(tt):
 
 
 def test_brs_equals_brute_force_on_sandpile_at_depth_2():
-    for state in sandpile_positions(4):
+    for state in sandpile_positions(1):
         b = bot("brs:depth=2,tt=false", SANDPILE, seat=state.to_move)
         b.choose(state, Limits())
         assert b.last_stats.evaluation == pytest.approx(brs_value(state, state.to_move, 2))
@@ -202,7 +206,7 @@ def test_takes_the_winning_stones_with_three_and_four_players(kind):
 
 @pytest.mark.parametrize("kind", ["paranoid", "maxn", "brs"])
 def test_node_depth_and_time_limits(kind):
-    state = sandpile_positions(1, seed=9)[0]
+    state = sandpile_positions(1, seed=9)[0]  # a placement
     for nodes in (1, 7, 150):
         b = bot(f"{kind}:nodes={nodes}", SANDPILE, seat=state.to_move)
         assert b.choose(state, Limits(depth=10)) in state.legal_moves()
