@@ -6,6 +6,8 @@ import random
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import arena.games
 from arena.errors import BotSpecError
@@ -266,3 +268,20 @@ def test_search_beats_three_random_bots(spec):
     # measured on these 40 seeded games (seats rotated): paranoid 1.20, brs 1.15; a random
     # bot expects 2.5 (ties share the better rank, so a little less)
     assert mean_rank(spec, 40) <= 1.6
+
+
+@settings(max_examples=30)
+@given(st.sampled_from(["paranoid", "maxn", "brs"]), st.integers(0, 2**32), st.integers(1, 120))
+def test_legal_move_from_any_position_within_node_budget(kind, seed, plies):
+    rng = random.Random(seed)
+    state = SANDPILE.initial_state()
+    for _ in range(plies):
+        moves = state.legal_moves()
+        if len(moves) == 0:
+            return
+        state = state.play(moves[rng.randrange(len(moves))])
+    if state.is_terminal():
+        return
+    b = bot(f"{kind}:nodes=60", SANDPILE, seat=state.to_move, seed=seed)
+    assert b.choose(state, Limits()) in state.legal_moves()
+    assert b.last_stats.nodes <= 60
