@@ -99,3 +99,24 @@ def test_text_round_trip_anywhere(wrap, seed, ply):
     again = game.parse_state(state.to_text())
     assert again.to_text() == state.to_text() and again.key() == state.key()
     assert [str(m) for m in again.legal_moves()] == [str(m) for m in state.legal_moves()]
+
+
+@settings(max_examples=20)
+@given(st.sampled_from([
+    {"bonus": False}, {"size": 5, "rounds": 2, "bonus": False}, {"size": 4, "rounds": 1, "pieces_per_round": 3},
+    {"size": 8, "rounds": 6, "pieces_per_round": 5, "wrap": "mirror"},
+]), st.integers(0, 2**32))
+def test_other_parameters_play_to_the_end(params, seed):
+    game = arena.games.make("sandpile", **params)
+    rules, rng = game.rules, random.Random(seed)
+    state, phases = game.initial_state(), set()
+    while not state.is_terminal():
+        phases.add(state.phase)
+        moves = state.legal_moves()
+        state = state.play(moves[rng.randrange(len(moves))])
+        assert game.parse_state(state.to_text()).to_text() == state.to_text()
+    assert len(state.scores) == rules.rounds
+    per_player = rules.rounds * rules.pieces_per_round
+    assert all(per_player <= n <= per_player + rules.bonus for n in state.placed)
+    if not rules.bonus:
+        assert not phases & {"bonus", "endbonus"} and state.to_text().split()[5] == "-"
