@@ -21,6 +21,9 @@ from arena.errors import ArenaError, BotSpecError
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
     "random": "bots.random:RandomBot",
+    "paranoid": "bots.multiplayer:ParanoidBot",
+    "maxn": "bots.multiplayer:MaxNBot",
+    "brs": "bots.multiplayer:BestReplyBot",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
