@@ -53,15 +53,20 @@ class MCTSBot(Bot):
                           kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0),
         "c": Param(1.0, "UCT exploration constant (rewards are in [0, 1])", minimum=0),
-        "horizon": Param(60, "plies after which a playout is cut and scored by the evaluator (0 = to the end)",
-                         minimum=0),
+        "horizon": Param(None, "plies after which a playout is cut and scored by the evaluator "
+                         "(0 = to the end; default 10 with an evaluator, else to the end)", kind=int, minimum=0),
     }
     DEFAULT_PLAYOUTS = 400
+    DEFAULT_HORIZON = 10
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
         self._n = game.num_players
         self._evaluate_all = heuristic_all(game.name, self._n)
+        horizon = self.options["horizon"]
+        if horizon is None:
+            horizon = self.DEFAULT_HORIZON if self._evaluate_all is not None else 0
+        self._horizon = horizon or -1  # -1: never cut
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
@@ -115,7 +120,7 @@ class MCTSBot(Bot):
     def _playout(self, state: State) -> tuple[float, ...]:
         """Per-seat rewards of a random continuation of ``state``."""
         rnd = self.rng.random
-        horizon = self.options["horizon"] or -1
+        horizon = self._horizon
         plies = 0
         while not state.is_terminal():
             if plies == horizon:
