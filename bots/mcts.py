@@ -9,10 +9,11 @@ node's value is read for whichever seat chooses there (max^n-style backup). One 
 2. expansion: one untried move (untried moves are shuffled with the seeded rng);
 3. playout: uniformly random moves until the game ends, or ``horizon`` plies have been played;
    a cut-off playout is scored by ranking the seats on the game's evaluator (``bots.eval``;
-   no evaluator: a draw among all seats);
+   no evaluator: a draw among all seats), shrunk half-way towards 0.5 (a lead is not a win);
 4. backup of every seat's reward along the path.
 
-The move played is the most visited root child. ``last_stats.nodes`` = playouts,
+A move that wins at once is played without search (decisive move). Otherwise the move played
+is the most visited root child. ``last_stats.nodes`` = playouts,
 ``evaluation`` = mean reward of that child for the seat to move (its win rate).
 """
 
@@ -58,6 +59,9 @@ class MCTSBot(Bot):
     }
     DEFAULT_PLAYOUTS = 400
     DEFAULT_HORIZON = 10
+    #: a cut-off playout's reward is shrunk towards 0.5 by this factor: a heuristic lead is
+    #: worth less than a won game
+    CUTOFF_WEIGHT = 0.5
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
@@ -79,6 +83,10 @@ class MCTSBot(Bot):
         if len(root.untried) == 1:
             self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
             return root.untried[0]
+        win = self._decisive(state, root.untried)
+        if win is not None:
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, 1.0)
+            return win
         playouts = 0
         while budget is None or playouts < budget:
             if deadline is not None and (playouts & 7) == 0 and time.perf_counter() >= deadline and playouts:
@@ -117,6 +125,18 @@ class MCTSBot(Bot):
             for i, r in enumerate(result):
                 totals[i] += r
 
+    @staticmethod
+    def _decisive(state: State, moves: list) -> Any:
+        """A move that ends the game with the mover alone in first place, or ``None``."""
+        seat = state.to_move
+        for move in moves:
+            after = state.play(move)
+            if after.is_terminal():
+                ranks = after.outcome().ranks
+                if ranks[seat] == 1 and ranks.count(1) == 1:
+                    return move
+        return None
+
     def _playout(self, state: State) -> tuple[float, ...]:
         """Per-seat rewards of a random continuation of ``state``."""
         rnd = self.rng.random
@@ -126,7 +146,8 @@ class MCTSBot(Bot):
             if plies == horizon:
                 if self._evaluate_all is None:
                     return (0.5,) * self._n
-                return place_rewards(value_ranks(self._evaluate_all(state)))
+                guess = place_rewards(value_ranks(self._evaluate_all(state)))
+                return tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5) for r in guess)
             moves = state.legal_moves()
             state = state.play(moves[int(rnd() * len(moves))])
             plies += 1
