@@ -58,13 +58,13 @@ class AlphaBetaBot(Bot):
     name = "alphabeta"
     summary = "negamax alpha-beta, iterative deepening, transposition table (two players)"
     PARAMS = {
-        "depth": Param(None, "deepest iteration, plies (default 3; 64 when a time or node limit is set)",
+        "depth": Param(None, "deepest iteration, plies (default 4; 64 when a time or node limit is set)",
                        kind=int, minimum=1),
         "nodes": Param(None, "nodes (positions visited) per move", kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0),
-        "tt": Param(500_000, "transposition table entries (cleared when full)", minimum=1),
+        "tt": Param(200_000, "transposition table entries kept between moves (cleared when full)", minimum=1),
     }
-    DEFAULT_DEPTH = 3
+    DEFAULT_DEPTH = 4
     MAX_DEPTH = 64
     #: nodes between two clock readings
     CHECK_EVERY = 256
