@@ -77,7 +77,7 @@ def random_playouts(game_name: str, seconds: float) -> tuple[int, int, float] | 
 
 def run(quick: bool) -> list[Figure]:
     figures: list[Figure] = []
-    states = positions(4 if quick else 12)
+    states = positions(4 if quick else 24)
     depth, repeats = 4, (1 if quick else 3)
     nodes, secs = search_speed(f"alphabeta:depth={depth}", states, repeats=repeats)
     figures.append(Figure("search", f"interaction alpha-beta depth {depth}", nodes / secs, "nodes/s",
