@@ -143,11 +143,18 @@ def _runs(cells: tuple[int, ...], dirs: tuple[int, ...]) -> tuple[tuple[int, boo
     return tuple(out)
 
 
-#: ``STRIKES[cell]``: for the 8 directions, (state, mask of the whole free path, its runs).
-STRIKES = tuple(
-    tuple((s, sum(1 << c for c in set(PATH_CELLS[s])), _runs(PATH_CELLS[s], PATH_DIRS[s])) for s in range(cell * 8, cell * 8 + 8))
-    for cell in range(NUM_CELLS)
-)
+def _strikes(cell: int) -> tuple:
+    out = []
+    for s in range(cell * 8, cell * 8 + 8):
+        runs = _runs(PATH_CELLS[s], PATH_DIRS[s])
+        if runs:
+            out.append((s, sum(1 << c for c in set(PATH_CELLS[s])), *runs[0], runs[1:]))
+    return tuple(out)
+
+
+#: ``STRIKES[cell]``: for the 8 directions, (state, mask of the whole free path, the first
+#: run's mask, grows and index, the other runs), for finding the first ball on a cue path.
+STRIKES = tuple(_strikes(cell) for cell in range(NUM_CELLS))
 
 #: Every cell of the board, in index order (77 cells).
 CELLS = tuple(c for c in range(NUM_CELLS) if is_cell(c % SIZE, c // SIZE))

@@ -156,14 +156,17 @@ def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
     p = board.find(piece)
     while p >= 0:
         o = occ ^ BIT[p]  # the cue ball leaves its cell
-        for s, path_mask, runs in STRIKES[p]:
-            if o & path_mask:
+        for s, path_mask, mask, grows, index, runs in STRIKES[p]:
+            x = o & mask
+            if x:  # a ball on the first straight run (index 0: momentum 0, illegal)
+                i = index[((x & -x) if grows else x).bit_length() - 1]
+                if i:
+                    out[s] = i
+            elif o & path_mask:  # else the first ball on a later run, if the path meets one
                 for mask, grows, index in runs:
                     x = o & mask
                     if x:
-                        i = index[((x & -x) if grows else x).bit_length() - 1]
-                        if i:
-                            out[s] = i
+                        out[s] = index[((x & -x) if grows else x).bit_length() - 1]
                         break
         p = board.find(piece, p + 1)
     return out
