@@ -21,6 +21,7 @@ from arena.errors import ArenaError, BotSpecError
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
     "random": "bots.random:RandomBot",
+    "ricochet-optimal": "bots.ricochet:OptimalSolver", "ricochet-greedy": "bots.ricochet:GreedySolver",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
