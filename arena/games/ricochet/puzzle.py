@@ -67,13 +67,9 @@ class Solution(tuple):
         """
         if isinstance(moves, Solution):
             return moves
-        if isinstance(moves, str):
-            return cls.parse(moves)
-        try:
-            items = list(moves)
-        except TypeError:
-            raise MoveSyntaxError(f"bad solution {moves!r}; accepted: moves like 'RN GE'") from None
-        return cls(m if isinstance(m, RobotMove) else RobotMove.parse(str(m)) for m in items)
+        if isinstance(moves, (list, tuple)):
+            return cls(m if isinstance(m, RobotMove) else RobotMove.parse(str(m)) for m in moves)
+        return cls.parse(str(moves))  # text, or any object whose str is the notation
 
 
 def slide(board: Board, robots: tuple[int, ...], robot: int, d: int) -> int:
