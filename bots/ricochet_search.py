@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections import deque
 
 import numpy as np
 
@@ -332,4 +331,4 @@ def breadth_first(stops, robots, goal_robots, target, max_depth=8):
     return None
 
 
-__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA", "deque"]
+__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA"]

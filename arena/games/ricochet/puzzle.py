@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from arena.errors import MoveSyntaxError, PuzzleSyntaxError
 from arena.games.ricochet.board import (
-    CENTRE, COLOURS, DIRS, STEP, TARGETS, Board, parse_square, square_name,
+    CENTRE, COLOURS, DIRS, STEP, Board, parse_square, square_name,
 )
 
 
@@ -218,4 +218,4 @@ def parse_robots(text: str) -> tuple[int, ...]:
     return robots
 
 
-__all__ = ["Puzzle", "RobotMove", "Solution", "slide", "parse_robots", "TARGETS"]
+__all__ = ["Puzzle", "RobotMove", "Solution", "slide", "parse_robots"]
