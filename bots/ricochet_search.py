@@ -8,7 +8,9 @@ Pruning (``spec/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal
 (breadth-first search backwards from the target where a slide may stop at any cell of its
 path: other robots can always be blockers, so the bound is admissible); only goal robots move
 when the bound equals the remaining depth (so only they make the last move); no robot moves
-straight back; a transposition table keyed by the robot cells (goal robot first, the others
+straight back; two consecutive moves of different robots that commute (each ends the same in
+either order) are searched only in robot order (R before G...): the other order reaches the
+same position at the same depth; a transposition table keyed by the robot cells (goal robot first, the others
 sorted) stores the remaining depth searched, so a position is not searched again with the
 same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
 entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
@@ -118,6 +120,23 @@ def _key(pos, n, first, tmp):
 
 
 @njit(cache=True)
+def _commutes(stops, pos, n, r, d, c, r1, a, d1):
+    """True when robot ``r``'s move ``d`` (from ``c`` to ``pos[r]``), made just after robot
+    ``r1``'s move in direction ``d1`` (from ``a`` to ``pos[r1]``), ends the same when made
+    first and leaves ``r1``'s move unchanged: the two moves commute."""
+    to, b = pos[r], pos[r1]
+    pos[r] = c
+    pos[r1] = a
+    same = _slide(stops, pos, n, r, d) == to
+    if same:
+        pos[r] = to
+        same = _slide(stops, pos, n, r1, d1) == b
+    pos[r] = to
+    pos[r1] = b
+    return same
+
+
+@njit(cache=True)
 def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
                   deadline, path_r, path_d, tt_from=3):
     """One depth-first iteration with ``bound`` moves; returns (status, nodes).
@@ -203,6 +222,11 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
             return FOUND, nodes
         if rem == 1 or (first >= 0 and r == first and h[to] >= rem):
             pos[r] = old[level]  # no solution below: the bound already exceeds what is left
+            continue
+        if level > 0 and r < path_r[level - 1] and _commutes(stops, pos, n, r, d, old[level],
+                                                             path_r[level - 1], old[level - 1],
+                                                             path_d[level - 1]):
+            pos[r] = old[level]  # the same two moves in robot order reach this position
             continue
         level += 1
         nxt[level] = 0
