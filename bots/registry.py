@@ -27,6 +27,8 @@ _BUILTIN: dict[str, str] = {
     "greedy": "bots.greedy:GreedyBot",
     "alphabeta": "bots.alphabeta:AlphaBetaBot",
     "mcts": "bots.mcts:MCTSBot",
+    "ricochet-optimal": "bots.ricochet:OptimalSolver",
+    "ricochet-greedy": "bots.ricochet:GreedySolver",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
