@@ -170,6 +170,11 @@ class Store:
         except sqlite3.Error as exc:
             raise _fail(path, exc, "open results database") from None
 
+    @property
+    def lock_fd(self) -> int:
+        """The fd holding the run lock (forked workers close their copy)."""
+        return self._lock_fd
+
     def close(self) -> None:
         try:
             self.conn.close()

@@ -146,7 +146,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         log_setup = _Logging(Path(cfg.results) / f"{p.name}.log", ctx, fork)
         limits = None if cfg.move_time is None and cfg.move_nodes is None else Limits(cfg.move_time, cfg.move_nodes)
         setup = WorkerSetup(p.game.name, dict(p.game.params), p.specs, limits, cfg.time_margin, cfg.memory_limit,
-                            str(Path(cfg.results) / f"{p.name}.log"), log_setup.queue)
+                            str(Path(cfg.results) / f"{p.name}.log"), log_setup.queue, (store.lock_fd,))
         pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
         log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
         results = pool.run(todo)

@@ -47,6 +47,7 @@ class WorkerSetup:
         memory_limit: MiB of address space the bots may add to the worker, or ``None``.
         log_path: file that receives the worker's fds 1 and 2, or ``None`` to leave them.
         log_queue: for the ``QueueHandler`` fallback where fork is unavailable.
+        close_fds: the runner's fds a forked worker must not keep (the run lock).
     """
 
     game: str
@@ -57,6 +58,7 @@ class WorkerSetup:
     memory_limit: int | None = None
     log_path: str | None = None
     log_queue: Any = None
+    close_fds: tuple[int, ...] = ()
 
 
 def bot_factories(specs: dict[str, str]) -> dict[str, Callable[[], Any]]:
@@ -165,9 +167,24 @@ def _limit_memory(mib: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
 
 
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this worker when the runner dies (a killed run leaves no orphan)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
     """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back its ``GameRecord``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    for fd in setup.close_fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
     _redirect_output(setup.log_path)
     if setup.log_queue is not None:  # spawn fallback: records go through a queue to the runner
         from logging.handlers import QueueHandler
