@@ -98,6 +98,7 @@ def leaderboard(
     board["games"] = board.pop("played").fillna(0).astype(int)
     for col in ("wins", "draws", "losses"):
         board[col] = board[col].fillna(0).astype(int)
+    board["score_pct"] = board["score_pct"].astype(float)
     board = board.reset_index().rename(columns={"index": "label"})
     cols = ["label", "mu", "sigma", "conservative", "games", "wins", "draws", "losses",
             "score_pct"]
@@ -237,8 +238,9 @@ def game_lengths(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     table = pd.concat([overall, per]).rename(columns={"count": "games"})
     table.index.name = "scope"
     table = table.reset_index()
-    for col in ("games", "min", "max"):
-        table[col] = table[col].fillna(0).astype(int)
+    table["games"] = table["games"].fillna(0).astype(int)
+    for col in ("min", "max"):
+        table[col] = table[col].astype("Int64")
     return table
 
 
