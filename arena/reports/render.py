@@ -82,26 +82,31 @@ class ReportData:
 
 
 def load(db_path: str | Path) -> ReportData:
-    """Load a tournament's games, moves and settings from its SQLite database.
+    """Load a tournament's games (with ``fault_detail``), moves and settings from its SQLite
+    database, through one read-only connection.
 
     Raises:
-        ResultsError: the file is missing, not a SQLite database, or not an arena database.
+        ResultsError: the file is missing, corrupt, or not an arena results database.
     """
-    path = Path(db_path)
-    if not path.is_file():
-        raise ResultsError(f"no results database at {path}")
-    with path.open("rb") as fh:
-        if fh.read(16) != b"SQLite format 3\x00":
-            raise ResultsError(f"{path} is not a SQLite database (corrupt or another file)")
     from arena import store  # the layer below reports; imported late to keep imports light
 
+    path = Path(db_path)
+    conn = store.connect_readonly(path)
     try:
-        return ReportData(store.load_games(path), store.load_moves(path),
-                          dict(store.load_tournament(path)))
+        games = store.load_games(conn)
+        moves = store.load_moves(conn)
+        tournament = dict(store.load_tournament(conn))
+        if "fault_detail" not in games.columns:
+            details = pd.read_sql_query(
+                "SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL", conn)
+            games = games.merge(details, on="game_id", how="left")
     except ArenaError:
         raise
-    except (sqlite3.Error, OSError, KeyError, ValueError, TypeError) as exc:
-        raise ResultsError(f"cannot read results database {path}: {one_line(exc)}") from exc
+    except (sqlite3.Error, pd.errors.DatabaseError, KeyError, ValueError, TypeError) as exc:
+        raise ResultsError(f"cannot read results database {str(path)!r}: {one_line(exc)}") from exc
+    finally:
+        conn.close()
+    return ReportData(games, moves, tournament)
 
 
 def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
@@ -231,7 +236,7 @@ def print_faults(summary: pd.DataFrame, listed: pd.DataFrame, console: Console) 
         first = listed[listed["game_id"] == row.example].iloc[0]
         detail = f": {first['detail']}" if first["detail"] else ""
         console.print(f"  [bold]{row.bot}[/] {row.termination} in {row.games} game(s), "
-                      f"e.g. game {row.example} (seat {first['seat']}, ply {first['plies']})"
+                      f"e.g. game {row.example} (seat {first['seat']}, after {first['plies']} plies)"
                       f"{detail}")
 
 

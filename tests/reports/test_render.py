@@ -100,8 +100,8 @@ def test_format_value():
 
 def test_corrupt_or_missing_database(tmp_path):
     bad = tmp_path / "junk.sqlite"
-    bad.write_bytes(b"this is not a database at all")
-    with pytest.raises(ResultsError, match="not a SQLite database"):
+    bad.write_bytes(b"this is not a database at all" * 200)
+    with pytest.raises(ResultsError, match="junk.sqlite"):
         load(bad)
     with pytest.raises(ResultsError, match="no results database"):
         load(tmp_path / "missing.sqlite")
@@ -114,17 +114,17 @@ def test_cli_unknown_name_lists_available(tmp_path, capsys):
         main(["report", "gamma", "--results", str(tmp_path)])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "no tournament named 'gamma'" in err and "available: alpha, beta" in err
+    assert "no tournament 'gamma'" in err and "alpha, beta" in err
     assert len(err.strip().splitlines()) == 1
 
 
 def test_cli_corrupt_database_is_one_line(tmp_path, capsys):
-    (tmp_path / "broken.sqlite").write_bytes(b"garbage" * 10)
+    (tmp_path / "broken.sqlite").write_bytes(b"garbage" * 1000)
     with pytest.raises(SystemExit) as exit_info:
         main(["report", "broken", "--results", str(tmp_path)])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
-    assert "not a SQLite database" in err and len(err.strip().splitlines()) == 1
+    assert "broken.sqlite" in err and len(err.strip().splitlines()) == 1
 
 
 def test_empty_tournament_still_reports(tmp_path):
