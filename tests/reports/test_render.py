@@ -137,3 +137,21 @@ def test_empty_tournament_still_reports(tmp_path):
     assert "0 games of interaction" in out.getvalue()
     board = pd.read_csv(write_files(data, tmp_path)[1])
     assert board.loc[0, "label"] == "a" and board.loc[0, "games"] == 0
+
+
+def test_ricochet_section_only_for_ricochet(tmp_path):
+    from tests.reports.test_ricochet import race
+
+    games, moves = race()
+    tour = {"name": "race", "game": "ricochet", "num_players": 2,
+            "bots": {"opt": "optimal", "greedy": "greedy"}}
+    data = ReportData(games, moves, tour)
+    assert "ricochet" in build_tables(data)
+    assert "ricochet" not in build_tables(ReportData(games, moves, {**tour, "game": "other"}))
+    con, out = console()
+    print_tables(data, con, ["ricochet"])
+    assert "Ricochet races" in out.getvalue() and "60.0%" in out.getvalue()
+    written = {p.name for p in write_files(data, tmp_path)}
+    assert "race.ricochet.csv" in written
+    table = pd.read_csv(tmp_path / "race.ricochet.csv").set_index("label")
+    assert table.loc["opt", "chips"] == 3.0
