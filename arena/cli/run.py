@@ -12,6 +12,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
+from arena.reports.render import print_summary
 from arena.tournament import build, run_tournament
 from arena.tournament.config import load_toml, parse_params
 
@@ -57,8 +58,7 @@ def run(
     if summary.interrupted:
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
-    from arena.reports.render import print_report
-    print_report(summary.path, console)
+    print_summary(summary.path, console)
 
 
 def register(app: typer.Typer) -> None:
