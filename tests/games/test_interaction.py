@@ -129,3 +129,147 @@ def test_wedged_row_loses_its_momentum():
     expected["b9"] = "B"
     assert balls_of(st) == expected
     assert st.scores == (0, 0) and st.to_move == 0
+
+
+# -- setup and notation ----------------------------------------------------------------------
+
+SPEC_DEFAULT = "#.......#/........./.Y.YYY.Y./R.......B/........./B.......R/.Y.YYY.Y./........./#.......# r 0 0 0"
+
+
+def test_default_setup_text():
+    st = game().initial_state()
+    assert DEFAULT_SETUP == SPEC_DEFAULT == st.to_text()
+    assert st.to_move == 0 and st.scores == (0, 0) and st.ply == 0
+    assert st.balls(1) == (35, 45) and st.balls(2) == (27, 53) and len(st.balls(3)) == 10
+
+
+def test_move_notation_case_insensitive_and_canonical():
+    assert str(Move.parse("E1n")) == "e1N"
+    assert str(Move.parse("h6nw")) == "h6NW"
+    assert Move.parse(" PASS ") is PASS and str(PASS) == "pass"
+    assert eval(repr(Move.parse("c8S")), {"Move": Move}) == Move.parse("c8S")
+
+
+@pytest.mark.parametrize("text", ["", "e1", "e1X", "j1N", "e0N", "e10N", "a1N", "i9SW", "e1 N"])
+def test_bad_move_text(text):
+    with pytest.raises(MoveSyntaxError) as info:
+        Move.parse(text)
+    assert isinstance(info.value, ArenaError)
+    assert "corner" in str(info.value) or "expected" in str(info.value)
+
+
+def test_position_round_trip():
+    g = game()
+    text = position({"e1": "R", "e4": "Y", "i5": "B"}, side="b", scores=(3, 4), ply=17)
+    st = g.parse_state(text)
+    assert st.to_text() == text and st.side == 1 and st.scores == (3, 4) and st.ply == 17
+    assert g.parse_state(text.replace("Y", "y").replace(" b ", " B ")).to_text() == text
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "5 fields"),
+    ("#.......#/........./ r 0 0 0", "board"),
+    (SPEC_DEFAULT.replace("#", ".", 1), "corner a9"),
+    (SPEC_DEFAULT.replace("R", "#", 1), "'#' only on the corners"),
+    (SPEC_DEFAULT.replace("/........./B", "/....Y..../B"), "neutral on pocket e5"),
+    (SPEC_DEFAULT.replace(" r ", " x "), "side to move"),
+    (SPEC_DEFAULT.replace(" 0 0 0", " -1 0 0"), "Red score"),
+    (SPEC_DEFAULT.replace(" 0 0 0", " 0 0 z"), "ply count"),
+    (SPEC_DEFAULT.replace("R", "Q", 1), "'Q'"),
+])
+def test_bad_position_text(text, words):
+    with pytest.raises(PositionSyntaxError, match=words):
+        game().parse_state(text)
+
+
+def test_setup_parameter():
+    board = position({"e1": "R", "e4": "Y", "e9": "B"}).split()[0]
+    g = game(setup=board)
+    assert g.initial_state().to_text() == f"{board} r 0 0 0"
+    with pytest.raises(ConfigError, match="setup.*pocket"):
+        game(setup=position({"e1": "R", "e5": "Y"}))
+    with pytest.raises(ConfigError, match="target"):
+        game(target="x")
+    with pytest.raises(ConfigError, match="pocketing"):
+        game(pocketing="bounce")
+
+
+# -- legality and the end of the game ---------------------------------------------------------
+
+def test_first_turn_rule():
+    g = game()
+    st = g.initial_state().play("i4N")  # blue i6 is pushed to i7
+    assert st.ply == 1
+    moves = {str(m) for m in st.legal_moves()}
+    assert "i7NE" not in moves and "i7NW" not in moves
+    with pytest.raises(IllegalMoveError, match="first turn"):
+        st.play("i7NE")
+    later = g.parse_state(st.to_text().replace(" 0 0 1", " 0 0 2"))
+    assert {"i7NE", "i7NW"} <= {str(m) for m in later.legal_moves()}
+    assert later.play("i7NE").scores == (0, 1)
+
+
+def test_threefold_repetition_is_a_draw():
+    st = game().initial_state()
+    for move in ("a6E", "i6W", "a6E"):
+        st = st.play(move)
+        assert not st.is_terminal()
+    st = st.play("i6W")  # the start position, Red to move, for the third time
+    assert st.is_terminal() and st.legal_moves() == []
+    out = st.outcome()
+    assert out.termination == "repetition" and out.ranks == (1, 1) and out.scores == (0, 0)
+    assert game().parse_state(st.to_text()).is_terminal() is False  # history is not in the text
+
+
+def test_both_passed_in_a_row():
+    for cap, ranks in (("score", (1, 2)), ("draw", (1, 1))):
+        g = game(cap_result=cap)
+        st = g.parse_state(position({"a2": "R"}, scores=(2, 1)))
+        st = st.play("pass")
+        assert not st.is_terminal() and st.legal_moves() == [PASS]
+        st = st.play(PASS)
+        assert st.outcome().termination == "passes" and st.outcome().ranks == ranks
+
+
+def test_max_plies_with_cap_result():
+    for cap, ranks in (("score", (2, 1)), ("draw", (1, 1))):
+        g = game(max_plies=12, cap_result=cap)
+        st = g.parse_state(position({"d3": "R", "a3": "Y", "b3": "Y", "e8": "B"}, scores=(1, 2), ply=11))
+        st = st.play("d3W")
+        out = st.outcome()
+        assert st.ply == 12 and out.termination == "max_plies" and out.ranks == ranks
+        with pytest.raises(IllegalMoveError, match="over"):
+            st.play("e8S")
+
+
+def test_target_wins_before_the_ply_limit():
+    g = game(target=3, max_plies=11)
+    st = g.parse_state(position({"e1": "R", "e4": "Y", "e8": "B"}, scores=(2, 2), ply=10))
+    st = st.play("e1N")
+    out = st.outcome()
+    assert out.termination == "target" and out.scores == (3, 2) and out.ranks == (1, 2)
+
+
+def test_stop_rule_pockets_a_ball_blocked_on_a_pocket():
+    st = after({"e1": "R", "e4": "Y", "e6": "Y"}, "e1N", pocketing="stop")
+    assert balls_of(st) == {"e3": "R", "e6": "Y"} and st.scores == (1, 0)
+
+
+def test_play_accepts_notation_and_rejects_non_moves():
+    st = game().initial_state()
+    assert st.play("A6e").to_text() == st.play(Move.parse("a6E")).to_text()
+    with pytest.raises(IllegalMoveError, match="not an Interaction move"):
+        st.play(42)
+    with pytest.raises(IllegalMoveError, match="does not hold a Red ball"):
+        st.play("i6W")
+
+
+def test_successors_match_legal_moves_and_play():
+    g = game()
+    st = g.initial_state().play("i4N").play("a4N")
+    succ = st.successors()
+    assert [m for m, _ in succ] == st.legal_moves()
+    for move, child in succ:
+        again = st.play(move)
+        assert again.to_text() == child.to_text() and again.key() == child.key()
+        assert child.key() == g.parse_state(child.to_text()).key()

@@ -123,6 +123,33 @@ def _paths() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
 
 PATH_CELLS, PATH_DIRS = _paths()
 
+#: ``BIT[cell] == 1 << cell``: occupancy masks are ints with one bit per cell.
+BIT = tuple(1 << c for c in range(NUM_CELLS))
+
+
+def _segments(s: int) -> tuple[tuple[int, bool, dict[int, int]], ...]:
+    """The free path from ``s`` as straight runs between bounces: (mask of the run's cells,
+    True when cell indices grow along it, {bit index: index in the path}). The first ball met
+    in a run is its lowest (growing) or highest occupied bit."""
+    cells, dirs = PATH_CELLS[s], PATH_DIRS[s]
+    out = []
+    i = 0
+    while i < len(cells):
+        j = i
+        while j < len(cells) and dirs[j] == dirs[i]:
+            j += 1
+        run = cells[i:j]
+        out.append((sum(1 << c for c in run), run[-1] > run[0] or (len(run) == 1), {c: i + k for k, c in enumerate(run)}))
+        i = j
+    return tuple(out)
+
+
+#: ``STRIKES[cell]``: for the 8 directions, (state, mask of the whole free path, its runs).
+STRIKES = tuple(
+    tuple((s, sum(1 << c for c in set(PATH_CELLS[s])), _segments(s)) for s in range(cell * 8, cell * 8 + 8))
+    for cell in range(NUM_CELLS)
+)
+
 #: Every cell of the board, in index order (77 cells).
 CELLS = tuple(c for c in range(NUM_CELLS) if is_cell(c % SIZE, c // SIZE))
 

@@ -13,7 +13,17 @@ import random
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
-from arena.games.interaction.geometry import NEXT, NUM_CELLS, PATH_CELLS, PATH_DIRS, POCKET, RAW, cell_name
+from arena.games.interaction.geometry import (
+    BIT,
+    NEXT,
+    NUM_CELLS,
+    PATH_CELLS,
+    PATH_DIRS,
+    POCKET,
+    RAW,
+    STRIKES,
+    cell_name,
+)
 from arena.games.interaction.notation import (
     MOVES,
     NEUTRAL,
@@ -53,12 +63,12 @@ def board_key(board: bytes) -> int:
     return z
 
 
-def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int]:
+def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
     """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
 
     ``hit`` is the index in ``PATH_CELLS[s]`` of the first occupied cell (the momentum,
     >= 1). ``stop_rule`` selects ``pocketing="stop"``. Returns (board after, Zobrist delta of
-    the pieces, number of neutrals pocketed 0/1). Rows, remainders, bounces, pocketing and the
+    the pieces, number of neutrals pocketed 0/1, occupancy-mask delta). Rows, remainders, bounces, pocketing and the
     wedged-row rule follow ``spec/interaction.md`` "A move" and "Legality".
     """
     b = bytearray(board)
@@ -66,11 +76,12 @@ def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, in
     cells = PATH_CELLS[s]
     piece = b[p0]
     end = cells[hit - 1]
-    z = 0
+    z = o = 0
     if end != p0:
         b[p0] = 0
         b[end] = piece
         z = ZOBRIST[p0 * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+        o = BIT[p0] ^ BIT[end]
     cur = cells[hit]
     s = cur * 8 + PATH_DIRS[s][hit]
     r = hit
@@ -85,7 +96,7 @@ def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, in
         if seen is None:
             seen = [h]
         elif h in seen:
-            return bytes(b), z, 0
+            return bytes(b), z, 0, o
         else:
             seen.append(h)
         piece = b[cur]
@@ -100,40 +111,50 @@ def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, in
             r -= 1
             if enter and POCKET[q]:
                 b[start] = 0
-                return bytes(b), z ^ ZOBRIST[start * 4 + NEUTRAL], 1
+                return bytes(b), z ^ ZOBRIST[start * 4 + NEUTRAL], 1, o ^ BIT[start]
         end = s >> 3
         if end != start:
             b[start] = 0
             b[end] = piece
             z ^= ZOBRIST[start * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+            o ^= BIT[start] ^ BIT[end]
             seen = None
             if stop_rule and piece == NEUTRAL and POCKET[end]:
                 b[end] = 0
-                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1
+                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, o ^ BIT[end]
         if not r:
-            return bytes(b), z, 0
+            return bytes(b), z, 0, o
         cur = q
         s = t
 
 
-def strikes(board: bytes, seat: int) -> dict[int, int]:
+def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
     """``{cell * 8 + direction: momentum}`` for every cue ball of ``seat`` whose free path
-    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule)."""
+    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule).
+
+    ``occ`` is the occupancy mask of ``board`` (bit ``cell`` set for a ball).
+    """
     out = {}
     piece = seat + 1
     p = board.find(piece)
     while p >= 0:
-        base = p * 8
-        for d in range(8):
-            i = 0
-            for q in PATH_CELLS[base + d]:
-                if board[q] and q != p:
-                    if i:
-                        out[base + d] = i
-                    break
-                i += 1
+        o = occ ^ BIT[p]  # the cue ball leaves its cell
+        for s, path_mask, runs in STRIKES[p]:
+            if o & path_mask:
+                for mask, grows, index in runs:
+                    x = o & mask
+                    if x:
+                        i = index[((x & -x) if grows else x).bit_length() - 1]
+                        if i:
+                            out[s] = i
+                        break
         p = board.find(piece, p + 1)
     return out
+
+
+def occupancy(board: bytes) -> int:
+    """The occupancy mask of ``board``: bit ``cell`` set for each ball."""
+    return sum(BIT[c] for c, piece in enumerate(board) if piece)
 
 
 _new = object.__new__
@@ -153,7 +174,7 @@ class InteractionState(State):
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
     """
 
-    __slots__ = ("game", "board", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
+    __slots__ = ("game", "board", "occ", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
                  "_passed", "_term", "_hits", "_sims", "_moves")
 
     @classmethod
@@ -161,6 +182,7 @@ class InteractionState(State):
         """A state with an empty history (from a setup or a position text)."""
         st = _new(cls)
         st.game, st.board, st.side, st.scores, st.ply = game, board, side, scores, ply
+        st.occ = occupancy(board)
         st._key = board_key(board) ^ (Z_SIDE if side else 0) ^ score_key(0, scores[0]) ^ score_key(1, scores[1])
         st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, 1 << (st._key & 1023), False, None, None, None
         st._term = ("target" if max(scores) >= game.target else "max_plies" if ply >= game.max_plies else None)
@@ -169,7 +191,7 @@ class InteractionState(State):
 
     # -- move generation -------------------------------------------------------------------
     def _generate(self) -> dict[int, int]:
-        hits = strikes(self.board, self.side)
+        hits = strikes(self.board, self.occ, self.side)
         if self.ply < 2 and hits:  # first turn: a move that would pocket is illegal
             stop = self.game.stop_rule
             sims = {}
@@ -200,7 +222,7 @@ class InteractionState(State):
             return []
         hits = self._generate() if self._hits is None else self._hits
         if not hits:
-            return [(PASS, self._child(self.board, 0, 0, True))]
+            return [(PASS, self._child(self.board, 0, 0, 0, True))]
         sims = self._sims
         board = self.board
         stop = self.game.stop_rule
@@ -226,7 +248,7 @@ class InteractionState(State):
         if move.cell < 0:
             if hits:
                 raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
-            return self._child(self.board, 0, 0, True)
+            return self._child(self.board, 0, 0, 0, True)
         s = move.cell * 8 + move.direction
         hit = hits.get(s)
         if hit is None:
@@ -234,12 +256,13 @@ class InteractionState(State):
         sim = self._sims[s] if self._sims is not None else simulate(self.board, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
 
-    def _child(self, board: bytes, z: int, pocketed: int, passed: bool) -> InteractionState:
+    def _child(self, board: bytes, z: int, pocketed: int, o: int, passed: bool) -> InteractionState:
         game = self.game
         side = self.side
         st = _new(InteractionState)
         st.game = game
         st.board = board
+        st.occ = self.occ ^ o
         st.side = side ^ 1
         st.ply = ply = self.ply + 1
         st._passed = passed

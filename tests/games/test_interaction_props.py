@@ -1,0 +1,128 @@
+"""Property tests of Interaction (Hypothesis): free paths, conservation, text round trips."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.games.interaction import PASS, Move
+from arena.games.interaction.geometry import CELLS, NEXT, NUM_CELLS, PATH_CELLS, POCKET
+from arena.games.interaction.notation import format_position
+from tests.games.interaction_util import game
+
+GAME = game()
+
+
+@st.composite
+def boards(draw):
+    """A random legal board: some balls of each kind, no neutral on a pocket."""
+    cells = draw(st.lists(st.sampled_from(CELLS), min_size=2, max_size=30, unique=True))
+    board = bytearray(NUM_CELLS)
+    for k, cell in enumerate(cells):
+        piece = draw(st.sampled_from((1, 2, 3))) if k >= 2 else k + 1
+        if piece == 3 and POCKET[cell]:
+            piece = 1 + k % 2
+        board[cell] = piece
+    return bytes(board)
+
+
+def first_ball_on_free_path(board, cell, direction):
+    """Reference walker: (momentum, met a ball?) by stepping NEXT with a visited set."""
+    s = cell * 8 + direction
+    seen = {s}
+    m = 0
+    while True:
+        s = NEXT[s]
+        if board[s >> 3] and s >> 3 != cell:
+            return m, True
+        if s in seen:
+            return m, False
+        seen.add(s)
+        m += 1
+
+
+def test_every_free_path_is_eventually_periodic():
+    for s in range(NUM_CELLS * 8):
+        if NEXT[s] < 0:
+            continue
+        path = PATH_CELLS[s]
+        assert 1 <= len(path) <= 77 * 8
+        # the state after the last one recorded is the start or one already on the path
+        t, states = s, [s]
+        for _ in path:
+            t = NEXT[t]
+            states.append(t)
+        assert NEXT[t] in states
+
+
+@given(boards(), st.integers(0, 1))
+@settings(max_examples=150)
+def test_legal_moves_are_exactly_the_strikes_with_momentum(board, side):
+    state = GAME.parse_state(format_position(board, side, (0, 0), 10))
+    legal = set(map(str, state.legal_moves()))
+    expected = set()
+    for cell in range(NUM_CELLS):
+        if board[cell] != side + 1:
+            continue
+        for d in range(8):
+            m, met = first_ball_on_free_path(board, cell, d)
+            if met and m >= 1:
+                expected.add(str(Move(cell, d)))
+    assert legal == (expected or {"pass"})
+
+
+def random_walk(state, seed, plies=80):
+    rng = random.Random(seed)
+    out = [state]
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        moves = state.legal_moves()
+        state = state.play(moves[rng.randrange(len(moves))])
+        out.append(state)
+    return out
+
+
+@given(boards(), st.integers(0, 2**32))
+@settings(max_examples=60)
+def test_balls_plus_pocketed_constant_and_scores_only_grow(board, seed):
+    start = GAME.parse_state(format_position(board, 0, (0, 0), 2))
+    total = sum(1 for p in board if p)
+    coloured = sorted(p for p in board if p in (1, 2))
+    prev = (0, 0)
+    for state in random_walk(start, seed):
+        assert sum(1 for p in state.board if p) + sum(state.scores) == total
+        assert sorted(p for p in state.board if p in (1, 2)) == coloured
+        assert all(POCKET[c] == 0 for c, p in enumerate(state.board) if p == 3)
+        assert state.scores[0] >= prev[0] and state.scores[1] >= prev[1]
+        assert sum(state.scores) - sum(prev) <= 1
+        prev = state.scores
+
+
+@given(st.integers(0, 2**32))
+@settings(max_examples=40)
+def test_legal_moves_do_not_depend_on_the_history(seed):
+    for state in random_walk(GAME.initial_state(), seed, plies=60):
+        again = GAME.parse_state(state.to_text())
+        assert again.key() == state.key() and again.to_text() == state.to_text()
+        if not state.is_terminal():
+            assert again.legal_moves() == state.legal_moves()
+            for move, child in again.successors():
+                assert state.play(move).to_text() == child.to_text()
+
+
+@given(boards())
+@settings(max_examples=60)
+def test_a_lone_path_never_meeting_a_ball_makes_no_move(board):
+    for side in (0, 1):
+        state = GAME.parse_state(format_position(board, side, (0, 0), 10))
+        moves = state.legal_moves()
+        for cell in range(NUM_CELLS):
+            if board[cell] == side + 1:
+                for d in range(8):
+                    _, met = first_ball_on_free_path(board, cell, d)
+                    if not met:
+                        assert Move(cell, d) not in moves
+        assert moves == [PASS] or PASS not in moves
