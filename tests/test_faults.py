@@ -35,6 +35,8 @@ def bad_seat(row):
     ("Burner", "game_time", {"game_time": 1.0}),
     ("Sleeper", "timeout", {"move_time": 0.1, "time_margin": 0.1}),
     ("Hog", "memory", {"memory_limit": 256}),
+    ("ResetRaiser", "exception", {}),
+    ("ResetKiller", "crash", {"retries": 0}),
 ])
 def test_faulty_bot_loses_with_its_reason(tmp_path, bad, reason, extra):
     summary, games = run_field(tmp_path, bad, **extra)

@@ -49,7 +49,7 @@ def test_loaders_layout(tmp_path):
     info = load_tournament(s.path)
     assert info["name"] == "t" and info["game"] == "nim" and info["num_players"] == 2 and info["seed"] == 1
     assert info["params"] == {"pile": 15, "take": 3, "players": 2}
-    assert info["bots"] == {"random": "random=random", "b": "b=random"}
+    assert info["bots"] == {"random": "random", "b": "b=random"}
     assert info["settings"]["games"] == 4
     assert resolve("t", tmp_path) == s.path
     assert load_game(s.path, 2)["moves"][:2] == load_game(s.path, 1)["moves"][:2]  # shared opening
@@ -136,6 +136,7 @@ def run_cli(args, capsys):
     (["run", "--game", "nim", "--workers", "-2"], "--workers -2"),
     (["run", "--game", "nim", "--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
     (["run", "--game", "nosuch"], "unknown game"),
+    (["run", "--game", "nim", "--bot", "random", "--bot", "tests/fixtures/broken_bots.py#BadInit"], "constructor bug"),
     (["run", "--game", "nim", "-p", "pile=-4"], "pile"),
     (["run", "--game", "nim", "-p", "pile"], "key=value"),
     (["run", "--game", "nim", "--format", "swiss"], "accepted: round-robin, gauntlet"),

@@ -20,6 +20,7 @@ from rich.text import Text
 
 import arena.games
 import bots as bot_registry
+from arena.errors import ArenaError, BotSpecError
 from arena.games import Game
 from arena.store import Store
 from arena.tournament.config import TournamentConfig, field_specs
@@ -28,6 +29,7 @@ from arena.tournament.pool import Pool, context
 from arena.tournament.series import GameTask, schedule
 from arena.tournament.worker import WorkerSetup
 from bots.base import Limits
+from bots.registry import BotSpec
 
 log = logging.getLogger("arena.runner")
 
@@ -38,7 +40,7 @@ class Plan:
 
     name: str
     game: Game
-    specs: dict[str, str]  # label -> canonical spec, field order
+    specs: dict[str, BotSpec]  # label -> spec, field order
     tasks: list[GameTask]
     settings: dict[str, Any]
 
@@ -66,12 +68,17 @@ def plan(cfg: TournamentConfig) -> Plan:
     """
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
-    for spec in specs:
-        bot_registry.make(spec)  # a bad option fails here, before anything is stored
+    for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
+        try:
+            bot_registry.make(spec)
+        except ArenaError:
+            raise
+        except Exception as exc:
+            raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
     labels = [s.label for s in specs]
     tasks = schedule(game, pairings(cfg.format, labels, game.num_players), cfg.games, cfg.seed,
                      cfg.opening_plies, cfg.seat_rotation)
-    return Plan(cfg.run_name(), game, {s.label: s.canonical for s in specs}, tasks, cfg.identity())
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, tasks, cfg.identity())
 
 
 class _Rate(ProgressColumn):
@@ -136,7 +143,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     log_setup = None
     start = time.perf_counter()
     try:
-        store.begin(p.name, p.game.name, p.game.params, k, cfg.seed, p.settings, list(p.specs.items()), len(p.tasks))
+        store.begin(p.name, p.game.name, p.game.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
+                    len(p.tasks))
         done = store.done_ids()
         todo = [t for t in p.tasks if t.game_id not in done]
         summary.stored = len(done)

@@ -28,7 +28,7 @@ from arena.games import SIMULTANEOUS, Game
 from arena.match import GameRecord, MoveRecord, forfeit, play_game
 from arena.tournament.series import GameTask
 from bots.base import Limits
-from bots.registry import bot_class, parse_spec
+from bots.registry import BotSpec, bot_class
 
 SEAT, PLY, STARTED = range(3)
 SHARED_SIZE = 3
@@ -41,7 +41,7 @@ class WorkerSetup:
 
     Attributes:
         game, params: the game's registered name and parameters.
-        specs: bot label -> canonical spec.
+        specs: bot label -> parsed spec (``bots.registry.BotSpec``).
         limits: per-move limits (``--move-time`` seconds, ``--move-nodes``) or ``None``.
         time_margin: seconds a move may overrun ``limits.time``.
         memory_limit: MiB of address space the bots may add to the worker, or ``None``.
@@ -52,7 +52,7 @@ class WorkerSetup:
 
     game: str
     params: dict
-    specs: dict[str, str]
+    specs: dict[str, BotSpec]
     limits: Limits | None = None
     time_margin: float = 0.5
     memory_limit: int | None = None
@@ -61,11 +61,10 @@ class WorkerSetup:
     close_fds: tuple[int, ...] = ()
 
 
-def bot_factories(specs: dict[str, str]) -> dict[str, Callable[[], Any]]:
+def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
     """label -> a function making a fresh bot (classes resolved once; fresh state per game)."""
     out = {}
-    for label, text in specs.items():
-        spec = parse_spec(text)
+    for label, spec in specs.items():
         cls = bot_class(spec.kind)
 
         def make(cls=cls, spec=spec):
@@ -92,16 +91,20 @@ def fault_record(task: GameTask, n: int, seat: int, reason: str, detail: str,
                       " ".join(detail.split())[:500])
 
 
-def _failing_reset(game: Game, bots: list, seed: int) -> int:
-    """The seat whose ``reset`` raises (an exception before the first move), else -1."""
-    from arena.match import derive_seed
-    for seat, bot in enumerate(bots):
+def _track_resets(bots: list, shared: Any) -> None:
+    """Make each bot's ``reset`` mark its seat as on move (a fault there is blamed on it)."""
+    for bot in bots:
+        reset = getattr(bot, "reset", None)
+        if reset is None:
+            continue
+
+        def marked(game, seat, seed, reset=reset):
+            shared[SEAT] = seat
+            return reset(game, seat, seed)
         try:
-            if hasattr(bot, "reset"):
-                bot.reset(game, seat, derive_seed(seed, "bot", seat))
-        except Exception:
-            return seat
-    return -1
+            bot.reset = marked
+        except AttributeError:  # __slots__: no blame before the first move
+            pass
 
 
 def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, shared: Any = None) -> GameRecord:
@@ -123,8 +126,14 @@ def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, s
             stats.append(rec)
 
     start = time.perf_counter()
-    bots = [factories[label]() for label in task.seats]
     n = game.num_players
+    bots = []
+    try:
+        for label in task.seats:
+            bots.append(factories[label]())
+    except Exception as exc:
+        return fault_record(task, n, len(bots), "exception", f"bot construction: {type(exc).__name__}: {exc}")
+    _track_resets(bots, shared)
     try:
         rec = play_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                         time_margin=setup.time_margin, on_move=on_move, on_ply=on_ply)
@@ -135,10 +144,7 @@ def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, s
         return fault_record(task, n, int(shared[SEAT]), "memory", "MemoryError: out of memory (--memory-limit)",
                             moves, stats, time.perf_counter() - start)
     except Exception as exc:
-        seat = int(shared[SEAT])
-        if seat < 0:
-            seat = _failing_reset(game, [factories[label]() for label in task.seats], task.seed)
-        return fault_record(task, n, seat, "exception", f"{type(exc).__name__}: {exc}",
+        return fault_record(task, n, int(shared[SEAT]), "exception", f"{type(exc).__name__}: {exc}",
                             moves, stats, time.perf_counter() - start)
     if rec.outcome.termination == "exception" and (rec.fault_detail or "").startswith("MemoryError"):
         rec = replace(rec, outcome=forfeit(n, rec.fault_seat, "memory"))
@@ -205,7 +211,8 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
                 break
             conn.send(play_task(game, factories, task, setup, shared))
     except BaseException:  # the runner sees the death and replays the game
-        log.exception("worker %d failed", os.getpid())
+        import traceback
+        traceback.print_exc()  # to the log file: the logging queue may not flush before _exit
         code = 1
     finally:
         sys.stdout.flush()
