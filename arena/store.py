@@ -42,7 +42,7 @@ CREATE TABLE games (
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
     seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
-    evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat));
+    evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
 """
 TABLES = {"tournament", "bots", "games", "moves"}
 

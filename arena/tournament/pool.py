@@ -5,6 +5,8 @@ cannot tell which seat was thinking when the worker hung or died, nor distinguis
 (``timeout``) from a hung game (``game_time``). Here each worker has a pipe and a shared array
 written by ``play_game``'s ``on_move`` hook (seat on move, plies played, move start), and the
 runner waits on the pipes and the process sentinels with ``multiprocessing.connection.wait``.
+Each worker holds up to ``PREFETCH`` tasks (one playing, the next already in its pipe), so it
+never waits for the runner to store a result; the shared array says which game is playing.
 
 Faults handled here (``spec/arena.md`` "Contracts / Faults"):
 
@@ -30,9 +32,13 @@ from typing import Any
 
 from arena.match import GameRecord
 from arena.tournament.series import GameTask
-from arena.tournament.worker import PLY, SEAT, SHARED_SIZE, STARTED, WorkerSetup, fault_record, worker_main
+from arena.tournament.worker import (BEGUN, GAME, PLY, SEAT, SHARED_SIZE, STARTED, WorkerSetup, fault_record,
+                                     worker_main)
 
 log = logging.getLogger("arena.pool")
+
+#: tasks in flight per worker: the game playing and the next one
+PREFETCH = 2
 
 
 def context() -> tuple[Any, bool]:
@@ -52,25 +58,30 @@ class Result:
 
 
 class _Slot:
-    """One worker process with its pipe, shared array and current task."""
+    """One worker process with its pipe, shared array and tasks in flight (in order)."""
 
     def __init__(self, ctx: Any, setup: WorkerSetup) -> None:
         self.shared = ctx.RawArray("d", SHARED_SIZE)
+        self.shared[GAME] = -1
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup), daemon=True)
         self.proc.start()
         child.close()
-        self.task: GameTask | None = None
-        self.started = 0.0
+        self.tasks: deque[GameTask] = deque()
 
     def give(self, task: GameTask) -> bool:
-        self.task, self.started = task, time.monotonic()
-        self.shared[SEAT], self.shared[PLY], self.shared[STARTED] = -1, len(task.opening), 0.0
         try:
             self.conn.send(task)
-            return True
         except (OSError, ValueError):
             return False
+        self.tasks.append(task)
+        return True
+
+    def playing(self) -> GameTask | None:
+        """The task the worker is playing now (``None`` between games)."""
+        if self.tasks and int(self.shared[GAME]) == self.tasks[0].game_id:
+            return self.tasks[0]
+        return None
 
     def kill(self) -> None:
         if self.proc.is_alive():
@@ -116,89 +127,104 @@ class Pool:
         self.slots: list[_Slot] = []
         self.replaced = 0
 
-    def _new_slot(self) -> _Slot:
-        return _Slot(self.ctx, self.setup)
-
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         pending = deque(tasks)
-        attempts: dict[int, int] = {}
-        self.slots = [self._new_slot() for _ in range(min(self.workers, len(pending)))]
+        deaths: dict[int, int] = {}
+        self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
         try:
-            while pending or any(s.task for s in self.slots):
-                for i, slot in enumerate(self.slots):
-                    while slot.task is None and pending:
-                        task = pending.popleft()
-                        if slot.give(task):
-                            attempts[task.game_id] = attempts.get(task.game_id, 0) + 1
-                        else:  # died while idle: not the game's fault
-                            pending.appendleft(task)
-                            slot.kill()
-                            slot = self.slots[i] = self._new_slot()
-                busy = [s for s in self.slots if s.task is not None]
+            while pending or any(s.tasks for s in self.slots):
+                self._fill(pending)
+                busy = [s for s in self.slots if s.tasks]
                 wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=self._timeout(busy))
-                for i, slot in enumerate(self.slots):
-                    if slot.task is not None:
-                        yield from self._check(i, slot, pending, attempts)
+                done: list[Result] = []
+                for i in range(len(self.slots)):
+                    if self.slots[i].tasks:
+                        done.extend(self._check(i, pending, deaths))
+                self._fill(pending)  # workers play on while the caller stores
+                yield from done
         finally:
             self.close()
 
+    def _fill(self, pending: deque) -> None:
+        """Top up every worker's tasks in flight."""
+        for i in range(len(self.slots)):
+            while len(self.slots[i].tasks) < PREFETCH and pending:
+                if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
+                    pending.extendleft(reversed(self._replace(i)))
+                    continue
+                pending.popleft()
+
     def _timeout(self, busy: list[_Slot]) -> float:
-        now = time.monotonic()
-        left = [s.started + self.game_time - now for s in busy]
-        if self.move_grace is not None:
-            left += [s.shared[STARTED] + self.move_grace - now for s in busy if s.shared[STARTED] > 0]
-        return max(0.0, min(left + [1.0]))
+        now, left = time.monotonic(), [1.0]
+        for s in busy:
+            if s.playing() is not None:
+                left.append(s.shared[BEGUN] + self.game_time - now)
+                if self.move_grace is not None and s.shared[STARTED] > 0:
+                    left.append(s.shared[STARTED] + self.move_grace - now)
+        return max(0.0, min(left))
 
-    def _check(self, i: int, slot: _Slot, pending: deque, attempts: dict) -> Iterator[Result]:
-        task = slot.task
+    def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+        slot, out = self.slots[i], []
         try:
-            ready = slot.conn.poll()
-            record = slot.conn.recv() if ready else None
+            while slot.tasks and slot.conn.poll():
+                game_id, record = slot.conn.recv()
+                task = slot.tasks.popleft()
+                assert task.game_id == game_id, "results come back in order"
+                out.append(Result(task, record, deaths.get(game_id, 0) + 1))
         except (EOFError, OSError):
-            ready, record = False, None
-        if record is not None:
-            slot.task = None
-            yield Result(task, record, attempts[task.game_id])
-            return
-        now = time.monotonic()
+            pass  # the worker died: its sentinel says so
+        if not slot.tasks:
+            return out
+        task, now = slot.playing(), time.monotonic()
         seat, ply = int(slot.shared[SEAT]), int(slot.shared[PLY])
-        move_started = slot.shared[STARTED]
-        who = f"seat {seat} ({task.seats[seat]})" if seat >= 0 else "no bot (before the first move)"
-        if not slot.proc.is_alive() or ready:
+        who = f"seat {seat} ({task.seats[seat]})" if task and seat >= 0 else "no bot (before the first move)"
+        if not slot.proc.is_alive():
             code = slot.proc.exitcode
-            self._replace(i)
-            if attempts[task.game_id] <= self.retries:
+            rest = self._replace(i)
+            if task is None:  # died between games: replay all, nobody's fault
+                pending.extendleft(reversed(rest))
+                return out
+            deaths[task.game_id] = deaths.get(task.game_id, 0) + 1
+            if deaths[task.game_id] <= self.retries:
                 log.warning("game %d: worker died (%s), replaying", task.game_id, _signal_name(code))
-                pending.appendleft(task)
-                return
+                pending.extendleft(reversed(rest))
+                return out
+            pending.extendleft(reversed(rest[1:]))
             detail = (f"worker died ({_signal_name(code)}) at ply {ply} while {who} was choosing a move, "
-                      f"{attempts[task.game_id]} attempts")
-            yield Result(task, fault_record(task, self.n, seat, "crash", detail, seconds=now - slot.started),
-                         attempts[task.game_id])
-        elif now - slot.started > self.game_time:
-            self._replace(i)
+                      f"{deaths[task.game_id]} attempts")
+            reason = "crash"
+        elif task is not None and now - slot.shared[BEGUN] > self.game_time:
             detail = f"game over {self.game_time:g}s at ply {ply}; {who} was choosing a move; worker killed"
-            yield Result(task, fault_record(task, self.n, seat, "game_time", detail, seconds=now - slot.started),
-                         attempts[task.game_id])
-        elif self.move_grace is not None and move_started > 0 and now - move_started > self.move_grace:
-            self._replace(i)
-            detail = f"move at ply {ply} not returned after {now - move_started:.1f}s; worker killed"
-            yield Result(task, fault_record(task, self.n, seat, "timeout", detail, seconds=now - slot.started),
-                         attempts[task.game_id])
+            reason = "game_time"
+        elif (task is not None and self.move_grace is not None and slot.shared[STARTED] > 0
+              and now - slot.shared[STARTED] > self.move_grace):
+            detail = f"move at ply {ply} not returned after {now - slot.shared[STARTED]:.1f}s; worker killed"
+            reason = "timeout"
+        else:
+            return out
+        if reason != "crash":
+            pending.extendleft(reversed(self._replace(i)[1:]))
+        seconds = now - slot.shared[BEGUN]
+        out.append(Result(task, fault_record(task, self.n, seat, reason, detail, seconds=seconds),
+                          deaths.get(task.game_id, 0) + (reason != "crash")))
+        return out
 
-    def _replace(self, i: int) -> None:
-        self.slots[i].kill()
-        self.slots[i] = self._new_slot()
+    def _replace(self, i: int) -> list[GameTask]:
+        """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
+        old = self.slots[i]
+        old.kill()
+        self.slots[i] = _Slot(self.ctx, self.setup)
         self.replaced += 1
+        return list(old.tasks)
 
     def close(self) -> None:
         """Stop idle workers, kill busy ones (their games are not recorded)."""
         for slot in self.slots:
-            if slot.task is None:
+            if not slot.tasks:
                 slot.stop()
         deadline = time.monotonic() + 2
         for slot in self.slots:
-            if slot.task is None:
+            if not slot.tasks:
                 slot.proc.join(max(0.0, deadline - time.monotonic()))
             slot.kill()
         self.slots = []

@@ -1,7 +1,8 @@
 """What a worker process runs: whole games, one at a time (``spec/arena.md`` "Tournaments").
 
-The worker tells the runner who is thinking through a shared array (``SEAT``, ``PLY``,
-``STARTED``: ``time.monotonic()`` when the bot on move was asked, 0 between moves), written
+The worker tells the runner what it is doing through a shared array: ``GAME`` (id of the
+game being played) and ``BEGUN`` (its ``time.monotonic()`` start), ``SEAT``, ``PLY`` and
+``STARTED`` (``time.monotonic()`` when the bot on move was asked, 0 between moves), written
 by ``play_game``'s ``on_move`` / ``on_ply`` hooks: when a worker hangs or dies, the runner
 blames the seat on move. In the worker, fds 1 and 2 go to the tournament's log (a bot's prints
 never reach the arena's output), SIGINT is ignored (the runner stops the pool), and
@@ -30,8 +31,8 @@ from arena.tournament.series import GameTask
 from bots.base import Limits
 from bots.registry import BotSpec, bot_class
 
-SEAT, PLY, STARTED = range(3)
-SHARED_SIZE = 3
+SEAT, PLY, STARTED, GAME, BEGUN = range(5)
+SHARED_SIZE = 5
 log = logging.getLogger("arena.worker")
 
 
@@ -111,6 +112,7 @@ def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, s
     """Play one task to a ``GameRecord``, turning a bot's exit or memory fault into a loss."""
     shared = shared if shared is not None else [-1.0] * SHARED_SIZE
     shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0
+    shared[GAME], shared[BEGUN] = task.game_id, time.monotonic()
     moves: list[str] = []
     stats: list[MoveRecord] = []
 
@@ -183,7 +185,7 @@ def _die_with_parent() -> None:
 
 
 def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
-    """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back its ``GameRecord``."""
+    """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back ``(game_id, GameRecord)``."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
     for fd in setup.close_fds:
@@ -209,7 +211,9 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
                 break
             if task is None:
                 break
-            conn.send(play_task(game, factories, task, setup, shared))
+            record = play_task(game, factories, task, setup, shared)
+            shared[GAME] = -1
+            conn.send((task.game_id, record))
     except BaseException:  # the runner sees the death and replays the game
         import traceback
         traceback.print_exc()  # to the log file: the logging queue may not flush before _exit

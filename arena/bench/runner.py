@@ -1,0 +1,95 @@
+"""Runner figures: the arena's overhead per game, and the speed-up of 2 workers over 1.
+
+Overhead: the same games (same seeds, same openings) played by ``run_tournament`` on one
+worker (fork, pipe, SQLite commit per game, everything but the progress bar) and by a plain
+``play_game`` loop in this process; the difference per game is the arena's cost (goal
+<= 2 ms, ``spec/arena.md`` "Quality bars"). Random bots on Interaction keep the games cheap so
+the overhead is not lost in the noise.
+
+Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction) on 1 then 2 workers;
+wall-clock ratio (goal >= 1.8 on two free cores; on a loaded machine it is lower).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import tempfile
+import time
+
+import arena.games
+from arena.bench import Figure
+from arena.match import play_game
+from arena.tournament import build, plan, run_tournament
+from arena.tournament.worker import bot_factories
+
+GAME = "interaction"
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its reaped children (the workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _loop_seconds(cfg) -> tuple[float, float]:
+    """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop."""
+    p = plan(cfg)
+    game = arena.games.make(cfg.game, **cfg.params)
+    factories = bot_factories(p.specs)
+    start, cpu = time.perf_counter(), _cpu()
+    for task in p.tasks:
+        play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
+                  opening=task.opening)
+    return time.perf_counter() - start, _cpu() - cpu
+
+
+def _arena_seconds(cfg) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``run_tournament`` into a fresh results directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        start, cpu = time.perf_counter(), _cpu()
+        summary = run_tournament(build({**_values(cfg), "results": tmp}), progress=False)
+        elapsed = time.perf_counter() - start, _cpu() - cpu
+        assert summary.played == summary.total
+    return elapsed
+
+
+def _values(cfg) -> dict:
+    return {"game": cfg.game, "params": cfg.params, "bots": list(cfg.bots), "games": cfg.games,
+            "workers": cfg.workers, "opening_plies": cfg.opening_plies, "seed": cfg.seed}
+
+
+def overhead(games: int) -> list[Figure]:
+    """ms per game that ``run_tournament`` (1 worker) adds over a plain loop: wall clock, and
+    CPU (runner + worker, less the loop's) which a loaded machine disturbs less."""
+    cfg = build({"game": GAME, "bots": ["random", "r2=random"], "games": games, "workers": 1,
+                 "opening_plies": 2, "results": tempfile.gettempdir()})
+    loops = [_loop_seconds(cfg) for _ in range(3)]
+    tours = [_arena_seconds(cfg) for _ in range(3)]
+    loop, tour = min(w for w, _ in loops), min(w for w, _ in tours)
+    loop_cpu, tour_cpu = min(c for _, c in loops), min(c for _, c in tours)
+    n = cfg.games  # one pairing
+    load = os.getloadavg()[0]
+    return [
+        Figure("runner", "arena overhead per game, wall clock (random vs random, 1 worker)",
+               (tour - loop) / n * 1000, "ms/game", "≤ 2",
+               f"{n} games, best of 3: plain loop {loop / n * 1000:.2f} ms/game, arena {tour / n * 1000:.2f} "
+               f"ms/game; load average {load:.1f}"),
+        Figure("runner", "arena overhead per game, CPU (runner + worker)", (tour_cpu - loop_cpu) / n * 1000,
+               "ms/game", "", f"plain loop {loop_cpu / n * 1000:.2f} ms CPU/game, arena {tour_cpu / n * 1000:.2f}"),
+    ]
+
+
+def speedup(games: int) -> Figure:
+    """Wall-clock ratio of 1 worker to 2 workers on a CPU-bound field."""
+    values = {"game": GAME, "bots": ["alphabeta:depth=3", "mcts:playouts=50"], "games": games,
+              "opening_plies": 2, "results": tempfile.gettempdir()}
+    one = _arena_seconds(build({**values, "workers": 1}))[0]
+    two = _arena_seconds(build({**values, "workers": 2}))[0]
+    return Figure("runner", "speed-up of 2 workers over 1 (CPU-bound field)", one / two, "×", "≥ 1.8",
+                  f"{games} games: 1 worker {one:.1f}s, 2 workers {two:.1f}s; load average "
+                  f"{os.getloadavg()[0]:.1f} (on a loaded machine the ratio is lower)")
+
+
+def run(quick: bool) -> list[Figure]:
+    return [*overhead(200 if quick else 1000), speedup(8 if quick else 24)]
