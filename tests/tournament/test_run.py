@@ -144,3 +144,30 @@ def test_resume_after_killing_the_whole_run_many_times(tmp_path):
     assert (moves.groupby("game_id").size() == games.set_index("game_id").plies).all()
     fresh = run_tournament(build(eval(f"dict({args})") | {"results": str(tmp_path / "fresh")}), progress=False)
     assert frame(fresh.path)[0].equals(frame(final.path)[0])
+
+
+def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
+    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+            "from arena.cli.app import main\n"
+            f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', 'random', '--bot', '{BROKEN}Slow:ms=10', "
+            f"'--games', '60', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    db = tmp_path / "c.sqlite"
+    import sqlite3
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if db.exists() and sqlite3.connect(db).execute(
+                "SELECT count(*) FROM sqlite_master WHERE name='games'").fetchone()[0]:
+            if sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= 5:
+                break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in out and "Traceback" not in out + err
+    stored = load_games(db)
+    assert 5 <= len(stored) < 60 and stored.game_id.is_unique
+    resumed = run_tournament(build(dict(game="nim", params={"pile": "30"}, bots=["random", f"{BROKEN}Slow:ms=10"],
+                                        games=60, workers=2, name="c", results=str(tmp_path))), progress=False)
+    assert resumed.stored == 60 and resumed.played == 60 - len(stored)
