@@ -69,3 +69,16 @@ def test_printing_bot_is_not_at_fault_and_output_goes_to_log(tmp_path, capfd):
     assert "PRINTED" not in out + err and "RAW-FD" not in out + err
     log = (tmp_path / f"{summary.name}.log").read_text()
     assert "PRINTED-TO-STDOUT" in log and "PRINTED-TO-STDERR" in log and "RAW-FD-1" in log
+
+
+def _dead_on_arrival(conn, shared, setup):
+    import os
+    os._exit(3)
+
+
+def test_workers_that_cannot_start_stop_the_run(tmp_path, monkeypatch):
+    import arena.tournament.pool as pool
+    from arena.errors import ConfigError
+    monkeypatch.setattr(pool, "worker_main", _dead_on_arrival)
+    with pytest.raises(ConfigError, match="keep dying outside any game"):
+        run_field(tmp_path, "Raiser")

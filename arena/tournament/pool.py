@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any
 
+from arena.errors import ConfigError
 from arena.match import GameRecord
 from arena.tournament.series import GameTask
 from arena.tournament.worker import (BEGUN, GAME, PLY, SEAT, SHARED_SIZE, STARTED, WorkerSetup, fault_record,
@@ -39,6 +40,8 @@ log = logging.getLogger("arena.pool")
 
 #: tasks in flight per worker: the game playing and the next one
 PREFETCH = 2
+#: workers dying in a row outside any game before the run gives up
+MAX_IDLE_DEATHS = 5
 
 
 def context() -> tuple[Any, bool]:
@@ -126,6 +129,18 @@ class Pool:
         self.ctx, self.fork = context()
         self.slots: list[_Slot] = []
         self.replaced = 0
+        self.idle_deaths = 0
+
+    def _startup_failure(self, code: int | None) -> None:
+        """Count workers dying outside any game; several in a row mean workers cannot start.
+
+        Raises:
+            ConfigError: ``MAX_IDLE_DEATHS`` such deaths in a row (see the tournament log).
+        """
+        self.idle_deaths += 1
+        if self.idle_deaths >= MAX_IDLE_DEATHS:
+            raise ConfigError(f"worker processes keep dying outside any game ({_signal_name(code)}, "
+                              f"{self.idle_deaths} in a row); see the tournament log")
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         pending = deque(tasks)
@@ -150,7 +165,9 @@ class Pool:
         for i in range(len(self.slots)):
             while len(self.slots[i].tasks) < PREFETCH and pending:
                 if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
+                    code = self.slots[i].proc.exitcode
                     pending.extendleft(reversed(self._replace(i)))
+                    self._startup_failure(code)
                     continue
                 pending.popleft()
 
@@ -171,6 +188,7 @@ class Pool:
                 task = slot.tasks.popleft()
                 assert task.game_id == game_id, "results come back in order"
                 out.append(Result(task, record, deaths.get(game_id, 0) + 1))
+                self.idle_deaths = 0
         except (EOFError, OSError):
             pass  # the worker died: its sentinel says so
         if not slot.tasks:
@@ -183,6 +201,7 @@ class Pool:
             rest = self._replace(i)
             if task is None:  # died between games: replay all, nobody's fault
                 pending.extendleft(reversed(rest))
+                self._startup_failure(code)
                 return out
             deaths[task.game_id] = deaths.get(task.game_id, 0) + 1
             if deaths[task.game_id] <= self.retries:
