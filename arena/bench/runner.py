@@ -33,11 +33,12 @@ def _cpu() -> float:
 
 
 def _loop_seconds(cfg) -> tuple[float, float]:
-    """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop."""
+    """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop (the
+    schedule, i.e. the seeded openings, included: a loop needs them too)."""
+    start, cpu = time.perf_counter(), _cpu()
     p = plan(cfg)
     game = arena.games.make(cfg.game, **cfg.params)
     factories = bot_factories(p.specs)
-    start, cpu = time.perf_counter(), _cpu()
     for task in p.tasks:
         play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
                   opening=task.opening)

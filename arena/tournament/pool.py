@@ -5,8 +5,9 @@ cannot tell which seat was thinking when the worker hung or died, nor distinguis
 (``timeout``) from a hung game (``game_time``). Here each worker has a pipe and a shared array
 written by ``play_game``'s ``on_move`` hook (seat on move, plies played, move start), and the
 runner waits on the pipes and the process sentinels with ``multiprocessing.connection.wait``.
-Each worker holds up to ``PREFETCH`` tasks (one playing, the next already in its pipe), so it
-never waits for the runner to store a result; the shared array says which game is playing.
+Each worker holds a few tasks (one playing, the next already in its pipe; more for short
+games), so it never waits for the runner to store a result; the shared array says which game
+is playing.
 
 Faults handled here (``spec/arena.md`` "Contracts / Faults"):
 
@@ -21,6 +22,7 @@ Faults handled here (``spec/arena.md`` "Contracts / Faults"):
 from __future__ import annotations
 
 import logging
+import math
 import multiprocessing
 import signal
 import time
@@ -34,12 +36,14 @@ from arena.errors import ConfigError
 from arena.match import GameRecord
 from arena.tournament.series import GameTask
 from arena.tournament.worker import (BEGUN, GAME, PLY, SEAT, SHARED_SIZE, STARTED, WorkerSetup, fault_record,
-                                     worker_main)
+                                     unpack, worker_main)
 
 log = logging.getLogger("arena.pool")
 
-#: tasks in flight per worker: the game playing and the next one
-PREFETCH = 2
+#: tasks in flight per worker: at least the game playing and the next; for short games, enough
+#: to cover PREFETCH_SECONDS of play (so a runner descheduled on a loaded machine never starves
+#: a worker), at most PREFETCH_MAX (so the end of a run stays balanced)
+PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
 
@@ -130,6 +134,12 @@ class Pool:
         self.slots: list[_Slot] = []
         self.replaced = 0
         self.idle_deaths = 0
+        self.mean_seconds: float | None = None  # running mean of game durations
+
+    def _depth(self) -> int:
+        if not self.mean_seconds:
+            return PREFETCH
+        return max(PREFETCH, min(PREFETCH_MAX, 1 + math.ceil(PREFETCH_SECONDS / self.mean_seconds)))
 
     def _startup_failure(self, code: int | None) -> None:
         """Count workers dying outside any game; several in a row mean workers cannot start.
@@ -162,8 +172,9 @@ class Pool:
 
     def _fill(self, pending: deque) -> None:
         """Top up every worker's tasks in flight."""
+        depth = self._depth()
         for i in range(len(self.slots)):
-            while len(self.slots[i].tasks) < PREFETCH and pending:
+            while len(self.slots[i].tasks) < depth and pending:
                 if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
                     code = self.slots[i].proc.exitcode
                     pending.extendleft(reversed(self._replace(i)))
@@ -184,11 +195,14 @@ class Pool:
         slot, out = self.slots[i], []
         try:
             while slot.tasks and slot.conn.poll():
-                game_id, record = slot.conn.recv()
+                game_id, packed = slot.conn.recv()
+                record = unpack(packed)
                 task = slot.tasks.popleft()
                 assert task.game_id == game_id, "results come back in order"
                 out.append(Result(task, record, deaths.get(game_id, 0) + 1))
                 self.idle_deaths = 0
+                m = self.mean_seconds
+                self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
         except (EOFError, OSError):
             pass  # the worker died: its sentinel says so
         if not slot.tasks:
