@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: modules under arena.bench, in the order printed
-MODULES: list[str] = ["search", "runner"]
+MODULES: list[str] = ["search", "interaction", "runner"]
 
 
 @dataclass(frozen=True)

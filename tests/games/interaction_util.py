@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import arena.games
 
-CHARS = {"R": "R", "B": "B", "Y": "Y"}
 
 
 def position(balls: dict[str, str], side: str = "r", scores=(0, 0), ply: int = 10) -> str:

@@ -273,3 +273,10 @@ def test_successors_match_legal_moves_and_play():
         again = st.play(move)
         assert again.to_text() == child.to_text() and again.key() == child.key()
         assert child.key() == g.parse_state(child.to_text()).key()
+
+
+def test_a_rolling_ball_does_not_block_itself():
+    # d4NE: e5, f6 (m = 2), strikes g7; g7 rolls to h8 (1), the diagonal aimed at the clipped
+    # corner i9 reverses, and it rolls back into its own, now empty, cell g7 (2).
+    st = after({"d4": "R", "g7": "Y"}, "d4NE")
+    assert balls_of(st) == {"f6": "R", "g7": "Y"}

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.games.interaction import PASS, Move
-from arena.games.interaction.geometry import CELLS, NEXT, NUM_CELLS, PATH_CELLS, POCKET
+from arena.games.interaction.geometry import CELLS, NEXT, NUM_CELLS, PATH_CELLS, POCKET, RAW
 from arena.games.interaction.notation import format_position
 from tests.games.interaction_util import game
 
@@ -73,6 +73,80 @@ def test_legal_moves_are_exactly_the_strikes_with_momentum(board, side):
     assert legal == (expected or {"pass"})
 
 
+# An independent, cell-by-cell oracle of one move, written for clarity rather than speed.
+def reference_move(board, cell, direction, stop_rule=False):
+    """(board after, neutrals pocketed) or None when illegal (m = 0, or never meets a ball)."""
+    b = bytearray(board)
+    piece = b[cell]
+    b[cell] = 0
+    s = cell * 8 + direction
+    seen = {s}
+    m = 0
+    while True:
+        t = NEXT[s]
+        if b[t >> 3]:
+            break
+        if t in seen:
+            return None
+        seen.add(t)
+        s = t
+        m += 1
+    if m == 0:
+        return None
+    b[s >> 3] = piece
+    r = m
+    state = t  # struck cell and the direction of the blow
+    handovers = set()
+    while True:
+        cur, d = state >> 3, state & 7
+        while RAW[cur * 8 + d] >= 0 and b[RAW[cur * 8 + d]]:
+            cur = RAW[cur * 8 + d]
+        if (cur, d, r) in handovers:
+            return bytes(b), 0
+        handovers.add((cur, d, r))
+        piece = b[cur]
+        b[cur] = 0
+        s = cur * 8 + d
+        moved = False
+        while r:
+            t = NEXT[s]
+            if b[t >> 3]:
+                break
+            s = t
+            r -= 1
+            moved = True
+            if piece == 3 and not stop_rule and POCKET[s >> 3]:
+                return bytes(b), 1
+        b[s >> 3] = piece
+        if moved:
+            handovers = set()
+        if stop_rule and moved and piece == 3 and POCKET[s >> 3]:
+            b[s >> 3] = 0
+            return bytes(b), 1
+        if not r:
+            return bytes(b), 0
+        state = t
+
+
+@given(boards(), st.integers(0, 1), st.sampled_from(("enter", "stop")))
+@settings(max_examples=150)
+def test_every_move_matches_the_cell_by_cell_oracle(board, side, pocketing):
+    g = game(pocketing=pocketing)
+    state = g.parse_state(format_position(board, side, (0, 0), 10))
+    legal = {str(m) for m in state.legal_moves()}
+    for cell in range(NUM_CELLS):
+        if board[cell] != side + 1:
+            continue
+        for d in range(8):
+            expected = reference_move(board, cell, d, pocketing == "stop")
+            move = Move(cell, d)
+            assert (str(move) in legal) == (expected is not None)
+            if expected is not None:
+                after = state.play(move)
+                assert (after.board, sum(after.scores)) == expected
+                assert after.key() == g.parse_state(after.to_text()).key()
+
+
 def random_walk(state, seed, plies=80):
     rng = random.Random(seed)
     out = [state]
@@ -126,3 +200,15 @@ def test_a_lone_path_never_meeting_a_ball_makes_no_move(board):
                     if not met:
                         assert Move(cell, d) not in moves
         assert moves == [PASS] or PASS not in moves
+
+
+@given(boards(), st.integers(0, 2**32))
+@settings(max_examples=60)
+def test_threefold_repetition_matches_a_naive_history_count(board, seed):
+    g = game(max_plies=400)
+    start = g.parse_state(format_position(board, 0, (0, 0), 2))
+    seen: dict = {}
+    for state in random_walk(start, seed, plies=300):
+        position = (state.board, state.scores, state.side)
+        seen[position] = seen.get(position, 0) + 1
+        assert (state.termination == "repetition") == (seen[position] >= 3)

@@ -127,11 +127,10 @@ PATH_CELLS, PATH_DIRS = _paths()
 BIT = tuple(1 << c for c in range(NUM_CELLS))
 
 
-def _segments(s: int) -> tuple[tuple[int, bool, dict[int, int]], ...]:
-    """The free path from ``s`` as straight runs between bounces: (mask of the run's cells,
-    True when cell indices grow along it, {bit index: index in the path}). The first ball met
-    in a run is its lowest (growing) or highest occupied bit."""
-    cells, dirs = PATH_CELLS[s], PATH_DIRS[s]
+def _runs(cells: tuple[int, ...], dirs: tuple[int, ...]) -> tuple[tuple[int, bool, dict[int, int]], ...]:
+    """A path as straight runs between bounces: (mask of the run's cells, True when cell
+    indices grow along it, {cell: index in the path}). The first ball met in a run is its
+    lowest (growing) or highest occupied bit."""
     out = []
     i = 0
     while i < len(cells):
@@ -144,11 +143,18 @@ def _segments(s: int) -> tuple[tuple[int, bool, dict[int, int]], ...]:
     return tuple(out)
 
 
-#: ``STRIKES[cell]``: for the 8 directions, (state, mask of the whole free path, its runs).
-STRIKES = tuple(
-    tuple((s, sum(1 << c for c in set(PATH_CELLS[s])), _segments(s)) for s in range(cell * 8, cell * 8 + 8))
-    for cell in range(NUM_CELLS)
-)
+def _strikes(cell: int) -> tuple:
+    out = []
+    for s in range(cell * 8, cell * 8 + 8):
+        runs = _runs(PATH_CELLS[s], PATH_DIRS[s])
+        if runs:
+            out.append((s, sum(1 << c for c in set(PATH_CELLS[s])), *runs[0], runs[1:]))
+    return tuple(out)
+
+
+#: ``STRIKES[cell]``: for the 8 directions, (state, mask of the whole free path, the first
+#: run's mask, grows and index, the other runs), for finding the first ball on a cue path.
+STRIKES = tuple(_strikes(cell) for cell in range(NUM_CELLS))
 
 #: Every cell of the board, in index order (77 cells).
 CELLS = tuple(c for c in range(NUM_CELLS) if is_cell(c % SIZE, c // SIZE))

@@ -33,16 +33,28 @@ DEFAULT_SETUP = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """A move: the cue ball's cell and a direction index (``geometry.DIRECTIONS``), or ``PASS``.
 
     ``str(move)`` is the notation: lower-case file, rank, upper-case direction (``e1N``), or
-    ``pass``.
+    ``pass``. Moves are interned: ``Move(cell, direction)`` is the shared object
+    ``MOVES[cell * 8 + direction]`` (``PASS`` for ``(-1, -1)``), so equality and hashing are
+    identity, at C speed (search keys killer and history tables by move).
     """
 
     cell: int
     direction: int
+
+    def __new__(cls, cell: int, direction: int) -> Move:
+        if _INTERNED and 0 <= cell < NUM_CELLS and 0 <= direction < 8:
+            return MOVES[cell * 8 + direction]
+        if _INTERNED and cell == -1 and direction == -1:
+            return PASS
+        return object.__new__(cls)
+
+    def __reduce__(self) -> tuple:
+        return Move, (self.cell, self.direction)
 
     def __str__(self) -> str:
         if self.cell < 0:
@@ -66,9 +78,11 @@ class Move:
         return parse_move_text(text)
 
 
+_INTERNED = False
 PASS = Move(-1, -1)
 #: ``MOVES[cell * 8 + direction]``: the shared Move object of each (cell, direction).
 MOVES = tuple(Move(s >> 3, s & 7) for s in range(NUM_CELLS * 8))
+_INTERNED = True
 
 _MOVE_RE = re.compile(r"^\s*([a-i])([1-9])(nw|ne|sw|se|n|e|s|w)\s*$", re.IGNORECASE)
 

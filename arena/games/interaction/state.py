@@ -1,8 +1,10 @@
 """Interaction positions and the move simulation (``spec/interaction.md`` "A move", "End").
 
-Hot path: ``legal_moves`` walks precomputed free paths (``geometry.PATH_CELLS``) to find where
-each cue ball strikes; ``play`` simulates one move on a ``bytearray`` copy of the 81-byte
-board and updates the Zobrist key incrementally. Repetition history is a parent chain cut at
+Hot path: ``legal_moves`` finds where each cue ball strikes with an occupancy mask (an int,
+one bit per cell) over the straight runs of its precomputed free path (``geometry.STRIKES``);
+``play`` simulates one move on a ``bytearray`` copy of the 81-byte board and updates the
+Zobrist key and the occupancy mask incrementally; at plies 0 and 1 (the first-turn rule needs
+the simulation for legality) ``legal_moves`` keeps the simulations, so ``play`` reuses them. Repetition history is a parent chain cut at
 every pocketing (no earlier position can recur once a score changed) plus a 1024-bit Bloom
 filter of the keys in the chain, so ``play`` walks the chain only on a filter hit.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from arena.errors import IllegalMoveError, MoveSyntaxError
+from arena.errors import IllegalMoveError
 from arena.games.interaction.geometry import (
     BIT,
     NEXT,
@@ -46,12 +48,17 @@ _Z_SCORE: dict[tuple[int, int], int] = {}
 
 def score_key(seat: int, score: int) -> int:
     """The Zobrist term of a seat's score (0 for a score of 0)."""
-    if not score:
-        return 0
+    if score < 64:
+        return _SCORE_KEYS[seat][score]
     z = _Z_SCORE.get((seat, score))
     if z is None:
         z = _Z_SCORE[(seat, score)] = random.Random(f"score:{seat}:{score}").getrandbits(64)
     return z
+
+
+_SCORE_KEYS = tuple(
+    (0,) + tuple(random.Random(f"score:{seat}:{score}").getrandbits(64) for score in range(1, 64)) for seat in (0, 1)
+)
 
 
 def board_key(board: bytes) -> int:
@@ -63,25 +70,26 @@ def board_key(board: bytes) -> int:
     return z
 
 
-def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
+def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
     """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
 
-    ``hit`` is the index in ``PATH_CELLS[s]`` of the first occupied cell (the momentum,
-    >= 1). ``stop_rule`` selects ``pocketing="stop"``. Returns (board after, Zobrist delta of
-    the pieces, number of neutrals pocketed 0/1, occupancy-mask delta). Rows, remainders, bounces, pocketing and the
-    wedged-row rule follow ``spec/interaction.md`` "A move" and "Legality".
+    ``occ`` is the occupancy mask of ``board``; ``hit`` is the index in ``PATH_CELLS[s]`` of
+    the first occupied cell (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``.
+    Returns (board after, Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy
+    after). Rows, remainders, bounces, pocketing and the wedged-row rule follow
+    ``spec/interaction.md`` "A move" and "Legality".
     """
     b = bytearray(board)
     p0 = s >> 3
     cells = PATH_CELLS[s]
     piece = b[p0]
     end = cells[hit - 1]
-    z = o = 0
+    z = 0
     if end != p0:
         b[p0] = 0
         b[end] = piece
         z = ZOBRIST[p0 * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-        o = BIT[p0] ^ BIT[end]
+        occ ^= BIT[p0] ^ BIT[end]
     cur = cells[hit]
     s = cur * 8 + PATH_DIRS[s][hit]
     r = hit
@@ -96,35 +104,44 @@ def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, in
         if seen is None:
             seen = [h]
         elif h in seen:
-            return bytes(b), z, 0, o
+            return bytes(b), z, 0, occ
         else:
             seen.append(h)
         piece = b[cur]
-        enter = piece == NEUTRAL and not stop_rule
-        start = cur
-        while r:
-            t = NEXT[s]
-            q = t >> 3
-            if b[q]:
-                break
-            s = t
-            r -= 1
-            if enter and POCKET[q]:
-                b[start] = 0
-                return bytes(b), z ^ ZOBRIST[start * 4 + NEUTRAL], 1, o ^ BIT[start]
-        end = s >> 3
-        if end != start:
-            b[start] = 0
+        b[cur] = 0  # a rolling ball leaves its cell
+        start = s
+        if piece == NEUTRAL and not stop_rule:
+            while r:
+                t = NEXT[s]
+                q = t >> 3
+                if b[q]:
+                    break
+                s = t
+                r -= 1
+                if POCKET[q]:
+                    return bytes(b), z ^ ZOBRIST[cur * 4 + NEUTRAL], 1, occ ^ BIT[cur]
+        else:
+            while r:
+                t = NEXT[s]
+                if b[t >> 3]:
+                    break
+                s = t
+                r -= 1
+        if s != start:
+            end = s >> 3
             b[end] = piece
-            z ^= ZOBRIST[start * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-            o ^= BIT[start] ^ BIT[end]
+            if end != cur:
+                z ^= ZOBRIST[cur * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+                occ ^= BIT[cur] ^ BIT[end]
             seen = None
             if stop_rule and piece == NEUTRAL and POCKET[end]:
                 b[end] = 0
-                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, o ^ BIT[end]
+                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, occ ^ BIT[end]
+        else:
+            b[cur] = piece
         if not r:
-            return bytes(b), z, 0, o
-        cur = q
+            return bytes(b), z, 0, occ
+        cur = t >> 3
         s = t
 
 
@@ -139,14 +156,17 @@ def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
     p = board.find(piece)
     while p >= 0:
         o = occ ^ BIT[p]  # the cue ball leaves its cell
-        for s, path_mask, runs in STRIKES[p]:
-            if o & path_mask:
+        for s, path_mask, mask, grows, index, runs in STRIKES[p]:
+            x = o & mask
+            if x:  # a ball on the first straight run (index 0: momentum 0, illegal)
+                i = index[((x & -x) if grows else x).bit_length() - 1]
+                if i:
+                    out[s] = i
+            elif o & path_mask:  # else the first ball on a later run, if the path meets one
                 for mask, grows, index in runs:
                     x = o & mask
                     if x:
-                        i = index[((x & -x) if grows else x).bit_length() - 1]
-                        if i:
-                            out[s] = i
+                        out[s] = index[((x & -x) if grows else x).bit_length() - 1]
                         break
         p = board.find(piece, p + 1)
     return out
@@ -165,13 +185,19 @@ class InteractionState(State):
 
     Fast accessors for search and evaluation (read-only):
         board: ``bytes`` of 81 cells, index ``rank * 9 + file`` (0-based), holding 0 empty,
-            1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``).
+            1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``); a seat's piece is
+            ``seat + 1``.
+        occ: occupancy mask, an int with bit ``cell`` set for each ball.
         side: the seat (0 Red, 1 Blue) whose turn it is, also at a terminal state.
         scores: (Red, Blue) pocketed neutrals.
         ply: plies played (the position text's ply count).
         key(): 64-bit Zobrist key of (board, scores, side to move).
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
+        termination: the end reason, or ``None`` while the game goes on.
+
+    History (threefold repetition, two passes in a row) is kept by parent pointers from
+    ``play``; a state made by ``Game.parse_state`` or ``initial_state`` starts without it.
     """
 
     __slots__ = ("game", "board", "occ", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
@@ -196,7 +222,7 @@ class InteractionState(State):
             stop = self.game.stop_rule
             sims = {}
             for s, hit in list(hits.items()):
-                sim = simulate(self.board, s, hit, stop)
+                sim = simulate(self.board, self.occ, s, hit, stop)
                 if sim[2]:
                     del hits[s]
                 else:
@@ -222,14 +248,15 @@ class InteractionState(State):
             return []
         hits = self._generate() if self._hits is None else self._hits
         if not hits:
-            return [(PASS, self._child(self.board, 0, 0, 0, True))]
+            return [(PASS, self._child(self.board, 0, 0, self.occ, True))]
         sims = self._sims
         board = self.board
         stop = self.game.stop_rule
         child = self._child
         if sims is not None:
             return [(MOVES[s], child(*sims[s], False)) for s in hits]
-        return [(MOVES[s], child(*simulate(board, s, hit, stop), False)) for s, hit in hits.items()]
+        occ = self.occ
+        return [(MOVES[s], child(*simulate(board, occ, s, hit, stop), False)) for s, hit in hits.items()]
 
     def play(self, move: Any) -> InteractionState:
         """The state after ``move`` (a ``Move`` or its notation).
@@ -245,24 +272,24 @@ class InteractionState(State):
         if move.__class__ is not Move:
             move = self._coerce(move)
         hits = self._generate() if self._hits is None else self._hits
-        if move.cell < 0:
+        if move is PASS:
             if hits:
                 raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
-            return self._child(self.board, 0, 0, 0, True)
+            return self._child(self.board, 0, 0, self.occ, True)
         s = move.cell * 8 + move.direction
         hit = hits.get(s)
         if hit is None:
             raise IllegalMoveError(self._why_illegal(move))
-        sim = self._sims[s] if self._sims is not None else simulate(self.board, s, hit, self.game.stop_rule)
+        sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
 
-    def _child(self, board: bytes, z: int, pocketed: int, o: int, passed: bool) -> InteractionState:
+    def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game
         side = self.side
         st = _new(InteractionState)
         st.game = game
         st.board = board
-        st.occ = self.occ ^ o
+        st.occ = occ
         st.side = side ^ 1
         st.ply = ply = self.ply + 1
         st._passed = passed
@@ -270,13 +297,18 @@ class InteractionState(State):
         key = self._key ^ z ^ Z_SIDE
         term = None
         if pocketed:
-            scores = list(self.scores)
-            key ^= score_key(side, scores[side]) ^ score_key(side, scores[side] + 1)
-            scores[side] += 1
-            st.scores = scores = (scores[0], scores[1])
-            st._prev = None
+            red, blue = self.scores
+            if side:
+                key ^= score_key(1, blue) ^ score_key(1, blue + 1)
+                st.scores = (red, blue + 1)
+                won = blue + 1 >= game.target
+            else:
+                key ^= score_key(0, red) ^ score_key(0, red + 1)
+                st.scores = (red + 1, blue)
+                won = red + 1 >= game.target
+            st._prev = None  # no earlier position can recur: the scores changed
             st._bloom = 1 << (key & 1023)
-            if scores[side] >= game.target:
+            if won:
                 term = "target"
         else:
             st.scores = self.scores
@@ -313,7 +345,7 @@ class InteractionState(State):
 
     def _why_illegal(self, move: Move) -> str:
         name = SEAT_NAMES[self.side]
-        if self.board[move.cell] != self.side + 1:
+        if not 0 <= move.cell < NUM_CELLS or self.board[move.cell] != self.side + 1:
             return f"{move}: {cell_name(move.cell)} does not hold a {name} ball"
         s = move.cell * 8 + move.direction
         for i, q in enumerate(PATH_CELLS[s]):
@@ -361,4 +393,4 @@ class InteractionState(State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "MoveSyntaxError", "simulate", "strikes", "board_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]

@@ -1,0 +1,89 @@
+"""``arena play``: one game shown ply by ply (default: ``random`` in every seat)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+import arena.games
+from arena.errors import ConfigError
+from arena.match import MoveRecord, play_game, random_opening
+from bots.base import Limits
+from bots.registry import assign_labels, make
+
+
+def parse_params(items: list[str]) -> dict[str, str]:
+    """``["target=3", ...]`` -> ``{"target": "3"}``.
+
+    Raises:
+        ConfigError: an item that is not ``key=value``.
+    """
+    out = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=3")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _print_ply(state, record: MoveRecord, labels: tuple[str, ...], quiet: bool) -> None:
+    if record.status is not None:  # a simultaneous round: one record per seat, show the round
+        head = f"round {record.ply + 1}: {state.last_round or '-'}"
+    else:
+        who = labels[record.seat] if record.seat >= 0 else "opening"
+        head = f"ply {record.ply + 1}: {who} plays {record.move}"
+        if record.seat >= 0 and record.nodes:
+            head += f"  ({record.nodes} nodes, depth {record.depth}, {record.seconds:.2f}s)"
+    typer.echo(head)
+    if not quiet:
+        typer.echo(state.diagram())
+        typer.echo("")
+
+
+def play(
+    game: str = typer.Argument(..., help="game name (see `arena games`)"),
+    bot: list[str] = typer.Option([], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
+    seed: int = typer.Option(0, "--seed", help="game seed (setup, opening and every bot's randomness)"),
+    param: list[str] = typer.Option([], "--param", "-p", help="game parameter key=value (repeatable)"),
+    opening_plies: int = typer.Option(0, "--opening-plies", min=0, help="seeded random opening plies"),
+    move_time: Optional[float] = typer.Option(None, "--move-time", min=0.0, help="seconds per move (default: the bots' own limits)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="print the moves and the result, no diagrams"),
+) -> None:
+    """Play one game and show it ply by ply, then the outcome (scores, ranks, termination)."""
+    g = arena.games.make(game, **parse_params(param))
+    n = g.num_players
+    if len(bot) > n:
+        raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
+    specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
+    bots = [make(spec) for spec in specs]
+    labels = tuple(spec.label for spec in specs)
+    limits = []
+    for b in bots:
+        own = b.own_limits() if hasattr(b, "own_limits") else Limits()
+        limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
+    opening = random_opening(g, seed, opening_plies) if opening_plies else []
+    typer.echo(f"{g!r}  seed {seed}  " + "  ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)))
+    start = g.initial_state(seed)
+    for text in opening:
+        start = start.play(g.parse_move(start, text))
+    if opening:
+        typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
+    if not quiet:
+        typer.echo(start.diagram())
+        typer.echo("")
+    record = play_game(
+        g, bots, seed, labels=labels, opening=opening, limits=limits,
+        on_ply=lambda state, rec: _print_ply(state, rec, labels, quiet),
+    )
+    out = record.outcome
+    typer.echo(f"result after {record.plies} plies ({record.seconds:.2f}s): {out.termination}")
+    for seat, label in enumerate(labels):
+        typer.echo(f"  seat {seat} {label}: score {out.scores[seat]:g}, rank {out.ranks[seat]}")
+    if record.fault_seat is not None:
+        typer.echo(f"  fault by seat {record.fault_seat}: {record.fault_detail}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)

@@ -1,0 +1,43 @@
+"""``arena play``: one game shown ply by ply; bad input is one line and exit code 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.app import app
+
+
+def test_play_interaction_shows_diagrams_and_outcome():
+    result = CliRunner().invoke(app, ["play", "interaction", "--seed", "1", "-p", "target=3"])
+    assert result.exit_code == 0, result.output
+    assert "<- pockets" in result.output and "ply 1: random plays" in result.output
+    assert "result after" in result.output and "rank 1" in result.output
+
+
+def test_play_quiet_with_opening_is_reproducible():
+    args = ["play", "interaction", "--seed", "5", "--opening-plies", "2", "--quiet",
+            "--bot", "random", "--bot", "random"]
+    first = CliRunner().invoke(app, args)
+    second = CliRunner().invoke(app, args)
+    assert first.exit_code == 0 and "opening (2 plies)" in first.output
+    assert "<- pockets" not in first.output
+    strip = [line for line in first.output.splitlines() if not line.startswith("result after")]
+    assert strip == [line for line in second.output.splitlines() if not line.startswith("result after")]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["play", "interaction", "-p", "target=x"], "target"),
+    (["play", "nosuchgame"], "unknown game"),
+    (["play", "interaction", "--bot", "nosuchbot"], "unknown bot kind"),
+    (["play", "interaction", "-p", "target"], "key=value"),
+    (["play", "interaction", "--bot", "random", "--bot", "random", "--bot", "random"], "2 seats"),
+])
+def test_bad_input_is_one_line_exit_2(args, words):
+    proc = subprocess.run([sys.executable, "-m", "arena", *args], capture_output=True, text=True)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0]
