@@ -32,6 +32,17 @@ INF = float("inf")
 PROVEN = WIN / 2
 
 
+#: ordering priorities above any history score
+_HASH, _KILLER1, _KILLER2 = 1 << 62, 1 << 61, 1 << 60
+
+
+class _History(dict):
+    """History heuristic: move -> sum of depth squared over the cut-offs it caused."""
+
+    def get_zero(self, move: Any) -> int:
+        return self.get(move, 0)
+
+
 class _Stop(Exception):
     """Raised inside the search when a node or time limit runs out."""
 
@@ -47,13 +58,13 @@ class AlphaBetaBot(Bot):
     name = "alphabeta"
     summary = "negamax alpha-beta, iterative deepening, transposition table (two players)"
     PARAMS = {
-        "depth": Param(None, "deepest iteration, plies (default 3; 64 when a time or node limit is set)",
+        "depth": Param(None, "deepest iteration, plies (default 4; 64 when a time or node limit is set)",
                        kind=int, minimum=1),
         "nodes": Param(None, "nodes (positions visited) per move", kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0),
-        "tt": Param(500_000, "transposition table entries (cleared when full)", minimum=1),
+        "tt": Param(200_000, "transposition table entries kept between moves (cleared when full)", minimum=1),
     }
-    DEFAULT_DEPTH = 3
+    DEFAULT_DEPTH = 4
     MAX_DEPTH = 64
     #: nodes between two clock readings
     CHECK_EVERY = 256
@@ -65,13 +76,16 @@ class AlphaBetaBot(Bot):
                               "(use mcts for n-player games)")
         self._evaluate = heuristic(game.name)
         self._tt: dict[Any, tuple] = {}
-        self._history: dict[Any, int] = {}
+        self._history = _History()
 
     # ------------------------------------------------------------------ driver
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
         if self.game is None:
             raise RuntimeError("alphabeta: reset(game, seat, seed) must be called before choose")
+        if state.to_move < 0:  # a simultaneous (or finished) node: these bots give no answer
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+            return None
         lim = self.own_limits().tighter(limits or Limits())
         max_depth = lim.depth or (self.MAX_DEPTH if lim.time is not None or lim.nodes is not None
                                   else self.DEFAULT_DEPTH)
@@ -109,18 +123,28 @@ class AlphaBetaBot(Bot):
         self._next_check = self._stop_at()
 
     # ------------------------------------------------------------------ search
-    def _ordered(self, moves: list, hash_move: Any, ply: int) -> list:
-        """Hash move, killers, then the rest by history score (stable: deterministic)."""
-        front = []
-        if hash_move is not None and hash_move in moves:
-            front.append(hash_move)
-        for k in self._killers[ply]:
-            if k is not None and k not in front and k in moves:
-                front.append(k)
-        hist = self._history
-        rest = [m for m in moves if m not in front] if front else moves
-        rest = sorted(rest, key=lambda m: hist.get(m, 0), reverse=True)
-        return front + rest if front else rest
+    def _ordered(self, moves: list, hash_move: Any, ply: int, history: bool = True) -> list:
+        """Hash move, killers, then the rest by history score (a stable sort: deterministic).
+
+        Two dictionary look-ups per move and no list scans: moves may have slow ``__eq__``.
+        """
+        k1, k2 = self._killers[ply]
+        if hash_move is None and k1 is None:
+            if not history or not self._history:
+                return moves
+            return sorted(moves, key=self._history.get_zero, reverse=True)
+        bonus = {}
+        if k2 is not None:
+            bonus[k2] = _KILLER2
+        if k1 is not None:
+            bonus[k1] = _KILLER1
+        if hash_move is not None:
+            bonus[hash_move] = _HASH
+        get = bonus.get
+        if not history:
+            return sorted(moves, key=lambda m: get(m, 0), reverse=True)
+        hist = self._history.get_zero
+        return sorted(moves, key=lambda m: get(m) or hist(m), reverse=True)
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Negamax value of a non-terminal ``state`` for its side to move, ``depth`` >= 1."""
@@ -146,31 +170,25 @@ class AlphaBetaBot(Bot):
         alpha0 = alpha
         best, best_move = -INF, None
         evaluate = self._evaluate
-        for move in self._ordered(state.legal_moves(), hash_move, ply):
-            child = state.play(move)
-            if child.is_terminal():
-                self.nodes += 1
-                v = terminal_value(child.outcome(), me)
-                if v > 0:
-                    v -= ply + 1
-                elif v < 0:
-                    v += ply + 1
-            elif depth == 1:
-                self.nodes += 1
-                if self.nodes >= self._next_check:
-                    self._check()
-                v = evaluate(child, me)
-            elif child.to_move == me:
-                v = self._search(child, depth - 1, alpha, beta, ply + 1)
-            else:
-                v = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
-            if v > best:
-                best, best_move = v, move
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        self._cutoff(move, hash_move, depth, ply)
-                        break
+        if depth == 1:
+            best, best_move = self._frontier(state, me, alpha, beta, ply, hash_move)
+        else:
+            for move in self._ordered(state.legal_moves(), hash_move, ply):
+                child = state.play(move)
+                if child.to_move < 0:
+                    self.nodes += 1
+                    v = self._final(child, me, ply + 1)
+                elif child.to_move == me:
+                    v = self._search(child, depth - 1, alpha, beta, ply + 1)
+                else:
+                    v = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+                if v > best:
+                    best, best_move = v, move
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self._cutoff(move, hash_move, depth, ply)
+                            break
         if best_move is None:  # no legal move in a live position: value it as it stands
             return evaluate(state, me)
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
@@ -181,6 +199,44 @@ class AlphaBetaBot(Bot):
         if ply == 0:
             self._root_move = best_move
         return best
+
+    def _frontier(self, state: State, me: int, alpha: float, beta: float, ply: int,
+                  hash_move: Any) -> tuple[float, Any]:
+        """(best value, best move) of a depth-1 node: every child is a leaf.
+
+        The hot loop of the search: leaves are counted in a local variable and valued by the
+        evaluator; moves are ordered by hash move and killers only (no history look-ups).
+        """
+        best, best_move = -INF, None
+        evaluate = self._evaluate
+        nodes, check = self.nodes, self._next_check
+        play = state.play
+        for move in self._ordered(state.legal_moves(), hash_move, ply, False):
+            child = play(move)
+            nodes += 1
+            if child.to_move < 0:
+                v = self._final(child, me, ply + 1)
+            else:
+                v = evaluate(child, me)
+            if nodes >= check:
+                self.nodes = nodes
+                self._check()
+                check = self._next_check
+            if v > best:
+                best, best_move = v, move
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        self._cutoff(move, hash_move, 1, ply)
+                        break
+        self.nodes = nodes
+        return best, best_move
+
+    @staticmethod
+    def _final(state: State, me: int, ply: int) -> float:
+        """Value for ``me`` of a finished game ``ply`` plies below the root."""
+        v = terminal_value(state.outcome(), me)
+        return v - ply if v > 0 else v + ply if v < 0 else v
 
     def _cutoff(self, move: Any, hash_move: Any, depth: int, ply: int) -> None:
         """A beta cut-off by ``move``: remember it as a killer and in the history table."""

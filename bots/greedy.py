@@ -31,6 +31,9 @@ class GreedyBot(Bot):
         start = time.perf_counter()
         if self.game is None:
             raise RuntimeError("greedy: reset(game, seat, seed) must be called before choose")
+        if state.to_move < 0:  # a simultaneous (or finished) node: these bots give no answer
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+            return None
         seat = state.to_move
         evaluate = self._evaluate
         best: list[Any] = []

@@ -9,10 +9,11 @@ node's value is read for whichever seat chooses there (max^n-style backup). One 
 2. expansion: one untried move (untried moves are shuffled with the seeded rng);
 3. playout: uniformly random moves until the game ends, or ``horizon`` plies have been played;
    a cut-off playout is scored by ranking the seats on the game's evaluator (``bots.eval``;
-   no evaluator: a draw among all seats);
+   no evaluator: a draw among all seats), shrunk half-way towards 0.5 (a lead is not a win);
 4. backup of every seat's reward along the path.
 
-The move played is the most visited root child. ``last_stats.nodes`` = playouts,
+A move that wins at once is played without search (decisive move). Otherwise the move played
+is the most visited root child. ``last_stats.nodes`` = playouts,
 ``evaluation`` = mean reward of that child for the seat to move (its win rate).
 """
 
@@ -53,20 +54,31 @@ class MCTSBot(Bot):
                           kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0),
         "c": Param(1.0, "UCT exploration constant (rewards are in [0, 1])", minimum=0),
-        "horizon": Param(60, "plies after which a playout is cut and scored by the evaluator (0 = to the end)",
-                         minimum=0),
+        "horizon": Param(None, "plies after which a playout is cut and scored by the evaluator "
+                         "(0 = to the end; default 10 with an evaluator, else to the end)", kind=int, minimum=0),
     }
     DEFAULT_PLAYOUTS = 400
+    DEFAULT_HORIZON = 10
+    #: a cut-off playout's reward is shrunk towards 0.5 by this factor: a heuristic lead is
+    #: worth less than a won game
+    CUTOFF_WEIGHT = 0.5
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
         self._n = game.num_players
         self._evaluate_all = heuristic_all(game.name, self._n)
+        horizon = self.options["horizon"]
+        if horizon is None:
+            horizon = self.DEFAULT_HORIZON if self._evaluate_all is not None else 0
+        self._horizon = horizon or -1  # -1: never cut
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
         if self.game is None:
             raise RuntimeError("mcts: reset(game, seat, seed) must be called before choose")
+        if state.to_move < 0:  # a simultaneous (or finished) node: these bots give no answer
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+            return None
         lim = Limits(time=self.options["time"], nodes=self.options["playouts"]).tighter(limits or Limits())
         budget = lim.nodes if lim.nodes is not None else (None if lim.time is not None else self.DEFAULT_PLAYOUTS)
         deadline = lim.deadline(start)
@@ -74,6 +86,10 @@ class MCTSBot(Bot):
         if len(root.untried) == 1:
             self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
             return root.untried[0]
+        win = self._decisive(state, root.untried)
+        if win is not None:
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, 1.0)
+            return win
         playouts = 0
         while budget is None or playouts < budget:
             if deadline is not None and (playouts & 7) == 0 and time.perf_counter() >= deadline and playouts:
@@ -112,16 +128,29 @@ class MCTSBot(Bot):
             for i, r in enumerate(result):
                 totals[i] += r
 
+    @staticmethod
+    def _decisive(state: State, moves: list) -> Any:
+        """A move that ends the game with the mover alone in first place, or ``None``."""
+        seat = state.to_move
+        for move in moves:
+            after = state.play(move)
+            if after.is_terminal():
+                ranks = after.outcome().ranks
+                if ranks[seat] == 1 and ranks.count(1) == 1:
+                    return move
+        return None
+
     def _playout(self, state: State) -> tuple[float, ...]:
         """Per-seat rewards of a random continuation of ``state``."""
         rnd = self.rng.random
-        horizon = self.options["horizon"] or -1
+        horizon = self._horizon
         plies = 0
         while not state.is_terminal():
             if plies == horizon:
                 if self._evaluate_all is None:
                     return (0.5,) * self._n
-                return place_rewards(value_ranks(self._evaluate_all(state)))
+                guess = place_rewards(value_ranks(self._evaluate_all(state)))
+                return tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5) for r in guess)
             moves = state.legal_moves()
             state = state.play(moves[int(rnd() * len(moves))])
             plies += 1

@@ -70,3 +70,17 @@ def test_greedy_takes_wins_and_breaks_ties_by_seed():
     assert picks == {1, 2, 3}  # no heuristic for Nim: a seeded random choice
     again = [ready("greedy", game, 0, seed=s).choose(game.initial_state(), Limits()) for s in range(20)]
     assert again == [ready("greedy", game, 0, seed=s).choose(game.initial_state(), Limits()) for s in range(20)]
+
+
+@pytest.mark.parametrize("spec", ["greedy", "alphabeta", "mcts"])
+def test_no_answer_at_a_simultaneous_node(spec):
+    from arena.games import SIMULTANEOUS
+
+    class Round:
+        to_move = SIMULTANEOUS
+
+        def legal_moves(self):
+            return []
+
+    bot = ready(spec, TicTacToe())
+    assert bot.choose(Round(), Limits()) is None and bot.last_stats.nodes == 0
