@@ -21,6 +21,9 @@ from arena.errors import ArenaError, BotSpecError
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
     "random": "bots.random:RandomBot",
+    "greedy": "bots.greedy:GreedyBot",
+    "alphabeta": "bots.alphabeta:AlphaBetaBot",
+    "mcts": "bots.mcts:MCTSBot",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")

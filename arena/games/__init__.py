@@ -38,6 +38,7 @@ __all__ = [
 
 #: Built-in games: name -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
+    "interaction": "arena.games.interaction:InteractionGame",
 }
 
 

@@ -16,6 +16,7 @@ WIN = 1_000_000.0
 
 #: game name -> module defining evaluate / evaluate_all
 EVALUATORS: dict[str, str] = {
+    "interaction": "bots.eval.interaction",
 }
 
 

@@ -1,0 +1,90 @@
+"""Search speed: Interaction alpha-beta nodes/s and MCTS playouts/s; random playouts of every
+sequential game. One core, in this process.
+
+Alpha-beta is timed at a fixed depth on a fixed set of seeded Interaction positions (random
+plies from the start), each searched by a fresh bot (an empty transposition table). The
+quality bar (``spec/arena.md`` "Quality bars") is at least 50,000 nodes/s.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import arena.games
+import bots
+from arena.bench import Figure
+from arena.games import State
+
+GAME = "interaction"
+
+
+def positions(count: int, seed: int = 2024, game_name: str = GAME) -> list[State]:
+    """``count`` live positions: each 4 to 40 seeded random plies from the start."""
+    game = arena.games.make(game_name)
+    rng = random.Random(seed)
+    out: list[State] = []
+    while len(out) < count:
+        state = game.initial_state(rng.randrange(1 << 30))
+        for _ in range(rng.randrange(4, 41)):
+            moves = state.legal_moves()
+            nxt = state.play(moves[rng.randrange(len(moves))])
+            if nxt.is_terminal():
+                break
+            state = nxt
+        out.append(state)
+    return out
+
+
+def search_speed(spec: str, states: list[State], game_name: str = GAME) -> tuple[int, float]:
+    """(nodes, seconds) summed over one fresh ``spec`` bot's choice in each of ``states``."""
+    game = arena.games.make(game_name)
+    nodes, seconds = 0, 0.0
+    for i, state in enumerate(states):
+        bot = bots.make(spec)
+        bot.reset(game, state.to_move, i)
+        t0 = time.perf_counter()
+        bot.choose(state, bots.Limits())
+        seconds += time.perf_counter() - t0
+        nodes += bot.last_stats.nodes
+    return nodes, seconds
+
+
+def random_playouts(game_name: str, seconds: float) -> tuple[int, int, float] | None:
+    """(games, plies, seconds) of uniformly random games from the start for about ``seconds``;
+    ``None`` when the game starts with a simultaneous node (no sequential playouts)."""
+    game = arena.games.make(game_name)
+    rng = random.Random(1)
+    games = plies = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        state = game.initial_state(games)
+        while not state.is_terminal():
+            if state.to_move < 0:
+                return None
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+            plies += 1
+        games += 1
+    return games, plies, time.perf_counter() - start
+
+
+def run(quick: bool) -> list[Figure]:
+    figures: list[Figure] = []
+    states = positions(4 if quick else 12)
+    depth = 3
+    nodes, secs = search_speed(f"alphabeta:depth={depth}", states)
+    figures.append(Figure("search", f"interaction alpha-beta depth {depth}", nodes / secs, "nodes/s",
+                          "≥ 50000", f"{nodes} nodes on {len(states)} positions in {secs:.2f} s"))
+    playouts = 100 if quick else 400
+    n, secs = search_speed(f"mcts:playouts={playouts}", states[:2 if quick else 6])
+    figures.append(Figure("search", f"interaction mcts ({playouts} playouts a move)", n / secs,
+                          "playouts/s", "", f"{n} playouts in {secs:.2f} s"))
+    for name in arena.games.names():
+        found = random_playouts(name, 0.5 if quick else 2.0)
+        if found is None:
+            continue
+        games, plies, secs = found
+        figures.append(Figure("playouts", f"{name} random games", games / secs, "games/s", "",
+                              f"{plies / secs:,.0f} plies/s, {plies / games:.0f} plies a game"))
+    return figures

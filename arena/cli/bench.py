@@ -1,0 +1,68 @@
+"""``arena bench``: run the benchmark modules of ``arena.bench.MODULES`` and print their figures.
+
+A module that fails is printed as one row naming the error; the other modules still run.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from arena.bench import MODULES, Figure
+from arena.errors import ConfigError
+
+
+def run_modules(quick: bool, only: str | None = None) -> list[tuple[str, list[Figure] | None, str | None]]:
+    """``(module, figures, error)`` per selected module of ``MODULES``; ``error`` is one line.
+
+    Raises:
+        ConfigError: ``only`` names no module of ``MODULES``.
+    """
+    selected = [m for m in MODULES if only is None or m == only.strip().lower()]
+    if not selected:
+        raise ConfigError(f"unknown bench area {only!r}; accepted: {', '.join(MODULES) or 'none'}")
+    out = []
+    for name in selected:
+        try:
+            figures = list(importlib.import_module(f"arena.bench.{name}").run(quick))
+        except Exception as exc:  # a broken benchmark is a row of the report, not a crash
+            out.append((name, None, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
+        else:
+            out.append((name, figures, None))
+    return out
+
+
+def _value(value: float) -> str:
+    if value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def bench(
+    quick: bool = typer.Option(False, "--quick", help="smaller samples: a rough figure in seconds"),
+    only: str = typer.Option(None, "--only", metavar="AREA", help=f"run one module only: {', '.join(MODULES)}"),
+) -> None:
+    """Measure the speed figures (one core unless a figure says otherwise); figures are noisy
+    on a loaded machine: compare ratios measured in one run."""
+    start = time.perf_counter()
+    table = Table(title="arena bench" + (" (quick)" if quick else ""))
+    for col, justify in (("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"),
+                         ("goal", "left"), ("note", "left")):
+        table.add_column(col, justify=justify)
+    for name, figures, error in run_modules(quick, only):
+        if error is not None:
+            table.add_row(name, Text("failed", style="red"), "-", "", "", Text(error))
+            continue
+        for f in figures:
+            table.add_row(f.area, f.name, _value(f.value), f.unit, f.goal, Text(f.note))
+    Console().print(table)
+    Console().print(f"{time.perf_counter() - start:.1f} s")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("bench")(bench)

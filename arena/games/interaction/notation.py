@@ -1,0 +1,170 @@
+"""Interaction notation: moves (``e1N``, ``h6NW``, ``pass``), position text, diagrams.
+
+``spec/interaction.md`` "Notation". The board is ``bytes`` of 81 cells (``rank * 9 + file``)
+holding ``EMPTY``, ``RED``, ``BLUE`` or ``NEUTRAL``; clipped corners hold ``EMPTY``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from arena.errors import MoveSyntaxError, PositionSyntaxError
+from arena.games.interaction.geometry import (
+    CORNERS,
+    DIRECTION_INDEX,
+    DIRECTIONS,
+    FILES,
+    NUM_CELLS,
+    POCKET,
+    POCKET_RANK,
+    SIZE,
+    cell_name,
+)
+
+EMPTY, RED, BLUE, NEUTRAL = 0, 1, 2, 3
+#: Piece letters of the position text, by piece code.
+PIECE_CHARS = ".RBY"
+#: Piece code of seat 0 (Red) and seat 1 (Blue): ``seat + 1``.
+SEAT_NAMES = ("Red", "Blue")
+
+DEFAULT_SETUP = (
+    "#.......#/........./.Y.YYY.Y./R.......B/........./B.......R/.Y.YYY.Y./........./#.......# r 0 0 0"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move: the cue ball's cell and a direction index (``geometry.DIRECTIONS``), or ``PASS``.
+
+    ``str(move)`` is the notation: lower-case file, rank, upper-case direction (``e1N``), or
+    ``pass``.
+    """
+
+    cell: int
+    direction: int
+
+    def __str__(self) -> str:
+        if self.cell < 0:
+            return "pass"
+        return cell_name(self.cell) + DIRECTIONS[self.direction]
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    @property
+    def is_pass(self) -> bool:
+        return self.cell < 0
+
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Read ``e1N`` / ``h6nw`` / ``PASS`` (any case).
+
+        Raises:
+            MoveSyntaxError: not a move of Interaction (or the square is a clipped corner).
+        """
+        return parse_move_text(text)
+
+
+PASS = Move(-1, -1)
+#: ``MOVES[cell * 8 + direction]``: the shared Move object of each (cell, direction).
+MOVES = tuple(Move(s >> 3, s & 7) for s in range(NUM_CELLS * 8))
+
+_MOVE_RE = re.compile(r"^\s*([a-i])([1-9])(nw|ne|sw|se|n|e|s|w)\s*$", re.IGNORECASE)
+
+
+def parse_move_text(text: str) -> Move:
+    """A ``Move`` from notation (case-insensitive).
+
+    Raises:
+        MoveSyntaxError: not ``<file a-i><rank 1-9><direction N NE E SE S SW W NW>`` or ``pass``,
+            or the square is a clipped corner.
+    """
+    raw = str(text)
+    if raw.strip().lower() == "pass":
+        return PASS
+    m = _MOVE_RE.match(raw)
+    if not m:
+        shown = raw if len(raw) <= 40 else raw[:40] + "..."
+        raise MoveSyntaxError(
+            f"bad Interaction move {shown!r}; expected a square a1-i9 and a direction "
+            f"({' '.join(DIRECTIONS)}), e.g. e1N or h6NW, or 'pass'"
+        )
+    cell = (int(m.group(2)) - 1) * SIZE + FILES.index(m.group(1).lower())
+    if cell in CORNERS:
+        raise MoveSyntaxError(f"bad Interaction move {raw.strip()!r}: {cell_name(cell)} is a clipped corner, not a cell")
+    return MOVES[cell * 8 + DIRECTION_INDEX[m.group(3).upper()]]
+
+
+def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
+    """(board, side to move 0/1, (Red score, Blue score), ply count) from position text.
+
+    Raises:
+        PositionSyntaxError: malformed text, a corner that is not ``#``, a ``#`` elsewhere, or
+            a neutral on a pocket. (A player without a ball is accepted: it can only pass.)
+    """
+    fields = str(text).split()
+    form = "9 ranks 9..1 separated by '/' (# . R B Y), side r|b, Red score, Blue score, ply"
+    if len(fields) != 5:
+        raise PositionSyntaxError(f"bad Interaction position {_short(text)!r}: expected 5 fields: {form}")
+    ranks = fields[0].split("/")
+    if len(ranks) != SIZE or any(len(r) != SIZE for r in ranks):
+        raise PositionSyntaxError(f"bad Interaction board {_short(fields[0])!r}: expected {form}")
+    board = bytearray(NUM_CELLS)
+    for row, rank_text in enumerate(ranks):
+        y = SIZE - 1 - row
+        for x, ch in enumerate(rank_text):
+            cell = y * SIZE + x
+            name = cell_name(cell)
+            if cell in CORNERS:
+                if ch != "#":
+                    raise PositionSyntaxError(f"bad Interaction board: corner {name} must be '#', got {ch!r}")
+                continue
+            piece = PIECE_CHARS.find(ch.upper()) if ch != "#" else -1
+            if piece < 0:
+                raise PositionSyntaxError(
+                    f"bad Interaction board: {ch!r} on {name}; accepted: . R B Y ('#' only on the corners)"
+                )
+            if piece == NEUTRAL and POCKET[cell]:
+                raise PositionSyntaxError(f"bad Interaction board: a neutral on pocket {name} (rank 5 is the line of pockets)")
+            board[cell] = piece
+    side = {"r": 0, "b": 1}.get(fields[1].lower())
+    if side is None:
+        raise PositionSyntaxError(f"bad side to move {fields[1]!r}; accepted: r, b")
+    numbers = []
+    for label, value in zip(("Red score", "Blue score", "ply count"), fields[2:]):
+        if not value.isdigit():
+            raise PositionSyntaxError(f"bad {label} {value!r}: expected a non-negative integer")
+        numbers.append(int(value))
+    return bytes(board), side, (numbers[0], numbers[1]), numbers[2]
+
+
+def format_position(board: bytes, side: int, scores: tuple[int, int], ply: int) -> str:
+    """Position text (the inverse of ``parse_position``)."""
+    rows = []
+    for y in range(SIZE - 1, -1, -1):
+        rows.append("".join(
+            "#" if y * SIZE + x in CORNERS else PIECE_CHARS[board[y * SIZE + x]] for x in range(SIZE)
+        ))
+    return f"{'/'.join(rows)} {'rb'[side]} {scores[0]} {scores[1]} {ply}"
+
+
+def diagram(board: bytes, side: int, scores: tuple[int, int], ply: int, status: str) -> str:
+    """A labelled picture: ranks 9..1, files a..i, empty pockets as ``o``, then a status line."""
+    lines = []
+    for y in range(SIZE - 1, -1, -1):
+        cells = []
+        for x in range(SIZE):
+            cell = y * SIZE + x
+            piece = board[cell]
+            cells.append("#" if cell in CORNERS else PIECE_CHARS[piece] if piece else "o" if POCKET[cell] else ".")
+        tail = "   <- pockets" if y == POCKET_RANK else ""
+        lines.append(f"{y + 1}  {' '.join(cells)}{tail}")
+    lines.append("   " + " ".join(FILES))
+    lines.append(f"Red {scores[0]}  Blue {scores[1]}  ply {ply}  {status}")
+    return "\n".join(lines)
+
+
+def _short(text: str) -> str:
+    text = str(text)
+    return text if len(text) <= 60 else text[:60] + "..."

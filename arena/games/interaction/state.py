@@ -1,0 +1,341 @@
+"""Interaction positions and the move simulation (``spec/interaction.md`` "A move", "End").
+
+Hot path: ``legal_moves`` walks precomputed free paths (``geometry.PATH_CELLS``) to find where
+each cue ball strikes; ``play`` simulates one move on a ``bytearray`` copy of the 81-byte
+board and updates the Zobrist key incrementally. Repetition history is a parent chain cut at
+every pocketing (no earlier position can recur once a score changed) plus a 1024-bit Bloom
+filter of the keys in the chain, so ``play`` walks the chain only on a filter hit.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from arena.errors import IllegalMoveError, MoveSyntaxError
+from arena.games.interaction.geometry import NEXT, NUM_CELLS, PATH_CELLS, PATH_DIRS, POCKET, RAW, cell_name
+from arena.games.interaction.notation import (
+    MOVES,
+    NEUTRAL,
+    PASS,
+    SEAT_NAMES,
+    Move,
+    diagram,
+    format_position,
+    parse_move_text,
+)
+from arena.games.protocol import TERMINAL, Outcome, State
+
+_rng = random.Random(20260401)
+#: ``ZOBRIST[cell * 4 + piece]``: 64-bit keys of the pieces on cells.
+ZOBRIST = tuple(_rng.getrandbits(64) for _ in range(NUM_CELLS * 4))
+#: Toggled when Blue is to move.
+Z_SIDE = _rng.getrandbits(64)
+_Z_SCORE: dict[tuple[int, int], int] = {}
+
+
+def score_key(seat: int, score: int) -> int:
+    """The Zobrist term of a seat's score (0 for a score of 0)."""
+    if not score:
+        return 0
+    z = _Z_SCORE.get((seat, score))
+    if z is None:
+        z = _Z_SCORE[(seat, score)] = random.Random(f"score:{seat}:{score}").getrandbits(64)
+    return z
+
+
+def board_key(board: bytes) -> int:
+    """The Zobrist key of the pieces on ``board``."""
+    z = 0
+    for cell, piece in enumerate(board):
+        if piece:
+            z ^= ZOBRIST[cell * 4 + piece]
+    return z
+
+
+def simulate(board: bytes, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int]:
+    """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
+
+    ``hit`` is the index in ``PATH_CELLS[s]`` of the first occupied cell (the momentum,
+    >= 1). ``stop_rule`` selects ``pocketing="stop"``. Returns (board after, Zobrist delta of
+    the pieces, number of neutrals pocketed 0/1). Rows, remainders, bounces, pocketing and the
+    wedged-row rule follow ``spec/interaction.md`` "A move" and "Legality".
+    """
+    b = bytearray(board)
+    p0 = s >> 3
+    cells = PATH_CELLS[s]
+    piece = b[p0]
+    end = cells[hit - 1]
+    z = 0
+    if end != p0:
+        b[p0] = 0
+        b[end] = piece
+        z = ZOBRIST[p0 * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+    cur = cells[hit]
+    s = cur * 8 + PATH_DIRS[s][hit]
+    r = hit
+    seen = None  # momentum hand-overs since a ball last moved (the wedged-row rule)
+    while True:
+        n = RAW[s]
+        while n >= 0 and b[n]:  # the last ball of the straight contiguous row moves
+            cur = n
+            s = (n << 3) | (s & 7)
+            n = RAW[s]
+        h = (s << 5) | r
+        if seen is None:
+            seen = [h]
+        elif h in seen:
+            return bytes(b), z, 0
+        else:
+            seen.append(h)
+        piece = b[cur]
+        enter = piece == NEUTRAL and not stop_rule
+        start = cur
+        while r:
+            t = NEXT[s]
+            q = t >> 3
+            if b[q]:
+                break
+            s = t
+            r -= 1
+            if enter and POCKET[q]:
+                b[start] = 0
+                return bytes(b), z ^ ZOBRIST[start * 4 + NEUTRAL], 1
+        end = s >> 3
+        if end != start:
+            b[start] = 0
+            b[end] = piece
+            z ^= ZOBRIST[start * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+            seen = None
+            if stop_rule and piece == NEUTRAL and POCKET[end]:
+                b[end] = 0
+                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1
+        if not r:
+            return bytes(b), z, 0
+        cur = q
+        s = t
+
+
+def strikes(board: bytes, seat: int) -> dict[int, int]:
+    """``{cell * 8 + direction: momentum}`` for every cue ball of ``seat`` whose free path
+    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule)."""
+    out = {}
+    piece = seat + 1
+    p = board.find(piece)
+    while p >= 0:
+        base = p * 8
+        for d in range(8):
+            i = 0
+            for q in PATH_CELLS[base + d]:
+                if board[q] and q != p:
+                    if i:
+                        out[base + d] = i
+                    break
+                i += 1
+        p = board.find(piece, p + 1)
+    return out
+
+
+_new = object.__new__
+
+
+class InteractionState(State):
+    """An Interaction position. Immutable; ``play`` returns a new state.
+
+    Fast accessors for search and evaluation (read-only):
+        board: ``bytes`` of 81 cells, index ``rank * 9 + file`` (0-based), holding 0 empty,
+            1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``).
+        side: the seat (0 Red, 1 Blue) whose turn it is, also at a terminal state.
+        scores: (Red, Blue) pocketed neutrals.
+        ply: plies played (the position text's ply count).
+        key(): 64-bit Zobrist key of (board, scores, side to move).
+        balls(piece): the cells holding ``piece``.
+        successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
+    """
+
+    __slots__ = ("game", "board", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
+                 "_passed", "_term", "_hits", "_sims", "_moves")
+
+    @classmethod
+    def start(cls, game: Any, board: bytes, side: int, scores: tuple[int, int], ply: int) -> InteractionState:
+        """A state with an empty history (from a setup or a position text)."""
+        st = _new(cls)
+        st.game, st.board, st.side, st.scores, st.ply = game, board, side, scores, ply
+        st._key = board_key(board) ^ (Z_SIDE if side else 0) ^ score_key(0, scores[0]) ^ score_key(1, scores[1])
+        st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, 1 << (st._key & 1023), False, None, None, None
+        st._term = ("target" if max(scores) >= game.target else "max_plies" if ply >= game.max_plies else None)
+        st.to_move = TERMINAL if st._term else side
+        return st
+
+    # -- move generation -------------------------------------------------------------------
+    def _generate(self) -> dict[int, int]:
+        hits = strikes(self.board, self.side)
+        if self.ply < 2 and hits:  # first turn: a move that would pocket is illegal
+            stop = self.game.stop_rule
+            sims = {}
+            for s, hit in list(hits.items()):
+                sim = simulate(self.board, s, hit, stop)
+                if sim[2]:
+                    del hits[s]
+                else:
+                    sims[s] = sim
+            self._sims = sims
+        self._hits = hits
+        return hits
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves: own balls in cell order, directions N..NW; ``[PASS]`` if none; ``[]`` at
+        the end of the game."""
+        if self._moves is None:
+            if self.to_move < 0:
+                self._moves = []
+            else:
+                hits = self._generate() if self._hits is None else self._hits
+                self._moves = [MOVES[s] for s in hits] if hits else [PASS]
+        return list(self._moves)
+
+    def successors(self) -> list[tuple[Move, InteractionState]]:
+        """``[(move, state after), ...]`` in ``legal_moves`` order (``[]`` when terminal)."""
+        if self.to_move < 0:
+            return []
+        hits = self._generate() if self._hits is None else self._hits
+        if not hits:
+            return [(PASS, self._child(self.board, 0, 0, True))]
+        sims = self._sims
+        board = self.board
+        stop = self.game.stop_rule
+        child = self._child
+        if sims is not None:
+            return [(MOVES[s], child(*sims[s], False)) for s in hits]
+        return [(MOVES[s], child(*simulate(board, s, hit, stop), False)) for s, hit in hits.items()]
+
+    def play(self, move: Any) -> InteractionState:
+        """The state after ``move`` (a ``Move`` or its notation).
+
+        Raises:
+            IllegalMoveError: the game is over, or the move is not legal here (the message says
+                why: not the mover's ball, momentum 0, a path that never meets a ball, a pocket
+                on the first turn, a pass while moves exist).
+            MoveSyntaxError: ``move`` is a string that is not Interaction notation.
+        """
+        if self.to_move < 0:
+            raise IllegalMoveError(f"the game is over ({self._term}); no move {move!s} can be played")
+        if move.__class__ is not Move:
+            move = self._coerce(move)
+        hits = self._generate() if self._hits is None else self._hits
+        if move.cell < 0:
+            if hits:
+                raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
+            return self._child(self.board, 0, 0, True)
+        s = move.cell * 8 + move.direction
+        hit = hits.get(s)
+        if hit is None:
+            raise IllegalMoveError(self._why_illegal(move))
+        sim = self._sims[s] if self._sims is not None else simulate(self.board, s, hit, self.game.stop_rule)
+        return self._child(*sim, False)
+
+    def _child(self, board: bytes, z: int, pocketed: int, passed: bool) -> InteractionState:
+        game = self.game
+        side = self.side
+        st = _new(InteractionState)
+        st.game = game
+        st.board = board
+        st.side = side ^ 1
+        st.ply = ply = self.ply + 1
+        st._passed = passed
+        st._hits = st._sims = st._moves = None
+        key = self._key ^ z ^ Z_SIDE
+        term = None
+        if pocketed:
+            scores = list(self.scores)
+            key ^= score_key(side, scores[side]) ^ score_key(side, scores[side] + 1)
+            scores[side] += 1
+            st.scores = scores = (scores[0], scores[1])
+            st._prev = None
+            st._bloom = 1 << (key & 1023)
+            if scores[side] >= game.target:
+                term = "target"
+        else:
+            st.scores = self.scores
+            st._prev = self
+            bit = key & 1023
+            bloom = self._bloom
+            if bloom >> bit & 1 and self._repeats(key, board) >= 2:
+                term = "repetition"
+            st._bloom = bloom | (1 << bit)
+        st._key = key
+        if term is None:
+            if passed and self._passed:
+                term = "passes"
+            elif ply >= game.max_plies:
+                term = "max_plies"
+        st._term = term
+        st.to_move = TERMINAL if term else side ^ 1
+        return st
+
+    def _repeats(self, key: int, board: bytes) -> int:
+        """Earlier occurrences of (key, board) in this state's history, itself included."""
+        count = 0
+        st = self
+        while st is not None:
+            if st._key == key and st.board == board:
+                count += 1
+            st = st._prev
+        return count
+
+    def _coerce(self, move: Any) -> Move:
+        if isinstance(move, str):
+            return parse_move_text(move)
+        raise IllegalMoveError(f"not an Interaction move: {type(move).__name__} {str(move)[:40]!r}")
+
+    def _why_illegal(self, move: Move) -> str:
+        name = SEAT_NAMES[self.side]
+        if self.board[move.cell] != self.side + 1:
+            return f"{move}: {cell_name(move.cell)} does not hold a {name} ball"
+        s = move.cell * 8 + move.direction
+        for i, q in enumerate(PATH_CELLS[s]):
+            if self.board[q] and q != move.cell:
+                if i == 0:
+                    return f"{move}: the cue ball is next to a ball that way (momentum 0)"
+                return f"{move}: would pocket a neutral during the first turn (plies 0 and 1)"
+        return f"{move}: the cue ball's free path never meets a ball"
+
+    # -- end of game, text ---------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.to_move < 0
+
+    @property
+    def termination(self) -> str | None:
+        """``"target"``, ``"repetition"``, ``"passes"``, ``"max_plies"``, or ``None``."""
+        return self._term
+
+    def outcome(self) -> Outcome | None:
+        term = self._term
+        if term is None:
+            return None
+        if term == "repetition" or (term != "target" and self.game.cap_draw):
+            return Outcome(self.scores, (1, 1), term)
+        return Outcome.from_scores(self.scores, term)
+
+    def key(self) -> int:
+        return self._key
+
+    def balls(self, piece: int) -> tuple[int, ...]:
+        """Cells holding ``piece`` (1 Red, 2 Blue, 3 neutral), ascending."""
+        return tuple(c for c, p in enumerate(self.board) if p == piece)
+
+    def to_text(self) -> str:
+        return format_position(self.board, self.side, self.scores, self.ply)
+
+    def diagram(self) -> str:
+        if self._term:
+            status = f"game over: {self._term}"
+        else:
+            status = f"{SEAT_NAMES[self.side]} to move"
+        return diagram(self.board, self.side, self.scores, self.ply, status)
+
+    def __repr__(self) -> str:
+        return f"InteractionState({self.to_text()!r})"
+
+
+__all__ = ["InteractionState", "MoveSyntaxError", "simulate", "strikes", "board_key", "ZOBRIST", "Z_SIDE"]

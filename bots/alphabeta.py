@@ -1,0 +1,192 @@
+"""``alphabeta``: negamax alpha-beta with iterative deepening for two-player sequential games.
+
+- Iterative deepening from depth 1; the move played is the best of the last **completed**
+  iteration (the first legal move if not even depth 1 completed).
+- Transposition table keyed by ``state.key()`` (a Zobrist hash where the game has one):
+  value, bound and best move per position. A stored value is used as a cut-off only at the
+  same remaining depth, so the root value at depth ``d`` equals plain minimax at depth ``d``
+  (checked by the tests); deeper entries still give their best move for ordering.
+- Move ordering: the hash move, then two killer moves per ply, then the history heuristic.
+- Finished games score beyond any heuristic: ``WIN - ply`` for a win ``ply`` plies from the
+  root (faster wins first, slower losses first), 0 for a draw; other leaves are valued by the
+  game's evaluator from ``bots.eval`` (0 when the game has none).
+- Limits: ``depth`` (plies), ``nodes`` (positions visited, leaves included) and ``time``
+  (seconds), the tighter of the bot's own and the runner's (``Limits.tighter``). Without a
+  time limit the search is deterministic.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.games import Game, Param, State
+from bots.base import Bot, Limits, SearchStats
+from bots.eval import WIN
+from bots.values import heuristic, terminal_value
+
+EXACT, LOWER, UPPER = 0, 1, 2
+INF = float("inf")
+#: a value beyond this is a proven result (a finished game), not a heuristic
+PROVEN = WIN / 2
+
+
+class _Stop(Exception):
+    """Raised inside the search when a node or time limit runs out."""
+
+
+class AlphaBetaBot(Bot):
+    """Negamax alpha-beta, iterative deepening, transposition table, killer/history ordering.
+
+    ``last_stats``: ``nodes`` = positions visited in this choice (root and leaves included),
+    ``depth`` = last completed iteration (plies), ``evaluation`` = its root value for the seat
+    to move (``bots.eval.WIN - plies`` = a forced win).
+    """
+
+    name = "alphabeta"
+    summary = "negamax alpha-beta, iterative deepening, transposition table (two players)"
+    PARAMS = {
+        "depth": Param(None, "deepest iteration, plies (default 3; 64 when a time or node limit is set)",
+                       kind=int, minimum=1),
+        "nodes": Param(None, "nodes (positions visited) per move", kind=int, minimum=1),
+        "time": Param(None, "seconds per move", kind=float, minimum=0),
+        "tt": Param(500_000, "transposition table entries (cleared when full)", minimum=1),
+    }
+    DEFAULT_DEPTH = 3
+    MAX_DEPTH = 64
+    #: nodes between two clock readings
+    CHECK_EVERY = 256
+
+    def reset(self, game: Game, seat: int, seed: int) -> None:
+        super().reset(game, seat, seed)
+        if getattr(game, "num_players", 2) != 2:
+            raise ConfigError(f"alphabeta plays two-player games; {game.name} has {game.num_players} players "
+                              "(use mcts for n-player games)")
+        self._evaluate = heuristic(game.name)
+        self._tt: dict[Any, tuple] = {}
+        self._history: dict[Any, int] = {}
+
+    # ------------------------------------------------------------------ driver
+    def choose(self, state: State, limits: Limits | None = None) -> Any:
+        start = time.perf_counter()
+        if self.game is None:
+            raise RuntimeError("alphabeta: reset(game, seat, seed) must be called before choose")
+        lim = self.own_limits().tighter(limits or Limits())
+        max_depth = lim.depth or (self.MAX_DEPTH if lim.time is not None or lim.nodes is not None
+                                  else self.DEFAULT_DEPTH)
+        self._deadline = lim.deadline(start)
+        self._node_cap = lim.nodes if lim.nodes is not None else float("inf")
+        self.nodes = 0
+        self._next_check = self._stop_at()
+        self._killers = [[None, None] for _ in range(max_depth + 1)]
+        moves = state.legal_moves()
+        best, value, reached = moves[0], None, 0
+        for depth in range(1, max_depth + 1):
+            try:
+                v = self._search(state, depth, -INF, INF, 0)
+            except _Stop:
+                break
+            best, value, reached = self._root_move, v, depth
+            if abs(v) >= PROVEN:
+                break  # a proven result: a deeper search finds no faster win nor slower loss
+            if self._deadline is not None and time.perf_counter() - start > 0.5 * lim.time:
+                break  # the next iteration would not finish
+        self.last_stats = SearchStats(self.nodes, reached, time.perf_counter() - start, value)
+        return best
+
+    def _stop_at(self) -> float:
+        """The node count at which to next look at the limits."""
+        if self._deadline is None:
+            return self._node_cap
+        return min(self._node_cap, self.nodes + self.CHECK_EVERY)
+
+    def _check(self) -> None:
+        if self.nodes >= self._node_cap:
+            raise _Stop
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _Stop
+        self._next_check = self._stop_at()
+
+    # ------------------------------------------------------------------ search
+    def _ordered(self, moves: list, hash_move: Any, ply: int) -> list:
+        """Hash move, killers, then the rest by history score (stable: deterministic)."""
+        front = []
+        if hash_move is not None and hash_move in moves:
+            front.append(hash_move)
+        for k in self._killers[ply]:
+            if k is not None and k not in front and k in moves:
+                front.append(k)
+        hist = self._history
+        rest = [m for m in moves if m not in front] if front else moves
+        rest = sorted(rest, key=lambda m: hist.get(m, 0), reverse=True)
+        return front + rest if front else rest
+
+    def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
+        """Negamax value of a non-terminal ``state`` for its side to move, ``depth`` >= 1."""
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._check()
+        tt = self._tt
+        key = state.key()
+        entry = tt.get(key)
+        hash_move = None
+        if entry is not None:
+            edepth, flag, evalue, hash_move = entry
+            if edepth == depth:
+                if evalue > PROVEN:
+                    evalue -= ply
+                elif evalue < -PROVEN:
+                    evalue += ply
+                if flag == EXACT or (flag == LOWER and evalue >= beta) or (flag == UPPER and evalue <= alpha):
+                    if ply == 0:
+                        self._root_move = hash_move
+                    return evalue
+        me = state.to_move
+        alpha0 = alpha
+        best, best_move = -INF, None
+        evaluate = self._evaluate
+        for move in self._ordered(state.legal_moves(), hash_move, ply):
+            child = state.play(move)
+            if child.is_terminal():
+                self.nodes += 1
+                v = terminal_value(child.outcome(), me)
+                if v > 0:
+                    v -= ply + 1
+                elif v < 0:
+                    v += ply + 1
+            elif depth == 1:
+                self.nodes += 1
+                if self.nodes >= self._next_check:
+                    self._check()
+                v = evaluate(child, me)
+            elif child.to_move == me:
+                v = self._search(child, depth - 1, alpha, beta, ply + 1)
+            else:
+                v = -self._search(child, depth - 1, -beta, -alpha, ply + 1)
+            if v > best:
+                best, best_move = v, move
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        self._cutoff(move, hash_move, depth, ply)
+                        break
+        if best_move is None:  # no legal move in a live position: value it as it stands
+            return evaluate(state, me)
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        stored = best + ply if best > PROVEN else best - ply if best < -PROVEN else best
+        if len(tt) >= self.options["tt"]:
+            tt.clear()
+        tt[key] = (depth, flag, stored, best_move)
+        if ply == 0:
+            self._root_move = best_move
+        return best
+
+    def _cutoff(self, move: Any, hash_move: Any, depth: int, ply: int) -> None:
+        """A beta cut-off by ``move``: remember it as a killer and in the history table."""
+        if move != hash_move:
+            killers = self._killers[ply]
+            if killers[0] != move:
+                killers[1] = killers[0]
+                killers[0] = move
+        self._history[move] = self._history.get(move, 0) + depth * depth

@@ -1,0 +1,128 @@
+"""``mcts``: UCT (Monte-Carlo tree search) with random playouts, any sequential game, n players.
+
+Each tree node keeps its visit count and the summed reward of every seat
+(``bots.values.rewards``: win 1, draw 0.5, loss 0; n players: normalised finishing place), so a
+node's value is read for whichever seat chooses there (max^n-style backup). One iteration:
+
+1. selection: from the root, the child maximising ``mean reward of the seat to move +
+   c * sqrt(ln N(parent) / N(child))`` while the node is fully expanded;
+2. expansion: one untried move (untried moves are shuffled with the seeded rng);
+3. playout: uniformly random moves until the game ends, or ``horizon`` plies have been played;
+   a cut-off playout is scored by ranking the seats on the game's evaluator (``bots.eval``;
+   no evaluator: a draw among all seats);
+4. backup of every seat's reward along the path.
+
+The move played is the most visited root child. ``last_stats.nodes`` = playouts,
+``evaluation`` = mean reward of that child for the seat to move (its win rate).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from arena.games import Game, Param, State
+from bots.base import Bot, Limits, SearchStats
+from bots.values import heuristic_all, place_rewards, rewards, value_ranks
+
+
+class _Node:
+    __slots__ = ("state", "to_move", "children", "untried", "visits", "totals")
+
+    def __init__(self, state: State, num_players: int, rng) -> None:
+        self.state = state
+        self.to_move = state.to_move
+        self.children: list[tuple[Any, _Node]] = []
+        if state.is_terminal():
+            self.untried: list = []
+        else:
+            self.untried = list(state.legal_moves())
+            rng.shuffle(self.untried)
+        self.visits = 0
+        self.totals = [0.0] * num_players
+
+
+class MCTSBot(Bot):
+    """UCT with random playouts; reproducible from the seed when no time limit is set."""
+
+    name = "mcts"
+    summary = "UCT Monte-Carlo tree search with random playouts (any sequential game, n players)"
+    PARAMS = {
+        "playouts": Param(None, "playouts per move (default 400; unlimited when a time limit is set)",
+                          kind=int, minimum=1),
+        "time": Param(None, "seconds per move", kind=float, minimum=0),
+        "c": Param(1.0, "UCT exploration constant (rewards are in [0, 1])", minimum=0),
+        "horizon": Param(60, "plies after which a playout is cut and scored by the evaluator (0 = to the end)",
+                         minimum=0),
+    }
+    DEFAULT_PLAYOUTS = 400
+
+    def reset(self, game: Game, seat: int, seed: int) -> None:
+        super().reset(game, seat, seed)
+        self._n = game.num_players
+        self._evaluate_all = heuristic_all(game.name, self._n)
+
+    def choose(self, state: State, limits: Limits | None = None) -> Any:
+        start = time.perf_counter()
+        if self.game is None:
+            raise RuntimeError("mcts: reset(game, seat, seed) must be called before choose")
+        lim = Limits(time=self.options["time"], nodes=self.options["playouts"]).tighter(limits or Limits())
+        budget = lim.nodes if lim.nodes is not None else (None if lim.time is not None else self.DEFAULT_PLAYOUTS)
+        deadline = lim.deadline(start)
+        root = _Node(state, self._n, self.rng)
+        if len(root.untried) == 1:
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+            return root.untried[0]
+        playouts = 0
+        while budget is None or playouts < budget:
+            if deadline is not None and (playouts & 7) == 0 and time.perf_counter() >= deadline and playouts:
+                break
+            self._iterate(root)
+            playouts += 1
+        move, child = max(root.children, key=lambda mc: (mc[1].visits, mc[1].totals[root.to_move]))
+        rate = child.totals[root.to_move] / child.visits
+        self.last_stats = SearchStats(playouts, 0, time.perf_counter() - start, rate)
+        return move
+
+    def _iterate(self, root: _Node) -> None:
+        node, path = root, [root]
+        c = self.options["c"]
+        while not node.untried and node.children:
+            log_n = math.log(node.visits)
+            seat = node.to_move
+            best, best_score = None, -1.0
+            for _, child in node.children:
+                v = child.visits
+                score = child.totals[seat] / v + c * math.sqrt(log_n / v)
+                if score > best_score:
+                    best, best_score = child, score
+            node = best
+            path.append(node)
+        if node.untried:
+            move = node.untried.pop()
+            child = _Node(node.state.play(move), self._n, self.rng)
+            node.children.append((move, child))
+            node = child
+            path.append(node)
+        result = self._playout(node.state)
+        for nd in path:
+            nd.visits += 1
+            totals = nd.totals
+            for i, r in enumerate(result):
+                totals[i] += r
+
+    def _playout(self, state: State) -> tuple[float, ...]:
+        """Per-seat rewards of a random continuation of ``state``."""
+        rnd = self.rng.random
+        horizon = self.options["horizon"] or -1
+        plies = 0
+        while not state.is_terminal():
+            if plies == horizon:
+                if self._evaluate_all is None:
+                    return (0.5,) * self._n
+                return place_rewards(value_ranks(self._evaluate_all(state)))
+            moves = state.legal_moves()
+            state = state.play(moves[int(rnd() * len(moves))])
+            plies += 1
+        return rewards(state.outcome())

@@ -1,0 +1,131 @@
+import random
+
+import pytest
+
+import bots
+from bots.base import Limits
+from tests.bots.minimax import WIN, minimax
+from tests.tictactoe import LINES, TicTacToe
+from tests.toy import Nim
+
+
+def open_lines(state, seat):
+    """A small tic-tac-toe heuristic: lines still open to ``seat`` minus those open to the other."""
+    mine, theirs = "XO"[seat], "XO"[1 - seat]
+    cells = state.cells
+    score = 0
+    for line in LINES:
+        marks = {cells[i] for i in line}
+        score += (theirs not in marks) - (mine not in marks)
+    return float(score)
+
+
+def live_positions(game, count, seed, max_plies):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.initial_state()
+        for _ in range(rng.randrange(max_plies + 1)):
+            if state.is_terminal():
+                break
+            moves = state.legal_moves()
+            state = state.play(moves[rng.randrange(len(moves))])
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def make_bot(game, spec="alphabeta", evaluate=None, seed=0):
+    bot = bots.make(spec)
+    bot.reset(game, 0, seed)
+    if evaluate is not None:
+        bot._evaluate = evaluate
+    return bot
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_root_value_equals_minimax_tictactoe(depth):
+    game = TicTacToe()
+    shared = make_bot(game, evaluate=open_lines)  # one table reused over all positions
+    for state in live_positions(game, 40, seed=depth, max_plies=6):
+        expected = minimax(state, depth, open_lines)
+        fresh = make_bot(game, evaluate=open_lines)
+        fresh.choose(state, Limits(depth=depth))
+        shared.choose(state, Limits(depth=depth))
+        assert fresh.last_stats.evaluation == expected, state.to_text()
+        assert shared.last_stats.evaluation == expected, state.to_text()
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_root_value_equals_minimax_nim(depth):
+    game = Nim(pile=12, take=3)
+    for state in live_positions(game, 20, seed=depth, max_plies=8):
+        bot = make_bot(game)
+        bot.choose(state, Limits(depth=depth))
+        assert bot.last_stats.evaluation == minimax(state, depth, lambda s, seat: 0.0)
+
+
+def test_solves_nim_and_prefers_fast_wins():
+    game = Nim(pile=10, take=3)
+    bot = make_bot(game, "alphabeta:depth=12")
+    assert bot.choose(game.initial_state(), Limits()) == 2  # leave a multiple of 4
+    assert bot.last_stats.evaluation == WIN - 5  # 2, then each pair of plies takes 4: 8 -> 4 -> 0
+    assert bot.choose(game.parse_state("3 0 -1"), Limits()) == 3
+    assert bot.last_stats.evaluation == WIN - 1
+
+
+def test_tictactoe_perfect_play_is_a_draw():
+    game = TicTacToe()
+    players = [make_bot(game, "alphabeta:depth=9", seed=s) for s in (0, 1)]
+    state = game.initial_state()
+    while not state.is_terminal():
+        state = state.play(players[state.to_move].choose(state, Limits()))
+    assert state.outcome().ranks == (1, 1)
+    assert players[0].last_stats.evaluation == 0.0
+
+
+def test_blocks_and_wins():
+    game = TicTacToe()
+    bot = make_bot(game, "alphabeta:depth=3", evaluate=open_lines)
+    assert bot.choose(game.parse_state("XX.OO.... x"), Limits()) == 2  # win at once
+    assert bot.choose(game.parse_state("XX..O.... o"), Limits()) == 2  # block
+
+
+def test_node_limit_and_stats():
+    game = TicTacToe()
+    for cap in (1, 5, 37, 400):
+        bot = make_bot(game, f"alphabeta:nodes={cap}")
+        move = bot.choose(game.initial_state(), Limits())
+        assert move in game.initial_state().legal_moves()
+        assert bot.last_stats.nodes <= cap
+    bot = make_bot(game, "alphabeta")
+    bot.choose(game.initial_state(), Limits(nodes=50, depth=9))  # runner's limits apply too
+    assert bot.last_stats.nodes <= 50
+
+
+def test_time_limit_respected():
+    game = Nim(pile=400, take=6)
+    bot = make_bot(game, "alphabeta:time=0.2")
+    bot.choose(game.initial_state(), Limits())
+    assert 0.0 < bot.last_stats.seconds < 0.5
+    assert bot.last_stats.depth >= 1
+
+
+def test_deterministic_without_time():
+    game = TicTacToe()
+    runs = []
+    for _ in range(2):
+        a, b = make_bot(game, "alphabeta:depth=3", seed=7), make_bot(game, "alphabeta:depth=4", seed=8)
+        state, moves = game.initial_state(), []
+        while not state.is_terminal():
+            move = (a, b)[state.to_move].choose(state, Limits())
+            moves.append((move, (a, b)[state.to_move].last_stats.nodes))
+            state = state.play(move)
+        runs.append(moves)
+    assert runs[0] == runs[1]
+
+
+def test_refuses_more_than_two_players():
+    from arena.errors import ConfigError
+    with pytest.raises(ConfigError):
+        bots.make("alphabeta").reset(Nim(players=3), 0, 0)
