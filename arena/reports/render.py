@@ -8,7 +8,6 @@ files hold raw numbers (fractions as fractions); the terminal and Markdown show 
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from rich.table import Table
 from arena.errors import ArenaError, ResultsError, one_line
 from arena.ratings import rate_games
 from arena.reports import tables as t
+from arena.reports.display import display_frame, format_value
 from arena.reports.ricochet import ricochet_table
 
 #: Every section, in report order. ``first_move`` applies to two-player games,
@@ -151,48 +151,12 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     return wanted
 
 
-# ---- formatting -------------------------------------------------------------------------
-
-_FRACTIONS = {"win_share", "ci_low", "ci_high", "draw_rate", "share", "solve_rate"}
-_TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
-                 "mean_length", "mean_excess", "chips_per_game", "mean_score"}
-
-
-def format_value(column: str, value) -> str:
-    """One cell as text: percents for fractions, 3 significant digits for p-values."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else ""
-    if isinstance(value, float):
-        if column in _FRACTIONS:
-            return f"{100 * value:.1f}%"
-        if column == "p_value":
-            return f"{value:.3g}"
-        if column in _TWO_DECIMALS or column == "wins":
-            return f"{value:.2f}"
-        if column.endswith("seconds"):
-            return f"{value:.3g}"
-        if column in ("mean_nodes", "nodes_per_second"):
-            return f"{value:,.0f}"
-        return f"{value:.1f}"
-    return str(value)
-
-
-def format_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with every cell as display text."""
-    shown = frame.astype(object).copy()
-    for col in frame.columns:
-        shown[col] = [format_value(str(col), v) for v in frame[col].tolist()]
-    return shown
-
-
 def _rich_table(name: str, frame: pd.DataFrame) -> Table:
+    shown, right = display_frame(name, frame)
     table = Table(title=TITLES.get(name, name), title_justify="left")
-    for col in frame.columns:
-        numeric = pd.api.types.is_numeric_dtype(frame[col]) and frame[col].dtype != bool
-        table.add_column(str(col), justify="right" if numeric else "left")
-    for row in format_frame(frame).itertuples(index=False):
+    for col, is_right in zip(shown.columns, right):
+        table.add_column(str(col), justify="right" if is_right else "left")
+    for row in shown.itertuples(index=False):
         table.add_row(*row)
     return table
 
@@ -266,7 +230,8 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
     """The report as Markdown: a title, the tournament's settings, one section per table."""
     tour = data.tournament
     lines = [f"# {data.name}", "",
-             f"- game: {tour.get('game', '?')} {tour.get('params') or ''}".rstrip(),
+             f"- game: {tour.get('game', '?')}",
+             *[f"- game parameter `{k}={v}`" for k, v in (tour.get("params") or {}).items()],
              f"- players per game: {data.num_players}", f"- games: {len(data.games)}",
              f"- seed: {tour.get('seed', '?')}"]
     lines += [f"- bot `{label}`: `{spec}`" for label, spec in (tour.get("bots") or {}).items()]
@@ -277,14 +242,14 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
         lines += ["", f"## {TITLES.get(name, name)}", ""]
         if name in NOTES:
             lines += [NOTES[name], ""]
-        lines.append(_markdown_table(frame) if len(frame) else "(none)")
+        lines.append(_markdown_table(name, frame) if len(frame) else "(none)")
     return "\n".join(lines) + "\n"
 
 
-def _markdown_table(frame: pd.DataFrame) -> str:
-    align = ["right" if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].dtype != bool
-             else "left" for c in frame.columns]
-    return format_frame(frame).to_markdown(index=False, disable_numparse=True, colalign=align)
+def _markdown_table(name: str, frame: pd.DataFrame) -> str:
+    shown, right = display_frame(name, frame)
+    align = ["right" if r else "left" for r in right]
+    return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
 
 
 def write_files(data: ReportData, directory: str | Path) -> list[Path]:

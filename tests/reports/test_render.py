@@ -8,7 +8,8 @@ from rich.console import Console
 
 from arena.cli.app import main
 from arena.errors import ResultsError
-from arena.reports.render import (ReportData, build_tables, format_value, load, markdown,
+from arena.reports.display import format_value
+from arena.reports.render import (ReportData, build_tables, load, markdown,
                                   print_summary, print_tables, write_files)
 from tests.reports.frames import games_frame, moves_frame
 
