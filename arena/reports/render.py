@@ -17,7 +17,7 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from arena.errors import ArenaError, ResultsError, one_line
+from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import rate_games
 from arena.reports import tables as t
 from arena.reports.display import display_frame, format_value
@@ -113,7 +113,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     """The report's tables by name (the CSV names), for the sections that apply.
 
     Raises:
-        ResultsError: an unknown section name.
+        ConfigError: an unknown section name.
     """
     wanted = _sections(sections)
     games, moves, order = data.games, data.moves, data.order
@@ -146,7 +146,7 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     wanted = set(sections)
     unknown = sorted(wanted - set(SECTIONS))
     if unknown:
-        raise ResultsError(f"unknown report section(s) {', '.join(unknown)}; "
+        raise ConfigError(f"unknown report section(s) {', '.join(unknown)}; "
                            f"choose from {', '.join(SECTIONS)}")
     return wanted
 
@@ -208,7 +208,7 @@ def print_report(db_path: str | Path, console: Console, sections: Sequence[str] 
     """Load the database at ``db_path`` and print its report.
 
     Raises:
-        ResultsError: unreadable database or unknown section.
+        ResultsError: unreadable database. ConfigError: unknown section.
     """
     print_tables(load(db_path), console, sections)
 

@@ -7,7 +7,7 @@ import pytest
 from rich.console import Console
 
 from arena.cli.app import main
-from arena.errors import ResultsError
+from arena.errors import ConfigError, ResultsError
 from arena.reports.display import format_value
 from arena.reports.render import (ReportData, build_tables, load, markdown,
                                   print_summary, print_tables, write_files)
@@ -50,7 +50,7 @@ def test_sections_that_apply():
         "faults", "search"}
     three = build_tables(three_player())
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
-    with pytest.raises(ResultsError, match="unknown report section"):
+    with pytest.raises(ConfigError, match="unknown report section"):
         build_tables(two_player(), ["leaderbord"])
 
 
@@ -156,3 +156,10 @@ def test_ricochet_section_only_for_ricochet(tmp_path):
     assert "race.ricochet.csv" in written
     table = pd.read_csv(tmp_path / "race.ricochet.csv").set_index("label")
     assert table.loc["opt", "chips"] == 3.0
+
+
+def test_unwritable_folder_is_a_results_error(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the report folder should be")
+    with pytest.raises(ResultsError, match="cannot write the report"):
+        write_files(two_player(), blocker)
