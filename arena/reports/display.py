@@ -2,7 +2,8 @@
 
 Fractions show as percents, p-values with 3 significant digits, missing values as ``-``;
 column names become short headers, and the first-move table folds seat 0's wins, draws and
-losses into ``W-D-L`` and its interval into one ``95% CI`` cell.
+losses into ``W-D-L`` and its interval into one ``95% CI`` cell; the Ricochet table folds
+its failed-answer counts into one cell.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def format_value(column: str, value) -> str:
             return f"{value:.3g}"
         if column in _TWO_DECIMALS or column == "wins":
             return f"{value:.2f}"
+        if column == "chips" and value.is_integer():
+            return f"{value:.0f}"
         if column in ("mean_nodes", "nodes_per_second"):
             return f"{value:,.0f}"
         return f"{value:.1f}"
@@ -61,6 +64,9 @@ def format_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _is_numeric(series: pd.Series) -> bool:
     return pd.api.types.is_numeric_dtype(series) and series.dtype != bool
+
+
+_FAILS = "fails i/n/l/c"
 
 
 def _interval(low: float, high: float) -> str:
@@ -81,6 +87,13 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "p_value",
                        "draw_rate", "score_pct"]]
         right.update({"W-D-L": True, "95% CI": True})
+    if name == "ricochet" and len(frame):
+        shown[_FAILS] = ["/".join(str(int(frame.at[i, c])) for c in ("invalid", "none", "late",
+                                                                   "crash"))
+                         for i in frame.index]
+        shown = shown[["label", "games", "chips", "rounds", "rounds_won", "solve_rate",
+                       "mean_length", "mean_excess", "mean_seconds", _FAILS]]
+        right[_FAILS] = True
     headers = {**HEADERS, **TABLE_HEADERS.get(name, {})}
     flags = [right.get(col, False) for col in shown.columns]
     return shown.rename(columns=lambda c: headers.get(str(c), str(c))), flags

@@ -34,7 +34,7 @@ TITLES = {
     "first_move": "First-move advantage (seat 0)",
     "seat_advantage": "Seat advantage",
     "seat_test": "Seat advantage: chi-square test of equal win shares",
-    "lengths": "Game lengths (plies)",
+    "lengths": "Game lengths (plies; Ricochet: rounds)",
     "terminations": "Terminations",
     "faults": "Faults",
     "fault_summary": "Faults by bot",
@@ -43,6 +43,9 @@ TITLES = {
 }
 
 NOTES = {
+    "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
+                "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
+                "= invalid / no answer / late / crashed answers.",
     "crosstable": "Score % of the row bot against the column bot (k players: 1 for placing "
                   "better, 1/2 for placing equal).",
     "leaderboard": "TrueSkill mu/sigma, conservative = mu - 3 sigma, rated in game-id order. "
@@ -51,8 +54,6 @@ NOTES = {
     "first_move": "Seat 0's wins/draws/losses; win share = wins / (wins + losses) with a "
                   "Wilson 95% interval and a two-sided exact binomial test against 1/2.",
     "seat_advantage": "Wins: a first place shared by n seats counts 1/n to each.",
-    "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
-                "when an optimal solver answered). Solve rate = valid answers / rounds.",
 }
 
 
@@ -155,7 +156,7 @@ def _rich_table(name: str, frame: pd.DataFrame) -> Table:
     shown, right = display_frame(name, frame)
     table = Table(title=TITLES.get(name, name), title_justify="left")
     for col, is_right in zip(shown.columns, right):
-        table.add_column(str(col), justify="right" if is_right else "left")
+        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold")
     for row in shown.itertuples(index=False):
         table.add_row(*row)
     return table
