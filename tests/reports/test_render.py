@@ -8,7 +8,6 @@ from rich.console import Console
 
 from arena.cli.app import main
 from arena.errors import ConfigError, ResultsError
-from arena.reports.display import format_value
 from arena.reports.render import (ReportData, build_tables, load, markdown,
                                   print_summary, print_tables, write_files)
 from tests.reports.frames import games_frame, moves_frame
@@ -91,12 +90,6 @@ def test_markdown_and_csv_written_and_parseable(tmp_path):
         assert len({row.count("|") for row in rows}) == 1
     assert "| ab3" in markdown(data, build_tables(data, ["leaderboard"]))
 
-
-def test_format_value():
-    assert format_value("win_share", 0.5) == "50.0%"
-    assert format_value("p_value", 0.0214843) == "0.0215"
-    assert format_value("mu", float("nan")) == "-"
-    assert format_value("games", 12) == "12"
 
 
 def test_corrupt_or_missing_database(tmp_path):
