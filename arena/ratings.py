@@ -7,10 +7,10 @@ finished or stored in.
 
 The environment is explicit (never trueskill's global one): the package defaults
 ``mu = 25``, ``sigma = 25/3``, ``beta = 25/6``, ``tau = 25/300`` and ``draw_probability =
-0.10``. The draw probability is the prior chance that two equal players tie; 0.10 is the
-package's (and Xbox Live's) default and sits between chess-like games among engines (often
-more draws) and the arena's games, where draws are rare (Interaction ends at five pockets;
-Sandpile and Ricochet ties need equal totals). Pass your own ``env`` to change it.
+0.10``. The draw probability is the prior chance that two equally skilled players tie; 0.10
+(the package's default) suits the arena's games, where ties are possible but uncommon
+(Interaction's ply cap, equal Sandpile totals, equal Ricochet chips) — and it keeps the
+package's documented updates as reference values. Pass your own ``env`` to change it.
 """
 
 from __future__ import annotations
