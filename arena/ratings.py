@@ -7,10 +7,10 @@ finished or stored in.
 
 The environment is explicit (never trueskill's global one): the package defaults
 ``mu = 25``, ``sigma = 25/3``, ``beta = 25/6``, ``tau = 25/300`` and ``draw_probability =
-0.10``. The draw probability is the prior chance that two equal players tie; 0.10 is the
-package's (and Xbox Live's) default and sits between chess-like games among engines (often
-more draws) and the arena's games, where draws are rare (Interaction ends at five pockets;
-Sandpile and Ricochet ties need equal totals). Pass your own ``env`` to change it.
+0.10``. The draw probability is the prior chance that two equally skilled players tie; 0.10
+(the package's default) suits the arena's games, where ties are possible but uncommon
+(Interaction's ply cap, equal Sandpile totals, equal Ricochet chips) — and it keeps the
+package's documented updates as reference values. Pass your own ``env`` to change it.
 """
 
 from __future__ import annotations
@@ -59,23 +59,7 @@ def rate_games(
     Raises:
         ResultsError: a game whose ``seats`` and ``ranks`` differ in length.
     """
-    env = env or make_env()
-    ratings: dict[str, trueskill.Rating] = {}
-    counts: dict[str, int] = {}
-    for label in labels or []:
-        ratings.setdefault(label, env.create_rating())
-        counts.setdefault(label, 0)
-    for seats, ranks in _ordered(games):
-        for label in seats:
-            ratings.setdefault(label, env.create_rating())
-            counts.setdefault(label, 0)
-        if len(seats) < 2:
-            continue
-        groups = [(ratings[label],) for label in seats]
-        updated = env.rate(groups, ranks=[int(r) - 1 for r in ranks])
-        for label, (rating,) in zip(seats, updated):
-            ratings[label] = rating
-            counts[label] += 1
+    ratings, counts = _replay(games, env or make_env(), labels, None)
     rows = [
         (label, r.mu, r.sigma, conservative(r), counts[label]) for label, r in ratings.items()
     ]
@@ -84,8 +68,48 @@ def rate_games(
     return frame.sort_values(["conservative", "label"], ascending=[False, True], ignore_index=True)
 
 
+def rating_history(games: pd.DataFrame, env: trueskill.TrueSkill | None = None) -> pd.DataFrame:
+    """Each bot's rating after each of its games (rating trajectories), in ``game_id`` order.
+
+    Returns:
+        One row per (game, seat): ``game_id``, ``label``, ``mu``, ``sigma``, ``conservative``,
+        ``games`` (games rated so far). The last row of each bot equals ``rate_games``.
+
+    Raises:
+        ResultsError: a game whose ``seats`` and ``ranks`` differ in length.
+    """
+    history: list[tuple] = []
+    _replay(games, env or make_env(), None, history)
+    return pd.DataFrame(history, columns=["game_id", *RATING_COLUMNS])
+
+
+def _replay(games, env, labels, history):
+    """Update ratings game by game; append (game_id, label, mu, sigma, conservative, games)
+    rows to ``history`` when given. Returns (ratings, games rated) by label."""
+    ratings: dict[str, trueskill.Rating] = {}
+    counts: dict[str, int] = {}
+    for label in labels or []:
+        ratings.setdefault(label, env.create_rating())
+        counts.setdefault(label, 0)
+    for game_id, seats, ranks in _ordered(games):
+        for label in seats:
+            ratings.setdefault(label, env.create_rating())
+            counts.setdefault(label, 0)
+        if len(seats) < 2:
+            continue
+        groups = [(ratings[label],) for label in seats]
+        updated = env.rate(groups, ranks=[r - 1 for r in ranks])
+        for label, (rating,) in zip(seats, updated):
+            ratings[label] = rating
+            counts[label] += 1
+            if history is not None:
+                history.append((game_id, label, rating.mu, rating.sigma, conservative(rating),
+                                counts[label]))
+    return ratings, counts
+
+
 def _ordered(games: pd.DataFrame):
-    """``(seats, ranks)`` of each game in ``game_id`` order (ranks as a list of ints)."""
+    """``(game_id, seats, ranks)`` of each game in ``game_id`` order."""
     if games.empty:
         return
     for row in games.sort_values("game_id", kind="stable").itertuples(index=False):
@@ -96,4 +120,4 @@ def _ordered(games: pd.DataFrame):
                 f"game {row.game_id}: {len(seats)} seats but {len(ranks)} ranks; "
                 "every seat needs one rank"
             )
-        yield seats, ranks
+        yield int(row.game_id), seats, ranks

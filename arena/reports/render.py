@@ -8,7 +8,6 @@ files hold raw numbers (fractions as fractions); the terminal and Markdown show 
 
 from __future__ import annotations
 
-import math
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,9 +17,10 @@ import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from arena.errors import ArenaError, ResultsError, one_line
+from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import rate_games
 from arena.reports import tables as t
+from arena.reports.display import display_frame, format_value
 from arena.reports.ricochet import ricochet_table
 
 #: Every section, in report order. ``first_move`` applies to two-player games,
@@ -34,7 +34,7 @@ TITLES = {
     "first_move": "First-move advantage (seat 0)",
     "seat_advantage": "Seat advantage",
     "seat_test": "Seat advantage: chi-square test of equal win shares",
-    "lengths": "Game lengths (plies)",
+    "lengths": "Game lengths (plies; Ricochet: rounds)",
     "terminations": "Terminations",
     "faults": "Faults",
     "fault_summary": "Faults by bot",
@@ -43,6 +43,9 @@ TITLES = {
 }
 
 NOTES = {
+    "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
+                "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
+                "= invalid / no answer / late / crashed answers.",
     "crosstable": "Score % of the row bot against the column bot (k players: 1 for placing "
                   "better, 1/2 for placing equal).",
     "leaderboard": "TrueSkill mu/sigma, conservative = mu - 3 sigma, rated in game-id order. "
@@ -51,8 +54,6 @@ NOTES = {
     "first_move": "Seat 0's wins/draws/losses; win share = wins / (wins + losses) with a "
                   "Wilson 95% interval and a two-sided exact binomial test against 1/2.",
     "seat_advantage": "Wins: a first place shared by n seats counts 1/n to each.",
-    "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
-                "when an optimal solver answered). Solve rate = valid answers / rounds.",
 }
 
 
@@ -113,7 +114,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     """The report's tables by name (the CSV names), for the sections that apply.
 
     Raises:
-        ResultsError: an unknown section name.
+        ConfigError: an unknown section name.
     """
     wanted = _sections(sections)
     games, moves, order = data.games, data.moves, data.order
@@ -146,53 +147,17 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     wanted = set(sections)
     unknown = sorted(wanted - set(SECTIONS))
     if unknown:
-        raise ResultsError(f"unknown report section(s) {', '.join(unknown)}; "
+        raise ConfigError(f"unknown report section(s) {', '.join(unknown)}; "
                            f"choose from {', '.join(SECTIONS)}")
     return wanted
 
 
-# ---- formatting -------------------------------------------------------------------------
-
-_FRACTIONS = {"win_share", "ci_low", "ci_high", "draw_rate", "share", "solve_rate"}
-_TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
-                 "mean_length", "mean_excess", "chips_per_game", "mean_score"}
-
-
-def format_value(column: str, value) -> str:
-    """One cell as text: percents for fractions, 3 significant digits for p-values."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else ""
-    if isinstance(value, float):
-        if column in _FRACTIONS:
-            return f"{100 * value:.1f}%"
-        if column == "p_value":
-            return f"{value:.3g}"
-        if column in _TWO_DECIMALS or column == "wins":
-            return f"{value:.2f}"
-        if column.endswith("seconds"):
-            return f"{value:.3g}"
-        if column in ("mean_nodes", "nodes_per_second"):
-            return f"{value:,.0f}"
-        return f"{value:.1f}"
-    return str(value)
-
-
-def format_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with every cell as display text."""
-    shown = frame.astype(object).copy()
-    for col in frame.columns:
-        shown[col] = [format_value(str(col), v) for v in frame[col].tolist()]
-    return shown
-
-
 def _rich_table(name: str, frame: pd.DataFrame) -> Table:
+    shown, right = display_frame(name, frame)
     table = Table(title=TITLES.get(name, name), title_justify="left")
-    for col in frame.columns:
-        numeric = pd.api.types.is_numeric_dtype(frame[col]) and frame[col].dtype != bool
-        table.add_column(str(col), justify="right" if numeric else "left")
-    for row in format_frame(frame).itertuples(index=False):
+    for col, is_right in zip(shown.columns, right):
+        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold")
+    for row in shown.itertuples(index=False):
         table.add_row(*row)
     return table
 
@@ -244,7 +209,7 @@ def print_report(db_path: str | Path, console: Console, sections: Sequence[str] 
     """Load the database at ``db_path`` and print its report.
 
     Raises:
-        ResultsError: unreadable database or unknown section.
+        ResultsError: unreadable database. ConfigError: unknown section.
     """
     print_tables(load(db_path), console, sections)
 
@@ -266,7 +231,8 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
     """The report as Markdown: a title, the tournament's settings, one section per table."""
     tour = data.tournament
     lines = [f"# {data.name}", "",
-             f"- game: {tour.get('game', '?')} {tour.get('params') or ''}".rstrip(),
+             f"- game: {tour.get('game', '?')}",
+             *[f"- game parameter `{k}={v}`" for k, v in (tour.get("params") or {}).items()],
              f"- players per game: {data.num_players}", f"- games: {len(data.games)}",
              f"- seed: {tour.get('seed', '?')}"]
     lines += [f"- bot `{label}`: `{spec}`" for label, spec in (tour.get("bots") or {}).items()]
@@ -277,14 +243,14 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
         lines += ["", f"## {TITLES.get(name, name)}", ""]
         if name in NOTES:
             lines += [NOTES[name], ""]
-        lines.append(_markdown_table(frame) if len(frame) else "(none)")
+        lines.append(_markdown_table(name, frame) if len(frame) else "(none)")
     return "\n".join(lines) + "\n"
 
 
-def _markdown_table(frame: pd.DataFrame) -> str:
-    align = ["right" if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].dtype != bool
-             else "left" for c in frame.columns]
-    return format_frame(frame).to_markdown(index=False, disable_numparse=True, colalign=align)
+def _markdown_table(name: str, frame: pd.DataFrame) -> str:
+    shown, right = display_frame(name, frame)
+    align = ["right" if r else "left" for r in right]
+    return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
 
 
 def write_files(data: ReportData, directory: str | Path) -> list[Path]:

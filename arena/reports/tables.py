@@ -30,7 +30,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
 from arena.ratings import rate_games
@@ -40,12 +39,21 @@ from arena.reports.stats import ChiSquare, binomial_test, equal_shares_test, wil
 ALL = "all"
 
 
+def _key(order: Sequence[str] | None):
+    """Sort key of labels: the tournament's bot order (unknown labels last), then by name."""
+    rank = {label: i for i, label in enumerate(order or ())}
+    return lambda lab: (rank.get(lab, len(rank)), lab)
+
+
+def _pairing_key(order: Sequence[str] | None):
+    key = _key(order)
+    return lambda pairing: [key(lab) for lab in pairing.split(" vs ")]
+
+
 def pairing_name(labels: Sequence[str], order: Sequence[str] | None = None) -> str:
     """The pairing of ``labels`` as text, e.g. ``"ab3 vs mcts"``: the tournament's bot order
     when ``order`` is given (unknown labels last), else alphabetical; seat order is ignored."""
-    rank = {label: i for i, label in enumerate(order or ())}
-    ordered = sorted(set(labels), key=lambda lab: (rank.get(lab, len(rank)), lab))
-    return " vs ".join(ordered)
+    return " vs ".join(sorted(set(labels), key=_key(order)))
 
 
 def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
@@ -129,11 +137,6 @@ def crosstable(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     return table
 
 
-def _key(order: Sequence[str] | None):
-    rank = {label: i for i, label in enumerate(order or ())}
-    return lambda lab: (rank.get(lab, len(rank)), lab)
-
-
 def first_move(
     games: pd.DataFrame, game_name: str = ALL, order: Sequence[str] | None = None
 ) -> pd.DataFrame:
@@ -153,11 +156,6 @@ def first_move(
     for pairing in sorted(first["pairing"].unique(), key=_pairing_key(order)):
         rows.append(_first_move_row(pairing, first[first["pairing"] == pairing]))
     return pd.DataFrame(rows)
-
-
-def _pairing_key(order: Sequence[str] | None):
-    key = _key(order)
-    return lambda pairing: [key(lab) for lab in pairing.split(" vs ")]
 
 
 def _first_move_row(scope: str, first: pd.DataFrame) -> dict:
@@ -305,8 +303,7 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         total_seconds=("seconds", "sum"),
     )
     seconds = table.pop("total_seconds")
-    table["nodes_per_second"] = np.where(seconds > 0, table.pop("total_nodes") / seconds.where(
-        seconds > 0, 1), math.nan)
+    nodes = table.pop("total_nodes")
+    table["nodes_per_second"] = (nodes / seconds.where(seconds > 0)).astype(float)
     table = table.reset_index()
-    return table.loc[sorted(table.index, key=lambda i: _key(order)(table.at[i, "label"]))
-                     ].reset_index(drop=True)
+    return table.sort_values("label", key=lambda col: col.map(_key(order)), ignore_index=True)

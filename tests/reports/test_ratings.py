@@ -75,3 +75,16 @@ def test_mismatched_ranks_are_refused():
     frame.at[0, "ranks"] = [1]
     with pytest.raises(ResultsError, match="game 1"):
         rate_games(frame)
+
+
+def test_rating_history_ends_at_the_final_ratings():
+    from arena.ratings import rating_history
+
+    frame = games_frame([(["a", "b"], [1, 2]), (["b", "c"], [1, 1]), (["c", "a"], [1, 2])])
+    history = rating_history(frame)
+    assert history["game_id"].tolist() == [1, 1, 2, 2, 3, 3]
+    assert history.iloc[0]["mu"] == pytest.approx(29.396, abs=1e-3)
+    last = history.groupby("label").last()
+    final = rate_games(frame).set_index("label")
+    assert last["mu"].to_dict() == pytest.approx(final["mu"].to_dict())
+    assert last["games"].to_dict() == final["games"].to_dict()

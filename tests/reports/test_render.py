@@ -7,8 +7,8 @@ import pytest
 from rich.console import Console
 
 from arena.cli.app import main
-from arena.errors import ResultsError
-from arena.reports.render import (ReportData, build_tables, format_value, load, markdown,
+from arena.errors import ConfigError, ResultsError
+from arena.reports.render import (ReportData, build_tables, load, markdown,
                                   print_summary, print_tables, write_files)
 from tests.reports.frames import games_frame, moves_frame
 
@@ -49,7 +49,7 @@ def test_sections_that_apply():
         "faults", "search"}
     three = build_tables(three_player())
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
-    with pytest.raises(ResultsError, match="unknown report section"):
+    with pytest.raises(ConfigError, match="unknown report section"):
         build_tables(two_player(), ["leaderbord"])
 
 
@@ -90,12 +90,6 @@ def test_markdown_and_csv_written_and_parseable(tmp_path):
         assert len({row.count("|") for row in rows}) == 1
     assert "| ab3" in markdown(data, build_tables(data, ["leaderboard"]))
 
-
-def test_format_value():
-    assert format_value("win_share", 0.5) == "50.0%"
-    assert format_value("p_value", 0.0214843) == "0.0215"
-    assert format_value("mu", float("nan")) == "-"
-    assert format_value("games", 12) == "12"
 
 
 def test_corrupt_or_missing_database(tmp_path):
@@ -155,3 +149,10 @@ def test_ricochet_section_only_for_ricochet(tmp_path):
     assert "race.ricochet.csv" in written
     table = pd.read_csv(tmp_path / "race.ricochet.csv").set_index("label")
     assert table.loc["opt", "chips"] == 3.0
+
+
+def test_unwritable_folder_is_a_results_error(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the report folder should be")
+    with pytest.raises(ResultsError, match="cannot write the report"):
+        write_files(two_player(), blocker)
