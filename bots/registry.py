@@ -24,6 +24,9 @@ _BUILTIN: dict[str, str] = {
     "greedy": "bots.greedy:GreedyBot",
     "alphabeta": "bots.alphabeta:AlphaBetaBot",
     "mcts": "bots.mcts:MCTSBot",
+    "paranoid": "bots.multiplayer:ParanoidBot",
+    "maxn": "bots.multiplayer:MaxNBot",
+    "brs": "bots.multiplayer:BestReplyBot",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")

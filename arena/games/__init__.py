@@ -39,6 +39,7 @@ __all__ = [
 #: Built-in games: name -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
     "interaction": "arena.games.interaction:InteractionGame",
+    "sandpile": "arena.games.sandpile:Sandpile",
 }
 
 

@@ -17,6 +17,7 @@ WIN = 1_000_000.0
 #: game name -> module defining evaluate / evaluate_all
 EVALUATORS: dict[str, str] = {
     "interaction": "bots.eval.interaction",
+    "sandpile": "bots.eval.sandpile",
 }
 
 

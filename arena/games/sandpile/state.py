@@ -1,0 +1,242 @@
+"""Sandpile positions: an immutable ``SandpileState`` and its rules of play."""
+
+from __future__ import annotations
+
+from arena.errors import IllegalMoveError
+from arena.games.protocol import TERMINAL, Outcome, State
+from arena.games.sandpile.rules import (
+    LETTERS, PASS, STABLE_MAX, SandpileMove, cells_of, parse_move,
+)
+
+
+def _masks(board: tuple[str, ...]) -> tuple[int, int, tuple[int, ...]]:
+    """(occupied, unstable, per-seat visible-top) bit masks of a board (bit i = cell i)."""
+    occ = tall = 0
+    tops = [0, 0, 0, 0]
+    for i, s in enumerate(board):
+        if s:
+            bit = 1 << i
+            occ |= bit
+            tops[ord(s[-1]) - 65] |= bit
+            if len(s) > STABLE_MAX:
+                tall |= bit
+    return occ, tall, tuple(tops)
+
+
+class SandpileState(State):
+    """An immutable Sandpile position (the eight fields of the position text).
+
+    Attributes:
+        rules: the shared ``SandpileRules``.
+        board: per cell (index ``rank * size + file``, 0-based) the stack bottom→top as a
+            string of colour letters, ``""`` when empty.
+        round: 1-based round number.
+        phase: one of ``PHASES``.
+        player: 0-based seat named in the text (the one to move, ``0`` when over).
+        step: placement turn (``place``/``bonus``), offer index (``endbonus``), else 0.
+        holders: bit mask of the seats still holding their bonus piece.
+        placed: pieces placed so far per seat.
+        scores: per finished round, the per-seat counts of visible tops.
+        occ, tall, topm: bit masks (bit i = cell i) of occupied cells, unstable stacks and,
+            per seat, the cells that seat's colour tops.
+    """
+
+    __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores",
+                 "to_move", "occ", "tall", "topm")
+
+    def __init__(self, rules, board, rnd, phase, player, step, holders, placed, scores, masks=None):
+        self.rules, self.board, self.round, self.phase = rules, board, rnd, phase
+        self.player, self.step, self.holders, self.placed, self.scores = player, step, holders, placed, scores
+        self.to_move = TERMINAL if phase == "over" else player
+        self.occ, self.tall, self.topm = masks or _masks(board)
+
+    def _new(self, phase, player, step, board=None, masks=None, holders=None, placed=None, rnd=None, scores=None):
+        return SandpileState(
+            self.rules, self.board if board is None else board, self.round if rnd is None else rnd, phase,
+            player, step, self.holders if holders is None else holders, self.placed if placed is None else placed,
+            self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm))
+
+    # ---- accessors for evaluation functions ------------------------------------------------
+    @property
+    def starter(self) -> int:
+        """0-based seat starting the current round (``(round - 1) mod 4``)."""
+        return (self.round - 1) % 4
+
+    def holds_bonus(self, seat: int) -> bool:
+        return bool(self.holders >> seat & 1)
+
+    def tops(self) -> list[int]:
+        """Per seat, the number of visible (top) pieces of that colour now."""
+        return [m.bit_count() for m in self.topm]
+
+    def unstable(self) -> list[int]:
+        """Cells (indices) whose stack holds more than 3 pieces, ascending."""
+        return cells_of(self.tall)
+
+    def totals(self) -> list[int]:
+        """Per seat, the sum of the finished rounds' scores."""
+        return [sum(r[p] for r in self.scores) for p in range(4)]
+
+    def turns_left(self, seat: int) -> int:
+        """Placement turns ``seat`` still has, this round and the following ones (bonus excluded)."""
+        rules = self.rules
+        later = (rules.rounds - self.round) * rules.pieces_per_round if self.phase != "over" else 0
+        if self.phase not in ("place", "bonus"):
+            return later
+        first = self.step + (self.phase == "bonus")
+        offset = (seat - self.starter - first) % 4
+        return later + max(0, (rules.turns - first - offset + 3) // 4)
+
+    def placeable_mask(self, seat: int) -> int:
+        """Bit mask of the cells where ``seat`` may put a piece ("Placing phase"): an empty
+        cell sharing a side with an occupied one (no wrapping), a stack not topped by the
+        seat's colour; any cell on an empty board."""
+        occ, rules = self.occ, self.rules
+        if not occ:
+            return rules.full
+        n = rules.size
+        near = ((occ << n) | (occ >> n) | ((occ & rules.not_last_file) << 1) | ((occ & rules.not_first_file) >> 1))
+        return (near & rules.full & ~occ) | (occ & ~self.topm[seat])
+
+    def can_place(self, i: int, seat: int) -> bool:
+        return bool(self.placeable_mask(seat) >> i & 1)
+
+    def placeable(self, seat: int) -> list[int]:
+        """Cells (indices, ascending) where ``seat`` may put a piece."""
+        return cells_of(self.placeable_mask(seat))
+
+    # ---- protocol --------------------------------------------------------------------------
+    def legal_moves(self) -> list[SandpileMove]:
+        phase, rules = self.phase, self.rules
+        if phase == "place":
+            cells = self.placeable(self.player)
+            return [rules.place_moves[i] for i in cells] if cells else [PASS]
+        if phase in ("bonus", "endbonus"):
+            moves = rules.bonus_moves
+            return [moves[i] for i in self.placeable(self.player)] + [PASS]
+        if phase == "topple":
+            moves = rules.topple_moves
+            return [moves[i] for i in cells_of(self.tall)]
+        return []
+
+    def play(self, move) -> SandpileState:
+        """The state after ``move`` (a ``SandpileMove``, or its text).
+
+        Raises:
+            MoveSyntaxError: text that is not Sandpile notation.
+            IllegalMoveError: the move is not legal here ("Placing phase", "Toppling phase").
+        """
+        if isinstance(move, str):
+            move = parse_move(move)
+        if not isinstance(move, SandpileMove):
+            raise IllegalMoveError(f"{move!r} is not a Sandpile move; expected c3, +c3, pass or xc3")
+        phase, kind, p = self.phase, move.kind, self.player
+        if phase == "over":
+            raise IllegalMoveError(f"the game is over; no move {move} is legal")
+        if kind == "topple":
+            if phase != "topple":
+                raise IllegalMoveError(f"{move}: toppling only in the topple phase (now {phase})")
+            return self._topple(self.rules.cell(move))
+        if kind == "pass":
+            if phase == "topple":
+                raise IllegalMoveError("pass: a player cannot pass while a stack is unstable")
+            if phase == "place" and self.placeable_mask(p):
+                raise IllegalMoveError("pass: only a player with no legal placement passes")
+            return self._after_offer(self.step) if phase == "endbonus" else self._advance()
+        i = self.rules.cell(move)
+        if (kind == "place") != (phase == "place") or (kind == "bonus" and phase not in ("bonus", "endbonus")):
+            raise IllegalMoveError(f"{move}: not a {phase} move; legal: {' '.join(map(str, self.legal_moves()))}")
+        if not self.placeable_mask(p) >> i & 1:
+            why = "the stack is topped by your own colour" if self.board[i] else "no occupied neighbour"
+            raise IllegalMoveError(f"{move}: cannot place on {move.cell} ({why})")
+        return self._place(i, p, kind == "bonus")
+
+    def _place(self, i: int, p: int, bonus: bool) -> SandpileState:
+        board, bit = self.board, 1 << i
+        stack = board[i] + LETTERS[p]
+        topm = list(self.topm)
+        if len(stack) > 1:
+            topm[ord(stack[-2]) - 65] &= ~bit
+        topm[p] |= bit
+        tall = self.tall | bit if len(stack) > STABLE_MAX else self.tall
+        masks = (self.occ | bit, tall, tuple(topm))
+        board = board[:i] + (stack,) + board[i + 1:]
+        placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
+        if bonus:
+            after = self._new(self.phase, p, self.step, board, masks, self.holders & ~(1 << p), placed)
+            return after._after_offer(self.step) if self.phase == "endbonus" else after._advance()
+        if self.holders >> p & 1:
+            return self._new("bonus", p, self.step, board, masks, placed=placed)
+        return self._new("place", p, self.step, board, masks, placed=placed)._advance()
+
+    def _advance(self) -> SandpileState:
+        """Next placement turn, or the end-of-round bonus offers after the last lap."""
+        nxt = self.step + 1
+        if nxt < self.rules.turns:
+            return self._new("place", (self.round - 1 + nxt) % 4, nxt)
+        return self._after_offer(-1)
+
+    def _after_offer(self, done: int) -> SandpileState:
+        """The end-of-round offer after offer index ``done`` to the next holder (from the
+        starter), else the toppling phase."""
+        starter = (self.round - 1) % 4
+        for k in range(done + 1, 4):
+            seat = (starter + k) % 4
+            if self.holders >> seat & 1:
+                return self._new("endbonus", seat, k)
+        if self.tall:
+            return self._new("topple", starter, 0)
+        return self._score()
+
+    def _topple(self, i: int) -> SandpileState:
+        s = self.board[i]
+        if len(s) <= STABLE_MAX:
+            raise IllegalMoveError(f"x{self.rules.names[i]}: the stack holds {len(s)} pieces; "
+                                   f"only stacks of more than {STABLE_MAX} topple")
+        board = list(self.board)
+        board[i] = s[:-4]
+        dest = self.rules.dest[self.player][i]
+        for k, j in enumerate(dest):
+            board[j] += s[-1 - k]
+        occ, tall, topm = self.occ, self.tall, list(self.topm)
+        for j in (i, *dest):
+            bit, t = 1 << j, board[j]
+            occ, tall = occ & ~bit, tall & ~bit
+            topm = [m & ~bit for m in topm]
+            if t:
+                occ |= bit
+                topm[ord(t[-1]) - 65] |= bit
+                if len(t) > STABLE_MAX:
+                    tall |= bit
+        after = self._new("topple", (self.player + 1) % 4, 0, tuple(board), (occ, tall, tuple(topm)))
+        return after if tall else after._score()
+
+    def _score(self) -> SandpileState:
+        scores = self.scores + (tuple(self.tops()),)
+        if self.round >= self.rules.rounds:
+            return self._new("over", 0, 0, scores=scores)
+        return self._new("place", self.round % 4, 0, rnd=self.round + 1, scores=scores)
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> Outcome | None:
+        """Totals of the rounds' scores, ranked with ties; termination ``"rounds"``."""
+        return Outcome.from_scores(self.totals(), "rounds") if self.phase == "over" else None
+
+    def to_text(self) -> str:
+        n = self.rules.size
+        rows = ("," .join(s or "." for s in self.board[r * n:(r + 1) * n]) for r in range(n - 1, -1, -1))
+        holders = "".join(LETTERS[p] for p in range(4) if self.holders >> p & 1) or "-"
+        scores = ";".join(",".join(map(str, r)) for r in self.scores) or "-"
+        return " ".join(("/".join(rows), str(self.round), self.phase, LETTERS[self.player], str(self.step),
+                         holders, ",".join(map(str, self.placed)), scores))
+
+    def key(self):
+        """Exact transposition key (pieces placed follow from the board)."""
+        return (self.board, self.round, self.phase, self.player, self.step, self.holders, self.scores)
+
+    def diagram(self) -> str:
+        from arena.games.sandpile.text import diagram
+        return diagram(self)
+

@@ -1,0 +1,127 @@
+"""Sandpile position text (``spec/sandpile.md`` "Notation") and the board diagram."""
+
+from __future__ import annotations
+
+from arena.errors import PositionSyntaxError
+from arena.games.sandpile.rules import LETTERS, PHASES, SIDES, SandpileRules
+from arena.games.sandpile.state import SandpileState
+
+_FORMAT = ("expected 8 fields: BOARD ROUND PHASE PLAYER STEP HOLDERS PLACED SCORES, e.g. "
+           "'.,.,.,.,.,./(6 ranks)... 1 place A 0 ABCD 0,0,0,0 -'")
+
+
+def _fail(text: str, why: str) -> PositionSyntaxError:
+    return PositionSyntaxError(f"bad Sandpile position {text[:80]!r}: {why}")
+
+
+def _ints(text: str, field: str, whole: str, count: int) -> tuple[int, ...]:
+    parts = field.split(",")
+    if len(parts) != count or not all(x.isdigit() for x in parts):
+        raise _fail(whole, f"{field!r} is not {count} non-negative integers separated by ','")
+    return tuple(int(x) for x in parts)
+
+
+def _board(rules: SandpileRules, field: str, text: str) -> tuple[str, ...]:
+    n = rules.size
+    ranks = field.split("/")
+    if len(ranks) != n:
+        raise _fail(text, f"the board has {len(ranks)} ranks separated by '/'; expected {n}")
+    board: list[str] = []
+    for rank in reversed(ranks):  # text lists rank n first
+        cells = rank.split(",")
+        if len(cells) != n:
+            raise _fail(text, f"rank {rank!r} has {len(cells)} cells; expected {n} separated by ','")
+        for c in cells:
+            if c != "." and (not c or c.strip("ABCD")):
+                raise _fail(text, f"cell {c!r} is neither '.' nor a stack of letters A-D (bottom to top)")
+            board.append("" if c == "." else c)
+    return tuple(board)
+
+
+def parse_state(rules: SandpileRules, text: str) -> SandpileState:
+    """Read the eight-field position text.
+
+    Raises:
+        PositionSyntaxError: malformed text, or a position no game can reach in form (wrong
+            player for the step, pieces on the board not matching the placed counts, scores
+            not matching the round...).
+    """
+    fields = str(text).split()
+    if len(fields) != 8:
+        raise _fail(str(text), _FORMAT)
+    board = _board(rules, fields[0], text)
+    if not fields[1].isdigit() or not 1 <= int(fields[1]) <= rules.rounds:
+        raise _fail(text, f"round {fields[1]!r} is not 1 to {rules.rounds}")
+    rnd, phase = int(fields[1]), fields[2]
+    if phase not in PHASES:
+        raise _fail(text, f"phase {phase!r}; accepted: {', '.join(PHASES)}")
+    if fields[3] not in tuple(LETTERS):
+        raise _fail(text, f"player {fields[3]!r}; accepted: A, B, C, D")
+    player = LETTERS.index(fields[3])
+    if not fields[4].isdigit():
+        raise _fail(text, f"step {fields[4]!r} is not a number")
+    step = int(fields[4])
+    holders = _holders(rules, fields[5], text)
+    placed = _ints(text, fields[6], text, 4)
+    scores = () if fields[7] == "-" else tuple(_ints(text, r, text, 4) for r in fields[7].split(";"))
+    state = SandpileState(rules, board, rnd, phase, player, step, holders, placed, scores)
+    _check(state, text)
+    return state
+
+
+def _holders(rules: SandpileRules, field: str, text: str) -> int:
+    if field == "-":
+        return 0
+    if not rules.bonus:
+        raise _fail(text, "holders must be '-' when the game has no bonus piece")
+    if field not in _SUBSETS:
+        raise _fail(text, f"bonus holders {field!r}: distinct letters A-D in order, or '-'")
+    return sum(1 << LETTERS.index(c) for c in field)
+
+
+#: every non-empty set of holders, written in seat order
+_SUBSETS = frozenset("".join(LETTERS[p] for p in range(4) if m >> p & 1) for m in range(1, 16))
+
+
+def _check(s: SandpileState, text: str) -> None:
+    rules, phase, step = s.rules, s.phase, s.step
+    finished = rules.rounds if phase == "over" else s.round - 1
+    if phase == "over" and s.round != rules.rounds:
+        raise _fail(text, f"phase over needs round {rules.rounds}")
+    if len(s.scores) != finished:
+        raise _fail(text, f"{len(s.scores)} rounds of scores; {finished} rounds are finished")
+    limit = {"place": rules.turns, "bonus": rules.turns, "endbonus": 4}.get(phase, 1)
+    if step >= limit:
+        raise _fail(text, f"step {step} out of range for phase {phase} (0 to {limit - 1})")
+    if phase in ("place", "bonus", "endbonus") and s.player != (s.starter + step) % 4:
+        raise _fail(text, f"step {step} of round {s.round} belongs to {LETTERS[(s.starter + step) % 4]}")
+    if phase in ("bonus", "endbonus") and not s.holds_bonus(s.player):
+        raise _fail(text, f"{LETTERS[s.player]} is offered the bonus piece but does not hold it")
+    if phase == "topple" and not s.unstable():
+        raise _fail(text, "phase topple with no unstable stack")
+    if phase == "over" and s.player != 0:
+        raise _fail(text, "phase over is written with player A")
+    for p in range(4):
+        on_board = sum(stack.count(LETTERS[p]) for stack in s.board)
+        if on_board != s.placed[p]:
+            raise _fail(text, f"{LETTERS[p]} has {on_board} pieces on the board but {s.placed[p]} placed")
+        most = rules.rounds * rules.pieces_per_round + (rules.bonus and not s.holds_bonus(p))
+        if s.placed[p] > most:
+            raise _fail(text, f"{LETTERS[p]} placed {s.placed[p]} pieces; at most {most}")
+
+
+def diagram(s: SandpileState) -> str:
+    """Board (top piece and height per cell, rank 6 at the top) and the game's counters."""
+    n, rules = s.rules.size, s.rules
+    lines = []
+    for r in range(n - 1, -1, -1):
+        cells = (f"{st[-1]}{len(st)}" if st else " ." for st in s.board[r * n:(r + 1) * n])
+        lines.append(f"{r + 1:>2} " + " ".join(cells))
+    lines.append("   " + " ".join(f" {chr(97 + f)}" for f in range(n)))
+    mover = "-" if s.phase == "over" else f"{LETTERS[s.player]} ({SIDES[s.player]})"
+    lines.append(f"round {s.round}/{rules.rounds}  phase {s.phase}  to move {mover}  step {s.step}  wrap {rules.wrap}")
+    holders = "".join(LETTERS[p] for p in range(4) if s.holds_bonus(p)) or "-"
+    lines.append(f"bonus held by {holders}  placed {','.join(map(str, s.placed))}  tops now {','.join(map(str, s.tops()))}")
+    rounds = " | ".join(",".join(map(str, r)) for r in s.scores) or "-"
+    lines.append(f"round scores {rounds}  totals {','.join(map(str, s.totals()))}")
+    return "\n".join(lines)

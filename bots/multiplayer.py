@@ -1,0 +1,389 @@
+"""Search for sequential n-player games: ``paranoid``, ``maxn`` and ``brs``.
+
+All three run iterative deepening under depth (plies; BRS: layers), node and time (seconds)
+limits and return the best move of the last completed iteration (if even the first
+iteration is cut short: the best root move found so far). The seat to move always comes from
+the state, so turn orders that do not strictly alternate (Sandpile's bonus offers and
+toppling turns) need nothing special.
+
+Leaf values. Terminal positions are scored from ``outcome().ranks`` by pairwise rank points:
+a seat earns 1 for each seat ranked below it and 1/2 for each seat sharing its rank. Paranoid
+and BRS use the root seat's points scaled to ``[-WIN, WIN]``; max^n uses every seat's points
+divided by ``n(n-1)/2`` (the vector sums to 1). Non-terminal leaves use the game's evaluator
+(``bots.eval``): ``evaluate(state, root)`` for paranoid/BRS, ``evaluate_all`` normalised to
+shares summing to 1 for max^n (shifted to a minimum of 0 first when negative); a game without
+an evaluator scores 0 (uniform shares).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from arena.games import Param, State
+from bots.base import Bot, Limits, SearchStats
+from bots.eval import WIN, evaluator, evaluator_all
+
+#: depth used when neither the bot's spec nor the tournament sets any limit
+DEFAULT_DEPTH = 3
+#: deepest iteration tried under time or node limits only
+MAX_DEPTH = 64
+INF = math.inf
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class _Abort(Exception):
+    """Raised inside the search when the node or time limit is reached."""
+
+
+def rank_points(ranks: tuple[int, ...], seat: int) -> float:
+    """Pairwise rank points of ``seat``: 1 per seat ranked below, 1/2 per seat tied with it."""
+    mine = ranks[seat]
+    return sum(1.0 if r > mine else 0.5 if r == mine else 0.0 for s, r in enumerate(ranks) if s != seat)
+
+
+def terminal_scalar(state: State, seat: int) -> float:
+    """Value of a terminal position for ``seat`` in [-WIN, WIN] (sole winner: WIN)."""
+    ranks = state.outcome().ranks
+    return WIN * (2.0 * rank_points(ranks, seat) / (len(ranks) - 1) - 1.0)
+
+
+def terminal_shares(state: State) -> tuple[float, ...]:
+    """Per seat, pairwise rank points over ``n(n-1)/2``: non-negative, summing to 1."""
+    ranks = state.outcome().ranks
+    n = len(ranks)
+    return tuple(rank_points(ranks, s) / (n * (n - 1) / 2) for s in range(n))
+
+
+def shares(values: tuple[float, ...]) -> tuple[float, ...]:
+    """Heuristic values as non-negative shares summing to 1 (uniform when all are 0)."""
+    low = min(values)
+    if low < 0:
+        values = tuple(v - low for v in values)
+    total = sum(values)
+    if total <= 0:
+        return tuple(1.0 / len(values) for _ in values)
+    return tuple(v / total for v in values)
+
+
+class _Search(Bot):
+    """Shared driver: limits, iterative deepening, node counting, move ordering."""
+
+    PARAMS = {
+        "depth": Param(None, "plies of full-width search (BRS: layers)", kind=int, minimum=1),
+        "nodes": Param(None, "nodes per move", kind=int, minimum=1),
+        "time": Param(None, "seconds per move", kind=float, minimum=0.0),
+        "tt": Param(True, "use a transposition table"),
+    }
+    #: set by ``reset(game, ...)``: seats in the game, evaluation functions (None: no evaluator)
+    players = 2
+    _eval = None
+    _eval_all = None
+
+    def reset(self, game, seat: int, seed: int) -> None:
+        super().reset(game, seat, seed)
+        self.players = game.num_players
+        self._eval = evaluator(game.name)
+        self._eval_all = evaluator_all(game.name) if self._eval else None
+
+    def choose(self, state: State, limits: Limits | None = None) -> Any:
+        """The best move of the last completed iteration for the seat to move in ``state``.
+
+        Limits: the stricter of the spec's (``depth``, ``nodes``, ``time`` in seconds) and
+        ``limits``; with none at all, depth ``DEFAULT_DEPTH``. ``last_stats``: nodes visited,
+        deepest completed iteration, seconds, and that iteration's root value (paranoid and
+        BRS: root seat's scalar within [-WIN, WIN]; max^n: the root seat's share, 0..1).
+        A single legal move is returned without search (0 nodes).
+        """
+        start = time.perf_counter()
+        moves = state.legal_moves()
+        self.last_stats = SearchStats(0, 0, 0.0, None)
+        if state.to_move < 0 or not moves:
+            return None
+        lim = self.own_limits().tighter(limits or Limits())
+        depth_cap = lim.depth or (MAX_DEPTH if lim.time is not None or lim.nodes is not None else DEFAULT_DEPTH)
+        self.root, self.nodes, self.max_nodes = state.to_move, 0, lim.nodes
+        self.deadline = lim.deadline(start)
+        self.use_tt = self.options["tt"]
+        self.tt: dict = {}
+        self.history: dict = {}
+        best, value, done = moves[0], None, 0
+        if len(moves) > 1:
+            for depth in range(1, depth_cap + 1):
+                self.cuts, self.partial = 0, None
+                try:
+                    best, value = self._root(state, self._order(moves, best), depth)
+                except _Abort:
+                    if done == 0 and self.partial is not None:
+                        best = self.partial
+                    break
+                done = depth
+                if self.cuts == 0:  # no leaf was cut by the depth: the tree is solved
+                    break
+        self.last_stats = SearchStats(self.nodes, done, time.perf_counter() - start, value)
+        return best
+
+    # ---- shared helpers ---------------------------------------------------------------------
+    def _tick(self) -> None:
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise _Abort
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 63 and time.perf_counter() > self.deadline:
+            raise _Abort
+
+    def _order(self, moves: list, first: Any = None) -> list:
+        """TT/previous best move first, then by history score (stable: ties keep game order)."""
+        history = self.history
+        if history:
+            moves = sorted(moves, key=lambda m: -history.get(m, 0))
+        if first is not None and first in moves:
+            moves = [first] + [m for m in moves if m != first]
+        return moves
+
+    def _reward(self, move: Any, depth: int) -> None:
+        self.history[move] = self.history.get(move, 0) + depth * depth
+
+    def _scalar(self, state: State) -> float:
+        """The root seat's value of a leaf (terminal or at the depth horizon)."""
+        if state.is_terminal():
+            return terminal_scalar(state, self.root)
+        self.cuts += 1
+        return self._eval(state, self.root) if self._eval else 0.0
+
+    def _probe(self, key, depth: int, alpha: float, beta: float):
+        """(value or None, stored best move) from the transposition table."""
+        entry = self.tt.get(key)
+        if entry is None:
+            return None, None
+        edepth, flag, value, move, complete = entry
+        if edepth >= depth and (flag == _EXACT or (flag == _LOWER and value >= beta)
+                                or (flag == _UPPER and value <= alpha)):
+            if not complete:
+                self.cuts += 1
+            return value, move
+        return None, move
+
+    def _store(self, key, depth, value, alpha0, beta0, move, cuts0) -> None:
+        flag = _UPPER if value <= alpha0 else _LOWER if value >= beta0 else _EXACT
+        self.tt[key] = (depth, flag, value, move, self.cuts == cuts0)
+
+    def _root(self, state: State, moves: list, depth: int) -> tuple[Any, float]:
+        raise NotImplementedError
+
+
+class ParanoidBot(_Search):
+    """Paranoid search (Sturtevant & Korf 2000): the root seat maximises its value, every other
+    seat minimises it, as one coalition; alpha-beta with a transposition table (sound here:
+    the search is two-player zero-sum), history ordering, iterative deepening on plies."""
+
+    name = "paranoid"
+    summary = "paranoid alpha-beta for n-player games (depth/nodes/time, iterative deepening)"
+
+    def _root(self, state, moves, depth):
+        alpha, best = -INF, None
+        for move in moves:
+            value = self._search(state.play(move), depth - 1, alpha, INF)
+            if best is None or value > alpha:
+                best, alpha = move, value
+                self.partial = move
+        return best, alpha
+
+    def _search(self, state: State, depth: int, alpha: float, beta: float) -> float:
+        self._tick()
+        if depth <= 0 or state.to_move < 0:
+            return self._scalar(state)
+        key = tt_move = None
+        if self.use_tt:
+            key = state.key()
+            value, tt_move = self._probe(key, depth, alpha, beta)
+            if value is not None:
+                return value
+        alpha0, beta0, cuts0 = alpha, beta, self.cuts
+        maximising = state.to_move == self.root
+        best, best_move = (-INF if maximising else INF), None
+        for move in self._order(state.legal_moves(), tt_move):
+            value = self._search(state.play(move), depth - 1, alpha, beta)
+            if maximising and value > best:
+                best, best_move, alpha = value, move, max(alpha, value)
+            elif not maximising and value < best:
+                best, best_move, beta = value, move, min(beta, value)
+            if alpha >= beta:
+                self._reward(move, depth)
+                break
+        if key is not None:
+            self._store(key, depth, best, alpha0, beta0, best_move, cuts0)
+        return best
+
+
+class BestReplyBot(_Search):
+    """Best-reply search (Schadd & Winands 2011): the root seat's moves alternate with ONE
+    MIN layer in which the moves of all opponents are merged and only the best reply of any
+    one opponent is played.
+
+    A sequential state cannot skip a seat, so between two root turns the opponents still all
+    move: as in BRS+ (Esser et al. 2013), exactly one opponent ply in the run is searched and
+    every other opponent plays a default move, ``pass`` when legal, else its first legal move
+    (a function of the position only, which keeps the transposition table, used at the root
+    seat's nodes, sound). Depth counts layers: a run of consecutive root plies (a placement and
+    its bonus offer) is one MAX layer, a run of opponent plies one MIN layer.
+    """
+
+    name = "brs"
+    summary = "best-reply search for n-player games (depth in layers, nodes, time)"
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._is_pass: dict = {}
+
+    def _root(self, state, moves, depth):
+        alpha, best = -INF, None
+        for move in moves:
+            value = self._after_root_ply(state.play(move), depth, alpha, INF)
+            if best is None or value > alpha:
+                best, alpha = move, value
+                self.partial = move
+        return best, alpha
+
+    def _after_root_ply(self, state, depth, alpha, beta) -> float:
+        if state.to_move == self.root:
+            return self._max(state, depth, alpha, beta)  # same MAX layer
+        return self._layer(state, depth - 1, alpha, beta)
+
+    def _layer(self, state, depth, alpha, beta) -> float:
+        """A new layer starts at ``state``; ``depth`` layers remain, this one included."""
+        if depth <= 0 or state.to_move < 0:
+            self._tick()
+            return self._scalar(state)
+        if state.to_move == self.root:
+            return self._max(state, depth, alpha, beta)
+        return self._min(state, depth, alpha, beta, replied=False)
+
+    def _default(self, moves: list) -> Any:
+        """The move of an opponent that does not reply: the last legal move if it is written
+        ``pass`` (games list it last), else the first legal move."""
+        last = moves[-1]
+        flag = self._is_pass.get(last)
+        if flag is None:
+            flag = self._is_pass[last] = str(last) == "pass"
+        return last if flag else moves[0]
+
+    def _max(self, state, depth, alpha, beta) -> float:
+        self._tick()
+        key = tt_move = None
+        if self.use_tt:
+            key = state.key()
+            value, tt_move = self._probe(key, depth, alpha, beta)
+            if value is not None:
+                return value
+        alpha0, beta0, cuts0 = alpha, beta, self.cuts
+        best, best_move = -INF, None
+        for move in self._order(state.legal_moves(), tt_move):
+            value = self._after_root_ply(state.play(move), depth, alpha, beta)
+            if value > best:
+                best, best_move, alpha = value, move, max(alpha, value)
+            if alpha >= beta:
+                self._reward(move, depth)
+                break
+        if key is not None:
+            self._store(key, depth, best, alpha0, beta0, best_move, cuts0)
+        return best
+
+    def _min(self, state, depth, alpha, beta, replied: bool) -> float:
+        """An opponent ply inside the MIN layer; ``replied``: the layer's one reply is made."""
+        self._tick()
+        moves = state.legal_moves()
+        default = self._default(moves)
+        if replied:
+            candidates = [(default, True)]
+        else:  # reply here with any move, or play the default and let a later opponent reply
+            candidates = [(m, True) for m in self._order(moves)] + [(default, False)]
+        best = INF
+        for move, done in candidates:
+            child = state.play(move)
+            if child.to_move == self.root or child.to_move < 0:
+                if not done:
+                    continue  # the layer ends: the same line as (default, True)
+                value = self._layer(child, depth - 1, alpha, beta)
+            else:
+                value = self._min(child, depth, alpha, beta, done)
+            if value < best:
+                best, beta = value, min(beta, value)
+            if alpha >= beta:
+                if done and not replied:
+                    self._reward(move, depth)
+                break
+        return best
+
+
+class MaxNBot(_Search):
+    """max^n (Luckhardt & Irani 1986): every seat maximises its own component of a value
+    vector, with Korf's (1991) shallow pruning.
+
+    Shallow pruning needs a lower bound on each component and an upper bound on their sum:
+    leaf vectors are shares, each >= 0 and summing to 1 (see the module docstring). At a node
+    of seat p whose parent seat q (q != p) already has ``bound`` for its own component,
+    once p's best component exceeds ``1 - bound`` q gets less than ``bound`` here and will not
+    choose this node: the rest is pruned (strict inequality with a 1e-9 margin, so the
+    first-found best of equal vectors is kept as without pruning). Deep pruning is unsound
+    for max^n and not done. The transposition table stores only vectors of nodes that were
+    not pruned (exact values). Ties in the mover's component go to the move listed first by
+    ``legal_moves()``, whatever the search order, so values match plain max^n.
+    """
+
+    name = "maxn"
+    summary = "max^n with shallow pruning for n-player games (depth/nodes/time)"
+    EPS = 1e-9
+
+    def _root(self, state, moves, depth):
+        p, best, vec, rank = self.root, None, None, self._ranks(state.legal_moves())
+        for move in moves:
+            value, _ = self._search(state.play(move), depth - 1, None if vec is None else vec[p], p)
+            if vec is None or value[p] > vec[p] or (value[p] == vec[p] and rank[move] < rank[best]):
+                best, vec = move, value
+                self.partial = move
+        return best, vec[p]
+
+    @staticmethod
+    def _ranks(moves: list) -> dict:
+        return {m: k for k, m in enumerate(moves)}
+
+    def _leaf(self, state: State) -> tuple[float, ...]:
+        if state.is_terminal():
+            return terminal_shares(state)
+        self.cuts += 1
+        if self._eval_all is None:
+            return tuple(1.0 / self.players for _ in range(self.players))
+        return shares(tuple(self._eval_all(state)))
+
+    def _search(self, state: State, depth: int, bound: float | None, parent: int):
+        """(value vector, exact) of ``state``; ``bound``: the parent seat's best so far."""
+        self._tick()
+        if depth <= 0 or state.to_move < 0:
+            return self._leaf(state), True
+        key = tt_move = None
+        if self.use_tt:
+            key = state.key()
+            entry = self.tt.get(key)
+            if entry is not None:
+                edepth, vec, tt_move, complete = entry
+                if edepth >= depth:
+                    if not complete:
+                        self.cuts += 1
+                    return vec, True
+        p, cuts0 = state.to_move, self.cuts
+        limit = INF if bound is None or parent == p else 1.0 - bound + self.EPS
+        moves = state.legal_moves()
+        rank = self._ranks(moves) if self.history or tt_move is not None else None
+        best, best_move, best_k = None, None, -1
+        for k, move in enumerate(self._order(moves, tt_move)):
+            value, _ = self._search(state.play(move), depth - 1, None if best is None else best[p], p)
+            k = rank[move] if rank else k
+            if best is None or value[p] > best[p] or (value[p] == best[p] and k < best_k):
+                best, best_move, best_k = value, move, k
+            if best[p] > limit:
+                self._reward(move, depth)
+                return best, False
+        if key is not None:
+            self.tt[key] = (depth, best, best_move, self.cuts == cuts0)
+        return best, True
