@@ -27,6 +27,7 @@ _BUILTIN: dict[str, str] = {
     "paranoid": "bots.multiplayer:ParanoidBot",
     "maxn": "bots.multiplayer:MaxNBot",
     "brs": "bots.multiplayer:BestReplyBot",
+    "ricochet-optimal": "bots.ricochet:OptimalSolver", "ricochet-greedy": "bots.ricochet:GreedySolver",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")

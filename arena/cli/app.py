@@ -21,7 +21,7 @@ app = typer.Typer(
 )
 
 #: Command modules under arena.cli; each defines ``register(app)``.
-COMMANDS = ["games", "bots", "play", "bench", "run", "replay", "export", "report"]
+COMMANDS = ["games", "bots", "play", "solve", "bench", "run", "replay", "export", "report"]
 
 for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)

@@ -40,6 +40,7 @@ __all__ = [
 _BUILTIN: dict[str, str] = {
     "interaction": "arena.games.interaction:InteractionGame",
     "sandpile": "arena.games.sandpile:Sandpile",
+    "ricochet": "arena.games.ricochet.game:RicochetGame",
 }
 
 

@@ -1,0 +1,67 @@
+"""Ricochet solver figures (``spec/ricochet.md`` "Speed"): solve times of ``ricochet-optimal``
+over 200 seeded random puzzles on random boards, nodes per second, and the 25-move puzzle's
+time and peak memory (measured in a subprocess; skipped when ``quick``)."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import sys
+
+from arena.bench import Figure
+from arena.games.ricochet.board import CELLS, CENTRE, Board
+from arena.games.ricochet.puzzle import Puzzle
+
+HARD = "2B,4B,3B,1B R:c2,G:a13,B:l14,Y:c15 BT"
+
+_CHILD = """
+import json, resource, sys
+from arena.games.ricochet.puzzle import Puzzle
+from bots.ricochet import solve_optimal
+solve_optimal(Puzzle.parse('1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC'))  # load the compiled kernel
+r = solve_optimal(Puzzle.parse(sys.argv[1]))
+print(json.dumps({"seconds": r.seconds, "moves": len(r.solution) if r.solution is not None else None,
+                  "nodes": r.nodes, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+"""
+
+
+def random_puzzles(count: int, seed: int = 2026, robots: int = 4) -> list[Puzzle]:
+    """``count`` seeded random puzzles: random assembly, robots on distinct free cells, random target."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        board = Board.random(rng)
+        free = [c for c in range(CELLS) if c not in CENTRE and c not in board.target_at]
+        out.append(Puzzle(board, tuple(rng.sample(free, robots)), rng.choice(sorted(board.targets))))
+    return out
+
+
+def run(quick: bool) -> list[Figure]:
+    from bots.ricochet import solve_optimal
+
+    puzzles = random_puzzles(200)
+    solve_optimal(puzzles[0])  # load the compiled kernel before timing
+    results = [solve_optimal(p) for p in puzzles]
+    times = sorted(r.seconds for r in results)
+    nodes = sum(r.nodes for r in results)
+    area = "ricochet"
+    figs = [
+        Figure(area, "optimal solve, median of 200 random puzzles", 1000 * statistics.median(times), "ms", "< 20"),
+        Figure(area, "optimal solve, p90 of 200", 1000 * times[int(0.9 * len(times)) - 1], "ms"),
+        Figure(area, "optimal solve, max of 200", 1000 * times[-1], "ms",
+               note=f"longest optimal solution {max(len(r.solution) for r in results)} moves"),
+        Figure(area, "IDA* nodes per second (200 puzzles)", nodes / max(sum(times), 1e-9), "nodes/s"),
+    ]
+    if not quick:
+        proc = subprocess.run([sys.executable, "-c", _CHILD, HARD], capture_output=True, text=True, timeout=1800)
+        if proc.returncode == 0:
+            data = json.loads(proc.stdout.strip().splitlines()[-1])
+            figs.append(Figure(area, "25-move puzzle, time", data["seconds"], "s", "< 60",
+                               note=f"{data['moves']} moves, {data['nodes']} nodes"))
+            figs.append(Figure(area, "25-move puzzle, peak memory (maxrss)", data["maxrss_kib"] / 1024, "MiB", "< 2048"))
+        else:
+            figs.append(Figure(area, "25-move puzzle, time", float("nan"), "s", "< 60",
+                               note="failed: " + (proc.stderr.strip().splitlines() or ["?"])[-1]))
+    return figs

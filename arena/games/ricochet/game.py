@@ -1,0 +1,255 @@
+"""Ricochet Robots as an n-player race: every round is a simultaneous node
+(``spec/ricochet.md`` "A round", "End", "Notation").
+
+State text: ``<board> <robots> <target> stack=<chips> chips=<seat;seat> round=N``; the target
+is ``-`` once no chip is revealed (the game is over).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from typing import Any, Sequence
+
+from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
+from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
+from arena.games.ricochet.board import CENTRE, CELLS, TARGETS, Board, square_name
+from arena.games.ricochet.puzzle import Puzzle, Solution, parse_robots
+
+#: chips that end the game, by number of players (``spec`` "End"); others: until chips run out
+CHIPS_TO_WIN = {2: 8, 3: 6, 4: 5}
+
+
+def _seeded_rng(*parts: object) -> random.Random:
+    return random.Random(zlib.crc32(" ".join(map(str, parts)).encode()))
+
+
+class RicochetState(State):
+    """A round (``SIMULTANEOUS``) or the end (``TERMINAL``). Immutable."""
+
+    def __init__(self, game: RicochetGame, board: Board, robots: tuple[int, ...], target: str | None,
+                 stack: tuple[str, ...], chips: tuple[tuple[str, ...], ...], round_: int,
+                 termination: str | None = None):
+        self.game, self.board, self.robots, self.target = game, board, robots, target
+        self.stack, self.chips, self.round = stack, chips, round_
+        self.termination = termination
+        self.to_move = TERMINAL if termination else SIMULTANEOUS
+
+    # protocol -------------------------------------------------------------------------------
+    @property
+    def puzzle(self) -> Puzzle | None:
+        """The current round's puzzle (``None`` at the end)."""
+        return Puzzle(self.board, self.robots, self.target) if self.target else None
+
+    def legal_moves(self) -> list:
+        return []
+
+    def is_terminal(self) -> bool:
+        return self.termination is not None
+
+    def outcome(self) -> Outcome | None:
+        if not self.termination:
+            return None
+        return Outcome.from_scores([len(c) for c in self.chips], self.termination)
+
+    def to_text(self) -> str:
+        chips = ";".join(",".join(c) or "-" for c in self.chips)
+        return (f"{self.board.name} {','.join(f'{c}:{square_name(s)}' for c, s in zip('RGBYK', self.robots))} "
+                f"{self.target or '-'} stack={','.join(self.stack) or '-'} chips={chips} round={self.round}")
+
+    def key(self):
+        return self.to_text()
+
+    def random_answer(self, rng: random.Random) -> Solution | None:
+        """A short random walk that may happen to solve the round (for the ``random`` bot)."""
+        return self.puzzle.random_walk(rng) if self.target else None
+
+    def play(self, answers: Sequence[Answer]) -> RicochetState:
+        """Resolve a round: check each seat's answer, award the chip, move the robots.
+
+        Raises:
+            IllegalMoveError: the game is over, or not one ``Answer`` per seat.
+        """
+        if self.termination:
+            raise IllegalMoveError("the game is over; no round to answer")
+        n = self.game.num_players
+        if not isinstance(answers, (list, tuple)) or len(answers) != n or \
+                not all(isinstance(a, Answer) for a in answers):
+            raise IllegalMoveError(f"a round takes one Answer per seat ({n} seats)")
+        puzzle = self.puzzle
+        status, valid = [], {}
+        for seat, a in enumerate(answers):
+            if a.error:
+                status.append(str(a.error))
+            elif a.move is None:
+                status.append("none")
+            else:
+                try:
+                    sol = Solution.of(a.move)
+                    after = puzzle.check(sol)
+                except MoveSyntaxError:
+                    after = None
+                if after is None:
+                    status.append("invalid")
+                else:
+                    status.append("valid")
+                    valid[seat] = (sol, after)
+        winner = self._winner(answers, valid)
+        chip = self.target
+        if winner is None:
+            stack = list(self.stack)
+            stack.insert(_seeded_rng(self.to_text(), "back").randint(0, len(stack)), chip)
+            robots, chips = self.robots, self.chips
+            record = f"{chip} - -"
+        else:
+            status[winner] = "won"
+            sol, robots = valid[winner]
+            stack = list(self.stack)
+            chips = tuple(c + (chip,) if s == winner else c for s, c in enumerate(self.chips))
+            record = f"{chip} {winner} {sol}"
+        nxt = self.game._next_round(self.board, robots, tuple(stack), chips, self.round + 1)
+        nxt.last_round, nxt.last_status = record, tuple(status)
+        return nxt
+
+    def _winner(self, answers: Sequence[Answer], valid: dict) -> int | None:
+        if not valid:
+            return None
+        if self.game.params["ties"] == "first":
+            key = lambda s: (len(valid[s][0]), answers[s].seconds, s)  # noqa: E731
+        else:
+            key = lambda s: (len(valid[s][0]), len(self.chips[s]), s)  # noqa: E731
+        return min(valid, key=key)
+
+    def diagram(self) -> str:
+        """The 16x16 board: walls ``|`` and ``---``, robots by letter, ``*`` the target."""
+        w = self.board.walls
+        marks = {c: "RGBYK"[i] for i, c in enumerate(self.robots)}
+        goal = self.board.targets.get(self.target) if self.target else None
+        lines = ["   " + "".join(f" {f} " for f in "abcdefghijklmnop")]
+        for rk in range(15, -1, -1):
+            top = "   +"
+            row = f"{rk + 1:>2} |"
+            for f in range(16):
+                cell = rk * 16 + f
+                top += ("---" if w[cell] & 1 else "   ") + "+"
+                body = marks.get(cell) or ("*" if cell == goal else "#" if cell in CENTRE else ".")
+                mark = "*" if cell == goal and cell in marks else " "
+                row += f"{mark}{body} " [:3] + ("|" if w[cell] & 2 else " ")
+            lines += [top, row]
+        lines.append("   +" + "---+" * 16)
+        lines.append(f"target {self.target or '-'}  stack {len(self.stack)}  round {self.round}  "
+                     f"chips {' '.join(str(len(c)) for c in self.chips)}")
+        return "\n".join(lines)
+
+
+class RicochetGame(Game):
+    """Ricochet Robots for 1-8 players; every round is a simultaneous race (``spec/ricochet.md``)."""
+
+    name = "ricochet"
+    summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
+    PARAMS = {
+        "players": Param(2, "number of players (seats), 1-8", minimum=1),
+        "robots": Param(4, "4 robots (R G B Y) or 5 (adds black K)", choices=(4, 5)),
+        "ties": Param("fewer-chips", "equal lengths: fewer chips then lower seat, or first answer",
+                      choices=("fewer-chips", "first")),
+        "max_rounds": Param(40, "rounds after which the game ends", minimum=1),
+        "board": Param("random", "quadrants NW,NE,SE,SW like 1A,2B,4A,3B, map:..., or random"),
+        "think_time": Param(None, "seconds per round for every player", kind=float, minimum=0),
+        "think_nodes": Param(None, "nodes per round for every player", kind=int, minimum=1),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        if self.params["players"] > 8:
+            from arena.errors import ConfigError
+            raise ConfigError("game ricochet: parameter players must be 1-8")
+        self.num_players = self.params["players"]
+        if self.params["board"].lower() != "random":
+            self.fixed_board = Board.parse(self.params["board"])
+        else:
+            self.fixed_board = None
+
+    def initial_state(self, seed: int | None = None) -> RicochetState:
+        rng = random.Random(seed)
+        board = self.fixed_board or Board.random(rng)
+        free = [c for c in range(CELLS) if c not in CENTRE and c not in board.target_at]
+        robots = tuple(rng.sample(free, self.params["robots"]))
+        stack = list(board.targets)
+        rng.shuffle(stack)
+        chips = tuple(() for _ in range(self.num_players))
+        return self._reveal(board, robots, tuple(stack), chips, 0)
+
+    def _next_round(self, board, robots, stack, chips, round_) -> RicochetState:
+        need = CHIPS_TO_WIN.get(self.num_players)
+        if need and any(len(c) >= need for c in chips):
+            return RicochetState(self, board, robots, None, stack, chips, round_, "chips")
+        if round_ >= self.params["max_rounds"]:
+            return RicochetState(self, board, robots, None, stack, chips, round_, "max_rounds")
+        return self._reveal(board, robots, stack, chips, round_)
+
+    def _reveal(self, board, robots, stack, chips, round_) -> RicochetState:
+        """Reveal the top chip, putting too-easy ones back (``spec`` "A round" 2)."""
+        stack = list(stack)
+        if not stack:
+            return RicochetState(self, board, robots, None, (), chips, round_, "chips")
+        if all(too_easy(Puzzle(board, robots, chip)) for chip in stack):
+            return RicochetState(self, board, robots, None, tuple(stack), chips, round_, "stack_exhausted")
+        k = 0
+        while too_easy(Puzzle(board, robots, stack[0])):
+            chip = stack.pop(0)
+            rng = _seeded_rng(board.name, robots, chip, stack, round_, k)
+            stack.insert(rng.randint(1, len(stack)), chip)
+            k += 1
+        return RicochetState(self, board, robots, stack[0], tuple(stack[1:]), chips, round_)
+
+    def parse_state(self, text: str) -> RicochetState:
+        parts = str(text).split()
+        if len(parts) != 6 or not parts[3].startswith("stack=") or not parts[4].startswith("chips=") \
+                or not parts[5].startswith("round="):
+            raise PositionSyntaxError(f"bad ricochet state {text[:80]!r}; accepted: "
+                                      "'<board> <robots> <target> stack=.. chips=..;.. round=N'")
+        puzzle = Puzzle.parse(" ".join(parts[:3]), allow_no_target=True)
+        if len(puzzle.robots) != self.params["robots"]:
+            raise PositionSyntaxError(f"state has {len(puzzle.robots)} robots; game has {self.params['robots']}")
+        stack = tuple(t for t in parts[3][6:].upper().split(",") if t != "-")
+        chips = tuple(tuple(t for t in seat.upper().split(",") if t != "-") for seat in parts[4][6:].split(";"))
+        if len(chips) != self.num_players:
+            raise PositionSyntaxError(f"state has chips for {len(chips)} seats; game has {self.num_players}")
+        every = list(stack) + [c for seat in chips for c in seat] + ([puzzle.target] if puzzle.target != "-" else [])
+        if sorted(every) != sorted(set(every)) or any(t not in puzzle.board.targets for t in every):
+            raise PositionSyntaxError(f"bad chips in state {text[:80]!r}: unknown or repeated chips")
+        try:
+            round_ = int(parts[5][6:])
+        except ValueError:
+            raise PositionSyntaxError(f"bad round {parts[5]!r}; accepted: round=N") from None
+        if puzzle.target == "-":
+            need = CHIPS_TO_WIN.get(self.num_players)
+            term = ("chips" if need and any(len(c) >= need for c in chips) else
+                    "max_rounds" if round_ >= self.params["max_rounds"] else
+                    "chips" if not stack else "stack_exhausted")
+            return RicochetState(self, puzzle.board, puzzle.robots, None, stack, chips, round_, term)
+        return RicochetState(self, puzzle.board, puzzle.robots, puzzle.target, stack, chips, round_)
+
+    def parse_move(self, state: State, text: str) -> Solution | None:
+        """A solution ``RN GE RS`` at a round, or ``None`` for ``-`` (no answer).
+
+        Raises:
+            MoveSyntaxError: empty text or a bad move.
+        """
+        t = str(text).strip()
+        if t == "-":
+            return None
+        if not t:
+            raise MoveSyntaxError("empty solution; accepted: moves like 'RN GE RS', or - for none")
+        return Solution.parse(t)
+
+
+def too_easy(puzzle: Puzzle) -> bool:
+    """The chip's robot (any robot for the vortex) is on the target or reaches it in one move."""
+    if puzzle.is_solved():
+        return True
+    goal = set(puzzle.goal_robots())
+    return any(m.robot in goal and puzzle.is_solved(after) for m, after in puzzle.moves_from(puzzle.robots))
+
+
+__all__ = ["RicochetGame", "RicochetState", "too_easy", "parse_robots", "TARGETS"]

@@ -1,0 +1,327 @@
+"""Ricochet Robots search: lower bounds, IDA* kernel (numba), greedy best-first, plain BFS.
+
+Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + file,
+N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``cache=True``)
+and runs as plain Python otherwise (same code, far slower).
+
+Pruning (``spec/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal robot's moves
+(breadth-first search backwards from the target where a slide may stop at any cell of its
+path: other robots can always be blockers, so the bound is admissible); only goal robots move
+when the bound equals the remaining depth (so only they make the last move); no robot moves
+straight back; a transposition table keyed by the robot cells (goal robot first, the others
+sorted) stores the remaining depth searched, so a position is not searched again with the
+same or a smaller remaining depth.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections import deque
+
+import numpy as np
+
+try:
+    from numba import njit, objmode
+    HAVE_NUMBA = True
+except ImportError:  # pragma: no cover - the plain-Python fallback
+    HAVE_NUMBA = False
+
+    def njit(*args, **kwargs):
+        return (lambda f: f) if not args or not callable(args[0]) else args[0]
+
+    class objmode:  # noqa: N801 - mirrors numba.objmode
+        def __init__(self, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+INF = 99
+STEP = (16, 1, -16, -1)
+WALL_BIT = (1, 2, 4, 8)
+FOUND, EXHAUSTED, ABORTED = 1, 0, -1
+
+
+def lower_bounds(walls: tuple[int, ...], goal: int) -> np.ndarray:
+    """Per cell, a lower bound on the moves a robot needs to reach ``goal`` (``INF``: never).
+
+    Backward breadth-first search where a slide may stop at any cell of its wall-free path.
+    """
+    h = np.full(256, INF, dtype=np.int64)
+    h[goal] = 0
+    frontier = [goal]
+    k = 0
+    while frontier:
+        k += 1
+        nxt = []
+        for y in frontier:
+            for e in range(4):
+                x = y
+                while not walls[x] & WALL_BIT[e]:
+                    x += STEP[e]
+                    if h[x] == INF:
+                        h[x] = k
+                        nxt.append(x)
+        frontier = nxt
+    return h
+
+
+@njit(cache=True)
+def _slide(stops, pos, n, r, d):
+    s = pos[r]
+    stop = stops[d * 256 + s]
+    if stop == s:
+        return s
+    for j in range(n):
+        if j == r:
+            continue
+        o = pos[j]
+        if d == 0:
+            if (o & 15) == (s & 15) and s < o <= stop:
+                stop = o - 16
+        elif d == 1:
+            if (o >> 4) == (s >> 4) and s < o <= stop:
+                stop = o - 1
+        elif d == 2:
+            if (o & 15) == (s & 15) and stop <= o < s:
+                stop = o + 16
+        else:
+            if (o >> 4) == (s >> 4) and stop <= o < s:
+                stop = o + 1
+    return stop
+
+
+@njit(cache=True)
+def _key(pos, n, first, tmp):
+    """Robot cells packed 8 bits each: robot ``first`` (or none when -1) low, the rest sorted."""
+    m = 0
+    for j in range(n):
+        if j != first:
+            v = pos[j]
+            i = m
+            while i > 0 and tmp[i - 1] > v:
+                tmp[i] = tmp[i - 1]
+                i -= 1
+            tmp[i] = v
+            m += 1
+    key = 0
+    for i in range(m):
+        key = (key << 8) | tmp[i]
+    if first >= 0:
+        key = (key << 8) | pos[first]
+    return key + 1
+
+
+@njit(cache=True)
+def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, keys, vals, max_nodes,
+                  deadline, path_r, path_d):
+    """One depth-first iteration with ``bound`` moves; returns (status, nodes).
+
+    ``status``: 1 found (the moves are in ``path_r``/``path_d``), 0 none within ``bound``,
+    -1 stopped by ``max_nodes`` or ``deadline`` (``time.perf_counter`` seconds; <= 0: none).
+    """
+    mask = keys.shape[0] - 1
+    tmp = np.empty(n, np.int64)
+    nxt = np.zeros(bound + 1, np.int64)
+    old = np.zeros(bound + 1, np.int64)
+    hm = np.zeros(bound + 1, np.int64)
+    nodes = 0
+    level = 0
+    while level >= 0:
+        rem = bound - level
+        i = nxt[level]
+        if i == 0:  # entering the node
+            nodes += 1
+            if (nodes & 0xFFFF) == 0:
+                if max_nodes > 0 and nodes >= max_nodes:
+                    return ABORTED, nodes
+                if deadline > 0:
+                    with objmode(now="float64"):
+                        now = time.perf_counter()
+                    if now >= deadline:
+                        return ABORTED, nodes
+            best = INF
+            for j in range(n):
+                if isgoal[j] and h[pos[j]] < best:
+                    best = h[pos[j]]
+            prune = best > rem
+            if not prune and level > 0:
+                key = _key(pos, n, first, tmp)
+                x = key ^ (key >> 29)
+                x = x * 0x5BD1E9955BD1E995
+                slot = (x ^ (x >> 32)) & mask
+                for probe in range(4):
+                    s = (slot + probe) & mask
+                    if keys[s] == key:
+                        if vals[s] >= rem:
+                            prune = True
+                        else:
+                            vals[s] = rem
+                        break
+                    if keys[s] == 0 or probe == 3:
+                        keys[s] = key
+                        vals[s] = rem
+                        break
+            if prune:
+                level -= 1
+                if level >= 0:
+                    pos[path_r[level]] = old[level]
+                continue
+            hm[level] = best
+        if i >= 4 * n:
+            level -= 1
+            if level >= 0:
+                pos[path_r[level]] = old[level]
+            continue
+        nxt[level] = i + 1
+        r = i >> 2
+        d = i & 3
+        if level > 0 and r == path_r[level - 1] and d == (path_d[level - 1] ^ 2):
+            continue
+        if hm[level] == rem and not (isgoal[r] and h[pos[r]] == rem):
+            continue
+        to = _slide(stops, pos, n, r, d)
+        if to == pos[r]:
+            continue
+        old[level] = pos[r]
+        pos[r] = to
+        path_r[level] = r
+        path_d[level] = d
+        if isgoal[r] and to == target:
+            return FOUND, nodes
+        if rem == 1:
+            pos[r] = old[level]
+            continue
+        level += 1
+        nxt[level] = 0
+    return EXHAUSTED, nodes
+
+
+def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
+             target: int, deadline: float | None = None, max_nodes: int | None = None,
+             max_depth: int = 60, table_bits: int = 26):
+    """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
+
+    ``moves`` is a list of (robot, direction); ``proven`` is True when the answer is optimal
+    (or when it is proven that no solution of at most ``max_depth`` moves exists).
+    """
+    n = len(robots)
+    isgoal = np.array([1 if r in goal_robots else 0 for r in range(n)], np.int64)
+    first = goal_robots[0] if len(goal_robots) == 1 else -1
+    if any(robots[r] == target for r in goal_robots):
+        return [], 0, 0, True
+    bound = max(1, min(int(h[robots[r]]) for r in goal_robots))
+    if bound >= INF:
+        return None, 0, 0, True
+    bits = 16
+    keys = np.zeros(1 << bits, np.int64)
+    vals = np.zeros(1 << bits, np.int8)
+    total = 0
+    while bound <= max_depth:
+        budget = 0 if max_nodes is None else max(1, max_nodes - total)
+        pos = np.array(robots, np.int64)
+        path_r = np.zeros(bound, np.int64)
+        path_d = np.zeros(bound, np.int64)
+        status, nodes = ida_iteration(stops, h, pos, isgoal, first, target, n, bound, keys, vals,
+                                      budget, deadline or 0.0, path_r, path_d)
+        total += nodes
+        if status == FOUND:
+            return list(zip(path_r.tolist(), path_d.tolist())), total, bound, True
+        if status == ABORTED:
+            return None, total, bound - 1, False
+        while nodes > (1 << bits) and bits < table_bits:  # grow the table with the search
+            bits += 2
+            keys = np.zeros(1 << bits, np.int64)
+            vals = np.zeros(1 << bits, np.int8)
+        bound += 1
+    return None, total, max_depth, True
+
+
+def _slide_py(stops, robots, r, d):
+    s = robots[r]
+    stop = stops[d][s]
+    step = STEP[d]
+    same = (lambda o: o & 15 == s & 15) if d in (0, 2) else (lambda o: o >> 4 == s >> 4)
+    for j, o in enumerate(robots):
+        if j != r and same(o):
+            if step > 0 and s < o <= stop:
+                stop = o - step
+            elif step < 0 and stop <= o < s:
+                stop = o - step
+    return stop
+
+
+def greedy(stops, h, robots, goal_robots, target, max_nodes=20000, max_moves=30, deadline=None):
+    """Greedy best-first search on (lower bound of the goal robots, moves so far).
+
+    Returns (moves or None, nodes). Fast, not optimal.
+    """
+    start = tuple(robots)
+    if any(start[r] == target for r in goal_robots):
+        return [], 0
+    seen = {start: None}
+    heap = [(min(h[start[r]] for r in goal_robots), 0, 0, start)]
+    nodes, tie = 0, 0
+    while heap and nodes < max_nodes:
+        _, g, _, cur = heapq.heappop(heap)
+        nodes += 1
+        if g >= max_moves or (deadline and nodes & 255 == 0 and time.perf_counter() > deadline):
+            if g >= max_moves:
+                continue
+            break
+        for r in range(len(cur)):
+            for d in range(4):
+                to = _slide_py(stops, cur, r, d)
+                if to == cur[r]:
+                    continue
+                child = cur[:r] + (to,) + cur[r + 1:]
+                if child in seen:
+                    continue
+                seen[child] = (cur, r, d)
+                if to == target and r in goal_robots:
+                    return _trace(seen, child), nodes
+                tie += 1
+                heapq.heappush(heap, (min(h[child[q]] for q in goal_robots), g + 1, tie, child))
+    return None, nodes
+
+
+def _trace(seen, state):
+    moves = []
+    while seen[state] is not None:
+        state, r, d = seen[state]
+        moves.append((r, d))
+    return moves[::-1]
+
+
+def breadth_first(stops, robots, goal_robots, target, max_depth=8):
+    """Plain breadth-first search over every robot move (reference for tests).
+
+    Returns the moves of a shortest solution, or ``None`` within ``max_depth``.
+    """
+    start = tuple(robots)
+    if any(start[r] == target for r in goal_robots):
+        return []
+    seen = {start: None}
+    frontier = [start]
+    for _ in range(max_depth):
+        nxt = []
+        for cur in frontier:
+            for r in range(len(cur)):
+                for d in range(4):
+                    to = _slide_py(stops, cur, r, d)
+                    child = cur[:r] + (to,) + cur[r + 1:]
+                    if to == cur[r] or child in seen:
+                        continue
+                    seen[child] = (cur, r, d)
+                    if to == target and r in goal_robots:
+                        return _trace(seen, child)
+                    nxt.append(child)
+        frontier = nxt
+    return None
+
+
+__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA", "deque"]

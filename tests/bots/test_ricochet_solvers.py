@@ -1,0 +1,117 @@
+"""Ricochet solvers: optimality against plain BFS, budgets, bots in a game."""
+
+from __future__ import annotations
+
+import pytest
+
+import arena.games
+from arena.bench.ricochet import random_puzzles
+from arena.games import Answer
+from arena.games.ricochet import Puzzle
+from arena.match import play_game
+from bots.base import Limits
+from bots.registry import make
+from bots.ricochet import solve_bfs, solve_greedy, solve_optimal
+
+PUZ = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
+
+
+def check_against_bfs(puzzles, max_moves, wanted):
+    """Solve ``puzzles`` optimally; the first ``wanted`` with an optimum of at most
+    ``max_moves`` are checked against a plain BFS over all robot moves."""
+    checked = 0
+    for p in puzzles:
+        if checked >= wanted:
+            break
+        r = solve_optimal(p)
+        assert r.optimal and r.solution is not None
+        assert p.check(r.solution) is not None, str(p)
+        if len(r.solution) > max_moves:
+            continue
+        ref = solve_bfs(p, len(r.solution))
+        assert ref is not None and len(ref) == len(r.solution), (str(p), str(ref), str(r.solution))
+        checked += 1
+    return checked
+
+
+def bfs_first(puzzles, depth, wanted):
+    """Puzzles the solver proves solvable in at most ``depth`` moves: plain BFS finds the same
+    length. One in six of the others: plain BFS finds nothing within ``depth``."""
+    checked = 0
+    for i, p in enumerate(puzzles):
+        r = solve_optimal(p, Limits(nodes=20_000), fallback=False)
+        if r.optimal and len(r.solution) <= depth:
+            assert p.check(r.solution) is not None
+            ref = solve_bfs(p, len(r.solution))
+            assert ref is not None and len(ref) == len(r.solution), str(p)
+            checked += 1
+            if checked == wanted:
+                break
+        elif i % 6 == 0:
+            assert solve_bfs(p, depth) is None, str(p)
+    return checked
+
+
+def test_optimal_matches_bfs_on_small_puzzles():
+    four = random_puzzles(600, seed=1)
+    five = random_puzzles(300, seed=2, robots=5)
+    assert bfs_first(four, 4, 70) + bfs_first(five, 4, 30) == 100
+
+
+@pytest.mark.slow
+def test_optimal_matches_bfs_on_several_hundred_puzzles():
+    four = random_puzzles(2000, seed=11)
+    five = random_puzzles(1000, seed=12, robots=5)
+    assert check_against_bfs(four, 6, 300) + check_against_bfs(five, 5, 100) == 400
+
+
+def test_zero_move_puzzle_and_known_optimum():
+    p = Puzzle.parse(PUZ)
+    r = solve_optimal(p)
+    assert str(r.solution) == "RN BE BN RE RS" or len(r.solution) == 5
+    assert r.optimal and r.nodes > 0 and r.depth == 5
+    on = Puzzle(p.board, (p.goal,) + p.robots[1:], "RC")
+    z = solve_optimal(on)
+    assert z.solution == () and str(z.solution) == "" and z.optimal
+
+
+def test_budget_gives_best_found_not_proven():
+    p = Puzzle.parse("2B,4B,3B,1B R:c2,G:a13,B:l14,Y:c15 BT")  # a 25-mover
+    r = solve_optimal(p, Limits(nodes=200_000))
+    assert not r.optimal
+    assert r.solution is None or p.check(r.solution) is not None
+    t = solve_optimal(p, Limits(time=0.3))
+    assert not t.optimal and t.seconds < 1.5
+
+
+def test_greedy_is_valid_and_never_shorter_than_optimal():
+    found = 0
+    for p in random_puzzles(20, seed=5):
+        g = solve_greedy(p, max_nodes=3000)
+        if g.solution is not None:
+            found += 1
+            assert p.check(g.solution) is not None
+            assert len(g.solution) >= len(solve_optimal(p).solution)
+    assert found >= 12
+
+
+def test_bots_answer_rounds_and_report_stats():
+    bot = make("ricochet-optimal")
+    game = arena.games.make("ricochet")
+    state = game.initial_state(3)
+    bot.reset(game, 0, 1)
+    sol = bot.choose(state, Limits(time=5))
+    assert state.puzzle.check(sol) is not None and bot.proven
+    assert bot.last_stats.nodes > 0 and bot.last_stats.depth == len(sol)
+    greedy = make("ricochet-greedy:max_nodes=500")
+    greedy.reset(game, 1, 2)
+    nxt = state.play([Answer(sol), Answer(greedy.choose(state, Limits()))])
+    assert nxt.last_status[0] == "won"
+
+
+def test_optimal_beats_greedy_in_a_match():
+    game = arena.games.make("ricochet", max_rounds=12)
+    record = play_game(game, [make("ricochet-optimal"), make("ricochet-greedy:max_nodes=300")], seed=4,
+                       limits=Limits(time=5))
+    out = record.outcome
+    assert out.scores[0] >= out.scores[1]

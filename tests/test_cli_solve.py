@@ -1,0 +1,64 @@
+"""``arena solve``: readable lines, JSON objects, bad input (spec/arena.md, spec/ricochet.md)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from arena.cli.app import main
+
+PUZ = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
+ZERO = "1A,2B,4A,3B R:d10,G:k12,B:a1,Y:p16 RC"  # red already on its target
+
+
+def run(capsys, *argv):
+    try:
+        main(list(argv))
+        code = 0
+    except SystemExit as exc:
+        code = exc.code or 0
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_single_puzzle_readable_and_json(capsys):
+    code, out, _ = run(capsys, "solve", PUZ)
+    assert code == 0 and "5 moves" in out and "optimal" in out
+    code, out, _ = run(capsys, "solve", PUZ, "--json")
+    rec = json.loads(out)
+    assert set(rec) == {"puzzle", "solution", "moves", "nodes", "seconds", "optimal"}
+    assert rec["puzzle"] == PUZ and rec["moves"] == 5 == len(rec["solution"].split())
+    assert rec["optimal"] is True and isinstance(rec["nodes"], int) and isinstance(rec["seconds"], float)
+
+
+def test_zero_moves_is_empty_string(capsys):
+    code, out, _ = run(capsys, "solve", ZERO, "--json")
+    rec = json.loads(out)
+    assert code == 0 and rec["solution"] == "" and rec["moves"] == 0 and rec["optimal"] is True
+
+
+def test_file_with_a_bad_line_goes_on_and_exits_2(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text(f"{PUZ}\nnot a puzzle\n\n# comment\n{ZERO}\n")
+    code, out, _ = run(capsys, "solve", "--file", str(f), "--json", "--bot", "ricochet-greedy")
+    recs = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and len(recs) == 3
+    assert recs[0]["solution"] and recs[0]["optimal"] is False
+    assert recs[1]["puzzle"] == "not a puzzle" and "error" in recs[1]
+    assert recs[2]["solution"] == ""
+
+
+def test_time_limit_gives_unproven_answer(capsys):
+    code, out, _ = run(capsys, "solve", "2B,4B,3B,1B R:c2,G:a13,B:l14,Y:c15 BT", "--json",
+                       "--time-limit", "0.2")
+    rec = json.loads(out)
+    assert code == 0 and rec["optimal"] is False
+    assert rec["solution"] is None or rec["moves"] == len(rec["solution"].split())
+
+
+@pytest.mark.parametrize("argv", [["solve", "1A,2B R:c5 RC"], ["solve"], ["solve", PUZ, "--bot", "random"],
+                                  ["solve", "--file", "/nonexistent/file"]])
+def test_bad_input_one_line_error(capsys, argv):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
