@@ -186,7 +186,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given["bots"] = tuple(given["bots"]) or DEFAULT_BOTS
     cfg = TournamentConfig(**given)
     game = arena.games.make(cfg.game, **cfg.params)  # UnknownGameError / ConfigError
-    return replace(cfg, game=game.name, params=dict(game.params))
+    # every parameter, coerced (a stable identity), except those left unset (None): they are
+    # not accepted back as values
+    return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:

@@ -143,7 +143,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     log_setup = None
     start = time.perf_counter()
     try:
-        store.begin(p.name, p.game.name, p.game.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
+        store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
                     len(p.tasks))
         done = store.done_ids()
         todo = [t for t in p.tasks if t.game_id not in done]
@@ -152,8 +152,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             return summary
         ctx, fork = context()
         log_setup = _Logging(Path(cfg.results) / f"{p.name}.log", ctx, fork)
-        limits = None if cfg.move_time is None and cfg.move_nodes is None else Limits(cfg.move_time, cfg.move_nodes)
-        setup = WorkerSetup(p.game.name, dict(p.game.params), p.specs, limits, cfg.time_margin, cfg.memory_limit,
+        limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
+        setup = WorkerSetup(p.game.name, dict(cfg.params), p.specs, limits, cfg.time_margin, cfg.memory_limit,
                             str(Path(cfg.results) / f"{p.name}.log"), log_setup.queue, (store.lock_fd,))
         pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
         log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
