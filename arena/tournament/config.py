@@ -24,9 +24,9 @@ from arena.tournament.series import ROTATIONS
 from bots.registry import BotSpec, assign_labels
 
 #: The default field of ``arena run`` with no options (different strengths).
-DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=3", "mcts:playouts=100")
+DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
 DEFAULT_GAME = "interaction"
-DEFAULT_GAMES = 30
+DEFAULT_GAMES = 50
 DEFAULT_GAME_TIME = 600.0
 MAX_SEED = 2**63 - 1
 
