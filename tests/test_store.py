@@ -134,6 +134,9 @@ def run_cli(args, capsys):
 @pytest.mark.parametrize("args,needle", [
     (["run", "--game", "nim", "--games", "0"], "--games 0 is out of range; accepted: 1 to 1000000"),
     (["run", "--game", "nim", "--workers", "-2"], "--workers -2"),
+    (["run", "--game", "nim", "--games", "many"], "--games 'many' is not an integer; accepted: 1 to 1000000"),
+    (["run", "--game", "nim", "--move-time", "fast"], "--move-time 'fast' is not a number"),
+    (["run", "--game", "nim", "--games", "2.5"], "--games '2.5' is not an integer"),
     (["run", "--game", "nim", "--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
     (["run", "--game", "nosuch"], "unknown game"),
     (["run", "--game", "nim", "--bot", "random", "--bot", "tests/fixtures/broken_bots.py#BadInit"], "constructor bug"),

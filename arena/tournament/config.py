@@ -116,7 +116,7 @@ def _check_number(key: str, value: Any) -> Any:
     except (TypeError, ValueError):
         raise ConfigError(f"--{key.replace('_', '-')} {value!r} is not {kind}; accepted: {low} to {high}") from None
     if not (lo <= num <= hi) or num != num:
-        raise ConfigError(f"--{key.replace('_', '-')} {value!r} is out of range; accepted: {low} to {high}")
+        raise ConfigError(f"--{key.replace('_', '-')} {value} is out of range; accepted: {low} to {high}")
     return int(num) if key in INTEGER else float(num)
 
 

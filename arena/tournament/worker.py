@@ -221,6 +221,7 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
         _limit_memory(setup.memory_limit)
     game = arena.games.make(setup.game, **setup.params)
     factories = bot_factories(setup.specs)
+    log.info("worker %d ready", os.getpid())
     code = 0
     try:
         while True:
@@ -240,4 +241,17 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
+        _flush_logging()
         os._exit(code)
+
+
+def _flush_logging() -> None:
+    """Push queued log records to the runner before ``os._exit`` (queue feeder threads)."""
+    for handler in logging.getLogger("arena").handlers:
+        queue = getattr(handler, "queue", None)
+        if queue is not None and hasattr(queue, "join_thread"):
+            try:
+                queue.close()
+                queue.join_thread()
+            except (OSError, ValueError, AssertionError):
+                pass
