@@ -197,3 +197,16 @@ def test_export_and_replay(tmp_path, capsys):
     assert "game 2" in text and "ply 0 opening" in text and "end: last_stone" in text
     code, _, err = run_cli(["replay", "t", "99", "--results", str(tmp_path)], capsys)
     assert code == 2 and "no game 99 stored; 4 games stored, ids 1 to 4" in err
+
+
+def test_toml_config_with_command_line_override(tmp_path, capsys):
+    conf = tmp_path / "t.toml"
+    conf.write_text('game = "nim"\nbots = ["a=random", "b=random"]\ngames = 6\nopening-plies = 1\nname = "toml"\n'
+                    f'results = "{tmp_path}"\n[params]\npile = 9\n')
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--config", str(conf), "--games", "2", "-q"])
+    out = capsys.readouterr().out
+    assert exc.value.code in (0, None) and "toml" in out
+    info = load_tournament(tmp_path / "toml.sqlite")
+    assert info["settings"]["games"] == 2 and info["params"]["pile"] == 9 and list(info["bots"]) == ["a", "b"]
+    assert len(load_games(tmp_path / "toml.sqlite")) == 2
