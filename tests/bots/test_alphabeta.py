@@ -47,13 +47,13 @@ def make_bot(game, spec="alphabeta", evaluate=None, seed=0):
 def test_root_value_equals_minimax_tictactoe(depth):
     game = TicTacToe()
     shared = make_bot(game, evaluate=open_lines)  # one table reused over all positions
+    tiny = make_bot(game, "alphabeta:tt=3", evaluate=open_lines)  # a table cleared all the time
     for state in live_positions(game, 40, seed=depth, max_plies=6):
         expected = minimax(state, depth, open_lines)
         fresh = make_bot(game, evaluate=open_lines)
-        fresh.choose(state, Limits(depth=depth))
-        shared.choose(state, Limits(depth=depth))
-        assert fresh.last_stats.evaluation == expected, state.to_text()
-        assert shared.last_stats.evaluation == expected, state.to_text()
+        for bot in (fresh, shared, tiny):
+            bot.choose(state, Limits(depth=depth))
+            assert bot.last_stats.evaluation == expected, state.to_text()
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])

@@ -110,3 +110,11 @@ def test_node_and_time_limits(game):
     bot = ready("mcts:time=0.3", game, state.to_move)
     bot.choose(state, Limits())
     assert bot.last_stats.seconds < 0.6 and bot.last_stats.nodes > 5
+
+
+def test_time_limited_games_keep_to_the_clock(game):
+    rec = play_game(game, [bots.make("alphabeta"), bots.make("mcts")], seed=4, limits=Limits(time=0.05),
+                    time_margin=0.2, opening=random_opening(game, 4, 2))
+    assert rec.fault_seat is None and rec.outcome.termination != "timeout"
+    searched = [m for m in rec.move_stats if m.seat == 0 and m.nodes > 1]
+    assert searched and max(m.seconds for m in searched) < 0.25
