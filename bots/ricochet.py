@@ -42,6 +42,10 @@ class SolveResult:
     depth: int = 0
 
 
+#: a 5-move puzzle solved once per process before timed play
+WARM_UP = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
+
+
 @lru_cache(maxsize=64)
 def _tables(board: Board) -> np.ndarray:
     return np.array([s for d in range(4) for s in board.stops[d]], np.int64)
@@ -136,6 +140,12 @@ class OptimalSolver(_SolverBot):
 
     name = "ricochet-optimal"
     summary = "Ricochet: optimal IDA* solver (best found when the budget runs out)"
+
+    def reset(self, game, seat: int, seed: int) -> None:
+        """Prepare for a game; loads (or compiles, the first time) the search kernel here,
+        outside the timed rounds."""
+        super().reset(game, seat, seed)
+        solve_optimal(Puzzle.parse(WARM_UP))
 
     def _solve(self, puzzle, limits):
         return solve_optimal(puzzle, limits)

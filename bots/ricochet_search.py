@@ -8,16 +8,19 @@ Pruning (``spec/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal
 (breadth-first search backwards from the target where a slide may stop at any cell of its
 path: other robots can always be blockers, so the bound is admissible); only goal robots move
 when the bound equals the remaining depth (so only they make the last move); no robot moves
-straight back; a transposition table keyed by the robot cells (goal robot first, the others
+straight back; two consecutive moves of different robots that commute (each ends the same in
+either order) are searched only in robot order (R before G...): the other order reaches the
+same position at the same depth; a transposition table keyed by the robot cells (goal robot first, the others
 sorted) stores the remaining depth searched, so a position is not searched again with the
-same or a smaller remaining depth.
+same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
+entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
+grows with the search up to 2**26 entries (512 MiB).
 """
 
 from __future__ import annotations
 
 import heapq
 import time
-from collections import deque
 
 import numpy as np
 
@@ -117,14 +120,34 @@ def _key(pos, n, first, tmp):
 
 
 @njit(cache=True)
-def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, keys, vals, max_nodes,
-                  deadline, path_r, path_d):
+def _commutes(stops, pos, n, r, d, c, r1, a, d1):
+    """True when robot ``r``'s move ``d`` (from ``c`` to ``pos[r]``), made just after robot
+    ``r1``'s move in direction ``d1`` (from ``a`` to ``pos[r1]``), ends the same when made
+    first and leaves ``r1``'s move unchanged: the two moves commute."""
+    to, b = pos[r], pos[r1]
+    pos[r] = c
+    pos[r1] = a
+    same = _slide(stops, pos, n, r, d) == to
+    if same:
+        pos[r] = to
+        same = _slide(stops, pos, n, r1, d1) == b
+    pos[r] = to
+    pos[r1] = b
+    return same
+
+
+@njit(cache=True)
+def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
+                  deadline, path_r, path_d, tt_from=3):
     """One depth-first iteration with ``bound`` moves; returns (status, nodes).
 
     ``status``: 1 found (the moves are in ``path_r``/``path_d``), 0 none within ``bound``,
     -1 stopped by ``max_nodes`` or ``deadline`` (``time.perf_counter`` seconds; <= 0: none).
+    The table is probed only ``tt_from`` or more moves from the bound: nearer the leaves
+    mostly the goal robot moves alone, transpositions are rare and a probe (a cache miss)
+    costs more than it saves.
     """
-    mask = keys.shape[0] - 1
+    mask = tt.shape[0] - 1
     tmp = np.empty(n, np.int64)
     nxt = np.zeros(bound + 1, np.int64)
     old = np.zeros(bound + 1, np.int64)
@@ -149,23 +172,27 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, keys, vals, ma
                 if isgoal[j] and h[pos[j]] < best:
                     best = h[pos[j]]
             prune = best > rem
-            if not prune and level > 0:
+            if not prune and level > 0 and rem >= tt_from:
                 key = _key(pos, n, first, tmp)
                 x = key ^ (key >> 29)
                 x = x * 0x5BD1E9955BD1E995
-                slot = (x ^ (x >> 32)) & mask
-                for probe in range(4):
-                    s = (slot + probe) & mask
-                    if keys[s] == key:
-                        if vals[s] >= rem:
+                base = (x ^ (x >> 32)) & mask & ~3  # a bucket of 4 entries: key << 6 | depth
+                victim = base
+                low = 64
+                for s in range(base, base + 4):
+                    e = tt[s]
+                    if (e >> 6) == key:
+                        victim = -1
+                        if (e & 63) >= rem:
                             prune = True
                         else:
-                            vals[s] = rem
+                            tt[s] = (key << 6) | rem
                         break
-                    if keys[s] == 0 or probe == 3:
-                        keys[s] = key
-                        vals[s] = rem
-                        break
+                    if (e & 63) < low:
+                        low = e & 63
+                        victim = s
+                if victim >= 0:
+                    tt[victim] = (key << 6) | rem
             if prune:
                 level -= 1
                 if level >= 0:
@@ -193,8 +220,13 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, keys, vals, ma
         path_d[level] = d
         if isgoal[r] and to == target:
             return FOUND, nodes
-        if rem == 1:
-            pos[r] = old[level]
+        if rem == 1 or (first >= 0 and r == first and h[to] >= rem):
+            pos[r] = old[level]  # no solution below: the bound already exceeds what is left
+            continue
+        if level > 0 and r < path_r[level - 1] and _commutes(stops, pos, n, r, d, old[level],
+                                                             path_r[level - 1], old[level - 1],
+                                                             path_d[level - 1]):
+            pos[r] = old[level]  # the same two moves in robot order reach this position
             continue
         level += 1
         nxt[level] = 0
@@ -218,16 +250,16 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
     if bound >= INF:
         return None, 0, 0, True
     bits = 16
-    keys = np.zeros(1 << bits, np.int64)
-    vals = np.zeros(1 << bits, np.int8)
+    tt = np.zeros(1 << bits, np.int64)
     total = 0
     while bound <= max_depth:
         budget = 0 if max_nodes is None else max(1, max_nodes - total)
         pos = np.array(robots, np.int64)
         path_r = np.zeros(bound, np.int64)
         path_d = np.zeros(bound, np.int64)
-        status, nodes = ida_iteration(stops, h, pos, isgoal, first, target, n, bound, keys, vals,
-                                      budget, deadline or 0.0, path_r, path_d)
+        with np.errstate(over="ignore"):  # the hash wraps around (plain-Python fallback)
+            status, nodes = ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt,
+                                          budget, deadline or 0.0, path_r, path_d)
         total += nodes
         if status == FOUND:
             return list(zip(path_r.tolist(), path_d.tolist())), total, bound, True
@@ -235,8 +267,7 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
             return None, total, bound - 1, False
         while nodes > (1 << bits) and bits < table_bits:  # grow the table with the search
             bits += 2
-            keys = np.zeros(1 << bits, np.int64)
-            vals = np.zeros(1 << bits, np.int8)
+            tt = np.zeros(1 << bits, np.int64)
         bound += 1
     return None, total, max_depth, True
 
@@ -324,4 +355,4 @@ def breadth_first(stops, robots, goal_robots, target, max_depth=8):
     return None
 
 
-__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA", "deque"]
+__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA"]

@@ -53,6 +53,7 @@ def solve(
     solver = make(bot)
     if not hasattr(solver, "solve_puzzle"):
         raise ConfigError(f"bot {bot!r} is not a Ricochet solver; accepted: ricochet-optimal, ricochet-greedy")
+    solver.reset(None, 0, 0)  # loads the search kernel before any timing
     limits = Limits(time=time_limit)
     if puzzle is not None:
         rec = _record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2

@@ -12,7 +12,7 @@ from arena.errors import PositionSyntaxError
 from arena.games.ricochet.board import (
     CENTRE, OPPOSITE, STEP, TARGETS, WALL_BIT, Board, all_assemblies, parse_square, square_name,
 )
-from arena.games.ricochet.puzzle import Puzzle, parse_robots, slide
+from arena.games.ricochet.puzzle import Puzzle, slide
 
 DATA = json.loads((Path(__file__).parents[2] / "arena/games/ricochet/quadrants.json").read_text())["quadrants"]
 SQ = parse_square

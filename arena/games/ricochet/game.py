@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 import zlib
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
 from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
-from arena.games.ricochet.board import CENTRE, CELLS, TARGETS, Board, square_name
-from arena.games.ricochet.puzzle import Puzzle, Solution, parse_robots
+from arena.games.ricochet.board import CELLS, CENTRE, Board, square_name
+from arena.games.ricochet.puzzle import Puzzle, Solution
 
 #: chips that end the game, by number of players (``spec`` "End"); others: until chips run out
 CHIPS_TO_WIN = {2: 8, 3: 6, 4: 5}
@@ -252,4 +253,4 @@ def too_easy(puzzle: Puzzle) -> bool:
     return any(m.robot in goal and puzzle.is_solved(after) for m, after in puzzle.moves_from(puzzle.robots))
 
 
-__all__ = ["RicochetGame", "RicochetState", "too_easy", "parse_robots", "TARGETS"]
+__all__ = ["RicochetGame", "RicochetState", "too_easy"]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from arena.errors import MoveSyntaxError, PuzzleSyntaxError
 from arena.games.ricochet.board import (
-    CENTRE, COLOURS, DIRS, STEP, TARGETS, Board, parse_square, square_name,
+    CENTRE, COLOURS, DIRS, STEP, Board, parse_square, square_name,
 )
 
 
@@ -67,13 +67,9 @@ class Solution(tuple):
         """
         if isinstance(moves, Solution):
             return moves
-        if isinstance(moves, str):
-            return cls.parse(moves)
-        try:
-            items = list(moves)
-        except TypeError:
-            raise MoveSyntaxError(f"bad solution {moves!r}; accepted: moves like 'RN GE'") from None
-        return cls(m if isinstance(m, RobotMove) else RobotMove.parse(str(m)) for m in items)
+        if isinstance(moves, (list, tuple)):
+            return cls(m if isinstance(m, RobotMove) else RobotMove.parse(str(m)) for m in moves)
+        return cls.parse(str(moves))  # text, or any object whose str is the notation
 
 
 def slide(board: Board, robots: tuple[int, ...], robot: int, d: int) -> int:
@@ -222,4 +218,4 @@ def parse_robots(text: str) -> tuple[int, ...]:
     return robots
 
 
-__all__ = ["Puzzle", "RobotMove", "Solution", "slide", "parse_robots", "TARGETS"]
+__all__ = ["Puzzle", "RobotMove", "Solution", "slide", "parse_robots"]
