@@ -1,0 +1,132 @@
+"""Runner figures: the arena's overhead per game, and the speed-up of 2 workers over 1.
+
+Overhead: the same games (same seeds, same openings) played by ``run_tournament`` on one
+worker (fork, pipe, SQLite commit per game, everything but the progress bar) and by a plain
+``play_game`` loop in this process; the difference per game is the arena's cost (goal
+<= 2 ms, ``spec/arena.md`` "Quality bars"). Random bots on Interaction keep the games cheap so
+the overhead is not lost in the noise.
+
+Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction) on 1 then 2 workers;
+wall-clock ratio (goal >= 1.8 on two free cores), printed beside the ratio of two bare forked
+loops on the same games: on a machine shared with other work both drop, and the gap between
+them is the arena's own loss.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import tempfile
+import time
+
+import arena.games
+from arena.bench import Figure
+from arena.match import play_game
+from arena.tournament import build, plan, run_tournament
+from arena.tournament.worker import bot_factories
+
+GAME = "interaction"
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its reaped children (the workers)."""
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _loop_seconds(cfg) -> tuple[float, float]:
+    """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop (the
+    schedule, i.e. the seeded openings, included: a loop needs them too)."""
+    start, cpu = time.perf_counter(), _cpu()
+    p = plan(cfg)
+    game = arena.games.make(cfg.game, **cfg.params)
+    factories = bot_factories(p.specs)
+    for task in p.tasks:
+        play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
+                  opening=task.opening)
+    return time.perf_counter() - start, _cpu() - cpu
+
+
+def _arena_seconds(cfg) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``run_tournament`` into a fresh results directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        start, cpu = time.perf_counter(), _cpu()
+        summary = run_tournament(build({**_values(cfg), "results": tmp}), progress=False)
+        elapsed = time.perf_counter() - start, _cpu() - cpu
+        assert summary.played == summary.total
+    return elapsed
+
+
+def _values(cfg) -> dict:
+    return {"game": cfg.game, "params": cfg.params, "bots": list(cfg.bots), "games": cfg.games,
+            "workers": cfg.workers, "opening_plies": cfg.opening_plies, "seed": cfg.seed}
+
+
+def overhead(games: int) -> list[Figure]:
+    """ms per game that ``run_tournament`` (1 worker) adds over a plain loop: wall clock, and
+    CPU (runner + worker, less the loop's) which a loaded machine disturbs less."""
+    cfg = build({"game": GAME, "bots": ["random", "r2=random"], "games": games, "workers": 1,
+                 "opening_plies": 2, "results": tempfile.gettempdir()})
+    loops = [_loop_seconds(cfg) for _ in range(3)]
+    tours = [_arena_seconds(cfg) for _ in range(3)]
+    loop, tour = min(w for w, _ in loops), min(w for w, _ in tours)
+    loop_cpu, tour_cpu = min(c for _, c in loops), min(c for _, c in tours)
+    n = cfg.games  # one pairing
+    load = os.getloadavg()[0]
+    return [
+        Figure("runner", "arena overhead per game, wall clock (random vs random, 1 worker)",
+               (tour - loop) / n * 1000, "ms/game", "≤ 2",
+               f"{n} games, best of 3: plain loop {loop / n * 1000:.2f} ms/game, arena {tour / n * 1000:.2f} "
+               f"ms/game; load average {load:.1f}"),
+        Figure("runner", "arena overhead per game, CPU (runner + worker)", (tour_cpu - loop_cpu) / n * 1000,
+               "ms/game", "", f"plain loop {loop_cpu / n * 1000:.2f} ms CPU/game, arena {tour_cpu / n * 1000:.2f}"),
+    ]
+
+
+def _plain_parallel(cfg) -> tuple[float, float]:
+    """(1 process, 2 processes) wall seconds of the same games in bare forked loops: the
+    ceiling this machine offers right now, to read the arena's ratio against."""
+    p = plan(cfg)
+    game = arena.games.make(cfg.game, **cfg.params)
+    factories = bot_factories(p.specs)
+
+    def work(tasks):
+        for t in tasks:
+            play_game(game, [factories[label]() for label in t.seats], t.seed, labels=t.seats, opening=t.opening)
+
+    start = time.perf_counter()
+    work(p.tasks)
+    one = time.perf_counter() - start
+    ctx = multiprocessing.get_context("fork")
+    start = time.perf_counter()
+    procs = [ctx.Process(target=work, args=(p.tasks[i::2],)) for i in range(2)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join()
+    return one, time.perf_counter() - start
+
+
+def speedup(games: int) -> list[Figure]:
+    """Wall-clock ratio of 1 worker to 2 workers on a CPU-bound field, beside the ratio of bare
+    forked loops on the same games (what the machine allows at the moment)."""
+    values = {"game": GAME, "bots": ["alphabeta:depth=4", "mcts:playouts=200"], "games": games,
+              "opening_plies": 2, "results": tempfile.gettempdir()}
+    ones, twos = [], []
+    for _ in range(2):  # interleaved, best of 2: other load on the machine only slows a run down
+        ones.append(_arena_seconds(build({**values, "workers": 1}))[0])
+        twos.append(_arena_seconds(build({**values, "workers": 2}))[0])
+    one, two = min(ones), min(twos)
+    bare_one, bare_two = _plain_parallel(build({**values, "workers": 1}))
+    load = os.getloadavg()[0]
+    return [
+        Figure("runner", "speed-up of 2 workers over 1 (CPU-bound field)", one / two, "×", "≥ 1.8",
+               f"{games} games, best of 2: 1 worker {one:.1f}s, 2 workers {two:.1f}s; load average {load:.1f}"),
+        Figure("runner", "same games, 2 bare forked loops over 1 (machine ceiling now)", bare_one / bare_two, "×", "",
+               f"1 process {bare_one:.1f}s, 2 processes {bare_two:.1f}s: on a loaded machine both ratios drop"),
+    ]
+
+
+def run(quick: bool) -> list[Figure]:
+    return [*overhead(200 if quick else 1000), *speedup(4 if quick else 16)]

@@ -1,0 +1,56 @@
+"""``arena replay NAME GAME_ID``: a stored game move by move, a diagram after each ply."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+
+import arena.games
+from arena.games import SIMULTANEOUS, Answer
+from arena.store import load_game, load_tournament, resolve
+
+
+def _round_answers(game, state, record: str) -> list:
+    """Answers reproducing a stored simultaneous round ``<chip> <winning seat or -> <solution or ->``."""
+    parts = record.split(" ", 2)
+    answers = [Answer() for _ in range(game.num_players)]
+    if len(parts) == 3 and parts[1] != "-":
+        answers[int(parts[1])] = Answer(game.parse_move(state, parts[2]))
+    return answers
+
+
+def replay(
+    name: str = typer.Argument(..., help="tournament name (or path to its .sqlite)"),
+    game_id: int = typer.Argument(..., help="game id (see `arena export`)"),
+    results: str = typer.Option("results", "--results", help="results directory"),
+) -> None:
+    """Print a stored game move by move, with the game's diagram after each ply."""
+    path = resolve(name, results)
+    info = load_tournament(path)
+    row = load_game(path, game_id)
+    game = arena.games.make(info["game"], **info["params"])
+    console = Console()
+    seats = row["seats"]
+    console.print(f"[bold]{info['name']}[/] game {row['game_id']} (series {row['series']}, seed {row['seed']}): "
+                  + ", ".join(f"seat {i} {label}" for i, label in enumerate(seats)))
+    state = game.initial_state(row["seed"])
+    console.print(state.diagram(), markup=False)
+    for ply, text in enumerate(row["moves"]):
+        who = "opening" if ply < row["opening_plies"] else (
+            "round" if state.to_move == SIMULTANEOUS else f"seat {state.to_move} {seats[state.to_move]}")
+        console.print(f"\n[bold]ply {ply}[/] {who}: {text}")
+        try:
+            move = _round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)
+            state = state.play(move)
+        except Exception as exc:  # stored notation the game can no longer read: show the records only
+            console.print(f"(cannot replay from here: {type(exc).__name__}: {exc})", markup=False)
+            for later, rest in enumerate(row["moves"][ply + 1:], ply + 1):
+                console.print(f"ply {later}: {rest}", markup=False)
+            break
+        console.print(state.diagram(), markup=False)
+    fault = f", seat {row['fault_seat']} at fault: {row['fault_detail']}" if row["fault_seat"] is not None else ""
+    console.print(f"\n[bold]end[/]: {row['termination']}; ranks {row['ranks']}, scores {row['scores']}{fault}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay")(replay)

@@ -1,0 +1,32 @@
+"""``arena report NAME``: print a tournament's report and write Markdown and CSV beside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from arena import store
+from arena.reports.render import SECTIONS, load, print_tables, write_files
+
+
+def report(
+    name: str = typer.Argument(..., help="Tournament name (its database is <results>/NAME.sqlite) or a database path."),
+    results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
+    section: list[str] = typer.Option(
+        None, "--section", "-s", help=f"Print only these sections (repeatable): {', '.join(SECTIONS)}."),
+    write: bool = typer.Option(True, "--write/--no-write", help="Also write NAME.report.md and NAME.<table>.csv beside the database."),
+) -> None:
+    """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
+    path = store.resolve(name, results)
+    data = load(path)
+    console = Console()
+    print_tables(data, console, section or None)
+    if write:
+        paths = write_files(data, path.parent)
+        console.print(f"[dim]wrote {paths[0]} and {len(paths) - 1} CSV files[/]")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report")(report)

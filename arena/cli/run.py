@@ -1,0 +1,66 @@
+"""``arena run``: play a tournament (round-robin or gauntlet), store it, print the report.
+
+With no options: a round-robin on Interaction between built-in bots of different strength.
+Settings also come from ``--config FILE.toml`` (same keys; options given here override).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from arena.reports.render import print_summary
+from arena.tournament import build, run_tournament
+from arena.tournament.config import load_toml, parse_params
+
+
+def run(
+    game: Optional[str] = typer.Option(None, "--game", help="game name (see `arena games`); default interaction"),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field"),
+    format: Optional[str] = typer.Option(None, "--format", help="round-robin | gauntlet (first --bot is the challenger)"),
+    games: Optional[str] = typer.Option(None, "--games", metavar="N", help="games per pairing, rounded up to whole series"),
+    workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
+    name: Optional[str] = typer.Option(None, "--name", help="tournament name (default: derived from the settings)"),
+    seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
+    results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
+    opening_plies: Optional[str] = typer.Option(None, "--opening-plies", metavar="PLIES", help="seeded random opening plies per series (default 2)"),
+    move_time: Optional[str] = typer.Option(None, "--move-time", metavar="SECONDS", help="seconds per move"),
+    move_nodes: Optional[str] = typer.Option(None, "--move-nodes", metavar="NODES", help="nodes per move"),
+    game_time: Optional[str] = typer.Option(None, "--game-time", metavar="SECONDS", help="hard wall-clock seconds per game (default 600)"),
+    time_margin: Optional[str] = typer.Option(None, "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time (default 0.5)"),
+    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", metavar="MIB", help="MiB the bots may add to each worker"),
+    param: Optional[list[str]] = typer.Option(None, "-p", "--param", help="game parameter key=value (repeatable)"),
+    seat_rotation: Optional[str] = typer.Option(None, "--seat-rotation", help="cyclic (k games a series) | all (k! games)"),
+    fill: Optional[str] = typer.Option(None, "--fill", help="bot spec filling empty seats when the field is smaller than the game"),
+    config: Optional[Path] = typer.Option(None, "--config", help="TOML file of settings (same keys as these options)"),
+    retries: Optional[str] = typer.Option(None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
+) -> None:
+    """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
+    # numbers arrive as text: ``build`` checks them and names the accepted range in one line
+    values = load_toml(config) if config is not None else {}
+    given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
+                 results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
+                 game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
+                 seat_rotation=seat_rotation, fill=fill, retries=retries)
+    values.update({k: v for k, v in given.items() if v is not None})
+    if param:
+        values["params"] = {**values.get("params", {}), **parse_params(param)}
+    cfg = build(values)
+    console = Console()
+    summary = run_tournament(cfg, console=Console(stderr=True), progress=not quiet)
+    faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
+    console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
+                  f"{summary.stored}/{summary.total} stored in {summary.path}"
+                  + (f"; faults: {faults}" if faults else ""))
+    if summary.interrupted:
+        console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
+        raise typer.Exit(130)
+    print_summary(summary.path, console)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(run)

@@ -1,0 +1,394 @@
+"""SQLite storage of tournaments (``spec/arena.md`` "Storage"); schema in the README.
+
+One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
+``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``. Each finished
+game is committed at once, in one transaction with its moves: a killed run loses at most the
+games in flight, and re-running resumes with the missing games.
+
+Reading: ``load_games``, ``load_moves``, ``load_tournament`` (pandas, for reports);
+``resolve(name, results)`` finds a tournament's database.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from arena.errors import ResultsError
+
+APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE tournament (
+    id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, game TEXT NOT NULL,
+    params TEXT NOT NULL, num_players INTEGER NOT NULL, seed INTEGER NOT NULL,
+    settings TEXT NOT NULL, total_games INTEGER NOT NULL, created TEXT NOT NULL);
+CREATE TABLE bots (position INTEGER NOT NULL, label TEXT PRIMARY KEY, spec TEXT NOT NULL);
+CREATE TABLE games (
+    game_id INTEGER PRIMARY KEY, series INTEGER NOT NULL, seed INTEGER NOT NULL,
+    seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
+    moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
+    fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL);
+CREATE TABLE moves (
+    game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
+    evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
+"""
+TABLES = {"tournament", "bots", "games", "moves"}
+
+
+def db_path(name: str, results: str | os.PathLike = "results") -> Path:
+    """``<results>/<name>.sqlite``."""
+    return Path(results) / f"{name}.sqlite"
+
+
+def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "results") -> Path:
+    """The database of a tournament given by name (under ``results``) or by path.
+
+    Raises:
+        ResultsError: no such tournament (the message lists those under ``results``).
+    """
+    given = Path(name_or_path)
+    for candidate in (given, db_path(str(name_or_path), results)):
+        if candidate.is_file():
+            return candidate
+    found = sorted(p.stem for p in Path(results).glob("*.sqlite")) if Path(results).is_dir() else []
+    raise ResultsError(
+        f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
+        + (f"found: {', '.join(found)}" if found else "none stored there yet")
+    )
+
+
+def _fail(path: Path, exc: BaseException, doing: str) -> ResultsError:
+    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return ResultsError(f"cannot {doing} {str(path)!r}: {text}")
+
+
+def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
+    """True if the database is an arena one, False if empty; else ResultsError."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise _fail(path, exc, "read results database") from None
+    if app_id == 0 and not tables:
+        return False
+    if app_id != APPLICATION_ID or not TABLES <= tables:
+        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); choose another --name or --results")
+    if version > SCHEMA_VERSION:
+        raise ResultsError(f"{str(path)!r} was written by a newer arena (schema {version} > {SCHEMA_VERSION})")
+    return True
+
+
+def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
+    """A read-only connection to an arena database.
+
+    Raises:
+        ResultsError: missing, unreadable, corrupt or foreign file.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise ResultsError(f"no results database {str(p)!r}")
+    try:
+        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise _fail(p, exc, "open results database") from None
+    if not _check_arena_db(conn, p):
+        conn.close()
+        raise ResultsError(f"{str(p)!r} is an empty database, not arena results")
+    return conn
+
+
+class Store:
+    """A tournament's database, opened for a run (holds the run lock until ``close``).
+
+    Raises (``open``):
+        ResultsError: results path is a file or not writable, the name is being run by
+            another process, the database is corrupt or foreign, or its stored settings
+            differ from the new ones.
+    """
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int) -> None:
+        self.path, self.conn, self._lock_fd = path, conn, lock_fd
+
+    @classmethod
+    def open(cls, results: str | os.PathLike, name: str) -> Store:
+        root = Path(results)
+        if root.exists() and not root.is_dir():
+            raise ResultsError(f"results path {str(root)!r} is a file, not a directory; give --results DIR")
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            lock_fd = os.open(root / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise _fail(root, exc, "write results to") from None
+        try:
+            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(lock_fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise ResultsError(f"tournament {name!r} is already being run by another process (lock {str(root / (name + '.lock'))!r}); wait for it or choose another --name") from None
+            raise _fail(root, exc, "lock") from None
+        path = db_path(name, root)
+        try:
+            conn = cls._connect(path)
+            conn.isolation_level = None  # explicit transactions
+            if not _check_arena_db(conn, path):
+                conn.execute("PRAGMA journal_mode=WAL")
+                try:
+                    conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
+                                       f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
+                except sqlite3.Error as exc:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise _fail(path, exc, "create results database") from None
+            else:
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.Error as exc:
+            os.close(lock_fd)
+            raise _fail(path, exc, "open results database") from None
+        except BaseException:
+            os.close(lock_fd)
+            raise
+        return cls(path, conn, lock_fd)
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        try:
+            return sqlite3.connect(path, timeout=5)
+        except sqlite3.Error as exc:
+            raise _fail(path, exc, "open results database") from None
+
+    @property
+    def lock_fd(self) -> int:
+        """The fd holding the run lock (forked workers close their copy)."""
+        return self._lock_fd
+
+    def close(self) -> None:
+        try:
+            self.conn.close()
+        finally:
+            if self._lock_fd >= 0:
+                os.close(self._lock_fd)
+                self._lock_fd = -1
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def begin(self, name: str, game: str, params: dict, num_players: int, seed: int,
+              settings: dict, bots: list[tuple[str, str]], total_games: int) -> None:
+        """Record a new tournament, or check that a stored one has the same settings.
+
+        Raises:
+            ResultsError: the stored settings differ (the message names the first difference).
+        """
+        try:
+            row = self.conn.execute("SELECT settings FROM tournament").fetchone()
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+        if row is not None:
+            stored = json.loads(row[0])
+            new = json.loads(json.dumps(settings))
+            if stored != new:
+                key = next(k for k in sorted(set(stored) | set(new)) if stored.get(k) != new.get(k))
+                raise ResultsError(
+                    f"tournament {name!r} exists with different settings ({key}: stored "
+                    f"{stored.get(key)!r}, now {new.get(key)!r}); use another --name or the same settings"
+                )
+            return
+        with _transaction(self.conn, self.path):
+            self.conn.execute(
+                "INSERT INTO tournament VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, game, json.dumps(params), num_players, seed, json.dumps(settings), total_games,
+                 datetime.now(timezone.utc).isoformat(timespec="seconds")),
+            )
+            self.conn.executemany("INSERT INTO bots VALUES (?, ?, ?)",
+                                  [(i, label, spec) for i, (label, spec) in enumerate(bots)])
+
+    def done_ids(self) -> set[int]:
+        """Ids of the games already stored."""
+        try:
+            return {r[0] for r in self.conn.execute("SELECT game_id FROM games")}
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+
+    def add_game(self, game_id: int, series: int, record: Any, attempts: int = 1) -> None:
+        """Commit one finished game (an ``arena.match.GameRecord``) and its moves, atomically.
+
+        Raises:
+            ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
+        """
+        o = record.outcome
+        row = (game_id, series, record.seed, json.dumps(list(record.seats)),
+               json.dumps(list(record.moves[: record.opening_plies])), record.opening_plies,
+               json.dumps(list(record.moves)), json.dumps([float(s) for s in o.scores]),
+               json.dumps([int(r) for r in o.ranks]), o.termination, record.fault_seat,
+               record.fault_detail, record.plies, float(record.seconds), attempts,
+               datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        moves = [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
+                 for m in record.move_stats]
+        with _transaction(self.conn, self.path):
+            self.conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
+            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?)", moves)
+
+
+class _transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; sqlite errors -> ResultsError."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn, self.path = conn, path
+
+    def __enter__(self) -> None:
+        try:
+            if not self.conn.in_transaction:
+                self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "write results database") from None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if kind is None:
+            try:
+                self.conn.execute("COMMIT")
+                return False
+            except sqlite3.Error as err:
+                exc = err
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        if isinstance(exc, sqlite3.Error):
+            raise _fail(self.path, exc, "write results database") from None
+        return False
+
+
+def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
+    if isinstance(db, Store):
+        return db.conn, False
+    if isinstance(db, sqlite3.Connection):
+        return db, False
+    return connect_readonly(db), True
+
+
+def _query(db: Any, sql: str) -> pd.DataFrame:
+    conn, owned = _conn(db)
+    try:
+        return pd.read_sql_query(sql, conn)
+    except (sqlite3.Error, pd.errors.DatabaseError) as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+    finally:
+        if owned:
+            conn.close()
+
+
+def load_games(db: Any) -> pd.DataFrame:
+    """Stored games in game-id order, one row each.
+
+    Args:
+        db: a database path (``resolve``), an open ``Store`` or a ``sqlite3.Connection``.
+
+    Returns:
+        columns ``game_id`` (int), ``series`` (int), ``seed`` (int), ``seats`` (list[str],
+        labels by 0-based seat), ``ranks`` (list[int]), ``scores`` (list[float]),
+        ``termination`` (str), ``fault_seat`` (Int64, <NA> when no fault), ``plies`` (int),
+        ``opening_plies`` (int), ``seconds`` (float).
+
+    Raises:
+        ResultsError: unreadable, corrupt or foreign database.
+    """
+    df = _query(db, "SELECT game_id, series, seed, seats, ranks, scores, termination, fault_seat, "
+                    "plies, opening_plies, seconds FROM games ORDER BY game_id")
+    for col in ("seats", "ranks", "scores"):
+        df[col] = [json.loads(v) for v in df[col]]
+    df["scores"] = [[float(x) for x in v] for v in df["scores"]]
+    for col in ("game_id", "series", "seed", "plies", "opening_plies"):
+        df[col] = df[col].astype("int64")
+    df["fault_seat"] = df["fault_seat"].astype("Int64")
+    df["seconds"] = df["seconds"].astype(float)
+    df["termination"] = df["termination"].astype(str)
+    return df
+
+
+def load_moves(db: Any) -> pd.DataFrame:
+    """Stored plies in (game_id, ply, seat) order.
+
+    Returns:
+        columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
+        opening ply), ``label`` (the bot, ``None`` for opening plies), ``move`` (notation),
+        ``seconds``, ``nodes``, ``depth``, ``evaluation`` (float or NaN), ``status`` (verdict at
+        a simultaneous round, else ``None``).
+
+    Raises:
+        ResultsError: unreadable, corrupt or foreign database.
+    """
+    df = _query(db, "SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
+                    "m.depth, m.evaluation, m.status FROM moves m JOIN games g USING (game_id) "
+                    "ORDER BY m.game_id, m.ply, m.seat")
+    cache: dict[str, list[str]] = {}
+    df["label"] = [cache.setdefault(s, json.loads(s))[seat] if seat >= 0 else None
+                   for s, seat in zip(df["label"], df["seat"])]
+    df["evaluation"] = df["evaluation"].astype(float)
+    return df
+
+
+def load_tournament(db: Any) -> dict[str, Any]:
+    """The tournament's settings: ``name``, ``game``, ``params`` (dict), ``num_players``,
+    ``seed``, ``settings`` (dict), ``bots`` (label -> spec, field order), ``total_games``,
+    ``created``.
+
+    Raises:
+        ResultsError: unreadable, corrupt, foreign or empty database.
+    """
+    conn, owned = _conn(db)
+    try:
+        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created FROM tournament").fetchone()
+        bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
+    except sqlite3.Error as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+    finally:
+        if owned:
+            conn.close()
+    if row is None:
+        raise ResultsError("results database has no tournament recorded")
+    name, game, params, k, seed, settings, total, created = row
+    return {"name": name, "game": game, "params": json.loads(params), "num_players": k, "seed": seed,
+            "settings": json.loads(settings), "bots": dict(bots), "total_games": total, "created": created}
+
+
+def load_game(db: Any, game_id: int) -> dict[str, Any]:
+    """One stored game as a dict (the games row, JSON columns decoded).
+
+    Raises:
+        ResultsError: no such game (the message gives the stored range), or a bad database.
+    """
+    conn, owned = _conn(db)
+    try:
+        conn.row_factory = sqlite3.Row
+        row = conn.execute("SELECT * FROM games WHERE game_id = ?", (int(game_id),)).fetchone()
+        lo, hi, n = conn.execute("SELECT min(game_id), max(game_id), count(*) FROM games").fetchone()
+    except sqlite3.Error as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+    finally:
+        conn.row_factory = None
+        if owned:
+            conn.close()
+    if row is None:
+        raise ResultsError(f"no game {game_id} stored; {n} games stored" + (f", ids {lo} to {hi}" if n else ""))
+    out = dict(row)
+    for col in ("seats", "opening", "moves", "scores", "ranks"):
+        out[col] = json.loads(out[col])
+    return out

@@ -1,0 +1,263 @@
+"""A small process pool for games: per-game deadlines, blame, replacement of dead workers.
+
+Why not ``pebble.ProcessPool``: its per-task timeout kills and replaces a worker well, but it
+cannot tell which seat was thinking when the worker hung or died, nor distinguish a hung move
+(``timeout``) from a hung game (``game_time``). Here each worker has a pipe and a shared array
+written by ``play_game``'s ``on_move`` hook (seat on move, plies played, move start), and the
+runner waits on the pipes and the process sentinels with ``multiprocessing.connection.wait``.
+Each worker holds a few tasks (one playing, the next already in its pipe; more for short
+games), so it never waits for the runner to store a result; the shared array says which game
+is playing.
+
+Faults handled here (``spec/arena.md`` "Contracts / Faults"):
+
+- a game over ``game_time`` seconds: the worker is killed and replaced, the seat on move loses
+  (``game_time``);
+- a sequential move running past ``move_time + time_margin`` plus a grace (the greater of 1 s
+  and ``move_time``): killed, the seat on move loses (``timeout``);
+- a worker that dies (SIGKILL, ``os._exit``, segfault): replaced, the game replayed up to
+  ``retries`` times; then the seat on move loses (``crash``).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import multiprocessing
+import signal
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.match import GameRecord
+from arena.tournament.series import GameTask
+from arena.tournament.worker import (BEGUN, GAME, PLY, SEAT, SHARED_SIZE, STARTED, WorkerSetup, fault_record,
+                                     unpack, worker_main)
+
+log = logging.getLogger("arena.pool")
+
+#: tasks in flight per worker: at least the game playing and the next; for short games, enough
+#: to cover PREFETCH_SECONDS of play (so a runner descheduled on a loaded machine never starves
+#: a worker), at most PREFETCH_MAX (so the end of a run stays balanced)
+PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
+#: workers dying in a row outside any game before the run gives up
+MAX_IDLE_DEATHS = 5
+
+
+def context() -> tuple[Any, bool]:
+    """(multiprocessing context, is_fork): fork where available (workers inherit registries)."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork"), True
+    return multiprocessing.get_context("spawn"), False
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game: its task, its record, and how many attempts it took (1 = no replay)."""
+
+    task: GameTask
+    record: GameRecord
+    attempts: int
+
+
+class _Slot:
+    """One worker process with its pipe, shared array and tasks in flight (in order)."""
+
+    def __init__(self, ctx: Any, setup: WorkerSetup) -> None:
+        self.shared = ctx.RawArray("d", SHARED_SIZE)
+        self.shared[GAME] = -1
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup), daemon=True)
+        self.proc.start()
+        child.close()
+        self.tasks: deque[GameTask] = deque()
+
+    def give(self, task: GameTask) -> bool:
+        try:
+            self.conn.send(task)
+        except (OSError, ValueError):
+            return False
+        self.tasks.append(task)
+        return True
+
+    def playing(self) -> GameTask | None:
+        """The task the worker is playing now (``None`` between games)."""
+        if self.tasks and int(self.shared[GAME]) == self.tasks[0].game_id:
+            return self.tasks[0]
+        return None
+
+    def kill(self) -> None:
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join(5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+
+
+def _signal_name(code: int | None) -> str:
+    if code is not None and code < 0:
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
+
+
+class Pool:
+    """Plays ``GameTask`` s on ``workers`` processes; ``run`` yields each ``Result`` as it finishes.
+
+    Args:
+        setup: what every worker needs (game, bots, limits).
+        workers: number of worker processes.
+        num_players: seats per game.
+        game_time: hard wall-clock seconds per game.
+        move_time: per-move seconds (``None``: no per-move watchdog).
+        time_margin: seconds of overrun tolerated per move.
+        retries: replays of a game whose worker died before it is lost (``crash``).
+    """
+
+    def __init__(self, setup: WorkerSetup, workers: int, num_players: int, game_time: float,
+                 move_time: float | None = None, time_margin: float = 0.5, retries: int = 2) -> None:
+        self.setup, self.workers, self.n = setup, workers, num_players
+        self.game_time, self.retries = game_time, retries
+        self.move_grace = None if move_time is None else move_time + time_margin + max(1.0, move_time)
+        self.ctx, self.fork = context()
+        self.slots: list[_Slot] = []
+        self.replaced = 0
+        self.idle_deaths = 0
+        self.mean_seconds: float | None = None  # running mean of game durations
+
+    def _depth(self) -> int:
+        if not self.mean_seconds:
+            return PREFETCH
+        return max(PREFETCH, min(PREFETCH_MAX, 1 + math.ceil(PREFETCH_SECONDS / self.mean_seconds)))
+
+    def _startup_failure(self, code: int | None) -> None:
+        """Count workers dying outside any game; several in a row mean workers cannot start.
+
+        Raises:
+            ConfigError: ``MAX_IDLE_DEATHS`` such deaths in a row (see the tournament log).
+        """
+        self.idle_deaths += 1
+        if self.idle_deaths >= MAX_IDLE_DEATHS:
+            raise ConfigError(f"worker processes keep dying outside any game ({_signal_name(code)}, "
+                              f"{self.idle_deaths} in a row); see the tournament log")
+
+    def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
+        pending = deque(tasks)
+        deaths: dict[int, int] = {}
+        self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
+        try:
+            while pending or any(s.tasks for s in self.slots):
+                self._fill(pending)
+                busy = [s for s in self.slots if s.tasks]
+                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=self._timeout(busy))
+                done: list[Result] = []
+                for i in range(len(self.slots)):
+                    if self.slots[i].tasks:
+                        done.extend(self._check(i, pending, deaths))
+                self._fill(pending)  # workers play on while the caller stores
+                yield from done
+        finally:
+            self.close()
+
+    def _fill(self, pending: deque) -> None:
+        """Top up every worker's tasks in flight."""
+        depth = self._depth()
+        for i in range(len(self.slots)):
+            while len(self.slots[i].tasks) < depth and pending:
+                if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
+                    code = self.slots[i].proc.exitcode
+                    pending.extendleft(reversed(self._replace(i)))
+                    self._startup_failure(code)
+                    continue
+                pending.popleft()
+
+    def _timeout(self, busy: list[_Slot]) -> float:
+        now, left = time.monotonic(), [1.0]
+        for s in busy:
+            if s.playing() is not None:
+                left.append(s.shared[BEGUN] + self.game_time - now)
+                if self.move_grace is not None and s.shared[STARTED] > 0:
+                    left.append(s.shared[STARTED] + self.move_grace - now)
+        return max(0.0, min(left))
+
+    def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+        slot, out = self.slots[i], []
+        try:
+            while slot.tasks and slot.conn.poll():
+                game_id, packed = slot.conn.recv()
+                record = unpack(packed)
+                task = slot.tasks.popleft()
+                assert task.game_id == game_id, "results come back in order"
+                out.append(Result(task, record, deaths.get(game_id, 0) + 1))
+                self.idle_deaths = 0
+                m = self.mean_seconds
+                self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
+        except (EOFError, OSError):
+            pass  # the worker died: its sentinel says so
+        if not slot.tasks:
+            return out
+        task, now = slot.playing(), time.monotonic()
+        seat, ply = int(slot.shared[SEAT]), int(slot.shared[PLY])
+        who = f"seat {seat} ({task.seats[seat]})" if task and seat >= 0 else "no bot (before the first move)"
+        if not slot.proc.is_alive():
+            code = slot.proc.exitcode
+            rest = self._replace(i)
+            if task is None:  # died between games: replay all, nobody's fault
+                pending.extendleft(reversed(rest))
+                self._startup_failure(code)
+                return out
+            deaths[task.game_id] = deaths.get(task.game_id, 0) + 1
+            if deaths[task.game_id] <= self.retries:
+                log.warning("game %d: worker died (%s), replaying", task.game_id, _signal_name(code))
+                pending.extendleft(reversed(rest))
+                return out
+            pending.extendleft(reversed(rest[1:]))
+            detail = (f"worker died ({_signal_name(code)}) at ply {ply} while {who} was choosing a move, "
+                      f"{deaths[task.game_id]} attempts")
+            reason = "crash"
+        elif task is not None and now - slot.shared[BEGUN] > self.game_time:
+            detail = f"game over {self.game_time:g}s at ply {ply}; {who} was choosing a move; worker killed"
+            reason = "game_time"
+        elif (task is not None and self.move_grace is not None and slot.shared[STARTED] > 0
+              and now - slot.shared[STARTED] > self.move_grace):
+            detail = f"move at ply {ply} not returned after {now - slot.shared[STARTED]:.1f}s; worker killed"
+            reason = "timeout"
+        else:
+            return out
+        if reason != "crash":
+            pending.extendleft(reversed(self._replace(i)[1:]))
+        seconds = now - slot.shared[BEGUN]
+        out.append(Result(task, fault_record(task, self.n, seat, reason, detail, seconds=seconds),
+                          deaths.get(task.game_id, 0) + (reason != "crash")))
+        return out
+
+    def _replace(self, i: int) -> list[GameTask]:
+        """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
+        old = self.slots[i]
+        old.kill()
+        self.slots[i] = _Slot(self.ctx, self.setup)
+        self.replaced += 1
+        return list(old.tasks)
+
+    def close(self) -> None:
+        """Stop idle workers, kill busy ones (their games are not recorded)."""
+        for slot in self.slots:
+            if not slot.tasks:
+                slot.stop()
+        deadline = time.monotonic() + 2
+        for slot in self.slots:
+            if not slot.tasks:
+                slot.proc.join(max(0.0, deadline - time.monotonic()))
+            slot.kill()
+        self.slots = []

@@ -1,0 +1,189 @@
+"""Run a tournament: plan the games, open the store, play the missing games on the pool.
+
+``run_tournament(config)`` is what ``arena run`` calls; library users call it the same way.
+A resumed run (same name, same settings) plays only the games not yet stored; Ctrl-C stops
+cleanly, keeping every finished game (``spec/arena.md`` "Tournaments", "Storage").
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import multiprocessing_logging
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.text import Text
+
+import arena.games
+import bots as bot_registry
+from arena.errors import ArenaError, BotSpecError
+from arena.games import Game
+from arena.store import Store
+from arena.tournament.config import TournamentConfig, field_specs
+from arena.tournament.pairing import pairings
+from arena.tournament.pool import Pool, context
+from arena.tournament.series import GameTask, schedule
+from arena.tournament.worker import WorkerSetup
+from bots.base import Limits
+from bots.registry import BotSpec
+
+log = logging.getLogger("arena.runner")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A tournament's games before they are played."""
+
+    name: str
+    game: Game
+    specs: dict[str, BotSpec]  # label -> spec, field order
+    tasks: list[GameTask]
+    settings: dict[str, Any]
+
+
+@dataclass
+class RunSummary:
+    """What a run did: ``played`` now, ``stored`` in all, ``total`` planned; ``seconds`` wall."""
+
+    name: str
+    path: Path
+    total: int
+    stored: int
+    played: int = 0
+    seconds: float = 0.0
+    interrupted: bool = False
+    workers_replaced: int = 0
+    faults: dict[str, int] = field(default_factory=dict)
+
+
+def plan(cfg: TournamentConfig) -> Plan:
+    """Check the settings and list the games.
+
+    Raises:
+        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format.
+    """
+    game = arena.games.make(cfg.game, **cfg.params)
+    specs = field_specs(cfg, game.num_players)
+    for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
+        try:
+            bot_registry.make(spec)
+        except ArenaError:
+            raise
+        except Exception as exc:
+            raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
+    labels = [s.label for s in specs]
+    tasks = schedule(game, pairings(cfg.format, labels, game.num_players), cfg.games, cfg.seed,
+                     cfg.opening_plies, cfg.seat_rotation)
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, tasks, cfg.identity())
+
+
+class _Rate(ProgressColumn):
+    def render(self, task: Any) -> Text:
+        return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
+
+
+class _Logging:
+    """Tournament log ``<results>/<name>.log``; worker records arrive through
+    ``multiprocessing-logging`` (fork) or a ``QueueHandler`` (elsewhere)."""
+
+    def __init__(self, path: Path, ctx: Any, fork: bool) -> None:
+        self.logger = logging.getLogger("arena")
+        self.old_level, self.old_propagate = self.logger.level, self.logger.propagate
+        self.file = logging.FileHandler(path, encoding="utf-8")
+        self.file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
+        self.logger.addHandler(self.file)
+        self.logger.setLevel(logging.INFO)
+        self.logger.propagate = False
+        self.queue = self.listener = None
+        try:
+            if not fork:
+                raise AssertionError("no fork")
+            multiprocessing_logging.install_mp_handler(self.logger)
+        except AssertionError:
+            from logging.handlers import QueueListener
+            self.queue = ctx.Queue()
+            self.listener = QueueListener(self.queue, self.file)
+            self.listener.start()
+
+    def close(self) -> None:
+        if self.listener:
+            self.listener.stop()
+        for handler in list(self.logger.handlers):
+            if isinstance(handler, multiprocessing_logging.MultiProcessingHandler):
+                self.logger.removeHandler(handler)
+                handler.close()  # closes the file handler too
+        self.logger.removeHandler(self.file)
+        self.file.close()
+        self.logger.setLevel(self.old_level)
+        self.logger.propagate = self.old_propagate
+
+
+def _progress(console: Console | None) -> Progress:
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _Rate(),
+                    TextColumn("ETA"), TimeRemainingColumn(), console=console or Console(stderr=True),
+                    transient=False)
+
+
+def run_tournament(cfg: TournamentConfig, console: Console | None = None, progress: bool = True) -> RunSummary:
+    """Play every game of ``cfg`` not yet stored under its name; each committed when it ends.
+
+    Raises:
+        UnknownGameError, ConfigError, BotSpecError: bad settings (nothing is stored).
+        ResultsError: results path unusable, name being run elsewhere, stored settings differ,
+            or a write failed (games already committed stay).
+    """
+    p = plan(cfg)
+    k = p.game.num_players
+    store = Store.open(cfg.results, p.name)
+    summary = RunSummary(p.name, store.path, len(p.tasks), 0)
+    log_setup = None
+    start = time.perf_counter()
+    try:
+        store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
+                    len(p.tasks))
+        done = store.done_ids()
+        todo = [t for t in p.tasks if t.game_id not in done]
+        summary.stored = len(done)
+        if not todo:
+            return summary
+        ctx, fork = context()
+        log_setup = _Logging(Path(cfg.results) / f"{p.name}.log", ctx, fork)
+        limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
+        setup = WorkerSetup(p.game.name, dict(cfg.params), p.specs, limits, cfg.time_margin, cfg.memory_limit,
+                            str(Path(cfg.results) / f"{p.name}.log"), log_setup.queue, (store.lock_fd,))
+        pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
+        log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
+        results = pool.run(todo)
+        bar = _progress(console) if progress else None
+        try:
+            if bar:
+                bar.start()
+                tid = bar.add_task(p.name, total=len(p.tasks), completed=len(done))
+            for res in results:
+                store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
+                summary.played += 1
+                summary.stored += 1
+                if res.record.fault_seat is not None or res.record.outcome.termination == "crash":
+                    reason = res.record.outcome.termination
+                    summary.faults[reason] = summary.faults.get(reason, 0) + 1
+                    log.info("game %d: %s by seat %s: %s", res.task.game_id, reason, res.record.fault_seat,
+                             res.record.fault_detail)
+                if bar:
+                    bar.advance(tid)
+        except KeyboardInterrupt:
+            summary.interrupted = True
+        finally:
+            results.close()
+            if bar:
+                bar.stop()
+            summary.workers_replaced = pool.replaced
+    finally:
+        summary.seconds = time.perf_counter() - start
+        if log_setup:
+            log_setup.close()
+        store.close()
+    return summary

@@ -1,0 +1,257 @@
+"""What a worker process runs: whole games, one at a time (``spec/arena.md`` "Tournaments").
+
+The worker tells the runner what it is doing through a shared array: ``GAME`` (id of the
+game being played) and ``BEGUN`` (its ``time.monotonic()`` start), ``SEAT``, ``PLY`` and
+``STARTED`` (``time.monotonic()`` when the bot on move was asked, 0 between moves), written
+by ``play_game``'s ``on_move`` / ``on_ply`` hooks: when a worker hangs or dies, the runner
+blames the seat on move. In the worker, fds 1 and 2 go to the tournament's log (a bot's prints
+never reach the arena's output), SIGINT is ignored (the runner stops the pool), and
+``--memory-limit`` caps the address space the bots may add (``RLIMIT_AS``).
+
+Faults caught here, besides those of ``play_game``: ``SystemExit`` from a bot (``exit``),
+``MemoryError`` (``memory``), an exception outside ``choose`` such as in ``reset``
+(``exception``).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import arena.games
+from arena.games import SIMULTANEOUS, Game
+from arena.match import GameRecord, MoveRecord, forfeit, play_game
+from arena.tournament.series import GameTask
+from bots.base import Limits
+from bots.registry import BotSpec, bot_class
+
+SEAT, PLY, STARTED, GAME, BEGUN = range(5)
+SHARED_SIZE = 5
+log = logging.getLogger("arena.worker")
+
+
+@dataclass(frozen=True)
+class WorkerSetup:
+    """Everything a worker needs, picklable.
+
+    Attributes:
+        game, params: the game's registered name and parameters.
+        specs: bot label -> parsed spec (``bots.registry.BotSpec``).
+        limits: per-move limits (``--move-time`` seconds, ``--move-nodes``) or ``None``.
+        time_margin: seconds a move may overrun ``limits.time``.
+        memory_limit: MiB of address space the bots may add to the worker, or ``None``.
+        log_path: file that receives the worker's fds 1 and 2, or ``None`` to leave them.
+        log_queue: for the ``QueueHandler`` fallback where fork is unavailable.
+        close_fds: the runner's fds a forked worker must not keep (the run lock).
+    """
+
+    game: str
+    params: dict
+    specs: dict[str, BotSpec]
+    limits: Limits | None = None
+    time_margin: float = 0.5
+    memory_limit: int | None = None
+    log_path: str | None = None
+    log_queue: Any = None
+    close_fds: tuple[int, ...] = ()
+
+
+def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
+    """label -> a function making a fresh bot (classes resolved once; fresh state per game)."""
+    out = {}
+    for label, spec in specs.items():
+        cls = bot_class(spec.kind)
+
+        def make(cls=cls, spec=spec):
+            bot = cls(**spec.options)
+            try:
+                bot.label = spec.label
+            except AttributeError:
+                pass
+            return bot
+        out[label] = make
+    return out
+
+
+def fault_record(task: GameTask, n: int, seat: int, reason: str, detail: str,
+                 moves: list[str] = (), stats: list[MoveRecord] = (), seconds: float = 0.0) -> GameRecord:
+    """The record of a game lost by ``seat`` (``seat`` < 0: nobody to blame, all share rank 1)."""
+    if seat >= 0:
+        outcome = forfeit(n, seat, reason)
+    else:
+        outcome = arena.games.Outcome(tuple(0.0 for _ in range(n)), tuple(1 for _ in range(n)), reason)
+    opening = [MoveRecord(i, -1, m) for i, m in enumerate(task.opening)]
+    return GameRecord(task.seats, task.seed, len(task.opening), tuple(task.opening) + tuple(moves),
+                      tuple(opening) + tuple(stats), outcome, seconds, seat if seat >= 0 else None,
+                      " ".join(detail.split())[:500])
+
+
+def _track_resets(bots: list, shared: Any) -> None:
+    """Make each bot's ``reset`` mark its seat as on move (a fault there is blamed on it)."""
+    for bot in bots:
+        reset = getattr(bot, "reset", None)
+        if reset is None:
+            continue
+
+        def marked(game, seat, seed, reset=reset):
+            shared[SEAT] = seat
+            return reset(game, seat, seed)
+        try:
+            bot.reset = marked
+        except AttributeError:  # __slots__: no blame before the first move
+            pass
+
+
+def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, shared: Any = None) -> GameRecord:
+    """Play one task to a ``GameRecord``, turning a bot's exit or memory fault into a loss."""
+    shared = shared if shared is not None else [-1.0] * SHARED_SIZE
+    shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0
+    shared[GAME], shared[BEGUN] = task.game_id, time.monotonic()
+    moves: list[str] = []
+    stats: list[MoveRecord] = []
+
+    def on_move(seat: int, state: Any) -> None:
+        shared[SEAT] = seat
+        shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS else time.monotonic()
+
+    def on_ply(state: Any, rec: MoveRecord) -> None:
+        shared[STARTED] = 0.0
+        shared[PLY] += 1
+        moves.append((state.last_round or "") if rec.status is not None else rec.move)
+        if rec.status is None:
+            stats.append(rec)
+
+    start = time.perf_counter()
+    n = game.num_players
+    bots = []
+    try:
+        for label in task.seats:
+            bots.append(factories[label]())
+    except Exception as exc:
+        return fault_record(task, n, len(bots), "exception", f"bot construction: {type(exc).__name__}: {exc}")
+    _track_resets(bots, shared)
+    try:
+        rec = play_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
+                        time_margin=setup.time_margin, on_move=on_move, on_ply=on_ply)
+    except SystemExit as exc:
+        return fault_record(task, n, int(shared[SEAT]), "exit", f"bot called sys.exit({exc.code!r})",
+                            moves, stats, time.perf_counter() - start)
+    except MemoryError:
+        return fault_record(task, n, int(shared[SEAT]), "memory", "MemoryError: out of memory (--memory-limit)",
+                            moves, stats, time.perf_counter() - start)
+    except Exception as exc:
+        return fault_record(task, n, int(shared[SEAT]), "exception", f"{type(exc).__name__}: {exc}",
+                            moves, stats, time.perf_counter() - start)
+    if rec.outcome.termination == "exception" and (rec.fault_detail or "").startswith("MemoryError"):
+        rec = replace(rec, outcome=forfeit(n, rec.fault_seat, "memory"))
+    return rec
+
+
+def pack(record: GameRecord) -> tuple:
+    """A ``GameRecord`` as plain tuples (pickles several times faster than the dataclasses)."""
+    o = record.outcome
+    stats = tuple((m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
+                  for m in record.move_stats)
+    return (record.seats, record.seed, record.opening_plies, record.moves, stats,
+            (tuple(o.scores), tuple(o.ranks), o.termination), record.seconds, record.fault_seat,
+            record.fault_detail)
+
+
+def unpack(data: tuple) -> GameRecord:
+    """The ``GameRecord`` of ``pack``."""
+    seats, seed, opening_plies, moves, stats, outcome, seconds, fault_seat, detail = data
+    return GameRecord(seats, seed, opening_plies, moves, tuple(MoveRecord(*m) for m in stats),
+                      arena.games.Outcome(*outcome), seconds, fault_seat, detail)
+
+
+def _redirect_output(path: str | None) -> None:
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    if path:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.close(fd)
+        sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+        sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+
+
+def _limit_memory(mib: int) -> None:
+    import resource
+    with open("/proc/self/statm") as f:
+        base = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = base + mib * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this worker when the runner dies (a killed run leaves no orphan)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
+    """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back ``(game_id, GameRecord)``."""
+    gc.freeze()  # inherited objects: never scanned by this worker's GC (no copy-on-write storms)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    for fd in setup.close_fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _redirect_output(setup.log_path)
+    if setup.log_queue is not None:  # spawn fallback: records go through a queue to the runner
+        from logging.handlers import QueueHandler
+        logging.getLogger("arena").addHandler(QueueHandler(setup.log_queue))
+        logging.getLogger("arena").setLevel(logging.INFO)
+    if setup.memory_limit:
+        _limit_memory(setup.memory_limit)
+    game = arena.games.make(setup.game, **setup.params)
+    factories = bot_factories(setup.specs)
+    log.info("worker %d ready", os.getpid())
+    code = 0
+    try:
+        while True:
+            try:
+                task = conn.recv()
+            except EOFError:
+                break
+            if task is None:
+                break
+            record = play_task(game, factories, task, setup, shared)
+            shared[GAME] = -1
+            conn.send((task.game_id, pack(record)))
+    except BaseException:  # the runner sees the death and replays the game
+        import traceback
+        traceback.print_exc()  # to the log file: the logging queue may not flush before _exit
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        _flush_logging()
+        os._exit(code)
+
+
+def _flush_logging() -> None:
+    """Push queued log records to the runner before ``os._exit`` (queue feeder threads)."""
+    for handler in logging.getLogger("arena").handlers:
+        queue = getattr(handler, "queue", None)
+        if queue is not None and hasattr(queue, "join_thread"):
+            try:
+                queue.close()
+                queue.join_thread()
+            except (OSError, ValueError, AssertionError):
+                pass

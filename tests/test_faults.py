@@ -1,0 +1,85 @@
+"""Faulty bots lose with a distinct reason while the tournament completes (spec "Contracts / Faults")."""
+
+import pytest
+
+import arena.games
+from arena.store import load_games, load_moves
+from arena.tournament import build, run_tournament
+
+BROKEN = "tests/fixtures/broken_bots.py#"
+
+
+@pytest.fixture(autouse=True)
+def nim_registered(monkeypatch):
+    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+
+
+def run_field(tmp_path, bad, **extra):
+    cfg = build(dict(game="nim", params={"pile": "12"}, bots=["random", f"bad={BROKEN}{bad}"], games=2,
+                     workers=2, results=str(tmp_path), opening_plies=0, **extra))
+    summary = run_tournament(cfg, progress=False)
+    assert summary.stored == summary.total == 2
+    return summary, load_games(summary.path)
+
+
+def bad_seat(row):
+    return row.seats.index("bad")
+
+
+@pytest.mark.parametrize("bad,reason,extra", [
+    ("Raiser", "exception", {}),
+    ("Illegal", "illegal_move", {}),
+    ("NonMove", "bad_move", {}),
+    ("Exiter", "exit", {}),
+    ("Suicide", "crash", {"retries": 1}),
+    ("Burner", "game_time", {"game_time": 1.0}),
+    ("Sleeper", "timeout", {"move_time": 0.1, "time_margin": 0.1}),
+    ("Hog", "memory", {"memory_limit": 256}),
+    ("ResetRaiser", "exception", {}),
+    ("ResetKiller", "crash", {"retries": 0}),
+])
+def test_faulty_bot_loses_with_its_reason(tmp_path, bad, reason, extra):
+    summary, games = run_field(tmp_path, bad, **extra)
+    for row in games.itertuples():
+        seat = bad_seat(row)
+        assert row.termination == reason
+        assert row.fault_seat == seat
+        assert row.ranks[seat] == 2 and row.ranks[1 - seat] == 1
+    assert summary.faults == {reason: 2}
+
+
+def test_killed_worker_game_is_replayed_once(tmp_path):
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary, games = run_field(tmp_path, f"KillOnce:dir={marks}")
+    assert list(games.game_id) == [1, 2]
+    assert set(games.termination) == {"last_stone"}  # replayed to a normal end
+    assert summary.workers_replaced == 2
+    import sqlite3
+    attempts = sqlite3.connect(summary.path).execute("SELECT attempts FROM games ORDER BY game_id").fetchall()
+    assert attempts == [(2,), (2,)]
+    moves = load_moves(summary.path)
+    assert not moves.duplicated(["game_id", "ply", "seat"]).any()
+
+
+def test_printing_bot_is_not_at_fault_and_output_goes_to_log(tmp_path, capfd):
+    summary, games = run_field(tmp_path, "Printer")
+    assert games.fault_seat.isna().all() and set(games.termination) == {"last_stone"}
+    out, err = capfd.readouterr()
+    assert "PRINTED" not in out + err and "RAW-FD" not in out + err
+    log = (tmp_path / f"{summary.name}.log").read_text()
+    assert "PRINTED-TO-STDOUT" in log and "PRINTED-TO-STDERR" in log and "RAW-FD-1" in log
+    assert "ForkProcess" in log and "arena.worker INFO worker" in log  # worker records via multiprocessing-logging
+
+
+def _dead_on_arrival(conn, shared, setup):
+    import os
+    os._exit(3)
+
+
+def test_workers_that_cannot_start_stop_the_run(tmp_path, monkeypatch):
+    import arena.tournament.pool as pool
+    from arena.errors import ConfigError
+    monkeypatch.setattr(pool, "worker_main", _dead_on_arrival)
+    with pytest.raises(ConfigError, match="keep dying outside any game"):
+        run_field(tmp_path, "Raiser")

@@ -1,0 +1,212 @@
+"""Storage: schema, loaders' layout, and bad results paths/databases refused without change."""
+
+import hashlib
+import sqlite3
+
+import pandas as pd
+import pytest
+
+import arena.games
+from arena.cli.app import main
+from arena.errors import ResultsError
+from arena.store import Store, load_game, load_games, load_moves, load_tournament, resolve
+from arena.tournament import build, run_tournament
+
+
+@pytest.fixture(autouse=True)
+def nim_registered(monkeypatch):
+    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+
+
+def cfg(tmp_path, **extra):
+    values = dict(game="nim", params={"pile": "15"}, bots=["random", "b=random"], games=4, workers=1,
+                  results=str(tmp_path), name="t")
+    return build(values | extra)
+
+
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_loaders_layout(tmp_path):
+    s = run_tournament(cfg(tmp_path, opening_plies=2), progress=False)
+    games = load_games(s.path)
+    assert list(games.columns) == ["game_id", "series", "seed", "seats", "ranks", "scores", "termination",
+                                   "fault_seat", "plies", "opening_plies", "seconds"]
+    assert games.game_id.tolist() == [1, 2, 3, 4]
+    row = games.iloc[0]
+    assert isinstance(row.seats, list) and set(row.seats) == {"random", "b"}
+    assert all(isinstance(r, int) for r in row.ranks) and all(isinstance(x, float) for x in row.scores)
+    assert str(games.fault_seat.dtype) == "Int64" and games.fault_seat.isna().all()
+    assert games.opening_plies.eq(2).all() and (games.plies >= 2).all()
+    moves = load_moves(s.path)
+    assert list(moves.columns) == ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth",
+                                   "evaluation", "status"]
+    first = moves[moves.game_id == 1]
+    assert first.ply.tolist() == list(range(games.plies[0]))
+    assert first.seat.tolist()[:2] == [-1, -1] and first.label.iloc[:2].isna().all()
+    assert set(first.label.iloc[2:]) <= {"random", "b"}
+    info = load_tournament(s.path)
+    assert info["name"] == "t" and info["game"] == "nim" and info["num_players"] == 2 and info["seed"] == 1
+    assert info["params"] == {"pile": 15, "take": 3, "players": 2}
+    assert info["bots"] == {"random": "random", "b": "b=random"}
+    assert info["settings"]["games"] == 4
+    assert resolve("t", tmp_path) == s.path
+    assert load_game(s.path, 2)["moves"][:2] == load_game(s.path, 1)["moves"][:2]  # shared opening
+
+
+def test_results_path_that_is_a_file(tmp_path):
+    f = tmp_path / "file"
+    f.write_text("x")
+    with pytest.raises(ResultsError, match="is a file"):
+        run_tournament(cfg(f), progress=False)
+    assert f.read_text() == "x"
+
+
+@pytest.mark.parametrize("content,match", [(b"this is not a database at all" * 100, "not a database"),
+                                           (None, "not an arena results database")])
+def test_corrupt_or_foreign_database_is_refused_unchanged(tmp_path, content, match):
+    path = tmp_path / "t.sqlite"
+    if content is None:
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE games (x)")
+        conn.commit()
+        conn.close()
+    else:
+        path.write_bytes(content)
+    before = digest(path)
+    with pytest.raises(ResultsError, match=match):
+        run_tournament(cfg(tmp_path), progress=False)
+    with pytest.raises(ResultsError):
+        load_games(path)
+    assert digest(path) == before
+
+
+def _stored(path):
+    conn = sqlite3.connect(path)
+    try:
+        return (conn.execute("SELECT * FROM games ORDER BY game_id").fetchall(),
+                conn.execute("SELECT * FROM moves ORDER BY game_id, ply, seat").fetchall())
+    finally:
+        conn.close()
+
+
+def test_read_only_database_is_refused_with_nothing_changed(tmp_path, monkeypatch):
+    s = run_tournament(cfg(tmp_path), progress=False)
+    conn = sqlite3.connect(s.path)
+    conn.execute("DELETE FROM moves WHERE game_id = 4")
+    conn.execute("DELETE FROM games WHERE game_id = 4")
+    conn.commit()
+    conn.close()
+    before = _stored(s.path)
+    monkeypatch.setattr(Store, "_connect", staticmethod(
+        lambda path: sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)))
+    with pytest.raises(ResultsError, match="readonly"):
+        run_tournament(cfg(tmp_path), progress=False)
+    assert _stored(s.path) == before
+
+
+def test_full_disk_stops_the_run_keeping_whole_games(tmp_path, monkeypatch):
+    begin = Store.begin
+
+    def begin_then_fill(self, *args, **kwargs):
+        begin(self, *args, **kwargs)
+        pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
+        self.conn.execute(f"PRAGMA max_page_count = {pages + 1}")
+
+    monkeypatch.setattr(Store, "begin", begin_then_fill)
+    with pytest.raises(ResultsError, match="full"):
+        run_tournament(cfg(tmp_path, params={"pile": "60"}, games=40, bots=["random", "b=random", "c=random"]),
+                       progress=False)
+    games, moves = _stored(tmp_path / "t.sqlite")
+    assert 0 < len(games) < 120
+    assert {m[0] for m in moves} == {g[0] for g in games}
+    assert all(sum(1 for m in moves if m[0] == g[0]) == g[12] for g in games)  # plies column
+
+
+def run_cli(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["run", "--game", "nim", "--games", "0"], "--games 0 is out of range; accepted: 1 to 1000000"),
+    (["run", "--game", "nim", "--workers", "-2"], "--workers -2"),
+    (["run", "--game", "nim", "--games", "many"], "--games 'many' is not an integer; accepted: 1 to 1000000"),
+    (["run", "--game", "nim", "--move-time", "fast"], "--move-time 'fast' is not a number"),
+    (["run", "--game", "nim", "--games", "2.5"], "--games '2.5' is not an integer"),
+    (["run", "--game", "nim", "--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
+    (["run", "--game", "nosuch"], "unknown game"),
+    (["run", "--game", "nim", "--bot", "random", "--bot", "tests/fixtures/broken_bots.py#BadInit"], "constructor bug"),
+    (["run", "--game", "nim", "-p", "pile=-4"], "pile"),
+    (["run", "--game", "nim", "-p", "pile"], "key=value"),
+    (["run", "--game", "nim", "--format", "swiss"], "accepted: round-robin, gauntlet"),
+    (["run", "--game", "nim", "--seat-rotation", "twice"], "accepted: cyclic, all"),
+    (["run", "--game", "nim", "--bot", "random", "--name", "../x"], "bad tournament name"),
+    (["run", "--game", "nim", "--bot", "random"], "--fill"),
+    (["replay", "nosuch", "1"], "no tournament"),
+    (["export", "nosuch"], "no tournament"),
+])
+def test_bad_inputs_exit_2_with_one_line(tmp_path, capsys, args, needle):
+    s = run_tournament(cfg(tmp_path), progress=False)
+    before = _stored(s.path)
+    code, out, err = run_cli(args + ["--results", str(tmp_path)], capsys)
+    assert code == 2
+    assert needle in err and err.count("\n") == 1 and "Traceback" not in err + out
+    assert _stored(s.path) == before
+
+
+def test_bad_toml_and_changed_config_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("games = [1,\n")
+    code, _, err = run_cli(["run", "--config", str(bad)], capsys)
+    assert code == 2 and err.startswith("error: bad TOML") and err.count("\n") == 1
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("gamez = 3\n")
+    code, _, err = run_cli(["run", "--config", str(unknown)], capsys)
+    assert code == 2 and "unknown key 'gamez'" in err
+    s = run_tournament(cfg(tmp_path), progress=False)
+    before = _stored(s.path)
+    code, _, err = run_cli(["run", "--game", "nim", "-p", "pile=15", "--bot", "random", "--bot", "b=random",
+                            "--games", "6", "--name", "t", "--results", str(tmp_path)], capsys)
+    assert code == 2 and "different settings" in err and _stored(s.path) == before
+
+
+def test_export_and_replay(tmp_path, capsys):
+    import json
+    s = run_tournament(cfg(tmp_path, opening_plies=1), progress=False)
+    out = tmp_path / "g.jsonl"
+    main_ok = ["export", "t", "--format", "jsonl", "--out", str(out), "--results", str(tmp_path)]
+    with pytest.raises(SystemExit) as exc:
+        main(main_ok)
+    assert exc.value.code in (0, None)
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 4 and set(lines[0]) == {"game_id", "seed", "seats", "ranks", "scores", "termination",
+                                                 "plies", "opening_plies", "moves"}
+    assert lines[0]["plies"] == len(lines[0]["moves"]) and lines[0]["opening_plies"] == 1
+    for fmt in ("csv", "parquet"):
+        with pytest.raises(SystemExit):
+            main(["export", "t", "--format", fmt, "--results", str(tmp_path)])
+    assert len(pd.read_csv(tmp_path / "t.csv")) == 4 and len(pd.read_parquet(tmp_path / "t.parquet")) == 4
+    capsys.readouterr()
+    with pytest.raises(SystemExit):
+        main(["replay", "t", "2", "--results", str(tmp_path)])
+    text = capsys.readouterr().out
+    assert "game 2" in text and "ply 0 opening" in text and "end: last_stone" in text
+    code, _, err = run_cli(["replay", "t", "99", "--results", str(tmp_path)], capsys)
+    assert code == 2 and "no game 99 stored; 4 games stored, ids 1 to 4" in err
+
+
+def test_toml_config_with_command_line_override(tmp_path, capsys):
+    conf = tmp_path / "t.toml"
+    conf.write_text('game = "nim"\nbots = ["a=random", "b=random"]\ngames = 6\nopening-plies = 1\nname = "toml"\n'
+                    f'results = "{tmp_path}"\n[params]\npile = 9\n')
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--config", str(conf), "--games", "2", "-q"])
+    out = capsys.readouterr().out
+    assert exc.value.code in (0, None) and "toml" in out
+    info = load_tournament(tmp_path / "toml.sqlite")
+    assert info["settings"]["games"] == 2 and info["params"]["pile"] == 9 and list(info["bots"]) == ["a", "b"]
+    assert len(load_games(tmp_path / "toml.sqlite")) == 2

@@ -1,0 +1,173 @@
+"""Running tournaments: determinism, resume, refusal of a changed or concurrent run."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena.errors import ConfigError, ResultsError
+from arena.store import load_games, load_moves, load_tournament
+from arena.tournament import build, run_tournament
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BROKEN = "tests/fixtures/broken_bots.py#"
+
+
+def nim(tmp_path, **extra):
+    values = dict(game="nim", params={"pile": "21"}, bots=["random", "r2=random", "r3=random"], games=4,
+                  workers=2, results=str(tmp_path), opening_plies=2)
+    values.update(extra)
+    return build(values)
+
+
+def frame(path):
+    games = load_games(path).drop(columns=["seconds"])
+    moves = load_moves(path).drop(columns=["seconds"])
+    return games, moves
+
+
+def test_same_seed_same_games_whatever_the_worker_count(tmp_path):
+    one = run_tournament(nim(tmp_path / "a", workers=1, name="t"), progress=False)
+    two = run_tournament(nim(tmp_path / "b", workers=2, name="t"), progress=False)
+    g1, m1 = frame(one.path)
+    g2, m2 = frame(two.path)
+    assert len(g1) == one.total == 12
+    assert g1.equals(g2) and m1.equals(m2)
+    other = run_tournament(nim(tmp_path / "c", seed=2, name="t"), progress=False)
+    assert not frame(other.path)[1].equals(m1)
+
+
+def test_rerun_resumes_and_default_name_is_stable(tmp_path):
+    cfg = nim(tmp_path)
+    assert cfg.run_name() == nim(tmp_path, workers=1).run_name()  # workers do not change the games
+    assert cfg.run_name() != nim(tmp_path, games=6).run_name()
+    first = run_tournament(cfg, progress=False)
+    again = run_tournament(cfg, progress=False)
+    assert first.played == 12 and again.played == 0 and again.stored == 12
+    import sqlite3
+    conn = sqlite3.connect(first.path)
+    conn.execute("DELETE FROM moves WHERE game_id IN (3, 7)")
+    conn.execute("DELETE FROM games WHERE game_id IN (3, 7)")
+    conn.commit()
+    conn.close()
+    before = frame(first.path)
+    resumed = run_tournament(cfg, progress=False)
+    assert resumed.played == 2 and resumed.stored == 12
+    after = frame(first.path)
+    assert sorted(after[0].game_id) == list(range(1, 13))
+    assert after[0][~after[0].game_id.isin([3, 7])].reset_index(drop=True).equals(before[0].reset_index(drop=True))
+
+
+def test_changed_settings_under_a_name_are_refused(tmp_path):
+    run_tournament(nim(tmp_path, name="x"), progress=False)
+    with pytest.raises(ResultsError, match="different settings .*games"):
+        run_tournament(nim(tmp_path, name="x", games=6), progress=False)
+    assert len(load_games(tmp_path / "x.sqlite")) == 12
+
+
+def test_fill_and_four_player_games(tmp_path):
+    with pytest.raises(ConfigError, match="--fill"):
+        run_tournament(nim(tmp_path, bots=["random", "random"], params={"players": "4"}), progress=False)
+    s = run_tournament(nim(tmp_path, bots=["a=random", "b=random"], params={"players": "4", "pile": "30"},
+                           fill="random"), progress=False)
+    info = load_tournament(s.path)
+    assert list(info["bots"]) == ["a", "b", "random", "random-2"] and info["num_players"] == 4
+    games = load_games(s.path)
+    assert len(games) == 4 and all(len(seats) == 4 for seats in games.seats)
+
+
+def test_gauntlet(tmp_path):
+    s = run_tournament(nim(tmp_path, bots=["c=random", "random", "random"], format="gauntlet", games=2),
+                       progress=False)
+    games = load_games(s.path)
+    assert len(games) == 4 and all("c" in seats for seats in games.seats)
+
+
+@pytest.mark.parametrize("key,value,accepted", [("games", 0, "1 to"), ("games", -5, "1 to"), ("workers", 0, "1 to"),
+                                                ("move_time", -1, "to"), ("memory_limit", 1, "16 to"),
+                                                ("games", "many", "integer"), ("opening_plies", 10**9, "0 to")])
+def test_bad_numbers_name_the_range(tmp_path, key, value, accepted):
+    with pytest.raises(ConfigError, match=accepted):
+        nim(tmp_path, **{key: value})
+
+
+def _script(args: str) -> list[str]:
+    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+            "from arena.tournament import build, run_tournament\n"
+            f"run_tournament(build(dict({args})), progress=False)\n")
+    return [sys.executable, "-c", code]
+
+
+def test_second_run_on_the_same_name_is_refused(tmp_path):
+    args = (f"game='nim', params={{'pile': '30'}}, bots=['random', '{BROKEN}Slow:ms=200'], games=4, workers=1, "
+            f"results={str(tmp_path)!r}, name='busy'")
+    proc = subprocess.Popen(_script(args), cwd=ROOT)
+    try:
+        for _ in range(200):
+            if (tmp_path / "busy.log").exists():
+                break
+            time.sleep(0.05)
+        with pytest.raises(ResultsError, match="already being run"):
+            run_tournament(build(eval(f"dict({args})")), progress=False)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.slow
+def test_resume_after_killing_the_whole_run_many_times(tmp_path):
+    args = (f"game='nim', params={{'pile': '30'}}, bots=['random', 'r2=random', 'r3=random', "
+            f"'s={BROKEN}Slow:ms=1'], games=30, workers=2, results={str(tmp_path)!r}, name='k'")
+    import random
+    rng = random.Random(4)
+    kills = 0
+    for _ in range(25):
+        proc = subprocess.Popen(_script(args), cwd=ROOT)
+        try:
+            proc.wait(timeout=rng.uniform(0.3, 1.5))
+        except subprocess.TimeoutExpired:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+            kills += 1
+        if (tmp_path / "k.sqlite").exists():
+            import sqlite3
+            conn = sqlite3.connect(tmp_path / "k.sqlite")
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            conn.close()
+    assert kills >= 20
+    final = run_tournament(build(eval(f"dict({args})")), progress=False)
+    games, moves = load_games(final.path), load_moves(final.path)
+    assert list(games.game_id) == list(range(1, final.total + 1))
+    assert (moves.groupby("game_id").size() == games.set_index("game_id").plies).all()
+    fresh = run_tournament(build(eval(f"dict({args})") | {"results": str(tmp_path / "fresh")}), progress=False)
+    assert frame(fresh.path)[0].equals(frame(final.path)[0])
+
+
+def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
+    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+            "from arena.cli.app import main\n"
+            f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', 'random', '--bot', '{BROKEN}Slow:ms=10', "
+            f"'--games', '60', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    db = tmp_path / "c.sqlite"
+    import sqlite3
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        if db.exists() and sqlite3.connect(db).execute(
+                "SELECT count(*) FROM sqlite_master WHERE name='games'").fetchone()[0]:
+            if sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= 5:
+                break
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in out and "Traceback" not in out + err
+    stored = load_games(db)
+    assert 5 <= len(stored) < 60 and stored.game_id.is_unique
+    resumed = run_tournament(build(dict(game="nim", params={"pile": "30"}, bots=["random", f"{BROKEN}Slow:ms=10"],
+                                        games=60, workers=2, name="c", results=str(tmp_path))), progress=False)
+    assert resumed.stored == 60 and resumed.played == 60 - len(stored)
