@@ -83,3 +83,16 @@ def test_workers_that_cannot_start_stop_the_run(tmp_path, monkeypatch):
     monkeypatch.setattr(pool, "worker_main", _dead_on_arrival)
     with pytest.raises(ConfigError, match="keep dying outside any game"):
         run_field(tmp_path, "Raiser")
+
+
+def test_workers_killed_while_logging_never_hang_the_run(tmp_path):
+    import subprocess
+    import sys
+    root = __file__.rsplit("/tests/", 1)[0]
+    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+            "from arena.tournament import build, run_tournament\n"
+            f"s = run_tournament(build(dict(game='nim', params={{'pile': '12'}}, bots=['random', "
+            f"'{BROKEN}LogAndDie'], games=6, workers=2, retries=1, results={str(tmp_path)!r})), progress=False)\n"
+            "assert s.stored == s.total == 6, s\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, timeout=120, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]

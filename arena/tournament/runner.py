@@ -87,24 +87,31 @@ class _Rate(ProgressColumn):
 
 
 class _Logging:
-    """Tournament log ``<results>/<name>.log``; worker records arrive through
-    ``multiprocessing-logging`` (fork) or a ``QueueHandler`` (elsewhere)."""
+    """Tournament log ``<results>/<name>.log``.
+
+    The runner's own records (``arena.runner``, ``arena.pool``) are written directly; worker
+    records (``arena.worker``) arrive through ``multiprocessing-logging`` (fork) or a
+    ``QueueHandler`` (elsewhere). Keeping the runner off the queue matters: a worker killed
+    while writing to the queue leaves its lock held, and a runner writing there would hang.
+    """
 
     def __init__(self, path: Path, ctx: Any, fork: bool) -> None:
-        self.logger = logging.getLogger("arena")
-        self.old_level, self.old_propagate = self.logger.level, self.logger.propagate
+        self.logger, self.workers = logging.getLogger("arena"), logging.getLogger("arena.worker")
+        self.saved = [(lg, lg.level, lg.propagate) for lg in (self.logger, self.workers)]
         self.file = logging.FileHandler(path, encoding="utf-8")
         self.file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
-        self.logger.addHandler(self.file)
-        self.logger.setLevel(logging.INFO)
-        self.logger.propagate = False
+        for lg in (self.logger, self.workers):
+            lg.addHandler(self.file)
+            lg.setLevel(logging.INFO)
+            lg.propagate = False
         self.queue = self.listener = None
         try:
             if not fork:
                 raise AssertionError("no fork")
-            multiprocessing_logging.install_mp_handler(self.logger)
-        except AssertionError:
+            multiprocessing_logging.install_mp_handler(self.workers)
+        except AssertionError:  # spawn: workers put records on a queue the runner listens to
             from logging.handlers import QueueListener
+            self.workers.removeHandler(self.file)
             self.queue = ctx.Queue()
             self.listener = QueueListener(self.queue, self.file)
             self.listener.start()
@@ -112,14 +119,16 @@ class _Logging:
     def close(self) -> None:
         if self.listener:
             self.listener.stop()
-        for handler in list(self.logger.handlers):
+        for handler in list(self.workers.handlers):
             if isinstance(handler, multiprocessing_logging.MultiProcessingHandler):
-                self.logger.removeHandler(handler)
-                handler.close()  # closes the file handler too
-        self.logger.removeHandler(self.file)
+                self.workers.removeHandler(handler)
+                handler.queue.cancel_join_thread()  # never wait at exit on a lock a killed worker held
+                handler.close()  # waits (at most 5 s) for the records in flight; closes the file
+        for lg, level, propagate in self.saved:
+            lg.removeHandler(self.file)
+            lg.setLevel(level)
+            lg.propagate = propagate
         self.file.close()
-        self.logger.setLevel(self.old_level)
-        self.logger.propagate = self.old_propagate
 
 
 def _progress(console: Console | None) -> Progress:

@@ -215,8 +215,8 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
     _redirect_output(setup.log_path)
     if setup.log_queue is not None:  # spawn fallback: records go through a queue to the runner
         from logging.handlers import QueueHandler
-        logging.getLogger("arena").addHandler(QueueHandler(setup.log_queue))
-        logging.getLogger("arena").setLevel(logging.INFO)
+        log.addHandler(QueueHandler(setup.log_queue))
+        log.setLevel(logging.INFO)
     if setup.memory_limit:
         _limit_memory(setup.memory_limit)
     game = arena.games.make(setup.game, **setup.params)
@@ -246,12 +246,15 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
 
 
 def _flush_logging() -> None:
-    """Push queued log records to the runner before ``os._exit`` (queue feeder threads)."""
-    for handler in logging.getLogger("arena").handlers:
+    """Push queued log records to the runner before ``os._exit`` (at most 1 s: a queue lock
+    left held by a killed worker must not hang this one)."""
+    for handler in log.handlers:
         queue = getattr(handler, "queue", None)
-        if queue is not None and hasattr(queue, "join_thread"):
+        feeder = getattr(queue, "_thread", None)
+        if queue is not None and hasattr(queue, "close"):
             try:
                 queue.close()
-                queue.join_thread()
+                if feeder is not None:
+                    feeder.join(1.0)
             except (OSError, ValueError, AssertionError):
                 pass
