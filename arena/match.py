@@ -19,7 +19,7 @@ from typing import Any
 from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
 
 #: Termination reasons set by the arena (games add their own, e.g. "target", "repetition").
-FAULTS = ("exception", "illegal_move", "bad_move", "timeout", "crash", "game_time", "memory")
+FAULTS = ("exception", "illegal_move", "bad_move", "timeout", "exit", "crash", "game_time", "memory")
 
 
 def derive_seed(seed: int, *parts: Any) -> int:

@@ -12,7 +12,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
-from arena.reports.render import print_summary
+from arena.reports.render import print_summary, write_report
 from arena.tournament import build, run_tournament
 from arena.tournament.config import load_toml, parse_params
 
@@ -60,6 +60,9 @@ def run(
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
     print_summary(summary.path, console)
+    written = write_report(summary.path)
+    report = next((p for p in written if p.suffix == ".md"), None)
+    console.print(f"full report: arena report {summary.name}" + (f" (written to {report} and CSV files beside it)" if report else ""))
 
 
 def register(app: typer.Typer) -> None:

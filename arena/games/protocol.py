@@ -239,6 +239,9 @@ class Game(ABC):
     #: One line describing the game, for ``arena games``.
     summary: ClassVar[str] = ""
     PARAMS: ClassVar[dict[str, Param]] = {}
+    #: A race in which the whole field takes part in every game of a tournament (Ricochet):
+    #: its ``players`` parameter, when not given, is set to the number of bots.
+    whole_field: ClassVar[bool] = False
     num_players: int = 2
 
     def __init__(self, **params: Any) -> None:

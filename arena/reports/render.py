@@ -222,7 +222,7 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
         ResultsError: unreadable database.
     """
     data = source if isinstance(source, ReportData) else load(source)
-    print_tables(data, console, ["leaderboard", "first_move", "seat_advantage", "faults"])
+    print_tables(data, console, ["leaderboard", "first_move", "seat_advantage", "ricochet", "faults"])
 
 
 # ---- files ------------------------------------------------------------------------------

@@ -27,6 +27,13 @@ from bots.registry import BotSpec, assign_labels
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
 DEFAULT_GAME = "interaction"
 DEFAULT_GAMES = 50
+#: Per game, the field and games per pairing when ``--bot`` / ``--games`` are not given:
+#: bots of different strength that suit the game, sized to finish in a few minutes on 2 cores.
+DEFAULT_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
+    "interaction": (DEFAULT_BOTS, DEFAULT_GAMES),
+    "sandpile": (("random", "greedy", "mcts:playouts=200", "paranoid:depth=2", "brs:depth=2"), 8),
+    "ricochet": (("ricochet-optimal", "ricochet-greedy", "random"), 6),
+}
 DEFAULT_GAME_TIME = 600.0
 MAX_SEED = 2**63 - 1
 
@@ -182,8 +189,16 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
-    if "bots" in given:
-        given["bots"] = tuple(given["bots"]) or DEFAULT_BOTS
+    game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
+    default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
+    given["bots"] = tuple(given.get("bots") or ()) or default_bots
+    given.setdefault("games", default_games)
+    params = dict(given.get("params") or {})
+    cls = arena.games.game_class(game_name)  # UnknownGameError
+    if cls.whole_field and "players" in cls.PARAMS and "players" not in params:
+        # a race for any number of players (Ricochet): the whole field races in every game
+        params["players"] = max(1, min(len(given["bots"]), 8))
+    given["params"] = params
     cfg = TournamentConfig(**given)
     game = arena.games.make(cfg.game, **cfg.params)  # UnknownGameError / ConfigError
     # every parameter, coerced (a stable identity), except those left unset (None): they are

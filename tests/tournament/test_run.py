@@ -120,14 +120,16 @@ def test_second_run_on_the_same_name_is_refused(tmp_path):
 @pytest.mark.slow
 def test_resume_after_killing_the_whole_run_many_times(tmp_path):
     args = (f"game='nim', params={{'pile': '30'}}, bots=['random', 'r2=random', 'r3=random', "
-            f"'s={BROKEN}Slow:ms=1'], games=30, workers=2, results={str(tmp_path)!r}, name='k'")
+            f"'s={BROKEN}Slow:ms=1'], games=60, workers=2, results={str(tmp_path)!r}, name='k'")
     import random
     rng = random.Random(4)
     kills = 0
-    for _ in range(25):
+    for _ in range(60):  # kill at random moments until 20 kills (a run may also finish first)
+        if kills >= 20:
+            break
         proc = subprocess.Popen(_script(args), cwd=ROOT)
         try:
-            proc.wait(timeout=rng.uniform(0.3, 1.5))
+            proc.wait(timeout=rng.uniform(0.3, 1.2))
         except subprocess.TimeoutExpired:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()

@@ -148,6 +148,7 @@ class RicochetGame(Game):
 
     name = "ricochet"
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
+    whole_field = True  # a tournament races its whole field in every game (spec/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
         "robots": Param(4, "4 robots (R G B Y) or 5 (adds black K)", choices=(4, 5)),
