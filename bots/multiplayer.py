@@ -85,7 +85,7 @@ class _Search(Bot):
         super().reset(game, seat, seed)
         self.players = game.num_players
         self._eval = evaluator(game.name)
-        self._eval_all = evaluator_all(game.name) if self._eval else None
+        self._eval_all = evaluator_all(game.name, game.num_players) if self._eval else None
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         """The best move of the last completed iteration for the seat to move in ``state``.

@@ -11,12 +11,11 @@ Two scales:
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.games import Outcome, State
-from bots.eval import EVALUATORS, WIN, evaluator
+from bots.eval import WIN, evaluator, evaluator_all
 
 
 def place_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
@@ -78,11 +77,4 @@ def heuristic(game_name: str) -> Callable[[State, int], float]:
 
 def heuristic_all(game_name: str, num_players: int) -> Callable[[State], Sequence[float]] | None:
     """``evaluate_all(state)`` for the game (one value per seat), or ``None`` without one."""
-    module = EVALUATORS.get(game_name)
-    if not module:
-        return None
-    mod = importlib.import_module(module)
-    if hasattr(mod, "evaluate_all"):
-        return mod.evaluate_all
-    evaluate = mod.evaluate
-    return lambda state: tuple(evaluate(state, s) for s in range(num_players))
+    return evaluator_all(game_name, num_players)

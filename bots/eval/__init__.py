@@ -27,12 +27,15 @@ def evaluator(game_name: str) -> Callable | None:
     return importlib.import_module(module).evaluate if module else None
 
 
-def evaluator_all(game_name: str) -> Callable | None:
-    """``evaluate_all(state)`` for the game (derived from ``evaluate`` when not defined)."""
+def evaluator_all(game_name: str, num_players: int = 2) -> Callable | None:
+    """``evaluate_all(state) -> tuple`` (one value per 0-based seat) for the game, derived from
+    ``evaluate`` for ``num_players`` seats when the module has none; ``None`` without an
+    evaluation."""
     module = EVALUATORS.get(game_name)
     if not module:
         return None
     mod = importlib.import_module(module)
     if hasattr(mod, "evaluate_all"):
         return mod.evaluate_all
-    return lambda state, n=None: tuple(mod.evaluate(state, s) for s in range(n or 2))
+    evaluate = mod.evaluate
+    return lambda state: tuple(evaluate(state, s) for s in range(num_players))
