@@ -176,7 +176,7 @@ def test_bad_toml_and_changed_config_exit_2(tmp_path, capsys):
 
 def test_export_and_replay(tmp_path, capsys):
     import json
-    s = run_tournament(cfg(tmp_path, opening_plies=1), progress=False)
+    run_tournament(cfg(tmp_path, opening_plies=1), progress=False)
     out = tmp_path / "g.jsonl"
     main_ok = ["export", "t", "--format", "jsonl", "--out", str(out), "--results", str(tmp_path)]
     with pytest.raises(SystemExit) as exc:

@@ -66,7 +66,7 @@ def test_puzzle_text_round_trips_and_rejects_bad_text():
     assert str(Puzzle.parse(f"{BOARD} R:c5,G:k12,B:a1,Y:p16,K:d4 V")).endswith("K:d4 V")
     for bad in ["", "x", f"{BOARD} R:c5,G:k12,B:a1 RC", f"{BOARD} R:c5,G:c5,B:a1,Y:p16 RC",
                 f"{BOARD} R:h8,G:k12,B:a1,Y:p16 RC", f"{BOARD} R:c5,G:k12,B:a1,Y:p16 ZZ",
-                f"1A,2B R:c5,G:k12,B:a1,Y:p16 RC", f"{BOARD} R:c5,G:k12,B:a1,Y:q16 RC"]:
+                "1A,2B R:c5,G:k12,B:a1,Y:p16 RC", f"{BOARD} R:c5,G:k12,B:a1,Y:q16 RC"]:
         with pytest.raises(PuzzleSyntaxError):
             Puzzle.parse(bad)
     assert str(Solution.parse("rn ge  rs")) == "RN GE RS" and str(Solution.parse("")) == ""
