@@ -9,11 +9,11 @@ import importlib
 import time
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from arena.bench import MODULES, Figure
+from arena.cli.console import make_console
 from arena.errors import ConfigError
 
 
@@ -60,8 +60,9 @@ def bench(
             continue
         for f in figures:
             table.add_row(f.area, f.name, _value(f.value), f.unit, f.goal, Text(f.note))
-    Console().print(table)
-    Console().print(f"{time.perf_counter() - start:.1f} s")
+    console = make_console()
+    console.print(table)
+    console.print(f"{time.perf_counter() - start:.1f} s")
 
 
 def register(app: typer.Typer) -> None:

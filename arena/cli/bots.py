@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 import bots
+from arena.cli.console import make_console
 
 
 def list_bots() -> None:
@@ -19,7 +19,7 @@ def list_bots() -> None:
         params = getattr(cls, "PARAMS", {}) or {}
         opts = "\n".join(f"{k}={p.default!r}" + (f": {p.help}" if p.help else "") for k, p in params.items())
         table.add_row(kind, opts or "-", getattr(cls, "summary", ""))
-    Console().print(table)
+    make_console().print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,9 +1,9 @@
 """``arena export NAME --format jsonl|csv|parquet``: stored games for other tools.
 
 jsonl (``spec/arena.md`` "Output formats"): one game a line with ``game_id``, ``seed``,
-``seats``, ``ranks``, ``scores``, ``termination``, ``plies``, ``opening_plies``, ``moves``.
-csv and parquet: the same and ``series``, ``fault_seat``, ``fault_detail``, ``seconds``,
-``attempts``; list columns are JSON text in csv.
+``seats``, ``ranks``, ``scores``, ``termination``, ``plies``, ``opening_plies``, ``moves``,
+then ``series``, ``fault_seat`` (0-based seat or null), ``fault_detail``, ``seconds`` and
+``attempts``. csv and parquet: the same columns; list columns are JSON text in csv.
 """
 
 from __future__ import annotations
@@ -11,19 +11,27 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import typer
 
 from arena.errors import ConfigError, ResultsError
-from arena.store import connect_readonly, resolve
+
+if TYPE_CHECKING:  # pandas is imported on use: `arena --help` starts fast
+    import pandas as pd
 
 FORMATS = ("jsonl", "csv", "parquet")
 JSONL_KEYS = ("game_id", "seed", "seats", "ranks", "scores", "termination", "plies", "opening_plies", "moves")
+#: Columns after the contract keys in each JSON line (as in CSV and Parquet).
+EXTRA_KEYS = ("series", "fault_seat", "fault_detail", "seconds", "attempts")
 
 
 def games_frame(path: Path) -> pd.DataFrame:
     """Every stored game with its moves, in game-id order (list columns decoded)."""
+    import pandas as pd
+
+    from arena.store import connect_readonly
+
     conn = connect_readonly(path)
     try:
         df = pd.read_sql_query(
@@ -40,11 +48,16 @@ def games_frame(path: Path) -> pd.DataFrame:
 
 
 def write(df: pd.DataFrame, fmt: str, out) -> None:
+    import pandas as pd
+
     if fmt == "jsonl":
-        for row in df[list(JSONL_KEYS)].itertuples(index=False):
-            d = row._asdict()
-            d["game_id"], d["seed"], d["plies"], d["opening_plies"] = map(int, (d["game_id"], d["seed"], d["plies"], d["opening_plies"]))
-            out.write(json.dumps(d) + "\n")
+        for row in df[list(JSONL_KEYS + EXTRA_KEYS)].to_dict("records"):
+            for key in ("game_id", "seed", "plies", "opening_plies", "series", "attempts"):
+                row[key] = int(row[key])
+            row["fault_seat"] = None if pd.isna(row["fault_seat"]) else int(row["fault_seat"])
+            row["fault_detail"] = None if pd.isna(row["fault_detail"]) else str(row["fault_detail"])
+            row["seconds"] = float(row["seconds"])
+            out.write(json.dumps(row) + "\n")
     elif fmt == "csv":
         flat = df.copy()
         for col in ("seats", "ranks", "scores", "moves"):
@@ -63,6 +76,8 @@ def export(
     """Write the stored games of a tournament as JSON lines, CSV or Parquet."""
     if format not in FORMATS:
         raise ConfigError(f"unknown export format {format!r}; accepted: {', '.join(FORMATS)}")
+    from arena.store import resolve  # pandas: imported on use
+
     path = resolve(name, results)
     df = games_frame(path)
     if out == "-":

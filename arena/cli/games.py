@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 import arena.games
+from arena.cli.console import make_console
 
 
 def games() -> None:
@@ -22,7 +22,7 @@ def games() -> None:
             for k, p in cls.PARAMS.items()
         )
         table.add_row(name, str(cls().num_players), params or "-", cls.summary)
-    Console().print(table)
+    make_console().print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,4 +1,5 @@
-"""``arena play``: one game shown ply by ply (default: ``random`` in every seat)."""
+"""``arena play``: one game shown ply by ply (default: ``random`` in every seat), played in a
+watched child process (``arena.watch``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import typer
 
 import arena.games
 from arena.errors import ConfigError
-from arena.match import MoveRecord, play_game, random_opening
+from arena.match import random_opening
+from arena.watch import Ply, watch_game
 from bots.base import Limits
 from bots.registry import assign_labels, make
+
+#: Largest seed (as ``arena run``): 63 bits.
+MAX_SEED = 2**63 - 1
 
 
 def parse_params(items: list[str]) -> dict[str, str]:
@@ -28,9 +33,10 @@ def parse_params(items: list[str]) -> dict[str, str]:
     return out
 
 
-def _print_ply(state, record: MoveRecord, labels: tuple[str, ...], quiet: bool) -> None:
+def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
+    record = ply.record
     if record.status is not None:  # a simultaneous round: one record per seat, show the round
-        head = f"round {record.ply + 1}: {state.last_round or '-'}"
+        head = f"round {record.ply + 1}: {ply.last_round or '-'}"
     else:
         who = labels[record.seat] if record.seat >= 0 else "opening"
         head = f"ply {record.ply + 1}: {who} plays {record.move}"
@@ -38,20 +44,49 @@ def _print_ply(state, record: MoveRecord, labels: tuple[str, ...], quiet: bool) 
             head += f"  ({record.nodes} nodes, depth {record.depth}, {record.seconds:.2f}s)"
     typer.echo(head)
     if not quiet:
-        typer.echo(state.diagram())
+        typer.echo(ply.diagram)
         typer.echo("")
+
+
+def number(option: str, text: str | None, low: float, high: float, integer: bool = False) -> float | int | None:
+    """``text`` of a numeric option read and range-checked (``None`` stays ``None``), with the
+    same one-line message as ``arena run``.
+
+    Raises:
+        ConfigError: not a number (an integer), or outside ``low`` to ``high``.
+    """
+    if text is None:
+        return None
+    kind, accepted = ("an integer" if integer else "a number"), f"accepted: {low:g} to {high:g}"
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        raise ConfigError(f"{option} {text!r} is not {kind}; {accepted}") from None
+    if not low <= value <= high:  # NaN fails too
+        raise ConfigError(f"{option} {text} is out of range; {accepted}")
+    return value
 
 
 def play(
     game: str = typer.Argument(..., help="game name (see `arena games`)"),
     bot: list[str] = typer.Option([], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
-    seed: int = typer.Option(0, "--seed", help="game seed (setup, opening and every bot's randomness)"),
+    seed: str = typer.Option("0", "--seed", metavar="N", help="game seed (setup, opening and every bot's randomness)"),
     param: list[str] = typer.Option([], "--param", "-p", help="game parameter key=value (repeatable)"),
-    opening_plies: int = typer.Option(0, "--opening-plies", min=0, help="seeded random opening plies"),
-    move_time: Optional[float] = typer.Option(None, "--move-time", min=0.0, help="seconds per move (default: the bots' own limits)"),
+    opening_plies: str = typer.Option("0", "--opening-plies", metavar="PLIES", help="seeded random opening plies"),
+    move_time: Optional[str] = typer.Option(None, "--move-time", metavar="SECONDS", help="seconds per move, enforced (default: the bots' own limits, no deadline)"),
+    time_margin: str = typer.Option("0.5", "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time before it loses"),
+    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", metavar="MIB", help="MiB the bots may add to the game's process"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print the moves and the result, no diagrams"),
 ) -> None:
-    """Play one game and show it ply by ply, then the outcome (scores, ranks, termination)."""
+    """Play one game and show it ply by ply, then the outcome (scores, ranks, termination).
+
+    The game runs in a child process: a bot that overruns --move-time + --time-margin loses
+    (timeout), one that kills its process loses (crash); the bots' output is discarded."""
+    seed = number("--seed", seed, 0, MAX_SEED, integer=True)
+    opening_plies = number("--opening-plies", opening_plies, 0, 10_000, integer=True)
+    move_time = number("--move-time", move_time, 0.001, 86_400)
+    time_margin = number("--time-margin", time_margin, 0, 3_600)
+    memory_limit = number("--memory-limit", memory_limit, 16, 16 * 1024 * 1024, integer=True)
     g = arena.games.make(game, **parse_params(param))
     n = g.num_players
     if len(bot) > n:
@@ -65,24 +100,26 @@ def play(
         limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
     opening = random_opening(g, seed, opening_plies) if opening_plies else []
     typer.echo(f"{g!r}  seed {seed}  " + "  ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)))
-    start = g.initial_state(seed)
-    for text in opening:
-        start = start.play(g.parse_move(start, text))
     if opening:
         typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
     if not quiet:
+        start = g.initial_state(seed)
+        for text in opening:
+            start = start.play(g.parse_move(start, text))
         typer.echo(start.diagram())
         typer.echo("")
-    record = play_game(
-        g, bots, seed, labels=labels, opening=opening, limits=limits,
-        on_ply=lambda state, rec: _print_ply(state, rec, labels, quiet),
+    record = watch_game(
+        g, bots, seed, labels=labels, opening=opening, limits=limits, move_time=move_time,
+        time_margin=time_margin, memory_limit=memory_limit, diagrams=not quiet,
+        on_ply=lambda ply: _print_ply(ply, labels, quiet),
     )
     out = record.outcome
     typer.echo(f"result after {record.plies} plies ({record.seconds:.2f}s): {out.termination}")
     for seat, label in enumerate(labels):
         typer.echo(f"  seat {seat} {label}: score {out.scores[seat]:g}, rank {out.ranks[seat]}")
-    if record.fault_seat is not None:
-        typer.echo(f"  fault by seat {record.fault_seat}: {record.fault_detail}")
+    if record.fault_detail is not None:
+        who = f"seat {record.fault_seat}" if record.fault_seat is not None else "nobody (before any move)"
+        typer.echo(f"  fault by {who}: {out.termination}: {record.fault_detail}")
 
 
 def register(app: typer.Typer) -> None:

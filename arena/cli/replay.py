@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import typer
-from rich.console import Console
 
 import arena.games
 from arena.games import SIMULTANEOUS, Answer
-from arena.store import load_game, load_tournament, resolve
+from arena.cli.console import make_console
 
 
 def _round_answers(game, state, record: str) -> list:
@@ -25,11 +24,13 @@ def replay(
     results: str = typer.Option("results", "--results", help="results directory"),
 ) -> None:
     """Print a stored game move by move, with the game's diagram after each ply."""
+    from arena.store import load_game, load_tournament, resolve  # pandas: imported on use
+
     path = resolve(name, results)
     info = load_tournament(path)
     row = load_game(path, game_id)
     game = arena.games.make(info["game"], **info["params"])
-    console = Console()
+    console = make_console()
     seats = row["seats"]
     console.print(f"[bold]{info['name']}[/] game {row['game_id']} (series {row['series']}, seed {row['seed']}): "
                   + ", ".join(f"seat {i} {label}" for i, label in enumerate(seats)))

@@ -5,10 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.console import Console
-
-from arena import store
-from arena.reports.render import SECTIONS, load, print_tables, write_files
+from arena.cli.console import make_console
+from arena.reports import SECTIONS
 
 
 def report(
@@ -19,9 +17,12 @@ def report(
     write: bool = typer.Option(True, "--write/--no-write", help="Also write NAME.report.md and NAME.<table>.csv beside the database."),
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
+    from arena import store  # pandas, scipy: imported on use
+    from arena.reports.render import load, print_tables, write_files
+
     path = store.resolve(name, results)
     data = load(path)
-    console = Console()
+    console = make_console()
     print_tables(data, console, section or None)
     if write:
         paths = write_files(data, path.parent)

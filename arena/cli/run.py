@@ -10,11 +10,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
-
-from arena.reports.render import print_summary, write_report
-from arena.tournament import build, run_tournament
-from arena.tournament.config import load_toml, parse_params
+from arena.cli.console import make_console
 
 
 def run(
@@ -40,6 +36,10 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
+    from arena.reports.render import print_summary, write_report  # pandas, scipy: imported on use
+    from arena.tournament import build, run_tournament
+    from arena.tournament.config import load_toml, parse_params
+
     # numbers arrive as text: ``build`` checks them and names the accepted range in one line
     values = load_toml(config) if config is not None else {}
     given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
@@ -50,8 +50,8 @@ def run(
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     cfg = build(values)
-    console = Console()
-    summary = run_tournament(cfg, console=Console(stderr=True), progress=not quiet)
+    console = make_console()
+    summary = run_tournament(cfg, console=make_console(stderr=True), progress=not quiet)
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
                   f"{summary.stored}/{summary.total} stored in {summary.path}"

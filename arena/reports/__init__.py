@@ -1,2 +1,8 @@
 """Reports over stored games: statistics (``stats``), pandas tables (``tables``,
 ``ricochet``) and their output as rich tables, Markdown and CSV (``render``)."""
+
+#: Every section, in report order (``arena report --section``; here so the CLI lists them
+#: without importing pandas). ``first_move`` applies to two-player games,
+#: ``seat_advantage`` to games of three or more, ``ricochet`` to the game ``ricochet``.
+SECTIONS = ("leaderboard", "crosstable", "first_move", "seat_advantage", "lengths",
+            "terminations", "faults", "search", "ricochet")

@@ -19,14 +19,10 @@ from rich.table import Table
 
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import rate_games
+from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 from arena.reports import tables as t
 from arena.reports.display import display_frame, format_value
 from arena.reports.ricochet import ricochet_table
-
-#: Every section, in report order. ``first_move`` applies to two-player games,
-#: ``seat_advantage`` to games of three or more, ``ricochet`` to the game ``ricochet``.
-SECTIONS = ("leaderboard", "crosstable", "first_move", "seat_advantage", "lengths",
-            "terminations", "faults", "search", "ricochet")
 
 TITLES = {
     "leaderboard": "Leaderboard",

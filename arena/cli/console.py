@@ -1,0 +1,34 @@
+"""Rich consoles for the commands: wide tables when the output is piped or redirected.
+
+Rich draws for 80 columns when stdout is not a terminal, wrapping cells ("interact/ion");
+``make_console`` gives a width of ``COLUMNS`` if set, else the terminal's, else 160.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from rich.console import Console
+
+#: Columns used when the stream is not a terminal and ``COLUMNS`` is not set.
+PIPE_WIDTH = 160
+
+
+def console_width(stream) -> int | None:
+    """Columns for ``stream``: ``COLUMNS`` if a positive integer, ``None`` (rich asks the
+    terminal) on a terminal, else ``PIPE_WIDTH``."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        if stream.isatty():
+            return None
+    except (AttributeError, ValueError):
+        pass
+    return PIPE_WIDTH
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A rich console on stdout (or stderr) with the width of ``console_width``."""
+    return Console(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))
