@@ -89,7 +89,8 @@ def _child(conn: Any, game: Game, bots: list, seed: int, options: dict, memory_l
                 ("ply", Ply(rec, state.diagram() if diagrams else "", getattr(state, "last_round", None)))),
         )
         if record.outcome.termination == "exception" and (record.fault_detail or "").startswith("MemoryError"):
-            record = replace(record, outcome=forfeit(game.num_players, record.fault_seat, "memory"))
+            record = replace(record, outcome=forfeit(game.num_players, record.fault_seat, "memory"),
+                             fault_detail=f"MemoryError: out of memory (--memory-limit {memory_limit} MiB)")
         conn.send(("done", record))
     except SystemExit as exc:
         conn.send(("fault", "exit", f"bot called sys.exit({exc.code!r})"))

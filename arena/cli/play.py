@@ -8,14 +8,12 @@ from typing import Optional
 import typer
 
 import arena.games
+from arena.cli.options import MAX_SEED, number
 from arena.errors import ConfigError
 from arena.match import random_opening
 from arena.watch import Ply, watch_game
 from bots.base import Limits
 from bots.registry import assign_labels, make
-
-#: Largest seed (as ``arena run``): 63 bits.
-MAX_SEED = 2**63 - 1
 
 
 def parse_params(items: list[str]) -> dict[str, str]:
@@ -46,25 +44,6 @@ def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
     if not quiet:
         typer.echo(ply.diagram)
         typer.echo("")
-
-
-def number(option: str, text: str | None, low: float, high: float, integer: bool = False) -> float | int | None:
-    """``text`` of a numeric option read and range-checked (``None`` stays ``None``), with the
-    same one-line message as ``arena run``.
-
-    Raises:
-        ConfigError: not a number (an integer), or outside ``low`` to ``high``.
-    """
-    if text is None:
-        return None
-    kind, accepted = ("an integer" if integer else "a number"), f"accepted: {low:g} to {high:g}"
-    try:
-        value = int(text) if integer else float(text)
-    except ValueError:
-        raise ConfigError(f"{option} {text!r} is not {kind}; {accepted}") from None
-    if not low <= value <= high:  # NaN fails too
-        raise ConfigError(f"{option} {text} is out of range; {accepted}")
-    return value
 
 
 def play(

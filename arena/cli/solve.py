@@ -15,13 +15,15 @@ from typing import Optional
 
 import typer
 
+from arena.cli.options import number
 from arena.errors import ArenaError, ConfigError, one_line
-from arena.games.ricochet.puzzle import Puzzle
 from bots.base import Limits
 from bots.registry import make
 
 
 def _record(bot, text: str, limits: Limits) -> dict:
+    from arena.games.ricochet.puzzle import Puzzle  # imported on use: `arena --help` starts fast
+
     puzzle = Puzzle.parse(text)
     result = bot.solve_puzzle(puzzle, limits)
     sol = result.solution
@@ -45,9 +47,10 @@ def solve(
     file: Optional[Path] = typer.Option(None, "--file", help="file with one puzzle a line"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per puzzle"),
     bot: str = typer.Option("ricochet-optimal", "--bot", help="solver bot spec"),
-    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="seconds per puzzle"),
+    time_limit: Optional[str] = typer.Option(None, "--time-limit", metavar="SECONDS", help="seconds per puzzle (default: none)"),
 ) -> None:
     """Solve Ricochet Robots puzzles: the fewest moves, with nodes, seconds and proof of optimality."""
+    time_limit = number("--time-limit", time_limit, 0.001, 86_400)
     if (puzzle is None) == (file is None):
         raise ConfigError("give one puzzle or --file FILE (one puzzle a line)")
     solver = make(bot)

@@ -184,7 +184,12 @@ class Puzzle:
         except PuzzleSyntaxError:
             raise
         except Exception as exc:  # PositionSyntaxError from the board
-            raise PuzzleSyntaxError(str(exc)) from None
+            if parts[0].lower().startswith("map:"):
+                raise PuzzleSyntaxError(str(exc)) from None
+            raise PuzzleSyntaxError(
+                f"bad board {parts[0]!r} in puzzle; accepted: four quadrant sides NW,NE,SE,SW like "
+                "1A,2B,4A,3B (one side of each board 1-4) or map:... (a puzzle names its board, "
+                "'random' is not accepted)") from None
         robots = parse_robots(parts[1])
         target = parts[2].upper()
         if not (allow_no_target and target == "-") and target not in board.targets:
