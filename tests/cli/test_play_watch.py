@@ -1,0 +1,65 @@
+"""``arena play`` runs the game in a watched child: move-time deadline, crash, exit, memory."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from arena.watch import watch_game
+from bots.registry import make
+from tests.toy import Nim
+
+BROKEN = "tests/fixtures/broken_bots.py#"
+
+
+def play(*args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    return subprocess.run([sys.executable, "-m", "arena", "play", "interaction", "-q", "--seed", "3", *args],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.mark.parametrize("kind, extra, words", [
+    ("Sleeper", ["--move-time", "0.1", "--time-margin", "0.2"], "fault by seat 1: timeout: no move after 0.3s"),
+    ("Burner", ["--move-time", "0.1", "--time-margin", "0.2"], "fault by seat 1: timeout"),
+    ("Suicide", [], "fault by seat 1: crash: bot process killed by signal SIGKILL"),
+    ("Exiter", [], "fault by seat 1: exit: bot called sys.exit(3)"),
+    ("Hog", ["--memory-limit", "64"], "fault by seat 1: memory"),
+    ("ResetKiller", [], "fault by seat 1: crash"),
+])
+def test_broken_bot_loses_and_play_reports_it(kind, extra, words):
+    proc = play("--bot", "random", "--bot", BROKEN + kind, *extra)
+    assert proc.returncode == 0, proc.stderr
+    assert words in proc.stdout
+    assert "seat 0 random: score 0, rank 1" in proc.stdout and "rank 2" in proc.stdout
+    if kind != "ResetKiller":  # the plies before the fault were printed
+        assert "ply 1: random plays" in proc.stdout
+
+
+def test_bot_output_never_reaches_the_diagrams():
+    proc = play("--bot", BROKEN + "Printer", "--move-time", "5")
+    assert proc.returncode == 0, proc.stderr
+    assert "PRINTED" not in proc.stdout + proc.stderr and "RAW-FD" not in proc.stdout + proc.stderr
+    assert "result after" in proc.stdout and "fault" not in proc.stdout
+
+
+def test_watch_game_streams_plies_and_matches_the_in_process_game():
+    from arena.match import play_game
+
+    game = Nim(pile=9)
+    seen = []
+    rec = watch_game(game, [make("random"), make("random")], 4, labels=("a", "b"), move_time=5,
+                     on_ply=lambda ply: seen.append((ply.record.move, ply.diagram)))
+    same = play_game(game, [make("random"), make("random")], 4, labels=("a", "b"))
+    assert rec.moves == same.moves and rec.outcome == same.outcome
+    assert [m for m, _ in seen] == list(rec.moves) and all(d for _, d in seen)
+
+
+def test_watch_game_timeout_keeps_the_plies_played():
+    game = Nim(pile=9)
+    bots = [make("random"), make(BROKEN + "Slow:ms=2000")]
+    rec = watch_game(game, bots, 1, labels=("r", "slow"), move_time=0.05, time_margin=0.1)
+    assert rec.outcome.termination == "timeout" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
+    assert rec.plies == 1 and rec.move_stats[0].seat == 0
