@@ -184,7 +184,8 @@ def test_export_and_replay(tmp_path, capsys):
     assert exc.value.code in (0, None)
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 4 and set(lines[0]) == {"game_id", "seed", "seats", "ranks", "scores", "termination",
-                                                 "plies", "opening_plies", "moves"}
+                                                 "plies", "opening_plies", "moves", "series", "fault_seat",
+                                                 "fault_detail", "seconds", "attempts"}
     assert lines[0]["plies"] == len(lines[0]["moves"]) and lines[0]["opening_plies"] == 1
     for fmt in ("csv", "parquet"):
         with pytest.raises(SystemExit):
