@@ -35,6 +35,8 @@ from bots.registry import BotSpec, bot_class
 SEAT, PLY, STARTED, GAME, BEGUN = range(5)
 SHARED_SIZE = 5
 log = logging.getLogger("arena.worker")
+#: the tournament log's line format (runner and workers)
+LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"
 
 
 @dataclass(frozen=True)
@@ -47,8 +49,9 @@ class WorkerSetup:
         limits: per-move limits (``--move-time`` seconds, ``--move-nodes``) or ``None``.
         time_margin: seconds a move may overrun ``limits.time``.
         memory_limit: MiB of address space the bots may add to the worker, or ``None``.
-        log_path: file that receives the worker's fds 1 and 2, or ``None`` to leave them.
-        log_queue: for the ``QueueHandler`` fallback where fork is unavailable.
+        log_path: file that receives the worker's fds 1 and 2 and its log records (appended
+            directly: no queue, so a worker killed while logging cannot hang the runner), or
+            ``None`` to leave them.
         close_fds: the runner's fds a forked worker must not keep (the run lock).
     """
 
@@ -59,7 +62,6 @@ class WorkerSetup:
     time_margin: float = 0.5
     memory_limit: int | None = None
     log_path: str | None = None
-    log_queue: Any = None
     close_fds: tuple[int, ...] = ()
 
 
@@ -184,6 +186,18 @@ def _redirect_output(path: str | None) -> None:
         sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
 
 
+def _log_to_file(path: str) -> None:
+    """Write this worker's records straight to the tournament log (``O_APPEND``: each record is
+    one write; no queue or thread shared with the runner, whatever a bot kills or closes)."""
+    for handler in list(log.handlers):  # the runner's, inherited through fork
+        log.removeHandler(handler)
+    handler = logging.StreamHandler(open(path, "a", encoding="utf-8", buffering=1))
+    handler.setFormatter(logging.Formatter(LOG_FORMAT))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+
 def _limit_memory(mib: int) -> None:
     import resource
     with open("/proc/self/statm") as f:
@@ -213,10 +227,8 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
         except OSError:
             pass
     _redirect_output(setup.log_path)
-    if setup.log_queue is not None:  # spawn fallback: records go through a queue to the runner
-        from logging.handlers import QueueHandler
-        log.addHandler(QueueHandler(setup.log_queue))
-        log.setLevel(logging.INFO)
+    if setup.log_path:
+        _log_to_file(setup.log_path)
     if setup.memory_limit:
         _limit_memory(setup.memory_limit)
     game = arena.games.make(setup.game, **setup.params)
@@ -236,25 +248,13 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup) -> None:
             conn.send((task.game_id, pack(record)))
     except BaseException:  # the runner sees the death and replays the game
         import traceback
-        traceback.print_exc()  # to the log file: the logging queue may not flush before _exit
+        traceback.print_exc()  # to the log file (fd 2)
         code = 1
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        _flush_logging()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):  # a bot closed it
+                pass
         os._exit(code)
 
-
-def _flush_logging() -> None:
-    """Push queued log records to the runner before ``os._exit`` (at most 1 s: a queue lock
-    left held by a killed worker must not hang this one)."""
-    for handler in log.handlers:
-        queue = getattr(handler, "queue", None)
-        feeder = getattr(queue, "_thread", None)
-        if queue is not None and hasattr(queue, "close"):
-            try:
-                queue.close()
-                if feeder is not None:
-                    feeder.join(1.0)
-            except (OSError, ValueError, AssertionError):
-                pass
