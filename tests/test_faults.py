@@ -124,3 +124,28 @@ def test_runs_with_dying_workers_always_exit(tmp_path):
                 "--games", "2", "--move-time", "0.2", "--workers", "1", "--results", str(tmp_path / str(i)), "-q"]
         proc = subprocess.run(args, cwd=root, timeout=60, capture_output=True, text=True)
         assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("fault,reason,extra", [
+    ("sleep", "timeout", {"move_time": 0.1, "time_margin": 0.1}),
+    ("burn", "game_time", {"game_time": 1.0}),
+    ("kill", "crash", {"retries": 0}),
+])
+def test_game_lost_to_a_kill_keeps_its_plies(tmp_path, fault, reason, extra):
+    summary, games = run_field(tmp_path, f"Late:fault={fault},after=2", **extra)
+    moves = load_moves(summary.path)
+    for row in games.itertuples():
+        seat = bad_seat(row)
+        assert row.termination == reason and row.fault_seat == seat
+        assert row.plies in (4, 5)  # the bad bot's 2 moves and the opponent's, up to its 3rd move
+        mine = moves[(moves.game_id == row.game_id)]
+        assert list(mine.ply) == list(range(row.plies))
+        assert list(mine[mine.seat == seat].move) == ["1", "1"]
+
+
+def test_worker_dying_in_a_game_is_that_games_crash_not_a_startup_failure(tmp_path):
+    """A bot closing every fd kills its worker (the result cannot be sent) after the game began:
+    the game is replayed, then lost as a ``crash``; the run finishes."""
+    summary, games = run_field(tmp_path, "CloseAll", retries=1)
+    assert set(games.termination) == {"crash"} and games.fault_seat.notna().all()
+    assert summary.faults == {"crash": 2}
