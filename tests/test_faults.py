@@ -122,7 +122,7 @@ def test_runs_with_dying_workers_always_exit(tmp_path):
         args = [sys.executable, "-m", "arena", "run", "--format", "gauntlet", "--bot", "greedy",
                 "--bot", f"{BROKEN}ExitZero", "--bot", f"{BROKEN}Suicide", "--bot", f"{BROKEN}CloseStd",
                 "--games", "2", "--move-time", "0.2", "--workers", "1", "--results", str(tmp_path / str(i)), "-q"]
-        proc = subprocess.run(args, cwd=root, timeout=60, capture_output=True, text=True)
+        proc = subprocess.run(args, cwd=root, timeout=60, capture_output=True, text=True, check=False)
         assert proc.returncode == 0, proc.stderr[-2000:]
 
 
@@ -149,3 +149,21 @@ def test_worker_dying_in_a_game_is_that_games_crash_not_a_startup_failure(tmp_pa
     summary, games = run_field(tmp_path, "CloseAll", retries=1)
     assert set(games.termination) == {"crash"} and games.fault_seat.notna().all()
     assert summary.faults == {"crash": 2}
+
+
+def test_runaway_allocation_is_memory_by_default(tmp_path, monkeypatch):
+    """No --memory-limit: the default (half the physical memory over the workers) still catches it."""
+    from arena.tournament import config
+    monkeypatch.setattr(config, "physical_memory_mib", lambda: 1024)  # default: 1024 / 2 / 2 workers
+    summary, games = run_field(tmp_path, "Hog")
+    assert set(games.termination) == {"memory"}
+    import sqlite3
+    details = [d for (d,) in sqlite3.connect(summary.path).execute("SELECT fault_detail FROM games")]
+    assert details and all("limit 256 MiB" in d for d in details), details
+
+
+def test_run_help_states_the_real_defaults():
+    from typer.testing import CliRunner
+    from arena.cli.app import app
+    out = " ".join(CliRunner().invoke(app, ["run", "--help"]).output.replace("│", " ").split())
+    assert "500 × (move time + margin)" in out and "half the physical memory" in out

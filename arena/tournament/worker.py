@@ -108,7 +108,7 @@ class PlyLog:
     """
 
     def __init__(self, buffer: Any, shared: Any) -> None:
-        self.buffer, self.shared, self.end = buffer, shared, 0
+        self.buffer, self.shared, self.end = memoryview(buffer).cast("B"), shared, 0
 
     def clear(self) -> None:
         self.end = 0
@@ -125,7 +125,7 @@ class PlyLog:
         end = self.end + 4 + len(data)
         if end > len(self.buffer):
             return  # full: the runner keeps the plies that fit
-        self.buffer[self.end:end] = struct.pack("<I", len(data)) + data
+        self.buffer[self.end:end] = len(data).to_bytes(4, "little") + data
         self.end = end
         self.shared[PLIES_END] = end
 
@@ -256,7 +256,7 @@ def _log_to_file(path: str) -> None:
     one write; no queue or thread shared with the runner, whatever a bot kills or closes)."""
     for handler in list(log.handlers):  # the runner's, inherited through fork
         log.removeHandler(handler)
-    handler = logging.StreamHandler(open(path, "a", encoding="utf-8", buffering=1))
+    handler = logging.StreamHandler(open(path, "a", encoding="utf-8", buffering=1))  # noqa: SIM115 (lives with the worker)
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
