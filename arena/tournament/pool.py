@@ -17,8 +17,11 @@ Faults handled here (``spec/arena.md`` "Contracts / Faults"):
   (``game_time``);
 - a sequential move running past ``move_time + time_margin`` plus a grace (the greater of 1 s
   and ``move_time``): killed, the seat on move loses (``timeout``);
-- a worker that dies (SIGKILL, ``os._exit``, segfault): replaced, the game replayed up to
-  ``retries`` times; then the seat on move loses (``crash``).
+- a worker that dies (SIGKILL, ``os._exit``, segfault, all its fds closed) while a game is
+  assigned to it (``GAME`` is set from the game's start until its result is sent): replaced,
+  the game replayed up to ``retries`` times; then the seat on move loses (``crash``). Deaths
+  between games are nobody's fault; ``MAX_IDLE_DEATHS`` in a row stop the run (workers that
+  cannot start).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.match import GameRecord
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
+from arena.tournament.worker import (BEGUN, GAME, PIPE_CLOSED, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
                                      fault_record, read_plies, unpack, worker_main)
 
 log = logging.getLogger("arena.pool")
@@ -107,6 +110,8 @@ class _Slot:
 
 
 def _signal_name(code: int | None) -> str:
+    if code == PIPE_CLOSED:
+        return f"exit code {code}: the bot closed the worker's pipe to the runner"
     if code is not None and code < 0:
         try:
             return signal.Signals(-code).name

@@ -15,6 +15,7 @@ Faults caught here, besides those of ``play_game``: ``SystemExit`` from a bot (`
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import logging
 import marshal
@@ -39,6 +40,8 @@ SHARED_SIZE = 6
 #: bytes of each worker's ply buffer: the plies of the game playing, so a game whose worker
 #: is killed or dies keeps the moves played (a longer game keeps those that fit)
 PLY_BUFFER = 1 << 20
+#: a worker's exit code when a bot closed its pipe to the runner
+PIPE_CLOSED = 3
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
 LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"
@@ -107,8 +110,18 @@ class PlyLog:
     None)``; ``shared[PLIES_END]`` is the end of the last complete entry (written after it).
     """
 
-    def __init__(self, buffer: Any, shared: Any) -> None:
+    def __init__(self, buffer: Any, shared: Any, pipe_fd: int | None = None) -> None:
         self.buffer, self.shared, self.end = memoryview(buffer).cast("B"), shared, 0
+        self.pipe_fd = pipe_fd  # the runner's pipe: checked after each ply
+
+    def check_pipe(self) -> None:
+        """End the worker at once if the bot that just moved closed the runner's pipe: the
+        shared array still names its seat, so the runner blames it (``crash``)."""
+        if self.pipe_fd is not None:
+            try:
+                fcntl.fcntl(self.pipe_fd, fcntl.F_GETFD)
+            except OSError:
+                os._exit(PIPE_CLOSED)
 
     def clear(self) -> None:
         self.end = 0
@@ -182,6 +195,8 @@ def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, s
         shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS else time.monotonic()
 
     def on_ply(state: Any, rec: MoveRecord) -> None:
+        if plies is not None:
+            plies.check_pipe()  # before SEAT moves on: a bot closing fds is blamed, not the next
         shared[STARTED] = 0.0
         shared[PLY] += 1
         move = (state.last_round or "") if rec.status is not None else rec.move
@@ -298,7 +313,7 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) 
         _limit_memory(setup.memory_limit)
     game = arena.games.make(setup.game, **setup.params)
     factories = bot_factories(setup.specs)
-    plies = PlyLog(buffer, shared) if buffer is not None else None
+    plies = PlyLog(buffer, shared, conn.fileno()) if buffer is not None else None
     log.info("worker %d ready", os.getpid())
     code = 0
     try:
