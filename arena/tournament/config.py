@@ -54,6 +54,18 @@ INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_li
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
 
 
+#: default --memory-limit: this share of physical memory, divided among the workers, in MiB
+DEFAULT_MEMORY_SHARE, MIN_MEMORY_LIMIT = 0.5, 256
+
+
+def physical_memory_mib() -> int | None:
+    """Physical memory of the machine, MiB (``None`` if the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
 @dataclass(frozen=True)
 class TournamentConfig:
     """A tournament's settings (units: seconds, MiB, plies, nodes). See ``arena run --help``."""
@@ -97,6 +109,19 @@ class TournamentConfig:
         if self.move_time is not None:
             return max(DEFAULT_GAME_TIME, 500 * (self.move_time + self.time_margin))
         return DEFAULT_GAME_TIME
+
+    @property
+    def effective_memory_limit(self) -> int | None:
+        """MiB of address space the bots may add to each worker: ``--memory-limit``, or by default
+        half the physical memory shared among the workers (at least ``MIN_MEMORY_LIMIT``);
+        ``None`` where the physical memory is unknown. Not part of the identity (it depends on
+        the machine and ``--workers``)."""
+        if self.memory_limit is not None:
+            return int(self.memory_limit)
+        mib = physical_memory_mib()
+        if mib is None:
+            return None
+        return max(MIN_MEMORY_LIMIT, int(mib * DEFAULT_MEMORY_SHARE / max(1, self.workers)))
 
     def run_name(self) -> str:
         """``--name``, or ``<game>-<8 hex digits of the identity's hash>``."""

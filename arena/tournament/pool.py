@@ -5,7 +5,9 @@ cannot tell which seat was thinking when the worker hung or died, nor distinguis
 (``timeout``) from a hung game (``game_time``). Here each worker has a pipe and a shared array
 written by ``play_game``'s ``on_move`` hook (seat on move, plies played, move start), and the
 runner waits on the pipes and the process sentinels with ``multiprocessing.connection.wait``.
-Each worker holds a few tasks (one playing, the next already in its pipe; more for short
+Each finished ply is also written to
+a shared buffer (``worker.PlyLog``), so a game lost to a kill or a crash keeps its moves. Each
+worker holds a few tasks (one playing, the next already in its pipe; more for short
 games), so it never waits for the runner to store a result; the shared array says which game
 is playing.
 
@@ -15,8 +17,11 @@ Faults handled here (``spec/arena.md`` "Contracts / Faults"):
   (``game_time``);
 - a sequential move running past ``move_time + time_margin`` plus a grace (the greater of 1 s
   and ``move_time``): killed, the seat on move loses (``timeout``);
-- a worker that dies (SIGKILL, ``os._exit``, segfault): replaced, the game replayed up to
-  ``retries`` times; then the seat on move loses (``crash``).
+- a worker that dies (SIGKILL, ``os._exit``, segfault, all its fds closed) while a game is
+  assigned to it (``GAME`` is set from the game's start until its result is sent): replaced,
+  the game replayed up to ``retries`` times; then the seat on move loses (``crash``). Deaths
+  between games are nobody's fault; ``MAX_IDLE_DEATHS`` in a row stop the run (workers that
+  cannot start).
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.match import GameRecord
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, GAME, PLY, SEAT, SHARED_SIZE, STARTED, WorkerSetup, fault_record,
-                                     unpack, worker_main)
+from arena.tournament.worker import (BEGUN, GAME, PIPE_CLOSED, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
+                                     fault_record, read_plies, unpack, worker_main)
 
 log = logging.getLogger("arena.pool")
 
@@ -70,8 +75,9 @@ class _Slot:
     def __init__(self, ctx: Any, setup: WorkerSetup) -> None:
         self.shared = ctx.RawArray("d", SHARED_SIZE)
         self.shared[GAME] = -1
+        self.buffer = ctx.RawArray("c", PLY_BUFFER)
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup), daemon=True)
+        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer), daemon=True)
         self.proc.start()
         child.close()
         self.tasks: deque[GameTask] = deque()
@@ -104,6 +110,8 @@ class _Slot:
 
 
 def _signal_name(code: int | None) -> str:
+    if code == PIPE_CLOSED:
+        return f"exit code {code}: the bot closed the worker's pipe to the runner"
     if code is not None and code < 0:
         try:
             return signal.Signals(-code).name
@@ -175,6 +183,8 @@ class Pool:
         depth = self._depth()
         for i in range(len(self.slots)):
             while len(self.slots[i].tasks) < depth and pending:
+                if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
+                    break  # died in a game: _check blames it
                 if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
                     code = self.slots[i].proc.exitcode
                     pending.extendleft(reversed(self._replace(i)))
@@ -212,6 +222,7 @@ class Pool:
         who = f"seat {seat} ({task.seats[seat]})" if task and seat >= 0 else "no bot (before the first move)"
         if not slot.proc.is_alive():
             code = slot.proc.exitcode
+            played = read_plies(slot.buffer, slot.shared) if task is not None else ([], [])
             rest = self._replace(i)
             if task is None:  # died between games: replay all, nobody's fault
                 pending.extendleft(reversed(rest))
@@ -235,10 +246,11 @@ class Pool:
             reason = "timeout"
         else:
             return out
-        if reason != "crash":
-            pending.extendleft(reversed(self._replace(i)[1:]))
         seconds = now - slot.shared[BEGUN]
-        out.append(Result(task, fault_record(task, self.n, seat, reason, detail, seconds=seconds),
+        if reason != "crash":
+            played = read_plies(slot.buffer, slot.shared)
+            pending.extendleft(reversed(self._replace(i)[1:]))
+        out.append(Result(task, fault_record(task, self.n, seat, reason, detail, *played, seconds=seconds),
                           deaths.get(task.game_id, 0) + (reason != "crash")))
         return out
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import multiprocessing_logging
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
 from rich.text import Text
@@ -25,9 +24,9 @@ from arena.games import Game
 from arena.store import Store
 from arena.tournament.config import TournamentConfig, field_specs
 from arena.tournament.pairing import pairings
-from arena.tournament.pool import Pool, context
+from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask, schedule
-from arena.tournament.worker import WorkerSetup
+from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
 from bots.registry import BotSpec
 
@@ -89,45 +88,26 @@ class _Rate(ProgressColumn):
 class _Logging:
     """Tournament log ``<results>/<name>.log``.
 
-    The runner's own records (``arena.runner``, ``arena.pool``) are written directly; worker
-    records (``arena.worker``) arrive through ``multiprocessing-logging`` (fork) or a
-    ``QueueHandler`` (elsewhere). Keeping the runner off the queue matters: a worker killed
-    while writing to the queue leaves its lock held, and a runner writing there would hang.
+    The runner's records (``arena.runner``, ``arena.pool``) go to it through a ``FileHandler``;
+    each worker appends its own records (``arena.worker``) to the same file, opened by itself.
+    No multiprocessing queue and no logging thread exist in the runner: a worker killed while
+    logging (a queue's lock or a half-written record left behind) once made a finished run hang
+    at exit, joining the queue's feeder thread.
     """
 
-    def __init__(self, path: Path, ctx: Any, fork: bool) -> None:
-        self.logger, self.workers = logging.getLogger("arena"), logging.getLogger("arena.worker")
-        self.saved = [(lg, lg.level, lg.propagate) for lg in (self.logger, self.workers)]
+    def __init__(self, path: Path) -> None:
+        self.logger = logging.getLogger("arena")
+        self.saved = (self.logger.level, self.logger.propagate)
         self.file = logging.FileHandler(path, encoding="utf-8")
-        self.file.setFormatter(logging.Formatter("%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"))
-        for lg in (self.logger, self.workers):
-            lg.addHandler(self.file)
-            lg.setLevel(logging.INFO)
-            lg.propagate = False
-        self.queue = self.listener = None
-        try:
-            if not fork:
-                raise AssertionError("no fork")
-            multiprocessing_logging.install_mp_handler(self.workers)
-        except AssertionError:  # spawn: workers put records on a queue the runner listens to
-            from logging.handlers import QueueListener
-            self.workers.removeHandler(self.file)
-            self.queue = ctx.Queue()
-            self.listener = QueueListener(self.queue, self.file)
-            self.listener.start()
+        self.file.setFormatter(logging.Formatter(LOG_FORMAT))
+        self.logger.addHandler(self.file)
+        self.logger.setLevel(logging.INFO)
+        self.logger.propagate = False
 
     def close(self) -> None:
-        if self.listener:
-            self.listener.stop()
-        for handler in list(self.workers.handlers):
-            if isinstance(handler, multiprocessing_logging.MultiProcessingHandler):
-                self.workers.removeHandler(handler)
-                handler.queue.cancel_join_thread()  # never wait at exit on a lock a killed worker held
-                handler.close()  # waits (at most 5 s) for the records in flight; closes the file
-        for lg, level, propagate in self.saved:
-            lg.removeHandler(self.file)
-            lg.setLevel(level)
-            lg.propagate = propagate
+        self.logger.removeHandler(self.file)
+        self.logger.setLevel(self.saved[0])
+        self.logger.propagate = self.saved[1]
         self.file.close()
 
 
@@ -159,11 +139,10 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         summary.stored = len(done)
         if not todo:
             return summary
-        ctx, fork = context()
-        log_setup = _Logging(Path(cfg.results) / f"{p.name}.log", ctx, fork)
+        log_setup = _Logging(Path(cfg.results) / f"{p.name}.log")
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
-        setup = WorkerSetup(p.game.name, dict(cfg.params), p.specs, limits, cfg.time_margin, cfg.memory_limit,
-                            str(Path(cfg.results) / f"{p.name}.log"), log_setup.queue, (store.lock_fd,))
+        setup = WorkerSetup(p.game.name, dict(cfg.params), p.specs, limits, cfg.time_margin, cfg.effective_memory_limit,
+                            str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
         pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
         log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
         results = pool.run(todo)
