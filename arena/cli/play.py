@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 import arena.games
-from arena.cli.options import MAX_SEED, number
+from arena.numbers import check_number
 from arena.errors import ConfigError
 from arena.match import random_opening
 from arena.watch import Ply, watch_game
@@ -61,11 +61,11 @@ def play(
 
     The game runs in a child process: a bot that overruns --move-time + --time-margin loses
     (timeout), one that kills its process loses (crash); the bots' output is discarded."""
-    seed = number("--seed", seed, 0, MAX_SEED, integer=True)
-    opening_plies = number("--opening-plies", opening_plies, 0, 10_000, integer=True)
-    move_time = number("--move-time", move_time, 0.001, 86_400)
-    time_margin = number("--time-margin", time_margin, 0, 3_600)
-    memory_limit = number("--memory-limit", memory_limit, 16, 16 * 1024 * 1024, integer=True)
+    seed = check_number("seed", seed)
+    opening_plies = check_number("opening_plies", opening_plies)
+    move_time = check_number("move_time", move_time)
+    time_margin = check_number("time_margin", time_margin)
+    memory_limit = check_number("memory_limit", memory_limit)
     g = arena.games.make(game, **parse_params(param))
     n = g.num_players
     if len(bot) > n:

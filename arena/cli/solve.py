@@ -15,7 +15,7 @@ from typing import Optional
 
 import typer
 
-from arena.cli.options import number
+from arena.numbers import check_number
 from arena.errors import ArenaError, ConfigError, one_line
 from bots.base import Limits
 from bots.registry import make
@@ -50,7 +50,7 @@ def solve(
     time_limit: Optional[str] = typer.Option(None, "--time-limit", metavar="SECONDS", help="seconds per puzzle (default: none)"),
 ) -> None:
     """Solve Ricochet Robots puzzles: the fewest moves, with nodes, seconds and proof of optimality."""
-    time_limit = number("--time-limit", time_limit, 0.001, 86_400)
+    time_limit = check_number("time_limit", time_limit)
     if (puzzle is None) == (file is None):
         raise ConfigError("give one puzzle or --file FILE (one puzzle a line)")
     solver = make(bot)

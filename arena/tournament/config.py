@@ -19,6 +19,7 @@ from typing import Any
 
 import arena.games
 from arena.errors import ConfigError
+from arena.numbers import INTEGER, MAX_SEED, RANGES, check_number  # noqa: F401 (re-exported)
 from arena.tournament.pairing import FORMATS
 from arena.tournament.series import ROTATIONS
 from bots.registry import BotSpec, assign_labels
@@ -35,22 +36,6 @@ DEFAULT_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
     "ricochet": (("ricochet-optimal", "ricochet-greedy", "random"), 6),
 }
 DEFAULT_GAME_TIME = 600.0
-MAX_SEED = 2**63 - 1
-
-# (low, high) accepted per numeric setting; None = not set (unlimited).
-RANGES: dict[str, tuple[float, float]] = {
-    "games": (1, 1_000_000),
-    "workers": (1, 512),
-    "seed": (0, MAX_SEED),
-    "opening_plies": (0, 10_000),
-    "move_time": (0.001, 86_400),
-    "move_nodes": (1, 10**15),
-    "game_time": (0.01, 7 * 86_400),
-    "time_margin": (0, 3_600),
-    "memory_limit": (16, 16 * 1024 * 1024),
-    "retries": (0, 100),
-}
-INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries"}
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
 
 
@@ -131,27 +116,6 @@ class TournamentConfig:
         return f"{self.game}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"
-
-
-def _check_number(key: str, value: Any) -> Any:
-    low, high = map(_num, RANGES[key])
-    lo, hi = RANGES[key]
-    kind = "an integer" if key in INTEGER else "a number"
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        num = int(value) if key in INTEGER and not isinstance(value, float) else float(value)
-        if key in INTEGER and num != int(num):
-            raise ValueError
-    except (TypeError, ValueError):
-        raise ConfigError(f"--{key.replace('_', '-')} {value!r} is not {kind}; accepted: {low} to {high}") from None
-    if not (lo <= num <= hi) or num != num:
-        raise ConfigError(f"--{key.replace('_', '-')} {value} is out of range; accepted: {low} to {high}")
-    return int(num) if key in INTEGER else float(num)
-
-
 def parse_params(items: list[str] | None) -> dict[str, str]:
     """``key=value`` strings (``-p``) as a dict.
 
@@ -206,7 +170,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     given = {k: v for k, v in values.items() if v is not None}
     for key in RANGES:
         if key in given:
-            given[key] = _check_number(key, given[key])
+            given[key] = check_number(key, given[key])
     if "format" in given and given["format"] not in FORMATS:
         raise ConfigError(f"unknown tournament format {given['format']!r}; accepted: {', '.join(FORMATS)}")
     if "seat_rotation" in given and given["seat_rotation"] not in ROTATIONS:

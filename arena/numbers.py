@@ -1,0 +1,58 @@
+"""Numeric options: accepted ranges and one range check with one message for every command
+(``arena run``, ``arena play``, ``arena solve``): ``--seed -1 is out of range; accepted: 0 to ...``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.errors import ConfigError
+
+MAX_SEED = 2**63 - 1
+
+#: (low, high) accepted per numeric option (units: seconds, MiB, plies, nodes).
+RANGES: dict[str, tuple[float, float]] = {
+    "games": (1, 1_000_000),
+    "workers": (1, 512),
+    "seed": (0, MAX_SEED),
+    "opening_plies": (0, 10_000),
+    "move_time": (0.001, 86_400),
+    "move_nodes": (1, 10**15),
+    "game_time": (0.01, 7 * 86_400),
+    "time_margin": (0, 3_600),
+    "memory_limit": (16, 16 * 1024 * 1024),
+    "retries": (0, 100),
+    "time_limit": (0.001, 86_400),
+}
+INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries"}
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def check_number(key: str, value: Any) -> int | float | None:
+    """``value`` (text from a command line, or a TOML number) of the option ``key`` (a key of
+    ``RANGES``, e.g. ``"move_time"``), converted and range-checked; ``None`` stays ``None``.
+
+    Raises:
+        ConfigError: not a number (an integer for ``INTEGER`` keys), NaN, or outside the range;
+            the message names the option and the accepted range.
+    """
+    if value is None:
+        return None
+    lo, hi = RANGES[key]
+    low, high = _num(lo), _num(hi)
+    kind = "an integer" if key in INTEGER else "a number"
+    option = f"--{key.replace('_', '-')}"
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        num = int(value) if key in INTEGER and not isinstance(value, float) else float(value)
+        if key in INTEGER and num != int(num):
+            raise ValueError
+    except (TypeError, ValueError, OverflowError):
+        raise ConfigError(f"{option} {value!r} is not {kind}; accepted: {low} to {high}") from None
+    if not (lo <= num <= hi) or num != num:
+        raise ConfigError(f"{option} {value} is out of range; accepted: {low} to {high}")
+    return int(num) if key in INTEGER else float(num)
