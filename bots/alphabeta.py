@@ -81,10 +81,7 @@ class AlphaBetaBot(Bot):
     # ------------------------------------------------------------------ driver
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
-        if self.game is None:
-            raise RuntimeError("alphabeta: reset(game, seat, seed) must be called before choose")
-        if state.to_move < 0:  # a simultaneous (or finished) node: these bots give no answer
-            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+        if self.no_answer(state, start):
             return None
         lim = self.own_limits().tighter(limits or Limits())
         max_depth = lim.depth or (self.MAX_DEPTH if lim.time is not None or lim.nodes is not None

@@ -102,6 +102,20 @@ class Bot:
             depth=self.options.get("depth"),
         )
 
+    def no_answer(self, state: State, start: float) -> bool:
+        """True at a node where a sequential-game bot has no answer (simultaneous or finished);
+        ``last_stats`` is then set. ``start``: ``time.perf_counter()`` when ``choose`` began.
+
+        Raises:
+            RuntimeError: ``reset(game, seat, seed)`` was not called first.
+        """
+        if self.game is None:
+            raise RuntimeError(f"{self.name}: reset(game, seat, seed) must be called before choose")
+        if state.to_move < 0:
+            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+            return True
+        return False
+
     def choose(self, state: State, limits: Limits) -> Any:
         """The move to play in ``state`` (a sequential node where this bot's seat is to move).
 

@@ -29,10 +29,7 @@ class GreedyBot(Bot):
 
     def choose(self, state: State, limits: Limits) -> Any:
         start = time.perf_counter()
-        if self.game is None:
-            raise RuntimeError("greedy: reset(game, seat, seed) must be called before choose")
-        if state.to_move < 0:  # a simultaneous (or finished) node: these bots give no answer
-            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+        if self.no_answer(state, start):
             return None
         seat = state.to_move
         evaluate = self._evaluate

@@ -74,10 +74,7 @@ class MCTSBot(Bot):
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
-        if self.game is None:
-            raise RuntimeError("mcts: reset(game, seat, seed) must be called before choose")
-        if state.to_move < 0:  # a simultaneous (or finished) node: these bots give no answer
-            self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
+        if self.no_answer(state, start):
             return None
         lim = Limits(time=self.options["time"], nodes=self.options["playouts"]).tighter(limits or Limits())
         budget = lim.nodes if lim.nodes is not None else (None if lim.time is not None else self.DEFAULT_PLAYOUTS)
