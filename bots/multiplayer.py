@@ -151,18 +151,22 @@ class _Search(Bot):
         self.cuts += 1
         return self._eval(state, self.root) if self._eval else 0.0
 
-    def _probe(self, key, depth: int, alpha: float, beta: float):
-        """(value or None, stored best move) from the transposition table."""
+    def _probe(self, state: State, depth: int, alpha: float, beta: float):
+        """(key, value or None, stored best move) of ``state`` in the transposition table;
+        key ``None`` when the table is off (``tt=false``). ``depth``: remaining plies."""
+        if not self.use_tt:
+            return None, None, None
+        key = state.key()
         entry = self.tt.get(key)
         if entry is None:
-            return None, None
+            return key, None, None
         edepth, flag, value, move, complete = entry
         if edepth >= depth and (flag == _EXACT or (flag == _LOWER and value >= beta)
                                 or (flag == _UPPER and value <= alpha)):
             if not complete:
                 self.cuts += 1
-            return value, move
-        return None, move
+            return key, value, move
+        return key, None, move
 
     def _store(self, key, depth, value, alpha0, beta0, move, cuts0) -> None:
         flag = _UPPER if value <= alpha0 else _LOWER if value >= beta0 else _EXACT
@@ -193,12 +197,9 @@ class ParanoidBot(_Search):
         self._tick()
         if depth <= 0 or state.to_move < 0:
             return self._scalar(state)
-        key = tt_move = None
-        if self.use_tt:
-            key = state.key()
-            value, tt_move = self._probe(key, depth, alpha, beta)
-            if value is not None:
-                return value
+        key, value, tt_move = self._probe(state, depth, alpha, beta)
+        if value is not None:
+            return value
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         maximising = state.to_move == self.root
         best, best_move = (-INF if maximising else INF), None
@@ -270,12 +271,9 @@ class BestReplyBot(_Search):
 
     def _max(self, state, depth, alpha, beta) -> float:
         self._tick()
-        key = tt_move = None
-        if self.use_tt:
-            key = state.key()
-            value, tt_move = self._probe(key, depth, alpha, beta)
-            if value is not None:
-                return value
+        key, value, tt_move = self._probe(state, depth, alpha, beta)
+        if value is not None:
+            return value
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         best, best_move = -INF, None
         for move in self._order(state.legal_moves(), tt_move):
