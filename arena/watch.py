@@ -44,6 +44,26 @@ def _signal_text(code: int | None) -> str:
     return f"exited with code {code}"
 
 
+def limit_memory(mib: int) -> None:
+    """Cap this process's address space at its current size plus ``mib`` MiB (RLIMIT_AS), so
+    a bot allocating without end gets ``MemoryError``. Linux (reads ``/proc/self/statm``)."""
+    import resource
+    with open("/proc/self/statm") as f:
+        base = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = base + mib * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+
+
+def die_with_parent() -> None:
+    """Linux: SIGKILL this process when its parent dies (a killed run leaves no orphan)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def _isolate(memory_limit: int | None) -> None:
     """Child side: output to /dev/null, no SIGINT (the parent stops it), die with the parent,
     cap the address space the bots may add (``memory_limit`` MiB)."""
@@ -53,18 +73,9 @@ def _isolate(memory_limit: int | None) -> None:
         os.dup2(devnull, fd)
     os.close(devnull)
     sys.stdout = sys.stderr = open(os.devnull, "w")
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG (Linux)
-    except (OSError, AttributeError):
-        pass
+    die_with_parent()
     if memory_limit:
-        import resource
-        with open("/proc/self/statm") as f:
-            base = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        limit = base + memory_limit * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+        limit_memory(memory_limit)
 
 
 def _child(conn: Any, game: Game, bots: list, seed: int, options: dict, memory_limit: int | None,

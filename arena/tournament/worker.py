@@ -32,6 +32,7 @@ import arena.games
 from arena.games import SIMULTANEOUS, Game
 from arena.match import GameRecord, MoveRecord, forfeit, play_game
 from arena.tournament.series import GameTask
+from arena.watch import die_with_parent, limit_memory
 from bots.base import Limits
 from bots.registry import BotSpec, bot_class
 
@@ -278,29 +279,11 @@ def _log_to_file(path: str) -> None:
     log.propagate = False
 
 
-def _limit_memory(mib: int) -> None:
-    import resource
-    with open("/proc/self/statm") as f:
-        base = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = base + mib * 2**20
-    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
-
-
-def _die_with_parent() -> None:
-    """Linux: SIGKILL this worker when the runner dies (a killed run leaves no orphan)."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) -> None:
     """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back ``(game_id, GameRecord)``."""
     gc.freeze()  # inherited objects: never scanned by this worker's GC (no copy-on-write storms)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent()
+    die_with_parent()
     for fd in setup.close_fds:
         try:
             os.close(fd)
@@ -310,7 +293,7 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) 
     if setup.log_path:
         _log_to_file(setup.log_path)
     if setup.memory_limit:
-        _limit_memory(setup.memory_limit)
+        limit_memory(setup.memory_limit)
     game = arena.games.make(setup.game, **setup.params)
     factories = bot_factories(setup.specs)
     plies = PlyLog(buffer, shared, conn.fileno()) if buffer is not None else None
