@@ -219,6 +219,36 @@ class Store:
             self.conn.executemany("INSERT INTO bots VALUES (?, ?, ?)",
                                   [(i, label, spec) for i, (label, spec) in enumerate(bots)])
 
+    def stored_settings(self) -> dict[str, Any] | None:
+        """The stored tournament's settings, or ``None`` before ``begin`` recorded one.
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        try:
+            row = self.conn.execute("SELECT settings FROM tournament").fetchone()
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+        return None if row is None else json.loads(row[0])
+
+    def total_games(self) -> int:
+        """The stored tournament's planned number of games (0 before ``begin``)."""
+        try:
+            row = self.conn.execute("SELECT total_games FROM tournament").fetchone()
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+        return 0 if row is None else int(row[0])
+
+    def extend(self, settings: dict, total_games: int) -> None:
+        """Store a stored tournament's new settings and total (more games per pairing).
+
+        Raises:
+            ResultsError: the write failed (the stored tournament is unchanged).
+        """
+        with _transaction(self.conn, self.path):
+            self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
+                              (json.dumps(settings), total_games))
+
     def done_ids(self) -> set[int]:
         """Ids of the games already stored."""
         try:
