@@ -82,7 +82,9 @@ def series_count(games: int, k: int, rotation: str = "cyclic") -> int:
 
 def read_openings(path: str | Path, game: Game) -> tuple[str, ...]:
     """The positions of an openings file: one position text a line in the game's own notation
-    (``Game.parse_state``); blank lines and lines starting with ``#`` are skipped.
+    (``Game.parse_state``); blank lines and comments are skipped. A comment is a line whose
+    first word is ``#`` (``#`` then a space, or ``#`` alone): an Interaction position itself
+    starts with ``#``, the board's corner.
 
     Returns:
         The position lines, stripped, in file order.
@@ -98,17 +100,17 @@ def read_openings(path: str | Path, game: Game) -> tuple[str, ...]:
     out = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
-        if not line or line.startswith("#"):
+        if not line or line.split()[0] == "#":
             continue
         try:
             over = game.parse_state(line).is_terminal()
         except ArenaError as exc:
-            raise ConfigError(f"{path}:{number}: not a {game.name} position: {exc}") from None
+            raise ConfigError(f"{path}:{number}: not a position of {game.name}: {exc}") from None
         if over:
             raise ConfigError(f"{path}:{number}: the game is already over in this position")
         out.append(line)
     if not out:
-        raise ConfigError(f"openings file {str(path)!r} has no position (one position text a line; # comments)")
+        raise ConfigError(f"openings file {str(path)!r} has no position (one position text a line; '# ' starts a comment)")
     return tuple(out)
 
 
