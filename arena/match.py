@@ -88,7 +88,9 @@ class GameRecord:
 
     Attributes:
         seats: bot labels by 0-based seat.
-        seed: the game's seed (initial state and every bot's randomness derive from it).
+        seed: the game's (series) seed: the initial state, the opening plies and every bot's
+            seed (``bot_seeds``, with the game's index in its series and the labels) derive
+            from it.
         opening_plies: how many of ``moves`` were forced opening plies.
         moves: every ply in notation, opening included.
         move_stats: one ``MoveRecord`` per ply.
@@ -202,7 +204,8 @@ def play_game(
             thinking, to blame a hang or a crash).
         on_ply: called with (state after, record) after each ply (``arena play`` prints).
         seeds: each seat's bot seed (a tournament passes ``bot_seeds`` of the game's index in
-            its series); default ``bot_seeds(seed, 0, labels)``.
+            its series); default ``bot_seeds(seed, 0, labels)`` (a label given twice is
+            made unique with ``@seat``).
         start: position text the game starts from (``game.parse_state``) instead of
             ``game.initial_state(seed)`` (an opening from a file).
 
@@ -215,7 +218,8 @@ def play_game(
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * n
     labels = tuple(labels or (getattr(b, "label", None) or type(b).__name__ for b in bots))
-    seeds = tuple(seeds) if seeds is not None else bot_seeds(seed, 0, labels)
+    if seeds is None:  # a repeated label (library callers) is told apart by its seat
+        seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
     state = game.parse_state(start) if start is not None else game.initial_state(seed)
     start_time = time.perf_counter()
     moves: list[str] = []
