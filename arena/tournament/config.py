@@ -224,7 +224,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
 
     Raises:
         ConfigError: a bad number (the message names the accepted range), format, rotation,
-            name, game parameter; UnknownGameError; BotSpecError.
+            name, game parameter, openings file or order; UnknownGameError; BotSpecError.
     """
     given = {k: v for k, v in values.items() if v is not None}
     for key in RANGES:
@@ -250,6 +250,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         params["players"] = max(1, min(len(given["bots"]), 8))
     given["params"] = params
     game = arena.games.make(game_name, **params)  # UnknownGameError / ConfigError
+    if openings_file is not None and not isinstance(openings_file, (str, os.PathLike)):
+        raise ConfigError(f"openings must be the path of an openings file, not {type(openings_file).__name__}")
     if openings_file is not None:
         # each position a series: by default every position once per pairing, no random plies
         given["openings"] = read_openings(openings_file, game)

@@ -170,14 +170,12 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     log_setup = None
     start = time.perf_counter()
     try:
-        stored = store.stored_settings()
+        stored = store.stored()
         if stored is not None:
-            p, summary.note = resume(p, cfg, stored)
-            summary.total = max(len(p.tasks), store.total_games())
-            if cfg.games > int(stored["games"]):
-                store.extend(p.settings, len(p.tasks))
+            p, summary.note = resume(p, cfg, stored[0])
+            summary.total = max(len(p.tasks), stored[1])
         store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
-                    len(p.tasks))
+                    len(p.tasks), extend=stored is not None and cfg.games > int(stored[0]["games"]))
         done = store.done_ids()
         todo = [t for t in p.tasks if t.game_id not in done]
         summary.stored = len(done)
