@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -69,6 +70,10 @@ class TournamentConfig:
     memory_limit: int | None = None
     seat_rotation: str = "cyclic"
     fill: str | None = None
+    #: ``--sprt`` text (canonical, ``arena.sprt.SprtSpec.text``); None = no early stop
+    sprt: str | None = None
+    #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
+    tau: float = 0.0
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -76,6 +81,7 @@ class TournamentConfig:
     retries: int = 2
 
     RUN_ONLY = ("workers", "name", "results", "retries")
+    OFF_BY_DEFAULT = {"sprt": None, "tau": 0.0}
 
     def identity(self) -> dict[str, Any]:
         """The settings that decide the games (stored; a resumed run must match them)."""
@@ -84,6 +90,9 @@ class TournamentConfig:
             d.pop(key)
         d["bots"] = list(d["bots"])
         d["game_time"] = self.effective_game_time
+        for key, off in self.OFF_BY_DEFAULT.items():  # absent when off: older names stay valid
+            if d[key] == off:
+                d.pop(key)
         return d
 
     @property
@@ -178,6 +187,11 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
+    if "tau" in given:
+        given["tau"] = _tau(given["tau"])
+    if given.get("sprt") is not None:
+        from arena.sprt import parse  # ConfigError on a bad text
+        given["sprt"] = parse(given["sprt"]).text()
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
     given["bots"] = tuple(given.get("bots") or ()) or default_bots
@@ -190,9 +204,27 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     given["params"] = params
     cfg = TournamentConfig(**given)
     game = arena.games.make(cfg.game, **cfg.params)  # UnknownGameError / ConfigError
+    if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
+        raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
+                          f"in {game.name} ({game.num_players} players)")
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+def _tau(value: Any) -> float:
+    """``--tau``: a finite number >= 0.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    try:
+        tau = float(value)
+    except (TypeError, ValueError):
+        tau = math.nan
+    if not (math.isfinite(tau) and tau >= 0):
+        raise ConfigError(f"bad --tau {value!r}; accepted: a number >= 0 (TrueSkill dynamics factor, default 0)")
+    return tau
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
