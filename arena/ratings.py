@@ -6,8 +6,11 @@ TrueSkill's 0-based ranks, so a draw or a shared place is a tie. Games are proce
 finished or stored in.
 
 The environment is explicit (never trueskill's global one): the package defaults
-``mu = 25``, ``sigma = 25/3``, ``beta = 25/6``, ``tau = 25/300`` and ``draw_probability =
-0.10``. The draw probability is the prior chance that two equally skilled players tie; 0.10
+``mu = 25``, ``sigma = 25/3``, ``beta = 25/6`` and ``draw_probability = 0.10``, but the
+dynamics factor ``tau = 0`` by default (``docs/statistics.md`` "Ratings of a field"): bots do
+not change strength during a run, and with the package's ``tau = 25/300`` σ never falls below
+≈0.76 however many games are played, so the order of equal bots is noise. ``arena run --tau``
+sets it (stored with the settings). The draw probability is the prior chance that two equally skilled players tie; 0.10
 (the package's default) suits the arena's games, where ties are possible but uncommon
 (Interaction's ply cap, equal Sandpile totals, equal Ricochet chips) — and it keeps the
 package's documented updates as reference values. Pass your own ``env`` to change it.
@@ -22,15 +25,20 @@ from arena.errors import ResultsError
 
 #: The draw probability of the default environment (see the module docstring).
 DRAW_PROBABILITY = 0.10
+#: The default dynamics factor (see the module docstring).
+TAU = 0.0
+#: The leaderboard's sort key, stated under the table.
+SORT_KEY = "sorted by mu - 3 sigma (conservative rating), then label"
 
 RATING_COLUMNS = ["label", "mu", "sigma", "conservative", "games"]
 
 
-def make_env(draw_probability: float = DRAW_PROBABILITY) -> trueskill.TrueSkill:
-    """The TrueSkill environment of reports: package defaults, explicit draw probability."""
+def make_env(draw_probability: float = DRAW_PROBABILITY, tau: float = TAU) -> trueskill.TrueSkill:
+    """The TrueSkill environment of reports: package defaults for mu, sigma, beta; explicit
+    draw probability and dynamics factor ``tau`` (default 0, see the module docstring)."""
     mu = 25.0
     return trueskill.TrueSkill(
-        mu=mu, sigma=mu / 3, beta=mu / 6, tau=mu / 300, draw_probability=draw_probability
+        mu=mu, sigma=mu / 3, beta=mu / 6, tau=float(tau), draw_probability=draw_probability
     )
 
 

@@ -204,10 +204,18 @@ class SprtTally:
                 "penta": list(self.penta), "elo": st.elo, "elo_low": st.elo_low, "elo_high": st.elo_high}
 
     def line(self) -> str:
-        """One line for the progress bar / the end of a run."""
-        st = self.state()
-        lower, upper = st["lower"], st["upper"]
-        head = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(st["verdict"], "running")
-        at = f" at pair {self.decided_at}" if self.decided_at else ""
-        return (f"SPRT [{self.spec.elo0:g}, {self.spec.elo1:g}] LLR {self.value:.2f} "
-                f"({lower:.2f}, {upper:.2f}) {head}{at}")
+        """One line for the progress bar: ``SPRT [E0, E1] LLR x (lower, upper) ...``."""
+        return state_line(self.state(), live=True)
+
+
+def state_line(state: dict, live: bool = False) -> str:
+    """A stored SPRT state (``SprtTally.state``) as one line, e.g. ``SPRT [0, 50] LLR 3.01
+    (-2.94, 2.94): H1 accepted at pair 41 of 41; Elo +151.2 [98.0, 210.4]``."""
+    head = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(state["verdict"], "running" if live else "inconclusive")
+    text = (f"SPRT [{state['elo0']:g}, {state['elo1']:g}] LLR {state['llr']:.2f} "
+            f"({state['lower']:.2f}, {state['upper']:.2f}): {head}")
+    if live:
+        return text
+    at = f" at pair {state['decided_at']}" if state.get("decided_at") else ""
+    return (f"{text}{at} of {state['pairs']} pairs counted; Elo {state['elo']:+.1f} "
+            f"[{state['elo_low']:+.1f}, {state['elo_high']:+.1f}]")

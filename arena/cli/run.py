@@ -33,6 +33,9 @@ def run(
     fill: Optional[str] = typer.Option(None, "--fill", help="bot spec filling empty seats when the field is smaller than the game"),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file of settings (same keys as these options)"),
     retries: Optional[str] = typer.Option(None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
+    sprt: Optional[str] = typer.Option(None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=M]",
+                                       help="two-bot match: stop when the GSPRT on game pairs accepts H0 or H1 (alpha, beta default 0.05; model logistic|normalized)"),
+    tau: Optional[str] = typer.Option(None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
@@ -45,7 +48,7 @@ def run(
     given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
-                 seat_rotation=seat_rotation, fill=fill, retries=retries)
+                 seat_rotation=seat_rotation, fill=fill, retries=retries, sprt=sprt, tau=tau)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}

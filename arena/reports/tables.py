@@ -299,8 +299,8 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         mean_depth=("depth", "mean"),
         mean_seconds=("seconds", "mean"),
         max_seconds=("seconds", "max"),
-        total_nodes=("nodes", "sum"),
-        total_seconds=("seconds", "sum"),
+        total_nodes=("nodes", lambda c: c.sum(min_count=1)),  # unreported: NaN, not 0
+        total_seconds=("seconds", lambda c: c.sum(min_count=1)),
     )
     seconds = table.pop("total_seconds")
     nodes = table.pop("total_nodes")
