@@ -93,7 +93,7 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
     right-align it (numbers)."""
     shown = format_frame(frame)
     right = {col: _is_numeric(frame[col]) for col in frame.columns}
-    if name == "first_move" and len(frame):
+    if name == "first_move" and len(frame) and "first_elo" in frame:
         shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in
                           zip(frame["wins"], frame["draws"], frame["losses"])]
         shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
@@ -104,6 +104,13 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "pair CI", "p_value", "p_holm",
                        "draw_rate", "score_pct", "score CI", "first-move Elo"]]
         right.update({"W-D-L": True, "95% CI": True, "pair CI": True, "score CI": True, "first-move Elo": True})
+    elif name == "first_move" and len(frame):  # the plain table of ``tables.first_move``
+        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in
+                          zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
+        shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "p_value",
+                       "draw_rate", "score_pct"]]
+        right.update({"W-D-L": True, "95% CI": True})
     if name == "pairs" and len(frame):
         shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in zip(frame["wins"], frame["draws"], frame["losses"])]
         shown["pentanomial"] = [" ".join(str(int(frame.at[i, c])) for c in ("LL", "LD", "DD_WL", "WD", "WW"))

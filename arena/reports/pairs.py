@@ -79,7 +79,10 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     decisive-game win share), and the Bradley–Terry first-move term ``first_elo``,
     ``first_low``, ``first_high`` (Elo points, ``arena.reports.bt``)."""
     g = _two_player(games, order)
-    g = g[~g["copy"]]
+    g = g[~g["copy"].astype(bool)]
+    if g.empty:
+        return pd.DataFrame(columns=["scope", "score", "score_low", "score_high", "share_low", "share_high",
+                                     "first_elo", "first_low", "first_high"])
     scopes = [(None, g)] + [(f"{a} vs {b}", sub) for (a, b), sub in g.groupby(["a", "b"], sort=False)]
     rows = []
     for scope, sub in scopes:
