@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import stats
 
 #: Two-sided 95% normal quantile (fastchess's ``CI95zscore``).
@@ -191,7 +192,7 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
     if y.size == 0 or w.sum() == 0:
         return math.nan, math.nan, math.nan, 0
-    _, idx = np.unique(np.asarray(clusters, dtype=object).astype(str), return_inverse=True)
+    idx, _ = pd.factorize(pd.Series(np.asarray(clusters, dtype=object)))
     yc, wc = np.bincount(idx, y), np.bincount(idx, w)
     c = len(yc)
     m = float(yc.sum() / wc.sum())
