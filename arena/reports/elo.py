@@ -159,7 +159,7 @@ def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
     sigma_game = math.sqrt(n * var_s)
     if sigma_game > 0:
         nelo = (s - 0.5) / sigma_game * NELO_SCALE
-        los = float(stats.norm.cdf((s - 0.5) / sigma))
+        los = float(stats.norm.cdf((s - 0.5) / sigma)) if pairs else los_trinomial(sc[2], sc[0])
     else:  # every pair (game) scored the same: no spread, LOS is certain either way
         nelo = math.nan if s == 0.5 else math.copysign(math.inf, s - 0.5)
         los = 0.5 if s == 0.5 else float(s > 0.5)
