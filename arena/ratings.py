@@ -185,4 +185,4 @@ def _ordered(games: pd.DataFrame):
                 f"game {game_id}: {len(seats)} seats but {len(ranks)} ranks; "
                 "every seat needs one rank"
             )
-        yield int(game_id), [str(s) for s in seats], [int(r) for r in ranks]
+        yield game_id, seats, ranks

@@ -371,6 +371,9 @@ def load_sprt(db: Any) -> dict | None:
     return json.loads(row[0]) if row else None
 
 
+MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status"]
+
+
 def load_moves(db: Any) -> pd.DataFrame:
     """Stored plies in (game_id, ply, seat) order.
 

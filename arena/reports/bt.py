@@ -66,7 +66,12 @@ def fit(games: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
 
     Returns NaN figures (``converged`` False) without games or when a rating diverges.
     """
-    c = cells(games)
+    return fit_cells(cells(games), order)
+
+
+def fit_cells(c: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
+    """The Bradley–Terry fit of aggregated games (``cells``: ``seat0``, ``seat1``, ``n``,
+    ``points``); see ``fit``."""
     labels = list(dict.fromkeys([*(order or ()), *sorted(set(c["seat0"]) | set(c["seat1"]))]))
     labels = [lab for lab in labels if lab in set(c["seat0"]) | set(c["seat1"])]
     k = len(labels)

@@ -192,7 +192,7 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
     if y.size == 0 or w.sum() == 0:
         return math.nan, math.nan, math.nan, 0
-    idx, _ = pd.factorize(pd.Series(np.asarray(clusters, dtype=object)))
+    idx, _ = pd.factorize(np.asarray(clusters))
     yc, wc = np.bincount(idx, y), np.bincount(idx, w)
     c = len(yc)
     m = float(yc.sum() / wc.sum())

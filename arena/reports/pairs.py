@@ -30,17 +30,20 @@ def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFram
     two = games[games["seats"].map(len) == 2]
     rank = {lab: i for i, lab in enumerate(order or ())}
     if two.empty:
-        return pd.DataFrame(columns=["game_id", "series", "a", "b", "pts", "seat0_pts", "first", "copy"])
+        return pd.DataFrame(columns=["game_id", "series", "a", "b", "pts", "seat0_pts", "first", "copy", "seat0",
+                                     "seat1"])
     seats = np.array(two["seats"].tolist(), dtype=object)
     ranks = np.array(two["ranks"].tolist(), dtype=float)
     seat0 = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
-    key = lambda lab: (rank.get(lab, len(rank)), lab)  # noqa: E731
-    first = np.array([key(x) <= key(y) for x, y in seats])
+    labels = sorted(set(seats.ravel()), key=lambda lab: (rank.get(lab, len(rank)), lab))
+    pos = pd.Series(range(len(labels)), index=labels)
+    first = pos.reindex(seats[:, 0]).to_numpy() <= pos.reindex(seats[:, 1]).to_numpy()
     a = np.where(first, seats[:, 0], seats[:, 1])
     b = np.where(first, seats[:, 1], seats[:, 0])
     copy = two["copy"].to_numpy(bool) if "copy" in two else np.zeros(len(two), bool)
     return pd.DataFrame({"game_id": two["game_id"].to_numpy(), "series": two["series"].to_numpy(), "a": a, "b": b,
-                         "pts": np.where(first, seat0, 1 - seat0), "seat0_pts": seat0, "first": first, "copy": copy})
+                         "pts": np.where(first, seat0, 1 - seat0), "seat0_pts": seat0, "first": first, "copy": copy,
+                         "seat0": seats[:, 0], "seat1": seats[:, 1]})
 
 
 def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
@@ -86,11 +89,12 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     scopes = [(None, g)] + [(f"{a} vs {b}", sub) for (a, b), sub in g.groupby(["a", "b"], sort=False)]
     rows = []
     for scope, sub in scopes:
-        cluster = sub["a"] + "\t" + sub["b"] + "\t" + sub["series"].astype(str)
-        score, lo, hi, _ = cluster_mean(sub["seat0_pts"], cluster)
-        dec = sub["seat0_pts"] != 0.5
-        _, slo, shi, _ = cluster_mean((sub["seat0_pts"] == 1)[dec], cluster[dec])
-        fitted = bt.fit(games[games["game_id"].isin(sub["game_id"])], order)
+        cluster = sub.groupby(["a", "b", "series"], sort=False).ngroup().to_numpy()
+        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster)
+        dec = (sub["seat0_pts"] != 0.5).to_numpy()
+        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec])
+        cells = sub.groupby(["seat0", "seat1"]).agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum")).reset_index()
+        fitted = bt.fit_cells(cells, order)
         rows.append({"scope": scope, "score": score, "score_low": lo, "score_high": hi, "share_low": slo,
                      "share_high": shi, "first_elo": fitted.first_move, "first_low": fitted.first_low,
                      "first_high": fitted.first_high})

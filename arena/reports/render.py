@@ -97,7 +97,7 @@ class ReportData:
         return int(sizes.mode().iloc[0])
 
 
-def load(db_path: str | Path) -> ReportData:
+def load(db_path: str | Path, moves: bool = True) -> ReportData:
     """Load a tournament's games (with ``fault_detail``), moves and settings from its SQLite
     database, through one read-only connection.
 
@@ -110,7 +110,7 @@ def load(db_path: str | Path) -> ReportData:
     conn = store.connect_readonly(path)
     try:
         games = store.load_games(conn)
-        moves = store.load_moves(conn)
+        moves = store.load_moves(conn) if moves else pd.DataFrame(columns=store.MOVE_COLUMNS)
         tournament = dict(store.load_tournament(conn))
         games["copy"] = games["game_id"].isin(store.load_copies(conn))
         sprt = store.load_sprt(conn)

@@ -78,14 +78,17 @@ def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         points = (k - place) / (k - 1) if k > 1 else np.full(ranks.shape, math.nan)
         result = np.where(ranks != 1, "L", np.where(tied == 1, "W", "D"))
         scores = np.array([(list(v) + [math.nan] * k)[:k] for v in sub["scores"]], dtype=float)
-        pairing = [names.setdefault(tuple(v), pairing_name(v, order)) for v in sub["seats"]]
+        keys = [tuple(v) for v in sub["seats"]]
+        for key in set(keys) - names.keys():
+            names[key] = pairing_name(key, order)
+        pairing = [names[key] for key in keys]
         parts.append(pd.DataFrame({
             "game_id": np.repeat(sub["game_id"].to_numpy(), k),
             "series": np.repeat(sub["series"].to_numpy(), k),
             "pairing": np.repeat(np.array(pairing, dtype=object), k),
             "players": k,
             "seat": np.tile(np.arange(k), len(sub)),
-            "label": np.array([lab for v in sub["seats"] for lab in v], dtype=object),
+            "label": np.array(sub["seats"].tolist(), dtype=object).reshape(len(sub), k).ravel(),
             "rank": ranks.ravel(), "score": scores.ravel(), "result": result.ravel(),
             "points": points.ravel(), "first_share": np.where(ranks == 1, 1.0 / tied, 0.0).ravel()}))
     if not parts:
