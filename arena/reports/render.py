@@ -137,9 +137,10 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     games, moves, order = data.games, data.moves, data.order
     k, out = data.num_players, {}
     distinct = games[~games["copy"]] if "copy" in games else games
+    results = t.seat_results(games, order)  # shared by the leaderboard and the first-move table
     if "leaderboard" in wanted:
         env = make_env(tau=float((data.tournament.get("settings") or {}).get("tau", 0.0)))
-        out["leaderboard"] = t.leaderboard(games, rate_games(games, env, labels=order), order)
+        out["leaderboard"] = t.leaderboard(games, rate_games(games, env, labels=order), order, results)
     if "pairs" in wanted and k == 2:
         out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:
@@ -150,7 +151,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "crosstable" in wanted and k >= 2:
         out["crosstable"] = t.crosstable(games, order).reset_index()
     if "first_move" in wanted and k == 2:
-        out["first_move"] = _first_move(data, games, distinct, order)
+        out["first_move"] = _first_move(data, games, distinct, order,
+                                        results[results["game_id"].isin(distinct["game_id"])])
     if "seat_advantage" in wanted and k > 2:
         seats = t.seat_advantage(distinct)
         extra = pairs.seat_intervals(distinct).drop(columns=["games", "win_share"], errors="ignore")
@@ -172,10 +174,10 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     return out
 
 
-def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, order) -> pd.DataFrame:
+def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, order, results) -> pd.DataFrame:
     """The first-move table over distinct games, with the pair-aware columns and Holm."""
     name = str(data.tournament.get("game", t.ALL))
-    table = t.first_move(distinct, name, order)
+    table = t.first_move(distinct, name, order, results)
     extra = pairs.first_move_extras(games, order).drop(columns="score")
     extra["scope"] = extra["scope"].fillna(name)
     table = table.merge(extra, on="scope", how="left")

@@ -100,16 +100,17 @@ def leaderboard(
     games: pd.DataFrame,
     ratings: pd.DataFrame | None = None,
     order: Sequence[str] | None = None,
+    results: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The leaderboard: ``label``, ``mu``, ``sigma``, ``conservative`` (mu − 3σ), ``games``,
     ``wins``, ``draws``, ``losses``, ``score_pct``; best conservative rating first.
 
     ``ratings`` is ``arena.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
-    appear even without games.
+    appear even without games; ``results`` is ``seat_results(games, order)`` when omitted.
     """
     if ratings is None:
         ratings = rate_games(games, labels=list(order or ()))
-    sr = seat_results(games, order)
+    sr = seat_results(games, order) if results is None else results
     counts = (
         sr.pivot_table(index="label", columns="result", values="game_id", aggfunc="count")
         .reindex(columns=["W", "D", "L"])
@@ -163,7 +164,8 @@ def crosstable(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
 
 
 def first_move(
-    games: pd.DataFrame, game_name: str = ALL, order: Sequence[str] | None = None
+    games: pd.DataFrame, game_name: str = ALL, order: Sequence[str] | None = None,
+    results: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """First-move advantage of two-player games: one row for the whole game (``scope`` =
     ``game_name``) then one per pairing (``scope`` = e.g. ``"a vs b"``).
@@ -172,11 +174,12 @@ def first_move(
     ``draws``, ``losses``; ``decisive`` (wins + losses); ``win_share`` = wins / decisive with
     its Wilson 95% interval ``ci_low``..``ci_high`` and ``p_value`` of the two-sided exact
     binomial test against 1/2; ``draw_rate`` = draws / games; ``score_pct`` = seat 0's score %
-    (a draw counts half). Games with other than two seats are ignored.
+    (a draw counts half). Games with other than two seats are ignored. ``results``:
+    ``seat_results`` of ``games`` when already computed.
     """
-    two = games[games["seats"].map(len) == 2]
-    sr = seat_results(two, order)
-    first = sr[sr["seat"] == 0]
+    if results is None:
+        results = seat_results(games[games["seats"].map(len) == 2], order)
+    first = results[(results["seat"] == 0) & (results["players"] == 2)]
     rows = [_first_move_row(game_name, first)]
     for pairing in sorted(first["pairing"].unique(), key=_pairing_key(order)):
         rows.append(_first_move_row(pairing, first[first["pairing"] == pairing]))
@@ -253,7 +256,8 @@ def game_lengths(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     """Game lengths in plies (opening plies included; Ricochet: rounds): one row for every
     game (``scope`` = ``"all"``) then one per pairing: ``games``, ``mean``, ``median``,
     ``min``, ``max``."""
-    frame = games.assign(scope=games["seats"].map(lambda s: pairing_name(s, order)))
+    names = {key: pairing_name(key, order) for key in set(map(tuple, games["seats"]))}
+    frame = games.assign(scope=[names[tuple(s)] for s in games["seats"]])
     stats = ["count", "mean", "median", "min", "max"]
     overall = frame["plies"].agg(stats).to_frame(ALL).T
     per = frame.groupby("scope")["plies"].agg(stats)
