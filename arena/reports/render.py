@@ -210,6 +210,8 @@ def notes(data: ReportData, name: str) -> list[str]:
     """The lines printed under table ``name``: its note, the leaderboard's sort key and, in a
     gauntlet, what the order of the opponents means."""
     out = [NOTES[name]] if name in NOTES else []
+    if name == "crosstable":
+        out.append(f"n = {len(data.games)} games.")
     if name == "leaderboard":
         tau = (data.tournament.get("settings") or {}).get("tau", 0.0)
         out.append(f"Leaderboard {SORT_KEY}; TrueSkill tau = {tau:g}.")
