@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -77,6 +78,10 @@ class TournamentConfig:
     #: the positions of ``--openings`` (their text, not the file's path, decides the games)
     openings: tuple[str, ...] = ()
     openings_order: str = "sequential"
+    #: ``--sprt`` text (canonical, ``arena.sprt.SprtSpec.text``); None = no early stop
+    sprt: str | None = None
+    #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
+    tau: float = 0.0
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -239,6 +244,11 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
+    if "tau" in given:
+        given["tau"] = _tau(given["tau"])
+    if given.get("sprt") is not None:
+        from arena.sprt import parse  # ConfigError on a bad text
+        given["sprt"] = parse(given["sprt"]).text()
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
     given["bots"] = tuple(given.get("bots") or ()) or default_bots
@@ -261,9 +271,27 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
+        raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
+                          f"in {game.name} ({game.num_players} players)")
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+def _tau(value: Any) -> float:
+    """``--tau``: a finite number >= 0.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    try:
+        tau = float(value)
+    except (TypeError, ValueError):
+        tau = math.nan
+    if not (math.isfinite(tau) and tau >= 0):
+        raise ConfigError(f"bad --tau {value!r}; accepted: a number >= 0 (TrueSkill dynamics factor, default 0)")
+    return tau
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
