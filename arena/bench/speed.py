@@ -38,19 +38,24 @@ from arena.bench import search as search_bench
 PUZZLE = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
 
-def perft(states: list) -> tuple[int, float]:
-    """(moves played, CPU seconds) of a depth-2 ``legal_moves`` + ``play`` walk from each state."""
+def perft(states: list, seconds: float = 0.3) -> tuple[int, float]:
+    """(moves played, CPU seconds) of depth-2 ``legal_moves`` + ``play`` walks from each state,
+    repeated on fresh copies (``to_text`` round trip: no cached moves) for ``seconds`` at least."""
     nodes = 0
-    t0 = time.process_time()
-    for state in states:
-        for move in state.legal_moves():
-            child = state.play(move)
-            nodes += 1
-            if child.to_move >= 0:
-                for m in child.legal_moves():
-                    child.play(m)
-                    nodes += 1
-    return nodes, time.process_time() - t0
+    elapsed = 0.0
+    while elapsed < seconds:
+        fresh = [s.game.parse_state(s.to_text()) if hasattr(s, "game") else s for s in states]
+        t0 = time.process_time()
+        for state in fresh:
+            for move in state.legal_moves():
+                child = state.play(move)
+                nodes += 1
+                if child.to_move >= 0:
+                    for m in child.legal_moves():
+                        child.play(m)
+                        nodes += 1
+        elapsed += time.process_time() - t0
+    return nodes, elapsed
 
 
 def random_playouts(game_name: str, states: list, count: int) -> tuple[int, float]:

@@ -180,6 +180,18 @@ def occupancy(board: bytes) -> int:
 _new = object.__new__
 
 
+class LeafPosition:
+    """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
+    an evaluator reads (``board``, ``occ``, ``side``, ``scores``, ``ply``, ``to_move``), no
+    Zobrist key, history, moves or text. Not a ``State``: it cannot be played from."""
+
+    __slots__ = ("board", "occ", "side", "scores", "ply", "to_move")
+
+    def is_terminal(self) -> bool:
+        return False
+
+
+
 class InteractionState(State):
     """An Interaction position. Immutable; ``play`` returns a new state.
 
@@ -194,6 +206,7 @@ class InteractionState(State):
         key(): 64-bit Zobrist key of (board, scores, side to move).
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
+        leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
         termination: the end reason, or ``None`` while the game goes on.
 
     History (threefold repetition, two passes in a row) is kept by parent pointers from
@@ -282,6 +295,45 @@ class InteractionState(State):
             raise IllegalMoveError(self._why_illegal(move))
         sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
+
+    def leaves(self, moves: list[Move]):
+        """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
+        order, lazily (a search cut-off stops the simulations): a ``LeafPosition`` (board,
+        occupancy, side, scores, ply) when the game goes on there, the full state
+        (``play(move)``) when it may end there (a pocketing, a possible repetition, a pass,
+        the ply limit), so ``to_move < 0`` and ``outcome()`` stay exact.
+
+        For search leaves: skips what ``play`` adds for a position searched further (the
+        child's Zobrist key, history, repetition filter). A move not legal here is handed to
+        ``play``, which raises ``IllegalMoveError``.
+        """
+        hits = self._hits
+        if hits is None or self.ply + 1 >= self.game.max_plies:
+            for move in moves:
+                yield move, self.play(move)
+            return
+        sims, board, occ, stop = self._sims, self.board, self.occ, self.game.stop_rule
+        key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
+        for move in moves:
+            if move.__class__ is not Move:
+                yield move, self.play(move)
+                continue
+            s = move.cell * 8 + move.direction
+            hit = hits.get(s)
+            if hit is None:
+                yield move, self.play(move)
+                continue
+            sim = sims[s] if sims is not None else simulate(board, occ, s, hit, stop)
+            if sim[2] or bloom >> ((key ^ sim[1]) & 1023) & 1:
+                yield move, self._child(*sim, False)  # a pocketing or a possible repetition
+                continue
+            leaf = _new(LeafPosition)
+            leaf.board = sim[0]
+            leaf.occ = sim[3]
+            leaf.to_move = leaf.side = side
+            leaf.scores = scores
+            leaf.ply = ply
+            yield move, leaf
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game
@@ -393,4 +445,4 @@ class InteractionState(State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
