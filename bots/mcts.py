@@ -72,6 +72,8 @@ class MCTSBot(Bot):
             horizon = self.DEFAULT_HORIZON if self._evaluate_all is not None else 0
         self._horizon = horizon or -1  # -1: never cut
         self._c = self.options["c"]
+        #: competition ranks of a cut-off playout -> its rewards
+        self._cutoffs: dict[tuple[int, ...], tuple[float, ...]] = {}
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
@@ -154,8 +156,12 @@ class MCTSBot(Bot):
             if plies == horizon:
                 if self._evaluate_all is None:
                     return (0.5,) * self._n
-                guess = place_rewards(value_ranks(self._evaluate_all(state)))
-                return tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5) for r in guess)
+                ranks = value_ranks(self._evaluate_all(state))
+                found = self._cutoffs.get(ranks)
+                if found is None:  # few rank patterns: computed once each
+                    found = self._cutoffs[ranks] = tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5)
+                                                         for r in place_rewards(ranks))
+                return found
             if state.__class__ is not cls:
                 cls = state.__class__
                 step = getattr(cls, "child", None) or cls.play

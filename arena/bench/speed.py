@@ -12,7 +12,7 @@ only slows a run down).
 - **plain random playouts**: from each of the same positions, ``MCTSBot.DEFAULT_HORIZON``
   random plies (``legal_moves()`` + ``play()``, a seeded ``random.Random``) then the game's
   ``evaluate_all`` of the last position, as an MCTS playout does without the tree;
-  MCTS playouts/s against it.
+  MCTS playouts/s against it, both on the positions where MCTS searches (``searched``).
 - **Ricochet cold start**: wall seconds of a one-puzzle ``arena solve`` process after a
   first run has written the numba cache (best of 3), beside a bare ``python -c "import
   numba"`` process in the same run (the floor a numba-compiled solver starts from).
@@ -80,6 +80,17 @@ def random_playouts(game_name: str, states: list, count: int) -> tuple[int, floa
     return count, time.process_time() - t0
 
 
+def searched(states: list) -> list:
+    """The states where MCTS searches: more than one legal move and none ending the game (a
+    decisive or only move is played without playouts)."""
+    out = []
+    for state in states:
+        moves = state.legal_moves()
+        if len(moves) > 1 and not any(state.play(m).is_terminal() for m in moves):
+            out.append(state)
+    return out
+
+
 def _bot(game_name: str, spec: str, states: list) -> tuple[int, float]:
     return search_bench.search_speed(spec, states, game_name)
 
@@ -115,7 +126,7 @@ def search_ratios(quick: bool) -> list[Figure]:
                 ratio(lambda: _bot("sandpile", "brs:depth=2", sand), lambda: perft(sand), repeats), "nodes/s"),
     ]
     playouts = 100 if quick else 400
-    for name, states in (("interaction", inter), ("sandpile", sand)):
+    for name, states in (("interaction", searched(inter)), ("sandpile", searched(sand))):
         found = ratio(lambda: _bot(name, f"mcts:playouts={playouts}", states),
                       lambda: random_playouts(name, states, playouts * len(states)), repeats)
         figs.append(_figure("speed", f"{name} mcts / plain random playouts", "≥ 0.8", found, "playouts/s"))
