@@ -1,15 +1,15 @@
 """Search speed against the bare loops of the same games, measured side by side in one run.
 
 Each figure is a ratio (bot speed / bare-loop speed), so the load of a shared machine cancels
-out; the note gives both speeds. CPU seconds of this process (``time.process_time``), the
-bot's run and the loop's run interleaved, best of ``repeats`` each (timeit-style: other load
-only slows a run down).
+out; the note gives both speeds. CPU seconds of this process (``time.process_time``): in
+each position the bot chooses, then the loop runs from that position for as much CPU time
+(``paired``), best of ``repeats`` runs each (timeit-style: other load only slows a run down).
 
-- **bare move-generation loop**: a perft walk to depth 2 from each of the same positions
+- **bare move-generation loop**: a perft walk to depth 2 from the same position
   (``legal_moves()`` then ``play()`` of every move, at the root and at each child); nodes/s =
   moves played per second. Alpha-beta and paranoid/BRS count positions visited (leaves
   included) per second against it.
-- **plain random playouts**: from each of the same positions, ``MCTSBot.DEFAULT_HORIZON``
+- **plain random playouts**: from the same position, ``MCTSBot.DEFAULT_HORIZON``
   random plies (``legal_moves()`` + ``play()``, a seeded ``random.Random``) then the game's
   ``evaluate_all`` of the last position, as an MCTS playout does without the tree;
   MCTS playouts/s against it, both on the positions where MCTS searches (``searched``).
@@ -38,46 +38,38 @@ from arena.bench import search as search_bench
 PUZZLE = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
 
-def perft(states: list, seconds: float = 0.3) -> tuple[int, float]:
-    """(moves played, CPU seconds) of depth-2 ``legal_moves`` + ``play`` walks from each state,
-    repeated on fresh copies (``to_text`` round trip: no cached moves) for ``seconds`` at least."""
+def perft(state) -> int:
+    """Moves played by a depth-2 ``legal_moves`` + ``play`` walk from a fresh copy of
+    ``state`` (a text round trip where the game caches moves in its states)."""
+    if hasattr(state, "game"):
+        state = state.game.parse_state(state.to_text())
     nodes = 0
-    elapsed = 0.0
-    while elapsed < seconds:
-        fresh = [s.game.parse_state(s.to_text()) if hasattr(s, "game") else s for s in states]
-        t0 = time.process_time()
-        for state in fresh:
-            for move in state.legal_moves():
-                child = state.play(move)
+    for move in state.legal_moves():
+        child = state.play(move)
+        nodes += 1
+        if child.to_move >= 0:
+            for m in child.legal_moves():
+                child.play(m)
                 nodes += 1
-                if child.to_move >= 0:
-                    for m in child.legal_moves():
-                        child.play(m)
-                        nodes += 1
-        elapsed += time.process_time() - t0
-    return nodes, elapsed
+    return nodes
 
 
-def random_playouts(game_name: str, states: list, count: int) -> tuple[int, float]:
-    """(playouts, CPU seconds): ``count`` horizon-cut random playouts spread over ``states``."""
+def random_playouts(state, count: int, evaluate_all, rng: random.Random) -> int:
+    """``count`` random playouts from ``state``: ``MCTSBot.DEFAULT_HORIZON`` random plies
+    (``legal_moves`` + ``play``) then ``evaluate_all`` of the position reached; returns ``count``."""
     from bots.mcts import MCTSBot
-    from bots.values import heuristic_all
 
-    game = arena.games.make(game_name)
-    evaluate_all = heuristic_all(game_name, game.num_players)
-    rng = random.Random(5)
     rnd = rng.random
-    t0 = time.process_time()
-    for k in range(count):
-        state = states[k % len(states)]
+    for _ in range(count):
+        s = state
         for _ in range(MCTSBot.DEFAULT_HORIZON):
-            if state.to_move < 0:
+            if s.to_move < 0:
                 break
-            moves = state.legal_moves()
-            state = state.play(moves[int(rnd() * len(moves))])
-        if state.to_move >= 0:
-            evaluate_all(state)
-    return count, time.process_time() - t0
+            moves = s.legal_moves()
+            s = s.play(moves[int(rnd() * len(moves))])
+        if s.to_move >= 0:
+            evaluate_all(s)
+    return count
 
 
 def searched(states: list) -> list:
@@ -91,45 +83,71 @@ def searched(states: list) -> list:
     return out
 
 
-def _bot(game_name: str, spec: str, states: list) -> tuple[int, float]:
-    return search_bench.search_speed(spec, states, game_name)
+def paired(game_name: str, spec: str, states: list, loop) -> tuple[int, float, int, float]:
+    """(bot nodes, bot CPU seconds, loop units, loop CPU seconds): in each state a fresh
+    ``spec`` bot chooses a move, then ``loop(state)`` runs on that state for as much CPU time
+    (at least once): bot and loop alternate within milliseconds, so both meet the same load
+    of a shared machine."""
+    game = arena.games.make(game_name)
+    bot_n = loop_n = 0
+    bot_s = loop_s = 0.0
+    for i, state in enumerate(states):
+        bot = bots.make(spec)
+        bot.reset(game, state.to_move, i)
+        t0 = time.process_time()
+        bot.choose(state, bots.Limits())
+        spent = time.process_time() - t0
+        bot_n += bot.last_stats.nodes
+        bot_s += spent
+        used = 0.0
+        while used <= spent:
+            t0 = time.process_time()
+            loop_n += loop(state)
+            used += time.process_time() - t0
+        loop_s += used
+    return bot_n, bot_s, loop_n, loop_s
 
 
-def ratio(bot_run, loop_run, repeats: int) -> tuple[float, float, float]:
-    """(ratio, bot per second, loop per second): the best of ``repeats`` interleaved runs."""
+def ratio(game_name: str, spec: str, states: list, loop, repeats: int) -> tuple[float, float, float]:
+    """(ratio, bot per second, loop per second) of ``paired`` runs: the best of ``repeats``
+    for each (timeit-style: other load only slows a run down)."""
     best_bot = best_loop = 0.0
     for _ in range(repeats):
-        n, secs = bot_run()
-        best_bot = max(best_bot, n / max(secs, 1e-9))
-        n, secs = loop_run()
-        best_loop = max(best_loop, n / max(secs, 1e-9))
+        bn, bs, ln, ls = paired(game_name, spec, states, loop)
+        best_bot = max(best_bot, bn / max(bs, 1e-9))
+        best_loop = max(best_loop, ln / max(ls, 1e-9))
     return best_bot / best_loop, best_bot, best_loop
 
 
-def _figure(area: str, name: str, goal: str, found: tuple[float, float, float], units: str) -> Figure:
+def _figure(name: str, goal: str, found: tuple[float, float, float], units: str, where: str) -> Figure:
     r, a, b = found
-    return Figure(area, name, r, "×", goal, f"{a:,.0f} {units} vs {b:,.0f}")
+    return Figure("speed", name, r, "×", goal, f"{a:,.0f} {units} vs {b:,.0f}; {where}")
 
 
 def search_ratios(quick: bool) -> list[Figure]:
     """Alpha-beta, paranoid, BRS and MCTS against their bare loops."""
+    from bots.values import heuristic_all
+
     repeats = 1 if quick else 3
     inter = search_bench.positions(4 if quick else 12)
     sand = sandpile_bench.positions(4 if quick else 8)
+    where_i, where_s = f"{len(inter)} Interaction positions", f"{len(sand)} Sandpile positions"
     figs = [
-        _figure("speed", "interaction alpha-beta depth 4 / bare loop", "≥ 0.75",
-                ratio(lambda: _bot("interaction", "alphabeta:depth=4", inter), lambda: perft(inter), repeats),
-                "nodes/s"),
-        _figure("speed", "sandpile paranoid depth 3 / bare loop", "≥ 0.5",
-                ratio(lambda: _bot("sandpile", "paranoid:depth=3", sand), lambda: perft(sand), repeats), "nodes/s"),
-        _figure("speed", "sandpile brs depth 2 / bare loop", "≥ 0.5",
-                ratio(lambda: _bot("sandpile", "brs:depth=2", sand), lambda: perft(sand), repeats), "nodes/s"),
+        _figure("interaction alpha-beta depth 4 / bare loop", "≥ 0.75",
+                ratio("interaction", "alphabeta:depth=4", inter, perft, repeats), "nodes/s", where_i),
+        _figure("sandpile paranoid depth 3 / bare loop", "≥ 0.5",
+                ratio("sandpile", "paranoid:depth=3", sand, perft, repeats), "nodes/s", where_s),
+        _figure("sandpile brs depth 2 / bare loop", "≥ 0.5",
+                ratio("sandpile", "brs:depth=2", sand, perft, repeats), "nodes/s", where_s),
     ]
     playouts = 100 if quick else 400
     for name, states in (("interaction", searched(inter)), ("sandpile", searched(sand))):
-        found = ratio(lambda: _bot(name, f"mcts:playouts={playouts}", states),
-                      lambda: random_playouts(name, states, playouts * len(states)), repeats)
-        figs.append(_figure("speed", f"{name} mcts / plain random playouts", "≥ 0.8", found, "playouts/s"))
+        evaluate_all = heuristic_all(name, arena.games.make(name).num_players)
+        rng = random.Random(5)
+        found = ratio(name, f"mcts:playouts={playouts}", states,
+                      lambda s: random_playouts(s, 20, evaluate_all, rng), repeats)
+        figs.append(_figure(f"{name} mcts / plain random playouts", "≥ 0.8", found, "playouts/s",
+                            f"{len(states)} positions where MCTS searches"))
     return figs
 
 
