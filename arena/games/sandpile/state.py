@@ -132,14 +132,12 @@ class SandpileState(State):
     def legal_moves(self) -> list[SandpileMove]:
         phase, rules = self.phase, self.rules
         if phase == "place":
-            cells = self.placeable(self.player)
-            return [rules.place_moves[i] for i in cells] if cells else [PASS]
+            mask = self.placeable_mask(self.player)
+            return list(rules.moves_on(rules.place_moves, mask)) if mask else [PASS]
         if phase in ("bonus", "endbonus"):
-            moves = rules.bonus_moves
-            return [moves[i] for i in self.placeable(self.player)] + [PASS]
+            return [*rules.moves_on(rules.bonus_moves, self.placeable_mask(self.player)), PASS]
         if phase == "topple":
-            moves = rules.topple_moves
-            return [moves[i] for i in cells_of(self.tall)]
+            return list(rules.moves_on(rules.topple_moves, self.tall))
         return []
 
     def play(self, move) -> SandpileState:
