@@ -21,7 +21,7 @@ import math
 import time
 from typing import Any
 
-from arena.games import Param, State
+from arena.games import TERMINAL, Param, State
 from bots.base import Bot, Limits, SearchStats
 from bots.eval import WIN, evaluator, evaluator_all
 
@@ -152,7 +152,7 @@ class _Search(Bot):
 
     def _scalar(self, state: State) -> float:
         """The root seat's value of a leaf (terminal or at the depth horizon)."""
-        if state.is_terminal():
+        if state.to_move == TERMINAL:
             return terminal_scalar(state, self.root)
         self.cuts += 1
         return self._eval(state, self.root) if self._eval else 0.0
@@ -211,8 +211,15 @@ class ParanoidBot(_Search):
         maximising = state.to_move == self.root
         best, best_move = (-INF if maximising else INF), None
         play = _player(state)
+        leaf = self._scalar if depth == 1 else None  # every child is a leaf: valued here
+        tick = self._tick
         for move in self._order(state.legal_moves(), tt_move):
-            value = self._search(play(move), depth - 1, alpha, beta)
+            if leaf is not None:
+                child = play(move)
+                tick()
+                value = leaf(child)
+            else:
+                value = self._search(play(move), depth - 1, alpha, beta)
             if maximising and value > best:
                 best, best_move, alpha = value, move, max(alpha, value)
             elif not maximising and value < best:
@@ -313,7 +320,11 @@ class BestReplyBot(_Search):
             if child.to_move == self.root or child.to_move < 0:
                 if not done:
                     continue  # the layer ends: the same line as (default, True)
-                value = self._layer(child, depth - 1, alpha, beta)
+                if depth == 1:  # the last layer ends: a leaf (``_layer`` at depth 0)
+                    self._tick()
+                    value = self._scalar(child)
+                else:
+                    value = self._layer(child, depth - 1, alpha, beta)
             else:
                 value = self._min(child, depth, alpha, beta, done)
             if value < best:
