@@ -87,8 +87,6 @@ def evaluate_all(state: SandpileState) -> tuple[float, ...]:
     phase = state.phase
     if phase == "over":
         return tuple(float(b) for b in banked)
-    rules = state.rules
-    scorings = 1.0 + FUTURE * (rules.rounds - state.round)
     if phase == "topple":
         top = expected_tops(state)
     elif not state.tall:  # placing, nothing unstable: every top is visible (``expected_tops`` unrolled)
@@ -108,21 +106,36 @@ def evaluate_all(state: SandpileState) -> tuple[float, ...]:
                mb + (b.bit_count() - _THREE_LOSS * (b & three).bit_count()),
                mc + (c.bit_count() - _THREE_LOSS * (c & three).bit_count()),
                md + (d.bit_count() - _THREE_LOSS * (d & three).bit_count()))
-    holders = state.holders
-    if phase == "place" or phase == "bonus":
-        # TURN per placement turn left this round (``SandpileState.turns_left`` less the later rounds')
-        first = state.step + (phase == "bonus")
-        left = rules.turns - first + 3
-        base = state.starter + first
-        hand = [TURN * max(0, (left - (p - base) % 4) // 4) for p in range(4)]
-        return (banked[0] + top[0] * scorings + hand[0] + (BONUS if holders & 1 else 0.0),
-                banked[1] + top[1] * scorings + hand[1] + (BONUS if holders & 2 else 0.0),
-                banked[2] + top[2] * scorings + hand[2] + (BONUS if holders & 4 else 0.0),
-                banked[3] + top[3] * scorings + hand[3] + (BONUS if holders & 8 else 0.0))
-    return (banked[0] + top[0] * scorings + 0.0 + (BONUS if holders & 1 else 0.0),
-            banked[1] + top[1] * scorings + 0.0 + (BONUS if holders & 2 else 0.0),
-            banked[2] + top[2] * scorings + 0.0 + (BONUS if holders & 4 else 0.0),
-            banked[3] + top[3] * scorings + 0.0 + (BONUS if holders & 8 else 0.0))
+    scorings, h0, h1, h2, h3, b0, b1, b2, b3 = _turn_terms(state)
+    return (banked[0] + top[0] * scorings + h0 + b0,
+            banked[1] + top[1] * scorings + h1 + b1,
+            banked[2] + top[2] * scorings + h2 + b2,
+            banked[3] + top[3] * scorings + h3 + b3)
+
+
+#: (rules, phase, step, round, holders) -> ``_turn_terms``
+_TERMS: dict = {}
+
+
+def _turn_terms(state: SandpileState) -> tuple[float, ...]:
+    """(weight of the tops, then per seat the hand term, then per seat the bonus term) of
+    ``evaluate_all``: functions of the turn only, memoised."""
+    key = (state.rules, state.phase, state.step, state.round, state.holders)
+    found = _TERMS.get(key)
+    if found is None:
+        rules, phase, holders = state.rules, state.phase, state.holders
+        scorings = 1.0 + FUTURE * (rules.rounds - state.round)
+        if phase == "place" or phase == "bonus":
+            # TURN per placement turn left (``SandpileState.turns_left`` less the later rounds')
+            later = (rules.rounds - state.round) * rules.pieces_per_round
+            hand = tuple(TURN * (state.turns_left(p) - later) for p in range(4))
+        else:
+            hand = (0.0, 0.0, 0.0, 0.0)
+        bonus = tuple(BONUS if holders >> p & 1 else 0.0 for p in range(4))
+        if len(_TERMS) >= 1 << 16:
+            _TERMS.clear()
+        found = _TERMS[key] = (scorings, *hand, *bonus)
+    return found
 
 
 def evaluate(state: SandpileState, seat: int) -> float:
