@@ -1,8 +1,8 @@
 """Ricochet Robots search: lower bounds, IDA* kernel (numba), greedy best-first, plain BFS.
 
 Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + file,
-N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``cache=True``)
-and runs as plain Python otherwise (same code, far slower).
+N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``kernel``:
+cached on disk at first use) and runs as plain Python otherwise (same code, far slower).
 
 Pruning (``spec/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal robot's moves
 (breadth-first search backwards from the target where a slide may stop at any cell of its
@@ -43,6 +43,26 @@ except ImportError:  # pragma: no cover - the plain-Python fallback
         def __exit__(self, *exc):
             return False
 
+
+
+def kernel(func):
+    """``numba.njit(cache=True)``: compiled at first use and cached on disk, so later
+    processes load it instead of compiling (about 1.5 s saved per process).
+
+    numba writes the cache beside this module (``bots/__pycache__``), or when that folder is
+    read-only in its user-wide cache (``NUMBA_CACHE_DIR`` when set, else the user cache
+    folder, e.g. ``~/.cache/numba``). With no writable location numba refuses ``cache=True``
+    with a ``RuntimeError``; the kernel is then compiled in each process instead, quietly.
+    Plain Python without numba.
+    """
+    if not HAVE_NUMBA:
+        return func
+    try:
+        return njit(cache=True)(func)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return njit(func)
+
+
 INF = 99
 STEP = (16, 1, -16, -1)
 WALL_BIT = (1, 2, 4, 8)
@@ -73,7 +93,7 @@ def lower_bounds(walls: tuple[int, ...], goal: int) -> np.ndarray:
     return h
 
 
-@njit(cache=True)
+@kernel
 def _slide(stops, pos, n, r, d):
     s = pos[r]
     stop = stops[d * 256 + s]
@@ -98,7 +118,7 @@ def _slide(stops, pos, n, r, d):
     return stop
 
 
-@njit(cache=True)
+@kernel
 def _key(pos, n, first, tmp):
     """Robot cells packed 8 bits each: robot ``first`` (or none when -1) low, the rest sorted."""
     m = 0
@@ -119,7 +139,7 @@ def _key(pos, n, first, tmp):
     return key + 1
 
 
-@njit(cache=True)
+@kernel
 def _commutes(stops, pos, n, r, d, c, r1, a, d1):
     """True when robot ``r``'s move ``d`` (from ``c`` to ``pos[r]``), made just after robot
     ``r1``'s move in direction ``d1`` (from ``a`` to ``pos[r1]``), ends the same when made
@@ -136,7 +156,7 @@ def _commutes(stops, pos, n, r, d, c, r1, a, d1):
     return same
 
 
-@njit(cache=True)
+@kernel
 def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
                   deadline, path_r, path_d, tt_from=3):
     """One depth-first iteration with ``bound`` moves; returns (status, nodes).
