@@ -3,6 +3,7 @@
 
 #: Every section, in report order (``arena report --section``; here so the CLI lists them
 #: without importing pandas). ``first_move`` applies to two-player games,
-#: ``seat_advantage`` to games of three or more, ``ricochet`` to the game ``ricochet``.
+#: ``seat_advantage`` to games of three or more, ``ricochet`` to the race games (``ricochet``,
+#: ``interaction-solo-race``).
 SECTIONS = ("leaderboard", "crosstable", "first_move", "seat_advantage", "lengths",
             "terminations", "faults", "search", "ricochet")

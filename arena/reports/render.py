@@ -22,7 +22,7 @@ from arena.ratings import rate_games
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 from arena.reports import tables as t
 from arena.reports.display import display_frame, format_value
-from arena.reports.ricochet import ricochet_table
+from arena.reports.ricochet import RACE_GAMES, ricochet_table
 
 TITLES = {
     "leaderboard": "Leaderboard",
@@ -35,7 +35,7 @@ TITLES = {
     "faults": "Faults",
     "fault_summary": "Faults by bot",
     "search": "Search statistics per bot",
-    "ricochet": "Ricochet races",
+    "ricochet": "Puzzle races (Ricochet; Solo Interaction: a round is a layout)",
 }
 
 NOTES = {
@@ -132,7 +132,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:
         out["search"] = t.search_stats(moves, order)
-    if "ricochet" in wanted and data.tournament.get("game") == "ricochet":
+    if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
     return out
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
 from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
+from arena.games.race import TIES, check_answers, resolve_round
 from arena.games.ricochet.board import CELLS, CENTRE, Board, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution
 
@@ -73,29 +74,16 @@ class RicochetState(State):
         """
         if self.termination:
             raise IllegalMoveError("the game is over; no round to answer")
-        n = self.game.num_players
-        if not isinstance(answers, (list, tuple)) or len(answers) != n or \
-                not all(isinstance(a, Answer) for a in answers):
-            raise IllegalMoveError(f"a round takes one Answer per seat ({n} seats)")
+        check_answers(answers, self.game.num_players)
         puzzle = self.puzzle
-        status, valid = [], {}
-        for seat, a in enumerate(answers):
-            if a.error:
-                status.append(str(a.error))
-            elif a.move is None:
-                status.append("none")
-            else:
-                try:
-                    sol = Solution.of(a.move)
-                    after = puzzle.check(sol)
-                except MoveSyntaxError:
-                    after = None
-                if after is None:
-                    status.append("invalid")
-                else:
-                    status.append("valid")
-                    valid[seat] = (sol, after)
-        winner = self._winner(answers, valid)
+
+        def check(move):
+            sol = Solution.of(move)
+            after = puzzle.check(sol)
+            return None if after is None else (sol, after)
+
+        winner, status, valid = resolve_round(answers, check, [len(c) for c in self.chips],
+                                              self.game.params["ties"])
         chip = self.target
         if winner is None:
             stack = list(self.stack)
@@ -103,7 +91,6 @@ class RicochetState(State):
             robots, chips = self.robots, self.chips
             record = f"{chip} - -"
         else:
-            status[winner] = "won"
             sol, robots = valid[winner]
             stack = list(self.stack)
             chips = tuple(c + (chip,) if s == winner else c for s, c in enumerate(self.chips))
@@ -111,15 +98,6 @@ class RicochetState(State):
         nxt = self.game._next_round(self.board, robots, tuple(stack), chips, self.round + 1)
         nxt.last_round, nxt.last_status = record, tuple(status)
         return nxt
-
-    def _winner(self, answers: Sequence[Answer], valid: dict) -> int | None:
-        if not valid:
-            return None
-        if self.game.params["ties"] == "first":
-            key = lambda s: (len(valid[s][0]), answers[s].seconds, s)  # noqa: E731
-        else:
-            key = lambda s: (len(valid[s][0]), len(self.chips[s]), s)  # noqa: E731
-        return min(valid, key=key)
 
     def diagram(self) -> str:
         """The 16x16 board: walls ``|`` and ``---``, robots by letter, ``*`` the target."""
@@ -153,7 +131,7 @@ class RicochetGame(Game):
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
         "robots": Param(4, "4 robots (R G B Y) or 5 (adds black K)", choices=(4, 5)),
         "ties": Param("fewer-chips", "equal lengths: fewer chips then lower seat, or first answer",
-                      choices=("fewer-chips", "first")),
+                      choices=TIES),
         "max_rounds": Param(40, "rounds after which the game ends", minimum=1),
         "board": Param("random", "quadrants NW,NE,SE,SW like 1A,2B,4A,3B, map:..., or random"),
         "think_time": Param(None, "seconds per round for every player", kind=float, minimum=0),
