@@ -55,6 +55,7 @@ class _SoloBot(Bot):
         """At a race round: the whole solution (``None`` when none was found); in the
         sequential game: the next move of the plan (re-planned when the position is not the
         one the plan expects)."""
+        limits = limits or Limits()
         if state.to_move == SIMULTANEOUS:
             position = getattr(state, "position", None)
             if position is None:
