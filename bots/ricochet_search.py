@@ -15,6 +15,13 @@ sorted) stores the remaining depth searched, so a position is not searched again
 same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
 entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
 grows with the search up to 2**26 entries (512 MiB).
+
+Coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"): a board with
+barriers passes ``paths`` (``path_table``), each robot's free path per (cell, direction) with
+its deflections; a robot stops on the last cell before the first robot on it, and a path
+that loops with no robot on it is no move. The no-straight-back pruning is off there (a robot
+sent back can end elsewhere: barriers deflect it on the way back and a barrier on its start
+cell turns it), and the lower bound lets a slide stop on any cell of its deflected path.
 """
 
 from __future__ import annotations
@@ -49,11 +56,33 @@ WALL_BIT = (1, 2, 4, 8)
 FOUND, EXHAUSTED, ABORTED = 1, 0, -1
 
 
-def lower_bounds(walls: tuple[int, ...], goal: int) -> np.ndarray:
+def lower_bounds(walls: tuple[int, ...], goal: int, reach=None) -> np.ndarray:
     """Per cell, a lower bound on the moves a robot needs to reach ``goal`` (``INF``: never).
 
     Backward breadth-first search where a slide may stop at any cell of its wall-free path.
+    With barriers, ``reach[x]`` lists every cell on the robot's deflected paths from ``x``
+    (any of them may be where a robot stops it): the search runs on those edges reversed, so
+    the bound stays admissible when a deflection reaches a cell sooner than straight slides.
     """
+    if reach is not None:
+        back: list[list[int]] = [[] for _ in range(256)]
+        for x, cells in enumerate(reach):
+            for y in cells:
+                back[y].append(x)
+        h = np.full(256, INF, dtype=np.int64)
+        h[goal] = 0
+        frontier = [goal]
+        k = 0
+        while frontier:
+            k += 1
+            nxt = []
+            for y in frontier:
+                for x in back[y]:
+                    if h[x] == INF:
+                        h[x] = k
+                        nxt.append(x)
+            frontier = nxt
+        return h
     h = np.full(256, INF, dtype=np.int64)
     h[goal] = 0
     frontier = [goal]
@@ -98,6 +127,46 @@ def _slide(stops, pos, n, r, d):
     return stop
 
 
+#: ``path_table`` layout: entry ``k = robot * 1024 + cell * 4 + d`` holds ``offset << 1 | loops``,
+#: ``PATH_LEN + k`` the path's length, the cells follow from ``offset``.
+PATH_LEN = 5 * 1024
+
+
+def path_table(board) -> np.ndarray:
+    """The robots' deflected paths of a board with barriers (``Board.path``) as one array."""
+    head = np.zeros(2 * PATH_LEN, np.int64)
+    cells: list[int] = []
+    for r in range(5):
+        for cell in range(256):
+            for d in range(4):
+                path, loops = board.path(r, cell, d)
+                k = r * 1024 + cell * 4 + d
+                head[k] = ((2 * PATH_LEN + len(cells)) << 1) | int(loops)
+                head[PATH_LEN + k] = len(path)
+                cells.extend(path)
+    return np.concatenate([head, np.array(cells, np.int64)])
+
+
+@njit(cache=True)
+def _move(stops, paths, pos, n, r, d):
+    """Where robot ``r`` stops moving ``d`` (its own cell: no move)."""
+    if paths.shape[0] == 0:
+        return _slide(stops, pos, n, r, d)
+    s = pos[r]
+    k = r * 1024 + s * 4 + d
+    off = paths[k] >> 1
+    prev = s
+    for i in range(paths[PATH_LEN + k]):
+        c = paths[off + i]
+        for j in range(n):
+            if j != r and pos[j] == c:
+                return prev
+        prev = c
+    if paths[k] & 1:
+        return s  # an endless loop: illegal
+    return prev
+
+
 @njit(cache=True)
 def _key(pos, n, first, tmp):
     """Robot cells packed 8 bits each: robot ``first`` (or none when -1) low, the rest sorted."""
@@ -120,24 +189,24 @@ def _key(pos, n, first, tmp):
 
 
 @njit(cache=True)
-def _commutes(stops, pos, n, r, d, c, r1, a, d1):
+def _commutes(stops, paths, pos, n, r, d, c, r1, a, d1):
     """True when robot ``r``'s move ``d`` (from ``c`` to ``pos[r]``), made just after robot
     ``r1``'s move in direction ``d1`` (from ``a`` to ``pos[r1]``), ends the same when made
     first and leaves ``r1``'s move unchanged: the two moves commute."""
     to, b = pos[r], pos[r1]
     pos[r] = c
     pos[r1] = a
-    same = _slide(stops, pos, n, r, d) == to
+    same = _move(stops, paths, pos, n, r, d) == to
     if same:
         pos[r] = to
-        same = _slide(stops, pos, n, r1, d1) == b
+        same = _move(stops, paths, pos, n, r1, d1) == b
     pos[r] = to
     pos[r1] = b
     return same
 
 
 @njit(cache=True)
-def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
+def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
                   deadline, path_r, path_d, tt_from=3):
     """One depth-first iteration with ``bound`` moves; returns (status, nodes).
 
@@ -148,6 +217,7 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
     costs more than it saves.
     """
     mask = tt.shape[0] - 1
+    straight = paths.shape[0] == 0
     tmp = np.empty(n, np.int64)
     nxt = np.zeros(bound + 1, np.int64)
     old = np.zeros(bound + 1, np.int64)
@@ -207,11 +277,11 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
         nxt[level] = i + 1
         r = i >> 2
         d = i & 3
-        if level > 0 and r == path_r[level - 1] and d == (path_d[level - 1] ^ 2):
+        if straight and level > 0 and r == path_r[level - 1] and d == (path_d[level - 1] ^ 2):
             continue
         if hm[level] == rem and not (isgoal[r] and h[pos[r]] == rem):
             continue
-        to = _slide(stops, pos, n, r, d)
+        to = _move(stops, paths, pos, n, r, d)
         if to == pos[r]:
             continue
         old[level] = pos[r]
@@ -223,7 +293,7 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
         if rem == 1 or (first >= 0 and r == first and h[to] >= rem):
             pos[r] = old[level]  # no solution below: the bound already exceeds what is left
             continue
-        if level > 0 and r < path_r[level - 1] and _commutes(stops, pos, n, r, d, old[level],
+        if level > 0 and r < path_r[level - 1] and _commutes(stops, paths, pos, n, r, d, old[level],
                                                              path_r[level - 1], old[level - 1],
                                                              path_d[level - 1]):
             pos[r] = old[level]  # the same two moves in robot order reach this position
@@ -235,13 +305,16 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
 
 def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
              target: int, deadline: float | None = None, max_nodes: int | None = None,
-             max_depth: int = 60, table_bits: int = 26):
+             max_depth: int = 60, table_bits: int = 26, paths: np.ndarray | None = None):
     """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
+
+    ``paths``: the board's ``path_table`` when it has barriers (``None``: plain slides).
 
     ``moves`` is a list of (robot, direction); ``proven`` is True when the answer is optimal
     (or when it is proven that no solution of at most ``max_depth`` moves exists).
     """
     n = len(robots)
+    paths = np.zeros(0, np.int64) if paths is None else paths
     isgoal = np.array([1 if r in goal_robots else 0 for r in range(n)], np.int64)
     first = goal_robots[0] if len(goal_robots) == 1 else -1
     if any(robots[r] == target for r in goal_robots):
@@ -258,7 +331,7 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
         path_r = np.zeros(bound, np.int64)
         path_d = np.zeros(bound, np.int64)
         with np.errstate(over="ignore"):  # the hash wraps around (plain-Python fallback)
-            status, nodes = ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt,
+            status, nodes = ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt,
                                           budget, deadline or 0.0, path_r, path_d)
         total += nodes
         if status == FOUND:
@@ -286,11 +359,13 @@ def _slide_py(stops, robots, r, d):
     return stop
 
 
-def greedy(stops, h, robots, goal_robots, target, max_nodes=20000, max_moves=30, deadline=None):
+def greedy(stops, h, robots, goal_robots, target, max_nodes=20000, max_moves=30, deadline=None, slide=None):
     """Greedy best-first search on (lower bound of the goal robots, moves so far).
 
+    ``slide(robots, r, d)``: where robot ``r`` stops (default: straight slides on ``stops``).
     Returns (moves or None, nodes). Fast, not optimal.
     """
+    move = slide or (lambda cur, r, d: _slide_py(stops, cur, r, d))
     start = tuple(robots)
     if any(start[r] == target for r in goal_robots):
         return [], 0
@@ -306,7 +381,7 @@ def greedy(stops, h, robots, goal_robots, target, max_nodes=20000, max_moves=30,
             break
         for r in range(len(cur)):
             for d in range(4):
-                to = _slide_py(stops, cur, r, d)
+                to = move(cur, r, d)
                 if to == cur[r]:
                     continue
                 child = cur[:r] + (to,) + cur[r + 1:]
@@ -328,11 +403,13 @@ def _trace(seen, state):
     return moves[::-1]
 
 
-def breadth_first(stops, robots, goal_robots, target, max_depth=8):
-    """Plain breadth-first search over every robot move (reference for tests).
+def breadth_first(stops, robots, goal_robots, target, max_depth=8, slide=None):
+    """Plain breadth-first search over every robot move (reference for tests); ``slide`` as
+    in ``greedy``.
 
     Returns the moves of a shortest solution, or ``None`` within ``max_depth``.
     """
+    move = slide or (lambda cur, r, d: _slide_py(stops, cur, r, d))
     start = tuple(robots)
     if any(start[r] == target for r in goal_robots):
         return []
@@ -343,7 +420,7 @@ def breadth_first(stops, robots, goal_robots, target, max_depth=8):
         for cur in frontier:
             for r in range(len(cur)):
                 for d in range(4):
-                    to = _slide_py(stops, cur, r, d)
+                    to = move(cur, r, d)
                     child = cur[:r] + (to,) + cur[r + 1:]
                     if to == cur[r] or child in seen:
                         continue
@@ -355,4 +432,4 @@ def breadth_first(stops, robots, goal_robots, target, max_depth=8):
     return None
 
 
-__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA"]
+__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "path_table", "HAVE_NUMBA"]
