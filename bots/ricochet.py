@@ -63,7 +63,7 @@ def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,)) -> np.ndar
     goal robot's colour (its deflected paths), the smallest of them for the vortex."""
     if not board.diagonals:
         return lower_bounds(board.walls, goal)
-    tables = [lower_bounds(board.walls, goal, [set(c for d in range(4) for c in board.path(r, x, d)[0])
+    tables = [lower_bounds(board.walls, goal, [{c for d in range(4) for c in board.path(r, x, d)[0]}
                                                for x in range(256)]) for r in colours]
     return np.minimum.reduce(tables)
 

@@ -127,44 +127,68 @@ def _slide(stops, pos, n, r, d):
     return stop
 
 
-#: ``path_table`` layout: entry ``k = robot * 1024 + cell * 4 + d`` holds ``offset << 1 | loops``,
-#: ``PATH_LEN + k`` the path's length, the cells follow from ``offset``.
-PATH_LEN = 5 * 1024
+#: ``path_table`` layout: ``r * 1024 + d * 256 + cell``: the nearest barrier that turns robot
+#: ``r`` on the wall-free run from ``cell`` towards ``d`` (``Board.turning_ahead``), or -1;
+#: ``ORIENT + cell``: 1 for a ``/`` barrier, 2 for ``\\``; ``NBAR``: the number of barriers.
+ORIENT = 5 * 1024
+NBAR = ORIENT + 256
 
 
 def path_table(board) -> np.ndarray:
-    """The robots' deflected paths of a board with barriers (``Board.path``) as one array."""
-    head = np.zeros(2 * PATH_LEN, np.int64)
-    cells: list[int] = []
+    """A board's barriers for the kernel (layout above)."""
+    out = np.full(NBAR + 1, -1, np.int64)
     for r in range(5):
-        for cell in range(256):
-            for d in range(4):
-                path, loops = board.path(r, cell, d)
-                k = r * 1024 + cell * 4 + d
-                head[k] = ((2 * PATH_LEN + len(cells)) << 1) | int(loops)
-                head[PATH_LEN + k] = len(path)
-                cells.extend(path)
-    return np.concatenate([head, np.array(cells, np.int64)])
+        ahead = board.turning_ahead(r)
+        for d in range(4):
+            out[r * 1024 + d * 256:r * 1024 + d * 256 + 256] = ahead[d]
+    out[ORIENT:NBAR] = [0 if c not in board.diagonals else 1 if board.diagonals[c][0] == "/" else 2
+                        for c in range(256)]
+    out[NBAR] = len(board.diagonals)
+    return out
 
 
 @njit(cache=True)
 def _move(stops, paths, pos, n, r, d):
-    """Where robot ``r`` stops moving ``d`` (its own cell: no move)."""
+    """Where robot ``r`` stops moving ``d`` (its own cell: no move). With barriers it runs
+    straight from barrier to barrier; a run's first robot stops it on the cell before; more
+    barrier entries than (barriers x 4 directions) means a repeated entry: an endless loop
+    with no robot on it, which is no move."""
     if paths.shape[0] == 0:
         return _slide(stops, pos, n, r, d)
     s = pos[r]
-    k = r * 1024 + s * 4 + d
-    off = paths[k] >> 1
-    prev = s
-    for i in range(paths[PATH_LEN + k]):
-        c = paths[off + i]
+    cell = s
+    limit = 4 * paths[NBAR]
+    entries = 0
+    while True:
+        hit = paths[r * 1024 + d * 256 + cell]
+        end = hit if hit >= 0 else stops[d * 256 + cell]
+        if end == cell:
+            return cell
+        step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
+        best = end + step
         for j in range(n):
-            if j != r and pos[j] == c:
-                return prev
-        prev = c
-    if paths[k] & 1:
-        return s  # an endless loop: illegal
-    return prev
+            if j == r:
+                continue
+            o = pos[j]
+            if d == 0 or d == 2:
+                if (o & 15) != (cell & 15):
+                    continue
+            elif (o >> 4) != (cell >> 4):
+                continue
+            if (o - cell) * step > 0 and (best - o) * step > 0:
+                best = o
+        if best != end + step:
+            return best - step
+        if hit < 0:
+            return end
+        entries += 1
+        if entries > limit:
+            return s
+        cell = hit
+        if paths[ORIENT + hit] == 1:
+            d = d ^ 1
+        else:
+            d = 3 - d
 
 
 @njit(cache=True)

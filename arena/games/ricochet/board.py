@@ -143,25 +143,51 @@ class Board:
         it (``deflect``); the path ends before a wall, or when it would enter a cell in a
         direction it entered it before (``loops`` True: an endless loop unless a robot stops
         it). Robots end a move on the last cell before the first robot on this path."""
-        table = self._paths.get(robot)
-        if table is None:
-            table = self._paths[robot] = tuple(self._path(robot, c, e) for c in range(CELLS) for e in range(4))
-        return table[cell * 4 + d]
+        key = (robot * 256 + cell) * 4 + d
+        got = self._paths.get(key)
+        if got is None:
+            ahead = self._paths.get(-1 - robot)
+            if ahead is None:
+                ahead = self._paths[-1 - robot] = self.turning_ahead(robot)
+            got = self._paths[key] = self._path(robot, cell, d, ahead)
+        return got
 
-    def _path(self, robot: int, cell: int, d: int) -> tuple[tuple[int, ...], bool]:
-        colour = COLOURS[robot]
+    def _path(self, robot: int, cell: int, d: int, ahead: tuple) -> tuple[tuple[int, ...], bool]:
+        """Straight runs between the barriers that turn this robot (``ahead``: see
+        ``turning_ahead``); the path loops when it enters a turning barrier a second time in
+        the same direction (motion is reversible, so a looping path is periodic from its
+        start: cells after the repeat are repeats)."""
         cells: list[int] = []
         seen = set()
-        while not self.walls[cell] & WALL_BIT[d]:
-            cell += STEP[d]
-            if (cell, d) in seen:
+        while True:
+            hit = ahead[d][cell]
+            step = STEP[d]
+            if hit < 0:
+                cells.extend(range(cell + step, self.stops[d][cell] + step, step))
+                return tuple(cells), False
+            cells.extend(range(cell + step, hit + step, step))
+            if (hit, d) in seen:
                 return tuple(cells), True
-            seen.add((cell, d))
-            cells.append(cell)
-            barrier = self.diagonals.get(cell)
-            if barrier is not None and barrier[1] != colour:
-                d = deflect(barrier[0], d)
-        return tuple(cells), False
+            seen.add((hit, d))
+            cell, d = hit, deflect(self.diagonals[hit][0], d)
+
+    def turning_ahead(self, robot: int) -> tuple:
+        """``ahead[d][cell]``: the nearest barrier that turns robot ``robot`` on the wall-free
+        run from ``cell`` towards ``d`` (``cell`` excluded), or -1."""
+        colour = COLOURS[robot]
+        turns = [c in self.diagonals and self.diagonals[c][1] != colour for c in range(CELLS)]
+        out = []
+        for d in range(4):
+            ahead = [-1] * CELLS
+            step = STEP[d]
+            # visit cells so that the neighbour towards d comes first
+            order = range(CELLS - 1, -1, -1) if step > 0 else range(CELLS)
+            for x in order:
+                if not self.walls[x] & WALL_BIT[d]:
+                    y = x + step
+                    ahead[x] = y if turns[y] else ahead[y]
+            out.append(tuple(ahead))
+        return tuple(out)
 
     def _slide(self, cell: int, d: int) -> int:
         while not self.walls[cell] & WALL_BIT[d]:
