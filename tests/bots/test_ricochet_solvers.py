@@ -148,3 +148,17 @@ def test_optimal_matches_bfs_with_barriers_on_200_random_puzzles():
         else:
             assert solve_bfs(p, 5) is None, str(p)
     assert exact >= 120
+
+
+def test_solvers_play_a_game_with_barriers():
+    game = arena.games.make("ricochet", max_rounds=3, diagonals=2, robots=5)
+    record = play_game(game, [make("ricochet-optimal"), make("ricochet-greedy")], seed=9, limits=Limits(time=5))
+    assert record.outcome.termination in ("max_rounds", "chips", "stack_exhausted")
+    state = game.initial_state(9)
+    assert state.board.diagonals and "diag=" in state.to_text()
+    for text in record.moves:  # every won round's solution is valid on the barrier board
+        chip, seat, sol = text.split(" ", 2)
+        if seat != "-":
+            assert state.puzzle.check(sol) is not None
+        state = state.play([Answer(sol if str(s) == seat else None) for s in range(2)])
+    assert state.is_terminal() and state.outcome().scores == record.outcome.scores

@@ -94,3 +94,17 @@ def test_layouts_rise_in_difficulty():
     slack = [lay.moves - lay.balls for lay in LAYOUTS]
     assert slack == sorted(slack) and LAYOUTS[0].balls < LAYOUTS[-1].balls
     assert str(LAYOUTS[0]) == "3 balls, 4 moves, 10 solutions"
+
+
+def test_arena_games_prints_the_layouts(capsys, monkeypatch):
+    from arena.cli.app import main
+
+    monkeypatch.setenv("COLUMNS", "250")
+    try:
+        main(["games"])
+    except SystemExit as exc:
+        assert not exc.code
+    out = capsys.readouterr().out
+    assert "interaction-solo-race" in out
+    for lay in LAYOUTS:
+        assert f"layout={lay.number}: {lay}" in out
