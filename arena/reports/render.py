@@ -35,7 +35,7 @@ TITLES = {
     "faults": "Faults",
     "fault_summary": "Faults by bot",
     "search": "Search statistics per bot",
-    "ricochet": "Puzzle races (Ricochet; Solo Interaction: a round is a layout)",
+    "ricochet": "Ricochet races (and other puzzle races: Solo Interaction, a round per layout)",
 }
 
 NOTES = {
