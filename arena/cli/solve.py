@@ -3,7 +3,9 @@ or Solo Interaction positions (``--game interaction-solo``, ``docs/rules/interac
 "Solo Interaction").
 
 One puzzle as an argument, or ``--file`` with one puzzle a line (blank lines and ``#``
-comments skipped). ``--json`` prints one JSON object per puzzle. Ricochet: ``puzzle``,
+comments skipped: for Ricochet any line starting with ``#``; for Solo Interaction, whose
+positions start with ``#`` (the clipped corner a9), a ``#`` followed by a space or nothing).
+``--json`` prints one JSON object per puzzle. Ricochet: ``puzzle``,
 ``solution`` (moves separated by spaces, ``""`` for 0 moves, ``null`` when none found),
 ``moves``, ``nodes``, ``seconds``, ``optimal``. Solo Interaction (a position text, a board
 alone, or ``layout=N``): ``position``, ``moves`` (one minimal solution, moves separated by
@@ -101,7 +103,7 @@ def solve(
     failed = False
     for raw in lines:
         text = raw.strip()
-        if not text or text.startswith("#"):
+        if not text or (text.startswith("#") and (game == "ricochet" or text[1:2] in ("", " ", "\t"))):
             continue
         try:
             rec = record(solver, text, limits)

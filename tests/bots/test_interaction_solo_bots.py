@@ -103,3 +103,14 @@ def test_solve_cli_json(capsys):
         main(["solve", "--game", "interaction-solo", "#.......# r 0 0 0"])
     assert exc.value.code == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_solve_file_keeps_positions_starting_with_a_corner(capsys, tmp_path):
+    """Solo positions start with '#' (the clipped corner a9): only '#' + space is a comment."""
+    f = tmp_path / "solo.txt"
+    f.write_text(f"# a comment\nlayout=1\n{LAYOUTS[1].text}\n#\n")
+    with pytest.raises(SystemExit) as exc:
+        main(["solve", "--game", "interaction-solo", "--json", "--file", str(f)])
+    assert not exc.value.code
+    recs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["length"] for r in recs] == [LAYOUTS[0].moves, LAYOUTS[1].moves]
