@@ -135,3 +135,18 @@ def test_seeded_placement_per_quadrant():
     assert not plain.board.diagonals and "diag=" not in plain.to_text()
     with pytest.raises(ConfigError):
         arena.games.make("ricochet", diagonals=1, diag="e5/R")
+
+
+def test_random_games_with_barriers_end_and_round_trip():
+    import random
+
+    from arena.games import Answer
+
+    game = arena.games.make("ricochet", diagonals=2, robots=5, max_rounds=8)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.initial_state(seed)
+        while not state.is_terminal():
+            assert game.parse_state(state.to_text()).to_text() == state.to_text()
+            state = state.play([Answer(state.random_answer(rng)) for _ in range(2)])
+        assert state.outcome() is not None

@@ -1,8 +1,10 @@
 """Ricochet Robots as an n-player race: every round is a simultaneous node
 (``spec/ricochet.md`` "A round", "End", "Notation").
 
-State text: ``<board> <robots> <target> stack=<chips> chips=<seat;seat> round=N``; the target
-is ``-`` once no chip is revealed (the game is over).
+State text: ``<board> [diag=<barriers>] <robots> <target> stack=<chips> chips=<seat;seat>
+round=N``; the target is ``-`` once no chip is revealed (the game is over). ``diag=`` lists
+the coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"), from the
+``diagonals=N`` placement or the ``diag=`` parameter.
 """
 
 from __future__ import annotations
