@@ -29,6 +29,8 @@ _BUILTIN: dict[str, str] = {
     "mcts": "bots.mcts:MCTSBot",
     "ricochet-optimal": "bots.ricochet:OptimalSolver",
     "ricochet-greedy": "bots.ricochet:GreedySolver",
+    "interaction-solo-optimal": "bots.interaction_solo:OptimalSoloSolver",
+    "interaction-solo-greedy": "bots.interaction_solo:GreedySoloSolver",
 }
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")

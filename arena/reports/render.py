@@ -25,7 +25,7 @@ from arena.reports import bt, pairs
 from arena.reports import tables as t
 from arena.reports.elo import holm
 from arena.reports.display import display_frame, format_value
-from arena.reports.ricochet import ricochet_table
+from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.sprt import state_line
 
 TITLES = {
@@ -42,7 +42,7 @@ TITLES = {
     "faults": "Faults",
     "fault_summary": "Faults by bot",
     "search": "Search statistics per bot",
-    "ricochet": "Ricochet races",
+    "ricochet": "Ricochet races (and other puzzle races: Solo Interaction, a round per layout)",
 }
 
 NOTES = {
@@ -166,7 +166,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:
         out["search"] = t.search_stats(moves, order)
-    if "ricochet" in wanted and data.tournament.get("game") == "ricochet":
+    if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
     if "sprt" in wanted and data.sprt:
         out["sprt"] = pd.DataFrame([{**{k: v for k, v in data.sprt.items() if k != "penta"},

@@ -40,6 +40,8 @@ DEFAULT_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
     "interaction": (DEFAULT_BOTS, DEFAULT_GAMES),
     "sandpile": (("random", "greedy", "mcts:playouts=200", "paranoid:depth=2", "brs:depth=2"), 8),
     "ricochet": (("ricochet-optimal", "ricochet-greedy", "random"), 6),
+    "interaction-solo": (("interaction-solo-optimal", "interaction-solo-greedy"), 1),
+    "interaction-solo-race": (("interaction-solo-optimal", "interaction-solo-greedy", "random"), 1),
 }
 DEFAULT_GAME_TIME = 600.0
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
