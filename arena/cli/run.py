@@ -33,6 +33,7 @@ def run(
     fill: Optional[str] = typer.Option(None, "--fill", help="bot spec filling empty seats when the field is smaller than the game"),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file of settings (same keys as these options)"),
     retries: Optional[str] = typer.Option(None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
+    isolation: Optional[str] = typer.Option(None, "--isolation", help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena engine` process)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
@@ -45,7 +46,7 @@ def run(
     given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
-                 seat_rotation=seat_rotation, fill=fill, retries=retries)
+                 seat_rotation=seat_rotation, fill=fill, retries=retries, isolation=isolation)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
