@@ -35,17 +35,25 @@ class StartError(Exception):
     """The engine could not be started or did not finish its handshake in time."""
 
 
-def _drain(stream: Any, label: str) -> None:
-    """Read ``stream`` to its end; log its first ``STDERR_LOG_BYTES`` bytes line by line."""
-    logged = 0
+def _drain(fd: int, label: str) -> None:
+    """Read ``fd`` to its end in 64 KiB chunks; log its first ``STDERR_LOG_BYTES`` bytes line
+    by line (a partial last line included)."""
+    logged, pending = 0, b""
     try:
-        for raw in iter(stream.readline, b""):
-            if logged < STDERR_LOG_BYTES:
-                logged += len(raw)
-                log.info("%s stderr: %s", label, raw.decode("utf-8", "replace").rstrip("\n"))
+        while chunk := os.read(fd, 65536):
+            if logged >= STDERR_LOG_BYTES:
+                continue
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                log.info("%s stderr: %s", label, raw.decode("utf-8", "replace")[:1000])
+                logged += len(raw) + 1
                 if logged >= STDERR_LOG_BYTES:
                     log.info("%s stderr: more than %d bytes; the rest is dropped", label, STDERR_LOG_BYTES)
-    except (OSError, ValueError):
+                    break
+        if pending and logged < STDERR_LOG_BYTES:
+            log.info("%s stderr: %s", label, pending.decode("utf-8", "replace")[:1000])
+    except OSError:
         pass
 
 
@@ -84,7 +92,7 @@ class EngineProcess:
                 bufsize=0, start_new_session=True, preexec_fn=self.preexec, cwd=self.cwd, close_fds=True)
         except OSError as exc:
             raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
-        threading.Thread(target=_drain, args=(self.proc.stderr, self.label), daemon=True,
+        threading.Thread(target=_drain, args=(self.proc.stderr.fileno(), self.label), daemon=True,
                          name=f"engine-stderr-{self.label}").start()
         deadline = time.monotonic() + self.startup_timeout
         try:
