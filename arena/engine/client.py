@@ -121,7 +121,8 @@ class EngineBot:
             self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
             self.engine.sync(self.startup_timeout)
         except (StartError, BotSpecError, EngineClosed) as exc:
-            self.fault = ("crash", f"engine cannot be (re)started for this game: {exc}")
+            said = self._self_reported(self.engine.last_info_string if self.engine else None)
+            self.fault = said or ("crash", f"engine cannot be (re)started for this game: {exc}")
             self._drop()
 
     def choose(self, state: State, limits: Limits | None) -> Any:
@@ -175,14 +176,19 @@ class EngineBot:
             self._drop()
         return self._parse(state, text.split()[0]) if text else None
 
+    @staticmethod
+    def _self_reported(string: str | None) -> tuple[str, str] | None:
+        """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None."""
+        said = (string or "").split(None, 2)
+        if len(said) >= 2 and said[0] == "fault" and said[1] in SELF_REPORTED:
+            return said[1], said[2] if len(said) > 2 else said[1]
+        return None
+
     def _crashed(self, info: Info) -> None:
         code = self.engine.wait_exit()
-        reason, detail = "crash", f"engine exited mid-game ({code})"
-        said = (info.string or "").split(None, 2)
-        if len(said) >= 2 and said[0] == "fault" and said[1] in SELF_REPORTED:
-            reason, detail = said[1], (said[2] if len(said) > 2 else said[1]) + f" ({code})"
+        reason, detail = self._self_reported(info.string) or ("crash", "engine exited mid-game")
         self._drop()
-        raise BotFault(reason, detail)
+        raise BotFault(reason, f"{detail} ({code})")
 
     def _parse(self, state: State, text: str) -> Any:
         try:

@@ -220,6 +220,8 @@ class EngineProcess:
     def other(self, line: str) -> None:
         """A line the protocol does not expect here: kept in the log with the label."""
         if line.startswith("info"):
+            if line.startswith("info string fault "):  # an isolated bot names its fault, then exits
+                self.last_info_string = line[len("info string "):]
             return
         if line.strip():
             log.info("%s said: %s", self.label, line[:500])

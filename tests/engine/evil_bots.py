@@ -12,15 +12,16 @@ class Tamperer:
     """Replaces the ``choose`` of every other bot it can reach (its opponent, in-process)."""
 
     def choose(self, state, limits):
-        hit = 0
+        hit = []
         for obj in gc.get_objects():
-            if obj is not self and callable(getattr(obj, "choose", None)) and not isinstance(obj, type):
-                try:
-                    obj.choose = lambda state, limits: "pass"
-                    hit += 1
-                except (AttributeError, TypeError):
-                    pass
-        raise RuntimeError(f"tampered with {hit} other bots")
+            try:
+                if isinstance(obj, (type, Tamperer)) or not callable(getattr(obj, "choose", None)):
+                    continue
+                obj.choose = lambda state, limits: "pass"
+                hit.append(type(obj).__name__)
+            except Exception:  # noqa: BLE001 - e.g. a ctypes library looking the name up
+                pass
+        raise RuntimeError(f"tampered with {len(hit)} other bots {hit}")
 
 
 class DbWriter:
