@@ -84,7 +84,7 @@ class EngineBot:
             StartError, BotSpecError: as ``EngineProcess.start``.
         """
         preexec, cwd = (self.sandbox.preexec(), self.sandbox.workdir()) if self.sandbox else (None, None)
-        engine = EngineProcess(self.command, self.label, self.startup_timeout, preexec, cwd)
+        engine = EngineProcess(self.command, self.label, self.startup_timeout, preexec, cwd, remove_cwd=cwd is not None)
         engine.start(self.options, self.check_options)
         return engine
 

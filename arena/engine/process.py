@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import select
+import shutil
 import signal
 import subprocess
 import threading
@@ -66,12 +67,13 @@ class EngineProcess:
         startup_timeout: seconds for ``aepok`` and each ``readyok``.
         preexec: run in the child before ``exec`` (resource limits), or ``None``.
         cwd: the child's working directory, or ``None`` for the current one.
+        remove_cwd: delete ``cwd`` when the engine is killed (a private temporary directory).
     """
 
     def __init__(self, command: list[str], label: str, startup_timeout: float,
-                 preexec: Callable[[], None] | None = None, cwd: str | None = None) -> None:
+                 preexec: Callable[[], None] | None = None, cwd: str | None = None, remove_cwd: bool = False) -> None:
         self.command, self.label, self.startup_timeout = list(command), label, startup_timeout
-        self.preexec, self.cwd = preexec, cwd
+        self.preexec, self.cwd, self.remove_cwd = preexec, cwd, remove_cwd
         self.proc: subprocess.Popen | None = None
         self.buffer = b""
         self.handshake = Handshake()
@@ -173,6 +175,8 @@ class EngineProcess:
                 stream.close()
             except OSError:
                 pass
+        if self.remove_cwd and self.cwd:
+            shutil.rmtree(self.cwd, ignore_errors=True)
 
     def quit(self) -> None:
         """``quit``; killed if still running ``QUIT_TIMEOUT`` seconds later."""

@@ -16,11 +16,13 @@ import ctypes
 import os
 import resource
 import shlex
+import shutil
 import signal
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from bots.registry import BotSpec
 
@@ -62,8 +64,11 @@ class Sandbox:
         return limit
 
     def workdir(self) -> str:
-        """A new private temporary directory (owned by the unprivileged user when root)."""
-        path = tempfile.mkdtemp(prefix="arena-engine-")
+        """A new private temporary directory (owned by the unprivileged user when root), named
+        after this process; those of processes that have ended are removed first (a worker
+        ends with ``os._exit`` and its engines die with it, leaving theirs)."""
+        _sweep()
+        path = tempfile.mkdtemp(prefix=f"arena-engine-{os.getpid()}-")
         if os.geteuid() == 0:
             uid, gid = _user_ids(UNPRIVILEGED_USER)
             os.chown(path, uid, gid)
@@ -71,6 +76,21 @@ class Sandbox:
 
 
 PR_SET_PDEATHSIG = 1
+_swept: set[int] = set()
+
+
+def _sweep() -> None:
+    """Remove the working directories left by processes that have ended (once per process)."""
+    if os.getpid() in _swept:
+        return
+    _swept.add(os.getpid())
+    for path in Path(tempfile.gettempdir()).glob("arena-engine-*-*"):
+        try:
+            os.kill(int(path.name.split("-")[2]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except (ValueError, PermissionError, IndexError):
+            pass
 
 
 def _prctl():

@@ -76,3 +76,15 @@ def test_round_robin_shell_engine_engine_served_alphabeta_and_greedy(tmp_path):
         nodes = db.execute("SELECT SUM(m.nodes) FROM moves m JOIN games g USING (game_id) "
                            "WHERE m.seat >= 0 AND json_extract(g.seats, '$[' || m.seat || ']') = 'ab2'").fetchone()[0]
         assert nodes and nodes > 0  # info figures reached the moves table
+
+
+def test_round_robin_under_isolation_process(tmp_path):
+    """Every Python bot its own sandboxed process; the shell engine as it is."""
+    cfg = build(dict(game="interaction", bots=[f"sh=exec:{FIRST}", "alphabeta:depth=2", "greedy"], games=2,
+                     workers=2, results=str(tmp_path), isolation="process", memory_limit=256))
+    summary = run_tournament(cfg, progress=False)
+    assert summary.stored == summary.total == 6 and not summary.faults, summary.faults
+    stored = games(summary.path)
+    for seats, termination, *_ in stored:
+        assert termination not in ("crash", "timeout", "exception")
+    assert any(p.suffix == ".md" for p in write_report(summary.path))
