@@ -145,8 +145,9 @@ class EngineBot:
         lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
         legal: set[str] = set()
         if not simultaneous:
-            legal = {str(m) for m in state.legal_moves()}
-            lines.append("legal " + " ".join(str(m) for m in state.legal_moves()))
+            texts = [str(m) for m in state.legal_moves()]
+            legal = set(texts)
+            lines.append("legal " + " ".join(texts))
         lines.append(Go(limits.time, limits.nodes, limits.depth).line())
         deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
         info = Info()

@@ -102,15 +102,16 @@ class Server:
             raise ValueError("go before position")
         answer = self.bot.choose(self.state, Limits(go.time, go.nodes, go.depth))
         stats = getattr(self.bot, "last_stats", None)
-        if stats is not None:
-            self.say(P.format_info(getattr(stats, "depth", None), getattr(stats, "nodes", None),
-                                   getattr(stats, "evaluation", None), getattr(stats, "seconds", None)))
+        lines = [] if stats is None else [P.format_info(
+            getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),
+            getattr(stats, "seconds", None))]
         if answer is None:
-            self.say(f"bestmove {P.NO_ANSWER}")
+            lines.append(f"bestmove {P.NO_ANSWER}")
         elif isinstance(answer, (list, tuple)) and self.state.to_move == SIMULTANEOUS:
-            self.say("bestmove " + " ".join(map(str, answer)))
+            lines.append("bestmove " + " ".join(map(str, answer)))
         else:
-            self.say(f"bestmove {answer}")
+            lines.append(f"bestmove {answer}")
+        self.say(*lines)  # one write: the arena wakes once
 
     def handle(self, line: str) -> bool:
         """One message; ``False`` on ``quit``."""
