@@ -69,7 +69,7 @@ class EngineBot:
         self.label = os.path.basename(self.command[0])
         self.last_stats = SearchStats()
         self.game: Game | None = None
-        self.seat = 0
+        self.seat = self.seed = 0
         self.engine: EngineProcess | None = None
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
 
@@ -111,7 +111,7 @@ class EngineBot:
     # the bot protocol ---------------------------------------------------------------------
     def reset(self, game: Game, seat: int, seed: int) -> None:
         """``newgame``, ``seat``, ``isready`` on this seat's engine (started or restarted)."""
-        self.game, self.seat, self.fault = game, seat, None
+        self.game, self.seat, self.seed, self.fault = game, seat, seed, None
         self.engine = _RUNNING.get(self._key(seat))
         try:
             if self.engine is None or not self.engine.alive:
@@ -136,11 +136,15 @@ class EngineBot:
         """
         if self.game is None:
             raise RuntimeError("EngineBot: reset(game, seat, seed) must be called before choose")
+        simultaneous = state.to_move == SIMULTANEOUS
+        if self.engine is None and self.fault is None and simultaneous:
+            self.reset(self.game, self.seat, self.seed)  # killed at an earlier round: rounds stand alone
         if self.fault is not None:
             raise BotFault(*self.fault)
+        if self.engine is None:
+            raise BotFault("crash", "the engine was killed earlier in this game")
         limits = limits or Limits()
         start = time.perf_counter()
-        simultaneous = state.to_move == SIMULTANEOUS
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
         lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
         legal: set[str] = set()
