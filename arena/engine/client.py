@@ -177,9 +177,10 @@ class EngineBot:
         text = line[len("bestmove"):].strip()
         if simultaneous:
             return None if text in ("", NO_ANSWER) else self._parse(state, text)
-        if text not in legal:  # the referee calls the fault; this engine is restarted for the next game
+        move = text.split()[0] if text else ""  # UCI: words after the move (``ponder M``) are ignored
+        if move not in legal:  # the referee calls the fault; this engine is restarted for the next game
             self._drop()
-        return self._parse(state, text.split()[0]) if text else None
+        return self._parse(state, move) if move else None
 
     @staticmethod
     def _self_reported(string: str | None) -> tuple[str, str] | None:

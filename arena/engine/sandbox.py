@@ -7,7 +7,10 @@ MiB: the same "MiB the bots may add" as in-process workers), hard ``RLIMIT_NPROC
 (``MAX_PROCESSES``) and ``RLIMIT_CORE`` 0 (soft = hard, so it cannot raise them), and dies with
 its parent. Its working directory is a private temporary directory. When the arena runs as
 root, the server drops to ``UNPRIVILEGED_USER`` (``nobody``) after warming up (see
-``arena.engine.server``): it can then neither write the results nor signal the runner.
+``arena.engine.server``): it can then neither write the results nor signal the runner. The
+server also lowers its own hard ``RLIMIT_AS`` to its size after start-up plus ``--memory-limit``
+MiB (``limit_address_space``) before it loads a bot file: the parent's size, used here, is only an
+outer bound.
 """
 
 from __future__ import annotations
@@ -136,12 +139,19 @@ def drop_privileges(name: str) -> None:
     die_with_parent()
 
 
-def engine_command(spec: BotSpec) -> list[str]:
-    """The command serving ``spec`` over the protocol (``python -m arena.engine``), with
-    ``--user nobody`` when the arena runs as root."""
+def engine_command(spec: BotSpec, memory_limit: int | None = None) -> list[str]:
+    """The command serving ``spec`` confined (``python -m arena.engine``): ``--user nobody``
+    when the arena runs as root, ``--memory MIB`` the MiB the bot may add."""
     text = spec.kind + (":" + ",".join(f"{k}={v}" for k, v in spec.options.items()) if spec.options else "")
     user = ["--user", UNPRIVILEGED_USER] if os.geteuid() == 0 else []
-    return [sys.executable, "-m", "arena.engine", *user, text]
+    memory = ["--memory", str(int(memory_limit))] if memory_limit is not None else []
+    return [sys.executable, "-m", "arena.engine", *user, *memory, text]
+
+
+def limit_address_space(mib: int) -> None:
+    """Cap this process's address space, hard, at its size now plus ``mib`` MiB."""
+    limit = _address_space() + mib * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
 def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None) -> dict[str, BotSpec]:
@@ -157,5 +167,5 @@ def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None)
         options = {"_isolation": "process"}
         if memory_limit is not None:
             options["_memory_limit"] = str(int(memory_limit))
-        out[label] = BotSpec(label, "exec:" + shlex.join(engine_command(spec)), options, spec.text)
+        out[label] = BotSpec(label, "exec:" + shlex.join(engine_command(spec, memory_limit)), options, spec.text)
     return out

@@ -10,11 +10,12 @@ A bot's fault ends the process after one line ``info string fault REASON DETAIL`
 ``exception``, ``exit`` or ``memory``), which the arena's client turns into the same
 termination as in-process play; the client restarts the engine for the next game.
 
-With ``drop_user`` (the arena running as root, ``--isolation process``) the server imports the
-games and the bot's module as root, warms the bot up on the first ``newgame`` (numba compiles,
-lazy imports: the interpreter's files may be unreadable to the unprivileged user), then drops
-to that user for good before the first real ``go``. A bot given as ``file.py#Class`` is only
-imported after the drop.
+Confined (``--isolation process``), at the first ``newgame`` the server caps its own address
+space (hard ``RLIMIT_AS``) at its size then plus ``memory_limit`` MiB, the MiB the bot may add;
+with ``drop_user`` (the arena running as root) it first warms the bot up as root (numba
+compiles, lazy imports: the interpreter's files may be unreadable to the unprivileged user),
+then drops to that user for good before the first real ``go``. A bot given as
+``file.py#Class`` is only imported after the cap and the drop.
 """
 
 from __future__ import annotations
@@ -48,11 +49,12 @@ class Server:
             imported after a privilege drop).
     """
 
-    def __init__(self, spec: str, out: TextIO, drop_user: str | None = None) -> None:
+    def __init__(self, spec: str, out: TextIO, drop_user: str | None = None, memory_limit: int | None = None) -> None:
         self.spec = parse_spec(spec)
-        self.out, self.drop_user = out, drop_user
+        self.out, self.drop_user, self.memory_limit = out, drop_user, memory_limit
+        self.confined = drop_user is None and memory_limit is None
         self.options: dict[str, str] = dict(self.spec.options)
-        self.deferred = drop_user is not None and "#" in self.spec.kind
+        self.deferred = not self.confined and "#" in self.spec.kind
         self.cls = None if self.deferred else bot_class(self.spec.kind)
         self.games: dict[str, Game] = {}
         self.game: Game | None = None
@@ -76,18 +78,24 @@ class Server:
         if key not in self.games:
             self.games[key] = arena.games.make(name, **params)
         self.game = self.games[key]
-        if self.drop_user is not None:
-            self._drop()
+        if not self.confined:
+            self._confine()
         self.bot = self.cls(**self.options)
 
-    def _drop(self) -> None:
-        from arena.engine.sandbox import drop_privileges
-        if self.cls is not None and self.game is not None:
-            _warm_up(self.cls(**self.options), self.game)
-        for module in PRELOAD:
-            importlib.import_module(module)
-        drop_privileges(self.drop_user)
-        self.drop_user = None
+    def _confine(self) -> None:
+        """Once, before the first game: warm up (as root), cap the address space at its size
+        now plus ``memory_limit`` MiB (hard), drop to ``drop_user``, load a deferred bot file."""
+        from arena.engine.sandbox import drop_privileges, limit_address_space
+        if self.drop_user is not None:
+            if self.cls is not None:
+                _warm_up(self.cls(**self.options), self.game)
+            for module in PRELOAD:
+                importlib.import_module(module)
+        if self.memory_limit is not None:
+            limit_address_space(self.memory_limit)
+        if self.drop_user is not None:
+            drop_privileges(self.drop_user)
+        self.confined = True
         if self.deferred:
             self.cls = bot_class(self.spec.kind)
 
@@ -193,7 +201,7 @@ def _warm_up(bot: Any, game: Game) -> None:
         pass
 
 
-def main(spec: str, drop_user: str | None = None) -> int:
+def main(spec: str, drop_user: str | None = None, memory_limit: int | None = None) -> int:
     """``arena engine SPEC``: serve on this process's stdin/stdout; the exit code.
 
     Raises:
@@ -202,5 +210,5 @@ def main(spec: str, drop_user: str | None = None) -> int:
     out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)  # the bot's prints: to standard error
     sys.stdout = sys.stderr
-    server = Server(spec, out, drop_user)
+    server = Server(spec, out, drop_user, memory_limit)
     return server.run(sys.stdin)
