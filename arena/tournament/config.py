@@ -17,12 +17,14 @@ import hashlib
 import json
 import math
 import os
+import shlex
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import arena.games
+from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import INTEGER, MAX_SEED, RANGES, check_number  # noqa: F401 (re-exported)
 from arena.tournament.pairing import FORMATS
@@ -90,8 +92,9 @@ class TournamentConfig:
     results: str = "results"
     retries: int = 2
     openings_file: str | None = None
+    isolation: str = "none"
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -207,6 +210,7 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
     known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
     out: dict[str, Any] = {}
+    engines = data.pop("engine", None)
     for key, value in data.items():
         k = key.replace("-", "_")
         if k not in known:
@@ -223,6 +227,41 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
             out["bots"] = [out["bots"]]
         if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
             raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot spec strings")
+    if engines is not None:
+        out["bots"] = list(out.get("bots", [])) + engine_specs(engines, str(path))
+    return out
+
+
+def engine_specs(tables: Any, where: str) -> list[str]:
+    """``[[engine]]`` tables (``label``, ``command`` list, ``options`` table,
+    ``startup_timeout`` seconds) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
+    (``docs/engine-protocol.md``).
+
+    Raises:
+        ConfigError: a table without ``label``/``command``, an unknown key or a bad value.
+    """
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ConfigError(f"config file {where!r}: engines are [[engine]] tables with label and command")
+    keys = {"label", "command", "options", "startup_timeout"}
+    out = []
+    for table in tables:
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise ConfigError(f"config file {where!r}: unknown key {unknown[0]!r} in [[engine]]; accepted: {', '.join(sorted(keys))}")
+        label, command, options = table.get("label"), table.get("command"), table.get("options", {})
+        if not isinstance(label, str) or not label or not isinstance(command, list) or not command \
+                or not all(isinstance(c, str) for c in command) or not isinstance(options, dict):
+            raise ConfigError(f"config file {where!r}: [[engine]] needs label = \"NAME\", command = [\"path\", "
+                              "\"arg\", ...] and optionally an options table")
+        opts = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+        if "startup_timeout" in table:
+            opts["startup_timeout"] = str(table["startup_timeout"])
+        bad = [f"{k}={v}" for k, v in opts.items() if any(c in k + v for c in ",:=") or not v.strip()]
+        if bad:
+            raise ConfigError(f"config file {where!r}: engine {label!r} option {bad[0]!r}: names and values "
+                              "cannot be empty or hold , : or =")
+        text = f"{label}=exec:{shlex.join(command)}"
+        out.append(text + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else ""))
     return out
 
 
@@ -239,6 +278,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
             given[key] = check_number(key, given[key])
     if "format" in given and given["format"] not in FORMATS:
         raise ConfigError(f"unknown tournament format {given['format']!r}; accepted: {', '.join(FORMATS)}")
+    if "isolation" in given and given["isolation"] not in ISOLATIONS:
+        raise ConfigError(f"unknown isolation {given['isolation']!r}; accepted: {', '.join(ISOLATIONS)}")
     if "seat_rotation" in given and given["seat_rotation"] not in ROTATIONS:
         raise ConfigError(f"unknown seat rotation {given['seat_rotation']!r}; accepted: {', '.join(ROTATIONS)}")
     if "openings_order" in given and given["openings_order"] not in OPENINGS_ORDERS:

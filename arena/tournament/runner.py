@@ -25,6 +25,7 @@ from rich.text import Text
 
 import arena.games
 import bots as bot_registry
+from arena.engine.sandbox import isolate
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
 from arena.store import Store, db_path, load_games, save_sprt
@@ -187,7 +188,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             return summary
         log_setup = _Logging(Path(cfg.results) / f"{p.name}.log")
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
-        setup = WorkerSetup(p.game.name, dict(cfg.params), p.specs, limits, cfg.time_margin, cfg.effective_memory_limit,
+        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+        setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
                             str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
         pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
         log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
