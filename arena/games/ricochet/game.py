@@ -246,6 +246,14 @@ class RicochetGame(Game):
         return Solution.parse(t)
 
 
+    def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str:
+        """The board as SVG: walls, targets, robots and each answer's path of the last round
+        (``arena.games.ricochet.svg``)."""
+        from arena.games.ricochet.svg import render
+
+        return render(state, last_move, previous)
+
+
 def too_easy(puzzle: Puzzle) -> bool:
     """The chip's robot (any robot for the vortex) is on the target or reaches it in one move."""
     if puzzle.is_solved():
