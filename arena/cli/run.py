@@ -63,6 +63,9 @@ def run(
     written = write_report(summary.path)
     report = next((p for p in written if p.suffix == ".md"), None)
     console.print(f"full report: arena report {summary.name}" + (f" (written to {report} and CSV files beside it)" if report else ""))
+    from arena.reports.html import write_html  # plotly, jinja2: imported on use
+
+    console.print(f"HTML report (plots, replays): {write_html(summary.path)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -94,6 +94,7 @@ def test_ricochet_board_robots_targets_and_answer_paths():
     assert len(_with_class(root, "circle", "robot")) == 4
     assert len(_with_class(root, "g", "target")) == 17
     assert len(_with_class(root, "g", "current")) == 1
+    assert len(_with_class(root, "circle", "round-target")) == 1  # the target just solved
     assert len(_with_class(root, "line", "wall")) > 64  # the outer edge alone is 64 cell sides
     answer = _with_class(root, "g", "answer")
     assert [g.get("data-seat") for g in answer] == ["0"]

@@ -71,7 +71,11 @@ def render(state: Any, last_move: Any = None, previous: Any = None) -> str:
             stroke="#ddd", stroke_width=0.5)
     _targets(root, state)
     _walls(root, state.board.walls)
-    if previous is not None:
+    if previous is not None and getattr(previous, "target", None):
+        x, y = _xy(state.board.targets[previous.target])
+        ring = add(root, "circle", cx=x, cy=y, r=CELL * 0.45, fill="none", stroke="#7b1fa2", stroke_width=2.5,
+                   class_="round-target")
+        add(ring, "title", f"last round's target {previous.target}: {describe_target(previous.target)}")
         for seat, legs in answer_paths(previous, last_move):
             g = add(root, "g", class_="answer", data_seat=seat)
             add(g, "title", f"seat {seat}'s answer")
