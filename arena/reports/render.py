@@ -22,6 +22,7 @@ from arena.ratings import rate_games
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 from arena.reports import tables as t
 from arena.reports.display import display_frame, format_value
+from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ricochet import ricochet_table
 
 TITLES = {
@@ -148,11 +149,14 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     return wanted
 
 
-def _rich_table(name: str, frame: pd.DataFrame) -> Table:
+def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Table:
     shown, right = display_frame(name, frame)
-    table = Table(title=TITLES.get(name, name), title_justify="left")
+    shown, right, dropped = fit_columns(shown, right, width)
+    table = Table(title=TITLES.get(name, name), title_justify="left",
+                  caption=dropped_note(dropped, width), caption_justify="left")
     for col, is_right in zip(shown.columns, right):
-        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold")
+        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold", no_wrap=is_right,
+                         min_width=needed_width(col, shown[col].astype(str).tolist(), is_right))
     for row in shown.itertuples(index=False):
         table.add_row(*row)
     return table
@@ -179,7 +183,7 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
-        console.print(_rich_table(name, frame))
+        console.print(_rich_table(name, frame, console.width))
         if name in NOTES:
             console.print(f"[dim]{NOTES[name]}[/]")
     if "fault_summary" in tables:

@@ -25,6 +25,11 @@ def _seeded_rng(*parts: object) -> random.Random:
     return random.Random(zlib.crc32(" ".join(map(str, parts)).encode()))
 
 
+#: How to read a target code (docs/rules/ricochet.md "Board"), printed under the diagram.
+TARGET_LEGEND = ("target codes: colour R red, G green, B blue, Y yellow (the robot that must reach it) + "
+                 "shape C circle, T triangle, Q square, H hexagon; V vortex (any robot)")
+
+
 class RicochetState(State):
     """A round (``SIMULTANEOUS``) or the end (``TERMINAL``). Immutable."""
 
@@ -138,8 +143,13 @@ class RicochetState(State):
                 row += f"{mark}{body} " [:3] + ("|" if w[cell] & 2 else " ")
             lines += [top, row]
         lines.append("   +" + "---+" * 16)
-        lines.append(f"target {self.target or '-'}  stack {len(self.stack)}  round {self.round}  "
+        from arena.games.ricochet.svg import describe_target
+
+        shown = f"{self.target} = {describe_target(self.target)}" if self.target else "-"
+        lines.append(f"target {shown} (*)  stack {len(self.stack)}  round {self.round}  "
                      f"chips {' '.join(str(len(c)) for c in self.chips)}")
+        if self.round == 0:  # the first diagram of a game says how to read the codes
+            lines.append(TARGET_LEGEND)
         return "\n".join(lines)
 
 
