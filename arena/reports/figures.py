@@ -83,7 +83,7 @@ def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | 
 
 def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> go.Figure | None:
     """Seat 0's win share per scope with its Wilson 95% interval (two players), or each seat's
-    share of first places (three or more players; docs/statistics.md "Seat advantage")."""
+    share of first places (three or more players; docs/statistics.md "Seat and first-move advantage")."""
     if first is not None and len(first):
         y = first["win_share"] * 100
         fig = go.Figure(go.Bar(

@@ -10,7 +10,8 @@ shipped with the package (``templates/report.html.j2``).
 MAX_FAULT_GAMES`` games: the first, the last, the longest, and the first game of each (bot,
 fault) up to ``MAX_FAULT_GAMES`` — so a store of 100,000 games gives a page of the aggregate
 plots plus a handful of replays. ``--games 1-500,777`` embeds the games chosen instead (at most
-``MAX_SELECTED``); each embedded game costs a few kB per ply.
+``MAX_SELECTED``); gzip-packed, a game's frames cost well under 1 kB per ply (a 45-ply
+Interaction game: 8 kB), while plotly.js alone is about 4.6 MB.
 """
 
 from __future__ import annotations
