@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games.drawing import add, svg_root, to_text
-from arena.games.sandpile.rules import LETTERS, SIDES, STABLE_MAX
+from arena.errors import MoveSyntaxError
+from arena.games.sandpile.rules import LETTERS, SIDES, STABLE_MAX, parse_move
 from arena.games.sandpile.state import SandpileState
 
 CELL = 60
@@ -23,13 +24,14 @@ PIECE = 6
 def changed_cells(state: SandpileState, last_move: Any, previous: SandpileState | None) -> tuple[set, set]:
     """(cells the last move acted on, cells that received a toppled piece), as indices: a
     placement's cell, or a toppled cell and its four destinations ("Toppling phase")."""
-    text = str(last_move or "")
-    name = text.lstrip("+x")
-    rules = state.rules
-    if name not in rules.index:
+    try:
+        move = parse_move(str(last_move)) if last_move is not None else None
+    except MoveSyntaxError:
+        move = None
+    if move is None or move.cell not in state.rules.index:
         return set(), set()
-    i = rules.index[name]
-    if text.startswith("x") and previous is not None:
+    i = state.rules.index[move.cell]
+    if move.kind == "topple" and previous is not None:
         return {i}, set(previous.rules.dest[previous.player][i])
     return {i}, set()
 
@@ -43,7 +45,7 @@ def render(state: SandpileState, last_move: Any = None, previous: SandpileState 
     title = f"Sandpile, round {state.round}, {state.phase}: {to_move}; totals {totals}"
     root = svg_root(side, side + 20, title, "sandpile")
     acted, received = changed_cells(state, last_move, previous)
-    toppled = str(last_move or "").startswith("x")
+    toppled = str(last_move or "").strip().lower().startswith("x")  # as rules.parse_move reads it
     for i, stack in enumerate(state.board):
         x = MARGIN + (i % n) * CELL
         y = MARGIN + (n - 1 - i // n) * CELL
