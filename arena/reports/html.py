@@ -157,7 +157,8 @@ def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str
         ("faults", figures.fault_bars(tables.get("fault_summary"))),
         ("search", figures.search_bars(tables.get("search"))),
     ]
-    config = {"displaylogo": False, "responsive": True}
+    # nothing that would leave the page: no Chart Studio links
+    config = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
     return [{"id": key, "html": fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"plot-{key}",
                                              config=config)}
             for key, fig in plots if fig is not None]
