@@ -58,7 +58,8 @@ def make_store(folder: Path, game_name: str, fault: bool = False) -> Path:
 
 def final_position(path: Path, game_id: int) -> str:
     """The position text at the end of a stored game, replayed move by move through the rules
-    (as ``arena replay`` does): what the replay viewer's last frame must show."""
+    (as ``arena replay`` does): what the replay viewer's last frame must show. For a game not
+    lost by a fault, checks that the replay ends with the stored scores, ranks and termination."""
     from arena.store import load_tournament
 
     info = load_tournament(path)
@@ -68,4 +69,8 @@ def final_position(path: Path, game_id: int) -> str:
     for text in row["moves"]:
         move = round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)
         state = state.play(move)
+    if row["fault_seat"] is None:  # the replay ends where the stored game ended
+        outcome = state.outcome()
+        assert outcome is not None and list(outcome.scores) == row["scores"] and list(outcome.ranks) == row["ranks"]
+        assert outcome.termination == row["termination"]
     return state.to_text()
