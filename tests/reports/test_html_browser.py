@@ -42,6 +42,7 @@ def test_report_replays_in_chromium(name, browser, tmp_path):
     path = make_store(tmp_path, name, fault=name == "interaction")
     page = write_html(path)
     browser.open(page.as_uri())
+    browser.eval("document.getElementById('last').click()")  # while the first game unpacks: no error
     ids = browser.eval("arenaReport.games.map(g => g.id)")
     assert ids, "no game embedded"
     assert browser.eval("document.querySelectorAll('.js-plotly-plot').length") >= 4
