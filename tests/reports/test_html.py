@@ -159,3 +159,18 @@ def test_sandpile_and_ricochet_pages(name, tmp_path):
         assert f'class="board {name}"' in frames[-1]["svg"]
     if name == "ricochet":
         assert any('class="answer"' in f["svg"] for e in data for f in _frames(e))
+
+
+def test_arena_run_writes_the_html_report(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "arena", "run", "--game", "interaction", "-p", "max_plies=30",
+                           "--bot", "random", "--bot", "greedy", "--games", "2", "--workers", "1", "--quiet",
+                           "--name", "tiny", "--results", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    page = tmp_path / "tiny.html"
+    assert f"HTML report (plots, replays): {page}" in " ".join(proc.stdout.split()) and page.is_file()
+    data = json.loads(re.search(r'<script id="games-data" type="application/json">(.*?)</script>',
+                                page.read_text(), re.S).group(1))
+    assert [g["id"] for g in data] == [1, 2]

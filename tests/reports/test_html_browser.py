@@ -53,6 +53,11 @@ def test_report_replays_in_chromium(name, browser, tmp_path):
         assert _text(browser, "ply-label") == f"ply {plies} / {plies}"
         assert _text(browser, "position-text") == final_position(path, game_id)
         assert browser.eval("document.querySelector('#board svg') !== null")
+    terminations = browser.eval("arenaReport.games.map(g => g.termination)")
+    browser.eval(f"const f = document.getElementById('f-termination'); f.value = {terminations[-1]!r}; "
+                 "f.dispatchEvent(new Event('input'))")
+    shown = browser.eval("[...document.querySelectorAll('#game-list tbody tr')].filter(r => !r.hidden).length")
+    assert shown == terminations.count(terminations[-1])
     browser.key("Home", 36)
     assert _text(browser, "ply-label").startswith("ply 0 /")
     browser.key("ArrowRight", 39)
