@@ -30,7 +30,6 @@ app = typer.Typer(
 COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "replay", "export", "report"]
 
 
-
 def _version(value: bool) -> None:
     if value:
         from arena import __version__

@@ -9,7 +9,6 @@ import json
 import re
 from html.parser import HTMLParser
 
-import pandas as pd
 import pytest
 
 from arena.cli.app import main
@@ -18,7 +17,7 @@ from arena.reports import figures
 from arena.reports.html import (
     MAX_FAULT_GAMES, MAX_SELECTED, default_game_ids, parse_game_ids, render_html, result_text,
 )
-from arena.reports.render import build_tables, load
+from arena.reports.render import load
 from tests.reports.frames import games_frame
 from tests.reports.stores import final_position, make_store
 

@@ -255,7 +255,6 @@ class RicochetGame(Game):
             raise MoveSyntaxError("empty solution; accepted: moves like 'RN GE RS', or - for none")
         return Solution.parse(t)
 
-
     def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str:
         """The board as SVG: walls, targets, robots and each answer's path of the last round
         (``arena.games.ricochet.svg``)."""
