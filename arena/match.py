@@ -28,6 +28,34 @@ def derive_seed(seed: int, *parts: Any) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
+#: The current seeding scheme (stored with a tournament's settings as ``seeding``).
+#: 2: a bot's seed is ``derive_seed(seed, "bot", index, label)``: series seed, the game's 0-based
+#: index in its series, the bot's label (``docs/statistics.md`` "Games must be distinct").
+#: 1: ``derive_seed(seed, "bot", seat)`` (before: two copies of a stochastic bot in a series
+#: replayed one game with the seats swapped); kept only to finish tournaments stored with it.
+SEEDING = 2
+SEEDINGS = (1, 2)
+
+
+def bot_seeds(seed: int, index: int, labels: Sequence[str], seeding: int = SEEDING) -> tuple[int, ...]:
+    """Each seat's bot seed for one game, by the seeding scheme (see ``SEEDING``).
+
+    Args:
+        seed: the series seed (the game's stored ``seed``).
+        index: the game's 0-based index in its series (its seat order's place in the rotation).
+        labels: bot labels by 0-based seat (unique within a tournament).
+        seeding: 2 (current) or 1 (tournaments stored before scheme 2).
+
+    Raises:
+        ValueError: an unknown scheme.
+    """
+    if seeding == 2:
+        return tuple(derive_seed(seed, "bot", index, label) for label in labels)
+    if seeding == 1:
+        return tuple(derive_seed(seed, "bot", seat) for seat in range(len(labels)))
+    raise ValueError(f"unknown seeding scheme {seeding!r}; accepted: {', '.join(map(str, SEEDINGS))}")
+
+
 @dataclass(frozen=True)
 class MoveRecord:
     """One ply (or Ricochet round) as played.
@@ -60,7 +88,9 @@ class GameRecord:
 
     Attributes:
         seats: bot labels by 0-based seat.
-        seed: the game's seed (initial state and every bot's randomness derive from it).
+        seed: the game's (series) seed: the initial state, the opening plies and every bot's
+            seed (``bot_seeds``, with the game's index in its series and the labels) derive
+            from it.
         opening_plies: how many of ``moves`` were forced opening plies.
         moves: every ply in notation, opening included.
         move_stats: one ``MoveRecord`` per ply.
@@ -91,13 +121,17 @@ def forfeit(num_players: int, seat: int, termination: str) -> Outcome:
     return Outcome(tuple(0.0 for _ in range(num_players)), ranks, termination)
 
 
-def random_opening(game: Game, seed: int, plies: int) -> list[str]:
+def random_opening(game: Game, seed: int, plies: int, start: str | None = None) -> list[str]:
     """``plies`` seeded uniformly random moves from the start (fewer if the game would end).
 
-    Only sequential nodes are played; an opening stops before a simultaneous node.
+    The start is ``game.initial_state(seed)``, or the position text ``start``. Only sequential
+    nodes are played; an opening stops before a simultaneous node.
+
+    Raises:
+        PositionSyntaxError: ``start`` is not a position of the game.
     """
     rng = random.Random(derive_seed(seed, "opening"))
-    state = game.initial_state(seed)
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
     out: list[str] = []
     for _ in range(plies):
         if state.to_move < 0:
@@ -152,13 +186,16 @@ def play_game(
     time_margin: float = 0.5,
     on_move: Callable[[int, State], None] | None = None,
     on_ply: Callable[[State, MoveRecord], None] | None = None,
+    seeds: Sequence[int] | None = None,
+    start: str | None = None,
 ) -> GameRecord:
     """Play one game to the end.
 
     Args:
         game: the game (its parameters fixed).
-        bots: one bot per 0-based seat; ``reset(game, seat, seed)`` is called if present.
-        seed: the game's seed: ``game.initial_state(seed)`` and the bots' seeds derive from it.
+        bots: one bot per 0-based seat; ``reset(game, seat, bot_seed)`` is called if present.
+        seed: the game's (series) seed: ``game.initial_state(seed)``; the bots' seeds derive
+            from it (``seeds``).
         labels: bot labels by seat, stored in the record (default: ``bot.label`` or kind).
         opening: forced opening plies in notation, played before the bots move.
         limits: ``bots.Limits`` for every seat, or one per seat; ``None`` = unlimited.
@@ -166,17 +203,25 @@ def play_game(
         on_move: called with (seat, state) before a bot is asked (the runner tracks who is
             thinking, to blame a hang or a crash).
         on_ply: called with (state after, record) after each ply (``arena play`` prints).
+        seeds: each seat's bot seed (a tournament passes ``bot_seeds`` of the game's index in
+            its series); default ``bot_seeds(seed, 0, labels)`` (a label given twice is
+            made unique with ``@seat``).
+        start: position text the game starts from (``game.parse_state``) instead of
+            ``game.initial_state(seed)`` (an opening from a file).
 
     Raises:
         IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
+        PositionSyntaxError: ``start`` is not a position of the game.
     """
     n = game.num_players
     if len(bots) != n:
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * n
     labels = tuple(labels or (getattr(b, "label", None) or type(b).__name__ for b in bots))
-    start = time.perf_counter()
-    state = game.initial_state(seed)
+    if seeds is None:  # a repeated label (library callers) is told apart by its seat
+        seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
+    start_time = time.perf_counter()
     moves: list[str] = []
     stats: list[MoveRecord] = []
     for text in opening:
@@ -186,11 +231,11 @@ def play_game(
         stats.append(MoveRecord(len(moves) - 1, -1, str(move)))
     for seat, bot in enumerate(bots):
         if hasattr(bot, "reset"):
-            bot.reset(game, seat, derive_seed(seed, "bot", seat))
+            bot.reset(game, seat, seeds[seat])
 
     def finish(outcome: Outcome, fault_seat=None, detail=None) -> GameRecord:
         return GameRecord(labels, seed, len(opening), tuple(moves), tuple(stats), outcome,
-                          time.perf_counter() - start, fault_seat, detail)
+                          time.perf_counter() - start_time, fault_seat, detail)
 
     while not state.is_terminal():
         if state.to_move == SIMULTANEOUS:

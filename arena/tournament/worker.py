@@ -218,7 +218,8 @@ def play_task(game: Game, factories: dict, task: GameTask, setup: WorkerSetup, s
     _track_resets(bots, shared)
     try:
         rec = play_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
-                        time_margin=setup.time_margin, on_move=on_move, on_ply=on_ply)
+                        time_margin=setup.time_margin, on_move=on_move, on_ply=on_ply,
+                        seeds=task.seeds or None, start=task.start)
     except SystemExit as exc:
         return fault_record(task, n, int(shared[SEAT]), "exit", f"bot called sys.exit({exc.code!r})",
                             moves, stats, time.perf_counter() - start)
