@@ -99,6 +99,7 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
         ResultsError: a selected id that is not stored (the message gives the stored range).
     """
     from arena import store
+    from arena.tournament.series import series_start  # a series of an openings file starts there
 
     stored = set(data.games["game_id"].tolist())
     missing = [i for i in ids if i not in stored]
@@ -107,11 +108,15 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
         raise ResultsError(f"--games: game {missing[0]} is not stored; stored ids: {lo} to {hi} ({len(stored)} games)")
     game = arena.games.make(data.tournament["game"], **data.tournament.get("params", {}))
     moves = data.moves
+    settings, seed = data.tournament.get("settings") or {}, data.tournament.get("seed", 0)
     out = []
     for game_id in ids:
         row = store.load_game(path, game_id)
         answers = _answers(moves[moves["game_id"] == game_id])
-        frames, stopped = replay_frames(game, row["seed"], row["moves"], row["seats"], row["opening_plies"], answers)
+        start = series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"), seed,
+                             row["series"])
+        frames, stopped = replay_frames(game, row["seed"], row["moves"], row["seats"], row["opening_plies"], answers,
+                                        start)
         packed = json.dumps([f.to_dict() for f in frames], separators=(",", ":")).encode()
         fault = row["fault_seat"]
         out.append({

@@ -54,6 +54,7 @@ def replay_frames(
     seats: Sequence[str],
     opening_plies: int = 0,
     answers: dict[int, list[str]] | None = None,
+    start: str | None = None,
 ) -> tuple[list[Frame], str | None]:
     """The frames of a stored game, and why the replay stopped early (``None`` when every
     stored ply replayed).
@@ -66,8 +67,10 @@ def replay_frames(
         opening_plies: how many of ``moves`` are forced opening plies.
         answers: at simultaneous rounds, ply -> each seat's answer text (``"-"`` for none),
             drawn as paths by games that draw answers (Ricochet).
+        start: the position text the game started from (a series of an openings file,
+            ``arena.tournament.series.series_start``); ``None``: ``initial_state(seed)``.
     """
-    state = game.initial_state(seed)
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
     frames = [Frame(0, "", "start", state.to_text(), game.render_svg(state))]
     for ply, text in enumerate(moves):
         simultaneous = state.to_move == SIMULTANEOUS

@@ -173,3 +173,25 @@ def test_arena_run_writes_the_html_report(tmp_path):
     data = json.loads(re.search(r'<script id="games-data" type="application/json">(.*?)</script>',
                                 page.read_text(), re.S).group(1))
     assert [g["id"] for g in data] == [1, 2]
+
+
+def test_replays_start_from_the_openings_file_position(tmp_path):
+    import subprocess
+    import sys
+
+    positions = ["#.......#/.Y......./...YYY.Y./R.......B/........./B.......R/.Y.YYY.Y./........./#.......# r 0 0 10",
+                 "#.......#/........./.Y.YYY.Y./R.......B/........./B.......R/.Y.YYY.Y./........./#.......# b 1 0 7"]
+    book = tmp_path / "book.txt"
+    book.write_text("\n".join(positions) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "arena", "run", "--game", "interaction", "-p", "max_plies=30",
+                           "--bot", "random", "--bot", "greedy", "--openings", str(book), "--workers", "1",
+                           "--quiet", "--name", "book", "--results", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    path = tmp_path / "book.sqlite"
+    games = load(path).games
+    page = render_html(path, games=",".join(map(str, games["game_id"])))
+    data = json.loads(re.search(r'<script id="games-data" type="application/json">(.*?)</script>', page, re.S).group(1))
+    firsts = {_frames(entry)[0]["text"] for entry in data}
+    assert firsts == set(positions)
+    assert all(entry["stopped"] == "" for entry in data)
