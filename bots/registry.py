@@ -155,13 +155,24 @@ def bot_class(kind: str) -> type:
         try:
             return getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
-            raise BotSpecError(f"cannot import bot class {kind!r}: {exc}") from None
+            raise BotSpecError(f"cannot import bot class {kind!r}: {exc}{_file_hint(module, attr, exc)}") from None
         except Exception as exc:
             raise BotSpecError(f"cannot import bot class {kind!r}: {type(exc).__name__}: {exc}") from None
     raise BotSpecError(
         f"unknown bot kind {kind!r}; accepted: {', '.join(names())}, "
         "a dotted path package.module.ClassName or path/to/file.py#ClassName"
     )
+
+
+def _file_hint(module: str, attr: str, exc: Exception) -> str:
+    """``"; did you mean mybot.py#FirstMove?"`` when ``module`` is not importable but a file
+    ``mybot.py`` exists in the current folder (a dotted path imports installed modules only)."""
+    if not isinstance(exc, ModuleNotFoundError):
+        return ""
+    path = Path(*module.split(".")).with_suffix(".py")
+    if not path.is_file():
+        return ""
+    return f"; did you mean {path.as_posix()}#{attr}? (a bot in a file is given as path/to/file.py#ClassName)"
 
 
 def make(spec: str | BotSpec) -> Any:

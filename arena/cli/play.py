@@ -31,10 +31,27 @@ def parse_params(items: list[str]) -> dict[str, str]:
     return out
 
 
+def _round_text(record: str, labels: tuple[str, ...]) -> str:
+    """A stored round record ``<chip> <winning seat or -> <answer or ->`` in words."""
+    parts = record.split(" ", 2)
+    if len(parts) != 3:
+        return record
+    chip, seat, answer = parts
+    if seat == "-" or not seat.isdigit() or int(seat) >= len(labels):
+        return f"chip {chip} not won (no valid answer; it goes back into the stack)"
+    return f"chip {chip} won by seat {seat} {labels[int(seat)]} with {answer}"
+
+
+def _title(g: arena.games.Game) -> str:
+    """``interaction`` or ``interaction (target=3)``: the game and its non-default parameters."""
+    changed = {k: v for k, v in g.params.items() if v != g.PARAMS[k].default}
+    return g.name + (f" ({', '.join(f'{k}={v}' for k, v in changed.items())})" if changed else "")
+
+
 def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
     record = ply.record
     if record.status is not None:  # a simultaneous round: one record per seat, show the round
-        head = f"round {record.ply + 1}: {ply.last_round or '-'}"
+        head = f"round {record.ply + 1}: {_round_text(ply.last_round or '-', labels)}"
     else:
         who = labels[record.seat] if record.seat >= 0 else "opening"
         head = f"ply {record.ply + 1}: {who} plays {record.move}"
@@ -78,7 +95,7 @@ def play(
         own = b.own_limits() if hasattr(b, "own_limits") else Limits()
         limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
     opening = random_opening(g, seed, opening_plies) if opening_plies else []
-    typer.echo(f"{g!r}  seed {seed}  " + "  ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)))
+    typer.echo(f"{_title(g)}, seed {seed}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
     if opening:
         typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
     if not quiet:

@@ -267,6 +267,21 @@ class Game(ABC):
             MoveSyntaxError: the text is not a move of this game.
         """
 
+    def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str | None:
+        """A picture of ``state`` as an SVG document (text, no I/O), or ``None``: no drawing.
+
+        The default draws nothing; a game overrides it (the HTML report's replay viewer shows
+        one picture per ply, ``arena.reports.html``).
+
+        Args:
+            state: the position to draw.
+            last_move: what led to ``state`` from ``previous``: a move (object or notation);
+                at a simultaneous round, the answers by 0-based seat (notation, ``"-"`` for
+                none) or the stored round record. ``None``: draw the position alone.
+            previous: the position before ``last_move`` (to draw paths and what changed).
+        """
+        return None
+
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if v != self.PARAMS[k].default}
         args = ", ".join(f"{k}={v!r}" for k, v in changed.items())

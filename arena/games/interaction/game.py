@@ -68,3 +68,10 @@ class InteractionGame(Game):
             MoveSyntaxError: not Interaction move notation.
         """
         return parse_move_text(text)
+
+    def render_svg(self, state: Any, last_move: Any = None, previous: Any = None) -> str:
+        """The board as SVG: clipped corners, pockets, balls, the last cue ball's path
+        (``arena.games.interaction.svg``)."""
+        from arena.games.interaction.svg import render
+
+        return render(state, last_move, previous)

@@ -28,6 +28,11 @@ def _seeded_rng(*parts: object) -> random.Random:
     return random.Random(zlib.crc32(" ".join(map(str, parts)).encode()))
 
 
+#: How to read a target code (docs/rules/ricochet.md "Board"), printed under the diagram.
+TARGET_LEGEND = ("target codes: colour R red, G green, B blue, Y yellow (the robot that must reach it) + "
+                 "shape C circle, T triangle, Q square, H hexagon; V vortex (any robot)")
+
+
 class RicochetState(State):
     """A round (``SIMULTANEOUS``) or the end (``TERMINAL``). Immutable."""
 
@@ -120,8 +125,13 @@ class RicochetState(State):
                 row += f"{mark}{body}{bar[1].lower() if bar else ' '}" + ("|" if w[cell] & 2 else " ")
             lines += [top, row]
         lines.append("   +" + "---+" * 16)
-        lines.append(f"target {self.target or '-'}  stack {len(self.stack)}  round {self.round}  "
+        from arena.games.ricochet.svg import describe_target
+
+        shown = f"{self.target} = {describe_target(self.target)}" if self.target else "-"
+        lines.append(f"target {shown} (*)  stack {len(self.stack)}  round {self.round}  "
                      f"chips {' '.join(str(len(c)) for c in self.chips)}")
+        if self.round == 0:  # the first diagram of a game says how to read the codes
+            lines.append(TARGET_LEGEND)
         return "\n".join(lines)
 
 
@@ -250,6 +260,13 @@ class RicochetGame(Game):
         if not t:
             raise MoveSyntaxError("empty solution; accepted: moves like 'RN GE RS', or - for none")
         return Solution.parse(t)
+
+    def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str:
+        """The board as SVG: walls, targets, robots and each answer's path of the last round
+        (``arena.games.ricochet.svg``)."""
+        from arena.games.ricochet.svg import render
+
+        return render(state, last_move, previous)
 
 
 def too_easy(puzzle: Puzzle) -> bool:

@@ -75,3 +75,10 @@ class Sandpile(Game):
 
     def parse_move(self, state, text: str) -> SandpileMove:
         return parse_move(text)
+
+    def render_svg(self, state, last_move=None, previous=None) -> str:
+        """The board as SVG: stacks in their colours, unstable ones dashed, the last placement
+        or toppling highlighted (``arena.games.sandpile.svg``)."""
+        from arena.games.sandpile.svg import render
+
+        return render(state, last_move, previous)
