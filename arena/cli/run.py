@@ -17,7 +17,7 @@ def run(
     game: Optional[str] = typer.Option(None, "--game", help="game name (see `arena games`); default interaction"),
     bot: Optional[list[str]] = typer.Option(None, "--bot", help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction)"),
     format: Optional[str] = typer.Option(None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
-    games: Optional[str] = typer.Option(None, "--games", metavar="N", help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet 6)"),
+    games: Optional[str] = typer.Option(None, "--games", metavar="N", help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet 6, interaction-solo 1, interaction-solo-race 1)"),
     workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
     name: Optional[str] = typer.Option(None, "--name", help="tournament name (default: derived from the settings)"),
     seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
