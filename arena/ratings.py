@@ -141,36 +141,26 @@ def update_1vs1(a: tuple[float, float], b: tuple[float, float], result: float, b
 
 
 def _replay(games, env, labels, history):
-    """Update ratings game by game; append (game_id, label, mu, sigma, conservative, games)
-    rows to ``history`` when given. Returns (ratings, games rated) by label. Two-player games
-    take ``update_1vs1``; others the package's ``env.rate``."""
-    prior = (env.mu, env.sigma)
-    ratings: dict[str, tuple[float, float]] = {}
-    counts: dict[str, int] = {}
-    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
-    for label in labels or []:
-        ratings.setdefault(label, prior)
-        counts.setdefault(label, 0)
+    """Update ratings game by game (``arena.rating_state.Rater``: two-player games take
+    ``update_1vs1``, others the package's ``env.rate``); append (game_id, label, mu, sigma,
+    conservative, games) rows to ``history`` when given. Returns (ratings, games rated) by
+    label."""
+    from arena.rating_state import Rater
+
+    rater = Rater(env, labels or [])
     for game_id, seats, ranks in _ordered(games):
-        for label in seats:
-            ratings.setdefault(label, prior)
-            counts.setdefault(label, 0)
-        if len(seats) < 2:
-            continue
-        if len(seats) == 2 and seats[0] != seats[1]:
-            result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
-            updated = update_1vs1(ratings[seats[0]], ratings[seats[1]], result, env.beta, env.tau, margin)
-        else:
-            rated = env.rate([(env.create_rating(*ratings[label]),) for label in seats],
-                             ranks=[r - 1 for r in ranks])
-            updated = [(r.mu, r.sigma) for (r,) in rated]
-        for label, rating in zip(seats, updated):
-            ratings[label] = rating
-            counts[label] += 1
-            if history is not None:
-                history.append((game_id, label, rating[0], rating[1], rating[0] - 3 * rating[1],
-                                counts[label]))
-    return {label: trueskill.Rating(*r) for label, r in ratings.items()}, counts
+        rows = rater.rate(game_id, seats, ranks)
+        if history is not None:
+            history.extend((g, label, mu, sigma, mu - 3 * sigma, n) for g, _, label, mu, sigma, n in rows)
+    return {label: trueskill.Rating(*r) for label, r in rater.ratings.items()}, rater.counts
+
+
+def ratings_frame(ratings: dict[str, tuple[float, float]], counts: dict[str, int]) -> pd.DataFrame:
+    """The ``rate_games`` table of ratings ``label -> (mu, sigma)`` and games rated."""
+    rows = [(label, mu, sigma, mu - 3 * sigma, counts[label]) for label, (mu, sigma) in ratings.items()]
+    frame = pd.DataFrame(rows, columns=RATING_COLUMNS)
+    frame["games"] = frame["games"].astype(int)
+    return frame.sort_values(["conservative", "label"], ascending=[False, True], ignore_index=True)
 
 
 def _ordered(games: pd.DataFrame):

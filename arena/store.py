@@ -6,6 +6,8 @@ game is committed at once, in one transaction with its moves: a killed run loses
 games in flight, and re-running resumes with the missing games.
 
 Reading: ``load_games``, ``load_moves``, ``load_tournament`` (pandas, for reports);
+``search_sums`` and ``load_moves(db, where=...)`` read per-bot sums and a few games' moves
+without loading every move row;
 ``resolve(name, results)`` finds a tournament's database.
 """
 
@@ -393,8 +395,9 @@ def load_sprt(db: Any) -> dict | None:
 MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status"]
 
 
-def load_moves(db: Any) -> pd.DataFrame:
-    """Stored plies in (game_id, ply, seat) order.
+def load_moves(db: Any, game_id: int | None = None, where: str | None = None) -> pd.DataFrame:
+    """Stored plies in (game_id, ply, seat) order: every game's, or one game's (``game_id``),
+    or those matching the SQL condition ``where`` (on ``m``, the moves table).
 
     Returns:
         columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
@@ -405,12 +408,19 @@ def load_moves(db: Any) -> pd.DataFrame:
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
+    cond = [] if game_id is None else [f"m.game_id = {int(game_id)}"]
+    cond += [] if where is None else [f"({where})"]
     df = _query(db, "SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
                     "m.depth, m.evaluation, m.status FROM moves m JOIN games g USING (game_id) "
-                    "ORDER BY m.game_id, m.ply, m.seat")
-    cache: dict[str, list[str]] = {}
-    df["label"] = [cache.setdefault(s, json.loads(s))[seat] if seat >= 0 else None
-                   for s, seat in zip(df["label"], df["seat"])]
+                    + (f"WHERE {' AND '.join(cond)} " if cond else "") + "ORDER BY m.game_id, m.ply, m.seat")
+    cache: dict[str, list[str]] = {}  # one parse per distinct seat list (a few per tournament)
+    labels = []
+    for s, seat in zip(df["label"].tolist(), df["seat"].tolist()):
+        seats = cache.get(s)
+        if seats is None:
+            seats = cache[s] = json.loads(s)
+        labels.append(seats[seat] if 0 <= seat < len(seats) else None)
+    df["label"] = labels
     df["evaluation"] = df["evaluation"].astype(float)
     return df
 
@@ -462,3 +472,82 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
     for col in ("seats", "opening", "moves", "scores", "ranks"):
         out[col] = json.loads(out[col])
     return out
+
+
+def _fetch(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
+    conn, owned = _conn(db)
+    try:
+        return conn.execute(sql, args).fetchall()
+    except sqlite3.Error as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+    finally:
+        if owned:
+            conn.close()
+
+
+#: Sums per bot of ``search_sums``, in order.
+SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max"]
+
+
+def search_sums(db: Any, seats: int) -> dict[str, list]:
+    """Per-bot sums of the moves the bots chose (opening plies excluded), computed in SQL in
+    one pass over the moves table in its key order (no move row reaches Python).
+
+    Args:
+        db: as ``load_games``.
+        seats: the tournament's seats per game (``num_players``); seats beyond are ignored.
+
+    Returns:
+        label -> ``[moves, nodes_n, nodes_sum, depth_n, depth_sum, seconds_n, seconds_sum,
+        seconds_max]`` (``SEARCH_SUMS``): moves, then per statistic the moves reporting it, its
+        sum (``None`` when none did) and the largest time (seconds; ``None`` without time).
+        Labels without a move are absent.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    inner, outer = ["game_id"], ["g.seats"]
+    for s in range(int(seats)):
+        on = f"seat = {s}"
+        inner += [f"sum({on}) AS n{s}", f"count(CASE WHEN {on} THEN nodes END) AS nn{s}",
+                  f"sum(CASE WHEN {on} THEN nodes END) AS sn{s}", f"count(CASE WHEN {on} THEN depth END) AS nd{s}",
+                  f"sum(CASE WHEN {on} THEN depth END) AS sd{s}", f"count(CASE WHEN {on} THEN seconds END) AS ns{s}",
+                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}"]
+        outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
+                  f"sum(ss{s})", f"max(mx{s})"]
+    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0 "
+           "GROUP BY game_id) AS m JOIN games g USING (game_id) GROUP BY g.seats")
+    out: dict[str, list] = {}
+    for row in _fetch(db, sql):
+        labels = json.loads(row[0])
+        for s, label in enumerate(labels[: int(seats)]):
+            part = row[1 + 8 * s: 9 + 8 * s]
+            if not part[0]:
+                continue
+            acc = out.setdefault(label, [0, 0, None, 0, None, 0, None, None])
+            for i in range(7):
+                if part[i] is not None:
+                    acc[i] = part[i] if acc[i] is None else acc[i] + part[i]
+            if part[7] is not None:
+                acc[7] = part[7] if acc[7] is None else max(acc[7], part[7])
+    return out
+
+
+def game_moves(db: Any, game_ids: list[int]) -> pd.DataFrame:
+    """The moves of the games ``game_ids`` only (frame of ``load_moves``), read by key.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    frames = [load_moves(db, int(g)) for g in game_ids]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=MOVE_COLUMNS)
+
+
+def load_answers(db: Any) -> pd.DataFrame:
+    """The rows of ``load_moves`` that have a status (answers at simultaneous rounds: the
+    puzzle races), read without the other moves.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    return load_moves(db, None, "m.status IS NOT NULL")

@@ -42,7 +42,7 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.reports.render import print_summary, write_report  # pandas, scipy: imported on use
+    from arena.reports.render import load, print_summary, write_files  # pandas, scipy: imported on use
     from arena.tournament import build, run_tournament
     from arena.tournament.config import load_toml, parse_params
 
@@ -68,13 +68,14 @@ def run(
     if summary.interrupted:
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
-    print_summary(summary.path, console)
-    written = write_report(summary.path)
+    data = load(summary.path)  # loaded once; its tables are built once for the console, files and page
+    print_summary(data, console)
+    written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
     console.print(f"full report: arena report {summary.name}" + (f" (written to {report} and CSV files beside it)" if report else ""))
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
-    console.print(f"HTML report (plots, replays): {write_html(summary.path)}")
+    console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
 
 
 def register(app: typer.Typer) -> None:

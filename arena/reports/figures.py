@@ -18,15 +18,28 @@ from arena.reports.tables import pairing_name
 _LAYOUT = dict(template="plotly_white", margin=dict(l=60, r=20, t=50, b=50), height=380)
 
 
-def rating_progression(games: pd.DataFrame) -> go.Figure | None:
-    """TrueSkill mu of each bot against its games played, with a mu ± sigma band
-    (``arena.ratings.rating_history``: ratings updated in game-id order)."""
-    history = rating_history(games)
+#: Points per bot of the rating-progression plot; a longer history is thinned to about this.
+MAX_POINTS = 2000
+
+
+def rating_progression(history: pd.DataFrame) -> go.Figure | None:
+    """TrueSkill mu of each bot against its games played, with a mu ± sigma band.
+
+    ``history``: ``arena.ratings.rating_history`` (ratings updated in game-id order) or a
+    store's games frame (rated here). A bot with more than ``MAX_POINTS`` games is drawn
+    through every ``ceil(games / MAX_POINTS)``-th game and its last."""
+    if "seats" in history.columns:
+        history = rating_history(history)
     if history.empty:
         return None
     fig = go.Figure()
     palette = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
     for i, (label, rows) in enumerate(history.groupby("label", sort=False)):
+        step = -(-len(rows) // MAX_POINTS)
+        if step > 1:
+            keep = (rows["games"] % step == 0).to_numpy()
+            keep[-1] = True
+            rows = rows[keep]
         colour = palette[i % len(palette)]
         x = rows["games"].tolist()
         upper = (rows["mu"] + rows["sigma"]).tolist()

@@ -33,7 +33,7 @@ import arena.games
 from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures
 from arena.reports.display import display_frame
-from arena.reports.render import NOTES, TITLES, ReportData, build_tables, load
+from arena.reports.render import NOTES, TITLES, ReportData, load, tables_for
 from arena.reports.replay import replay_frames
 from arena.reports.tables import pairing_name
 
@@ -107,12 +107,11 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
         lo, hi = (min(stored), max(stored)) if stored else (0, 0)
         raise ResultsError(f"--games: game {missing[0]} is not stored; stored ids: {lo} to {hi} ({len(stored)} games)")
     game = arena.games.make(data.tournament["game"], **data.tournament.get("params", {}))
-    moves = data.moves
     settings, seed = data.tournament.get("settings") or {}, data.tournament.get("seed", 0)
     out = []
     for game_id in ids:
         row = store.load_game(path, game_id)
-        answers = _answers(moves[moves["game_id"] == game_id])
+        answers = _answers(store.load_moves(path, game_id))
         start = series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"), seed,
                              row["series"])
         frames, stopped = replay_frames(game, row["seed"], row["moves"], row["seats"], row["opening_plies"], answers,
@@ -154,7 +153,7 @@ def _tables(tables: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
 
 def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str, str]]:
     plots = [
-        ("ratings", figures.rating_progression(data.games)),
+        ("ratings", figures.rating_progression(data.history())),
         ("crosstable", figures.crosstable_heatmap(data.games, tables.get("crosstable"))),
         ("first-move", figures.first_move_bars(tables.get("first_move"), tables.get("seat_advantage"))),
         ("lengths", figures.length_boxes(data.games, data.order)),
@@ -189,7 +188,7 @@ def render_html(path: str | Path, games: str | None = None, data: ReportData | N
     """
     path = Path(path)
     data = data or load(path)
-    tables = build_tables(data)
+    tables = tables_for(data)
     ids = parse_game_ids(games) if games else default_game_ids(data.games)
     entries = game_entries(path, data, ids)
     tour = data.tournament

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
-from arena.ratings import SORT_KEY, make_env, rate_games
+from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 from arena.reports import bt, pairs
 from arena.reports import tables as t
@@ -74,12 +74,22 @@ NOTES = {
 
 @dataclass
 class ReportData:
-    """The frames of one tournament, as ``arena.store`` loads them."""
+    """The frames of one tournament, as ``arena.store`` loads them.
+
+    Loaded from a store (``load``), ``moves`` holds only the answers of puzzle races (rows
+    with a status), ``search`` the per-bot sums of ``arena.store.search_sums`` and ``rating``
+    the incrementally kept TrueSkill state (``arena.rating_state.current``); built by hand,
+    ``moves`` is the whole moves frame and the tables are computed from the frames.
+    """
 
     games: pd.DataFrame
     moves: pd.DataFrame
     tournament: dict = field(default_factory=dict)
     sprt: dict | None = None  # the stored SPRT state (``arena.store.load_sprt``)
+    path: Path | None = None  # the database, when loaded from one
+    search: dict | None = None  # ``arena.store.search_sums``
+    rating: tuple | None = None  # ``arena.rating_state.current``: (rater, stored prefix, extra rows)
+    _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
 
     @property
     def name(self) -> str:
@@ -97,35 +107,87 @@ class ReportData:
         sizes = self.games["seats"].map(len) if len(self.games) else pd.Series([2])
         return int(sizes.mode().iloc[0])
 
+    def env(self):
+        """The TrueSkill environment of the tournament (its stored ``tau``)."""
+        return make_env(tau=float((self.tournament.get("settings") or {}).get("tau", 0.0)))
+
+    def ratings(self) -> pd.DataFrame:
+        """The ``arena.ratings.rate_games`` table after every stored game."""
+        if self.rating is not None:
+            rater = self.rating[0]
+            return ratings_frame(rater.ratings, rater.counts)
+        return rate_games(self.games, self.env(), labels=self.order)
+
+    def history(self) -> pd.DataFrame:
+        """``arena.ratings.rating_history`` of every stored game (the stored history up to
+        the kept prefix, then the games beyond it)."""
+        if self.rating is None or self.path is None:
+            return rating_history(self.games, self.env())
+        from arena import rating_state, store
+
+        conn = store.connect_readonly(self.path)
+        try:
+            rows = rating_state.read_history(conn, self.rating[1]) if self.rating[1] else []
+        finally:
+            conn.close()
+        frame = pd.DataFrame(rows + list(self.rating[2]), columns=["game_id", "seat", "label", "mu", "sigma", "games"])
+        frame["conservative"] = frame["mu"] - 3 * frame["sigma"]
+        return frame[["game_id", "label", "mu", "sigma", "conservative", "games"]]
+
 
 def load(db_path: str | Path, moves: bool = True) -> ReportData:
-    """Load a tournament's games (with ``fault_detail``), moves and settings from its SQLite
-    database, through one read-only connection.
+    """Load a tournament's games (with ``fault_detail``), settings, the per-bot search sums
+    (``moves``; SQL, no move row loaded), the answers of puzzle races and the TrueSkill
+    ratings (the stored incremental state plus the games beyond it; a missing or stale state
+    is rebuilt and stored once), through one read-only connection.
 
     Raises:
         ResultsError: the file is missing, corrupt, or not an arena results database.
     """
-    from arena import store  # the layer below reports; imported late to keep imports light
+    from arena import rating_state, store  # the layer below reports; imported late to keep imports light
 
     path = Path(db_path)
     conn = store.connect_readonly(path)
     try:
         games = store.load_games(conn)
-        moves = store.load_moves(conn) if moves else pd.DataFrame(columns=store.MOVE_COLUMNS)
         tournament = dict(store.load_tournament(conn))
+        races = tournament.get("game") in RACE_GAMES
+        answers = store.load_answers(conn) if moves and races else pd.DataFrame(columns=store.MOVE_COLUMNS)
+        search = store.search_sums(conn, int(tournament.get("num_players") or 1)) if moves else None
         games["copy"] = games["game_id"].isin(store.load_copies(conn))
         sprt = store.load_sprt(conn)
         if "fault_detail" not in games.columns:
             details = pd.read_sql_query(
                 "SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL", conn)
             games = games.merge(details, on="game_id", how="left")
+        data = ReportData(games, answers, tournament, sprt, path, search)
+        labels = data.order
+        data.rating = rating_state.current(conn, path, data.env(), zip(games["game_id"].tolist(),
+                                           games["seats"].tolist(), games["ranks"].tolist()), labels)
     except ArenaError:
         raise
     except (sqlite3.Error, pd.errors.DatabaseError, KeyError, ValueError, TypeError) as exc:
         raise ResultsError(f"cannot read results database {str(path)!r}: {one_line(exc)}") from exc
     finally:
         conn.close()
-    return ReportData(games, moves, tournament, sprt)
+    return data
+
+
+def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
+    """``build_tables`` once per ``data``: every table is built on the first call and reused
+    by the console, the files, ``--json`` and the HTML page; ``sections`` picks from them.
+
+    Raises:
+        ConfigError: an unknown section name.
+    """
+    wanted = _sections(sections)
+    if "all" not in data._tables:
+        data._tables["all"] = build_tables(data)
+    return {name: frame for name, frame in data._tables["all"].items() if _section_of(name) in wanted}
+
+
+def _section_of(table: str) -> str:
+    return {"seat_test": "seat_advantage", "fault_summary": "faults"}.get(table, table)
 
 
 def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
@@ -140,8 +202,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     distinct = games[~games["copy"]] if "copy" in games else games
     results = t.seat_results(games, order)  # shared by the leaderboard and the first-move table
     if "leaderboard" in wanted:
-        env = make_env(tau=float((data.tournament.get("settings") or {}).get("tau", 0.0)))
-        out["leaderboard"] = t.leaderboard(games, rate_games(games, env, labels=order), order, results)
+        out["leaderboard"] = t.leaderboard(games, data.ratings(), order, results)
     if "pairs" in wanted and k == 2:
         out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:
@@ -166,7 +227,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "faults" in wanted:
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:
-        out["search"] = t.search_stats(moves, order)
+        out["search"] = t.search_from_sums(data.search, order) if data.search is not None else t.search_stats(moves, order)
     if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
     if "sprt" in wanted and data.sprt:
@@ -243,7 +304,7 @@ def _seat_test_line(test: pd.DataFrame) -> str:
 
 def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None) -> None:
     """Print the report of ``data`` as rich tables (see ``SECTIONS``)."""
-    tables = build_tables(data, sections)
+    tables = tables_for(data, sections)
     console.print(f"[bold]{data.name}[/]: {len(data.games)} games of "
                   f"{data.tournament.get('game', '?')} ({data.num_players} players)")
     for line in warnings(data):
@@ -311,7 +372,7 @@ def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     Raises:
         ConfigError: an unknown section.
     """
-    tables = build_tables(data, sections)
+    tables = tables_for(data, sections)
     tour = {k: v for k, v in data.tournament.items()}
     tour["games_stored"] = len(data.games)
     out = {"tournament": tour, "warnings": warnings(data),
@@ -359,7 +420,7 @@ def write_files(data: ReportData, directory: str | Path) -> list[Path]:
         ResultsError: the folder cannot be written.
     """
     folder = Path(directory)
-    tables = build_tables(data)
+    tables = tables_for(data)
     paths = [folder / f"{data.name}.report.md"]
     try:
         paths[0].write_text(markdown(data, tables), encoding="utf-8")

@@ -28,6 +28,8 @@ import bots as bot_registry
 from arena.engine.sandbox import isolate
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
+from arena import rating_state
+from arena.ratings import make_env
 from arena.store import Store, db_path, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.live import watch_for
@@ -181,7 +183,12 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
                     len(p.tasks), extend=stored is not None and cfg.games > int(stored[0]["games"]))
         done = store.done_ids()
-        watch = watch_for(cfg, list(p.specs), k, load_games(store) if done else None)
+        stored_games = load_games(store) if done else None
+        watch = watch_for(cfg, list(p.specs), k, stored_games)
+        rater = rating_state.keeper(store.conn, store.path, make_env(tau=float(p.settings.get("tau", 0.0))),
+                                    list(p.specs), None if stored_games is None else
+                                    zip(stored_games["game_id"].tolist(), stored_games["seats"].tolist(),
+                                        stored_games["ranks"].tolist()))
         todo = [t for t in p.tasks if t.game_id not in done]
         summary.stored = len(done)
         if not todo or (watch and watch.decided):
@@ -201,6 +208,9 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
                 tid = bar.add_task(p.name, total=len(p.tasks), completed=len(p.tasks) - len(todo))
             for res in results:
                 store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
+                rated = rater.add(res.task.game_id, res.record.seats, res.record.outcome.ranks)
+                if rated and rater.saving:  # the contiguous prefix of game ids grew: keep its ratings
+                    rater.saving = rating_state.save_quietly(store.conn, store.path, rater, rated)
                 summary.played += 1
                 summary.stored += 1
                 if res.record.fault_seat is not None or res.record.outcome.termination == "crash":

@@ -120,7 +120,7 @@ def test_leaderboard_shows_columns_another_module_adds(interaction_db, monkeypat
         tables["leaderboard"] = tables["leaderboard"].assign(elo=[1512.5, 1487.5])
         return tables
 
-    monkeypatch.setattr("arena.reports.html.build_tables", with_elo)
+    monkeypatch.setattr("arena.reports.render.build_tables", with_elo)  # tables_for builds through it
     page = render_html(interaction_db)
     table = re.search(r'<table class="report-table" id="table-leaderboard">(.*?)</table>', page, re.S).group(1)
     assert "<th class=\"num\">elo</th>" in table and "1512.5" in table

@@ -1,0 +1,315 @@
+"""TrueSkill ratings kept incrementally with the tournament (``docs/statistics.md`` "Ratings of
+a field"; issue 14).
+
+Ratings are updated in ``game_id`` order (``arena.ratings``), so the result never depends on
+the order games finished in. The runner rates the **contiguous prefix** of game ids: game
+``P + 1`` is rated once games ``1..P`` are rated and it is stored; a game finishing early waits.
+What it rated is stored beside the games:
+
+- ``rating_state`` (one row): ``version``, ``env`` (the TrueSkill parameters, JSON),
+  ``prefix`` ``P`` (games ``1..P`` rated), ``rated`` (games rated, = ``P``) and ``ratings``
+  (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met);
+- ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``label``,
+  ``mu``, ``sigma``, ``games``: the bot's rating after that game), for the rating-progression
+  plot.
+
+A report reads the state and rates only the stored games beyond ``P`` (in memory). A state that
+is missing (a store written before this table existed) or stale (another ``version`` or
+environment, or a games count that disagrees) is rebuilt once, when the report can take the
+run lock; otherwise the report rates everything in memory and writes nothing.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import logging
+import os
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import trueskill
+
+from arena.errors import ResultsError
+
+log = logging.getLogger("arena.ratings")
+
+#: Bumped when the stored state's meaning changes; another version is stale and rebuilt.
+VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rating_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, env TEXT NOT NULL,
+    prefix INTEGER NOT NULL, rated INTEGER NOT NULL, ratings TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rating_history (
+    game_id INTEGER NOT NULL, seat INTEGER NOT NULL, label TEXT NOT NULL, mu REAL NOT NULL,
+    sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
+"""
+
+
+def env_key(env: trueskill.TrueSkill) -> str:
+    """The environment's parameters as stored (a state of another environment is stale)."""
+    return json.dumps([env.mu, env.sigma, env.beta, env.tau, env.draw_probability])
+
+
+class Rater:
+    """TrueSkill ratings updated game by game in ``game_id`` order (the arithmetic of
+    ``arena.ratings``: ``update_1vs1`` for two distinct bots, the package's ``env.rate``
+    otherwise; games of fewer than two seats change nothing and are not counted).
+
+    ``add`` takes games in any order and rates the contiguous prefix of ids; ``rate`` rates one
+    game now (the caller keeps the order).
+    """
+
+    def __init__(self, env: trueskill.TrueSkill, labels: Iterable[str] = (), prefix: int = 0,
+                 ratings: dict[str, tuple[float, float]] | None = None, counts: dict[str, int] | None = None) -> None:
+        self.env = env
+        self.margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+        self.prefix = prefix
+        self.ratings: dict[str, tuple[float, float]] = dict(ratings or {})
+        self.counts: dict[str, int] = dict(counts or {})
+        self.pending: dict[int, tuple[Sequence[str], Sequence[int]]] = {}
+        self.saving = False  # the runner's rater: whether its state is still being stored
+        for label in labels:
+            self.meet(label)
+
+    def meet(self, label: str) -> None:
+        """List ``label`` at the prior if not seen yet."""
+        if label not in self.ratings:
+            self.ratings[label] = (self.env.mu, self.env.sigma)
+            self.counts[label] = 0
+
+    def rate(self, game_id: int, seats: Sequence[str], ranks: Sequence[int]) -> list[tuple]:
+        """Rate one game now; returns its history rows ``(game_id, seat, label, mu, sigma,
+        games)`` (none for a game of fewer than two seats).
+
+        Raises:
+            ResultsError: ``seats`` and ``ranks`` differ in length.
+        """
+        if len(seats) != len(ranks):
+            raise ResultsError(f"game {game_id}: {len(seats)} seats but {len(ranks)} ranks; every seat needs one rank")
+        for label in seats:
+            self.meet(label)
+        if len(seats) < 2:
+            return []
+        env = self.env
+        if len(seats) == 2 and seats[0] != seats[1]:
+            from arena.ratings import update_1vs1
+
+            result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
+            updated = update_1vs1(self.ratings[seats[0]], self.ratings[seats[1]], result, env.beta, env.tau,
+                                  self.margin)
+        else:
+            rated = env.rate([(env.create_rating(*self.ratings[label]),) for label in seats],
+                             ranks=[int(r) - 1 for r in ranks])
+            updated = [(r.mu, r.sigma) for (r,) in rated]
+        rows = []
+        for seat, (label, rating) in enumerate(zip(seats, updated)):
+            self.ratings[label] = rating
+            self.counts[label] += 1
+            rows.append((int(game_id), seat, label, rating[0], rating[1], self.counts[label]))
+        return rows
+
+    def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int]) -> list[tuple]:
+        """Take one stored game; rate every game of the contiguous prefix now complete.
+        Returns the history rows of the games rated (see ``rate``). A game at or below the
+        prefix (already rated) is ignored."""
+        if game_id <= self.prefix:
+            return []
+        self.pending[int(game_id)] = (list(seats), [int(r) for r in ranks])
+        rows: list[tuple] = []
+        while self.prefix + 1 in self.pending:
+            self.prefix += 1
+            rows += self.rate(self.prefix, *self.pending.pop(self.prefix))
+        return rows
+
+    def state_json(self) -> str:
+        return json.dumps({label: [mu, sigma, self.counts[label]] for label, (mu, sigma) in self.ratings.items()})
+
+
+def ensure_tables(conn: sqlite3.Connection) -> None:
+    """Create the rating tables if missing (inside the caller's transaction)."""
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: bool = False) -> None:
+    """Store the rater's state and new history ``rows`` (inside the caller's transaction);
+    ``reset`` clears the history first (a rebuild)."""
+    ensure_tables(conn)
+    if reset:
+        conn.execute("DELETE FROM rating_history")
+    if rows:
+        conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)", rows)
+    conn.execute("INSERT OR REPLACE INTO rating_state VALUES (1, ?, ?, ?, ?, ?)",
+                 (VERSION, env_key(rater.env), rater.prefix, rater.prefix, rater.state_json()))
+
+
+def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[str] = ()) -> Rater | None:
+    """The stored state as a ``Rater``, or ``None`` when missing or stale (another version or
+    environment, or a stored-games count up to the prefix that is not the prefix: games
+    stored without being rated).
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_state'").fetchone():
+            return None
+        row = conn.execute("SELECT version, env, prefix, rated, ratings FROM rating_state WHERE id = 1").fetchone()
+        if row is None or row[0] != VERSION or row[1] != env_key(env):
+            return None
+        stored = conn.execute("SELECT count(*) FROM games WHERE game_id BETWEEN 1 AND ?", (row[2],)).fetchone()[0]
+    except sqlite3.Error as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+    if stored != row[2] or row[3] != row[2]:
+        return None
+    data = json.loads(row[4])
+    rater = Rater(env, (), row[2], {k: (v[0], v[1]) for k, v in data.items()}, {k: int(v[2]) for k, v in data.items()})
+    for label in labels:
+        rater.meet(label)
+    return rater
+
+
+def try_save(path: str | os.PathLike, rater: Rater, rows: Sequence[tuple]) -> bool:
+    """Store a rebuilt state (and its whole history) in the database at ``path`` if the run
+    lock ``<name>.lock`` beside it can be taken at once and the file is writable; else store
+    nothing. Returns whether it was stored."""
+    db = Path(path)
+    lock = db.with_suffix(".lock")
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return False  # a run is writing this tournament: it keeps the state itself
+            return False
+        try:
+            conn = sqlite3.connect(db, timeout=5)
+        except sqlite3.Error:
+            return False
+        try:
+            conn.isolation_level = None
+            conn.execute("BEGIN IMMEDIATE")
+            write(conn, rater, rows, reset=True)
+            conn.execute("COMMIT")
+            return True
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            return False
+        finally:
+            conn.close()
+    finally:
+        os.close(fd)
+
+
+def read_history(conn: sqlite3.Connection, upto: int) -> list[tuple]:
+    """Stored history rows ``(game_id, seat, label, mu, sigma, games)`` of games ``1..upto``,
+    in (game_id, seat) order.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    try:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_history'").fetchone():
+            return []
+        return conn.execute("SELECT game_id, seat, label, mu, sigma, games FROM rating_history "
+                            "WHERE game_id <= ? ORDER BY game_id, seat", (upto,)).fetchall()
+    except sqlite3.Error as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+
+
+def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
+            games: Iterable[tuple[int, Sequence[str], Sequence[int]]], labels: Sequence[str] = ()
+            ) -> tuple[Rater, int, list[tuple]]:
+    """Ratings after every stored game: the stored state, plus the games beyond its prefix
+    rated in memory. ``games``: ``(game_id, seats, ranks)`` of the stored games in id order.
+    A missing or stale state is rebuilt from ``games`` and stored (``try_save``) when
+    ``path`` is given.
+
+    Returns:
+        ``(rater, prefix, extra)``: the rater after all games; the prefix whose history is
+        stored (``read_history(conn, prefix)``); the history rows of the games beyond it.
+    """
+    rater = read(conn, env, labels)
+    rebuilt = rater is None
+    if rebuilt:
+        rater = Rater(env, labels)
+    prefix_rows: list[tuple] = []
+    beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []
+    start = rater.prefix
+    for game_id, seats, ranks in games:
+        if game_id <= start:
+            continue
+        if rebuilt and game_id == rater.prefix + 1 and not beyond:
+            prefix_rows += rater.add(game_id, seats, ranks)
+        else:
+            beyond.append((game_id, seats, ranks))
+    saved_prefix = rater.prefix
+    if rebuilt and path is not None and not try_save(path, rater, prefix_rows):
+        saved_prefix = 0
+    extra = [] if saved_prefix else prefix_rows
+    for game_id, seats, ranks in beyond:
+        extra += rater.rate(game_id, seats, ranks)
+    return rater, saved_prefix, extra
+
+
+def save(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],
+         reset: bool = False) -> None:
+    """Store the state and new history ``rows`` in one transaction of the run's connection.
+
+    Raises:
+        ResultsError: the write failed (the games stay; the next report rebuilds the state).
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        write(conn, rater, rows, reset)
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise ResultsError(f"cannot write results database {str(path)!r}: {exc}") from None
+
+
+def keeper(conn: sqlite3.Connection, path: str | os.PathLike, env: trueskill.TrueSkill, labels: Sequence[str],
+           stored: Iterable[tuple[int, Sequence[str], Sequence[int]]] | None) -> Rater:
+    """The runner's rater: the stored state (rebuilt from ``stored``, the ``(game_id, seats,
+    ranks)`` of the stored games, when missing or stale), with the stored games beyond its
+    prefix taken in (``Rater.add``), and saved. ``rater.saving`` is False when the save failed
+    (a full disk...): the run goes on and the stored state, consistent up to its own prefix,
+    is completed by the next report.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    rater = read(conn, env, labels)
+    reset = rater is None
+    rater = rater or Rater(env, labels)
+    rows: list[tuple] = []
+    for game_id, seats, ranks in stored or ():
+        rows += rater.add(game_id, seats, ranks)
+    rater.saving = True
+    if reset or rows:
+        rater.saving = save_quietly(conn, path, rater, rows, reset)
+    return rater
+
+
+def save_quietly(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],
+                 reset: bool = False) -> bool:
+    """``save``, returning False instead of raising (the rating state is a cache of the games:
+    a failed write loses nothing the next report cannot rebuild)."""
+    try:
+        save(conn, path, rater, rows, reset)
+        return True
+    except ResultsError as exc:
+        log.warning("rating state not stored (the next report rebuilds it): %s", exc)
+        return False
