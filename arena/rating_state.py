@@ -8,7 +8,9 @@ What it rated is stored beside the games:
 
 - ``rating_state`` (one row): ``version``, ``env`` (the TrueSkill parameters, JSON),
   ``prefix`` ``P`` (games ``1..P`` rated), ``rated`` (games rated, = ``P``) and ``ratings``
-  (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met);
+  (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met) and ``search`` (the
+  per-bot search sums of those games, ``arena.store.search_sums``: a report adds only the
+  moves of the games beyond the prefix);
 - ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``label``,
   ``mu``, ``sigma``, ``games``: the bot's rating after that game), for the rating-progression
   plot.
@@ -34,6 +36,7 @@ from typing import Any
 import trueskill
 
 from arena.errors import ResultsError
+from arena.store import merge_sums, search_sums
 
 log = logging.getLogger("arena.ratings")
 
@@ -43,7 +46,7 @@ VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rating_state (
     id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, env TEXT NOT NULL,
-    prefix INTEGER NOT NULL, rated INTEGER NOT NULL, ratings TEXT NOT NULL);
+    prefix INTEGER NOT NULL, rated INTEGER NOT NULL, ratings TEXT NOT NULL, search TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rating_history (
     game_id INTEGER NOT NULL, seat INTEGER NOT NULL, label TEXT NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
@@ -73,6 +76,8 @@ class Rater:
         self.counts: dict[str, int] = dict(counts or {})
         self.pending: dict[int, tuple[Sequence[str], Sequence[int]]] = {}
         self.saving = False  # the runner's rater: whether its state is still being stored
+        self.unsaved: list[tuple] = []  # history rows rated since the last save (``flush``)
+        self.search: dict[str, list] = {}  # per-bot search sums of the prefix (``arena.store.search_sums``)
         for label in labels:
             self.meet(label)
 
@@ -113,17 +118,21 @@ class Rater:
             rows.append((int(game_id), seat, label, rating[0], rating[1], self.counts[label]))
         return rows
 
-    def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int]) -> list[tuple]:
-        """Take one stored game; rate every game of the contiguous prefix now complete.
-        Returns the history rows of the games rated (see ``rate``). A game at or below the
-        prefix (already rated) is ignored."""
+    def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int], sums: dict | None = None) -> list[tuple]:
+        """Take one stored game (``sums``: its per-bot search sums, ``arena.store.game_sums``);
+        rate every game of the contiguous prefix now complete and add its sums. Returns the
+        history rows of the games rated (see ``rate``). A game at or below the prefix (already
+        rated) is ignored."""
         if game_id <= self.prefix:
             return []
-        self.pending[int(game_id)] = (list(seats), [int(r) for r in ranks])
+        self.pending[int(game_id)] = (list(seats), [int(r) for r in ranks], sums)
         rows: list[tuple] = []
         while self.prefix + 1 in self.pending:
             self.prefix += 1
-            rows += self.rate(self.prefix, *self.pending.pop(self.prefix))
+            seats_, ranks_, sums_ = self.pending.pop(self.prefix)
+            rows += self.rate(self.prefix, seats_, ranks_)
+            if sums_:
+                merge_sums(self.search, sums_)
         return rows
 
     def state_json(self) -> str:
@@ -145,8 +154,8 @@ def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: 
         conn.execute("DELETE FROM rating_history")
     if rows:
         conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)", rows)
-    conn.execute("INSERT OR REPLACE INTO rating_state VALUES (1, ?, ?, ?, ?, ?)",
-                 (VERSION, env_key(rater.env), rater.prefix, rater.prefix, rater.state_json()))
+    conn.execute("INSERT OR REPLACE INTO rating_state VALUES (1, ?, ?, ?, ?, ?, ?)",
+                 (VERSION, env_key(rater.env), rater.prefix, rater.prefix, rater.state_json(), json.dumps(rater.search)))
 
 
 def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[str] = ()) -> Rater | None:
@@ -160,7 +169,7 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
     try:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_state'").fetchone():
             return None
-        row = conn.execute("SELECT version, env, prefix, rated, ratings FROM rating_state WHERE id = 1").fetchone()
+        row = conn.execute("SELECT version, env, prefix, rated, ratings, search FROM rating_state WHERE id = 1").fetchone()
         if row is None or row[0] != VERSION or row[1] != env_key(env):
             return None
         stored = conn.execute("SELECT count(*) FROM games WHERE game_id BETWEEN 1 AND ?", (row[2],)).fetchone()[0]
@@ -170,6 +179,7 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
         return None
     data = json.loads(row[4])
     rater = Rater(env, (), row[2], {k: (v[0], v[1]) for k, v in data.items()}, {k: int(v[2]) for k, v in data.items()})
+    rater.search = json.loads(row[5])
     for label in labels:
         rater.meet(label)
     return rater
@@ -229,16 +239,18 @@ def read_history(conn: sqlite3.Connection, upto: int) -> list[tuple]:
 
 
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
-            games: Iterable[tuple[int, Sequence[str], Sequence[int]]], labels: Sequence[str] = ()
-            ) -> tuple[Rater, int, list[tuple]]:
-    """Ratings after every stored game: the stored state, plus the games beyond its prefix
-    rated in memory. ``games``: ``(game_id, seats, ranks)`` of the stored games in id order.
-    A missing or stale state is rebuilt from ``games`` and stored (``try_save``) when
-    ``path`` is given.
+            games: Iterable[tuple[int, Sequence[str], Sequence[int]]], labels: Sequence[str] = (),
+            seats: int = 2) -> tuple[Rater, int, list[tuple]]:
+    """Ratings and search sums after every stored game: the stored state, plus the games
+    beyond its prefix (rated in memory; their moves summed in SQL by key range). ``games``:
+    ``(game_id, seats, ranks)`` of the stored games in id order; ``seats``: seats per game. A
+    missing or stale state is rebuilt from ``games`` (the prefix's moves summed in one SQL
+    pass) and stored (``try_save``) when ``path`` is given.
 
     Returns:
-        ``(rater, prefix, extra)``: the rater after all games; the prefix whose history is
-        stored (``read_history(conn, prefix)``); the history rows of the games beyond it.
+        ``(rater, prefix, extra)``: the rater after all games (``rater.search`` covers every
+        game); the prefix whose history is stored (``read_history(conn, prefix)``; 0 when
+        nothing is stored); the history rows of the games beyond it.
     """
     rater = read(conn, env, labels)
     rebuilt = rater is None
@@ -247,19 +259,22 @@ def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trues
     prefix_rows: list[tuple] = []
     beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []
     start = rater.prefix
-    for game_id, seats, ranks in games:
+    for game_id, seated, ranks in games:
         if game_id <= start:
             continue
         if rebuilt and game_id == rater.prefix + 1 and not beyond:
-            prefix_rows += rater.add(game_id, seats, ranks)
+            prefix_rows += rater.add(game_id, seated, ranks)
         else:
-            beyond.append((game_id, seats, ranks))
+            beyond.append((game_id, seated, ranks))
+    if rebuilt:
+        rater.search = search_sums(conn, seats, upto=rater.prefix)
     saved_prefix = rater.prefix
-    if rebuilt and path is not None and not try_save(path, rater, prefix_rows):
+    if rebuilt and (path is None or not try_save(path, rater, prefix_rows)):
         saved_prefix = 0
     extra = [] if saved_prefix else prefix_rows
-    for game_id, seats, ranks in beyond:
-        extra += rater.rate(game_id, seats, ranks)
+    for game_id, seated, ranks in beyond:
+        extra += rater.rate(game_id, seated, ranks)
+    merge_sums(rater.search, search_sums(conn, seats, after=rater.prefix))
     return rater, saved_prefix, extra
 
 
@@ -281,7 +296,7 @@ def save(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: 
 
 
 def keeper(conn: sqlite3.Connection, path: str | os.PathLike, env: trueskill.TrueSkill, labels: Sequence[str],
-           stored: Iterable[tuple[int, Sequence[str], Sequence[int]]] | None) -> Rater:
+           stored: Iterable[tuple[int, Sequence[str], Sequence[int]]] | None, seats: int = 2) -> Rater:
     """The runner's rater: the stored state (rebuilt from ``stored``, the ``(game_id, seats,
     ranks)`` of the stored games, when missing or stale), with the stored games beyond its
     prefix taken in (``Rater.add``), and saved. ``rater.saving`` is False when the save failed
@@ -294,13 +309,25 @@ def keeper(conn: sqlite3.Connection, path: str | os.PathLike, env: trueskill.Tru
     rater = read(conn, env, labels)
     reset = rater is None
     rater = rater or Rater(env, labels)
+    start = rater.prefix
     rows: list[tuple] = []
-    for game_id, seats, ranks in stored or ():
-        rows += rater.add(game_id, seats, ranks)
+    for game_id, seated, ranks in stored or ():
+        rows += rater.add(game_id, seated, ranks)
+    if rater.prefix > start:  # stored games joined the prefix: add their moves (one SQL pass)
+        merge_sums(rater.search, search_sums(conn, seats, after=start, upto=rater.prefix))
     rater.saving = True
     if reset or rows:
         rater.saving = save_quietly(conn, path, rater, rows, reset)
     return rater
+
+
+def flush(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater) -> None:
+    """Store the rater's state and its ``unsaved`` history rows (``save_quietly``) if it is
+    still saving; the rows are dropped either way (a failed save stops saving: the stored
+    state stays consistent up to its own prefix)."""
+    if rater.saving and rater.unsaved:
+        rater.saving = save_quietly(conn, path, rater, rater.unsaved)
+    rater.unsaved = []
 
 
 def save_quietly(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],

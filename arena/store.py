@@ -489,13 +489,46 @@ def _fetch(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
 SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max"]
 
 
-def search_sums(db: Any, seats: int) -> dict[str, list]:
+def merge_sums(total: dict[str, list], part: dict[str, list]) -> dict[str, list]:
+    """Add the per-bot sums ``part`` (``search_sums``) into ``total`` (changed and returned):
+    counts and sums add (a ``None`` sum is no report), the largest time is the larger."""
+    for label, values in part.items():
+        acc = total.setdefault(label, [0, 0, None, 0, None, 0, None, None])
+        for i in range(7):
+            if values[i] is not None:
+                acc[i] = values[i] if acc[i] is None else acc[i] + values[i]
+        if values[7] is not None:
+            acc[7] = values[7] if acc[7] is None else max(acc[7], values[7])
+    return total
+
+
+def game_sums(seats: Any, move_stats: Any) -> dict[str, list]:
+    """The ``search_sums`` of one game from its ``MoveRecord``s (what the runner adds up as
+    games are stored): plies with a seat (opening plies and rounds excluded)."""
+    out: dict[str, list] = {}
+    for m in move_stats:
+        if not 0 <= m.seat < len(seats):
+            continue
+        acc = out.setdefault(seats[m.seat], [0, 0, None, 0, None, 0, None, None])
+        acc[0] += 1
+        for i, value in ((1, m.nodes), (3, m.depth), (5, m.seconds)):
+            if value is not None:
+                acc[i] += 1
+                acc[i + 1] = value if acc[i + 1] is None else acc[i + 1] + value
+        if m.seconds is not None:
+            acc[7] = m.seconds if acc[7] is None else max(acc[7], m.seconds)
+    return out
+
+
+def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None = None) -> dict[str, list]:
     """Per-bot sums of the moves the bots chose (opening plies excluded), computed in SQL in
     one pass over the moves table in its key order (no move row reaches Python).
 
     Args:
         db: as ``load_games``.
         seats: the tournament's seats per game (``num_players``); seats beyond are ignored.
+        after, upto: only games with ``after < game_id <= upto`` (a key range; ``None``: no
+            bound).
 
     Returns:
         label -> ``[moves, nodes_n, nodes_sum, depth_n, depth_sum, seconds_n, seconds_sum,
@@ -515,21 +548,16 @@ def search_sums(db: Any, seats: int) -> dict[str, list]:
                   f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}"]
         outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
                   f"sum(ss{s})", f"max(mx{s})"]
-    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0 "
+    bounds = "".join([f" AND game_id > {int(after)}" if after is not None else "",
+                      f" AND game_id <= {int(upto)}" if upto is not None else ""])
+    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0{bounds} "
            "GROUP BY game_id) AS m JOIN games g USING (game_id) GROUP BY g.seats")
     out: dict[str, list] = {}
     for row in _fetch(db, sql):
         labels = json.loads(row[0])
         for s, label in enumerate(labels[: int(seats)]):
-            part = row[1 + 8 * s: 9 + 8 * s]
-            if not part[0]:
-                continue
-            acc = out.setdefault(label, [0, 0, None, 0, None, 0, None, None])
-            for i in range(7):
-                if part[i] is not None:
-                    acc[i] = part[i] if acc[i] is None else acc[i] + part[i]
-            if part[7] is not None:
-                acc[7] = part[7] if acc[7] is None else max(acc[7], part[7])
+            if row[1 + 8 * s]:
+                merge_sums(out, {label: list(row[1 + 8 * s: 9 + 8 * s])})
     return out
 
 

@@ -18,23 +18,35 @@ from arena.cli.console import make_console
 from arena.errors import ConfigError
 
 
+#: Modules whose ``run`` takes a store size (``--games``).
+SIZED = ("report",)
+
+
 def run_modules(quick: bool, only: str | None = None,
-                progress: Callable[[str], None] | None = None) -> list[tuple[str, list[Figure] | None, str | None]]:
+                progress: Callable[[str], None] | None = None,
+                games: int | None = None) -> list[tuple[str, list[Figure] | None, str | None]]:
     """``(module, figures, error)`` per selected module of ``MODULES``; ``error`` is one line.
     ``progress`` is called with a line as each module starts and with each figure it measured.
+    ``games``: the store size of the modules in ``SIZED`` (``--games``).
 
     Raises:
-        ConfigError: ``only`` names no module of ``MODULES``.
+        ConfigError: ``only`` names no module of ``MODULES``; ``games`` without ``--only`` of
+            a sized module, or below 2.
     """
     selected = [m for m in MODULES if only is None or m == only.strip().lower()]
     if not selected:
         raise ConfigError(f"unknown bench area {only!r}; accepted: {', '.join(MODULES) or 'none'}")
+    if games is not None and (selected != [m for m in selected if m in SIZED] or len(selected) != 1):
+        raise ConfigError(f"--games goes with --only {' or '.join(SIZED)}; accepted: --only report --games N")
+    if games is not None and games < 2:
+        raise ConfigError(f"bad --games {games}; accepted: a whole number of games >= 2")
     out = []
     say = progress or (lambda line: None)
     for i, name in enumerate(selected, 1):
         say(f"bench {i}/{len(selected)}: {name} ...")
         try:
-            figures = list(importlib.import_module(f"arena.bench.{name}").run(quick))
+            module = importlib.import_module(f"arena.bench.{name}")
+            figures = list(module.run(quick, games) if games is not None else module.run(quick))
         except Exception as exc:  # a broken benchmark is a row of the report, not a crash
             out.append((name, None, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
             say(f"  {name}: failed: {out[-1][2]}")
@@ -54,6 +66,8 @@ def _value(value: float) -> str:
 def bench(
     quick: bool = typer.Option(False, "--quick", help="smaller samples: a rough figure in seconds"),
     only: str = typer.Option(None, "--only", metavar="AREA", help=f"run one module only: {', '.join(MODULES)}"),
+    games: str = typer.Option(None, "--games", metavar="N",
+                              help="with --only report: games in the synthetic store (default 100000, --quick 10000)"),
 ) -> None:
     """Measure the speed figures (one core unless a figure says otherwise); figures are noisy
     on a loaded machine: compare ratios measured in one run."""
@@ -63,7 +77,9 @@ def bench(
                          ("goal", "left"), ("note", "left")):
         table.add_column(col, justify=justify)
     progress = make_console(stderr=True)
-    for name, figures, error in run_modules(quick, only, lambda line: progress.print(line, markup=False, highlight=False)):
+    size = _games(games)
+    for name, figures, error in run_modules(quick, only, lambda line: progress.print(line, markup=False, highlight=False),
+                                            size):
         if error is not None:
             table.add_row(name, Text("failed", style="red"), "-", "", "", Text(error))
             continue
@@ -72,6 +88,15 @@ def bench(
     console = make_console()
     console.print(table)
     console.print(f"{time.perf_counter() - start:.1f} s")
+
+
+def _games(text: str | None) -> int | None:
+    if text is None:
+        return None
+    try:
+        return int(str(text).replace("_", "").replace(",", ""))
+    except ValueError:
+        raise ConfigError(f"bad --games {text!r}; accepted: a whole number of games >= 2, e.g. 1000000") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -37,7 +38,7 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
     for i, (label, rows) in enumerate(history.groupby("label", sort=False)):
         step = -(-len(rows) // MAX_POINTS)
         if step > 1:
-            keep = (rows["games"] % step == 0).to_numpy()
+            keep = np.array(rows["games"] % step == 0)
             keep[-1] = True
             rows = rows[keep]
         colour = palette[i % len(palette)]

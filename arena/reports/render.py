@@ -153,17 +153,17 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
         tournament = dict(store.load_tournament(conn))
         races = tournament.get("game") in RACE_GAMES
         answers = store.load_answers(conn) if moves and races else pd.DataFrame(columns=store.MOVE_COLUMNS)
-        search = store.search_sums(conn, int(tournament.get("num_players") or 1)) if moves else None
         games["copy"] = games["game_id"].isin(store.load_copies(conn))
         sprt = store.load_sprt(conn)
         if "fault_detail" not in games.columns:
             details = pd.read_sql_query(
                 "SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL", conn)
             games = games.merge(details, on="game_id", how="left")
-        data = ReportData(games, answers, tournament, sprt, path, search)
-        labels = data.order
+        data = ReportData(games, answers, tournament, sprt, path)
         data.rating = rating_state.current(conn, path, data.env(), zip(games["game_id"].tolist(),
-                                           games["seats"].tolist(), games["ranks"].tolist()), labels)
+                                           games["seats"].tolist(), games["ranks"].tolist()), data.order,
+                                           int(tournament.get("num_players") or 1))
+        data.search = data.rating[0].search if moves else None
     except ArenaError:
         raise
     except (sqlite3.Error, pd.errors.DatabaseError, KeyError, ValueError, TypeError) as exc:

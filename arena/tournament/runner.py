@@ -30,7 +30,7 @@ from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
 from arena import rating_state
 from arena.ratings import make_env
-from arena.store import Store, db_path, load_games, save_sprt
+from arena.store import Store, db_path, game_sums, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.live import watch_for
 from arena.tournament.pairing import pairings
@@ -41,6 +41,8 @@ from bots.base import Limits
 from bots.registry import BotSpec
 
 log = logging.getLogger("arena.runner")
+#: Seconds between saves of the rating state during a run.
+SAVE_EVERY = 1.0
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         p = replace(p, name=legacy)
     store = Store.open(cfg.results, p.name)
     summary = RunSummary(p.name, store.path, len(p.tasks), 0)
-    log_setup = watch = None
+    log_setup = watch = rater = None
     start = time.perf_counter()
     try:
         stored = store.stored()
@@ -188,7 +190,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         rater = rating_state.keeper(store.conn, store.path, make_env(tau=float(p.settings.get("tau", 0.0))),
                                     list(p.specs), None if stored_games is None else
                                     zip(stored_games["game_id"].tolist(), stored_games["seats"].tolist(),
-                                        stored_games["ranks"].tolist()))
+                                        stored_games["ranks"].tolist()), k)
         todo = [t for t in p.tasks if t.game_id not in done]
         summary.stored = len(done)
         if not todo or (watch and watch.decided):
@@ -201,6 +203,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
         log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
         results = pool.run(todo)
+        saved = time.perf_counter()
         bar = _progress(console) if progress else None
         try:
             if bar:
@@ -208,9 +211,13 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
                 tid = bar.add_task(p.name, total=len(p.tasks), completed=len(p.tasks) - len(todo))
             for res in results:
                 store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
-                rated = rater.add(res.task.game_id, res.record.seats, res.record.outcome.ranks)
-                if rated and rater.saving:  # the contiguous prefix of game ids grew: keep its ratings
-                    rater.saving = rating_state.save_quietly(store.conn, store.path, rater, rated)
+                # the contiguous prefix of game ids is rated as it grows, its state stored about once
+                # a second (and at the end): a killed run leaves a shorter prefix, never a wrong one
+                rater.unsaved += rater.add(res.task.game_id, res.record.seats, res.record.outcome.ranks,
+                                           game_sums(res.record.seats, res.record.move_stats))
+                if time.perf_counter() - saved > SAVE_EVERY:
+                    rating_state.flush(store.conn, store.path, rater)
+                    saved = time.perf_counter()
                 summary.played += 1
                 summary.stored += 1
                 if res.record.fault_seat is not None or res.record.outcome.termination == "crash":
@@ -234,6 +241,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     finally:
         summary.seconds = time.perf_counter() - start
         try:
+            if rater is not None:
+                rating_state.flush(store.conn, store.path, rater)
             if watch is not None and watch.sprt is not None:
                 summary.sprt = watch.sprt.state()
                 save_sprt(store, summary.sprt)
