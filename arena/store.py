@@ -352,7 +352,9 @@ def load_copies(db: Any) -> list[int]:
     Raises:
         ResultsError: unreadable database.
     """
-    df = _query(db, "SELECT game_id, series, seats, moves FROM games ORDER BY game_id")
+    # only games sharing (series, move list) with another can be copies: SQL narrows to those
+    df = _query(db, "SELECT game_id, series, seats, moves FROM games WHERE (series, moves) IN "
+                    "(SELECT series, moves FROM games GROUP BY series, moves HAVING count(*) > 1) ORDER BY game_id")
     key = [",".join(sorted(json.loads(s))) for s in df["seats"]]
     dup = pd.DataFrame({"s": df["series"], "k": key, "m": df["moves"]}).duplicated()
     return [int(g) for g in df.loc[dup, "game_id"]]

@@ -1,0 +1,136 @@
+"""The report's computations as they were before issue 14 (pandas over every move row, a
+TrueSkill replay of every game, every table rebuilt per output), copied here as the
+reference the new path (incremental rating state, SQL sums, tables built once) must match."""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+
+import pandas as pd
+import trueskill
+
+from arena import store
+from arena.ratings import RATING_COLUMNS, make_env, update_1vs1
+from arena.reports import render
+from arena.reports.tables import _key
+
+
+def old_load_moves(conn: sqlite3.Connection) -> pd.DataFrame:
+    df = pd.read_sql_query("SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
+                           "m.depth, m.evaluation, m.status FROM moves m JOIN games g USING (game_id) "
+                           "ORDER BY m.game_id, m.ply, m.seat", conn)
+    df["label"] = [json.loads(s)[seat] if seat >= 0 else None for s, seat in zip(df["label"], df["seat"])]
+    df["evaluation"] = df["evaluation"].astype(float)
+    return df
+
+
+def old_load_copies(conn: sqlite3.Connection) -> list[int]:
+    df = pd.read_sql_query("SELECT game_id, series, seats, moves FROM games ORDER BY game_id", conn)
+    key = [",".join(sorted(json.loads(s))) for s in df["seats"]]
+    dup = pd.DataFrame({"s": df["series"], "k": key, "m": df["moves"]}).duplicated()
+    return [int(g) for g in df.loc[dup, "game_id"]]
+
+
+def old_replay(games: pd.DataFrame, env, labels, history):
+    prior = (env.mu, env.sigma)
+    ratings: dict[str, tuple[float, float]] = {}
+    counts: dict[str, int] = {}
+    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+    for label in labels or []:
+        ratings.setdefault(label, prior)
+        counts.setdefault(label, 0)
+    ordered = games.sort_values("game_id", kind="stable")
+    for game_id, seats, ranks in zip(ordered["game_id"], ordered["seats"], ordered["ranks"]):
+        for label in seats:
+            ratings.setdefault(label, prior)
+            counts.setdefault(label, 0)
+        if len(seats) < 2:
+            continue
+        if len(seats) == 2 and seats[0] != seats[1]:
+            result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
+            updated = update_1vs1(ratings[seats[0]], ratings[seats[1]], result, env.beta, env.tau, margin)
+        else:
+            rated = env.rate([(env.create_rating(*ratings[label]),) for label in seats], ranks=[r - 1 for r in ranks])
+            updated = [(r.mu, r.sigma) for (r,) in rated]
+        for label, rating in zip(seats, updated):
+            ratings[label] = rating
+            counts[label] += 1
+            if history is not None:
+                history.append((game_id, label, rating[0], rating[1], rating[0] - 3 * rating[1], counts[label]))
+    return ratings, counts
+
+
+def old_rate_games(games: pd.DataFrame, env, labels) -> pd.DataFrame:
+    ratings, counts = old_replay(games, env, labels, None)
+    rows = [(label, mu, sigma, mu - 3 * sigma, counts[label]) for label, (mu, sigma) in ratings.items()]
+    frame = pd.DataFrame(rows, columns=RATING_COLUMNS)
+    frame["games"] = frame["games"].astype(int)
+    return frame.sort_values(["conservative", "label"], ascending=[False, True], ignore_index=True)
+
+
+def old_history(games: pd.DataFrame, env) -> pd.DataFrame:
+    history: list[tuple] = []
+    old_replay(games, env, None, history)
+    return pd.DataFrame(history, columns=["game_id", *RATING_COLUMNS])
+
+
+def old_search_stats(moves: pd.DataFrame, order) -> pd.DataFrame:
+    own = moves[moves["label"].notna() & (moves["seat"] >= 0)]
+    own = own.assign(nodes=pd.to_numeric(own["nodes"]), depth=pd.to_numeric(own["depth"]),
+                     seconds=pd.to_numeric(own["seconds"]))
+    table = own.groupby("label").agg(
+        moves=("ply", "count"), mean_nodes=("nodes", "mean"), mean_depth=("depth", "mean"),
+        mean_seconds=("seconds", "mean"), max_seconds=("seconds", "max"),
+        total_nodes=("nodes", lambda c: c.sum(min_count=1)), total_seconds=("seconds", lambda c: c.sum(min_count=1)))
+    seconds = table.pop("total_seconds")
+    nodes = table.pop("total_nodes")
+    table["nodes_per_second"] = (nodes / seconds.where(seconds > 0)).astype(float)
+    table = table.reset_index()
+    return table.sort_values("label", key=lambda col: col.map(_key(order)), ignore_index=True)
+
+
+def old_tables(path) -> tuple[dict[str, pd.DataFrame], pd.DataFrame]:
+    """Every table of the old path, and the old rating history, of the database at ``path``."""
+    conn = store.connect_readonly(path)
+    try:
+        games = store.load_games(conn)
+        moves = old_load_moves(conn)
+        tournament = dict(store.load_tournament(conn))
+        games["copy"] = games["game_id"].isin(old_load_copies(conn))
+        sprt = store.load_sprt(conn)
+        details = pd.read_sql_query("SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL", conn)
+        games = games.merge(details, on="game_id", how="left")
+    finally:
+        conn.close()
+    data = render.ReportData(games, moves, tournament, sprt)
+    env = make_env(tau=float((tournament.get("settings") or {}).get("tau", 0.0)))
+    tables = render.build_tables(data)  # the unchanged tables; the two below are recomputed the old way
+    if "leaderboard" in tables:
+        from arena.reports import tables as t
+
+        tables["leaderboard"] = t.leaderboard(games, old_rate_games(games, env, data.order), data.order,
+                                              t.seat_results(games, data.order))
+    tables["search"] = old_search_stats(moves, data.order)
+    return tables, old_history(games, env)
+
+
+def assert_same(new: pd.DataFrame, old: pd.DataFrame, name: str) -> None:
+    """Same columns, rows and values (floats to 1e-9 relative: sums taken in another order)."""
+    assert list(new.columns) == list(old.columns), name
+    assert len(new) == len(old), name
+    for col in old.columns:
+        for a, b in zip(new[col].tolist(), old[col].tolist()):
+            if isinstance(b, float) or isinstance(a, float):
+                if (a is None or (isinstance(a, float) and math.isnan(a))) and (b is None or pd.isna(b)):
+                    continue
+                assert a == pytest_approx(b), f"{name}.{col}: {a} != {b}"
+            else:
+                assert a == b or (pd.isna(a) and pd.isna(b)), f"{name}.{col}: {a!r} != {b!r}"
+
+
+def pytest_approx(value):
+    import pytest
+
+    return pytest.approx(value, rel=1e-9, abs=1e-12)

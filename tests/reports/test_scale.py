@@ -1,0 +1,165 @@
+"""Issue 14: the new report path (incremental rating state, SQL sums, tables built once) gives
+the same tables and numbers as the old one (``tests/reports/reference.py``) on small stores."""
+
+from __future__ import annotations
+
+import io
+import random
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from arena import rating_state, store
+from arena.ratings import make_env
+from arena.reports import render
+from arena.reports.render import load, print_tables, report_json, write_files
+from tests.reports.reference import assert_same, old_history, old_tables
+from tests.reports.stores import make_store
+
+LEGACY = Path(__file__).parent.parent / "fixtures" / "legacy_store" / "interaction-13c07c51.sqlite"
+
+
+def _compare(path: Path) -> None:
+    old, old_hist = old_tables(path)
+    data = load(path)
+    new = render.tables_for(data)
+    assert list(new) == list(old)
+    for name in old:
+        assert_same(new[name].reset_index(drop=True), old[name].reset_index(drop=True), name)
+    assert_same(data.history().reset_index(drop=True), old_hist, "history")
+
+
+@pytest.mark.parametrize("game", ["interaction", "sandpile", "ricochet"])
+@pytest.mark.parametrize("fault", [False, True])
+def test_every_table_matches_the_old_path(tmp_path, game, fault):
+    path = make_store(tmp_path, game, fault)
+    _compare(path)  # no rating state yet: rebuilt and stored
+    assert rating_state.read(sqlite3.connect(path), make_env(), ()) is not None
+    _compare(path)  # from the stored state
+
+
+def test_an_older_store_is_rebuilt_once(tmp_path, monkeypatch):
+    path = tmp_path / LEGACY.name
+    shutil.copy(LEGACY, path)
+    _compare(path)
+    saves = []
+    monkeypatch.setattr(rating_state, "try_save", lambda *a: saves.append(a) or True)
+    _compare(path)
+    assert saves == []  # the state stored by the first report is fresh
+
+
+def test_a_stale_state_is_rebuilt(tmp_path):
+    path = make_store(tmp_path, "interaction")
+    load(path)
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE rating_state SET ratings = '{}', env = 'other'")
+    conn.commit()
+    conn.close()
+    _compare(path)
+
+
+def test_games_beyond_the_prefix_are_rated_from_the_state(tmp_path):
+    """A store whose state covers games 1..2 only (a run killed between saves): the report
+    rates the rest in memory, and reports the same numbers."""
+    path = make_store(tmp_path, "interaction")
+    conn = sqlite3.connect(path)
+    env = make_env()
+    games = store.load_games(conn)
+    rater = rating_state.Rater(env, ["random0", "greedy1"])
+    rows = []
+    for g in games.itertuples():
+        if g.game_id <= 2:
+            rows += rater.add(g.game_id, g.seats, g.ranks)
+    rater.search = store.search_sums(conn, 2, upto=2)
+    rating_state.save(conn, path, rater, rows, reset=True)
+    conn.close()
+    data = load(path)
+    assert data.rating[1] == 2 and len(data.rating[2]) == 2 * (len(games) - 2)
+    _compare(path)
+
+
+def test_a_running_tournament_is_not_written_by_a_report(tmp_path, monkeypatch):
+    """While a run holds the lock, a report with a stale state rates in memory and stores nothing."""
+    path = make_store(tmp_path, "interaction")
+    with store.Store.open(tmp_path, "interaction"):
+        _compare(path)
+        conn = sqlite3.connect(path)
+        assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name='rating_state'").fetchone()
+        conn.close()
+
+
+def test_the_prefix_does_not_depend_on_finishing_order():
+    env = make_env()
+    games = [(i, ("a", "b") if i % 2 else ("b", "a"), (1, 2) if i % 3 else (1, 1)) for i in range(1, 41)]
+    in_order = rating_state.Rater(env, ["a", "b"])
+    rows_in_order = [r for g in games for r in in_order.add(*g)]
+    shuffled = games[:]
+    random.Random(5).shuffle(shuffled)
+    any_order = rating_state.Rater(env, ["a", "b"])
+    rows = []
+    for g in shuffled:
+        rows += any_order.add(*g)
+    assert any_order.prefix == 40 and not any_order.pending
+    assert sorted(rows) == sorted(rows_in_order)
+    assert any_order.ratings == in_order.ratings
+    ref = old_history(__import__("pandas").DataFrame(games, columns=["game_id", "seats", "ranks"]), env)
+    assert [r[3] for r in rows_in_order] == pytest.approx(ref["mu"].tolist(), rel=1e-12)
+
+
+def test_a_gap_holds_the_prefix():
+    rater = rating_state.Rater(make_env(), ["a", "b"])
+    assert rater.add(2, ("a", "b"), (1, 2)) == []
+    assert rater.prefix == 0
+    assert len(rater.add(1, ("b", "a"), (1, 2))) == 4 and rater.prefix == 2
+
+
+def test_tables_are_built_once_per_command(tmp_path, monkeypatch):
+    path = make_store(tmp_path, "interaction")
+    data = load(path)
+    calls = []
+    real = render.build_tables
+    monkeypatch.setattr(render, "build_tables", lambda *a, **k: calls.append(1) or real(*a, **k))
+    print_tables(data, Console(file=io.StringIO(), width=160), ["leaderboard"])
+    write_files(data, tmp_path)
+    report_json(data)
+    from arena.reports.html import render_html
+
+    render_html(path, data=data)
+    assert len(calls) == 1
+
+
+def test_the_report_never_loads_every_move(tmp_path, monkeypatch):
+    path = make_store(tmp_path, "interaction")
+    real = store.load_moves
+
+    def only_some(db, game_id=None, where=None):
+        if game_id is None and where is None:
+            pytest.fail("every move row loaded")
+        return real(db, game_id, where)
+
+    monkeypatch.setattr(store, "load_moves", only_some)
+    data = load(path)
+    render.tables_for(data)
+    from arena.reports.html import render_html
+
+    render_html(path, data=data)
+
+
+def test_run_keeps_the_state_and_matches(tmp_path):
+    """A real run with two workers (games finish out of order) keeps a state that the report
+    uses as is, and the numbers are the old path's."""
+    from arena.tournament import build, run_tournament
+
+    cfg = build(dict(game="interaction", bots=["random", "greedy"], games=6, workers=2, results=str(tmp_path),
+                     name="t", params={"max_plies": "30"}))
+    run_tournament(cfg, progress=False)
+    path = tmp_path / "t.sqlite"
+    conn = sqlite3.connect(path)
+    rater = rating_state.read(conn, make_env(), ())
+    assert rater is not None and rater.prefix == 6
+    assert rater.search == store.search_sums(conn, 2)
+    conn.close()
+    _compare(path)
