@@ -149,9 +149,10 @@ def ensure_tables(conn: sqlite3.Connection) -> None:
 def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: bool = False) -> None:
     """Store the rater's state and new history ``rows`` (inside the caller's transaction);
     ``reset`` clears the history first (a rebuild)."""
+    if reset:  # a rebuild: tables of another layout go too
+        conn.execute("DROP TABLE IF EXISTS rating_state")
+        conn.execute("DROP TABLE IF EXISTS rating_history")
     ensure_tables(conn)
-    if reset:
-        conn.execute("DELETE FROM rating_history")
     if rows:
         conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)", rows)
     conn.execute("INSERT OR REPLACE INTO rating_state VALUES (1, ?, ?, ?, ?, ?, ?)",
@@ -169,7 +170,10 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
     try:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_state'").fetchone():
             return None
-        row = conn.execute("SELECT version, env, prefix, rated, ratings, search FROM rating_state WHERE id = 1").fetchone()
+        try:
+            row = conn.execute("SELECT version, env, prefix, rated, ratings, search FROM rating_state WHERE id = 1").fetchone()
+        except sqlite3.OperationalError:  # another layout (an older arena's): stale
+            return None
         if row is None or row[0] != VERSION or row[1] != env_key(env):
             return None
         stored = conn.execute("SELECT count(*) FROM games WHERE game_id BETWEEN 1 AND ?", (row[2],)).fetchone()[0]

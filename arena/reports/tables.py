@@ -77,7 +77,11 @@ def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         place = ranks + (tied - 1) / 2
         points = (k - place) / (k - 1) if k > 1 else np.full(ranks.shape, math.nan)
         result = np.where(ranks != 1, "L", np.where(tied == 1, "W", "D"))
-        scores = np.array([(list(v) + [math.nan] * k)[:k] for v in sub["scores"]], dtype=float)
+        listed = sub["scores"].tolist()
+        if all(len(v) == k for v in listed):  # the usual case: one array, no per-row padding
+            scores = np.array(listed, dtype=float).reshape(len(sub), k)
+        else:
+            scores = np.array([(list(v) + [math.nan] * k)[:k] for v in listed], dtype=float)
         keys = [tuple(v) for v in sub["seats"]]
         for key in set(keys) - names.keys():
             names[key] = pairing_name(key, order)
