@@ -37,3 +37,34 @@ def test_only_selects_one_module_and_rejects_unknown(monkeypatch):
     assert rows[0][1][0].value == 1.0
     result = CliRunner().invoke(app, ["bench", "--only", "nope"])
     assert result.exit_code != 0 and "fake_bad, fake_ok" in str(result.exception)
+
+
+def test_games_goes_with_only_report():
+    result = CliRunner().invoke(app, ["bench", "--games", "100"])
+    assert result.exit_code != 0 and "--only report" in str(result.exception)
+    result = CliRunner().invoke(app, ["bench", "--only", "report", "--games", "lots"])
+    assert result.exit_code != 0 and "bad --games 'lots'" in str(result.exception)
+
+
+def test_report_bench_on_a_small_store(tmp_path):
+    """The report figures on a 40-game store: a valid store (every game replays), the report
+    subprocess timed, its peak memory measured."""
+    import sqlite3
+
+    import arena.games
+    from arena.bench import report
+    from arena.store import load_game
+
+    figures = report.run(quick=True, games=40)
+    assert [f.unit for f in figures] == ["s", "MiB", "s", "s"]
+    assert all(f.value > 0 for f in figures)
+    path = report.build_store(tmp_path, "small", 6, distinct=3)
+    game = arena.games.make("interaction")
+    for game_id in range(1, 7):
+        row = load_game(path, game_id)
+        state = game.initial_state(row["seed"])
+        for text in row["moves"]:
+            state = state.play(game.parse_move(state, text))
+        assert state.is_terminal()
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT prefix FROM rating_state").fetchone() == (6,)
