@@ -25,7 +25,8 @@ from typing import Any
 
 from arena.games import Game, Param, State
 from bots.base import Bot, Limits, SearchStats
-from bots.values import heuristic_all, place_rewards, rewards, value_ranks
+from arena.games import competition_ranks, place_rewards
+from bots.values import heuristic_all, rewards
 
 
 class _Node:
@@ -146,7 +147,7 @@ class MCTSBot(Bot):
             if plies == horizon:
                 if self._evaluate_all is None:
                     return (0.5,) * self._n
-                guess = place_rewards(value_ranks(self._evaluate_all(state)))
+                guess = place_rewards(competition_ranks(self._evaluate_all(state)))
                 return tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5) for r in guess)
             moves = state.legal_moves()
             state = state.play(moves[int(rnd() * len(moves))])

@@ -50,12 +50,6 @@ class BotSpec:
     options: dict[str, str] = field(default_factory=dict)
     text: str = ""
 
-    @property
-    def canonical(self) -> str:
-        """``LABEL=KIND[:k=v,...]``: the spec as stored with a tournament."""
-        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
-        return f"{self.label}={self.kind}" + (f":{opts}" if opts else "")
-
 
 def _registry() -> dict[str, str]:
     found = dict(_BUILTIN)

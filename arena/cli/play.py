@@ -10,25 +10,11 @@ import typer
 import arena.games
 from arena.numbers import check_number
 from arena.errors import ConfigError
+from arena.tournament.config import parse_params
 from arena.match import random_opening
 from arena.watch import Ply, watch_game
 from bots.base import Limits
 from bots.registry import assign_labels, make
-
-
-def parse_params(items: list[str]) -> dict[str, str]:
-    """``["target=3", ...]`` -> ``{"target": "3"}``.
-
-    Raises:
-        ConfigError: an item that is not ``key=value``.
-    """
-    out = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=3")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:

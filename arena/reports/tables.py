@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from arena.games import place_rewards
 from arena.ratings import rate_games
 from arena.reports.stats import ChiSquare, binomial_test, equal_shares_test, wilson_interval
 
@@ -65,10 +66,10 @@ def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         seats, ranks, scores = list(g.seats), [int(r) for r in g.ranks], list(g.scores)
         k = len(seats)
         pairing = pairing_name(seats, order)
+        rewards = place_rewards(ranks)
         for seat, (label, rank) in enumerate(zip(seats, ranks)):
             tied = ranks.count(rank)
-            place = rank + (tied - 1) / 2
-            points = (k - place) / (k - 1) if k > 1 else math.nan
+            points = rewards[seat] if k > 1 else math.nan
             result = "L" if rank != 1 else ("W" if tied == 1 else "D")
             score = float(scores[seat]) if seat < len(scores) else math.nan
             first = 1.0 / tied if rank == 1 else 0.0

@@ -19,9 +19,9 @@ from typing import Any
 
 import arena.games
 from arena.errors import ConfigError
-from arena.numbers import INTEGER, MAX_SEED, RANGES, check_number  # noqa: F401 (re-exported)
-from arena.tournament.pairing import FORMATS
-from arena.tournament.series import ROTATIONS
+from arena.numbers import RANGES, check_number
+from arena.tournament.pairing import check_format
+from arena.tournament.series import check_rotation
 from bots.registry import BotSpec, assign_labels
 
 #: The default field of ``arena run`` with no options (different strengths).
@@ -117,7 +117,7 @@ class TournamentConfig:
 
 
 def parse_params(items: list[str] | None) -> dict[str, str]:
-    """``key=value`` strings (``-p``) as a dict.
+    """``key=value`` strings (``-p`` of ``arena run`` and ``arena play``) as a dict.
 
     Raises:
         ConfigError: an item without ``=``.
@@ -171,10 +171,10 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     for key in RANGES:
         if key in given:
             given[key] = check_number(key, given[key])
-    if "format" in given and given["format"] not in FORMATS:
-        raise ConfigError(f"unknown tournament format {given['format']!r}; accepted: {', '.join(FORMATS)}")
-    if "seat_rotation" in given and given["seat_rotation"] not in ROTATIONS:
-        raise ConfigError(f"unknown seat rotation {given['seat_rotation']!r}; accepted: {', '.join(ROTATIONS)}")
+    if "format" in given:
+        check_format(given["format"])
+    if "seat_rotation" in given:
+        check_rotation(given["seat_rotation"])
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")

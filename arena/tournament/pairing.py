@@ -14,6 +14,17 @@ from arena.errors import ConfigError
 FORMATS = ("round-robin", "gauntlet")
 
 
+
+def check_format(fmt: str) -> str:
+    """``fmt`` if it is a tournament format (``FORMATS``).
+
+    Raises:
+        ConfigError: unknown format (the message lists the accepted ones).
+    """
+    if fmt not in FORMATS:
+        raise ConfigError(f"unknown tournament format {fmt!r}; accepted: {', '.join(FORMATS)}")
+    return fmt
+
 def round_robin(field: Sequence[str], k: int) -> list[tuple[str, ...]]:
     """Every k-subset of the field (every pair for two-player games), in field order."""
     return list(combinations(field, k))
@@ -36,8 +47,7 @@ def pairings(fmt: str, field: Sequence[str], k: int) -> list[tuple[str, ...]]:
         ConfigError: unknown format, or a field too small for one game (fill it first:
             ``--fill SPEC``).
     """
-    if fmt not in FORMATS:
-        raise ConfigError(f"unknown tournament format {fmt!r}; accepted: {', '.join(FORMATS)}")
+    check_format(fmt)
     if len(field) < k:
         raise ConfigError(
             f"a {k}-player game needs at least {k} bots, got {len(field)}; "

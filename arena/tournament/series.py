@@ -42,14 +42,24 @@ class GameTask:
     opening: tuple[str, ...]
 
 
+def check_rotation(rotation: str) -> str:
+    """``rotation`` if it is a seat rotation (``ROTATIONS``).
+
+    Raises:
+        ConfigError: unknown rotation (the message lists the accepted ones).
+    """
+    if rotation not in ROTATIONS:
+        raise ConfigError(f"unknown seat rotation {rotation!r}; accepted: {', '.join(ROTATIONS)}")
+    return rotation
+
+
 def seat_orders(pairing: Sequence[str], rotation: str = "cyclic") -> list[tuple[str, ...]]:
     """The seat orders of one series: the k cyclic rotations, or all k! permutations.
 
     Raises:
         ConfigError: unknown rotation.
     """
-    if rotation not in ROTATIONS:
-        raise ConfigError(f"unknown seat rotation {rotation!r}; accepted: {', '.join(ROTATIONS)}")
+    check_rotation(rotation)
     p = tuple(pairing)
     if rotation == "all":
         return list(permutations(p))

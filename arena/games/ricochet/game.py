@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
-from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
+from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
 from arena.games.ricochet.board import CELLS, CENTRE, Board, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution
 
@@ -148,6 +148,8 @@ class RicochetGame(Game):
 
     name = "ricochet"
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
+    #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
+    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
     whole_field = True  # a tournament races its whole field in every game (spec/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
