@@ -29,6 +29,14 @@ def exit_text(code: int | None) -> str:
     return f"exit code {code}"
 
 
+def death_text(code: int | None) -> str:
+    """How a child process ended, as a phrase: ``"killed by signal SIGKILL"``,
+    ``"exited with code 1"``."""
+    if code is not None and code < 0:
+        return f"killed by signal {exit_text(code).removeprefix('signal ')}"
+    return f"exited with code {code}"
+
+
 def limit_memory(mib: int) -> None:
     """Cap this process's address space at its current size plus ``mib`` MiB (``RLIMIT_AS``), so
     a bot allocating without end gets ``MemoryError``. Linux (reads ``/proc/self/statm``)."""

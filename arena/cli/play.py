@@ -1,5 +1,5 @@
 """``arena play``: one game shown ply by ply (default: ``random`` in every seat), played in a
-watched child process (``arena.watch``)."""
+watched child process (``arena.watch``) refereed by ``arena.referee``."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import arena.games
 from arena.numbers import check_number
 from arena.errors import ConfigError
 from arena.tournament.config import parse_params
-from arena.match import random_opening
+from arena.referee import random_opening
 from arena.watch import Ply, watch_game
 from bots.base import Limits
-from bots.registry import assign_labels, make
+from bots.registry import assign_labels, check_field, make
 
 
 def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
@@ -57,6 +57,7 @@ def play(
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
     specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
+    check_field(specs, g)
     bots = [make(spec) for spec in specs]
     labels = tuple(spec.label for spec in specs)
     limits = []

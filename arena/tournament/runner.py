@@ -28,7 +28,7 @@ from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask, schedule
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
-from bots.registry import BotSpec
+from bots.registry import BotSpec, check_field
 
 log = logging.getLogger("arena.runner")
 
@@ -63,10 +63,12 @@ def plan(cfg: TournamentConfig) -> Plan:
     """Check the settings and list the games.
 
     Raises:
-        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format.
+        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, or
+            a bot that cannot play the game (``PLAYS`` against ``Game.type``).
     """
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
+    check_field(specs, game)
     for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
         try:
             bot_registry.make(spec)

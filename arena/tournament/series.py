@@ -16,7 +16,7 @@ from itertools import permutations
 
 from arena.errors import ConfigError
 from arena.games import Game
-from arena.match import derive_seed, random_opening
+from arena.referee import derive_seed, random_opening
 
 ROTATIONS = ("cyclic", "all")
 

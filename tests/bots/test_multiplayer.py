@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import arena.games
 from arena.errors import BotSpecError
-from arena.match import play_game
+from arena.referee import play_game
 from bots.base import Limits
 from bots.eval import WIN, evaluator, evaluator_all
 from arena.games import place_points

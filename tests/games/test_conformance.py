@@ -35,7 +35,7 @@ def test_check_names_a_state_whose_text_does_not_read_back():
     class Lossy(TicTacToe):
         def parse_state(self, text):
             return TicTacToeState("." * 9, 0)
-    with pytest.raises(GameCheckError, match="parse_state.to_text.. must give the same text"):
+    with pytest.raises(GameCheckError, match=r"parse_state\(to_text\(\)\) must give the same text"):
         check_text(Lossy())
 
 
