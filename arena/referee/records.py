@@ -29,32 +29,57 @@ class Termination(StrEnum):
     """How the arena ended a game (a ``str``: stored values and ``== "timeout"`` keep working).
 
     A fault's seat ranks last, the others share first (``forfeit``); ``CRASH`` before any bot
-    moved and ``GAME_ERROR`` blame nobody: every seat ranks first.
+    moved and ``GAME_ERROR`` blame nobody: every seat ranks first. Each member's ``__doc__``
+    names the rule or fault that produces it (python-chess's ``Termination`` is the model).
     """
 
-    EXCEPTION = "exception"
-    """A bot's ``choose`` or ``reset`` raised (or its constructor, in a tournament worker)."""
-    ILLEGAL_MOVE = "illegal_move"
-    """A bot answered a move of the game's notation that is not legal in the position
-    (the game's ``play`` raised ``IllegalMoveError``)."""
-    BAD_MOVE = "bad_move"
-    """A bot answered something that is not a move of the game at all (``parse_move`` of its
-    text fails, or it is not the move its text reads as)."""
-    TIMEOUT = "timeout"
-    """A move took longer than the move time plus ``--time-margin`` (measured, or killed by
-    the watchdog after a grace)."""
-    EXIT = "exit"
-    """A bot raised ``SystemExit`` (called ``sys.exit``)."""
-    MEMORY = "memory"
-    """``MemoryError`` under ``--memory-limit`` (``RLIMIT_AS``) while a bot was on move."""
-    CRASH = "crash"
-    """The process playing the game died (SIGKILL, ``os._exit``, segfault, closed pipe) on
-    every attempt; blames the seat on move."""
-    GAME_TIME = "game_time"
-    """The game ran past ``--game-time`` seconds; its worker was killed."""
-    GAME_ERROR = "game_error"
-    """The game's own code raised while playing a proper move (a bug in the game, not in a
-    bot): nobody is blamed, the traceback is logged."""
+    def __new__(cls, value: str, doc: str = "") -> Termination:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.__doc__ = doc
+        return member
+
+    EXCEPTION = (
+        "exception",
+        "A bot's ``choose`` or ``reset`` raised (or its constructor, in a tournament worker).",
+    )
+    ILLEGAL_MOVE = (
+        "illegal_move",
+        "A bot answered a move of the game's notation that is not legal in the position (the "
+        "game's ``play`` raised ``IllegalMoveError``).",
+    )
+    BAD_MOVE = (
+        "bad_move",
+        "A bot answered something that is not a move of the game at all (``parse_move`` of its "
+        "text fails, or it is not the move its text reads as).",
+    )
+    TIMEOUT = (
+        "timeout",
+        "A move took longer than the move time plus ``--time-margin`` (measured, or killed by the "
+        "watchdog after a grace).",
+    )
+    EXIT = (
+        "exit",
+        "A bot raised ``SystemExit`` (called ``sys.exit``).",
+    )
+    MEMORY = (
+        "memory",
+        "``MemoryError`` under ``--memory-limit`` (``RLIMIT_AS``) while a bot was on move.",
+    )
+    CRASH = (
+        "crash",
+        "The process playing the game died (SIGKILL, ``os._exit``, segfault, closed pipe) on "
+        "every attempt; blames the seat on move.",
+    )
+    GAME_TIME = (
+        "game_time",
+        "The game ran past ``--game-time`` seconds; its worker was killed.",
+    )
+    GAME_ERROR = (
+        "game_error",
+        "The game's own code raised while playing a proper move (a bug in the game, not in a "
+        "bot): nobody is blamed, the traceback is logged.",
+    )
 
 
 #: Terminations that are a bot's fault (the seat ranks last).
@@ -176,11 +201,9 @@ def from_wire(data: tuple) -> GameRecord:
 
 def ply_to_wire(move: str, record: MoveRecord | None) -> bytes:
     """One ply's bytes for a shared buffer: its move text and its record (``None`` at a
-    simultaneous round). Values a bot reported in foreign number types (numpy) are converted."""
-    try:
-        return marshal.dumps((RECORD_VERSION, move, None if record is None else _move_values(record)))
-    except ValueError:
-        return marshal.dumps((RECORD_VERSION, str(move), None if record is None else _plain(record)))
+    simultaneous round). Values a bot reported in foreign number types (numpy, which ``marshal``
+    would write as raw bytes) are converted to Python numbers first."""
+    return marshal.dumps((RECORD_VERSION, str(move), None if record is None else _plain(record)))
 
 
 def _plain(record: MoveRecord) -> tuple:
