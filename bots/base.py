@@ -163,7 +163,7 @@ class Bot:
         Raises:
             ConfigError: the game is not one this kind plays (``PLAYS``).
         """
-        why = self.PLAYS.refusal(game)
+        why = None if game is None else self.PLAYS.refusal(game)  # None: a lone puzzle (arena solve)
         if why is not None:
             raise ConfigError(f"{self.name} {why}")
         self.game = game

@@ -8,9 +8,8 @@ from typing import Optional
 import typer
 
 import arena.games
-from arena.numbers import check_number
+from arena.numbers import check_number, parse_params
 from arena.errors import ConfigError
-from arena.tournament.config import parse_params
 from arena.referee import random_opening
 from arena.watch import Ply, watch_game
 from bots.base import Limits

@@ -116,21 +116,6 @@ class TournamentConfig:
         return f"{self.game}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
 
-def parse_params(items: list[str] | None) -> dict[str, str]:
-    """``key=value`` strings (``-p`` of ``arena run`` and ``arena play``) as a dict.
-
-    Raises:
-        ConfigError: an item without ``=``.
-    """
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=5")
-        out[key.strip()] = value.strip()
-    return out
-
-
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
     """The settings of a TOML file (same keys as the options, ``-`` or ``_``; ``[params]``).
 
