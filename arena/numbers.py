@@ -72,3 +72,14 @@ def parse_params(items: list[str] | None) -> dict[str, str]:
             raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=5")
         out[key.strip()] = value.strip()
     return out
+
+
+def check_choice(what: str, value: Any, accepted: tuple[str, ...]) -> Any:
+    """``value`` if it is one of ``accepted`` (a tournament format, a seat rotation...).
+
+    Raises:
+        ConfigError: ``unknown <what> 'x'; accepted: a, b``.
+    """
+    if value not in accepted:
+        raise ConfigError(f"unknown {what} {value!r}; accepted: {', '.join(accepted)}")
+    return value

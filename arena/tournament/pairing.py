@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from arena.errors import ConfigError
+from arena.numbers import check_choice
 
 FORMATS = ("round-robin", "gauntlet")
 
@@ -21,9 +22,8 @@ def check_format(fmt: str) -> str:
     Raises:
         ConfigError: unknown format (the message lists the accepted ones).
     """
-    if fmt not in FORMATS:
-        raise ConfigError(f"unknown tournament format {fmt!r}; accepted: {', '.join(FORMATS)}")
-    return fmt
+    return check_choice("tournament format", fmt, FORMATS)
+
 
 def round_robin(field: Sequence[str], k: int) -> list[tuple[str, ...]]:
     """Every k-subset of the field (every pair for two-player games), in field order."""

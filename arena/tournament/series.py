@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from arena.errors import ConfigError
 from arena.games import Game
+from arena.numbers import check_choice
 from arena.referee import derive_seed, random_opening
 
 ROTATIONS = ("cyclic", "all")
@@ -48,9 +48,7 @@ def check_rotation(rotation: str) -> str:
     Raises:
         ConfigError: unknown rotation (the message lists the accepted ones).
     """
-    if rotation not in ROTATIONS:
-        raise ConfigError(f"unknown seat rotation {rotation!r}; accepted: {', '.join(ROTATIONS)}")
-    return rotation
+    return check_choice("seat rotation", rotation, ROTATIONS)
 
 
 def seat_orders(pairing: Sequence[str], rotation: str = "cyclic") -> list[tuple[str, ...]]:
