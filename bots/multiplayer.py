@@ -24,7 +24,7 @@ from typing import Any
 
 from arena.games import Param, State, place_points
 from bots.base import Bot, Limits, SearchStats
-from bots.eval import WIN, evaluator, evaluator_all
+from bots.eval import evaluator, evaluator_all
 from bots.values import terminal_value
 
 #: depth used when neither the bot's spec nor the tournament sets any limit

@@ -211,8 +211,9 @@ def play_game(
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 
     def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None) -> GameRecord:
-        return GameRecord(labels, seed, len(played), tuple(moves), tuple(stats), outcome,
-                          time.perf_counter() - start, fault_seat, detail)
+        return GameRecord(seats=labels, seed=seed, opening_plies=len(played), moves=tuple(moves),
+                          move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start,
+                          fault_seat=fault_seat, fault_detail=detail)
 
     while not state.is_terminal():
         ply = len(moves)

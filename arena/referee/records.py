@@ -163,8 +163,9 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
     """
     blamed = seat if seat is not None and seat >= 0 else None
     opened = tuple(MoveRecord(i, -1, m) for i, m in enumerate(opening))
-    return GameRecord(tuple(seats), seed, len(opening), tuple(opening) + tuple(moves), opened + tuple(stats),
-                      forfeit(len(seats), blamed, reason), seconds, blamed, " ".join(detail.split())[:500])
+    return GameRecord(seats=tuple(seats), seed=seed, opening_plies=len(opening), moves=tuple(opening) + tuple(moves),
+                      move_stats=opened + tuple(stats), outcome=forfeit(len(seats), blamed, reason), seconds=seconds,
+                      fault_seat=blamed, fault_detail=" ".join(detail.split())[:500])
 
 
 _MOVE_FIELDS = tuple(f.name for f in fields(MoveRecord))
