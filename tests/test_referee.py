@@ -140,3 +140,16 @@ def test_every_game_declares_its_type(name):
     game = arena.games.make(name)
     assert isinstance(game.type, arena.games.GameType)
     assert game.type.min_players <= game.num_players
+
+
+def test_a_game_error_in_a_tournament_is_stored_and_logged(tmp_path, monkeypatch):
+    from arena.store import load_games
+    from arena.tournament import run_tournament
+    monkeypatch.setitem(arena.games._BUILTIN, "buggy-nim", "tests.test_referee:BuggyNim")
+    cfg = build(dict(game="buggy-nim", params={"pile": "9"}, bots=["random", "t2=tests/test_referee.py#TakeTwo"],
+                     games=2, workers=1, results=str(tmp_path), opening_plies=0))
+    summary = run_tournament(cfg, progress=False)
+    games = load_games(summary.path)
+    assert (games.termination == "game_error").any() and games.fault_seat.isna().all()
+    log = (tmp_path / f"{summary.name}.log").read_text()
+    assert "arena.referee ERROR game buggy-nim raised" in log and "ZeroDivisionError" in log

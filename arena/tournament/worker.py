@@ -180,15 +180,18 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
 
 
 def _log_to_file(path: str) -> None:
-    """Write this worker's records straight to the tournament log (``O_APPEND``: each record is
-    one write; no queue or thread shared with the runner, whatever a bot kills or closes)."""
-    for handler in list(log.handlers):  # the runner's, inherited through fork
-        log.removeHandler(handler)
+    """Write this worker's records (``arena.worker``, and ``arena.referee``'s game errors) straight
+    to the tournament log (``O_APPEND``: each record is one write; no queue, thread or lock shared
+    with the runner, whatever a bot kills or closes)."""
+    top = logging.getLogger("arena")
+    for logger in (top, log):
+        for handler in list(logger.handlers):  # the runner's, inherited through fork
+            logger.removeHandler(handler)
     handler = logging.StreamHandler(open(path, "a", encoding="utf-8", buffering=1))  # noqa: SIM115 (lives with the worker)
     handler.setFormatter(logging.Formatter(LOG_FORMAT))
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+    top.addHandler(handler)
+    top.setLevel(logging.INFO)
+    top.propagate = False
 
 
 def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) -> None:
