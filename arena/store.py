@@ -193,16 +193,23 @@ class Store:
         self.close()
 
     def begin(self, name: str, game: str, params: dict, num_players: int, seed: int,
-              settings: dict, bots: list[tuple[str, str]], total_games: int) -> None:
-        """Record a new tournament, or check that a stored one has the same settings.
+              settings: dict, bots: list[tuple[str, str]], total_games: int, extend: bool = False) -> None:
+        """Record a new tournament, or check that a stored one has the same settings; with
+        ``extend``, give a stored one these settings and total (more games per pairing: the
+        caller checked that they decide the same games).
 
         Raises:
-            ResultsError: the stored settings differ (the message names the first difference).
+            ResultsError: the stored settings differ (the message names the first difference),
+                or a write failed.
         """
         try:
             row = self.conn.execute("SELECT settings FROM tournament").fetchone()
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
+        if row is not None and extend:
+            with _transaction(self.conn, self.path):
+                self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?", (json.dumps(settings), total_games))
+            return
         if row is not None:
             stored = json.loads(row[0])
             new = json.loads(json.dumps(settings))
@@ -221,6 +228,18 @@ class Store:
             rows = [dict(position=i, label=label, spec=spec) for i, (label, spec) in enumerate(bots)]
             if rows:
                 self.conn.executemany(_insert("bots", rows[0]), rows)
+
+    def stored(self) -> tuple[dict[str, Any], int] | None:
+        """The stored tournament's (settings, total games), or ``None`` before ``begin``.
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        try:
+            row = self.conn.execute("SELECT settings, total_games FROM tournament").fetchone()
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+        return None if row is None else (json.loads(row[0]), int(row[1]))
 
     def done_ids(self) -> set[int]:
         """Ids of the games already stored."""

@@ -170,7 +170,7 @@ def test_bad_toml_and_changed_config_exit_2(tmp_path, capsys):
     s = run_tournament(cfg(tmp_path), progress=False)
     before = _stored(s.path)
     code, _, err = run_cli(["run", "--game", "nim", "-p", "pile=15", "--bot", "random", "--bot", "b=random",
-                            "--games", "6", "--name", "t", "--results", str(tmp_path)], capsys)
+                            "--seed", "6", "--name", "t", "--results", str(tmp_path)], capsys)
     assert code == 2 and "different settings" in err and _stored(s.path) == before
 
 

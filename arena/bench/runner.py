@@ -44,7 +44,7 @@ def _loop_seconds(cfg) -> tuple[float, float]:
     factories = bot_factories(p.specs)
     for task in p.tasks:
         play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
-                  opening=task.opening)
+                  opening=task.opening, seeds=task.seeds, start=task.start)
     return time.perf_counter() - start, _cpu() - cpu
 
 
@@ -93,7 +93,8 @@ def _plain_parallel(cfg) -> tuple[float, float]:
 
     def work(tasks):
         for t in tasks:
-            play_game(game, [factories[label]() for label in t.seats], t.seed, labels=t.seats, opening=t.opening)
+            play_game(game, [factories[label]() for label in t.seats], t.seed, labels=t.seats, opening=t.opening,
+                      seeds=t.seeds, start=t.start)
 
     start = time.perf_counter()
     work(p.tasks)

@@ -25,6 +25,7 @@ def replay(
 ) -> None:
     """Print a stored game move by move, with the game's diagram after each ply."""
     from arena.store import load_game, load_tournament, resolve  # pandas: imported on use
+    from arena.tournament.series import series_start
 
     path = resolve(name, results)
     info = load_tournament(path)
@@ -34,7 +35,10 @@ def replay(
     seats = row["seats"]
     console.print(f"[bold]{info['name']}[/] game {row['game_id']} (series {row['series']}, seed {row['seed']}): "
                   + ", ".join(f"seat {i} {label}" for i, label in enumerate(seats)))
-    state = game.initial_state(row["seed"])
+    settings = info["settings"]  # a series from an openings file starts from its stored position
+    start = series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"), info["seed"],
+                         row["series"])
+    state = game.parse_state(start) if start is not None else game.initial_state(row["seed"])
     console.print(state.diagram(), markup=False)
     for ply, text in enumerate(row["moves"]):
         who = "opening" if ply < row["opening_plies"] else (

@@ -31,6 +31,8 @@ def run(
     param: Optional[list[str]] = typer.Option(None, "-p", "--param", help="game parameter key=value (repeatable)"),
     seat_rotation: Optional[str] = typer.Option(None, "--seat-rotation", help="cyclic (k games a series) | all (k! games)"),
     fill: Optional[str] = typer.Option(None, "--fill", help="bot spec filling empty seats when the field is smaller than the game"),
+    openings: Optional[str] = typer.Option(None, "--openings", metavar="FILE", help="start positions, one a line in the game's notation (# comments); each one a series (default --games: every position once per pairing, --opening-plies 0)"),
+    openings_order: Optional[str] = typer.Option(None, "--openings-order", help="sequential (file order, default) | random (seeded shuffle)"),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file of settings (same keys as these options)"),
     retries: Optional[str] = typer.Option(None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
@@ -46,7 +48,8 @@ def run(
     given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
-                 seat_rotation=seat_rotation, fill=fill, retries=retries)
+                 seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
+                 openings_order=openings_order)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
@@ -57,6 +60,8 @@ def run(
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
                   f"{summary.stored}/{summary.total} stored in {summary.path}"
                   + (f"; faults: {faults}" if faults else ""))
+    if summary.note:
+        console.print(summary.note)
     if summary.interrupted:
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)

@@ -43,6 +43,8 @@ def referee_game(
     on_move: OnMove | None = None,
     on_ply: OnPly | None = None,
     on_reset: Callable[[int], None] | None = None,
+    seeds: Sequence[int] | None = None,
+    start: str | None = None,
 ) -> GameRecord:
     """Play one game to a ``GameRecord``, whatever the bots do short of killing the process.
 
@@ -72,15 +74,16 @@ def referee_game(
         if rec.status is None:
             stats.append(rec)
 
-    start = time.perf_counter()
+    began = time.perf_counter()
 
     def lost(reason: Termination, detail: str) -> GameRecord:
         return fault_record(tuple(labels), seed, tuple(opening), seat, reason, detail, moves, stats,
-                            time.perf_counter() - start)
+                            time.perf_counter() - began)
 
     try:
         record = play_game(game, bots, seed, labels=labels, opening=opening, limits=limits,
-                           time_margin=time_margin, on_move=moving, on_ply=played, on_reset=resetting)
+                           time_margin=time_margin, on_move=moving, on_ply=played, on_reset=resetting,
+                           seeds=seeds, start=start)
     except SystemExit as exc:
         return lost(Termination.EXIT, f"bot called sys.exit({exc.code!r})")
     except MemoryError:

@@ -45,18 +45,46 @@ def derive_seed(seed: int, *parts: Any) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
 
 
-def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed given to the bot in 0-based ``seat`` (``reset(game, seat, seed)``)."""
-    return derive_seed(game_seed, "bot", seat)
+#: The current seeding scheme (stored with a tournament's settings as ``seeding``).
+#: 2: a bot's seed is ``derive_seed(seed, "bot", index, label)``: series seed, the game's 0-based
+#: index in its series, the bot's label (``docs/statistics.md`` "Games must be distinct").
+#: 1: ``derive_seed(seed, "bot", seat)`` (before: two copies of a stochastic bot in a series
+#: replayed one game with the seats swapped); kept only to finish tournaments stored with it.
+SEEDING = 2
+SEEDINGS = (1, 2)
 
 
-def random_opening(game: Game, seed: int, plies: int) -> list[str]:
+def bot_seeds(seed: int, index: int, labels: Sequence[str], seeding: int = SEEDING) -> tuple[int, ...]:
+    """Each seat's bot seed for one game, by the seeding scheme (see ``SEEDING``): the one place
+    a bot's seed (``reset(game, seat, seed)``) is computed.
+
+    Args:
+        seed: the series seed (the game's stored ``seed``).
+        index: the game's 0-based index in its series (its seat order's place in the rotation).
+        labels: bot labels by 0-based seat (unique within a tournament).
+        seeding: 2 (current) or 1 (tournaments stored before scheme 2).
+
+    Raises:
+        ValueError: an unknown scheme.
+    """
+    if seeding == 2:
+        return tuple(derive_seed(seed, "bot", index, label) for label in labels)
+    if seeding == 1:
+        return tuple(derive_seed(seed, "bot", seat) for seat in range(len(labels)))
+    raise ValueError(f"unknown seeding scheme {seeding!r}; accepted: {', '.join(map(str, SEEDINGS))}")
+
+
+def random_opening(game: Game, seed: int, plies: int, start: str | None = None) -> list[str]:
     """``plies`` seeded uniformly random moves from the start (fewer if the game would end).
 
-    Only sequential nodes are played; an opening stops before a simultaneous node.
+    The start is ``game.initial_state(seed)``, or the position text ``start``. Only sequential
+    nodes are played; an opening stops before a simultaneous node.
+
+    Raises:
+        PositionSyntaxError: ``start`` is not a position of the game.
     """
     rng = random.Random(derive_seed(seed, "opening"))
-    state = game.initial_state(seed)
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
     out: list[str] = []
     for _ in range(plies):
         if state.to_move < 0:
@@ -168,14 +196,16 @@ def play_game(
     on_move: OnMove | None = None,
     on_ply: OnPly | None = None,
     on_reset: Callable[[int], None] | None = None,
+    seeds: Sequence[int] | None = None,
+    start: str | None = None,
 ) -> GameRecord:
     """Play one game to the end.
 
     Args:
         game: the game (its parameters fixed).
-        bots: one bot per 0-based seat; ``reset(game, seat, bot_seed(seed, seat))`` is called
-            when it has one.
-        seed: the game's seed: ``game.initial_state(seed)`` and the bots' seeds derive from it.
+        bots: one bot per 0-based seat; ``reset(game, seat, its seed)`` is called when it has one.
+        seed: the game's (series) seed: ``game.initial_state(seed)``; the bots' seeds derive
+            from it (``seeds``).
         labels: bot labels by seat, stored in the record (default: ``bot.label`` or the class name).
         opening: forced opening plies in notation, played before the bots move.
         limits: ``Limits`` for every seat, or one per seat; ``None`` = unlimited.
@@ -185,9 +215,15 @@ def play_game(
         on_ply: called with (state after, record) after each ply; once per simultaneous
             round, with the last seat's record.
         on_reset: called with the seat before that seat's bot is reset.
+        seeds: each seat's bot seed (a tournament passes ``bot_seeds`` of the game's index in
+            its series); default ``bot_seeds(seed, 0, labels)`` (a label given twice is
+            made unique with ``@seat``).
+        start: position text the game starts from (``game.parse_state``) instead of
+            ``game.initial_state(seed)`` (an opening from a file).
 
     Raises:
         IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
+        PositionSyntaxError: ``start`` is not a position of the game.
         ValueError: not one bot per seat.
     """
     n = game.num_players
@@ -195,8 +231,10 @@ def play_game(
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
     per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * n
     labels = tuple(labels or (getattr(b, "label", None) or type(b).__name__ for b in bots))
-    start = time.perf_counter()
-    state = game.initial_state(seed)
+    if seeds is None:  # a repeated label (library callers) is told apart by its seat
+        seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
+    start_time = time.perf_counter()
     played: list[str] = []  # the opening as the game writes it
     for text in opening:
         move = game.parse_move(state, text)
@@ -206,13 +244,13 @@ def play_game(
         if isinstance(bot, Resettable):
             if on_reset:
                 on_reset(seat)
-            bot.reset(game, seat, bot_seed(seed, seat))
+            bot.reset(game, seat, seeds[seat])
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 
     def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None) -> GameRecord:
         return GameRecord(seats=labels, seed=seed, opening_plies=len(played), moves=tuple(moves),
-                          move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start,
+                          move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start_time,
                           fault_seat=fault_seat, fault_detail=detail)
 
     while not state.is_terminal():

@@ -119,7 +119,9 @@ class GameRecord:
 
     Attributes:
         seats: bot labels by 0-based seat.
-        seed: the game's seed (initial state and every bot's randomness derive from it).
+        seed: the game's (series) seed: the initial state, the opening plies and every bot's
+            seed (``bot_seeds``, with the game's index in its series and the labels) derive
+            from it.
         opening_plies: how many of ``moves`` were forced opening plies.
         moves: every ply in notation, opening included (a simultaneous round: its round text).
         move_stats: one ``MoveRecord`` per sequential ply, one per seat per simultaneous round.

@@ -2,9 +2,13 @@
 
 Two groups of settings: those that decide the games (``identity``: game, parameters, field,
 format, games, seed, openings, limits) and those that only decide how they are run
-(``workers``, ``results``, ``retries``). A run's default name is ``<game>-<hash of the
-identity>``, so re-running the same command resumes it (``spec/arena.md`` "Contracts /
-Tournaments").
+(``workers``, ``results``, ``retries``, the openings file's path). A run's default name is
+``<game>-<hash of the identity without games>``, so re-running the same command resumes it and
+raising ``--games`` extends it (``docs/arena.md`` "Contracts / Tournaments").
+
+Identity and new options: the fields of ``BASE_IDENTITY`` are always in the identity; a field
+added since counts only when it is not at its default, so adding an option renames no stored
+run and does not stop it resuming.
 """
 
 from __future__ import annotations
@@ -13,15 +17,16 @@ import hashlib
 import json
 import os
 import tomllib
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import arena.games
 from arena.errors import ConfigError
-from arena.numbers import RANGES, check_number
+from arena.numbers import RANGES, check_choice, check_number
+from arena.referee import SEEDING
 from arena.tournament.pairing import check_format
-from arena.tournament.series import check_rotation
+from arena.tournament.series import OPENINGS_ORDERS, check_rotation, read_openings, seat_orders
 from bots.registry import BotSpec, assign_labels
 
 #: The default field of ``arena run`` with no options (different strengths).
@@ -69,22 +74,38 @@ class TournamentConfig:
     memory_limit: int | None = None
     seat_rotation: str = "cyclic"
     fill: str | None = None
+    #: the positions of ``--openings`` (their text, not the file's path, decides the games)
+    openings: tuple[str, ...] = ()
+    openings_order: str = "sequential"
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
     results: str = "results"
     retries: int = 2
+    openings_file: str | None = None
 
-    RUN_ONLY = ("workers", "name", "results", "retries")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file")
+    #: The identity's fields when it was first stored: always in it, at any value (run names
+    #: and stored settings written before later options existed stay the same).
+    BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
+                     "move_nodes", "game_time", "time_margin", "memory_limit", "seat_rotation", "fill")
 
     def identity(self) -> dict[str, Any]:
-        """The settings that decide the games (stored; a resumed run must match them)."""
-        d = asdict(self)
-        for key in self.RUN_ONLY:
-            d.pop(key)
-        d["bots"] = list(d["bots"])
+        """The settings that decide the games, as JSON values: every ``BASE_IDENTITY`` field,
+        and any later field whose value is not its default."""
+        d: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.RUN_ONLY or (f.name not in self.BASE_IDENTITY and value == _default(f)):
+                continue
+            d[f.name] = value
         d["game_time"] = self.effective_game_time
-        return d
+        return json.loads(json.dumps(d, default=str))
+
+    def settings(self) -> dict[str, Any]:
+        """What is stored with a new tournament: the identity and the bot seeding scheme
+        (``seeding``, ``arena.referee.SEEDING``; a stored tournament without it used scheme 1)."""
+        return {**self.identity(), "seeding": SEEDING}
 
     @property
     def effective_game_time(self) -> float:
@@ -109,11 +130,45 @@ class TournamentConfig:
         return max(MIN_MEMORY_LIMIT, int(mib * DEFAULT_MEMORY_SHARE / max(1, self.workers)))
 
     def run_name(self) -> str:
-        """``--name``, or ``<game>-<8 hex digits of the identity's hash>``."""
+        """``--name``, or ``<game>-<8 hex digits of the hash of the identity without games>``."""
         if self.name:
             return self.name
-        text = json.dumps(self.identity(), sort_keys=True, default=str)
-        return f"{self.game}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
+        return _hashed(self.game, {k: v for k, v in self.identity().items() if k != "games"})
+
+    def legacy_run_name(self) -> str | None:
+        """The default name the code before settings identity gave these settings (the hash
+        included ``games``), or ``None`` when a later option is set (that code had none)."""
+        identity = self.identity()
+        if self.name or set(identity) - set(self.BASE_IDENTITY):
+            return None
+        return _hashed(self.game, identity)
+
+
+def _default(f: Any) -> Any:
+    return f.default_factory() if f.default_factory is not MISSING else f.default
+
+
+def _hashed(game: str, identity: dict[str, Any]) -> str:
+    text = json.dumps(identity, sort_keys=True, default=str)
+    return f"{game}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
+
+
+#: stored keys that may differ when a tournament is resumed (``settings_difference``)
+RESUMABLE = ("games", "seeding")
+
+
+def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | None:
+    """The first key (sorted) on which stored and new settings decide different games, or
+    ``None``. ``games`` (extension) and ``seeding`` (the stored scheme is kept) are not
+    compared; a later field missing on one side stands for its default.
+    """
+    defaults = {f.name: _default(f) for f in fields(TournamentConfig) if f.name not in TournamentConfig.BASE_IDENTITY}
+    normal = json.loads(json.dumps(defaults, default=str))
+
+    def value(d: dict[str, Any], key: str) -> Any:
+        return d.get(key, normal.get(key))
+    keys = sorted((set(stored) | set(new)) - set(RESUMABLE))
+    return next((k for k in keys if value(stored, k) != value(new, k)), None)
 
 
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
@@ -128,13 +183,17 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"cannot read config file {str(path)!r}: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
-    known = {f.name for f in fields(TournamentConfig)} | {"bot", "param"}
+    known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
     out: dict[str, Any] = {}
     for key, value in data.items():
         k = key.replace("-", "_")
         if k not in known:
             raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
         out[{"bot": "bots", "param": "params"}.get(k, k)] = value
+    if "openings" in out:
+        if not isinstance(out["openings"], str):
+            raise ConfigError(f"config file {str(path)!r}: openings must be the path of an openings file")
+        out["openings"] = str(Path(path).parent / out["openings"])  # relative to the TOML file
     if "params" in out and not isinstance(out["params"], dict):
         raise ConfigError(f"config file {str(path)!r}: params must be a table, e.g. [params] target = 5")
     if "bots" in out:
@@ -150,7 +209,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
 
     Raises:
         ConfigError: a bad number (the message names the accepted range), format, rotation,
-            name, game parameter; UnknownGameError; BotSpecError.
+            name, game parameter, openings file or order; UnknownGameError; BotSpecError.
     """
     given = {k: v for k, v in values.items() if v is not None}
     for key in RANGES:
@@ -160,21 +219,33 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         check_format(given["format"])
     if "seat_rotation" in given:
         check_rotation(given["seat_rotation"])
+    if "openings_order" in given:
+        check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
     given["bots"] = tuple(given.get("bots") or ()) or default_bots
-    given.setdefault("games", default_games)
+    openings_file = given.pop("openings", None)
     params = dict(given.get("params") or {})
     cls = arena.games.game_class(game_name)  # UnknownGameError
     if cls.whole_field and "players" in cls.PARAMS and "players" not in params:
         # a race for any number of players (Ricochet): the whole field races in every game
         params["players"] = max(1, min(len(given["bots"]), 8))
     given["params"] = params
+    game = arena.games.make(game_name, **params)  # UnknownGameError / ConfigError
+    if openings_file is not None and not isinstance(openings_file, (str, os.PathLike)):
+        raise ConfigError(f"openings must be the path of an openings file, not {type(openings_file).__name__}")
+    if openings_file is not None:
+        # each position a series: by default every position once per pairing, no random plies
+        given["openings"] = read_openings(openings_file, game)
+        given["openings_file"] = str(openings_file)
+        series = len(seat_orders(range(game.num_players), given.get("seat_rotation", "cyclic")))
+        given.setdefault("games", len(given["openings"]) * series)
+        given.setdefault("opening_plies", 0)
+    given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
-    game = arena.games.make(cfg.game, **cfg.params)  # UnknownGameError / ConfigError
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})

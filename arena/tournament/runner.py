@@ -2,14 +2,19 @@
 
 ``run_tournament(config)`` is what ``arena run`` calls; library users call it the same way.
 A resumed run (same name, same settings) plays only the games not yet stored; Ctrl-C stops
-cleanly, keeping every finished game (``spec/arena.md`` "Tournaments", "Storage").
+cleanly, keeping every finished game (``docs/arena.md`` "Tournaments", "Storage").
+
+Resuming (``resume``): a larger ``games`` extends a stored tournament (new series appended, game
+ids continue); a smaller one plays nothing beyond its first ``games`` per pairing and leaves
+the stored tournament as it is; a tournament stored with an older bot seeding scheme
+(``arena.referee.SEEDING``) is finished with its own scheme, so its games stay one tournament.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +24,10 @@ from rich.text import Text
 
 import arena.games
 import bots as bot_registry
-from arena.errors import ArenaError, BotSpecError
+from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
-from arena.store import Store
-from arena.tournament.config import TournamentConfig, field_specs
+from arena.store import Store, db_path
+from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.pairing import pairings
 from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask, schedule
@@ -57,10 +62,13 @@ class RunSummary:
     interrupted: bool = False
     workers_replaced: int = 0
     faults: dict[str, int] = field(default_factory=dict)
+    #: one line on how the stored tournament was resumed (extended, or asked for fewer games)
+    note: str | None = None
 
 
-def plan(cfg: TournamentConfig) -> Plan:
-    """Check the settings and list the games.
+def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
+    """Check the settings and list the games (``seeding``: the bot seeding scheme, default the
+    current one).
 
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, or
@@ -78,8 +86,35 @@ def plan(cfg: TournamentConfig) -> Plan:
             raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
     labels = [s.label for s in specs]
     tasks = schedule(game, pairings(cfg.format, labels, game.num_players), cfg.games, cfg.seed,
-                     cfg.opening_plies, cfg.seat_rotation)
-    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, tasks, cfg.identity())
+                     cfg.opening_plies, cfg.seat_rotation, openings=cfg.openings,
+                     openings_order=cfg.openings_order, **({} if seeding is None else {"seeding": seeding}))
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, tasks, cfg.settings())
+
+
+def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan, str | None]:
+    """The plan of a run on a stored tournament, and a note for the user (or ``None``).
+
+    The stored settings stay the tournament's (a larger ``games`` raises their ``games``); the
+    tasks use the stored bot seeding scheme (``seeding``, 1 when absent: stored before it).
+
+    Raises:
+        ResultsError: the settings decide other games than the stored ones.
+    """
+    key = settings_difference(stored, p.settings)
+    if key is not None:
+        raise ResultsError(f"tournament {p.name!r} exists with different settings ({key}: stored "
+                           f"{stored.get(key)!r}, now {p.settings.get(key)!r}); use another --name or the same settings")
+    seeding = stored.get("seeding", 1)
+    if seeding != p.settings["seeding"]:
+        p = replace(p, tasks=plan(cfg, seeding).tasks)
+    had, note = int(stored["games"]), None
+    if cfg.games > had:
+        note = f"extended from {had} to {cfg.games} games per pairing"
+        stored = {**stored, "games": cfg.games}
+    elif cfg.games < had:
+        note = (f"stored tournament has {had} games per pairing; --games {cfg.games} plays nothing beyond the "
+                f"first {cfg.games} (reports cover every stored game)")
+    return replace(p, settings=stored), note
 
 
 class _Rate(ProgressColumn):
@@ -129,13 +164,20 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     """
     p = plan(cfg)
     k = p.game.num_players
+    legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
+    if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
+        p = replace(p, name=legacy)
     store = Store.open(cfg.results, p.name)
     summary = RunSummary(p.name, store.path, len(p.tasks), 0)
     log_setup = None
     start = time.perf_counter()
     try:
+        stored = store.stored()
+        if stored is not None:
+            p, summary.note = resume(p, cfg, stored[0])
+            summary.total = max(len(p.tasks), stored[1])
         store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
-                    len(p.tasks))
+                    len(p.tasks), extend=stored is not None and cfg.games > int(stored[0]["games"]))
         done = store.done_ids()
         todo = [t for t in p.tasks if t.game_id not in done]
         summary.stored = len(done)
@@ -152,7 +194,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         try:
             if bar:
                 bar.start()
-                tid = bar.add_task(p.name, total=len(p.tasks), completed=len(done))
+                tid = bar.add_task(p.name, total=len(p.tasks), completed=len(p.tasks) - len(todo))
             for res in results:
                 store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
                 summary.played += 1

@@ -1,24 +1,36 @@
 """Series: the games of each pairing, with a shared opening and rotated seats.
 
 Each series of a pairing plays one seeded start (``seed``: initial position and the random
-opening plies) once per seat order, so every bot sits in every seat equally often
-(``spec/arena.md`` "Tournaments": cyclic rotation, k games for k players; ``all``: the k!
-orders). Game ids run 1, 2, ... round by round: series 0 of every pairing, then series 1...
-so an interrupted run has a spread of pairings.
+opening plies; or a position of an openings file) once per seat order, so every bot sits in
+every seat equally often (``docs/arena.md`` "Tournaments": cyclic rotation, k games for k
+players; ``all``: the k! orders). Game ids run 1, 2, ... round by round: series 0 of every
+pairing, then series 1... so an interrupted run has a spread of pairings, and more games per
+pairing only append series (ids continue).
+
+Seeds (all ``arena.referee.derive_seed``, so any game can be re-run from what is stored): series
+``s`` of a pairing has seed ``derive_seed(tournament seed, "series", *pairing labels, s)``;
+the bot on each seat of the game with 0-based index ``i`` in its series gets
+``derive_seed(series seed, "bot", i, label)`` (seeding scheme 2, ``arena.referee.bot_seeds``),
+so two copies of a stochastic bot never replay one game with the seats swapped
+(``docs/statistics.md`` "Games must be distinct").
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from pathlib import Path
 
+from arena.errors import ArenaError, ConfigError
 from arena.games import Game
 from arena.numbers import check_choice
-from arena.referee import derive_seed, random_opening
+from arena.referee import SEEDING, bot_seeds, derive_seed, random_opening
 
 ROTATIONS = ("cyclic", "all")
+OPENINGS_ORDERS = ("sequential", "random")
 
 
 @dataclass(frozen=True)
@@ -30,8 +42,13 @@ class GameTask:
         series: 0-based series index within its pairing.
         pairing: the pairing's labels in field order.
         seats: bot labels by 0-based seat.
-        seed: the game's seed (shared by the games of a series).
+        seed: the series seed (shared by the games of a series): initial position and
+            opening plies.
         opening: forced opening plies in the game's notation.
+        index: 0-based index of the game in its series (its seat order in the rotation).
+        seeds: each seat's bot seed (``arena.referee.bot_seeds``).
+        start: the series' position text from an openings file, or ``None`` (the game's
+            ``initial_state(seed)``).
     """
 
     game_id: int
@@ -40,6 +57,9 @@ class GameTask:
     seats: tuple[str, ...]
     seed: int
     opening: tuple[str, ...]
+    index: int = 0
+    seeds: tuple[int, ...] = ()
+    start: str | None = None
 
 
 def check_rotation(rotation: str) -> str:
@@ -69,6 +89,60 @@ def series_count(games: int, k: int, rotation: str = "cyclic") -> int:
     return math.ceil(games / len(seat_orders(range(k), rotation)))
 
 
+def read_openings(path: str | Path, game: Game) -> tuple[str, ...]:
+    """The positions of an openings file: one position text a line in the game's own notation
+    (``Game.parse_state``); blank lines and comments are skipped. A comment is a line whose
+    first word is ``#`` (``#`` then a space, or ``#`` alone): an Interaction position itself
+    starts with ``#``, the board's corner.
+
+    Returns:
+        The position lines, stripped, in file order.
+
+    Raises:
+        ConfigError: unreadable file, no position, or a line that is not a position of the
+            game or is already over (the message names the file and the 1-based line).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read openings file {str(path)!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    out = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.split()[0] == "#":
+            continue
+        try:
+            over = game.parse_state(line).is_terminal()
+        except ArenaError as exc:
+            raise ConfigError(f"{path}:{number}: not a position of {game.name}: {exc}") from None
+        if over:
+            raise ConfigError(f"{path}:{number}: the game is already over in this position")
+        out.append(line)
+    if not out:
+        raise ConfigError(f"openings file {str(path)!r} has no position (one position text a line; '# ' starts a comment)")
+    return tuple(out)
+
+
+def series_start(openings: Sequence[str], order: str, seed: int, series: int) -> str | None:
+    """The position of an openings list that series ``series`` (0-based) of every pairing plays.
+
+    ``sequential``: the list in order, from the top again after the last; ``random``: each pass
+    through the list a shuffle seeded by ``derive_seed(seed, "openings", pass)``.
+
+    Raises:
+        ConfigError: unknown order.
+    """
+    if order not in OPENINGS_ORDERS:
+        raise ConfigError(f"unknown openings order {order!r}; accepted: {', '.join(OPENINGS_ORDERS)}")
+    if not openings:
+        return None
+    cycle, place = divmod(series, len(openings))
+    order_ = list(range(len(openings)))
+    if order == "random":
+        random.Random(derive_seed(seed, "openings", cycle)).shuffle(order_)
+    return openings[order_[place]]
+
+
 def schedule(
     game: Game,
     pairings: Sequence[tuple[str, ...]],
@@ -76,6 +150,10 @@ def schedule(
     seed: int,
     opening_plies: int = 0,
     rotation: str = "cyclic",
+    *,
+    openings: Sequence[str] = (),
+    openings_order: str = "sequential",
+    seeding: int = SEEDING,
 ) -> list[GameTask]:
     """Every game of a tournament, in game-id order.
 
@@ -84,15 +162,25 @@ def schedule(
         pairings: from ``pairing.pairings``.
         games: games per pairing, rounded up to whole series.
         seed: the tournament seed; series seeds derive from it and the pairing's labels.
-        opening_plies: seeded random plies at the start of every series.
+        opening_plies: seeded random plies at the start of every series (after the file's
+            position when ``openings`` are given).
         rotation: ``cyclic`` or ``all``.
+        openings: position texts (``read_openings``); series ``s`` plays ``series_start``.
+        openings_order: ``sequential`` or ``random``.
+        seeding: the bot seeding scheme (``arena.referee.bot_seeds``): the current one, or that of
+            a tournament stored before it.
+
+    Raises:
+        ConfigError: unknown rotation or openings order.
     """
     n_series = series_count(games, game.num_players, rotation)
     tasks: list[GameTask] = []
     for s in range(n_series):
+        start = series_start(openings, openings_order, seed, s)
         for pairing in pairings:
             sseed = derive_seed(seed, "series", *pairing, s)
-            opening = tuple(random_opening(game, sseed, opening_plies)) if opening_plies else ()
-            for seats in seat_orders(pairing, rotation):
-                tasks.append(GameTask(len(tasks) + 1, s, tuple(pairing), seats, sseed, opening))
+            opening = tuple(random_opening(game, sseed, opening_plies, start)) if opening_plies else ()
+            for index, seats in enumerate(seat_orders(pairing, rotation)):
+                tasks.append(GameTask(len(tasks) + 1, s, tuple(pairing), seats, sseed, opening, index,
+                                      bot_seeds(sseed, index, seats, seeding), start))
     return tasks

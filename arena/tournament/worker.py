@@ -176,7 +176,9 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
     return referee_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                         time_margin=setup.time_margin, memory_limit=setup.memory_limit, on_move=on_move,
-                        on_ply=on_ply, on_reset=on_reset)
+                        on_ply=on_ply, on_reset=on_reset, seeds=task.seeds or None, start=task.start)
+
+
 
 
 def _log_to_file(path: str) -> None:

@@ -43,7 +43,8 @@ def test_same_seed_same_games_whatever_the_worker_count(tmp_path):
 def test_rerun_resumes_and_default_name_is_stable(tmp_path):
     cfg = nim(tmp_path)
     assert cfg.run_name() == nim(tmp_path, workers=1).run_name()  # workers do not change the games
-    assert cfg.run_name() != nim(tmp_path, games=6).run_name()
+    assert cfg.run_name() == nim(tmp_path, games=6).run_name()  # --games extends the same tournament
+    assert cfg.run_name() != nim(tmp_path, seed=2).run_name()
     first = run_tournament(cfg, progress=False)
     again = run_tournament(cfg, progress=False)
     assert first.played == 12 and again.played == 0 and again.stored == 12
@@ -63,8 +64,8 @@ def test_rerun_resumes_and_default_name_is_stable(tmp_path):
 
 def test_changed_settings_under_a_name_are_refused(tmp_path):
     run_tournament(nim(tmp_path, name="x"), progress=False)
-    with pytest.raises(ResultsError, match="different settings .*games"):
-        run_tournament(nim(tmp_path, name="x", games=6), progress=False)
+    with pytest.raises(ResultsError, match="different settings .*seed"):
+        run_tournament(nim(tmp_path, name="x", seed=9), progress=False)
     assert len(load_games(tmp_path / "x.sqlite")) == 12
 
 
