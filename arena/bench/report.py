@@ -38,7 +38,7 @@ def real_games(distinct: int = DISTINCT, seed: int = 1) -> list[list]:
     """``[records with LABELS in seat order, records with the seats swapped]``: ``distinct``
     seeded random-vs-random Interaction games each."""
     import arena.games
-    from arena.match import play_game
+    from arena.referee import play_game
     from bots import registry
     from bots.base import Limits
 
