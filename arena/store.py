@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from arena.errors import ResultsError
@@ -348,7 +349,11 @@ def load_games(db: Any) -> pd.DataFrame:
                     "plies, opening_plies, seconds FROM games ORDER BY game_id")
     for col in ("seats", "ranks", "scores"):  # one JSON document per column: 10× faster than per row
         df[col] = json.loads("[" + ",".join(df[col].tolist()) + "]") if len(df) else []
-    df["scores"] = [[float(x) for x in v] for v in df["scores"]]
+    sizes = {len(v) for v in df["scores"]}
+    if len(sizes) == 1:  # one array converts every score to float at C speed
+        df["scores"] = np.array(df["scores"].tolist(), dtype=float).reshape(len(df), sizes.pop()).tolist()
+    else:
+        df["scores"] = [[float(x) for x in v] for v in df["scores"]]
     for col in ("game_id", "series", "seed", "plies", "opening_plies"):
         df[col] = df[col].astype("int64")
     df["fault_seat"] = df["fault_seat"].astype("Int64")

@@ -59,14 +59,16 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
 def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
     """(row bot, column bot) -> [better, equal, worse] placings of the row bot in the games
     where both took part: W-D-L in two-player games (the crosstable's definition,
-    ``arena.reports.tables.crosstable``)."""
+    ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks), so a million
+    games cost what their few distinct results cost."""
     counts: dict[tuple[str, str], list[int]] = {}
-    for seats, ranks in zip(games["seats"], games["ranks"]):
+    keys = pd.Series([(tuple(s), tuple(r)) for s, r in zip(games["seats"], games["ranks"])], dtype=object)
+    for (seats, ranks), n in keys.value_counts(sort=False).items():
         for la, ra in zip(seats, ranks):
             for lb, rb in zip(seats, ranks):
                 if la != lb:
                     c = counts.setdefault((la, lb), [0, 0, 0])
-                    c[0 if ra < rb else 1 if ra == rb else 2] += 1
+                    c[0 if ra < rb else 1 if ra == rb else 2] += int(n)
     return counts
 
 
@@ -119,14 +121,29 @@ def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> g
     return None
 
 
+#: Above this many games per pairing, a box is drawn from its computed quartiles and fences
+#: (plotly's own method, "linear" quartiles) instead of embedding every length.
+BOX_POINTS = 5000
+
+
 def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.Figure | None:
     """The distribution of game lengths (plies; Ricochet: rounds) per pairing, as box plots."""
     if games.empty:
         return None
-    pairing = games["seats"].map(lambda s: pairing_name(s, order))
+    names = {key: pairing_name(key, order) for key in set(map(tuple, games["seats"]))}
+    pairing = pd.Series([names[tuple(s)] for s in games["seats"]], index=games.index)
     fig = go.Figure()
     for name in sorted(pairing.unique()):
-        fig.add_trace(go.Box(y=games.loc[pairing == name, "plies"], name=name, boxpoints=False))
+        y = games.loc[pairing == name, "plies"].to_numpy(dtype=float)
+        if len(y) <= BOX_POINTS:
+            fig.add_trace(go.Box(y=y, name=name, boxpoints=False))
+            continue
+        q1, median, q3 = np.percentile(y, [25, 50, 75])
+        iqr = q3 - q1
+        low = y[y >= q1 - 1.5 * iqr].min()
+        high = y[y <= q3 + 1.5 * iqr].max()
+        fig.add_trace(go.Box(x=[name], q1=[q1], median=[median], q3=[q3], lowerfence=[low], upperfence=[high],
+                             mean=[float(y.mean())], name=name, boxpoints=False))
     fig.update_layout(title="Game length per pairing", yaxis_title="plies", showlegend=False, **_LAYOUT)
     return fig
 

@@ -134,3 +134,14 @@ def pytest_approx(value):
     import pytest
 
     return pytest.approx(value, rel=1e-9, abs=1e-12)
+
+
+def old_pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
+    counts: dict[tuple[str, str], list[int]] = {}
+    for seats, ranks in zip(games["seats"], games["ranks"]):
+        for la, ra in zip(seats, ranks):
+            for lb, rb in zip(seats, ranks):
+                if la != lb:
+                    c = counts.setdefault((la, lb), [0, 0, 0])
+                    c[0 if ra < rb else 1 if ra == rb else 2] += 1
+    return counts

@@ -163,3 +163,31 @@ def test_run_keeps_the_state_and_matches(tmp_path):
     assert rater.search == store.search_sums(conn, 2)
     conn.close()
     _compare(path)
+
+
+def test_pair_counts_match_the_old_loop():
+    from arena.reports.figures import pair_counts
+    from tests.reports.frames import games_frame
+    from tests.reports.reference import old_pair_counts
+
+    rng = random.Random(3)
+    rows = []
+    for _ in range(300):
+        seats = rng.sample(["a", "b", "c", "d"], rng.choice([2, 3]))
+        rows.append((seats, [rng.randint(1, len(seats)) for _ in seats]))
+    frame = games_frame(rows)
+    assert pair_counts(frame) == old_pair_counts(frame)
+
+
+def test_long_length_boxes_are_drawn_from_quartiles():
+    import numpy as np
+
+    from arena.reports.figures import BOX_POINTS, length_boxes
+    from tests.reports.frames import games_frame
+
+    rng = random.Random(4)
+    plies = [rng.randint(10, 80) for _ in range(BOX_POINTS + 1)] + [500]
+    frame = games_frame([(["a", "b"], [1, 2], "normal", None, p) for p in plies])
+    box = length_boxes(frame).data[0]
+    assert box.y is None and box.median[0] == np.median(plies)
+    assert box.q1[0] == np.percentile(plies, 25) and box.upperfence[0] == 80  # 500 is an outlier
