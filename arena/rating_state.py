@@ -226,18 +226,26 @@ def try_save(path: str | os.PathLike, rater: Rater, rows: Sequence[tuple]) -> bo
         os.close(fd)
 
 
-def read_history(conn: sqlite3.Connection, upto: int) -> list[tuple]:
+def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int, int]] | None = None) -> list[tuple]:
     """Stored history rows ``(game_id, seat, label, mu, sigma, games)`` of games ``1..upto``,
-    in (game_id, seat) order.
+    in (game_id, seat) order. ``steps``: label -> (step, last): keep only a bot's rows whose
+    ``games`` is 1, a multiple of ``step`` or ``last`` (a thinned history, filtered in SQL).
 
     Raises:
         ResultsError: unreadable database.
     """
+    sql = "SELECT game_id, seat, label, mu, sigma, games FROM rating_history WHERE game_id <= ?"
+    args: list = [upto]
+    if steps:
+        step = " ".join("WHEN ? THEN ?" for _ in steps)
+        sql += (f" AND (games = 1 OR games % (CASE label {step} ELSE 1 END) = 0"
+                f" OR games = (CASE label {step} ELSE -1 END))")
+        args += [x for label, (st, _) in steps.items() for x in (label, st)]
+        args += [x for label, (_, last) in steps.items() for x in (label, last)]
     try:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_history'").fetchone():
             return []
-        return conn.execute("SELECT game_id, seat, label, mu, sigma, games FROM rating_history "
-                            "WHERE game_id <= ? ORDER BY game_id, seat", (upto,)).fetchall()
+        return conn.execute(sql + " ORDER BY game_id, seat", args).fetchall()
     except sqlite3.Error as exc:
         raise ResultsError(f"cannot read results database: {exc}") from None
 

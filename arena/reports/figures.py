@@ -28,7 +28,7 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
 
     ``history``: ``arena.ratings.rating_history`` (ratings updated in game-id order) or a
     store's games frame (rated here). A bot with more than ``MAX_POINTS`` games is drawn
-    through every ``ceil(games / MAX_POINTS)``-th game and its last."""
+    through its first game, every ``ceil(games / MAX_POINTS)``-th game and its last."""
     if "seats" in history.columns:
         history = rating_history(history)
     if history.empty:
@@ -38,7 +38,7 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
     for i, (label, rows) in enumerate(history.groupby("label", sort=False)):
         step = -(-len(rows) // MAX_POINTS)
         if step > 1:
-            keep = np.array(rows["games"] % step == 0)
+            keep = np.array((rows["games"] % step == 0) | (rows["games"] == 1))  # the first: legend order
             keep[-1] = True
             rows = rows[keep]
         colour = palette[i % len(palette)]

@@ -153,7 +153,7 @@ def _tables(tables: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
 
 def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str, str]]:
     plots = [
-        ("ratings", figures.rating_progression(data.history())),
+        ("ratings", figures.rating_progression(data.history(figures.MAX_POINTS))),
         ("crosstable", figures.crosstable_heatmap(data.games, tables.get("crosstable"))),
         ("first-move", figures.first_move_bars(tables.get("first_move"), tables.get("seat_advantage"))),
         ("lengths", figures.length_boxes(data.games, data.order)),

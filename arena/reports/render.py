@@ -118,19 +118,26 @@ class ReportData:
             return ratings_frame(rater.ratings, rater.counts)
         return rate_games(self.games, self.env(), labels=self.order)
 
-    def history(self) -> pd.DataFrame:
+    def history(self, points: int | None = None) -> pd.DataFrame:
         """``arena.ratings.rating_history`` of every stored game (the stored history up to
-        the kept prefix, then the games beyond it)."""
+        the kept prefix, then the games beyond it). ``points``: thin each bot's rows to its first,
+        every ``ceil(games / points)``-th game and its last (as the rating plot draws them), the
+        stored part filtered in SQL."""
         if self.rating is None or self.path is None:
             return rating_history(self.games, self.env())
         from arena import rating_state, store
 
+        counts = self.rating[0].counts
+        steps = {lab: (max(1, -(-n // points)), n) for lab, n in counts.items()} if points else None
         conn = store.connect_readonly(self.path)
         try:
-            rows = rating_state.read_history(conn, self.rating[1]) if self.rating[1] else []
+            rows = rating_state.read_history(conn, self.rating[1], steps) if self.rating[1] else []
         finally:
             conn.close()
-        frame = pd.DataFrame(rows + list(self.rating[2]), columns=["game_id", "seat", "label", "mu", "sigma", "games"])
+        extra = list(self.rating[2])
+        if steps:
+            extra = [r for r in extra if r[5] == 1 or r[5] % steps[r[2]][0] == 0 or r[5] == steps[r[2]][1]]
+        frame = pd.DataFrame(rows + extra, columns=["game_id", "seat", "label", "mu", "sigma", "games"])
         frame["conservative"] = frame["mu"] - 3 * frame["sigma"]
         return frame[["game_id", "label", "mu", "sigma", "conservative", "games"]]
 

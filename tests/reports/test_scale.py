@@ -191,3 +191,19 @@ def test_long_length_boxes_are_drawn_from_quartiles():
     box = length_boxes(frame).data[0]
     assert box.y is None and box.median[0] == np.median(plies)
     assert box.q1[0] == np.percentile(plies, 25) and box.upperfence[0] == 80  # 500 is an outlier
+
+
+def test_a_thinned_history_draws_the_same_plot(tmp_path, monkeypatch):
+    """The history thinned in SQL gives the rating plot of the full history."""
+    from arena.reports import figures
+
+    from arena.bench.report import build_store
+
+    path = build_store(tmp_path, "thin", 30, distinct=3)
+    monkeypatch.setattr(figures, "MAX_POINTS", 4)  # every bot has more games than that
+    data = load(path)
+    full, thin = figures.rating_progression(data.history()), figures.rating_progression(data.history(4))
+    assert len(data.history(4)) < len(data.history()) / 3
+    assert len(full.data) == len(thin.data)
+    for a, b in zip(full.data, thin.data):
+        assert a.name == b.name and list(a.x) == list(b.x) and list(a.y) == list(b.y)
