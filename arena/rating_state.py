@@ -36,6 +36,7 @@ from typing import Any
 import trueskill
 
 from arena.errors import ResultsError
+from arena.ratings import rate_one
 from arena.store import merge_sums, search_sums
 
 log = logging.getLogger("arena.ratings")
@@ -88,35 +89,13 @@ class Rater:
             self.counts[label] = 0
 
     def rate(self, game_id: int, seats: Sequence[str], ranks: Sequence[int]) -> list[tuple]:
-        """Rate one game now; returns its history rows ``(game_id, seat, label, mu, sigma,
-        games)`` (none for a game of fewer than two seats).
+        """Rate one game now (``arena.ratings.rate_one``); returns its history rows
+        ``(game_id, seat, label, mu, sigma, games)`` (none for a game of fewer than two seats).
 
         Raises:
             ResultsError: ``seats`` and ``ranks`` differ in length.
         """
-        if len(seats) != len(ranks):
-            raise ResultsError(f"game {game_id}: {len(seats)} seats but {len(ranks)} ranks; every seat needs one rank")
-        for label in seats:
-            self.meet(label)
-        if len(seats) < 2:
-            return []
-        env = self.env
-        if len(seats) == 2 and seats[0] != seats[1]:
-            from arena.ratings import update_1vs1
-
-            result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
-            updated = update_1vs1(self.ratings[seats[0]], self.ratings[seats[1]], result, env.beta, env.tau,
-                                  self.margin)
-        else:
-            rated = env.rate([(env.create_rating(*self.ratings[label]),) for label in seats],
-                             ranks=[int(r) - 1 for r in ranks])
-            updated = [(r.mu, r.sigma) for (r,) in rated]
-        rows = []
-        for seat, (label, rating) in enumerate(zip(seats, updated)):
-            self.ratings[label] = rating
-            self.counts[label] += 1
-            rows.append((int(game_id), seat, label, rating[0], rating[1], self.counts[label]))
-        return rows
+        return rate_one(self.env, self.margin, self.ratings, self.counts, game_id, seats, ranks)
 
     def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int], sums: dict | None = None) -> list[tuple]:
         """Take one stored game (``sums``: its per-bot search sums, ``arena.store.game_sums``);

@@ -140,19 +140,56 @@ def update_1vs1(a: tuple[float, float], b: tuple[float, float], result: float, b
             (b[0] - sign * vb / c * v, math.sqrt(vb * (1 - vb / c**2 * w))))
 
 
+def rate_one(env: trueskill.TrueSkill, margin: float, ratings: dict[str, tuple[float, float]],
+             counts: dict[str, int], game_id: int, seats, ranks) -> list[tuple]:
+    """Update ``ratings`` (label -> (mu, sigma)) and ``counts`` (games rated) by one game:
+    ``update_1vs1`` for two distinct bots, the package's ``env.rate`` otherwise; a game of
+    fewer than two seats changes nothing. ``margin``: ``trueskill.calc_draw_margin(p, 2, env)``.
+
+    Returns:
+        the game's history rows ``(game_id, seat, label, mu, sigma, games)``.
+
+    Raises:
+        ResultsError: ``seats`` and ``ranks`` differ in length.
+    """
+    if len(seats) != len(ranks):
+        raise ResultsError(f"game {game_id}: {len(seats)} seats but {len(ranks)} ranks; every seat needs one rank")
+    for label in seats:
+        if label not in ratings:
+            ratings[label] = (env.mu, env.sigma)
+            counts[label] = 0
+    if len(seats) < 2:
+        return []
+    if len(seats) == 2 and seats[0] != seats[1]:
+        result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
+        updated = update_1vs1(ratings[seats[0]], ratings[seats[1]], result, env.beta, env.tau, margin)
+    else:
+        rated = env.rate([(env.create_rating(*ratings[label]),) for label in seats],
+                         ranks=[int(r) - 1 for r in ranks])
+        updated = [(r.mu, r.sigma) for (r,) in rated]
+    rows = []
+    for seat, (label, rating) in enumerate(zip(seats, updated)):
+        ratings[label] = rating
+        counts[label] += 1
+        rows.append((int(game_id), seat, label, rating[0], rating[1], counts[label]))
+    return rows
+
+
 def _replay(games, env, labels, history):
-    """Update ratings game by game (``arena.rating_state.Rater``: two-player games take
-    ``update_1vs1``, others the package's ``env.rate``); append (game_id, label, mu, sigma,
+    """Update ratings game by game (``rate_one``); append (game_id, label, mu, sigma,
     conservative, games) rows to ``history`` when given. Returns (ratings, games rated) by
     label."""
-    from arena.rating_state import Rater
-
-    rater = Rater(env, labels or [])
+    margin = trueskill.calc_draw_margin(env.draw_probability, 2, env)
+    ratings: dict[str, tuple[float, float]] = {}
+    counts: dict[str, int] = {}
+    for label in labels or []:
+        ratings.setdefault(label, (env.mu, env.sigma))
+        counts.setdefault(label, 0)
     for game_id, seats, ranks in _ordered(games):
-        rows = rater.rate(game_id, seats, ranks)
+        rows = rate_one(env, margin, ratings, counts, game_id, seats, ranks)
         if history is not None:
             history.extend((g, label, mu, sigma, mu - 3 * sigma, n) for g, _, label, mu, sigma, n in rows)
-    return {label: trueskill.Rating(*r) for label, r in rater.ratings.items()}, rater.counts
+    return {label: trueskill.Rating(*r) for label, r in ratings.items()}, counts
 
 
 def ratings_frame(ratings: dict[str, tuple[float, float]], counts: dict[str, int]) -> pd.DataFrame:
