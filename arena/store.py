@@ -581,16 +581,6 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
     return out
 
 
-def game_moves(db: Any, game_ids: list[int]) -> pd.DataFrame:
-    """The moves of the games ``game_ids`` only (frame of ``load_moves``), read by key.
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    frames = [load_moves(db, int(g)) for g in game_ids]
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=MOVE_COLUMNS)
-
-
 def load_answers(db: Any) -> pd.DataFrame:
     """The rows of ``load_moves`` that have a status (answers at simultaneous rounds: the
     puzzle races), read without the other moves.
