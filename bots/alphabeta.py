@@ -209,7 +209,36 @@ class AlphaBetaBot(Bot):
         best, best_move = -INF, None
         evaluate = self._evaluate
         nodes, check = self.nodes, self._next_check
-        moves = self._ordered(state.legal_moves(), hash_move, ply, False)
+        k1, k2 = self._killers[ply]
+        single = getattr(state, "leaf", None)
+        if single is not None and (hash_move is not None or k1 is not None):
+            # staged: the hash move and killers first, each checked alone; the other moves are
+            # generated only when none of them cuts off (the same order as ``_ordered``)
+            tried: list = []
+            for move in (hash_move, k1, k2):
+                if move is None or move in tried:
+                    continue
+                child = single(move)
+                if child is None:
+                    continue
+                tried.append(move)
+                nodes += 1
+                v = self._final(child, me, ply + 1) if child.to_move < 0 else evaluate(child, me)
+                if nodes >= check:
+                    self.nodes = nodes
+                    self._check()
+                    check = self._next_check
+                if v > best:
+                    best, best_move = v, move
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self._cutoff(move, hash_move, 1, ply)
+                            self.nodes = nodes
+                            return best, best_move
+            moves = [m for m in state.legal_moves() if m not in tried] if tried else state.legal_moves()
+        else:
+            moves = self._ordered(state.legal_moves(), hash_move, ply, False)
         leaves = getattr(state, "leaves", None)
         play = state.play
         for move, child in leaves(moves) if leaves is not None else ((m, play(m)) for m in moves):

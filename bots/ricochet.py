@@ -21,7 +21,8 @@ from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
 from bots.base import Bot, Limits, SearchStats
 from arena.games.ricochet.puzzle import slide as rule_slide
-from bots.ricochet_search import breadth_first, greedy, ida_star, lower_bounds, path_table
+from bots.ricochet_bounds import lower_bounds, path_table
+from bots.ricochet_search import breadth_first, greedy, ida_star
 
 
 @dataclass(frozen=True)
@@ -63,9 +64,8 @@ def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,)) -> np.ndar
     goal robot's colour (its deflected paths), the smallest of them for the vortex."""
     if not board.diagonals:
         return lower_bounds(board.walls, goal)
-    tables = [lower_bounds(board.walls, goal, [{c for d in range(4) for c in board.path(r, x, d)[0]}
-                                               for x in range(256)]) for r in colours]
-    return np.minimum.reduce(tables)
+    paths, stops = _paths(board), _tables(board)
+    return np.minimum.reduce([lower_bounds(board.walls, goal, paths, r, stops) for r in colours])
 
 
 def _puzzle_bounds(puzzle: Puzzle) -> np.ndarray:

@@ -23,6 +23,7 @@ from arena.games.interaction.mechanics import (
     occupancy,
     score_key,
     simulate,
+    strike,
     strikes,
 )
 from arena.games.interaction.notation import (
@@ -193,6 +194,35 @@ class InteractionState(State):
             leaf.scores = scores
             leaf.ply = ply
             yield move, leaf
+
+    def leaf(self, move: Move):
+        """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
+        legal here; from the ply-2 on, a move (not a pass) is checked alone, without
+        generating the other moves (a search tries its hash and killer moves first)."""
+        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0:
+            if move not in self.legal_moves():
+                return None
+            return next(self.leaves([move]))[1]
+        cell = move.cell
+        if not 0 <= cell < NUM_CELLS or self.board[cell] != self.side + 1:
+            return None
+        s = cell * 8 + move.direction
+        hit = strike(self.occ, s)
+        if not hit:
+            return None
+        if self.ply + 1 >= self.game.max_plies:
+            return self.play(move)
+        sim = simulate(self.board, self.occ, s, hit, self.game.stop_rule)
+        key = self._key ^ Z_SIDE
+        if sim[2] or self._bloom >> ((key ^ sim[1]) & 1023) & 1:
+            return self._child(*sim, False)
+        leaf = _new(LeafPosition)
+        leaf.board = sim[0]
+        leaf.occ = sim[3]
+        leaf.to_move = leaf.side = self.side ^ 1
+        leaf.scores = self.scores
+        leaf.ply = self.ply + 1
+        return leaf
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game
