@@ -195,21 +195,37 @@ class InteractionState(State):
             leaf.ply = ply
             yield move, leaf
 
-    def leaf(self, move: Move):
-        """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
-        legal here; from the ply-2 on, a move (not a pass) is checked alone, without
-        generating the other moves (a search tries its hash and killer moves first)."""
-        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0:
-            if move not in self.legal_moves():
-                return None
-            return next(self.leaves([move]))[1]
+    def _alone(self, move: Any) -> int:
+        """The momentum of ``move`` checked alone, without generating the other moves (0: not
+        legal here), or -1 when it cannot be checked alone: moves already generated, the
+        first turn (plies 0 and 1: legality needs the simulation), a pass, the game over."""
+        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0 or move.__class__ is not Move:
+            return -1
         cell = move.cell
         if not 0 <= cell < NUM_CELLS or self.board[cell] != self.side + 1:
-            return None
-        s = cell * 8 + move.direction
-        hit = strike(self.occ, s)
+            return 0
+        return strike(self.occ, cell * 8 + move.direction)
+
+    def child(self, move: Any) -> InteractionState | None:
+        """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
+        is checked alone (a search tries its hash and killer moves before generating)."""
+        hit = self._alone(move)
+        if hit < 0:
+            return self.play(move) if move in self.legal_moves() else None
         if not hit:
             return None
+        return self._child(*simulate(self.board, self.occ, move.cell * 8 + move.direction, hit,
+                                     self.game.stop_rule), False)
+
+    def leaf(self, move: Any):
+        """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
+        legal here (checked alone from ply 2 on, as ``child``)."""
+        hit = self._alone(move)
+        if hit < 0:
+            return next(self.leaves([move]))[1] if move in self.legal_moves() else None
+        if not hit:
+            return None
+        s = move.cell * 8 + move.direction
         if self.ply + 1 >= self.game.max_plies:
             return self.play(move)
         sim = simulate(self.board, self.occ, s, hit, self.game.stop_rule)
