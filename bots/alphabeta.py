@@ -200,14 +200,14 @@ class AlphaBetaBot(Bot):
     def _children(self, state: State, hash_move: Any, ply: int):
         """``(move, state after move)`` of an interior node, lazily, in ``_ordered`` order.
 
-        Staged: where the state can check one move alone (``state.child``), the hash move and
+        Staged: where the state can check one move alone (``state.try_play``), the hash move and
         killers come first and the other moves are generated only when none of them cut off;
         the rest is then ordered by the history scores as they were when the node began (the
         journal undoes the updates made below the moves tried first), so the search tree is
         the one of generating all moves first.
         """
         k1, k2 = self._killers[ply]
-        single = getattr(state, "child", None)
+        single = getattr(state, "try_play", None)
         if single is None or (hash_move is None and k1 is None):
             play = state.play
             for move in self._ordered(state.legal_moves(), hash_move, ply):
@@ -245,7 +245,7 @@ class AlphaBetaBot(Bot):
         evaluate = self._evaluate
         nodes, check = self.nodes, self._next_check
         k1, k2 = self._killers[ply]
-        single = getattr(state, "leaf", None)
+        single = getattr(state, "try_leaf", None)
         if single is not None and (hash_move is not None or k1 is not None):
             # staged: the hash move and killers first, each checked alone; the other moves are
             # generated only when none of them cuts off (the same order as ``_ordered``)

@@ -13,7 +13,10 @@ same position at the same depth; a transposition table keyed by the robot cells 
 sorted) stores the remaining depth searched, so a position is not searched again with the
 same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
 entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
-grows with the search up to 2**26 entries (512 MiB).
+grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle of ``arena bench``
+then peaks under 200 MiB (numba's own share is about 150 MiB) and searches no more nodes than
+with 2**24 or 2**26 entries (47.7 M against 50.0 M: deeper entries are kept, replacement
+drops the shallow ones).
 
 Coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"): a board with
 barriers passes ``paths`` (``path_table``), each robot's free path per (cell, direction) with
@@ -288,7 +291,7 @@ def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max
 
 def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
              target: int, deadline: float | None = None, max_nodes: int | None = None,
-             max_depth: int = 60, table_bits: int = 26, paths: np.ndarray | None = None):
+             max_depth: int = 60, table_bits: int = 22, paths: np.ndarray | None = None):
     """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
 
     ``paths``: the board's ``path_table`` when it has barriers (``None``: plain slides).

@@ -98,7 +98,7 @@ def run(quick: bool) -> list[Figure]:
             data = json.loads(proc.stdout.strip().splitlines()[-1])
             figs.append(Figure(area, "25-move puzzle, time", data["seconds"], "s", "< 60",
                                note=f"{data['moves']} moves, {data['nodes']} nodes"))
-            figs.append(Figure(area, "25-move puzzle, peak memory (maxrss)", data["maxrss_kib"] / 1024, "MiB", "< 2048"))
+            figs.append(Figure(area, "25-move puzzle, peak memory (maxrss)", data["maxrss_kib"] / 1024, "MiB", "≤ 200"))
         else:
             figs.append(Figure(area, "25-move puzzle, time", float("nan"), "s", "< 60",
                                note="failed: " + (proc.stderr.strip().splitlines() or ["?"])[-1]))

@@ -132,8 +132,8 @@ def test_refuses_more_than_two_players():
 
 
 def test_staged_move_generation_searches_the_same_tree(monkeypatch):
-    """Hash and killer moves checked alone before generating (``InteractionState.child`` /
-    ``leaf``) give the same moves, node counts and values as generating every move first,
+    """Hash and killer moves checked alone before generating (``InteractionState.try_play`` /
+    ``try_leaf``) give the same moves, node counts and values as generating every move first,
     over consecutive choices (killers and history carried from move to move)."""
     import arena.games
     import bots
@@ -154,7 +154,7 @@ def test_staged_move_generation_searches_the_same_tree(monkeypatch):
         return out
 
     staged = run()
-    monkeypatch.delattr(InteractionState, "child")
-    monkeypatch.delattr(InteractionState, "leaf")
+    monkeypatch.delattr(InteractionState, "try_play")
+    monkeypatch.delattr(InteractionState, "try_leaf")
     assert run() == staged
     assert sum(n for _, n, _ in staged) > 1000

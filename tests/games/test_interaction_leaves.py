@@ -75,7 +75,7 @@ def test_an_illegal_move_is_refused_as_play_refuses_it():
 
 @pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
 def test_one_move_checked_alone_agrees_with_generation(params):
-    """``child``/``leaf`` (a move checked alone, for a search's hash and killer moves): ``None``
+    """``try_play``/``try_leaf`` (a move checked alone, for a search's hash and killer moves): ``None``
     exactly for the moves not in ``legal_moves``, else what ``play`` / ``leaves`` give."""
     from arena.games.interaction.notation import MOVES, PASS
 
@@ -85,7 +85,7 @@ def test_one_move_checked_alone_agrees_with_generation(params):
         rng = random.Random(seed)
         state = game.initial_state()
         while state.to_move >= 0 and state.ply < 40:
-            alone = [(move, state.child(move), state.leaf(move)) for move in (*MOVES, PASS)]  # before generating
+            alone = [(move, state.try_play(move), state.try_leaf(move)) for move in (*MOVES, PASS)]  # before generating
             legal = state.legal_moves()
             for move, child, leaf in alone:
                 assert (child is None) == (leaf is None) == (move not in legal), (state.to_text(), move)

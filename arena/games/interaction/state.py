@@ -67,6 +67,8 @@ class InteractionState(State):
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
         leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
+        try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
+            ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
 
     History (threefold repetition, two passes in a row) is kept by parent pointers from
@@ -206,7 +208,7 @@ class InteractionState(State):
             return 0
         return strike(self.occ, cell * 8 + move.direction)
 
-    def child(self, move: Any) -> InteractionState | None:
+    def try_play(self, move: Any) -> InteractionState | None:
         """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
         is checked alone (a search tries its hash and killer moves before generating)."""
         hit = self._alone(move)
@@ -217,9 +219,9 @@ class InteractionState(State):
         return self._child(*simulate(self.board, self.occ, move.cell * 8 + move.direction, hit,
                                      self.game.stop_rule), False)
 
-    def leaf(self, move: Any):
+    def try_leaf(self, move: Any):
         """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
-        legal here (checked alone from ply 2 on, as ``child``)."""
+        legal here (checked alone from ply 2 on, as ``try_play``)."""
         hit = self._alone(move)
         if hit < 0:
             return next(self.leaves([move]))[1] if move in self.legal_moves() else None
