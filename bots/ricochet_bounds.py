@@ -22,6 +22,27 @@ import numpy as np
 from bots.ricochet_search import INF, NBAR, ORIENT, kernel
 
 @kernel
+def _stops(walls):
+    """Per ``d * 256 + cell``: where a lone robot sliding from ``cell`` towards ``d`` stops
+    (walls only: ``Board.stops``)."""
+    out = np.empty(1024, np.int64)
+    for d in range(4):
+        bit = 1 << d
+        step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
+        base = d * 256
+        for i in range(256):
+            x = 255 - i if step > 0 else i  # the neighbour towards d comes first
+            out[base + x] = x if walls[x] & bit else out[base + x + step]
+    return out
+
+
+def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:
+    """(walls: uint8[256] wall masks, stops: int64[1024] the ``_stops`` table) of a board."""
+    walls = np.frombuffer(bytes(board.walls), np.uint8)
+    return walls, _stops(walls)
+
+
+@kernel
 def _straight_bounds(walls, goal):
     """``lower_bounds`` without barriers: int64[256], ``INF`` where the goal is unreachable."""
     h = np.full(256, INF, np.int64)
@@ -143,27 +164,28 @@ def lower_bounds(walls, goal: int, paths: np.ndarray | None = None, robot: int =
     """Per cell, a lower bound on the moves robot ``robot`` needs to reach ``goal``: int64[256],
     ``INF`` where it never can (the module docstring: slides may stop anywhere on their path).
 
-    ``walls``: 256 wall masks; ``paths``: the board's ``path_table`` when it has barriers, else
+    ``walls``: 256 wall masks (a sequence, or ``board_arrays``' uint8 array); ``paths``: the board's ``path_table`` when it has barriers, else
     ``None``; with barriers, ``robot`` is the colour index (R G B Y K = 0-4) that decides which
     barriers turn it and ``stops`` the kernel's slide table (int64[1024], ``d * 256 + cell``:
     where a lone robot sliding towards ``d`` stops, barriers ignored).
     """
     if paths is None:
-        return _straight_bounds(np.asarray(walls, np.int64), goal)
+        return _straight_bounds(walls if isinstance(walls, np.ndarray) else np.asarray(walls, np.int64), goal)
     return _barrier_bounds(stops, paths, robot, goal)
 
 
-def path_table(board) -> np.ndarray:
+def path_table(board, walls: np.ndarray | None = None) -> np.ndarray:
     """A board's barriers for the IDA* kernel (``bots.ricochet_search``: ``r * 1024 + d * 256 +
     cell`` the nearest barrier turning robot ``r``, ``ORIENT + cell`` 1 for ``/``, 2 for ``\\``,
-    ``NBAR`` the number of barriers): int64[NBAR + 1]."""
+    ``NBAR`` the number of barriers): int64[NBAR + 1]. ``walls``: ``board_arrays(board)[0]``
+    when at hand."""
     out = np.full(NBAR + 1, -1, np.int64)
     orient = np.zeros(256, np.int64)
     colour = np.full(256, -1, np.int64)
     for cell, (o, c) in board.diagonals.items():
         orient[cell] = 1 if o == "/" else 2
         colour[cell] = "RGBY".index(c)
-    _turning_ahead(np.asarray(board.walls, np.int64), colour, orient, out)
+    _turning_ahead(board_arrays(board)[0] if walls is None else walls, colour, orient, out)
     out[ORIENT:NBAR] = orient
     out[NBAR] = len(board.diagonals)
     return out

@@ -47,7 +47,7 @@ def random_puzzles(count: int, seed: int = 2026, robots: int = 4, diagonals: int
 
 
 def run(quick: bool) -> list[Figure]:
-    from bots.ricochet import WARM_UP, _bounds, _paths, _tables, solve_optimal
+    from bots.ricochet import WARM_UP, _arrays, _bounds, _paths, solve_optimal
 
     def solve_all(puzzles):
         """Per puzzle (fresh seconds, cached seconds, result): solved first with the per-board
@@ -56,7 +56,7 @@ def run(quick: bool) -> list[Figure]:
         out = []
         for p in puzzles:
             _bounds.cache_clear()
-            _tables.cache_clear()
+            _arrays.cache_clear()
             _paths.cache_clear()
             t = time.perf_counter()
             r = solve_optimal(p)
