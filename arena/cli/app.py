@@ -50,12 +50,6 @@ for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)
 
 
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error on stderr; return the ``typer.Exit(2)`` to raise."""
-    typer.secho(f"error: {' '.join(str(message).split())}", fg=typer.colors.RED, err=True)
-    return typer.Exit(2)
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback."""
     try:

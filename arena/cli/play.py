@@ -1,5 +1,5 @@
 """``arena play``: one game shown ply by ply (default: ``random`` in every seat), played in a
-watched child process (``arena.watch``)."""
+watched child process (``arena.watch``) refereed by ``arena.referee``."""
 
 from __future__ import annotations
 
@@ -8,27 +8,12 @@ from typing import Optional
 import typer
 
 import arena.games
-from arena.numbers import check_number
+from arena.numbers import check_number, parse_params
 from arena.errors import ConfigError
-from arena.match import random_opening
+from arena.referee import random_opening
 from arena.watch import Ply, watch_game
 from bots.base import Limits
-from bots.registry import assign_labels, make
-
-
-def parse_params(items: list[str]) -> dict[str, str]:
-    """``["target=3", ...]`` -> ``{"target": "3"}``.
-
-    Raises:
-        ConfigError: an item that is not ``key=value``.
-    """
-    out = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=3")
-        out[key.strip()] = value.strip()
-    return out
+from bots.registry import assign_labels, check_field, make
 
 
 def _round_text(record: str, labels: tuple[str, ...]) -> str:
@@ -88,6 +73,7 @@ def play(
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
     specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
+    check_field(specs, g)
     bots = [make(spec) for spec in specs]
     labels = tuple(spec.label for spec in specs)
     limits = []

@@ -44,7 +44,8 @@ def run(
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
     from arena.reports.render import print_summary, write_report  # pandas, scipy: imported on use
     from arena.tournament import build, run_tournament
-    from arena.tournament.config import load_toml, parse_params
+    from arena.numbers import parse_params
+    from arena.tournament.config import load_toml
 
     # numbers arrive as text: ``build`` checks them and names the accepted range in one line
     values = load_toml(config) if config is not None else {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import arena.games
-from arena.match import play_game
+from arena.referee import play_game
 from arena.reports.replay import round_answers
 from arena.games import SIMULTANEOUS
 from arena.store import Store, load_game

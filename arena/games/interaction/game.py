@@ -7,7 +7,7 @@ from typing import Any
 from arena.errors import ConfigError, PositionSyntaxError
 from arena.games.interaction.notation import DEFAULT_SETUP, Move, parse_move_text, parse_position
 from arena.games.interaction.state import InteractionState
-from arena.games.protocol import Game, Param
+from arena.games.protocol import Dynamics, Game, GameType, Param
 
 
 class InteractionGame(Game):
@@ -26,6 +26,7 @@ class InteractionGame(Game):
     name = "interaction"
     summary = "Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals"
     num_players = 2
+    type = GameType(2, 2, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
     PARAMS = {
         "target": Param(5, "neutrals to pocket to win at once", minimum=1),
         "max_plies": Param(200, "ply limit (the game ends when the ply count reaches it)", minimum=1),

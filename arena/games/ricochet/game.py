@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import ConfigError, IllegalMoveError, MoveSyntaxError, PositionSyntaxError
-from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
+from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
 from arena.games.race import TIES, check_answers, resolve_round
 from arena.games.ricochet.board import CELLS, CENTRE, Board, parse_diagonals, place_diagonals, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution, board_text
@@ -140,6 +140,8 @@ class RicochetGame(Game):
 
     name = "ricochet"
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
+    #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
+    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
     whole_field = True  # a tournament races its whole field in every game (spec/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
