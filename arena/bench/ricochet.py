@@ -1,8 +1,13 @@
 """Ricochet solver figures (``docs/rules/ricochet.md`` "Speed"): solve times of
 ``ricochet-optimal`` over 200 seeded random puzzles on random boards, nodes per second, the
-same with ``diagonals=2`` coloured barriers per quadrant beside the plain board's (solve time
-per puzzle, its lower-bound and path tables included), and the 25-move puzzle's time and peak
-memory (measured in a subprocess; skipped when ``quick``)."""
+same with ``diagonals=2`` coloured barriers per quadrant beside the plain board's, and the
+25-move puzzle's time and peak memory (measured in a subprocess; skipped when ``quick``).
+
+Solve times are per fresh puzzle, its per-board tables (slide, barrier and lower-bound tables)
+built as ``arena solve --file`` builds them; each puzzle is then solved again at once with
+those tables cached, and the ratio of the two medians (fresh / cached, goal <= 2: issue 18)
+shows what the per-board work adds.
+"""
 
 from __future__ import annotations
 
