@@ -19,8 +19,8 @@ import numpy as np
 from arena.games import Dynamics, Param, State
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
-from bots.base import Bot, Limits, Plays, SearchStats
 from arena.games.ricochet.puzzle import slide as rule_slide
+from bots.base import Bot, Limits, Plays, SearchStats
 from bots.ricochet_bounds import board_arrays, lower_bounds, path_table
 from bots.ricochet_search import breadth_first, greedy, ida_star
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from bots.ricochet_search import INF, NBAR, ORIENT, kernel
 
+
 @kernel
 def _stops(walls):
     """Per ``d * 256 + cell``: where a lone robot sliding from ``cell`` towards ``d`` stops

@@ -333,4 +333,4 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
 
 from bots.ricochet_greedy import breadth_first, greedy  # noqa: E402  (the Python searches, re-exported)
 
-__all__ = ["ida_star", "greedy", "breadth_first", "HAVE_NUMBA"]
+__all__ = ["HAVE_NUMBA", "breadth_first", "greedy", "ida_star"]
