@@ -14,7 +14,8 @@ sorted) stores the remaining depth searched, so a position is not searched again
 same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
 entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
 grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle of ``arena bench``
-then peaks under 200 MiB (numba's own share is about 150 MiB) and searches no more nodes than
+then peaks under 200 MiB (a warmed-up solver process holds about 160 MiB before its table,
+mostly numba and LLVM) and searches no more nodes than
 with 2**24 or 2**26 entries (47.7 M against 50.0 M: deeper entries are kept, replacement
 drops the shallow ones).
 
