@@ -83,8 +83,10 @@ class TournamentConfig:
     results: str = "results"
     retries: int = 2
     openings_file: str | None = None
+    #: ``--cluster``: a Dask scheduler ``tcp://host:port`` or ``local:N`` (``arena.tournament.cluster``)
+    cluster: str | None = None
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "cluster")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -236,6 +238,13 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         raise ConfigError(f"unknown seat rotation {given['seat_rotation']!r}; accepted: {', '.join(ROTATIONS)}")
     if "openings_order" in given and given["openings_order"] not in OPENINGS_ORDERS:
         raise ConfigError(f"unknown openings order {given['openings_order']!r}; accepted: {', '.join(OPENINGS_ORDERS)}")
+    if "cluster" in given:
+        if "workers" in given:
+            raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "
+                              "--cluster tcp://host:port or local:N on a Dask cluster")
+        given["cluster"], local = check_cluster(given["cluster"])
+        if local:  # the default --memory-limit shares this machine among the N Dask workers
+            given["workers"] = local
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
@@ -264,6 +273,24 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+def check_cluster(address: Any) -> tuple[str, int | None]:
+    """``(address, N)`` for ``local:N`` (N worker processes on this machine), ``(address, None)``
+    for ``tcp://host:port`` (a running Dask scheduler).
+
+    Raises:
+        ConfigError: anything else.
+    """
+    text = str(address).strip()
+    kind, _, rest = text.partition(":")
+    if kind == "local" and rest.strip().isdigit() and 1 <= int(rest) <= 256:
+        return f"local:{int(rest)}", int(rest)
+    host, _, port = text.removeprefix("tcp://").rpartition(":")
+    if text.startswith("tcp://") and host and port.isdigit() and 0 < int(port) < 65536:
+        return text, None
+    raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
+                      "(N worker processes on this machine, 1 to 256)")
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
