@@ -104,6 +104,18 @@ def _close(client: Any, cluster: Any) -> None:
         cluster.close(timeout=10)
 
 
+def _clashes(stem: str, path: Path) -> bool:
+    """Module ``stem`` exists here and is not this file (an earlier upload of it is: a
+    ``local:N`` scheduler in this process puts its copy on ``sys.path``)."""
+    found = importlib.util.find_spec(stem)
+    if found is None or found.origin is None:
+        return found is not None
+    try:
+        return Path(found.origin).read_bytes() != path.read_bytes()
+    except OSError:
+        return True
+
+
 def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
     """Upload each bot file (``path/to/file.py#Class``) to the cluster's workers
     (``Client.upload_file``, which workers joining later receive too) and return the specs
@@ -122,9 +134,8 @@ def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
         path_text, _, cls = spec.kind.partition("#")
         path = Path(path_text).resolve()
         stem = path.stem
-        found = importlib.util.find_spec(stem) if stem.isidentifier() else None
         why = ("its name is not a Python module name" if not stem.isidentifier()
-               else f"module {stem!r} is installed already" if found is not None and found.origin != str(path)
+               else f"module {stem!r} is installed already" if _clashes(stem, path)
                else f"another bot file has the same name ({shipped[stem]})" if shipped.get(stem, path) != path
                else None)
         if why is None and stem not in shipped:
