@@ -24,10 +24,12 @@ stored so far stay, and the same command resumes (on the cluster, or locally wit
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 import uuid
 from collections import deque
+from concurrent.futures import CancelledError
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -51,6 +53,26 @@ CONNECT_TIMEOUT, WORKER_TIMEOUT = 10, 60
 #: counts the replays against ``--retries``), and a one-thread worker holds only the game it
 #: plays (a lost worker costs no game that had not begun)
 LOCAL_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.scheduler.worker-saturation": 1.0}
+
+
+class _DaskLog(logging.Handler):
+    """Dask's own warnings (a worker lost, the scheduler gone) go to the tournament log, not
+    to the terminal, where the arena prints its one-line error."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.saved = {}
+        for name in ("distributed", "distributed.client", "distributed.gc", "tornado", "tornado.application"):
+            logger = logging.getLogger(name)  # Dask's logging config gives each a stderr handler
+            self.saved[logger] = logger.handlers[:], logger.propagate
+            logger.handlers, logger.propagate = [self], False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        log.log(record.levelno, "%s: %s", record.name, record.getMessage())
+
+    def restore(self) -> None:
+        for logger, (handlers, propagate) in self.saved.items():
+            logger.handlers, logger.propagate = handlers, propagate
 
 
 def _dask() -> Any:
@@ -171,7 +193,13 @@ class ClusterPool:
                  move_time: float | None, retries: int = 2, default_memory: bool = False) -> None:
         self.address, self.retries, self.n = address, retries, num_players
         self.replaced = 0  # game children replaced on the workers, and Dask workers lost in a game
-        self.client, self.cluster = connect(address)
+        _dask()  # its logging set up before _DaskLog takes it over
+        self.dask_log = _DaskLog()
+        try:
+            self.client, self.cluster = connect(address)
+        except BaseException:
+            self.dask_log.restore()
+            raise
         try:
             setup = replace(setup, specs=ship_bots(self.client, setup.specs), close_fds=())
         except BaseException:
@@ -204,8 +232,11 @@ class ClusterPool:
             top_up()
             for future in done:
                 task = live.pop(future)
-                result = self._collect(future, task, deaths, pending)
-                top_up()
+                try:
+                    result = self._collect(future, task, deaths, pending)
+                    top_up()
+                except (OSError, TimeoutError, CancelledError, asyncio.CancelledError) as exc:  # CommClosedError is an OSError
+                    raise self._lost(f"{type(exc).__name__}: {one_line(exc)}") from None
                 if result is not None:
                     yield result
         finally:
@@ -233,9 +264,11 @@ class ClusterPool:
         if error is not None:
             raise ClusterError(f"game {task.game_id} failed on the Dask cluster at {self.address}: "
                                f"{type(error).__name__}: {one_line(error)} (is arena installed on every worker?)")
-        raise ClusterError(f"lost the Dask cluster at {self.address} mid-run ({future.status} game "
-                           f"{task.game_id}); games stored so far are kept: re-run the same command to resume, "
-                           "on the cluster or with --workers N")
+        raise self._lost(f"game {task.game_id} {future.status}")
+
+    def _lost(self, why: str) -> ClusterError:
+        return ClusterError(f"lost the Dask cluster at {self.address} mid-run ({why}); games stored so far are kept: "
+                            "re-run the same command to resume, on the cluster or with --workers N")
 
     def close(self) -> None:
         """Stop this run's idle game workers on a cluster of one's own, close the client and a
@@ -249,3 +282,4 @@ class ClusterPool:
                 pass
         _close(self.client, self.cluster)
         self.client = self.cluster = None
+        self.dask_log.restore()

@@ -161,3 +161,48 @@ def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
     assert resumed.stored == 30 and list(games.game_id) == list(range(1, 31))
     fresh = run_tournament(build(values | {"workers": 2, "results": str(tmp_path / "fresh")}), progress=False)
     assert frame(fresh.path)[0].equals(frame(resumed.path)[0])
+
+
+@pytest.mark.slow
+def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path):
+    """`dask scheduler` and `dask worker` started as a user would; the scheduler is killed
+    after a few games: exit 2 with one line, the stored games stay, the same command with
+    --workers finishes the tournament."""
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--no-dashboard",
+                                  "--port", "0", "--scheduler-file", str(scheduler_file)], cwd=ROOT, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        import json
+        address = json.loads(scheduler_file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        args = ["run", "--game", "nim", "-p", "pile=30", "--bot", "random", "--bot", f"{BROKEN}Slow:ms=5",
+                "--games", "30", "--name", "c", "--results", str(tmp_path), "-q"]
+        code = ("import sys, arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+                "from arena.cli.app import main\nmain(sys.argv[1:])\n")
+        run = subprocess.Popen([sys.executable, "-c", code, *args, "--cluster", address], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        db, deadline = tmp_path / "c.sqlite", time.monotonic() + 120
+        while time.monotonic() < deadline and _stored(db) < 3 and run.poll() is None:
+            time.sleep(0.2)
+        scheduler.kill()
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 2, err
+        assert err.startswith("error: lost the Dask cluster at") and err.count("\n") == 1, err
+    finally:
+        for proc in (scheduler, worker):
+            if proc is not None:
+                proc.kill()
+                proc.wait()
+    kept = _stored(db)
+    assert 3 <= kept < 30
+    subprocess.run([sys.executable, "-c", code, *args, "--workers", "2"], cwd=ROOT, check=True, timeout=300,
+                   capture_output=True)
+    games = load_games(db)
+    assert list(games.game_id) == list(range(1, 31))
