@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: modules under arena.bench, in the order printed
-MODULES: list[str] = ["interaction", "sandpile", "search", "ricochet", "runner"]
+MODULES: list[str] = ["interaction", "sandpile", "search", "ricochet", "runner", "cluster"]
 
 
 @dataclass(frozen=True)
