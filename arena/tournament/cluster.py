@@ -235,13 +235,16 @@ class ClusterPool:
                 try:
                     result = self._collect(future, task, deaths, pending)
                     top_up()
-                except (OSError, TimeoutError, CancelledError, asyncio.CancelledError) as exc:  # CommClosedError is an OSError
+                except (OSError, TimeoutError, CancelledError, asyncio.CancelledError) as exc:  # CommClosedError too
                     raise self._lost(f"{type(exc).__name__}: {one_line(exc)}") from None
                 if result is not None:
                     yield result
         finally:
-            for future in live:
-                future.cancel()
+            if live and self.client is not None:  # an interrupted run: games not stored are dropped
+                try:
+                    self.client.cancel(list(live))
+                except Exception:  # a lost cluster has nothing to cancel
+                    pass
             self.close()
 
     def _collect(self, future: Any, task: GameTask, deaths: dict[int, int], pending: deque) -> Result | None:

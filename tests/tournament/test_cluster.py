@@ -90,8 +90,8 @@ def test_a_lost_dask_worker_has_its_game_replayed(tmp_path, address):
     the task, the client submits it again, the nanny's new worker plays it to a normal end."""
     marks = tmp_path / "marks"
     marks.mkdir()
-    summary = run(tmp_path, address, game="nim", params={"pile": "12"}, bots=["random", f"{BROKEN}KillParent:dir={marks}"],
-                  games=2, opening_plies=0)
+    summary = run(tmp_path, address, game="nim", params={"pile": "12"},
+                  bots=["random", f"{BROKEN}KillParent:dir={marks}"], games=2, opening_plies=0)
     assert summary.stored == summary.total == 2 and summary.workers_replaced >= 2
     games = load_games(summary.path)
     assert set(games.termination) == {"last_stone"} and len(list(marks.iterdir())) == 2
