@@ -19,7 +19,24 @@ from typing import Any
 from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
 
 #: Termination reasons set by the arena (games add their own, e.g. "target", "repetition").
+#: An engine process (``arena.engine``, ``docs/engine-protocol.md`` "Faults") loses with the
+#: same reasons: no ``bestmove`` in time is ``timeout``, a process that exits or closes its
+#: output mid-game (or cannot be restarted for the next game) is ``crash``; an isolated Python
+#: bot's exception, ``sys.exit`` and ``MemoryError`` keep ``exception``, ``exit``, ``memory``.
 FAULTS = ("exception", "illegal_move", "bad_move", "timeout", "exit", "crash", "game_time", "memory")
+
+
+class BotFault(Exception):
+    """Raised by a bot's ``choose`` to lose with a named fault (one of ``FAULTS``) rather than
+    ``exception``: an engine process that timed out or died (``arena.engine.client``).
+
+    Attributes:
+        reason: the termination reason. detail: one line on what happened.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason, self.detail = reason, detail
 
 
 def derive_seed(seed: int, *parts: Any) -> int:
@@ -151,9 +168,15 @@ def _ask(bot: Any, state: State, limits: Any) -> tuple[Any, float, str | None, s
     t0 = time.perf_counter()
     try:
         answer = bot.choose(state, limits)
+    except BotFault as exc:
+        return None, time.perf_counter() - t0, exc.reason, exc.detail
     except Exception as exc:  # a bot's bug is a fault of that bot, never of the arena
         return None, time.perf_counter() - t0, "exception", f"{type(exc).__name__}: {exc}"
     return answer, time.perf_counter() - t0, None, None
+
+
+#: a fault at a simultaneous round, as the round's verdict on that seat's answer
+_ROUND_FAULT = {"exception": "crash", "timeout": "late"}
 
 
 def _is_move_text(game: Game, state: State, move: Any) -> bool:
@@ -248,7 +271,7 @@ def play_game(
                 t = getattr(per_seat[seat], "time", None)
                 if fault is None and t is not None and secs > t + time_margin:
                     fault = "late"
-                answers.append(Answer(None if fault else answer, secs, nodes, fault and ("crash" if fault == "exception" else fault)))
+                answers.append(Answer(None if fault else answer, secs, nodes, fault and _ROUND_FAULT.get(fault, fault)))
             state = state.play(answers)
             moves.append(state.last_round or "")
             verdicts = getattr(state, "last_status", None) or [None] * n

@@ -203,13 +203,16 @@ class AlphaBetaBot(Bot):
 
         The hot loop of the search: leaves are counted in a local variable and valued by the
         evaluator; moves are ordered by hash move and killers only (no history look-ups).
+        Leaves come from the state's ``leaves(moves)`` when it has one (positions for
+        evaluation only, full states where the game may end), else from ``play(move)``.
         """
         best, best_move = -INF, None
         evaluate = self._evaluate
         nodes, check = self.nodes, self._next_check
+        moves = self._ordered(state.legal_moves(), hash_move, ply, False)
+        leaves = getattr(state, "leaves", None)
         play = state.play
-        for move in self._ordered(state.legal_moves(), hash_move, ply, False):
-            child = play(move)
+        for move, child in leaves(moves) if leaves is not None else ((m, play(m)) for m in moves):
             nodes += 1
             if child.to_move < 0:
                 v = self._final(child, me, ply + 1)

@@ -23,7 +23,7 @@ import math
 import time
 from typing import Any
 
-from arena.games import Game, Param, State
+from arena.games import TERMINAL, Game, Param, State
 from bots.base import Bot, Limits, SearchStats
 from bots.values import heuristic_all, place_rewards, rewards, value_ranks
 
@@ -71,6 +71,9 @@ class MCTSBot(Bot):
         if horizon is None:
             horizon = self.DEFAULT_HORIZON if self._evaluate_all is not None else 0
         self._horizon = horizon or -1  # -1: never cut
+        self._c = self.options["c"]
+        #: competition ranks of a cut-off playout -> its rewards
+        self._cutoffs: dict[tuple[int, ...], tuple[float, ...]] = {}
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
@@ -100,14 +103,15 @@ class MCTSBot(Bot):
 
     def _iterate(self, root: _Node) -> None:
         node, path = root, [root]
-        c = self.options["c"]
+        c = self._c
+        log, sqrt = math.log, math.sqrt
         while not node.untried and node.children:
-            log_n = math.log(node.visits)
+            log_n = log(node.visits)
             seat = node.to_move
             best, best_score = None, -1.0
             for _, child in node.children:
                 v = child.visits
-                score = child.totals[seat] / v + c * math.sqrt(log_n / v)
+                score = child.totals[seat] / v + c * sqrt(log_n / v)
                 if score > best_score:
                     best, best_score = child, score
             node = best
@@ -119,11 +123,12 @@ class MCTSBot(Bot):
             node = child
             path.append(node)
         result = self._playout(node.state)
+        seats = range(len(result))
         for nd in path:
             nd.visits += 1
             totals = nd.totals
-            for i, r in enumerate(result):
-                totals[i] += r
+            for i in seats:
+                totals[i] += result[i]
 
     @staticmethod
     def _decisive(state: State, moves: list) -> Any:
@@ -138,17 +143,29 @@ class MCTSBot(Bot):
         return None
 
     def _playout(self, state: State) -> tuple[float, ...]:
-        """Per-seat rewards of a random continuation of ``state``."""
+        """Per-seat rewards of a random continuation of ``state``.
+
+        Each ply is made by the state's ``child(move)`` when its class has one (a move of
+        ``legal_moves()`` without the legality re-check), else by ``play``.
+        """
         rnd = self.rng.random
         horizon = self._horizon
         plies = 0
-        while not state.is_terminal():
+        cls = step = None
+        while state.to_move != TERMINAL:
             if plies == horizon:
                 if self._evaluate_all is None:
                     return (0.5,) * self._n
-                guess = place_rewards(value_ranks(self._evaluate_all(state)))
-                return tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5) for r in guess)
+                ranks = value_ranks(self._evaluate_all(state))
+                found = self._cutoffs.get(ranks)
+                if found is None:  # few rank patterns: computed once each
+                    found = self._cutoffs[ranks] = tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5)
+                                                         for r in place_rewards(ranks))
+                return found
+            if state.__class__ is not cls:
+                cls = state.__class__
+                step = getattr(cls, "child", None) or cls.play
             moves = state.legal_moves()
-            state = state.play(moves[int(rnd() * len(moves))])
+            state = step(state, moves[int(rnd() * len(moves))])
             plies += 1
         return rewards(state.outcome())

@@ -21,7 +21,7 @@ import math
 import time
 from typing import Any
 
-from arena.games import Param, State
+from arena.games import TERMINAL, Param, State
 from bots.base import Bot, Limits, SearchStats
 from bots.eval import WIN, evaluator, evaluator_all
 
@@ -54,6 +54,12 @@ def terminal_shares(state: State) -> tuple[float, ...]:
     ranks = state.outcome().ranks
     n = len(ranks)
     return tuple(rank_points(ranks, s) / (n * (n - 1) / 2) for s in range(n))
+
+
+def _player(state: State):
+    """``state.child`` (a game's unchecked move for moves of ``legal_moves()``) when the
+    state has one, else ``state.play``."""
+    return getattr(state, "child", None) or state.play
 
 
 def shares(values: tuple[float, ...]) -> tuple[float, ...]:
@@ -146,7 +152,7 @@ class _Search(Bot):
 
     def _scalar(self, state: State) -> float:
         """The root seat's value of a leaf (terminal or at the depth horizon)."""
-        if state.is_terminal():
+        if state.to_move == TERMINAL:
             return terminal_scalar(state, self.root)
         self.cuts += 1
         return self._eval(state, self.root) if self._eval else 0.0
@@ -186,8 +192,9 @@ class ParanoidBot(_Search):
 
     def _root(self, state, moves, depth):
         alpha, best = -INF, None
+        play = _player(state)
         for move in moves:
-            value = self._search(state.play(move), depth - 1, alpha, INF)
+            value = self._search(play(move), depth - 1, alpha, INF)
             if best is None or value > alpha:
                 best, alpha = move, value
                 self.partial = move
@@ -203,8 +210,16 @@ class ParanoidBot(_Search):
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         maximising = state.to_move == self.root
         best, best_move = (-INF if maximising else INF), None
+        play = _player(state)
+        leaf = self._scalar if depth == 1 else None  # every child is a leaf: valued here
+        tick = self._tick
         for move in self._order(state.legal_moves(), tt_move):
-            value = self._search(state.play(move), depth - 1, alpha, beta)
+            if leaf is not None:
+                child = play(move)
+                tick()
+                value = leaf(child)
+            else:
+                value = self._search(play(move), depth - 1, alpha, beta)
             if maximising and value > best:
                 best, best_move, alpha = value, move, max(alpha, value)
             elif not maximising and value < best:
@@ -239,8 +254,9 @@ class BestReplyBot(_Search):
 
     def _root(self, state, moves, depth):
         alpha, best = -INF, None
+        play = _player(state)
         for move in moves:
-            value = self._after_root_ply(state.play(move), depth, alpha, INF)
+            value = self._after_root_ply(play(move), depth, alpha, INF)
             if best is None or value > alpha:
                 best, alpha = move, value
                 self.partial = move
@@ -276,8 +292,9 @@ class BestReplyBot(_Search):
             return value
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         best, best_move = -INF, None
+        play = _player(state)
         for move in self._order(state.legal_moves(), tt_move):
-            value = self._after_root_ply(state.play(move), depth, alpha, beta)
+            value = self._after_root_ply(play(move), depth, alpha, beta)
             if value > best:
                 best, best_move, alpha = value, move, max(alpha, value)
             if alpha >= beta:
@@ -297,12 +314,17 @@ class BestReplyBot(_Search):
         else:  # reply here with any move, or play the default and let a later opponent reply
             candidates = [(m, True) for m in self._order(moves)] + [(default, False)]
         best = INF
+        play = _player(state)
         for move, done in candidates:
-            child = state.play(move)
+            child = play(move)
             if child.to_move == self.root or child.to_move < 0:
                 if not done:
                     continue  # the layer ends: the same line as (default, True)
-                value = self._layer(child, depth - 1, alpha, beta)
+                if depth == 1:  # the last layer ends: a leaf (``_layer`` at depth 0)
+                    self._tick()
+                    value = self._scalar(child)
+                else:
+                    value = self._layer(child, depth - 1, alpha, beta)
             else:
                 value = self._min(child, depth, alpha, beta, done)
             if value < best:
@@ -335,8 +357,9 @@ class MaxNBot(_Search):
 
     def _root(self, state, moves, depth):
         p, best, vec, rank = self.root, None, None, self._ranks(state.legal_moves())
+        play = _player(state)
         for move in moves:
-            value, _ = self._search(state.play(move), depth - 1, None if vec is None else vec[p], p)
+            value, _ = self._search(play(move), depth - 1, None if vec is None else vec[p], p)
             if vec is None or value[p] > vec[p] or (value[p] == vec[p] and rank[move] < rank[best]):
                 best, vec = move, value
                 self.partial = move
@@ -374,8 +397,9 @@ class MaxNBot(_Search):
         moves = state.legal_moves()
         rank = self._ranks(moves) if self.history or tt_move is not None else None
         best, best_move, best_k = None, None, -1
+        play = _player(state)
         for k, move in enumerate(self._order(moves, tt_move)):
-            value, _ = self._search(state.play(move), depth - 1, None if best is None else best[p], p)
+            value, _ = self._search(play(move), depth - 1, None if best is None else best[p], p)
             k = rank[move] if rank else k
             if best is None or value[p] > best[p] or (value[p] == best[p] and k < best_k):
                 best, best_move, best_k = value, move, k

@@ -1,8 +1,9 @@
 """Bot specs and the bot registry (``spec/arena.md`` "Contracts / Python API").
 
 A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, or from the
-``arena.bots`` entry points), a dotted import path ``package.module.ClassName``, or a file
-path ``path/to/file.py#ClassName``.
+``arena.bots`` entry points), a dotted import path ``package.module.ClassName``, a file
+path ``path/to/file.py#ClassName``, or ``exec:PATH``: an engine program driven over the engine
+protocol (``docs/engine-protocol.md``), its options sent as ``setoption``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ _BUILTIN: dict[str, str] = {
     "mcts": "bots.mcts:MCTSBot",
     "ricochet-optimal": "bots.ricochet:OptimalSolver",
     "ricochet-greedy": "bots.ricochet:GreedySolver",
+    "interaction-solo-optimal": "bots.interaction_solo:OptimalSoloSolver",
+    "interaction-solo-greedy": "bots.interaction_solo:GreedySoloSolver",
 }
+
+#: the kind prefix of an external engine: ``exec:PATH[:key=value,...]`` (``arena.engine``)
+EXEC = "exec"
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
@@ -86,6 +92,11 @@ def parse_spec(text: str) -> BotSpec:
         if not _LABEL.match(label):
             raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use letters, digits and _ . + -")
     kind = head.strip()
+    if kind == EXEC and sep:  # exec:COMMAND[:key=value,...]; the options are after the last ':'
+        command, sep, tail = tail.rpartition(":") if "=" in tail.rpartition(":")[2] else (tail, "", "")
+        if not command.strip():
+            raise BotSpecError(f"bot spec {raw!r} has no executable; expected exec:PATH[:key=value,...]")
+        kind = f"{EXEC}:{command.strip()}"
     if not kind:
         raise BotSpecError(f"bot spec {raw!r} has no kind; accepted kinds: {', '.join(names())}")
     options: dict[str, str] = {}
@@ -130,6 +141,9 @@ def bot_class(kind: str) -> type:
     Raises:
         BotSpecError: unknown kind, unimportable module or missing class.
     """
+    if kind.startswith(EXEC + ":"):  # an engine process speaking docs/engine-protocol.md
+        from arena.engine.client import engine_class
+        return engine_class(kind[len(EXEC) + 1:])
     registry = _registry()
     if kind in registry:
         module, _, attr = registry[kind].partition(":")
@@ -171,6 +185,8 @@ def make(spec: str | BotSpec) -> Any:
         bot.label = parsed.label
     except AttributeError:
         pass
+    if parsed.kind.startswith(EXEC + ":"):
+        bot.probe()  # start it once: no handshake or an unknown option is a spec error now
     return bot
 
 

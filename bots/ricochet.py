@@ -20,7 +20,8 @@ from arena.games import Param, State
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
 from bots.base import Bot, Limits, SearchStats
-from bots.ricochet_search import breadth_first, greedy, ida_star, lower_bounds
+from arena.games.ricochet.puzzle import slide as rule_slide
+from bots.ricochet_search import breadth_first, greedy, ida_star, lower_bounds, path_table
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,33 @@ def _tables(board: Board) -> np.ndarray:
     return np.array([s for d in range(4) for s in board.stops[d]], np.int64)
 
 
+@lru_cache(maxsize=64)
+def _paths(board: Board) -> np.ndarray | None:
+    return path_table(board) if board.diagonals else None
+
+
 @lru_cache(maxsize=1024)
-def _bounds(board: Board, goal: int) -> np.ndarray:
-    return lower_bounds(board.walls, goal)
+def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,)) -> np.ndarray:
+    """Per cell, a lower bound on the moves of a goal robot; with barriers the bound of each
+    goal robot's colour (its deflected paths), the smallest of them for the vortex."""
+    if not board.diagonals:
+        return lower_bounds(board.walls, goal)
+    tables = [lower_bounds(board.walls, goal, [{c for d in range(4) for c in board.path(r, x, d)[0]}
+                                               for x in range(256)]) for r in colours]
+    return np.minimum.reduce(tables)
+
+
+def _puzzle_bounds(puzzle: Puzzle) -> np.ndarray:
+    return _bounds(puzzle.board, puzzle.goal, puzzle.goal_robots() if puzzle.board.diagonals else (0,))
+
+
+def _slider(puzzle: Puzzle):
+    """``slide(robots, r, d)`` for the Python searches: the game's rule with barriers, else
+    ``None`` (the searches' straight slides)."""
+    if not puzzle.board.diagonals:
+        return None
+    board = puzzle.board
+    return lambda robots, r, d: rule_slide(board, robots, r, d)
 
 
 def _solution(moves) -> Solution | None:
@@ -68,17 +93,17 @@ def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = Tr
     """
     start = time.perf_counter()
     deadline = None if limits.time is None else start + 0.85 * limits.time
-    h = _bounds(puzzle.board, puzzle.goal)
+    h = _puzzle_bounds(puzzle)
     nodes_cap = None if limits.nodes is None else max(1, int(limits.nodes * 0.85))
     moves, nodes, depth, proven = ida_star(
         _tables(puzzle.board), h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
-        deadline=deadline, max_nodes=nodes_cap)
+        deadline=deadline, max_nodes=nodes_cap, paths=_paths(puzzle.board))
     if not proven and fallback:
         stops = puzzle.board.stops
         left = None if limits.nodes is None else max(1, limits.nodes - nodes)
         end = None if limits.time is None else start + limits.time
         moves, more = greedy(stops, h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
-                             max_nodes=left or 20000, deadline=end)
+                             max_nodes=left or 20000, deadline=end, slide=_slider(puzzle))
         nodes += more
     return SolveResult(_solution(moves), nodes, time.perf_counter() - start, proven, depth)
 
@@ -87,11 +112,11 @@ def solve_greedy(puzzle: Puzzle, limits: Limits = Limits(), max_nodes: int = 200
                  max_moves: int = 30) -> SolveResult:
     """A quick solution by greedy best-first search (not optimal)."""
     start = time.perf_counter()
-    h = _bounds(puzzle.board, puzzle.goal)
+    h = _puzzle_bounds(puzzle)
     cap = max_nodes if limits.nodes is None else min(max_nodes, limits.nodes)
     deadline = None if limits.time is None else start + limits.time
     moves, nodes = greedy(puzzle.board.stops, h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
-                          max_nodes=cap, max_moves=max_moves, deadline=deadline)
+                          max_nodes=cap, max_moves=max_moves, deadline=deadline, slide=_slider(puzzle))
     optimal = moves is not None and len(moves) == 0
     return SolveResult(_solution(moves), nodes, time.perf_counter() - start, optimal,
                        len(moves) if moves else 0)
@@ -100,7 +125,7 @@ def solve_greedy(puzzle: Puzzle, limits: Limits = Limits(), max_nodes: int = 200
 def solve_bfs(puzzle: Puzzle, max_depth: int = 8) -> Solution | None:
     """Plain breadth-first search over every robot move (a reference; small depths only)."""
     return _solution(breadth_first(puzzle.board.stops, puzzle.robots, puzzle.goal_robots(),
-                                   puzzle.goal, max_depth))
+                                   puzzle.goal, max_depth, slide=_slider(puzzle)))
 
 
 class _SolverBot(Bot):

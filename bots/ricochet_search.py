@@ -1,8 +1,8 @@
 """Ricochet Robots search: lower bounds, IDA* kernel (numba), greedy best-first, plain BFS.
 
 Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + file,
-N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``cache=True``)
-and runs as plain Python otherwise (same code, far slower).
+N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``kernel``:
+cached on disk at first use) and runs as plain Python otherwise (same code, far slower).
 
 Pruning (``spec/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal robot's moves
 (breadth-first search backwards from the target where a slide may stop at any cell of its
@@ -15,11 +15,17 @@ sorted) stores the remaining depth searched, so a position is not searched again
 same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
 entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
 grows with the search up to 2**26 entries (512 MiB).
+
+Coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"): a board with
+barriers passes ``paths`` (``path_table``), each robot's free path per (cell, direction) with
+its deflections; a robot stops on the last cell before the first robot on it, and a path
+that loops with no robot on it is no move. The no-straight-back pruning is off there (a robot
+sent back can end elsewhere: barriers deflect it on the way back and a barrier on its start
+cell turns it), and the lower bound lets a slide stop on any cell of its deflected path.
 """
 
 from __future__ import annotations
 
-import heapq
 import time
 
 import numpy as np
@@ -43,17 +49,59 @@ except ImportError:  # pragma: no cover - the plain-Python fallback
         def __exit__(self, *exc):
             return False
 
+
+
+def kernel(func):
+    """``numba.njit(cache=True)``: compiled at first use and cached on disk, so later
+    processes load it instead of compiling (about 1.5 s saved per process).
+
+    numba writes the cache beside this module (``bots/__pycache__``), or when that folder is
+    read-only in its user-wide cache (``NUMBA_CACHE_DIR`` when set, else the user cache
+    folder, e.g. ``~/.cache/numba``). With no writable location numba refuses ``cache=True``
+    with a ``RuntimeError``; the kernel is then compiled in each process instead, quietly.
+    Plain Python without numba.
+    """
+    if not HAVE_NUMBA:
+        return func
+    try:
+        return njit(cache=True)(func)
+    except RuntimeError:  # "cannot cache function ...: no locator available"
+        return njit(func)
+
+
 INF = 99
 STEP = (16, 1, -16, -1)
 WALL_BIT = (1, 2, 4, 8)
 FOUND, EXHAUSTED, ABORTED = 1, 0, -1
 
 
-def lower_bounds(walls: tuple[int, ...], goal: int) -> np.ndarray:
+def lower_bounds(walls: tuple[int, ...], goal: int, reach=None) -> np.ndarray:
     """Per cell, a lower bound on the moves a robot needs to reach ``goal`` (``INF``: never).
 
     Backward breadth-first search where a slide may stop at any cell of its wall-free path.
+    With barriers, ``reach[x]`` lists every cell on the robot's deflected paths from ``x``
+    (any of them may be where a robot stops it): the search runs on those edges reversed, so
+    the bound stays admissible when a deflection reaches a cell sooner than straight slides.
     """
+    if reach is not None:
+        back: list[list[int]] = [[] for _ in range(256)]
+        for x, cells in enumerate(reach):
+            for y in cells:
+                back[y].append(x)
+        h = np.full(256, INF, dtype=np.int64)
+        h[goal] = 0
+        frontier = [goal]
+        k = 0
+        while frontier:
+            k += 1
+            nxt = []
+            for y in frontier:
+                for x in back[y]:
+                    if h[x] == INF:
+                        h[x] = k
+                        nxt.append(x)
+            frontier = nxt
+        return h
     h = np.full(256, INF, dtype=np.int64)
     h[goal] = 0
     frontier = [goal]
@@ -73,7 +121,7 @@ def lower_bounds(walls: tuple[int, ...], goal: int) -> np.ndarray:
     return h
 
 
-@njit(cache=True)
+@kernel
 def _slide(stops, pos, n, r, d):
     s = pos[r]
     stop = stops[d * 256 + s]
@@ -98,7 +146,71 @@ def _slide(stops, pos, n, r, d):
     return stop
 
 
-@njit(cache=True)
+#: ``path_table`` layout: ``r * 1024 + d * 256 + cell``: the nearest barrier that turns robot
+#: ``r`` on the wall-free run from ``cell`` towards ``d`` (``Board.turning_ahead``), or -1;
+#: ``ORIENT + cell``: 1 for a ``/`` barrier, 2 for ``\\``; ``NBAR``: the number of barriers.
+ORIENT = 5 * 1024
+NBAR = ORIENT + 256
+
+
+def path_table(board) -> np.ndarray:
+    """A board's barriers for the kernel (layout above)."""
+    out = np.full(NBAR + 1, -1, np.int64)
+    for r in range(5):
+        ahead = board.turning_ahead(r)
+        for d in range(4):
+            out[r * 1024 + d * 256:r * 1024 + d * 256 + 256] = ahead[d]
+    out[ORIENT:NBAR] = [0 if c not in board.diagonals else 1 if board.diagonals[c][0] == "/" else 2
+                        for c in range(256)]
+    out[NBAR] = len(board.diagonals)
+    return out
+
+
+@kernel
+def _move(stops, paths, pos, n, r, d):
+    """Where robot ``r`` stops moving ``d`` (its own cell: no move). With barriers it runs
+    straight from barrier to barrier; a run's first robot stops it on the cell before; more
+    barrier entries than (barriers x 4 directions) means a repeated entry: an endless loop
+    with no robot on it, which is no move."""
+    if paths.shape[0] == 0:
+        return _slide(stops, pos, n, r, d)
+    s = pos[r]
+    cell = s
+    limit = 4 * paths[NBAR]
+    entries = 0
+    while True:
+        hit = paths[r * 1024 + d * 256 + cell]
+        end = hit if hit >= 0 else stops[d * 256 + cell]
+        if end == cell:
+            return cell
+        step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
+        best = end + step
+        for j in range(n):
+            if j == r:
+                continue
+            o = pos[j]
+            if d == 0 or d == 2:
+                if (o & 15) != (cell & 15):
+                    continue
+            elif (o >> 4) != (cell >> 4):
+                continue
+            if (o - cell) * step > 0 and (best - o) * step > 0:
+                best = o
+        if best != end + step:
+            return best - step
+        if hit < 0:
+            return end
+        entries += 1
+        if entries > limit:
+            return s
+        cell = hit
+        if paths[ORIENT + hit] == 1:
+            d = d ^ 1
+        else:
+            d = 3 - d
+
+
+@kernel
 def _key(pos, n, first, tmp):
     """Robot cells packed 8 bits each: robot ``first`` (or none when -1) low, the rest sorted."""
     m = 0
@@ -119,25 +231,25 @@ def _key(pos, n, first, tmp):
     return key + 1
 
 
-@njit(cache=True)
-def _commutes(stops, pos, n, r, d, c, r1, a, d1):
+@kernel
+def _commutes(stops, paths, pos, n, r, d, c, r1, a, d1):
     """True when robot ``r``'s move ``d`` (from ``c`` to ``pos[r]``), made just after robot
     ``r1``'s move in direction ``d1`` (from ``a`` to ``pos[r1]``), ends the same when made
     first and leaves ``r1``'s move unchanged: the two moves commute."""
     to, b = pos[r], pos[r1]
     pos[r] = c
     pos[r1] = a
-    same = _slide(stops, pos, n, r, d) == to
+    same = _move(stops, paths, pos, n, r, d) == to
     if same:
         pos[r] = to
-        same = _slide(stops, pos, n, r1, d1) == b
+        same = _move(stops, paths, pos, n, r1, d1) == b
     pos[r] = to
     pos[r1] = b
     return same
 
 
-@njit(cache=True)
-def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
+@kernel
+def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
                   deadline, path_r, path_d, tt_from=3):
     """One depth-first iteration with ``bound`` moves; returns (status, nodes).
 
@@ -148,6 +260,7 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
     costs more than it saves.
     """
     mask = tt.shape[0] - 1
+    straight = paths.shape[0] == 0
     tmp = np.empty(n, np.int64)
     nxt = np.zeros(bound + 1, np.int64)
     old = np.zeros(bound + 1, np.int64)
@@ -207,11 +320,11 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
         nxt[level] = i + 1
         r = i >> 2
         d = i & 3
-        if level > 0 and r == path_r[level - 1] and d == (path_d[level - 1] ^ 2):
+        if straight and level > 0 and r == path_r[level - 1] and d == (path_d[level - 1] ^ 2):
             continue
         if hm[level] == rem and not (isgoal[r] and h[pos[r]] == rem):
             continue
-        to = _slide(stops, pos, n, r, d)
+        to = _move(stops, paths, pos, n, r, d)
         if to == pos[r]:
             continue
         old[level] = pos[r]
@@ -223,7 +336,7 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
         if rem == 1 or (first >= 0 and r == first and h[to] >= rem):
             pos[r] = old[level]  # no solution below: the bound already exceeds what is left
             continue
-        if level > 0 and r < path_r[level - 1] and _commutes(stops, pos, n, r, d, old[level],
+        if level > 0 and r < path_r[level - 1] and _commutes(stops, paths, pos, n, r, d, old[level],
                                                              path_r[level - 1], old[level - 1],
                                                              path_d[level - 1]):
             pos[r] = old[level]  # the same two moves in robot order reach this position
@@ -235,13 +348,16 @@ def ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
 
 def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
              target: int, deadline: float | None = None, max_nodes: int | None = None,
-             max_depth: int = 60, table_bits: int = 26):
+             max_depth: int = 60, table_bits: int = 26, paths: np.ndarray | None = None):
     """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
+
+    ``paths``: the board's ``path_table`` when it has barriers (``None``: plain slides).
 
     ``moves`` is a list of (robot, direction); ``proven`` is True when the answer is optimal
     (or when it is proven that no solution of at most ``max_depth`` moves exists).
     """
     n = len(robots)
+    paths = np.zeros(0, np.int64) if paths is None else paths
     isgoal = np.array([1 if r in goal_robots else 0 for r in range(n)], np.int64)
     first = goal_robots[0] if len(goal_robots) == 1 else -1
     if any(robots[r] == target for r in goal_robots):
@@ -258,7 +374,7 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
         path_r = np.zeros(bound, np.int64)
         path_d = np.zeros(bound, np.int64)
         with np.errstate(over="ignore"):  # the hash wraps around (plain-Python fallback)
-            status, nodes = ida_iteration(stops, h, pos, isgoal, first, target, n, bound, tt,
+            status, nodes = ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt,
                                           budget, deadline or 0.0, path_r, path_d)
         total += nodes
         if status == FOUND:
@@ -272,87 +388,6 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
     return None, total, max_depth, True
 
 
-def _slide_py(stops, robots, r, d):
-    s = robots[r]
-    stop = stops[d][s]
-    step = STEP[d]
-    same = (lambda o: o & 15 == s & 15) if d in (0, 2) else (lambda o: o >> 4 == s >> 4)
-    for j, o in enumerate(robots):
-        if j != r and same(o):
-            if step > 0 and s < o <= stop:
-                stop = o - step
-            elif step < 0 and stop <= o < s:
-                stop = o - step
-    return stop
+from bots.ricochet_greedy import breadth_first, greedy  # noqa: E402  (the Python searches, re-exported)
 
-
-def greedy(stops, h, robots, goal_robots, target, max_nodes=20000, max_moves=30, deadline=None):
-    """Greedy best-first search on (lower bound of the goal robots, moves so far).
-
-    Returns (moves or None, nodes). Fast, not optimal.
-    """
-    start = tuple(robots)
-    if any(start[r] == target for r in goal_robots):
-        return [], 0
-    seen = {start: None}
-    heap = [(min(h[start[r]] for r in goal_robots), 0, 0, start)]
-    nodes, tie = 0, 0
-    while heap and nodes < max_nodes:
-        _, g, _, cur = heapq.heappop(heap)
-        nodes += 1
-        if g >= max_moves or (deadline and nodes & 255 == 0 and time.perf_counter() > deadline):
-            if g >= max_moves:
-                continue
-            break
-        for r in range(len(cur)):
-            for d in range(4):
-                to = _slide_py(stops, cur, r, d)
-                if to == cur[r]:
-                    continue
-                child = cur[:r] + (to,) + cur[r + 1:]
-                if child in seen:
-                    continue
-                seen[child] = (cur, r, d)
-                if to == target and r in goal_robots:
-                    return _trace(seen, child), nodes
-                tie += 1
-                heapq.heappush(heap, (min(h[child[q]] for q in goal_robots), g + 1, tie, child))
-    return None, nodes
-
-
-def _trace(seen, state):
-    moves = []
-    while seen[state] is not None:
-        state, r, d = seen[state]
-        moves.append((r, d))
-    return moves[::-1]
-
-
-def breadth_first(stops, robots, goal_robots, target, max_depth=8):
-    """Plain breadth-first search over every robot move (reference for tests).
-
-    Returns the moves of a shortest solution, or ``None`` within ``max_depth``.
-    """
-    start = tuple(robots)
-    if any(start[r] == target for r in goal_robots):
-        return []
-    seen = {start: None}
-    frontier = [start]
-    for _ in range(max_depth):
-        nxt = []
-        for cur in frontier:
-            for r in range(len(cur)):
-                for d in range(4):
-                    to = _slide_py(stops, cur, r, d)
-                    child = cur[:r] + (to,) + cur[r + 1:]
-                    if to == cur[r] or child in seen:
-                        continue
-                    seen[child] = (cur, r, d)
-                    if to == target and r in goal_robots:
-                        return _trace(seen, child)
-                    nxt.append(child)
-        frontier = nxt
-    return None
-
-
-__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "HAVE_NUMBA"]
+__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "path_table", "HAVE_NUMBA"]

@@ -49,6 +49,9 @@ def rewards(outcome: Outcome) -> tuple[float, ...]:
 
 def value_ranks(values: Sequence[float]) -> tuple[int, ...]:
     """Competition ranks of per-seat values (higher is better), for cut-off playouts."""
+    if len(values) == 2:
+        a, b = values
+        return (1 + (b > a), 1 + (a > b))
     return tuple(1 + sum(1 for o in values if o > v) for v in values)
 
 

@@ -1,6 +1,8 @@
-"""Ricochet solver figures (``spec/ricochet.md`` "Speed"): solve times of ``ricochet-optimal``
-over 200 seeded random puzzles on random boards, nodes per second, and the 25-move puzzle's
-time and peak memory (measured in a subprocess; skipped when ``quick``)."""
+"""Ricochet solver figures (``docs/rules/ricochet.md`` "Speed"): solve times of
+``ricochet-optimal`` over 200 seeded random puzzles on random boards, nodes per second, the
+same with ``diagonals=2`` coloured barriers per quadrant beside the plain board's (solve time
+per puzzle, its lower-bound and path tables included), and the 25-move puzzle's time and peak
+memory (measured in a subprocess; skipped when ``quick``)."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ import random
 import statistics
 import subprocess
 import sys
+import time
 
 from arena.bench import Figure
-from arena.games.ricochet.board import CELLS, CENTRE, Board
+from arena.games.ricochet.board import CELLS, CENTRE, Board, place_diagonals
 from arena.games.ricochet.puzzle import Puzzle
 
 HARD = "2B,4B,3B,1B R:c2,G:a13,B:l14,Y:c15 BT"
@@ -27,34 +30,55 @@ print(json.dumps({"seconds": r.seconds, "moves": len(r.solution) if r.solution i
 """
 
 
-def random_puzzles(count: int, seed: int = 2026, robots: int = 4) -> list[Puzzle]:
-    """``count`` seeded random puzzles: random assembly, robots on distinct free cells, random target."""
+def random_puzzles(count: int, seed: int = 2026, robots: int = 4, diagonals: int = 0) -> list[Puzzle]:
+    """``count`` seeded random puzzles: random assembly, robots on distinct free cells, random
+    target; with ``diagonals`` coloured barriers per quadrant (``place_diagonals``, drawn from a
+    generator of their own, so the plain puzzles of a seed stay the same)."""
     rng = random.Random(seed)
+    bars = random.Random(f"{seed}:diagonals")
     out = []
     for _ in range(count):
         board = Board.random(rng)
-        free = [c for c in range(CELLS) if c not in CENTRE and c not in board.target_at]
+        if diagonals:
+            board = board.with_diagonals(place_diagonals(board, diagonals, bars))
+        free = [c for c in range(CELLS) if c not in CENTRE and c not in board.target_at and c not in board.diagonals]
         out.append(Puzzle(board, tuple(rng.sample(free, robots)), rng.choice(sorted(board.targets))))
     return out
 
 
 def run(quick: bool) -> list[Figure]:
-    from bots.ricochet import WARM_UP, _bounds, _tables, solve_optimal
+    from bots.ricochet import WARM_UP, _bounds, _paths, _tables, solve_optimal
 
-    puzzles = random_puzzles(200)
+    def solve_all(puzzles):
+        _bounds.cache_clear()  # time each puzzle's lower-bound (and path) tables too
+        _tables.cache_clear()
+        _paths.cache_clear()
+        out = []
+        for p in puzzles:
+            t = time.perf_counter()
+            r = solve_optimal(p)
+            out.append((time.perf_counter() - t, r))
+        return out
+
     solve_optimal(Puzzle.parse(WARM_UP))  # load the compiled kernel before timing
-    _bounds.cache_clear()  # time each puzzle's lower-bound table too
-    _tables.cache_clear()
-    results = [solve_optimal(p) for p in puzzles]
-    times = sorted(r.seconds for r in results)
-    nodes = sum(r.nodes for r in results)
+    results = solve_all(random_puzzles(200))
+    times = sorted(t for t, _ in results)
+    nodes = sum(r.nodes for _, r in results)
+    barred = solve_all(random_puzzles(200, diagonals=2))
+    btimes = sorted(t for t, _ in barred)
     area = "ricochet"
     figs = [
         Figure(area, "optimal solve, median of 200 random puzzles", 1000 * statistics.median(times), "ms", "< 20"),
         Figure(area, "optimal solve, p90 of 200", 1000 * times[int(0.9 * len(times)) - 1], "ms"),
         Figure(area, "optimal solve, max of 200", 1000 * times[-1], "ms",
-               note=f"longest optimal solution {max(len(r.solution) for r in results)} moves"),
+               note=f"longest optimal solution {max(len(r.solution) for _, r in results)} moves"),
         Figure(area, "IDA* nodes per second (200 puzzles)", nodes / max(sum(times), 1e-9), "nodes/s"),
+        Figure(area, "optimal solve with diagonals=2, median of 200", 1000 * statistics.median(btimes), "ms",
+               note=f"plain board: {1000 * statistics.median(times):.1f} ms"),
+        Figure(area, "optimal solve with diagonals=2, p90 of 200", 1000 * btimes[int(0.9 * len(btimes)) - 1], "ms",
+               note=f"plain board: {1000 * times[int(0.9 * len(times)) - 1]:.1f} ms; longest "
+                    f"{max(len(r.solution) for _, r in barred if r.solution is not None)} moves, "
+                    f"{sum(r.solution is None for _, r in barred)} unsolvable"),
     ]
     if not quick:
         proc = subprocess.run([sys.executable, "-c", _CHILD, HARD], capture_output=True, text=True, timeout=1800)

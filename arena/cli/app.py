@@ -26,7 +26,7 @@ app = typer.Typer(
 )
 
 #: Command modules under arena.cli; each defines ``register(app)``.
-COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "replay", "export", "report"]
+COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "replay", "export", "report", "engine"]
 
 for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)

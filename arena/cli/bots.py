@@ -11,7 +11,8 @@ from arena.cli.console import make_console
 
 def list_bots() -> None:
     """List the registered bot kinds with their options; specs are [LABEL=]KIND[:key=value,...]."""
-    table = Table(title="bots  (spec: [LABEL=]KIND[:key=value,...], or package.module.Class, or file.py#Class)")
+    table = Table(title="bots  (spec: [LABEL=]KIND[:key=value,...], or package.module.Class, or file.py#Class, "
+                        "or exec:PATH for an engine program, docs/engine-protocol.md)")
     for col in ("kind", "options (default)", "about"):
         table.add_column(col)
     for kind in bots.names():

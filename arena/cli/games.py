@@ -10,7 +10,8 @@ from arena.cli.console import make_console
 
 
 def games() -> None:
-    """List the registered games with their parameters and defaults."""
+    """List the registered games with their parameters and defaults (and, for Solo Interaction,
+    each layout's figures: "10 balls, 14 moves, 34 solutions")."""
     table = Table(title="games")
     for col in ("game", "players", "parameters (default)", "about"):
         table.add_column(col)
@@ -21,7 +22,8 @@ def games() -> None:
             + (f": {p.help}" if p.help else "")
             for k, p in cls.PARAMS.items()
         )
-        table.add_row(name, str(cls().num_players), params or "-", cls.summary)
+        about = "\n".join((cls.summary, *getattr(cls, "catalogue", ())))
+        table.add_row(name, str(cls().num_players), params or "-", about)
     make_console().print(table)
 
 

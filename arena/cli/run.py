@@ -36,6 +36,10 @@ def run(
     openings_order: Optional[str] = typer.Option(None, "--openings-order", help="sequential (file order, default) | random (seeded shuffle)"),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML file of settings (same keys as these options)"),
     retries: Optional[str] = typer.Option(None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
+    sprt: Optional[str] = typer.Option(None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=M]",
+                                       help="two-bot match: stop when the GSPRT on game pairs accepts H0 or H1 (alpha, beta default 0.05; model logistic|normalized)"),
+    tau: Optional[str] = typer.Option(None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
+    isolation: Optional[str] = typer.Option(None, "--isolation", help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena engine` process)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
@@ -49,7 +53,7 @@ def run(
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
-                 openings_order=openings_order, cluster=cluster)
+                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}

@@ -39,6 +39,8 @@ __all__ = [
 #: Built-in games: name -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
     "interaction": "arena.games.interaction:InteractionGame",
+    "interaction-solo": "arena.games.interaction.solo:InteractionSoloGame",
+    "interaction-solo-race": "arena.games.interaction.solo_race:SoloRaceGame",
     "sandpile": "arena.games.sandpile:Sandpile",
     "ricochet": "arena.games.ricochet.game:RicochetGame",
 }

@@ -3,6 +3,8 @@
 
 #: Every section, in report order (``arena report --section``; here so the CLI lists them
 #: without importing pandas). ``first_move`` applies to two-player games,
-#: ``seat_advantage`` to games of three or more, ``ricochet`` to the game ``ricochet``.
-SECTIONS = ("leaderboard", "crosstable", "first_move", "seat_advantage", "lengths",
-            "terminations", "faults", "search", "ricochet")
+#: ``pairs`` and ``elo`` (Bradley–Terry) to two-player games, ``sprt`` to a run with
+#: ``--sprt``, ``seat_advantage`` to games of three or more, ``ricochet`` to the race games
+#: (``ricochet``, ``interaction-solo-race``).
+SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "lengths",
+            "terminations", "faults", "search", "ricochet", "sprt")

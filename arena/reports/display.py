@@ -8,9 +8,13 @@ its failed-answer counts into one cell.
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
-_FRACTIONS = {"win_share", "ci_low", "ci_high", "draw_rate", "share", "solve_rate"}
+_FRACTIONS = {"win_share", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
+              "los", "score_low", "score_high", "share_low", "share_high"}
+_P_VALUES = {"p_value", "p_holm"}
 _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
                  "mean_length", "mean_excess", "chips_per_game", "mean_score"}
 
@@ -22,7 +26,8 @@ HEADERS = {
     "mean_nodes": "nodes/move", "mean_depth": "depth", "mean_seconds": "s/move",
     "max_seconds": "max s", "nodes_per_second": "nodes/s", "chips_per_game": "chips/game",
     "rounds_won": "won", "solve_rate": "solve rate", "mean_length": "length",
-    "mean_excess": "excess",
+    "mean_excess": "excess", "p_holm": "p (Holm)", "draw_ratio": "draws", "elo_error": "±",
+    "nelo": "nElo", "los": "LOS", "DD_WL": "DD+WL",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {
@@ -42,7 +47,7 @@ def format_value(column: str, value) -> str:
     if isinstance(value, float):
         if column in _FRACTIONS:
             return f"{100 * value:.1f}%"
-        if column == "p_value" or column.endswith("seconds"):
+        if column in _P_VALUES or column.endswith("seconds"):
             return f"{value:.3g}"
         if column in _TWO_DECIMALS or column == "wins":
             return f"{value:.2f}"
@@ -75,18 +80,49 @@ def _interval(low: float, high: float) -> str:
     return f"{100 * low:.1f}–{100 * high:.1f}%"
 
 
+def _elo(elo: float, low: float, high: float) -> str:
+    """``+34.9 [+13.6, +56.2]`` (or the interval alone when ``elo`` is NaN); ``-`` if missing."""
+    if pd.isna(low) or pd.isna(high):
+        return "-" if pd.isna(elo) else f"{elo:+.1f}"
+    interval = f"[{low:+.1f}, {high:+.1f}]"
+    return interval if pd.isna(elo) else f"{elo:+.1f} {interval}"
+
+
 def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bool]]:
     """Table ``name`` as text cells with short headers, and per column whether to
     right-align it (numbers)."""
     shown = format_frame(frame)
     right = {col: _is_numeric(frame[col]) for col in frame.columns}
-    if name == "first_move" and len(frame):
+    if name == "first_move" and len(frame) and "first_elo" in frame:
+        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in
+                          zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
+        shown["pair CI"] = [_interval(a, b) for a, b in zip(frame["share_low"], frame["share_high"])]
+        shown["score CI"] = [_interval(a, b) for a, b in zip(frame["score_low"], frame["score_high"])]
+        shown["first-move Elo"] = [_elo(e, lo, hi) for e, lo, hi in
+                                   zip(frame["first_elo"], frame["first_low"], frame["first_high"])]
+        shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "pair CI", "p_value", "p_holm",
+                       "draw_rate", "score_pct", "score CI", "first-move Elo"]]
+        right.update({"W-D-L": True, "95% CI": True, "pair CI": True, "score CI": True, "first-move Elo": True})
+    elif name == "first_move" and len(frame):  # the plain table of ``tables.first_move``
         shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in
                           zip(frame["wins"], frame["draws"], frame["losses"])]
         shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
         shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "p_value",
                        "draw_rate", "score_pct"]]
         right.update({"W-D-L": True, "95% CI": True})
+    if name == "pairs" and len(frame):
+        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown["pentanomial"] = [" ".join(str(int(frame.at[i, c])) for c in ("LL", "LD", "DD_WL", "WD", "WW"))
+                                for i in frame.index]
+        shown["Elo"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["elo"], frame["elo_low"], frame["elo_high"])]
+        shown = shown[["pairing", "games", "W-D-L", "score", "draw_ratio", "pairs", "pentanomial", "Elo",
+                       "elo_error", "nelo", "los", "p_value", "p_holm"]]
+        right.update({"W-D-L": True, "pentanomial": True, "Elo": True})
+    if name == "elo" and len(frame):
+        shown["95% CI"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
+        shown = shown[["label", "games", "elo", "95% CI"]]
+        right["95% CI"] = True
     if name == "ricochet" and len(frame):
         shown[_FAILS] = ["/".join(str(int(frame.at[i, c])) for c in ("invalid", "none", "late",
                                                                    "crash"))

@@ -8,6 +8,7 @@ files hold raw numbers (fractions as fractions); the terminal and Markdown show 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,14 +19,20 @@ from rich.console import Console
 from rich.table import Table
 
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
-from arena.ratings import rate_games
+from arena.ratings import SORT_KEY, make_env, rate_games
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
+from arena.reports import bt, pairs
 from arena.reports import tables as t
+from arena.reports.elo import holm
 from arena.reports.display import display_frame, format_value
-from arena.reports.ricochet import ricochet_table
+from arena.reports.ricochet import RACE_GAMES, ricochet_table
+from arena.sprt import state_line
 
 TITLES = {
     "leaderboard": "Leaderboard",
+    "pairs": "Two-bot statistics per pairing (pentanomial over game pairs)",
+    "elo": "Elo (Bradley–Terry, all games at once, first-move term, mean 0)",
+    "sprt": "SPRT",
     "crosstable": "Crosstable",
     "first_move": "First-move advantage (seat 0)",
     "seat_advantage": "Seat advantage",
@@ -35,7 +42,7 @@ TITLES = {
     "faults": "Faults",
     "fault_summary": "Faults by bot",
     "search": "Search statistics per bot",
-    "ricochet": "Ricochet races",
+    "ricochet": "Ricochet races (and other puzzle races: Solo Interaction, a round per layout)",
 }
 
 NOTES = {
@@ -48,8 +55,19 @@ NOTES = {
                    "W = first place alone, D = first place shared, L = below first; score % "
                    "= mean of (k - place) / (k - 1) with tied places averaged (a draw is half).",
     "first_move": "Seat 0's wins/draws/losses; win share = wins / (wins + losses) with a "
-                  "Wilson 95% interval and a two-sided exact binomial test against 1/2.",
-    "seat_advantage": "Wins: a first place shared by n seats counts 1/n to each.",
+                  "Wilson 95% interval (pair: clustered by series) and a two-sided exact binomial "
+                  "test against 1/2 (Holm-adjusted beside it); score % with a series-clustered "
+                  "interval; first-move Elo: the Bradley-Terry term net of who played whom. "
+                  "Repeated games of a series counted once.",
+    "seat_advantage": "Wins: a first place shared by n seats counts 1/n to each; shares over "
+                      "distinct games with 95% intervals clustered by series; z-test of share = "
+                      "1/k, Holm-adjusted beside it.",
+    "pairs": "From the first bot's side. Score and Elo with the pentanomial variance over game "
+             "pairs (trinomial for leftover games); nElo as fastchess; LOS = P(first bot "
+             "stronger); p = 2 min(LOS, 1 - LOS), Holm-adjusted across pairings. See "
+             "docs/statistics.md.",
+    "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
+           "observed information; NaN when a bot won or lost every game.",
 }
 
 
@@ -60,6 +78,7 @@ class ReportData:
     games: pd.DataFrame
     moves: pd.DataFrame
     tournament: dict = field(default_factory=dict)
+    sprt: dict | None = None  # the stored SPRT state (``arena.store.load_sprt``)
 
     @property
     def name(self) -> str:
@@ -78,7 +97,7 @@ class ReportData:
         return int(sizes.mode().iloc[0])
 
 
-def load(db_path: str | Path) -> ReportData:
+def load(db_path: str | Path, moves: bool = True) -> ReportData:
     """Load a tournament's games (with ``fault_detail``), moves and settings from its SQLite
     database, through one read-only connection.
 
@@ -91,8 +110,10 @@ def load(db_path: str | Path) -> ReportData:
     conn = store.connect_readonly(path)
     try:
         games = store.load_games(conn)
-        moves = store.load_moves(conn)
+        moves = store.load_moves(conn) if moves else pd.DataFrame(columns=store.MOVE_COLUMNS)
         tournament = dict(store.load_tournament(conn))
+        games["copy"] = games["game_id"].isin(store.load_copies(conn))
+        sprt = store.load_sprt(conn)
         if "fault_detail" not in games.columns:
             details = pd.read_sql_query(
                 "SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL", conn)
@@ -103,7 +124,7 @@ def load(db_path: str | Path) -> ReportData:
         raise ResultsError(f"cannot read results database {str(path)!r}: {one_line(exc)}") from exc
     finally:
         conn.close()
-    return ReportData(games, moves, tournament)
+    return ReportData(games, moves, tournament, sprt)
 
 
 def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
@@ -115,15 +136,28 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     wanted = _sections(sections)
     games, moves, order = data.games, data.moves, data.order
     k, out = data.num_players, {}
+    distinct = games[~games["copy"]] if "copy" in games else games
+    results = t.seat_results(games, order)  # shared by the leaderboard and the first-move table
     if "leaderboard" in wanted:
-        out["leaderboard"] = t.leaderboard(games, rate_games(games, labels=order), order)
+        env = make_env(tau=float((data.tournament.get("settings") or {}).get("tau", 0.0)))
+        out["leaderboard"] = t.leaderboard(games, rate_games(games, env, labels=order), order, results)
+    if "pairs" in wanted and k == 2:
+        out["pairs"] = pairs.pair_table(games, order)
+    if "elo" in wanted and k == 2:
+        fit = bt.fit(games, order)
+        out["elo"] = pd.concat([fit.table, pd.DataFrame([{"label": "(first move)", "games": fit.games,
+                                "elo": fit.first_move, "elo_low": fit.first_low, "elo_high": fit.first_high}])],
+                               ignore_index=True)
     if "crosstable" in wanted and k >= 2:
         out["crosstable"] = t.crosstable(games, order).reset_index()
     if "first_move" in wanted and k == 2:
-        out["first_move"] = t.first_move(games, str(data.tournament.get("game", t.ALL)), order)
+        out["first_move"] = _first_move(data, games, distinct, order,
+                                        results[results["game_id"].isin(distinct["game_id"])])
     if "seat_advantage" in wanted and k > 2:
-        seats = t.seat_advantage(games)
-        out["seat_advantage"], out["seat_test"] = seats.table, seats.test_frame()
+        seats = t.seat_advantage(distinct)
+        extra = pairs.seat_intervals(distinct).drop(columns=["games", "win_share"], errors="ignore")
+        out["seat_advantage"] = seats.table.merge(extra, on="seat", how="left") if len(extra) else seats.table
+        out["seat_test"] = seats.test_frame()
     if "lengths" in wanted:
         out["lengths"] = t.game_lengths(games, order)
     if "terminations" in wanted:
@@ -132,9 +166,23 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:
         out["search"] = t.search_stats(moves, order)
-    if "ricochet" in wanted and data.tournament.get("game") == "ricochet":
+    if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
+    if "sprt" in wanted and data.sprt:
+        out["sprt"] = pd.DataFrame([{**{k: v for k, v in data.sprt.items() if k != "penta"},
+                                     **dict(zip(("LL", "LD", "DD_WL", "WD", "WW"), data.sprt["penta"]))}])
     return out
+
+
+def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, order, results) -> pd.DataFrame:
+    """The first-move table over distinct games, with the pair-aware columns and Holm."""
+    name = str(data.tournament.get("game", t.ALL))
+    table = t.first_move(distinct, name, order, results)
+    extra = pairs.first_move_extras(games, order).drop(columns="score")
+    extra["scope"] = extra["scope"].fillna(name)
+    table = table.merge(extra, on="scope", how="left")
+    table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].tolist()))
+    return table
 
 
 def _sections(sections: Iterable[str] | None) -> set[str]:
@@ -158,6 +206,30 @@ def _rich_table(name: str, frame: pd.DataFrame) -> Table:
     return table
 
 
+def notes(data: ReportData, name: str) -> list[str]:
+    """The lines printed under table ``name``: its note, the leaderboard's sort key and, in a
+    gauntlet, what the order of the opponents means."""
+    out = [NOTES[name]] if name in NOTES else []
+    if name == "crosstable":
+        out.append(f"n = {len(data.games)} games.")
+    if name == "leaderboard":
+        tau = (data.tournament.get("settings") or {}).get("tau", 0.0)
+        out.append(f"Leaderboard {SORT_KEY}; TrueSkill tau = {tau:g}.")
+        if (data.tournament.get("settings") or {}).get("format") == "gauntlet":
+            out.append("Gauntlet: the opponents are ranked by their results against the challenger "
+                       "only; this is not a ranking of the field.")
+    return out
+
+
+def warnings(data: ReportData) -> list[str]:
+    """Warnings about the stored games: copies (identical move lists within a series)."""
+    copies = int(data.games["copy"].sum()) if "copy" in data.games else 0
+    if not copies:
+        return []
+    return [f"warning: {copies} stored game(s) repeat the move list of an earlier game of their series; "
+            "each group is counted once in seat and first-move statistics"]
+
+
 def _seat_test_line(test: pd.DataFrame) -> str:
     row = test.iloc[0]
     return (f"chi-square of equal win shares over {int(row['games'])} games: "
@@ -170,18 +242,23 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
     tables = build_tables(data, sections)
     console.print(f"[bold]{data.name}[/]: {len(data.games)} games of "
                   f"{data.tournament.get('game', '?')} ({data.num_players} players)")
+    for line in warnings(data):
+        console.print(f"[yellow]{line}[/]")
     for name, frame in tables.items():
         if name in ("faults", "fault_summary"):
             continue
         if name == "seat_test":
             console.print(_seat_test_line(frame))
             continue
+        if name == "sprt":
+            console.print(state_line(data.sprt))
+            continue
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
         console.print(_rich_table(name, frame))
-        if name in NOTES:
-            console.print(f"[dim]{NOTES[name]}[/]")
+        for line in notes(data, name):
+            console.print(f"[dim]{line}[/]")
     if "fault_summary" in tables:
         print_faults(tables["fault_summary"], tables["faults"], console)
 
@@ -218,7 +295,25 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
         ResultsError: unreadable database.
     """
     data = source if isinstance(source, ReportData) else load(source)
-    print_tables(data, console, ["leaderboard", "first_move", "seat_advantage", "ricochet", "faults"])
+    print_tables(data, console, ["leaderboard", "pairs", "first_move", "seat_advantage", "ricochet", "sprt",
+                                 "faults"])
+
+
+def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
+    """Every table of the report as JSON: ``{"tournament": {...}, "warnings": [...], "tables":
+    {name: [row objects keyed by column]}}``; NaN and ±inf become ``null`` (a statistic a bot
+    does not report is empty, not 0). The SPRT state is the one-row table ``sprt``.
+
+    Raises:
+        ConfigError: an unknown section.
+    """
+    tables = build_tables(data, sections)
+    tour = {k: v for k, v in data.tournament.items()}
+    tour["games_stored"] = len(data.games)
+    out = {"tournament": tour, "warnings": warnings(data),
+           "tables": {name: json.loads(frame.to_json(orient="records", double_precision=15))
+                      for name, frame in tables.items()}}
+    return json.dumps(out, indent=1, default=str)
 
 
 # ---- files ------------------------------------------------------------------------------
@@ -232,13 +327,17 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
              f"- players per game: {data.num_players}", f"- games: {len(data.games)}",
              f"- seed: {tour.get('seed', '?')}"]
     lines += [f"- bot `{label}`: `{spec}`" for label, spec in (tour.get("bots") or {}).items()]
+    lines += ["", *warnings(data)] if warnings(data) else []
     for name, frame in tables.items():
         if name == "seat_test":
             lines += ["", _seat_test_line(frame)]
             continue
+        if name == "sprt":
+            lines += ["", f"## {TITLES[name]}", "", state_line(data.sprt)]
+            continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]
-        if name in NOTES:
-            lines += [NOTES[name], ""]
+        for line in notes(data, name):
+            lines += [line, ""]
         lines.append(_markdown_table(name, frame) if len(frame) else "(none)")
     return "\n".join(lines) + "\n"
 

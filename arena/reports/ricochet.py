@@ -1,4 +1,6 @@
-"""Ricochet Robots race statistics (``spec/ricochet.md`` "Report metric"; game ``ricochet``).
+"""Puzzle race statistics (``docs/rules/ricochet.md`` "Report metric"; the games in
+``RACE_GAMES``: ``ricochet``, and ``interaction-solo-race`` where a round is a layout and an
+answer a Solo Interaction solution such as ``e1N d3SW``).
 
 A round is a simultaneous node: the moves frame holds one row per seat per round (``ply`` =
 the round's index, ``move`` = that seat's answer such as ``RN GE RS`` or ``-``, ``status``
@@ -14,6 +16,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+#: Games whose rounds are races judged by ``arena.games.race`` (the ``ricochet`` report section).
+RACE_GAMES = ("ricochet", "interaction-solo-race")
 #: Answer statuses that are solutions (the chip went to the shortest of them).
 SOLVED = ("won", "valid")
 #: Answer statuses counted separately in the table (no valid answer that round).

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from arena.ratings import rate_games
@@ -59,40 +60,57 @@ def pairing_name(labels: Sequence[str], order: Sequence[str] | None = None) -> s
 def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per (game, seat): ``game_id``, ``series``, ``pairing``, ``players``, ``seat``,
     ``label``, ``rank``, ``score``, ``result`` (W/D/L), ``points`` (see the module doc; NaN in
-    one-player games) and ``first_share`` (1/n for a first place shared by n, else 0)."""
-    rows = []
-    for g in games.itertuples(index=False):
-        seats, ranks, scores = list(g.seats), [int(r) for r in g.ranks], list(g.scores)
-        k = len(seats)
-        pairing = pairing_name(seats, order)
-        for seat, (label, rank) in enumerate(zip(seats, ranks)):
-            tied = ranks.count(rank)
-            place = rank + (tied - 1) / 2
-            points = (k - place) / (k - 1) if k > 1 else math.nan
-            result = "L" if rank != 1 else ("W" if tied == 1 else "D")
-            score = float(scores[seat]) if seat < len(scores) else math.nan
-            first = 1.0 / tied if rank == 1 else 0.0
-            rows.append((g.game_id, g.series, pairing, k, seat, label, rank, score, result,
-                         points, first))
+    one-player games) and ``first_share`` (1/n for a first place shared by n, else 0).
+
+    Vectorised per number of seats (numpy), so 100,000 games take a fraction of a second."""
     columns = ["game_id", "series", "pairing", "players", "seat", "label", "rank", "score",
                "result", "points", "first_share"]
-    return pd.DataFrame(rows, columns=columns)
+    parts = []
+    sizes = games["seats"].map(len)
+    names: dict[tuple, str] = {}
+    for k in sorted(sizes.unique()):
+        sub = games[sizes == k]
+        if k == 0 or sub.empty:
+            continue
+        ranks = np.array(sub["ranks"].tolist(), dtype=int).reshape(len(sub), k)
+        tied = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
+        place = ranks + (tied - 1) / 2
+        points = (k - place) / (k - 1) if k > 1 else np.full(ranks.shape, math.nan)
+        result = np.where(ranks != 1, "L", np.where(tied == 1, "W", "D"))
+        scores = np.array([(list(v) + [math.nan] * k)[:k] for v in sub["scores"]], dtype=float)
+        keys = [tuple(v) for v in sub["seats"]]
+        for key in set(keys) - names.keys():
+            names[key] = pairing_name(key, order)
+        pairing = [names[key] for key in keys]
+        parts.append(pd.DataFrame({
+            "game_id": np.repeat(sub["game_id"].to_numpy(), k),
+            "series": np.repeat(sub["series"].to_numpy(), k),
+            "pairing": np.repeat(np.array(pairing, dtype=object), k),
+            "players": k,
+            "seat": np.tile(np.arange(k), len(sub)),
+            "label": np.array(sub["seats"].tolist(), dtype=object).reshape(len(sub), k).ravel(),
+            "rank": ranks.ravel(), "score": scores.ravel(), "result": result.ravel(),
+            "points": points.ravel(), "first_share": np.where(ranks == 1, 1.0 / tied, 0.0).ravel()}))
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], ignore_index=True)[columns]
 
 
 def leaderboard(
     games: pd.DataFrame,
     ratings: pd.DataFrame | None = None,
     order: Sequence[str] | None = None,
+    results: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The leaderboard: ``label``, ``mu``, ``sigma``, ``conservative`` (mu − 3σ), ``games``,
     ``wins``, ``draws``, ``losses``, ``score_pct``; best conservative rating first.
 
     ``ratings`` is ``arena.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
-    appear even without games.
+    appear even without games; ``results`` is ``seat_results(games, order)`` when omitted.
     """
     if ratings is None:
         ratings = rate_games(games, labels=list(order or ()))
-    sr = seat_results(games, order)
+    sr = seat_results(games, order) if results is None else results
     counts = (
         sr.pivot_table(index="label", columns="result", values="game_id", aggfunc="count")
         .reindex(columns=["W", "D", "L"])
@@ -121,16 +139,24 @@ def crosstable(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     1 when the row bot placed better than the column bot, 1/2 when equal, over the games
     where both took part.
     """
-    rows = []
-    for g in games.itertuples(index=False):
-        for a, (la, ra) in enumerate(zip(g.seats, g.ranks)):
-            for b, (lb, rb) in enumerate(zip(g.seats, g.ranks)):
+    parts = []
+    sizes = games["seats"].map(len)
+    for k in sorted(sizes.unique()):
+        sub = games[sizes == k]
+        if k < 2 or sub.empty:
+            continue
+        seats = np.array(sub["seats"].tolist(), dtype=object).reshape(len(sub), k)
+        ranks = np.array(sub["ranks"].tolist(), dtype=float).reshape(len(sub), k)
+        for a in range(k):
+            for b in range(k):
                 if a != b:
-                    rows.append((la, lb, 1.0 if ra < rb else 0.5 if ra == rb else 0.0))
+                    pts = np.where(ranks[:, a] < ranks[:, b], 1.0, np.where(ranks[:, a] == ranks[:, b], 0.5, 0.0))
+                    parts.append(pd.DataFrame({"label": seats[:, a], "opponent": seats[:, b], "points": pts}))
+    rows = pd.concat(parts, ignore_index=True) if parts else []
     labels = sorted({lab for seats in games["seats"] for lab in seats}, key=_key(order))
-    if not rows:
+    if not len(rows):
         return pd.DataFrame(index=pd.Index(labels, name="label"), columns=labels, dtype=float)
-    pairs = pd.DataFrame(rows, columns=["label", "opponent", "points"])
+    pairs = rows
     table = pairs.pivot_table(index="label", columns="opponent", values="points", aggfunc="mean")
     table = (table * 100).reindex(index=labels, columns=labels)
     table.columns.name = None
@@ -138,7 +164,8 @@ def crosstable(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
 
 
 def first_move(
-    games: pd.DataFrame, game_name: str = ALL, order: Sequence[str] | None = None
+    games: pd.DataFrame, game_name: str = ALL, order: Sequence[str] | None = None,
+    results: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """First-move advantage of two-player games: one row for the whole game (``scope`` =
     ``game_name``) then one per pairing (``scope`` = e.g. ``"a vs b"``).
@@ -147,11 +174,12 @@ def first_move(
     ``draws``, ``losses``; ``decisive`` (wins + losses); ``win_share`` = wins / decisive with
     its Wilson 95% interval ``ci_low``..``ci_high`` and ``p_value`` of the two-sided exact
     binomial test against 1/2; ``draw_rate`` = draws / games; ``score_pct`` = seat 0's score %
-    (a draw counts half). Games with other than two seats are ignored.
+    (a draw counts half). Games with other than two seats are ignored. ``results``:
+    ``seat_results`` of ``games`` when already computed.
     """
-    two = games[games["seats"].map(len) == 2]
-    sr = seat_results(two, order)
-    first = sr[sr["seat"] == 0]
+    if results is None:
+        results = seat_results(games[games["seats"].map(len) == 2], order)
+    first = results[(results["seat"] == 0) & (results["players"] == 2)]
     rows = [_first_move_row(game_name, first)]
     for pairing in sorted(first["pairing"].unique(), key=_pairing_key(order)):
         rows.append(_first_move_row(pairing, first[first["pairing"] == pairing]))
@@ -228,7 +256,8 @@ def game_lengths(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     """Game lengths in plies (opening plies included; Ricochet: rounds): one row for every
     game (``scope`` = ``"all"``) then one per pairing: ``games``, ``mean``, ``median``,
     ``min``, ``max``."""
-    frame = games.assign(scope=games["seats"].map(lambda s: pairing_name(s, order)))
+    names = {key: pairing_name(key, order) for key in set(map(tuple, games["seats"]))}
+    frame = games.assign(scope=[names[tuple(s)] for s in games["seats"]])
     stats = ["count", "mean", "median", "min", "max"]
     overall = frame["plies"].agg(stats).to_frame(ALL).T
     per = frame.groupby("scope")["plies"].agg(stats)
@@ -299,8 +328,8 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         mean_depth=("depth", "mean"),
         mean_seconds=("seconds", "mean"),
         max_seconds=("seconds", "max"),
-        total_nodes=("nodes", "sum"),
-        total_seconds=("seconds", "sum"),
+        total_nodes=("nodes", lambda c: c.sum(min_count=1)),  # unreported: NaN, not 0
+        total_seconds=("seconds", lambda c: c.sum(min_count=1)),
     )
     seconds = table.pop("total_seconds")
     nodes = table.pop("total_nodes")

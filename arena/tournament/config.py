@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import shlex
 import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 import arena.games
+from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import INTEGER, MAX_SEED, RANGES, check_number  # noqa: F401 (re-exported)
 from arena.tournament.pairing import FORMATS
@@ -39,6 +42,8 @@ DEFAULT_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
     "interaction": (DEFAULT_BOTS, DEFAULT_GAMES),
     "sandpile": (("random", "greedy", "mcts:playouts=200", "paranoid:depth=2", "brs:depth=2"), 8),
     "ricochet": (("ricochet-optimal", "ricochet-greedy", "random"), 6),
+    "interaction-solo": (("interaction-solo-optimal", "interaction-solo-greedy"), 1),
+    "interaction-solo-race": (("interaction-solo-optimal", "interaction-solo-greedy", "random"), 1),
 }
 DEFAULT_GAME_TIME = 600.0
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
@@ -77,16 +82,21 @@ class TournamentConfig:
     #: the positions of ``--openings`` (their text, not the file's path, decides the games)
     openings: tuple[str, ...] = ()
     openings_order: str = "sequential"
+    #: ``--sprt`` text (canonical, ``arena.sprt.SprtSpec.text``); None = no early stop
+    sprt: str | None = None
+    #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
+    tau: float = 0.0
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
     results: str = "results"
     retries: int = 2
     openings_file: str | None = None
+    isolation: str = "none"
     #: ``--cluster``: a Dask scheduler ``tcp://host:port`` or ``local:N`` (``arena.tournament.cluster``)
     cluster: str | None = None
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "cluster")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -202,6 +212,7 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
     known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
     out: dict[str, Any] = {}
+    engines = data.pop("engine", None)
     for key, value in data.items():
         k = key.replace("-", "_")
         if k not in known:
@@ -218,6 +229,41 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
             out["bots"] = [out["bots"]]
         if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
             raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot spec strings")
+    if engines is not None:
+        out["bots"] = list(out.get("bots", [])) + engine_specs(engines, str(path))
+    return out
+
+
+def engine_specs(tables: Any, where: str) -> list[str]:
+    """``[[engine]]`` tables (``label``, ``command`` list, ``options`` table,
+    ``startup_timeout`` seconds) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
+    (``docs/engine-protocol.md``).
+
+    Raises:
+        ConfigError: a table without ``label``/``command``, an unknown key or a bad value.
+    """
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ConfigError(f"config file {where!r}: engines are [[engine]] tables with label and command")
+    keys = {"label", "command", "options", "startup_timeout"}
+    out = []
+    for table in tables:
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise ConfigError(f"config file {where!r}: unknown key {unknown[0]!r} in [[engine]]; accepted: {', '.join(sorted(keys))}")
+        label, command, options = table.get("label"), table.get("command"), table.get("options", {})
+        if not isinstance(label, str) or not label or not isinstance(command, list) or not command \
+                or not all(isinstance(c, str) for c in command) or not isinstance(options, dict):
+            raise ConfigError(f"config file {where!r}: [[engine]] needs label = \"NAME\", command = [\"path\", "
+                              "\"arg\", ...] and optionally an options table")
+        opts = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+        if "startup_timeout" in table:
+            opts["startup_timeout"] = str(table["startup_timeout"])
+        bad = [f"{k}={v}" for k, v in opts.items() if any(c in k + v for c in ",:=") or not v.strip()]
+        if bad:
+            raise ConfigError(f"config file {where!r}: engine {label!r} option {bad[0]!r}: names and values "
+                              "cannot be empty or hold , : or =")
+        text = f"{label}=exec:{shlex.join(command)}"
+        out.append(text + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else ""))
     return out
 
 
@@ -234,6 +280,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
             given[key] = check_number(key, given[key])
     if "format" in given and given["format"] not in FORMATS:
         raise ConfigError(f"unknown tournament format {given['format']!r}; accepted: {', '.join(FORMATS)}")
+    if "isolation" in given and given["isolation"] not in ISOLATIONS:
+        raise ConfigError(f"unknown isolation {given['isolation']!r}; accepted: {', '.join(ISOLATIONS)}")
     if "seat_rotation" in given and given["seat_rotation"] not in ROTATIONS:
         raise ConfigError(f"unknown seat rotation {given['seat_rotation']!r}; accepted: {', '.join(ROTATIONS)}")
     if "openings_order" in given and given["openings_order"] not in OPENINGS_ORDERS:
@@ -245,9 +293,17 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given["cluster"], local = check_cluster(given["cluster"])
         if local:  # the default --memory-limit shares this machine among the N Dask workers
             given["workers"] = local
+        elif given.get("isolation", "none") != "none":  # its command names this machine's Python and files
+            raise ConfigError("--isolation process runs with --workers or --cluster local:N only; on a cluster of "
+                              "one's own each game already runs in a watched child of its Dask worker")
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
+    if "tau" in given:
+        given["tau"] = _tau(given["tau"])
+    if given.get("sprt") is not None:
+        from arena.sprt import parse  # ConfigError on a bad text
+        given["sprt"] = parse(given["sprt"]).text()
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
     given["bots"] = tuple(given.get("bots") or ()) or default_bots
@@ -270,6 +326,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
+        raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
+                          f"in {game.name} ({game.num_players} players)")
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
@@ -291,6 +350,21 @@ def check_cluster(address: Any) -> tuple[str, int | None]:
         return text, None
     raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
                       "(N worker processes on this machine, 1 to 256)")
+
+
+def _tau(value: Any) -> float:
+    """``--tau``: a finite number >= 0.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    try:
+        tau = float(value)
+    except (TypeError, ValueError):
+        tau = math.nan
+    if not (math.isfinite(tau) and tau >= 0):
+        raise ConfigError(f"bad --tau {value!r}; accepted: a number >= 0 (TrueSkill dynamics factor, default 0)")
+    return tau
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:

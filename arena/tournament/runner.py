@@ -20,14 +20,17 @@ from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.text import Text
 
 import arena.games
 import bots as bot_registry
+from arena.engine.sandbox import isolate
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
-from arena.store import Store, db_path
+from arena.store import Store, db_path, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
+from arena.tournament.live import watch_for
 from arena.tournament.pairing import pairings
 from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask, schedule
@@ -64,6 +67,7 @@ class RunSummary:
     faults: dict[str, int] = field(default_factory=dict)
     #: one line on how the stored tournament was resumed (extended, or asked for fewer games)
     note: str | None = None
+    sprt: dict | None = None  # the SPRT's state (``arena.sprt.SprtTally.state``) with --sprt
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
@@ -180,7 +184,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         p = replace(p, name=legacy)
     store = Store.open(cfg.results, p.name)
     summary = RunSummary(p.name, store.path, len(p.tasks), 0)
-    log_setup = None
+    log_setup = watch = None
     start = time.perf_counter()
     try:
         stored = store.stored()
@@ -190,13 +194,15 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
                     len(p.tasks), extend=stored is not None and cfg.games > int(stored[0]["games"]))
         done = store.done_ids()
+        watch = watch_for(cfg, list(p.specs), k, load_games(store) if done else None)
         todo = [t for t in p.tasks if t.game_id not in done]
         summary.stored = len(done)
-        if not todo:
+        if not todo or (watch and watch.decided):
             return summary
         log_setup = _Logging(Path(cfg.results) / f"{p.name}.log")
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
-        setup = WorkerSetup(p.game.name, dict(cfg.params), p.specs, limits, cfg.time_margin, cfg.effective_memory_limit,
+        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+        setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
                             str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
         pool = _pool(cfg, setup, k)
         log.info("run %s: %d games to play of %d, %s", p.name, len(todo), len(p.tasks),
@@ -218,6 +224,10 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
                              res.record.fault_detail)
                 if bar:
                     bar.advance(tid)
+                if watch and watch.add(res.task.series, res.task.seats, res.record.outcome.ranks):
+                    break  # SPRT decided: the games in flight are dropped
+                if bar and watch:
+                    bar.update(tid, description=escape(watch.line()))
         except KeyboardInterrupt:
             summary.interrupted = True
         finally:
@@ -227,7 +237,12 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             summary.workers_replaced = pool.replaced
     finally:
         summary.seconds = time.perf_counter() - start
-        if log_setup:
-            log_setup.close()
-        store.close()
+        try:
+            if watch is not None and watch.sprt is not None:
+                summary.sprt = watch.sprt.state()
+                save_sprt(store, summary.sprt)
+        finally:
+            if log_setup:
+                log_setup.close()
+            store.close()
     return summary

@@ -115,3 +115,50 @@ def test_optimal_beats_greedy_in_a_match():
                        limits=Limits(time=5))
     out = record.outcome
     assert out.scores[0] >= out.scores[1]
+
+
+def test_optimal_matches_bfs_with_barriers_on_small_puzzles():
+    """Coloured diagonal barriers (docs/rules/ricochet.md "Second edition"): the proven optimum
+    is the plain BFS's (BFS over the full robot state, the game's own slide rule)."""
+    four = random_puzzles(200, seed=21, diagonals=2)
+    five = random_puzzles(100, seed=22, robots=5, diagonals=3)
+    assert bfs_first(four, 4, 10) + bfs_first(five, 4, 5) == 15
+
+
+@pytest.mark.slow
+def test_optimal_matches_bfs_with_barriers_on_200_random_puzzles():
+    """200 random puzzles with barriers (diagonals=2, one in four with five robots and 3 per
+    quadrant): an optimum of at most 6 moves equals the plain BFS's; a longer one has no
+    solution of 5 moves or fewer by plain BFS; greedy answers are valid and never shorter."""
+    puzzles = random_puzzles(150, seed=31, diagonals=2) + random_puzzles(50, seed=32, robots=5, diagonals=3)
+    exact = 0
+    for p in puzzles:
+        r = solve_optimal(p)
+        assert r.optimal, str(p)
+        if r.solution is None:
+            assert solve_bfs(p, 5) is None, str(p)
+            continue
+        assert p.check(r.solution) is not None, str(p)
+        g = solve_greedy(p)
+        assert g.solution is None or (p.check(g.solution) is not None and len(g.solution) >= len(r.solution))
+        if len(r.solution) <= 6:
+            ref = solve_bfs(p, len(r.solution))
+            assert ref is not None and len(ref) == len(r.solution), (str(p), str(ref), str(r.solution))
+            exact += 1
+        else:
+            assert solve_bfs(p, 5) is None, str(p)
+    assert exact >= 120
+
+
+def test_solvers_play_a_game_with_barriers():
+    game = arena.games.make("ricochet", max_rounds=3, diagonals=2, robots=5)
+    record = play_game(game, [make("ricochet-optimal"), make("ricochet-greedy")], seed=9, limits=Limits(time=5))
+    assert record.outcome.termination in ("max_rounds", "chips", "stack_exhausted")
+    state = game.initial_state(9)
+    assert state.board.diagonals and "diag=" in state.to_text()
+    for text in record.moves:  # every won round's solution is valid on the barrier board
+        chip, seat, sol = text.split(" ", 2)
+        if seat != "-":
+            assert state.puzzle.check(sol) is not None
+        state = state.play([Answer(sol if str(s) == seat else None) for s in range(2)])
+    assert state.is_terminal() and state.outcome().scores == record.outcome.scores

@@ -239,3 +239,24 @@ def test_accessors_for_evaluation(game):
     assert state.turns_left(2) == 4 + 2 * 4 and state.turns_left(1) == 3 + 2 * 4  # B moved at step 0
     assert state.key() == game.parse_state(state.to_text()).key()
     assert "round 2/4" in state.diagram() and "A5" in state.diagram()
+
+
+def test_incremental_evaluation_data_matches_a_fresh_parse():
+    """``play`` and ``child`` keep the masks, unstable stacks and banked totals of a state
+    equal to those computed from its text (which round-trips)."""
+    import random
+
+    game = arena.games.make("sandpile")
+    fields = ("occ", "tall", "topm", "three", "unstable_stacks", "banked")
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while not state.is_terminal():
+            fresh = game.parse_state(state.to_text())
+            assert fresh.to_text() == state.to_text()
+            assert [getattr(state, f) for f in fields] == [getattr(fresh, f) for f in fields]
+            move = rng.choice(state.legal_moves())
+            played, child = state.play(move), state.child(move)
+            assert child.to_text() == played.to_text()
+            assert [getattr(child, f) for f in fields] == [getattr(played, f) for f in fields]
+            state = played if seed % 2 else child

@@ -45,8 +45,8 @@ def console() -> tuple[Console, io.StringIO]:
 
 def test_sections_that_apply():
     assert set(build_tables(two_player())) == {
-        "leaderboard", "crosstable", "first_move", "lengths", "terminations", "fault_summary",
-        "faults", "search"}
+        "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations",
+        "fault_summary", "faults", "search"}
     three = build_tables(three_player())
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
     with pytest.raises(ConfigError, match="unknown report section"):

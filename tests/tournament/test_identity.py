@@ -45,13 +45,13 @@ def test_a_new_option_at_its_default_renames_no_run():
     """A subclass standing for a later version with one more option: same name, same identity."""
     @dataclass(frozen=True)
     class Later(TournamentConfig):
-        tau: float = 0.0
+        later_knob: float = 0.0
         labels: tuple = field(default_factory=tuple)
 
     cfg = build({})
     later = Later(**{f.name: getattr(cfg, f.name) for f in fields(cfg)})
     assert later.identity() == cfg.identity() and later.run_name() == cfg.run_name()
-    assert Later(**{f.name: getattr(cfg, f.name) for f in fields(cfg)}, tau=0.1).run_name() != cfg.run_name()
+    assert Later(**{f.name: getattr(cfg, f.name) for f in fields(cfg)}, later_knob=0.1).run_name() != cfg.run_name()
 
 
 def test_settings_difference_ignores_games_and_seeding_and_reads_missing_later_keys_as_defaults():

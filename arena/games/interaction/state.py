@@ -1,4 +1,5 @@
-"""Interaction positions and the move simulation (``spec/interaction.md`` "A move", "End").
+"""Interaction positions (``spec/interaction.md`` "A move", "End"); the move mechanics
+(``strikes``, ``simulate``, Zobrist keys) are in ``arena.games.interaction.mechanics``.
 
 Hot path: ``legal_moves`` finds where each cue ball strikes with an occupancy mask (an int,
 one bit per cell) over the straight runs of its precomputed free path (``geometry.STRIKES``);
@@ -11,24 +12,21 @@ filter of the keys in the chain, so ``play`` walks the chain only on a filter hi
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from arena.errors import IllegalMoveError
-from arena.games.interaction.geometry import (
-    BIT,
-    NEXT,
-    NUM_CELLS,
-    PATH_CELLS,
-    PATH_DIRS,
-    POCKET,
-    RAW,
-    STRIKES,
-    cell_name,
+from arena.games.interaction.geometry import NUM_CELLS, PATH_CELLS, cell_name
+from arena.games.interaction.mechanics import (
+    Z_SIDE,
+    ZOBRIST,
+    board_key,
+    occupancy,
+    score_key,
+    simulate,
+    strikes,
 )
 from arena.games.interaction.notation import (
     MOVES,
-    NEUTRAL,
     PASS,
     SEAT_NAMES,
     Move,
@@ -38,146 +36,19 @@ from arena.games.interaction.notation import (
 )
 from arena.games.protocol import TERMINAL, Outcome, State
 
-_rng = random.Random(20260401)
-#: ``ZOBRIST[cell * 4 + piece]``: 64-bit keys of the pieces on cells.
-ZOBRIST = tuple(_rng.getrandbits(64) for _ in range(NUM_CELLS * 4))
-#: Toggled when Blue is to move.
-Z_SIDE = _rng.getrandbits(64)
-_Z_SCORE: dict[tuple[int, int], int] = {}
-
-
-def score_key(seat: int, score: int) -> int:
-    """The Zobrist term of a seat's score (0 for a score of 0)."""
-    if score < 64:
-        return _SCORE_KEYS[seat][score]
-    z = _Z_SCORE.get((seat, score))
-    if z is None:
-        z = _Z_SCORE[(seat, score)] = random.Random(f"score:{seat}:{score}").getrandbits(64)
-    return z
-
-
-_SCORE_KEYS = tuple(
-    (0,) + tuple(random.Random(f"score:{seat}:{score}").getrandbits(64) for score in range(1, 64)) for seat in (0, 1)
-)
-
-
-def board_key(board: bytes) -> int:
-    """The Zobrist key of the pieces on ``board``."""
-    z = 0
-    for cell, piece in enumerate(board):
-        if piece:
-            z ^= ZOBRIST[cell * 4 + piece]
-    return z
-
-
-def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
-    """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
-
-    ``occ`` is the occupancy mask of ``board``; ``hit`` is the index in ``PATH_CELLS[s]`` of
-    the first occupied cell (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``.
-    Returns (board after, Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy
-    after). Rows, remainders, bounces, pocketing and the wedged-row rule follow
-    ``spec/interaction.md`` "A move" and "Legality".
-    """
-    b = bytearray(board)
-    p0 = s >> 3
-    cells = PATH_CELLS[s]
-    piece = b[p0]
-    end = cells[hit - 1]
-    z = 0
-    if end != p0:
-        b[p0] = 0
-        b[end] = piece
-        z = ZOBRIST[p0 * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-        occ ^= BIT[p0] ^ BIT[end]
-    cur = cells[hit]
-    s = cur * 8 + PATH_DIRS[s][hit]
-    r = hit
-    seen = None  # momentum hand-overs since a ball last moved (the wedged-row rule)
-    while True:
-        n = RAW[s]
-        while n >= 0 and b[n]:  # the last ball of the straight contiguous row moves
-            cur = n
-            s = (n << 3) | (s & 7)
-            n = RAW[s]
-        h = (s << 5) | r
-        if seen is None:
-            seen = [h]
-        elif h in seen:
-            return bytes(b), z, 0, occ
-        else:
-            seen.append(h)
-        piece = b[cur]
-        b[cur] = 0  # a rolling ball leaves its cell
-        start = s
-        if piece == NEUTRAL and not stop_rule:
-            while r:
-                t = NEXT[s]
-                q = t >> 3
-                if b[q]:
-                    break
-                s = t
-                r -= 1
-                if POCKET[q]:
-                    return bytes(b), z ^ ZOBRIST[cur * 4 + NEUTRAL], 1, occ ^ BIT[cur]
-        else:
-            while r:
-                t = NEXT[s]
-                if b[t >> 3]:
-                    break
-                s = t
-                r -= 1
-        if s != start:
-            end = s >> 3
-            b[end] = piece
-            if end != cur:
-                z ^= ZOBRIST[cur * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-                occ ^= BIT[cur] ^ BIT[end]
-            seen = None
-            if stop_rule and piece == NEUTRAL and POCKET[end]:
-                b[end] = 0
-                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, occ ^ BIT[end]
-        else:
-            b[cur] = piece
-        if not r:
-            return bytes(b), z, 0, occ
-        cur = t >> 3
-        s = t
-
-
-def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
-    """``{cell * 8 + direction: momentum}`` for every cue ball of ``seat`` whose free path
-    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule).
-
-    ``occ`` is the occupancy mask of ``board`` (bit ``cell`` set for a ball).
-    """
-    out = {}
-    piece = seat + 1
-    p = board.find(piece)
-    while p >= 0:
-        o = occ ^ BIT[p]  # the cue ball leaves its cell
-        for s, path_mask, mask, grows, index, runs in STRIKES[p]:
-            x = o & mask
-            if x:  # a ball on the first straight run (index 0: momentum 0, illegal)
-                i = index[((x & -x) if grows else x).bit_length() - 1]
-                if i:
-                    out[s] = i
-            elif o & path_mask:  # else the first ball on a later run, if the path meets one
-                for mask, grows, index in runs:
-                    x = o & mask
-                    if x:
-                        out[s] = index[((x & -x) if grows else x).bit_length() - 1]
-                        break
-        p = board.find(piece, p + 1)
-    return out
-
-
-def occupancy(board: bytes) -> int:
-    """The occupancy mask of ``board``: bit ``cell`` set for each ball."""
-    return sum(BIT[c] for c, piece in enumerate(board) if piece)
-
-
 _new = object.__new__
+
+
+class LeafPosition:
+    """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
+    an evaluator reads (``board``, ``occ``, ``side``, ``scores``, ``ply``, ``to_move``), no
+    Zobrist key, history, moves or text. Not a ``State``: it cannot be played from."""
+
+    __slots__ = ("board", "occ", "side", "scores", "ply", "to_move")
+
+    def is_terminal(self) -> bool:
+        return False
+
 
 
 class InteractionState(State):
@@ -194,6 +65,7 @@ class InteractionState(State):
         key(): 64-bit Zobrist key of (board, scores, side to move).
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
+        leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
         termination: the end reason, or ``None`` while the game goes on.
 
     History (threefold repetition, two passes in a row) is kept by parent pointers from
@@ -282,6 +154,45 @@ class InteractionState(State):
             raise IllegalMoveError(self._why_illegal(move))
         sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
+
+    def leaves(self, moves: list[Move]):
+        """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
+        order, lazily (a search cut-off stops the simulations): a ``LeafPosition`` (board,
+        occupancy, side, scores, ply) when the game goes on there, the full state
+        (``play(move)``) when it may end there (a pocketing, a possible repetition, a pass,
+        the ply limit), so ``to_move < 0`` and ``outcome()`` stay exact.
+
+        For search leaves: skips what ``play`` adds for a position searched further (the
+        child's Zobrist key, history, repetition filter). A move not legal here is handed to
+        ``play``, which raises ``IllegalMoveError``.
+        """
+        hits = self._hits
+        if hits is None or self.ply + 1 >= self.game.max_plies:
+            for move in moves:
+                yield move, self.play(move)
+            return
+        sims, board, occ, stop = self._sims, self.board, self.occ, self.game.stop_rule
+        key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
+        for move in moves:
+            if move.__class__ is not Move:
+                yield move, self.play(move)
+                continue
+            s = move.cell * 8 + move.direction
+            hit = hits.get(s)
+            if hit is None:
+                yield move, self.play(move)
+                continue
+            sim = sims[s] if sims is not None else simulate(board, occ, s, hit, stop)
+            if sim[2] or bloom >> ((key ^ sim[1]) & 1023) & 1:
+                yield move, self._child(*sim, False)  # a pocketing or a possible repetition
+                continue
+            leaf = _new(LeafPosition)
+            leaf.board = sim[0]
+            leaf.occ = sim[3]
+            leaf.to_move = leaf.side = side
+            leaf.scores = scores
+            leaf.ply = ply
+            yield move, leaf
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game
@@ -393,4 +304,4 @@ class InteractionState(State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]

@@ -1,8 +1,10 @@
 """Ricochet Robots as an n-player race: every round is a simultaneous node
 (``spec/ricochet.md`` "A round", "End", "Notation").
 
-State text: ``<board> <robots> <target> stack=<chips> chips=<seat;seat> round=N``; the target
-is ``-`` once no chip is revealed (the game is over).
+State text: ``<board> [diag=<barriers>] <robots> <target> stack=<chips> chips=<seat;seat>
+round=N``; the target is ``-`` once no chip is revealed (the game is over). ``diag=`` lists
+the coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"), from the
+``diagonals=N`` placement or the ``diag=`` parameter.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
+from arena.errors import ConfigError, IllegalMoveError, MoveSyntaxError, PositionSyntaxError
 from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
-from arena.games.ricochet.board import CELLS, CENTRE, Board, square_name
-from arena.games.ricochet.puzzle import Puzzle, Solution
+from arena.games.race import TIES, check_answers, resolve_round
+from arena.games.ricochet.board import CELLS, CENTRE, Board, parse_diagonals, place_diagonals, square_name
+from arena.games.ricochet.puzzle import Puzzle, Solution, board_text
 
 #: chips that end the game, by number of players (``spec`` "End"); others: until chips run out
 CHIPS_TO_WIN = {2: 8, 3: 6, 4: 5}
@@ -55,7 +58,7 @@ class RicochetState(State):
 
     def to_text(self) -> str:
         chips = ";".join(",".join(c) or "-" for c in self.chips)
-        return (f"{self.board.name} {','.join(f'{c}:{square_name(s)}' for c, s in zip('RGBYK', self.robots))} "
+        return (f"{board_text(self.board)} {','.join(f'{c}:{square_name(s)}' for c, s in zip('RGBYK', self.robots))} "
                 f"{self.target or '-'} stack={','.join(self.stack) or '-'} chips={chips} round={self.round}")
 
     def key(self):
@@ -73,29 +76,16 @@ class RicochetState(State):
         """
         if self.termination:
             raise IllegalMoveError("the game is over; no round to answer")
-        n = self.game.num_players
-        if not isinstance(answers, (list, tuple)) or len(answers) != n or \
-                not all(isinstance(a, Answer) for a in answers):
-            raise IllegalMoveError(f"a round takes one Answer per seat ({n} seats)")
+        check_answers(answers, self.game.num_players)
         puzzle = self.puzzle
-        status, valid = [], {}
-        for seat, a in enumerate(answers):
-            if a.error:
-                status.append(str(a.error))
-            elif a.move is None:
-                status.append("none")
-            else:
-                try:
-                    sol = Solution.of(a.move)
-                    after = puzzle.check(sol)
-                except MoveSyntaxError:
-                    after = None
-                if after is None:
-                    status.append("invalid")
-                else:
-                    status.append("valid")
-                    valid[seat] = (sol, after)
-        winner = self._winner(answers, valid)
+
+        def check(move):
+            sol = Solution.of(move)
+            after = puzzle.check(sol)
+            return None if after is None else (sol, after)
+
+        winner, status, valid = resolve_round(answers, check, [len(c) for c in self.chips],
+                                              self.game.params["ties"])
         chip = self.target
         if winner is None:
             stack = list(self.stack)
@@ -103,7 +93,6 @@ class RicochetState(State):
             robots, chips = self.robots, self.chips
             record = f"{chip} - -"
         else:
-            status[winner] = "won"
             sol, robots = valid[winner]
             stack = list(self.stack)
             chips = tuple(c + (chip,) if s == winner else c for s, c in enumerate(self.chips))
@@ -112,17 +101,9 @@ class RicochetState(State):
         nxt.last_round, nxt.last_status = record, tuple(status)
         return nxt
 
-    def _winner(self, answers: Sequence[Answer], valid: dict) -> int | None:
-        if not valid:
-            return None
-        if self.game.params["ties"] == "first":
-            key = lambda s: (len(valid[s][0]), answers[s].seconds, s)  # noqa: E731
-        else:
-            key = lambda s: (len(valid[s][0]), len(self.chips[s]), s)  # noqa: E731
-        return min(valid, key=key)
-
     def diagram(self) -> str:
-        """The 16x16 board: walls ``|`` and ``---``, robots by letter, ``*`` the target."""
+        """The 16x16 board: walls ``|`` and ``---``, robots by letter, ``*`` the target,
+        barriers ``/r`` ``\\g`` (orientation, colour in lower case)."""
         w = self.board.walls
         marks = {c: "RGBYK"[i] for i, c in enumerate(self.robots)}
         goal = self.board.targets.get(self.target) if self.target else None
@@ -133,9 +114,10 @@ class RicochetState(State):
             for f in range(16):
                 cell = rk * 16 + f
                 top += ("---" if w[cell] & 1 else "   ") + "+"
-                body = marks.get(cell) or ("*" if cell == goal else "#" if cell in CENTRE else ".")
+                bar = self.board.diagonals.get(cell)
+                body = marks.get(cell) or ("*" if cell == goal else "#" if cell in CENTRE else bar[0] if bar else ".")
                 mark = "*" if cell == goal and cell in marks else " "
-                row += f"{mark}{body} " [:3] + ("|" if w[cell] & 2 else " ")
+                row += f"{mark}{body}{bar[1].lower() if bar else ' '}" + ("|" if w[cell] & 2 else " ")
             lines += [top, row]
         lines.append("   +" + "---+" * 16)
         lines.append(f"target {self.target or '-'}  stack {len(self.stack)}  round {self.round}  "
@@ -153,28 +135,51 @@ class RicochetGame(Game):
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
         "robots": Param(4, "4 robots (R G B Y) or 5 (adds black K)", choices=(4, 5)),
         "ties": Param("fewer-chips", "equal lengths: fewer chips then lower seat, or first answer",
-                      choices=("fewer-chips", "first")),
+                      choices=TIES),
         "max_rounds": Param(40, "rounds after which the game ends", minimum=1),
         "board": Param("random", "quadrants NW,NE,SE,SW like 1A,2B,4A,3B, map:..., or random"),
         "think_time": Param(None, "seconds per round for every player", kind=float, minimum=0),
         "think_nodes": Param(None, "nodes per round for every player", kind=int, minimum=1),
+        "diagonals": Param(0, "coloured diagonal barriers per quadrant, placed at random (seeded)", minimum=0),
+        "diag": Param("", "fixed barriers like e5/R,k11\\G (instead of diagonals=N)"),
     }
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         if self.params["players"] > 8:
-            from arena.errors import ConfigError
             raise ConfigError("game ricochet: parameter players must be 1-8")
         self.num_players = self.params["players"]
         if self.params["board"].lower() != "random":
             self.fixed_board = Board.parse(self.params["board"])
         else:
             self.fixed_board = None
+        try:
+            self.fixed_diag = parse_diagonals(self.params["diag"])
+            if self.fixed_diag and self.params["diagonals"]:
+                raise ConfigError("game ricochet: give diag=... or diagonals=N, not both")
+            if self.fixed_diag and self.fixed_board:
+                self.fixed_board = self.fixed_board.with_diagonals(self.fixed_diag)
+        except PositionSyntaxError as exc:
+            raise ConfigError(f"game ricochet: parameter diag: {exc}") from None
+
+    def _board(self, rng: random.Random, seed: int | None) -> Board:
+        """The game's board: fixed or random, with its barriers (``diag``, or ``diagonals``
+        per quadrant placed with a generator of its own, so plain boards draw as before)."""
+        board = self.fixed_board or Board.random(rng)
+        try:
+            if self.fixed_diag and not board.diagonals:
+                board = board.with_diagonals(self.fixed_diag)
+            if self.params["diagonals"]:
+                board = board.with_diagonals(place_diagonals(board, self.params["diagonals"],
+                                                             _seeded_rng(seed, "diagonals")))
+        except PositionSyntaxError as exc:
+            raise ConfigError(f"game ricochet: barriers on board {board.name}: {exc}") from None
+        return board
 
     def initial_state(self, seed: int | None = None) -> RicochetState:
         rng = random.Random(seed)
-        board = self.fixed_board or Board.random(rng)
-        free = [c for c in range(CELLS) if c not in CENTRE and c not in board.target_at]
+        board = self._board(rng, seed)
+        free = [c for c in range(CELLS) if c not in CENTRE and c not in board.target_at and c not in board.diagonals]
         robots = tuple(rng.sample(free, self.params["robots"]))
         stack = list(board.targets)
         rng.shuffle(stack)
@@ -206,11 +211,12 @@ class RicochetGame(Game):
 
     def parse_state(self, text: str) -> RicochetState:
         parts = str(text).split()
+        diag = parts.pop(1) if len(parts) == 7 and parts[1].lower().startswith("diag=") else None
         if len(parts) != 6 or not parts[3].startswith("stack=") or not parts[4].startswith("chips=") \
                 or not parts[5].startswith("round="):
             raise PositionSyntaxError(f"bad ricochet state {text[:80]!r}; accepted: "
-                                      "'<board> <robots> <target> stack=.. chips=..;.. round=N'")
-        puzzle = Puzzle.parse(" ".join(parts[:3]), allow_no_target=True)
+                                      "'<board> [diag=..] <robots> <target> stack=.. chips=..;.. round=N'")
+        puzzle = Puzzle.parse(" ".join(parts[:1] + ([diag] if diag else []) + parts[1:3]), allow_no_target=True)
         if len(puzzle.robots) != self.params["robots"]:
             raise PositionSyntaxError(f"state has {len(puzzle.robots)} robots; game has {self.params['robots']}")
         stack = tuple(t for t in parts[3][6:].upper().split(",") if t != "-")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from arena.errors import MoveSyntaxError, PuzzleSyntaxError
 from arena.games.ricochet.board import (
-    CENTRE, COLOURS, DIRS, STEP, Board, parse_square, square_name,
+    CENTRE, COLOURS, DIRS, STEP, Board, format_diagonals, parse_diagonals, parse_square, square_name,
 )
 
 
@@ -73,8 +73,18 @@ class Solution(tuple):
 
 
 def slide(board: Board, robots: tuple[int, ...], robot: int, d: int) -> int:
-    """Where ``robot`` stops sliding in direction ``d`` (walls, central block and robots)."""
+    """Where ``robot`` stops sliding in direction ``d`` (walls, central block, robots and
+    diagonal barriers); its own cell when it cannot move, or when its path is an endless
+    loop that no robot stops (an illegal move, ``docs/rules/ricochet.md`` "Second edition")."""
     start = robots[robot]
+    if board.diagonals:
+        cells, loops = board.path(robot, start, d)
+        prev = start
+        for cell in cells:
+            if cell in robots and cell != start:
+                return prev
+            prev = cell
+        return start if loops else prev
     stop = board.stops[d][start]
     step = STEP[d]
     for i, other in enumerate(robots):
@@ -164,8 +174,12 @@ class Puzzle:
     def robots_text(self) -> str:
         return ",".join(f"{COLOURS[i]}:{square_name(c)}" for i, c in enumerate(self.robots))
 
+    def board_text(self) -> str:
+        """The board name, then ``diag=...`` when the board has barriers."""
+        return board_text(self.board)
+
     def __str__(self) -> str:
-        return f"{self.board.name} {self.robots_text()} {self.target}"
+        return f"{self.board_text()} {self.robots_text()} {self.target}"
 
     @classmethod
     def parse(cls, text: str, allow_no_target: bool = False) -> Puzzle:
@@ -176,8 +190,11 @@ class Puzzle:
                 robot in the central block.
         """
         parts = str(text).split()
+        diag = ""
+        if len(parts) == 4 and parts[1].lower().startswith("diag="):
+            diag = parts.pop(1)[5:]
         if len(parts) != 3:
-            raise PuzzleSyntaxError(f"bad puzzle {text!r}; accepted: '<board> <robots> <target>' "
+            raise PuzzleSyntaxError(f"bad puzzle {text!r}; accepted: '<board> [diag=e5/R,..] <robots> <target>' "
                                     "like '1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC'")
         try:
             board = Board.parse(parts[0])
@@ -190,11 +207,23 @@ class Puzzle:
                 f"bad board {parts[0]!r} in puzzle; accepted: four quadrant sides NW,NE,SE,SW like "
                 "1A,2B,4A,3B (one side of each board 1-4) or map:... (a puzzle names its board, "
                 "'random' is not accepted)") from None
+        if diag:
+            try:
+                board = board.with_diagonals(parse_diagonals(diag))
+            except PuzzleSyntaxError:
+                raise
+            except Exception as exc:  # PositionSyntaxError
+                raise PuzzleSyntaxError(str(exc)) from None
         robots = parse_robots(parts[1])
         target = parts[2].upper()
         if not (allow_no_target and target == "-") and target not in board.targets:
             raise PuzzleSyntaxError(f"bad target {parts[2]!r}; accepted: {', '.join(board.targets)}")
         return cls(board, robots, target)
+
+
+def board_text(board: Board) -> str:
+    """``<board name>`` or ``<board name> diag=<barriers>`` (puzzle and state text)."""
+    return f"{board.name} diag={format_diagonals(board.diagonals)}" if board.diagonals else board.name
 
 
 def parse_robots(text: str) -> tuple[int, ...]:
@@ -223,4 +252,4 @@ def parse_robots(text: str) -> tuple[int, ...]:
     return robots
 
 
-__all__ = ["Puzzle", "RobotMove", "Solution", "slide", "parse_robots"]
+__all__ = ["Puzzle", "RobotMove", "Solution", "slide", "parse_robots", "board_text"]

@@ -67,6 +67,19 @@ class SandpileRules:
         self.place_moves = tuple(SandpileMove("place", n) for n in self.names)
         self.bonus_moves = tuple(SandpileMove("bonus", n) for n in self.names)
         self.topple_moves = tuple(SandpileMove("topple", n) for n in self.names)
+        #: (move table, cell mask) -> the table's moves on the mask's cells (``moves_on``)
+        self._lists: dict[tuple[int, int], tuple[SandpileMove, ...]] = {}
+
+    def moves_on(self, table: tuple[SandpileMove, ...], mask: int) -> tuple[SandpileMove, ...]:
+        """The moves of ``table`` (``place_moves``, ``bonus_moves`` or ``topple_moves``) on the
+        set bits of ``mask``, ascending cells; memoised (move generation repeats masks)."""
+        key = (id(table), mask)
+        found = self._lists.get(key)
+        if found is None:
+            if len(self._lists) >= _MEMO_MAX:
+                self._lists.clear()
+            found = self._lists[key] = tuple(table[i] for i in cells_of(mask))
+        return found
 
     def _step(self, i: int, d: tuple[int, int], wrap: str | None) -> int | None:
         n = self.size
@@ -97,6 +110,8 @@ def rules_for(size: int, wrap: str, rounds: int, pieces_per_round: int, bonus: b
     return SandpileRules(size, wrap, rounds, pieces_per_round, bonus)
 
 
+#: entries kept by each memo of this module before it is cleared
+_MEMO_MAX = 1 << 16
 #: the set bits of each byte value, ascending
 _BYTE_BITS = tuple(tuple(k for k in range(8) if b >> k & 1) for b in range(256))
 

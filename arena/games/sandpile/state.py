@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from arena.errors import IllegalMoveError
 from arena.games.protocol import TERMINAL, Outcome, State
+from arena.games.sandpile.diagram import diagram
 from arena.games.sandpile.rules import (
     LETTERS, PASS, STABLE_MAX, SandpileMove, cells_of, parse_move,
 )
 
 
-def _masks(board: tuple[str, ...]) -> tuple[int, int, tuple[int, ...]]:
-    """(occupied, unstable, per-seat visible-top) bit masks of a board (bit i = cell i)."""
-    occ = tall = 0
+def _masks(board: tuple[str, ...]) -> tuple:
+    """(occupied, unstable, per-seat visible-top, stacks of exactly ``STABLE_MAX``) bit masks of
+    a board (bit i = cell i), and its unstable stacks (``_unstable``)."""
+    occ = tall = three = 0
     tops = [0, 0, 0, 0]
     for i, s in enumerate(board):
         if s:
@@ -20,7 +22,19 @@ def _masks(board: tuple[str, ...]) -> tuple[int, int, tuple[int, ...]]:
             tops[ord(s[-1]) - 65] |= bit
             if len(s) > STABLE_MAX:
                 tall |= bit
-    return occ, tall, tuple(tops)
+            elif len(s) == STABLE_MAX:
+                three |= bit
+    return occ, tall, tuple(tops), three, _unstable(board, tall)
+
+
+def _unstable(board: tuple[str, ...], tall: int) -> tuple[tuple[int, str], ...]:
+    """``(cell, stack)`` of every unstable stack, ascending cells."""
+    return tuple((i, board[i]) for i in cells_of(tall)) if tall else ()
+
+
+def _banked(scores: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Per seat, the sum of the finished rounds' scores."""
+    return tuple(sum(r[p] for r in scores) for p in range(4))
 
 
 class SandpileState(State):
@@ -37,24 +51,33 @@ class SandpileState(State):
         holders: bit mask of the seats still holding their bonus piece.
         placed: pieces placed so far per seat.
         scores: per finished round, the per-seat counts of visible tops.
-        occ, tall, topm: bit masks (bit i = cell i) of occupied cells, unstable stacks and,
-            per seat, the cells that seat's colour tops.
+        occ, tall, topm, three: bit masks (bit i = cell i) of occupied cells, unstable stacks,
+            per seat the cells that seat's colour tops, and stacks of exactly ``STABLE_MAX``
+            pieces (the next piece makes them topple).
+        unstable_stacks: ``(cell, stack)`` of the unstable stacks, ascending cells (the same
+            tuple object from state to state while they do not change: a cache key).
+        banked: per seat, the sum of the finished rounds' scores (``totals()`` as a tuple).
+
+    The masks and ``banked`` follow from the eight text fields; ``play`` updates them
+    incrementally (for evaluation at search leaves) and they never change afterwards.
     """
 
     __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores",
-                 "to_move", "occ", "tall", "topm")
+                 "to_move", "occ", "tall", "topm", "three", "unstable_stacks", "banked")
 
-    def __init__(self, rules, board, rnd, phase, player, step, holders, placed, scores, masks=None):
+    def __init__(self, rules, board, rnd, phase, player, step, holders, placed, scores, masks=None, banked=None):
         self.rules, self.board, self.round, self.phase = rules, board, rnd, phase
         self.player, self.step, self.holders, self.placed, self.scores = player, step, holders, placed, scores
         self.to_move = TERMINAL if phase == "over" else player
-        self.occ, self.tall, self.topm = masks or _masks(board)
+        self.occ, self.tall, self.topm, self.three, self.unstable_stacks = masks or _masks(board)
+        self.banked = banked if banked is not None else _banked(scores)
 
     def _new(self, phase, player, step, board=None, masks=None, holders=None, placed=None, rnd=None, scores=None):
         return SandpileState(
             self.rules, self.board if board is None else board, self.round if rnd is None else rnd, phase,
             player, step, self.holders if holders is None else holders, self.placed if placed is None else placed,
-            self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm))
+            self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm, self.three, self.unstable_stacks),
+            self.banked if scores is None else None)
 
     # ---- accessors for evaluation functions ------------------------------------------------
     @property
@@ -75,7 +98,7 @@ class SandpileState(State):
 
     def totals(self) -> list[int]:
         """Per seat, the sum of the finished rounds' scores."""
-        return [sum(r[p] for r in self.scores) for p in range(4)]
+        return list(self.banked)
 
     def turns_left(self, seat: int) -> int:
         """Placement turns ``seat`` still has, this round and the following ones (bonus excluded)."""
@@ -109,14 +132,12 @@ class SandpileState(State):
     def legal_moves(self) -> list[SandpileMove]:
         phase, rules = self.phase, self.rules
         if phase == "place":
-            cells = self.placeable(self.player)
-            return [rules.place_moves[i] for i in cells] if cells else [PASS]
+            mask = self.placeable_mask(self.player)
+            return list(rules.moves_on(rules.place_moves, mask)) if mask else [PASS]
         if phase in ("bonus", "endbonus"):
-            moves = rules.bonus_moves
-            return [moves[i] for i in self.placeable(self.player)] + [PASS]
+            return [*rules.moves_on(rules.bonus_moves, self.placeable_mask(self.player)), PASS]
         if phase == "topple":
-            moves = rules.topple_moves
-            return [moves[i] for i in cells_of(self.tall)]
+            return list(rules.moves_on(rules.topple_moves, self.tall))
         return []
 
     def play(self, move) -> SandpileState:
@@ -151,6 +172,17 @@ class SandpileState(State):
             raise IllegalMoveError(f"{move}: cannot place on {move.cell} ({why})")
         return self._place(i, p, kind == "bonus")
 
+    def child(self, move: SandpileMove) -> SandpileState:
+        """The state after ``move``, one of this state's ``legal_moves()``, without checking
+        its legality again (for search: the moves come from ``legal_moves``); any other move
+        gives an undefined state or an exception. ``play`` checks and explains."""
+        kind = move.kind
+        if kind == "place" or kind == "bonus":
+            return self._place(self.rules.index[move.cell], self.player, kind == "bonus")
+        if kind == "topple":
+            return self._topple(self.rules.index[move.cell])
+        return self._after_offer(self.step) if self.phase == "endbonus" else self._advance()
+
     def _place(self, i: int, p: int, bonus: bool) -> SandpileState:
         board, bit = self.board, 1 << i
         stack = board[i] + LETTERS[p]
@@ -158,9 +190,12 @@ class SandpileState(State):
         if len(stack) > 1:
             topm[ord(stack[-2]) - 65] &= ~bit
         topm[p] |= bit
-        tall = self.tall | bit if len(stack) > STABLE_MAX else self.tall
-        masks = (self.occ | bit, tall, tuple(topm))
+        height = len(stack)
+        tall = self.tall | bit if height > STABLE_MAX else self.tall
+        three = self.three | bit if height == STABLE_MAX else self.three & ~bit
         board = board[:i] + (stack,) + board[i + 1:]
+        unstable = _unstable(board, tall) if height > STABLE_MAX else self.unstable_stacks
+        masks = (self.occ | bit, tall, tuple(topm), three, unstable)
         placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
         if bonus:
             after = self._new(self.phase, p, self.step, board, masks, self.holders & ~(1 << p), placed)
@@ -198,17 +233,21 @@ class SandpileState(State):
         dest = self.rules.dest[self.player][i]
         for k, j in enumerate(dest):
             board[j] += s[-1 - k]
-        occ, tall, topm = self.occ, self.tall, list(self.topm)
+        occ, tall, topm, three = self.occ, self.tall, list(self.topm), self.three
         for j in (i, *dest):
             bit, t = 1 << j, board[j]
-            occ, tall = occ & ~bit, tall & ~bit
+            occ, tall, three = occ & ~bit, tall & ~bit, three & ~bit
             topm = [m & ~bit for m in topm]
             if t:
                 occ |= bit
                 topm[ord(t[-1]) - 65] |= bit
                 if len(t) > STABLE_MAX:
                     tall |= bit
-        after = self._new("topple", (self.player + 1) % 4, 0, tuple(board), (occ, tall, tuple(topm)))
+                elif len(t) == STABLE_MAX:
+                    three |= bit
+        board = tuple(board)
+        after = self._new("topple", (self.player + 1) % 4, 0, board, (occ, tall, tuple(topm), three,
+                                                                      _unstable(board, tall)))
         return after if tall else after._score()
 
     def _score(self) -> SandpileState:
@@ -237,6 +276,5 @@ class SandpileState(State):
         return (self.board, self.round, self.phase, self.player, self.step, self.holders, self.scores)
 
     def diagram(self) -> str:
-        from arena.games.sandpile.text import diagram
         return diagram(self)
 

@@ -1,9 +1,10 @@
-"""Sandpile position text (``spec/sandpile.md`` "Notation") and the board diagram."""
+"""Sandpile position text (``spec/sandpile.md`` "Notation"): reading it into a state (the
+state writes it: ``SandpileState.to_text``)."""
 
 from __future__ import annotations
 
 from arena.errors import PositionSyntaxError
-from arena.games.sandpile.rules import LETTERS, PHASES, SIDES, SandpileRules
+from arena.games.sandpile.rules import LETTERS, PHASES, SandpileRules
 from arena.games.sandpile.state import SandpileState
 
 _FORMAT = ("expected 8 fields: BOARD ROUND PHASE PLAYER STEP HOLDERS PLACED SCORES, e.g. "
@@ -108,20 +109,3 @@ def _check(s: SandpileState, text: str) -> None:
         most = rules.rounds * rules.pieces_per_round + (rules.bonus and not s.holds_bonus(p))
         if s.placed[p] > most:
             raise _fail(text, f"{LETTERS[p]} placed {s.placed[p]} pieces; at most {most}")
-
-
-def diagram(s: SandpileState) -> str:
-    """Board (top piece and height per cell, rank 6 at the top) and the game's counters."""
-    n, rules = s.rules.size, s.rules
-    lines = []
-    for r in range(n - 1, -1, -1):
-        cells = (f"{st[-1]}{len(st)}" if st else " ." for st in s.board[r * n:(r + 1) * n])
-        lines.append(f"{r + 1:>2} " + " ".join(cells))
-    lines.append("   " + " ".join(f" {chr(97 + f)}" for f in range(n)))
-    mover = "-" if s.phase == "over" else f"{LETTERS[s.player]} ({SIDES[s.player]})"
-    lines.append(f"round {s.round}/{rules.rounds}  phase {s.phase}  to move {mover}  step {s.step}  wrap {rules.wrap}")
-    holders = "".join(LETTERS[p] for p in range(4) if s.holds_bonus(p)) or "-"
-    lines.append(f"bonus held by {holders}  placed {','.join(map(str, s.placed))}  tops now {','.join(map(str, s.tops()))}")
-    rounds = " | ".join(",".join(map(str, r)) for r in s.scores) or "-"
-    lines.append(f"round scores {rounds}  totals {','.join(map(str, s.totals()))}")
-    return "\n".join(lines)

@@ -1,0 +1,182 @@
+"""Search speed against the bare loops of the same games, measured side by side in one run.
+
+Each figure is a ratio (bot speed / bare-loop speed), so the load of a shared machine cancels
+out; the note gives both speeds. CPU seconds of this process (``time.process_time``): in
+each position the bot chooses, then the loop runs from that position for as much CPU time
+(``paired``), best of ``repeats`` runs each (timeit-style: other load only slows a run down).
+
+- **bare move-generation loop**: a perft walk to depth 2 from the same position
+  (``legal_moves()`` then ``play()`` of every move, at the root and at each child); nodes/s =
+  moves played per second. Alpha-beta and paranoid/BRS count positions visited (leaves
+  included) per second against it.
+- **plain random playouts**: from the same position, ``MCTSBot.DEFAULT_HORIZON``
+  random plies (``legal_moves()`` + ``play()``, a seeded ``random.Random``) then the game's
+  ``evaluate_all`` of the last position, as an MCTS playout does without the tree;
+  MCTS playouts/s against it, both on the positions where MCTS searches (``searched``).
+- **Ricochet cold start**: wall seconds of a one-puzzle ``arena solve`` process after a
+  first run has written the numba cache (best of 3), beside a bare ``python -c "import
+  numba"`` process in the same run (the floor a numba-compiled solver starts from).
+
+Goals: issue 18 ("Search speed").
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+
+import arena.games
+import bots
+from arena.bench import Figure
+from arena.bench import sandpile as sandpile_bench
+from arena.bench import search as search_bench
+
+PUZZLE = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
+
+
+def perft(state) -> int:
+    """Moves played by a depth-2 ``legal_moves`` + ``play`` walk from a fresh copy of
+    ``state`` (a text round trip where the game caches moves in its states)."""
+    if hasattr(state, "game"):
+        state = state.game.parse_state(state.to_text())
+    nodes = 0
+    for move in state.legal_moves():
+        child = state.play(move)
+        nodes += 1
+        if child.to_move >= 0:
+            for m in child.legal_moves():
+                child.play(m)
+                nodes += 1
+    return nodes
+
+
+def random_playouts(state, count: int, evaluate_all, rng: random.Random) -> int:
+    """``count`` random playouts from ``state``: ``MCTSBot.DEFAULT_HORIZON`` random plies
+    (``legal_moves`` + ``play``) then ``evaluate_all`` of the position reached; returns ``count``."""
+    from bots.mcts import MCTSBot
+
+    rnd = rng.random
+    for _ in range(count):
+        s = state
+        for _ in range(MCTSBot.DEFAULT_HORIZON):
+            if s.to_move < 0:
+                break
+            moves = s.legal_moves()
+            s = s.play(moves[int(rnd() * len(moves))])
+        if s.to_move >= 0:
+            evaluate_all(s)
+    return count
+
+
+def searched(states: list) -> list:
+    """The states where MCTS searches: more than one legal move and none ending the game (a
+    decisive or only move is played without playouts)."""
+    out = []
+    for state in states:
+        moves = state.legal_moves()
+        if len(moves) > 1 and not any(state.play(m).is_terminal() for m in moves):
+            out.append(state)
+    return out
+
+
+def paired(game_name: str, spec: str, states: list, loop) -> tuple[int, float, int, float]:
+    """(bot nodes, bot CPU seconds, loop units, loop CPU seconds): in each state a fresh
+    ``spec`` bot chooses a move, then ``loop(state)`` runs on that state for as much CPU time
+    (at least once): bot and loop alternate within milliseconds, so both meet the same load
+    of a shared machine."""
+    game = arena.games.make(game_name)
+    bot_n = loop_n = 0
+    bot_s = loop_s = 0.0
+    for i, state in enumerate(states):
+        bot = bots.make(spec)
+        bot.reset(game, state.to_move, i)
+        t0 = time.process_time()
+        bot.choose(state, bots.Limits())
+        spent = time.process_time() - t0
+        bot_n += bot.last_stats.nodes
+        bot_s += spent
+        used = 0.0
+        while used <= spent:
+            t0 = time.process_time()
+            loop_n += loop(state)
+            used += time.process_time() - t0
+        loop_s += used
+    return bot_n, bot_s, loop_n, loop_s
+
+
+def ratio(game_name: str, spec: str, states: list, loop, repeats: int) -> tuple[float, float, float]:
+    """(ratio, bot per second, loop per second) of ``paired`` runs: the best of ``repeats``
+    for each (timeit-style: other load only slows a run down)."""
+    best_bot = best_loop = 0.0
+    for _ in range(repeats):
+        bn, bs, ln, ls = paired(game_name, spec, states, loop)
+        best_bot = max(best_bot, bn / max(bs, 1e-9))
+        best_loop = max(best_loop, ln / max(ls, 1e-9))
+    return best_bot / best_loop, best_bot, best_loop
+
+
+def _figure(name: str, goal: str, found: tuple[float, float, float], units: str, where: str) -> Figure:
+    r, a, b = found
+    return Figure("speed", name, r, "×", goal, f"{a:,.0f} {units} vs {b:,.0f}; {where}")
+
+
+def search_ratios(quick: bool) -> list[Figure]:
+    """Alpha-beta, paranoid, BRS and MCTS against their bare loops."""
+    from bots.values import heuristic_all
+
+    repeats = 1 if quick else 3
+    inter = search_bench.positions(4 if quick else 12)
+    sand = sandpile_bench.positions(4 if quick else 8)
+    where_i, where_s = f"{len(inter)} Interaction positions", f"{len(sand)} Sandpile positions"
+    figs = [
+        _figure("interaction alpha-beta depth 4 / bare loop", "≥ 0.75",
+                ratio("interaction", "alphabeta:depth=4", inter, perft, repeats), "nodes/s", where_i),
+        _figure("sandpile paranoid depth 3 / bare loop", "≥ 0.5",
+                ratio("sandpile", "paranoid:depth=3", sand, perft, repeats), "nodes/s", where_s),
+        _figure("sandpile brs depth 2 / bare loop", "≥ 0.5",
+                ratio("sandpile", "brs:depth=2", sand, perft, repeats), "nodes/s", where_s),
+    ]
+    playouts = 100 if quick else 400
+    for name, states in (("interaction", searched(inter)), ("sandpile", searched(sand))):
+        evaluate_all = heuristic_all(name, arena.games.make(name).num_players)
+        rng = random.Random(5)
+        found = ratio(name, f"mcts:playouts={playouts}", states,
+                      lambda s: random_playouts(s, 20, evaluate_all, rng), repeats)
+        figs.append(_figure(f"{name} mcts / plain random playouts", "≥ 0.8", found, "playouts/s",
+                            f"{len(states)} positions where MCTS searches"))
+    return figs
+
+
+def _seconds(cmd: list[str], runs: int) -> tuple[float, float]:
+    """(best wall-clock seconds, best CPU seconds) of ``runs`` runs of ``cmd`` (output discarded)."""
+    wall = cpu = float("inf")
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        wall = min(wall, time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = min(cpu, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def cold_start(runs: int = 3) -> list[Figure]:
+    """A one-puzzle ``arena solve`` process, the numba cache written by a first run: wall
+    seconds (the goal), with its CPU seconds and a bare ``import numba`` process beside it
+    (on a loaded machine the wall clock counts time spent waiting for a core)."""
+    arena_cmd = [sys.executable, "-m", "arena", "solve", PUZZLE]
+    where = os.environ.get("NUMBA_CACHE_DIR") or "bots/__pycache__ or numba's user-wide cache"
+    _seconds(arena_cmd, 1)  # the first run writes the cache (if it is not there yet)
+    wall, cpu = _seconds(arena_cmd, runs)
+    floor_wall, floor_cpu = _seconds([sys.executable, "-c", "import numba"], runs)
+    return [Figure("speed", "ricochet one-puzzle `arena solve` process, cached", wall, "s", "≤ 1.0",
+                   f"best of {runs}: {cpu:.2f} CPU s; `python -c 'import numba'` {floor_wall:.2f} s "
+                   f"({floor_cpu:.2f} CPU s); load average {os.getloadavg()[0]:.1f}; cache in {where}")]
+
+
+def run(quick: bool) -> list[Figure]:
+    return [*search_ratios(quick), *cold_start(2 if quick else 3)]

@@ -1,0 +1,257 @@
+"""``EngineBot``: an engine process presented to the match loop as an ordinary bot.
+
+``reset(game, seat, seed)`` sends ``newgame``/``seat``/``isready``; ``choose(state, limits)``
+sends ``position``, ``legal`` (sequential nodes) and ``go``, reads ``info`` lines into
+``last_stats`` and answers the ``bestmove`` (``docs/engine-protocol.md``). Faults
+("Faults" there) become ``arena.match.BotFault``: no ``bestmove`` within the move time plus a
+grace is ``timeout``, an exit or closed output is ``crash`` (an isolated Python bot's own
+``info string fault REASON ...`` line names ``exception``, ``exit`` or ``memory`` instead).
+A ``bestmove`` that is no move or not legal is left to the referee (``bad_move``,
+``illegal_move``).
+
+Processes are kept across games, one per (bot, seat) in each worker process, and replaced
+after any fault; ``close_all`` quits them (and they die with the process that started them).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shlex
+import time
+from typing import Any
+
+from arena.engine.process import EngineClosed, EngineProcess, StartError
+from arena.engine.protocol import NO_ANSWER, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
+from arena.errors import BotSpecError
+from arena.games import SIMULTANEOUS, Game, State
+from arena.match import BotFault
+from bots.base import Limits, SearchStats
+
+#: seconds of grace after ``go movetime`` before the engine is killed: at least this, or the
+#: move time again (the referee's ``--time-margin`` decides whether a late answer loses)
+MIN_GRACE = 1.0
+#: faults an isolated Python bot names itself in ``info string fault REASON DETAIL``
+SELF_REPORTED = ("exception", "exit", "memory")
+
+#: running engines of this process: key -> EngineProcess (see ``EngineBot._key``)
+_RUNNING: dict[tuple, EngineProcess] = {}
+
+
+def close_all() -> None:
+    """Quit every engine this process started."""
+    while _RUNNING:
+        _RUNNING.popitem()[1].quit()
+
+
+atexit.register(close_all)
+
+
+class EngineBot:
+    """An engine (any program speaking the protocol) as a bot.
+
+    Args:
+        command: executable and arguments.
+        options: sent as ``setoption`` after the handshake (names the engine must declare).
+        startup_timeout: seconds for ``aepok`` / ``readyok``.
+        sandbox: an ``arena.engine.sandbox.Sandbox`` (isolated Python bots) or ``None``.
+        check_options: refuse options the engine did not declare (``BotSpecError``).
+    """
+
+    name = "exec"
+
+    def __init__(self, command: list[str], options: dict[str, str] | None = None,
+                 startup_timeout: float = STARTUP_TIMEOUT, sandbox: Any = None, check_options: bool = True) -> None:
+        if not command:
+            raise BotSpecError("engine command is empty; expected an executable and its arguments")
+        self.command, self.options = list(command), dict(options or {})
+        self.startup_timeout, self.sandbox, self.check_options = float(startup_timeout), sandbox, check_options
+        self.label = os.path.basename(self.command[0])
+        self.last_stats = SearchStats()
+        self.game: Game | None = None
+        self.seat = self.seed = 0
+        self.engine: EngineProcess | None = None
+        self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
+
+    # processes ----------------------------------------------------------------------------
+    def _key(self, seat: int) -> tuple:
+        return (self.label, seat, tuple(self.command), tuple(self.options.items()), self.sandbox)
+
+    def _start(self) -> EngineProcess:
+        """A started engine (handshake and options done).
+
+        Raises:
+            StartError, BotSpecError: as ``EngineProcess.start``.
+        """
+        preexec, cwd = (self.sandbox.preexec(), self.sandbox.workdir()) if self.sandbox else (None, None)
+        engine = EngineProcess(self.command, self.label, self.startup_timeout, preexec, cwd, remove_cwd=cwd is not None)
+        engine.start(self.options, self.check_options)
+        return engine
+
+    def probe(self) -> dict[str, str]:
+        """Start the engine once and quit it: its ``id`` lines (a spec check before any game).
+
+        Raises:
+            BotSpecError: it cannot be started, does not finish the handshake, or refuses an
+                option.
+        """
+        try:
+            engine = self._start()
+        except StartError as exc:
+            raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}) cannot be made: {exc}") from None
+        engine.quit()
+        return dict(engine.handshake.ids)
+
+    def _drop(self, seat: int | None = None) -> None:
+        if self.engine is not None:
+            self.engine.kill()
+            _RUNNING.pop(self._key(self.seat if seat is None else seat), None)
+            self.engine = None
+
+    # the bot protocol ---------------------------------------------------------------------
+    def reset(self, game: Game, seat: int, seed: int) -> None:
+        """``newgame``, ``seat``, ``isready`` on this seat's engine (started or restarted)."""
+        self.game, self.seat, self.seed, self.fault = game, seat, seed, None
+        self.engine = _RUNNING.get(self._key(seat))
+        try:
+            if self.engine is None or not self.engine.alive:
+                self._drop()
+                self.engine = self._start()
+                _RUNNING[self._key(seat)] = self.engine
+            self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
+            self.engine.sync(self.startup_timeout)
+        except (StartError, BotSpecError, EngineClosed) as exc:
+            said = self._self_reported(self.engine.last_info_string if self.engine else None)
+            self.fault = said or ("crash", f"engine cannot be (re)started for this game: {exc}")
+            self._drop()
+
+    def choose(self, state: State, limits: Limits | None) -> Any:
+        """The engine's ``bestmove`` for ``state``, as a move of the game (or the raw text
+        when it does not parse, for the referee to call ``bad_move``); ``None`` for
+        ``bestmove -`` at a simultaneous round.
+
+        Raises:
+            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported).
+            RuntimeError: ``reset`` was not called first.
+        """
+        if self.game is None:
+            raise RuntimeError("EngineBot: reset(game, seat, seed) must be called before choose")
+        simultaneous = state.to_move == SIMULTANEOUS
+        if self.engine is None and self.fault is None and simultaneous:
+            self.reset(self.game, self.seat, self.seed)  # killed at an earlier round: rounds stand alone
+        if self.fault is not None:
+            raise BotFault(*self.fault)
+        if self.engine is None:
+            raise BotFault("crash", "the engine was killed earlier in this game")
+        limits = limits or Limits()
+        start = time.perf_counter()
+        puzzle = getattr(state, "puzzle", None) if simultaneous else None
+        lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
+        legal: set[str] = set()
+        if not simultaneous:
+            texts = [str(m) for m in state.legal_moves()]
+            legal = set(texts)
+            lines.append("legal " + " ".join(texts))
+        lines.append(Go(limits.time, limits.nodes, limits.depth).line())
+        deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
+        info = Info()
+        try:
+            self.engine.send(*lines)
+            while True:
+                line = self.engine.read_line(deadline)
+                if line is None:
+                    self._drop()
+                    raise BotFault("timeout", f"no bestmove within {time.perf_counter() - start:.2f}s "
+                                              f"(go movetime {limits.time:g}s); engine killed")
+                if line.startswith("bestmove"):
+                    break
+                if line.startswith("info"):
+                    info = info.merge(parse_info(line))
+                else:
+                    self.engine.other(line)
+        except EngineClosed:
+            self._crashed(info)
+        seconds = time.perf_counter() - start
+        self.last_stats = SearchStats(info.nodes or 0, info.depth or 0,
+                                      info.seconds if info.seconds is not None else seconds, info.score)
+        text = line[len("bestmove"):].strip()
+        if simultaneous:
+            return None if text in ("", NO_ANSWER) else self._parse(state, text)
+        move = text.split()[0] if text else ""  # UCI: words after the move (``ponder M``) are ignored
+        if move not in legal:  # the referee calls the fault; this engine is restarted for the next game
+            self._drop()
+        return self._parse(state, move) if move else None
+
+    @staticmethod
+    def _self_reported(string: str | None) -> tuple[str, str] | None:
+        """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None."""
+        said = (string or "").split(None, 2)
+        if len(said) >= 2 and said[0] == "fault" and said[1] in SELF_REPORTED:
+            return said[1], said[2] if len(said) > 2 else said[1]
+        return None
+
+    def _crashed(self, info: Info) -> None:
+        code = self.engine.wait_exit()
+        reason, detail = self._self_reported(info.string) or ("crash", "engine exited mid-game")
+        self._drop()
+        raise BotFault(reason, f"{detail} ({code})")
+
+    def _parse(self, state: State, text: str) -> Any:
+        try:
+            return self.game.parse_move(state, text)
+        except Exception:  # not a move: the referee calls it bad_move
+            return text
+
+    def __repr__(self) -> str:
+        return f"EngineBot({self.command!r}, options={self.options!r})"
+
+
+def _plain(params: dict) -> dict:
+    """Game parameters as JSON values (tuples as lists, other objects as text)."""
+    return {k: v if isinstance(v, (int, float, str, bool, type(None), list)) else
+            list(v) if isinstance(v, tuple) else str(v) for k, v in params.items()}
+
+
+#: options of an ``exec:`` spec that are the arena's, never sent as ``setoption``:
+#: ``startup_timeout`` (seconds); ``_isolation``/``_memory_limit`` (set by ``--isolation process``)
+ARENA_OPTIONS = ("startup_timeout", "_isolation", "_memory_limit")
+_CLASSES: dict[str, type] = {}
+
+
+def engine_class(command: str) -> type:
+    """The bot class of ``exec:COMMAND`` (``COMMAND``: a path relative to the current
+    directory or absolute, or a shell-quoted executable and arguments), made once per command.
+
+    ``cls(**options)``: ``startup_timeout`` is the arena's (seconds); the others are sent as
+    ``setoption``.
+
+    Raises:
+        BotSpecError: an empty or badly quoted command.
+    """
+    if command in _CLASSES:
+        return _CLASSES[command]
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise BotSpecError(f"bad engine command {command!r}: {exc}") from None
+    if not argv:
+        raise BotSpecError("exec: needs an executable, e.g. exec:./my_engine or exec:/usr/local/bin/engine")
+    if os.sep in argv[0] or os.path.exists(argv[0]):  # relative to the current directory, made absolute
+        argv[0] = os.path.abspath(argv[0])
+
+    def __init__(self, **options: str) -> None:
+        from arena.engine.sandbox import Sandbox
+        options = {k: str(v) for k, v in options.items()}
+        try:
+            startup = float(options.pop("startup_timeout", STARTUP_TIMEOUT))
+            memory = options.pop("_memory_limit", None)
+            sandbox = Sandbox(int(memory) if memory else None) if options.pop("_isolation", None) else None
+        except ValueError as exc:
+            raise BotSpecError(f"engine {command!r}: bad startup_timeout: {exc}") from None
+        if not startup > 0:
+            raise BotSpecError(f"engine {command!r}: startup_timeout must be > 0 seconds, got {startup}")
+        EngineBot.__init__(self, argv, options, startup, sandbox)
+
+    cls = type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."})
+    _CLASSES[command] = cls
+    return cls

@@ -1,0 +1,231 @@
+"""One engine process: start, handshake, lines in and out with deadlines, kill.
+
+``docs/engine-protocol.md`` "Process rules": the process runs in its own session and process
+group (killed as a group), dies with the process that started it (``PR_SET_PDEATHSIG``), and
+its standard error is drained by a thread into the tournament log, prefixed with its label
+(the first ``STDERR_LOG_BYTES`` of it; the rest is read and dropped), so an engine writing
+megabytes there can never block. Standard output is read with ``select`` and a deadline.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text
+from arena.errors import BotSpecError
+
+log = logging.getLogger("arena.worker.engine")
+#: bytes of an engine's standard error copied to the log per process
+STDERR_LOG_BYTES = 64 * 1024
+
+
+class EngineClosed(Exception):
+    """The engine exited or closed its standard output."""
+
+
+class StartError(Exception):
+    """The engine could not be started or did not finish its handshake in time."""
+
+
+def _drain(fd: int, label: str) -> None:
+    """Read ``fd`` to its end in 64 KiB chunks; log its first ``STDERR_LOG_BYTES`` bytes line
+    by line (a partial last line included)."""
+    logged, pending = 0, b""
+    try:
+        while chunk := os.read(fd, 65536):
+            if logged >= STDERR_LOG_BYTES:
+                continue
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                log.info("%s stderr: %s", label, raw.decode("utf-8", "replace")[:1000])
+                logged += len(raw) + 1
+                if logged >= STDERR_LOG_BYTES:
+                    log.info("%s stderr: more than %d bytes; the rest is dropped", label, STDERR_LOG_BYTES)
+                    break
+        if pending and logged < STDERR_LOG_BYTES:
+            log.info("%s stderr: %s", label, pending.decode("utf-8", "replace")[:1000])
+    except OSError:
+        pass
+
+
+class EngineProcess:
+    """A running engine: ``start``, ``send``, ``read_line``, ``kill``.
+
+    Args:
+        command: executable and arguments.
+        label: the bot's label (log prefix).
+        startup_timeout: seconds for ``aepok`` and each ``readyok``.
+        preexec: run in the child before ``exec`` (resource limits), or ``None``.
+        cwd: the child's working directory, or ``None`` for the current one.
+        remove_cwd: delete ``cwd`` when the engine is killed (a private temporary directory).
+    """
+
+    def __init__(self, command: list[str], label: str, startup_timeout: float,
+                 preexec: Callable[[], None] | None = None, cwd: str | None = None, remove_cwd: bool = False) -> None:
+        self.command, self.label, self.startup_timeout = list(command), label, startup_timeout
+        self.preexec, self.cwd, self.remove_cwd = preexec, cwd, remove_cwd
+        self.proc: subprocess.Popen | None = None
+        self.buffer = b""
+        self.handshake = Handshake()
+        self.last_info_string: str | None = None
+
+    # life cycle ---------------------------------------------------------------------------
+    def start(self, options: dict[str, str], check_options: bool = True) -> None:
+        """Spawn, handshake (``aep 1`` .. ``aepok``), send ``options`` as ``setoption``,
+        ``isready`` .. ``readyok``.
+
+        Raises:
+            StartError: cannot execute, no ``aepok``/``readyok`` in time, or exited.
+            BotSpecError: an option the engine did not declare (when ``check_options``).
+        """
+        try:
+            self.proc = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, start_new_session=True, preexec_fn=self.preexec, cwd=self.cwd, close_fds=True)
+        except OSError as exc:
+            raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
+        threading.Thread(target=_drain, args=(self.proc.stderr.fileno(), self.label), daemon=True,
+                         name=f"engine-stderr-{self.label}").start()
+        deadline = time.monotonic() + self.startup_timeout
+        try:
+            self.send(f"aep {VERSION}")
+            while True:
+                line = self.read_line(deadline)
+                if line is None:
+                    raise StartError(f"no aepok within {self.startup_timeout:g}s of start-up")
+                if line.strip() == "aepok":
+                    break
+                self.handshake.read(line)
+            declared = self.handshake.options
+            for name, value in options.items():
+                if check_options and name not in declared:
+                    accepted = ", ".join(declared) or "none"
+                    raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}): unknown option "
+                                       f"{name!r}; accepted: {accepted}")
+                self.send(f"setoption name {name} value {value}")
+            self.sync(self.startup_timeout)
+        except EngineClosed:
+            code = self.wait_exit()
+            raise StartError(f"exited during the handshake ({code})") from None
+        except BaseException:
+            self.kill()
+            raise
+
+    def sync(self, timeout: float) -> None:
+        """``isready`` and wait for ``readyok``.
+
+        Raises:
+            StartError: no ``readyok`` within ``timeout`` seconds. EngineClosed: it exited.
+        """
+        self.send("isready")
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.read_line(deadline)
+            if line is None:
+                raise StartError(f"no readyok within {timeout:g}s")
+            if line.strip() == "readyok":
+                return
+            self.other(line)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def wait_exit(self, timeout: float = 1.0) -> str:
+        """Wait up to ``timeout`` seconds for the exit; its description ("exit code 1"...)."""
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return "still running"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit code {code}"
+
+    def kill(self) -> None:
+        """SIGKILL the engine's process group (no orphans) and reap it."""
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        if self.remove_cwd and self.cwd:
+            shutil.rmtree(self.cwd, ignore_errors=True)
+
+    def quit(self) -> None:
+        """``quit``; killed if still running ``QUIT_TIMEOUT`` seconds later."""
+        if self.alive:
+            try:
+                self.send("quit")
+                self.proc.wait(QUIT_TIMEOUT)
+            except (EngineClosed, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+    # lines --------------------------------------------------------------------------------
+    def send(self, *lines: str) -> None:
+        """Write lines (one write).
+
+        Raises:
+            EngineClosed: its standard input is closed (it exited).
+        """
+        try:
+            self.proc.stdin.write(("\n".join(lines) + "\n").encode())
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineClosed("standard input closed") from None
+
+    def read_line(self, deadline: float | None) -> str | None:
+        """The next line (without ``\\n``), or ``None`` at ``deadline`` (``time.monotonic()``).
+
+        Raises:
+            EngineClosed: end of its standard output.
+        """
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buffer:
+            wait = None if deadline is None else deadline - time.monotonic()
+            if wait is not None and wait <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise EngineClosed("standard output closed")
+            self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
+
+    def other(self, line: str) -> None:
+        """A line the protocol does not expect here: kept in the log with the label."""
+        if line.startswith("info"):
+            if line.startswith("info string fault "):  # an isolated bot names its fault, then exits
+                self.last_info_string = line[len("info string "):]
+            return
+        if line.strip():
+            log.info("%s said: %s", self.label, line[:500])

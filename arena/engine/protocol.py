@@ -1,0 +1,216 @@
+"""The engine protocol's messages (``docs/engine-protocol.md`` "Messages").
+
+One line per message, UTF-8, ``\\n``. Where the protocol is silent this module follows UCI as
+cutechess-cli and fastchess drive it: ``go movetime`` in milliseconds, ``info`` fields in any
+order, ``score cp N`` accepted beside ``score N``, ``info ... time MS``, unknown lines ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+#: protocol version sent in the first line (``aep 1``)
+VERSION = 1
+#: seconds an engine has to answer ``aep``/``isready`` (``startup_timeout``)
+STARTUP_TIMEOUT = 10.0
+#: seconds an engine has to exit after ``quit`` before it is killed
+QUIT_TIMEOUT = 1.0
+#: answer meaning "no answer" at a simultaneous round (Ricochet)
+NO_ANSWER = "-"
+#: option types an engine may declare
+OPTION_TYPES = ("int", "float", "string", "bool")
+
+
+@dataclass(frozen=True)
+class Info:
+    """The figures of the ``info`` lines of one search (UCI-style; ``None`` = not sent).
+
+    Attributes:
+        depth: plies. nodes: positions (or playouts). score: the engine's evaluation, its own
+        units. seconds: from ``time MS``. pv: principal variation, moves. string: free text.
+    """
+
+    depth: int | None = None
+    nodes: int | None = None
+    score: float | None = None
+    seconds: float | None = None
+    pv: tuple[str, ...] = ()
+    string: str | None = None
+
+    def merge(self, other: Info) -> Info:
+        """Each field of ``other`` when sent there, else this one's (later lines win)."""
+        return Info(*(o if o not in (None, ()) else s for s, o in zip(
+            (self.depth, self.nodes, self.score, self.seconds, self.pv, self.string),
+            (other.depth, other.nodes, other.score, other.seconds, other.pv, other.string))))
+
+
+def _number(text: str, kind: type) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        return None
+
+
+def parse_info(line: str) -> Info:
+    """An ``info`` line's figures; unknown fields and bad numbers are skipped (UCI practice).
+
+    ``info depth 3 nodes 120 score cp 15 time 4 pv a b string text to the end``.
+    """
+    words = line.split()[1:]
+    out: dict[str, Any] = {}
+    i = 0
+    while i < len(words):
+        key = words[i]
+        if key == "string":
+            out["string"] = " ".join(words[i + 1:])
+            break
+        if key == "pv":
+            j = i + 1
+            while j < len(words) and words[j] not in ("depth", "nodes", "score", "time", "string"):
+                j += 1
+            out["pv"] = tuple(words[i + 1:j])
+            i = j
+            continue
+        if key == "score" and i + 1 < len(words) and words[i + 1] in ("cp", "mate"):  # UCI form
+            if words[i + 1] == "cp" and i + 2 < len(words):
+                out["score"] = _number(words[i + 2], float)
+            i += 3
+            continue
+        if key in ("depth", "nodes") and i + 1 < len(words):
+            out[key] = _number(words[i + 1], int)
+        elif key == "score" and i + 1 < len(words):
+            out["score"] = _number(words[i + 1], float)
+        elif key == "time" and i + 1 < len(words):
+            ms = _number(words[i + 1], float)
+            out["seconds"] = None if ms is None else ms / 1000.0
+        i += 2 if key in ("depth", "nodes", "score", "time", "seldepth", "multipv", "nps", "hashfull") else 1
+    return Info(**out)
+
+
+def format_info(depth: int | None, nodes: int | None, score: float | None, seconds: float | None) -> str:
+    """``info depth D nodes N score S time MS`` (fields that are ``None`` left out)."""
+    parts = ["info"]
+    if depth is not None:
+        parts += ["depth", str(int(depth))]
+    if nodes is not None:
+        parts += ["nodes", str(int(nodes))]
+    if score is not None:
+        parts += ["score", f"{float(score):.6g}"]
+    if seconds is not None:
+        parts += ["time", str(int(round(seconds * 1000)))]
+    return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option an engine declares: ``option name N type T default V``."""
+
+    name: str
+    type: str = "string"
+    default: str = ""
+
+
+def parse_option(line: str) -> Option | None:
+    """The ``option`` line's declaration, or ``None`` when it is not one (ignored, UCI)."""
+    words = line.split()
+    if len(words) < 3 or words[1] != "name":
+        return None
+    fields_: dict[str, list[str]] = {"name": []}
+    key = "name"
+    for w in words[2:]:
+        if w in ("type", "default", "min", "max", "var"):
+            key = w
+            fields_.setdefault(key, [])
+            continue
+        fields_[key].append(w)
+    name = " ".join(fields_["name"])
+    if not name:
+        return None
+    return Option(name, " ".join(fields_.get("type", [])) or "string", " ".join(fields_.get("default", [])))
+
+
+def format_option(name: str, kind: type, default: Any) -> str:
+    """``option name N type int|float|string|bool default V`` for a Python parameter."""
+    t = {int: "int", float: "float", bool: "bool"}.get(kind, "string")
+    value = str(default).lower() if isinstance(default, bool) else ("" if default is None else str(default))
+    return f"option name {name} type {t} default {value}".rstrip()
+
+
+def format_newgame(game: str, params: dict) -> str:
+    """``newgame GAME PARAMS_JSON`` (one line, keys sorted; ``{}`` when none)."""
+    return f"newgame {game} {json.dumps(params, sort_keys=True, separators=(',', ':'), default=str)}"
+
+
+def parse_newgame(line: str) -> tuple[str, dict]:
+    """(game, params) of a ``newgame`` line.
+
+    Raises:
+        ValueError: not ``newgame GAME JSON`` with a JSON object.
+    """
+    words = line.split(None, 2)
+    if len(words) < 2:
+        raise ValueError(f"bad newgame line {line[:80]!r}; expected: newgame GAME PARAMS_JSON")
+    params = json.loads(words[2]) if len(words) == 3 else {}
+    if not isinstance(params, dict):
+        raise ValueError(f"bad newgame parameters {words[2][:80]!r}; expected a JSON object")
+    return words[1], params
+
+
+@dataclass(frozen=True)
+class Go:
+    """``go [movetime MS] [nodes N] [depth D]`` (seconds here; ``None`` = no limit)."""
+
+    time: float | None = None
+    nodes: int | None = None
+    depth: int | None = None
+
+    def line(self) -> str:
+        parts = ["go"]
+        if self.time is not None:
+            parts += ["movetime", str(max(1, int(self.time * 1000)))]
+        if self.nodes is not None:
+            parts += ["nodes", str(int(self.nodes))]
+        if self.depth is not None:
+            parts += ["depth", str(int(self.depth))]
+        return " ".join(parts)
+
+
+def parse_go(line: str) -> Go:
+    """A ``go`` line's limits; unknown words (UCI's ``wtime``...) are skipped."""
+    words = line.split()[1:]
+    out: dict[str, Any] = {}
+    for key, value in zip(words, words[1:]):
+        if key == "movetime":
+            ms = _number(value, float)
+            out["time"] = None if ms is None else ms / 1000.0
+        elif key in ("nodes", "depth"):
+            out[key] = _number(value, int)
+    return Go(**out)
+
+
+@dataclass
+class Handshake:
+    """What an engine said before ``aepok``: ``id`` lines and declared options."""
+
+    ids: dict[str, str] = field(default_factory=dict)
+    options: dict[str, Option] = field(default_factory=dict)
+    other: list[str] = field(default_factory=list)
+
+    def read(self, line: str) -> None:
+        words = line.split(None, 2)
+        if words[:1] == ["id"] and len(words) == 3:
+            self.ids[words[1]] = words[2]
+        elif words[:1] == ["option"]:
+            opt = parse_option(line)
+            if opt is not None:
+                self.options[opt.name] = opt
+        else:
+            self.other.append(line)
+
+
+def command_text(command: list[str]) -> str:
+    """A command list as one shell-quoted line (for messages and logs)."""
+    return shlex.join(command)

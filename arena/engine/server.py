@@ -1,0 +1,214 @@
+"""Serve a Python bot over the engine protocol (``arena engine SPEC``; ``docs/engine-protocol.md``).
+
+The bot is made from its spec (built-in name, dotted path or ``file.py#Class``); options in
+the spec are the defaults, ``setoption`` overrides them; a fresh bot is made for every
+``newgame`` (as the in-process worker does). The protocol's output is a private copy of fd 1;
+fd 1 itself then points at fd 2, so a bot's prints go to standard error (the log) and never
+garble the protocol.
+
+A bot's fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
+``exception``, ``exit`` or ``memory``), which the arena's client turns into the same
+termination as in-process play; the client restarts the engine for the next game.
+
+Confined (``--isolation process``), at the first ``newgame`` the server caps its own address
+space (hard ``RLIMIT_AS``) at its size then plus ``memory_limit`` MiB, the MiB the bot may add;
+with ``drop_user`` (the arena running as root) it first warms the bot up as root (numba
+compiles, lazy imports: the interpreter's files may be unreadable to the unprivileged user),
+then drops to that user for good before the first real ``go``. A bot given as
+``file.py#Class`` is only imported after the cap and the drop.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Iterable
+from typing import Any, TextIO
+
+import arena.games
+from arena.engine import protocol as P
+from arena.errors import ArenaError
+from arena.games import SIMULTANEOUS, Game, State
+from bots.base import Limits
+from bots.registry import bot_class, parse_spec
+
+#: exit code after a bot's fault (the reason is on the ``info string fault`` line)
+FAULT_EXIT = 3
+#: standard modules imported before dropping privileges (a bot may use them afterwards even
+#: when the interpreter's own files are not readable by the unprivileged user)
+PRELOAD = ("sqlite3", "resource", "signal", "gc", "ctypes", "json", "random", "math", "itertools",
+           "collections", "functools", "heapq", "time")
+
+
+class Server:
+    """The protocol's engine side for one bot spec.
+
+    Raises:
+        BotSpecError: a bad spec or an unknown kind (at construction, unless the kind is a file
+            imported after a privilege drop).
+    """
+
+    def __init__(self, spec: str, out: TextIO, drop_user: str | None = None, memory_limit: int | None = None) -> None:
+        self.spec = parse_spec(spec)
+        self.out, self.drop_user, self.memory_limit = out, drop_user, memory_limit
+        self.confined = drop_user is None and memory_limit is None
+        self.options: dict[str, str] = dict(self.spec.options)
+        self.deferred = not self.confined and "#" in self.spec.kind
+        self.cls = None if self.deferred else bot_class(self.spec.kind)
+        self.games: dict[str, Game] = {}
+        self.game: Game | None = None
+        self.bot: Any = None
+        self.state: State | None = None
+
+    def say(self, *lines: str) -> None:
+        self.out.write("\n".join(lines) + "\n")
+        self.out.flush()
+
+    # messages -----------------------------------------------------------------------------
+    def hello(self) -> None:
+        self.say(f"id name {self.spec.label}", "id author arena")
+        for name, param in (getattr(self.cls, "PARAMS", None) or {}).items():
+            self.say(P.format_option(name, param.type, param.default))
+        self.say("aepok")
+
+    def newgame(self, line: str) -> None:
+        name, params = P.parse_newgame(line)
+        key = P.format_newgame(name, params)
+        if key not in self.games:
+            self.games[key] = arena.games.make(name, **params)
+        self.game = self.games[key]
+        if not self.confined:
+            self._confine()
+        self.bot = self.cls(**self.options)
+
+    def _confine(self) -> None:
+        """Once, before the first game: warm up (as root), cap the address space at its size
+        now plus ``memory_limit`` MiB (hard), drop to ``drop_user``, load a deferred bot file."""
+        from arena.engine.sandbox import drop_privileges, limit_address_space
+        if self.drop_user is not None:
+            if self.cls is not None:
+                _warm_up(self.cls(**self.options), self.game)
+            for module in PRELOAD:
+                importlib.import_module(module)
+        if self.memory_limit is not None:
+            limit_address_space(self.memory_limit)
+        if self.drop_user is not None:
+            drop_privileges(self.drop_user)
+        self.confined = True
+        if self.deferred:
+            self.cls = bot_class(self.spec.kind)
+
+    def position(self, text: str) -> None:
+        if self.game is None:
+            raise ValueError("position before newgame")
+        self.state = round_state(self.game, text)
+
+    def go(self, line: str) -> None:
+        go = P.parse_go(line)
+        if self.state is None:
+            raise ValueError("go before position")
+        answer = self.bot.choose(self.state, Limits(go.time, go.nodes, go.depth))
+        stats = getattr(self.bot, "last_stats", None)
+        lines = [] if stats is None else [P.format_info(
+            getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),
+            getattr(stats, "seconds", None))]
+        if answer is None:
+            lines.append(f"bestmove {P.NO_ANSWER}")
+        elif isinstance(answer, (list, tuple)) and self.state.to_move == SIMULTANEOUS:
+            lines.append("bestmove " + " ".join(map(str, answer)))
+        else:
+            lines.append(f"bestmove {answer}")
+        self.say(*lines)  # one write: the arena wakes once
+
+    def handle(self, line: str) -> bool:
+        """One message; ``False`` on ``quit``."""
+        word, _, rest = line.strip().partition(" ")
+        if word == "aep":
+            self.hello()
+        elif word == "setoption":
+            name, _, value = rest.removeprefix("name ").partition(" value ")
+            self.options[name.strip()] = value.strip()
+        elif word == "newgame":
+            self.newgame(line)
+        elif word == "seat":
+            seat, seed = (int(x) for x in rest.split()[:2])
+            if hasattr(self.bot, "reset"):
+                self.bot.reset(self.game, seat, seed)
+        elif word == "isready":
+            self.say("readyok")
+        elif word == "position":
+            self.position(rest)
+        elif word == "go":
+            self.go(line)
+        elif word == "quit":
+            return False
+        return True  # legal, stop, unknown lines: nothing to do (a synchronous engine)
+
+    def run(self, lines: Iterable[str]) -> int:
+        """Serve until ``quit`` or end of input; the exit code (``FAULT_EXIT`` after a fault)."""
+        try:
+            for line in lines:
+                if not self.handle(line):
+                    break
+        except SystemExit as exc:
+            return self.fault("exit", f"bot called sys.exit({exc.code!r})")
+        except MemoryError:
+            return self.fault("memory", "MemoryError: out of memory (--memory-limit)")
+        except Exception as exc:  # a bot's bug (or a bad message): reported, then the process ends
+            return self.fault("exception", f"{type(exc).__name__}: {exc}")
+        return 0
+
+    def fault(self, reason: str, detail: str) -> int:
+        try:
+            self.say(f"info string fault {reason} {' '.join(detail.split())[:300]}")
+        except Exception:  # noqa: BLE001 - out of memory or a closed pipe: the exit code tells
+            pass
+        return FAULT_EXIT
+
+
+def round_state(game: Game, text: str) -> State:
+    """The state of a ``position`` line: the game's position text, or at a simultaneous round
+    the round's puzzle text (Ricochet: ``board robots target``, completed to a state with no
+    chips won, which is all a solver looks at).
+
+    Raises:
+        PositionSyntaxError: neither.
+    """
+    try:
+        return game.parse_state(text)
+    except ArenaError:
+        padded = f"{text} stack=- chips={';'.join('-' * game.num_players)} round=0"
+        try:
+            state = game.parse_state(padded)
+        except ArenaError:
+            pass
+        else:
+            if state.to_move == SIMULTANEOUS:
+                return state
+        raise
+
+
+def _warm_up(bot: Any, game: Game) -> None:
+    """One short choice as root before the privilege drop (lazy imports, JIT compilation)."""
+    try:
+        state = game.initial_state(0)
+        if hasattr(bot, "reset"):
+            bot.reset(game, 0, 0)
+        if not state.is_terminal():
+            bot.choose(state, Limits(time=0.2, nodes=50, depth=1))
+    except Exception:  # noqa: BLE001 - only a warm-up: the real game reports the bot's faults
+        pass
+
+
+def main(spec: str, drop_user: str | None = None, memory_limit: int | None = None) -> int:
+    """``arena engine SPEC``: serve on this process's stdin/stdout; the exit code.
+
+    Raises:
+        BotSpecError: a bad spec (before the handshake).
+    """
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)  # the bot's prints: to standard error
+    sys.stdout = sys.stderr
+    server = Server(spec, out, drop_user, memory_limit)
+    return server.run(sys.stdin)

@@ -1,0 +1,150 @@
+"""Interaction move mechanics (``spec/interaction.md`` "A move", "Legality"): the Zobrist keys,
+the legal strikes of a side (``strikes``) and the simulation of one move (``simulate``), on
+the raw board (``bytes`` of 81 cells) and occupancy mask. Pure functions; the position class
+is ``arena.games.interaction.state.InteractionState``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from arena.games.interaction.geometry import BIT, NEXT, NUM_CELLS, PATH_CELLS, PATH_DIRS, POCKET, RAW, STRIKES
+from arena.games.interaction.notation import NEUTRAL
+
+_rng = random.Random(20260401)
+#: ``ZOBRIST[cell * 4 + piece]``: 64-bit keys of the pieces on cells.
+ZOBRIST = tuple(_rng.getrandbits(64) for _ in range(NUM_CELLS * 4))
+#: Toggled when Blue is to move.
+Z_SIDE = _rng.getrandbits(64)
+_Z_SCORE: dict[tuple[int, int], int] = {}
+
+
+def score_key(seat: int, score: int) -> int:
+    """The Zobrist term of a seat's score (0 for a score of 0)."""
+    if score < 64:
+        return _SCORE_KEYS[seat][score]
+    z = _Z_SCORE.get((seat, score))
+    if z is None:
+        z = _Z_SCORE[(seat, score)] = random.Random(f"score:{seat}:{score}").getrandbits(64)
+    return z
+
+
+_SCORE_KEYS = tuple(
+    (0,) + tuple(random.Random(f"score:{seat}:{score}").getrandbits(64) for score in range(1, 64)) for seat in (0, 1)
+)
+
+
+def board_key(board: bytes) -> int:
+    """The Zobrist key of the pieces on ``board``."""
+    z = 0
+    for cell, piece in enumerate(board):
+        if piece:
+            z ^= ZOBRIST[cell * 4 + piece]
+    return z
+
+
+def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
+    """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
+
+    ``occ`` is the occupancy mask of ``board``; ``hit`` is the index in ``PATH_CELLS[s]`` of
+    the first occupied cell (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``.
+    Returns (board after, Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy
+    after). Rows, remainders, bounces, pocketing and the wedged-row rule follow
+    ``spec/interaction.md`` "A move" and "Legality".
+    """
+    b = bytearray(board)
+    p0 = s >> 3
+    cells = PATH_CELLS[s]
+    piece = b[p0]
+    end = cells[hit - 1]
+    z = 0
+    if end != p0:
+        b[p0] = 0
+        b[end] = piece
+        z = ZOBRIST[p0 * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+        occ ^= BIT[p0] ^ BIT[end]
+    cur = cells[hit]
+    s = cur * 8 + PATH_DIRS[s][hit]
+    r = hit
+    seen = None  # momentum hand-overs since a ball last moved (the wedged-row rule)
+    while True:
+        n = RAW[s]
+        while n >= 0 and b[n]:  # the last ball of the straight contiguous row moves
+            cur = n
+            s = (n << 3) | (s & 7)
+            n = RAW[s]
+        h = (s << 5) | r
+        if seen is None:
+            seen = [h]
+        elif h in seen:
+            return bytes(b), z, 0, occ
+        else:
+            seen.append(h)
+        piece = b[cur]
+        b[cur] = 0  # a rolling ball leaves its cell
+        start = s
+        if piece == NEUTRAL and not stop_rule:
+            while r:
+                t = NEXT[s]
+                q = t >> 3
+                if b[q]:
+                    break
+                s = t
+                r -= 1
+                if POCKET[q]:
+                    return bytes(b), z ^ ZOBRIST[cur * 4 + NEUTRAL], 1, occ ^ BIT[cur]
+        else:
+            while r:
+                t = NEXT[s]
+                if b[t >> 3]:
+                    break
+                s = t
+                r -= 1
+        if s != start:
+            end = s >> 3
+            b[end] = piece
+            if end != cur:
+                z ^= ZOBRIST[cur * 4 + piece] ^ ZOBRIST[end * 4 + piece]
+                occ ^= BIT[cur] ^ BIT[end]
+            seen = None
+            if stop_rule and piece == NEUTRAL and POCKET[end]:
+                b[end] = 0
+                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, occ ^ BIT[end]
+        else:
+            b[cur] = piece
+        if not r:
+            return bytes(b), z, 0, occ
+        cur = t >> 3
+        s = t
+
+
+def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
+    """``{cell * 8 + direction: momentum}`` for every cue ball of ``seat`` whose free path
+    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule).
+
+    ``occ`` is the occupancy mask of ``board`` (bit ``cell`` set for a ball).
+    """
+    out = {}
+    piece = seat + 1
+    p = board.find(piece)
+    while p >= 0:
+        o = occ ^ BIT[p]  # the cue ball leaves its cell
+        for s, path_mask, mask, grows, index, runs in STRIKES[p]:
+            x = o & mask
+            if x:  # a ball on the first straight run (index 0: momentum 0, illegal)
+                i = index[((x & -x) if grows else x).bit_length() - 1]
+                if i:
+                    out[s] = i
+            elif o & path_mask:  # else the first ball on a later run, if the path meets one
+                for mask, grows, index in runs:
+                    x = o & mask
+                    if x:
+                        out[s] = index[((x & -x) if grows else x).bit_length() - 1]
+                        break
+        p = board.find(piece, p + 1)
+    return out
+
+
+def occupancy(board: bytes) -> int:
+    """The occupancy mask of ``board``: bit ``cell`` set for each ball."""
+    return sum(BIT[c] for c, piece in enumerate(board) if piece)

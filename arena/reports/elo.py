@@ -1,0 +1,216 @@
+"""Two-bot match statistics as engine testers read them: pentanomial pair counts, Elo ± 95%,
+nElo, LOS, plus the small helpers other tables share (cluster-robust means, Holm's method).
+
+Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
+
+- A **pair** is the two games of one series of a 2-player game (same start, seats swapped).
+  From bot A's side a pair scores 0, ½, 1, 1½ or 2 points: the pentanomial counts
+  ``[LL, LD, DD+WL, WD, WW]``.
+- The **score** ``s`` is A's mean points per game over every game (pairs and leftover games).
+- Its **variance** is estimated per pair (pentanomial) for complete pairs and per game
+  (trinomial) for the leftover games of incomplete series:
+  ``Var(S) = P·var(pair points) + U·var(game points)``, ``Var(s) = Var(S)/n²`` (``P`` pairs,
+  ``U`` leftover games, ``n = 2P + U`` games). With no leftover games this is fastchess's
+  ``EloPentanomial`` variance (pair score in [0, 1], variance / pairs); with no pairs it is
+  fastchess's ``EloWDL`` (trinomial) variance.
+- **Elo** (logistic): ``elo(s) = -400·log10(1/s - 1)``; the 95% interval is
+  ``elo(s ± 1.959964·σ_s)`` and the ± figure half its width, as fastchess prints it.
+- **nElo**: ``(s - ½) / σ_game · 800/ln 10`` with ``σ_game = √(n·Var(s))`` the per-game
+  standard deviation; for pairs only this is fastchess's ``scoreToNeloDiff`` for the
+  pentanomial model, ``(s - ½)/√(2·var_pair) · 800/ln 10`` (fastchess
+  ``src/elo/elo_pentanomial.cpp``).
+- **LOS**: ``Φ((s - ½)/σ_s)`` (fastchess ``EloPentanomial::los``); with no complete pair,
+  cutechess-cli's trinomial ``½ + ½·erf((W - L)/√(2(W + L)))``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+#: Two-sided 95% normal quantile (fastchess's ``CI95zscore``).
+Z95 = float(stats.norm.ppf(0.975))
+#: 800 / ln 10: the slope of the logistic Elo curve at s = ½, times 4 (nElo's scale).
+NELO_SCALE = 800.0 / math.log(10.0)
+#: Pair points (out of 2) of each pentanomial category, in ``[LL, LD, DD+WL, WD, WW]`` order.
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+
+def elo_from_score(s: float) -> float:
+    """Logistic Elo difference of a mean score ``s`` in [0, 1]: ``-400·log10(1/s - 1)``
+    (±inf at 1 and 0; NaN for NaN). Source: the logistic Elo model, as cutechess-cli and
+    fastchess (``scoreToEloDiff``)."""
+    if not s == s:  # NaN
+        return math.nan
+    if s <= 0.0:
+        return -math.inf
+    if s >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / s - 1.0) + 0.0  # no -0.0
+
+
+def score_from_elo(elo: float) -> float:
+    """Expected score of an Elo difference: ``1 / (1 + 10^(-elo/400))`` (fastchess
+    ``leloToScore``)."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def pentanomial(pair_points: Sequence[float]) -> list[int]:
+    """Counts ``[LL, LD, DD+WL, WD, WW]`` of pair points (each 0, ½, 1, 1½ or 2, from one
+    bot's side).
+
+    Raises:
+        ValueError: a pair's points are not one of those five values.
+    """
+    counts = [0] * 5
+    for p in pair_points:
+        i = int(round(2 * float(p)))
+        if not 0 <= i <= 4 or abs(2 * float(p) - i) > 1e-9:
+            raise ValueError(f"pair points must be 0, 0.5, 1, 1.5 or 2, not {p!r}")
+        counts[i] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class MatchStats:
+    """Statistics of one bot against another, from its side (``docs/statistics.md``).
+
+    Attributes:
+        games: n; ``wins``, ``draws``, ``losses``: W-D-L of the bot; ``score``: mean points
+        per game in [0, 1]; ``draw_ratio``: draws / games; ``pairs``: complete pairs;
+        ``leftover``: games outside complete pairs; ``penta``: ``[LL, LD, DD+WL, WD, WW]``;
+        ``sigma``: standard error of ``score``; ``elo``, ``elo_low``, ``elo_high``,
+        ``elo_error`` (half the interval's width); ``nelo``; ``los`` in [0, 1]. Empty samples
+        give NaN.
+    """
+
+    games: int
+    wins: int | float
+    draws: int | float
+    losses: int | float
+    score: float
+    draw_ratio: float
+    pairs: int
+    leftover: int
+    penta: tuple[int, int, int, int, int]
+    sigma: float
+    elo: float
+    elo_low: float
+    elo_high: float
+    elo_error: float
+    nelo: float
+    los: float
+
+    def as_row(self) -> dict:
+        """The fields as a flat dict (``penta`` as ``LL``, ``LD``, ``DD_WL``, ``WD``, ``WW``)."""
+        d = asdict(self)
+        d.update(zip(("LL", "LD", "DD_WL", "WD", "WW"), d.pop("penta")))
+        return d
+
+
+def _variance(counts: Sequence[float], values: Sequence[float]) -> tuple[int, float]:
+    """(total count, population variance) of ``values`` weighted by ``counts``."""
+    c = np.asarray(counts, dtype=float)
+    total = float(c.sum())
+    if total == 0:
+        return 0, 0.0
+    v = np.asarray(values, dtype=float)
+    mean = float((c * v).sum() / total)
+    return int(total), float((c * (v - mean) ** 2).sum() / total)
+
+
+def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
+                wdl: Sequence[int] | None = None) -> MatchStats:
+    """Statistics of ``penta`` (``[LL, LD, DD+WL, WD, WW]`` complete pairs) and ``single``
+    (``[L, D, W]`` of leftover games outside complete pairs), from one bot's side. ``wdl``:
+    the bot's W-D-L over the same games (the pentanomial counts cannot tell DD from WL);
+    without it ``wins``, ``draws``, ``losses`` and ``draw_ratio`` are NaN.
+
+    Formulas: see the module docstring (fastchess ``EloPentanomial`` / ``EloWDL``,
+    cutechess-cli's LOS).
+
+    Raises:
+        ValueError: a negative count.
+    """
+    pc = [int(x) for x in penta]
+    sc = [int(x) for x in single]
+    if len(pc) != 5 or len(sc) != 3 or min(pc + sc) < 0:
+        raise ValueError("pentanomial counts are 5 and single-game counts 3 non-negative integers")
+    pairs, var_pair = _variance(pc, PAIR_POINTS)  # variance of pair points out of 2
+    left, var_game = _variance(sc, (0.0, 0.5, 1.0))
+    n = 2 * pairs + left
+    points = sum(c * p for c, p in zip(pc, PAIR_POINTS)) + sc[1] * 0.5 + sc[2]
+    if n == 0:
+        nan = math.nan
+        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, tuple(pc), nan, nan, nan, nan, nan, nan, nan)
+    w, d, l_ = (int(x) for x in wdl) if wdl is not None else (math.nan,) * 3
+    if wdl is not None and w + d + l_ != n:
+        raise ValueError(f"W-D-L {w}-{d}-{l_} does not add up to the {n} games of the counts")
+    s = points / n
+    var_s = (pairs * var_pair + left * var_game) / n**2
+    sigma = math.sqrt(var_s)
+    lo, hi = s - Z95 * sigma, s + Z95 * sigma
+    elo_lo, elo_hi = elo_from_score(lo), elo_from_score(hi)
+    sigma_game = math.sqrt(n * var_s)
+    if sigma_game > 0:
+        nelo = (s - 0.5) / sigma_game * NELO_SCALE
+        los = float(stats.norm.cdf((s - 0.5) / sigma)) if pairs else los_trinomial(sc[2], sc[0])
+    else:  # every pair (game) scored the same: no spread, LOS is certain either way
+        nelo = math.nan if s == 0.5 else math.copysign(math.inf, s - 0.5)
+        los = 0.5 if s == 0.5 else float(s > 0.5)
+    return MatchStats(n, w, d, l_, s, d / n, pairs, left, tuple(pc), sigma, elo_from_score(s),
+                      elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, los)
+
+
+def los_trinomial(wins: int, losses: int) -> float:
+    """cutechess-cli's likelihood of superiority from W and L: ``½ + ½·erf((W - L)/√(2(W + L)))``
+    (NaN when W + L = 0)."""
+    if wins + losses == 0:
+        return math.nan
+    return 0.5 + 0.5 * math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses)))
+
+
+def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: Sequence[float] | None = None,
+                 confidence: float = 0.95) -> tuple[float, float, float, int]:
+    """Ratio mean ``Σy/Σw`` with a cluster-robust 95% interval (clusters = series).
+
+    ``y`` are ``values`` (e.g. a seat's points per game) and ``w`` the ``weights`` (1 per game
+    when omitted). Variance: the cluster-robust (sandwich) estimator of a ratio mean with the
+    small-sample factor ``C/(C-1)`` (Cameron & Miller 2015, "A Practitioner's Guide to
+    Cluster-Robust Inference", eq. 11 with the CR1 factor):
+    ``Var = C/(C-1) · Σ_c (Y_c - m·W_c)² / (Σ W)²`` over the ``C`` clusters' sums.
+
+    Returns:
+        ``(mean, low, high, clusters)``; NaN when empty, NaN interval with one cluster.
+    """
+    y = np.asarray(values, dtype=float)
+    w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
+    if y.size == 0 or w.sum() == 0:
+        return math.nan, math.nan, math.nan, 0
+    idx, _ = pd.factorize(np.asarray(clusters))
+    yc, wc = np.bincount(idx, y), np.bincount(idx, w)
+    c = len(yc)
+    m = float(yc.sum() / wc.sum())
+    if c < 2:
+        return m, math.nan, math.nan, c
+    var = c / (c - 1) * float(((yc - m * wc) ** 2).sum()) / float(wc.sum()) ** 2
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    return m, m - z * math.sqrt(var), m + z * math.sqrt(var), c
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (Holm 1979, "A simple sequentially rejective multiple
+    test procedure", Scand. J. Statist. 6:65–70): sort ascending, ``p_(i)·(m - i + 1)``, running
+    maximum, capped at 1. NaN p-values stay NaN and do not count in ``m``."""
+    p = [float(x) for x in p_values]
+    finite = sorted((v, i) for i, v in enumerate(p) if v == v)
+    m, out, running = len(finite), [math.nan] * len(p), 0.0
+    for rank, (v, i) in enumerate(finite):
+        running = max(running, min(1.0, (m - rank) * v))
+        out[i] = running
+    return out

@@ -1,0 +1,221 @@
+"""The generalised SPRT on pentanomial pair counts, as fishtest and fastchess compute it
+(``docs/statistics.md`` "SPRT (early stop)").
+
+Pure functions: ``parse`` (the ``--sprt`` text), ``llr`` (log-likelihood ratio of H1
+``elo = elo1`` against H0 ``elo = elo0``), ``bounds`` (Wald's ``ln(β/(1−α))``,
+``ln((1−β)/α)``), ``verdict``; and ``SprtTally``, which feeds pairs to them **in pair order**
+(series 0, 1, 2, ... of the match; a pair counts once both its games are stored and every
+earlier pair is complete), so a match resumed or re-run in any finishing order reaches the same
+verdict at the same pair.
+
+The LLR (Michel Van den Bergh, "Comments on Normalized Elo",
+https://www.cantate.be/Fishtest/normalized_elo_practical.pdf; fastchess
+``src/matchmaking/sprt/sprt.cpp``): the pentanomial frequencies ``p̂`` (a zero count replaced
+by 1e-3, as fastchess does) over pair scores ``a = 0, ¼, ½, ¾, 1``; under each hypothesis the
+maximum-likelihood distribution ``p`` with the hypothesis' constraint, and
+``LLR = N·Σ p̂ᵢ·ln(p1ᵢ/p0ᵢ)`` (N the regularised pair count).
+
+- ``logistic``: the constraint is the expected score ``s = 1/(1 + 10^(−elo/400))``; then
+  ``pᵢ = p̂ᵢ/(1 + θ(aᵢ − s))`` with θ the root of ``Σ p̂ᵢ(aᵢ − s)/(1 + θ(aᵢ − s)) = 0``
+  (proposition 1.1 and eq. 1.2–1.3 of the paper).
+- ``normalized``: the constraint is ``(μ − ½)/σ = t`` with ``t = √2·nelo/(800/ln 10)`` for
+  pairs (section 4.1, iterated to a fixed point).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from scipy.optimize import brentq
+
+from arena.errors import ConfigError
+from arena.reports.elo import NELO_SCALE, match_stats, score_from_elo
+
+MODELS = ("logistic", "normalized")
+PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+#: What a zero pentanomial count becomes before the LLR (fastchess's ``regularize``).
+REGULARIZE = 1e-3
+
+
+@dataclass(frozen=True)
+class SprtSpec:
+    """``--sprt`` settings: the Elo of H0 and H1 (``elo0 < elo1``), error rates α (false H1)
+    and β (false H0), both in (0, 1) with α + β < 1, and the Elo model."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "logistic"
+
+    def text(self) -> str:
+        """The canonical ``--sprt`` text (stored with the settings)."""
+        return (f"elo0={self.elo0:g},elo1={self.elo1:g},alpha={self.alpha:g},beta={self.beta:g},"
+                f"model={self.model}")
+
+
+def parse(text: str) -> SprtSpec:
+    """``elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized]`` as a spec.
+
+    Raises:
+        ConfigError: a missing or unknown key, a bad number, ``elo0 >= elo1``, α or β outside
+            (0, 1), α + β >= 1, or an unknown model (one line naming what is accepted).
+    """
+    usage = "expected elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized]"
+    values: dict[str, str] = {}
+    for item in str(text).split(","):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq or key not in ("elo0", "elo1", "alpha", "beta", "model") or key in values:
+            raise ConfigError(f"bad --sprt {text!r} at {item.strip()!r}; {usage}")
+        values[key] = value.strip()
+    if "elo0" not in values or "elo1" not in values:
+        raise ConfigError(f"bad --sprt {text!r}: elo0 and elo1 are required; {usage}")
+    nums = {}
+    for key in ("elo0", "elo1", "alpha", "beta"):
+        if key in values:
+            try:
+                nums[key] = float(values[key])
+            except ValueError:
+                raise ConfigError(f"bad --sprt {text!r}: {key} must be a number, not {values[key]!r}") from None
+            if not math.isfinite(nums[key]):
+                raise ConfigError(f"bad --sprt {text!r}: {key} must be finite")
+    spec = SprtSpec(**nums, model=values.get("model", "logistic").lower())
+    if spec.elo0 >= spec.elo1:
+        raise ConfigError(f"bad --sprt {text!r}: elo0 must be less than elo1")
+    if not (0 < spec.alpha < 1 and 0 < spec.beta < 1 and spec.alpha + spec.beta < 1):
+        raise ConfigError(f"bad --sprt {text!r}: alpha and beta must be in (0, 1) with alpha + beta < 1")
+    if spec.model not in MODELS:
+        raise ConfigError(f"bad --sprt {text!r}: model must be one of {', '.join(MODELS)}")
+    return spec
+
+
+def bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's LLR bounds ``(ln(β/(1−α)), ln((1−β)/α))``: below the first H0 is accepted,
+    above the second H1."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def _root(f, lo: float, hi: float) -> float:
+    """The root of a decreasing ``f`` on the open interval (lo, hi) (f → +∞ at lo, −∞ at hi)."""
+    eps = (hi - lo) * 1e-12
+    return brentq(f, lo + eps, hi - eps, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+
+
+def mle_score(phat: np.ndarray, scores: np.ndarray, s: float) -> np.ndarray:
+    """The distribution nearest ``phat`` (maximum likelihood) with mean ``s`` (Van den Bergh,
+    proposition 1.1)."""
+    d = scores - s
+    theta = _root(lambda x: float(np.sum(phat * d / (1 + x * d))), -1 / d.max(), -1 / d.min())
+    return phat / (1 + theta * d)
+
+
+def mle_normalized(phat: np.ndarray, scores: np.ndarray, t: float, mu_ref: float = 0.5,
+                   iterations: int = 100, tol: float = 1e-12) -> np.ndarray:
+    """The maximum-likelihood distribution with ``(μ − mu_ref)/σ = t`` (Van den Bergh, section
+    4.1), by the paper's fixed-point iteration from the uniform distribution."""
+    p = np.full(len(phat), 1 / len(phat))
+    for _ in range(iterations):
+        mu = float(np.sum(p * scores))
+        sigma = math.sqrt(float(np.sum(p * (scores - mu) ** 2)))
+        phi = scores - mu_ref - 0.5 * t * sigma * (1 + ((scores - mu) / sigma) ** 2)
+        theta = _root(lambda x: float(np.sum(phat * phi / (1 + x * phi))), -1 / phi.max(), -1 / phi.min())
+        new = phat / (1 + theta * phi)
+        done = float(np.max(np.abs(new - p))) < tol
+        p = new
+        if done:
+            break
+    return p
+
+
+def llr(penta: Sequence[int], spec: SprtSpec) -> float:
+    """The GSPRT log-likelihood ratio of pentanomial counts ``[LL, LD, DD+WL, WD, WW]``
+    (module docstring). 0 with no pair."""
+    counts = np.asarray(penta, dtype=float)
+    if counts.sum() == 0:
+        return 0.0
+    counts = np.where(counts == 0, REGULARIZE, counts)
+    total = float(counts.sum())
+    phat = counts / total
+    if spec.model == "normalized":
+        t0, t1 = (math.sqrt(2) * e / NELO_SCALE for e in (spec.elo0, spec.elo1))
+        p0, p1 = mle_normalized(phat, PAIR_SCORES, t0), mle_normalized(phat, PAIR_SCORES, t1)
+    else:
+        p0 = mle_score(phat, PAIR_SCORES, score_from_elo(spec.elo0))
+        p1 = mle_score(phat, PAIR_SCORES, score_from_elo(spec.elo1))
+    return total * float(np.sum(phat * (np.log(p1) - np.log(p0))))
+
+
+def verdict(value: float, spec: SprtSpec) -> str:
+    """``"H1"`` (LLR at or above the upper bound), ``"H0"`` (at or below the lower) or
+    ``"inconclusive"``."""
+    lower, upper = bounds(spec.alpha, spec.beta)
+    return "H1" if value >= upper else "H0" if value <= lower else "inconclusive"
+
+
+@dataclass
+class SprtTally:
+    """Feeds a two-bot match's games to the SPRT in pair order.
+
+    ``add(series, points)`` takes one stored game (``series``: 0-based pair index; ``points``
+    of the first bot, 0/½/1); pairs are consumed in series order once complete, and the LLR
+    is checked after each. ``decided_at`` is the 1-based pair whose LLR left the bounds (later
+    pairs are not counted).
+    """
+
+    spec: SprtSpec
+    games_per_pair: int = 2
+    penta: list[int] = field(default_factory=lambda: [0] * 5)
+    pairs: int = 0
+    value: float = 0.0
+    decided_at: int | None = None
+    _pending: dict[int, list[float]] = field(default_factory=dict)
+
+    @property
+    def result(self) -> str:
+        return verdict(self.value, self.spec) if self.decided_at is not None else "inconclusive"
+
+    def add(self, series: int, points: float) -> bool:
+        """Add one game; True once the SPRT has decided."""
+        if self.decided_at is not None:
+            return True
+        self._pending.setdefault(int(series), []).append(float(points))
+        while len(self._pending.get(self.pairs, ())) >= self.games_per_pair:
+            pair = self._pending.pop(self.pairs)
+            self.penta[int(round(2 * sum(pair)))] += 1
+            self.pairs += 1
+            self.value = llr(self.penta, self.spec)
+            if verdict(self.value, self.spec) != "inconclusive":
+                self.decided_at = self.pairs
+                return True
+        return False
+
+    def state(self) -> dict:
+        """The SPRT's state as stored and printed: the spec's fields, ``llr``, ``lower``,
+        ``upper``, ``verdict``, ``pairs`` counted, ``decided_at`` (pair or None), ``penta``
+        and the Elo estimate of those pairs (``elo``, ``elo_low``, ``elo_high``)."""
+        lower, upper = bounds(self.spec.alpha, self.spec.beta)
+        st = match_stats(self.penta)
+        return {**asdict(self.spec), "llr": self.value, "lower": lower, "upper": upper,
+                "verdict": self.result, "pairs": self.pairs, "decided_at": self.decided_at,
+                "penta": list(self.penta), "elo": st.elo, "elo_low": st.elo_low, "elo_high": st.elo_high}
+
+    def line(self) -> str:
+        """One line for the progress bar: ``SPRT [E0, E1] LLR x (lower, upper) ...``."""
+        return state_line(self.state(), live=True)
+
+
+def state_line(state: dict, live: bool = False) -> str:
+    """A stored SPRT state (``SprtTally.state``) as one line, e.g. ``SPRT [0, 50] LLR 3.01
+    (-2.94, 2.94): H1 accepted at pair 41 of 41; Elo +151.2 [98.0, 210.4]``."""
+    head = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(state["verdict"], "running" if live else "inconclusive")
+    text = (f"SPRT [{state['elo0']:g}, {state['elo1']:g}] LLR {state['llr']:.2f} "
+            f"({state['lower']:.2f}, {state['upper']:.2f}): {head}")
+    if live:
+        return text
+    at = f" at pair {state['decided_at']}" if state.get("decided_at") else ""
+    return (f"{text}{at} of {state['pairs']} pairs counted; Elo {state['elo']:+.1f} "
+            f"[{state['elo_low']:+.1f}, {state['elo_high']:+.1f}]")

@@ -1,0 +1,43 @@
+"""The speed bench's loops count what they claim, and its ratios are measured, not asserted."""
+
+from __future__ import annotations
+
+import random
+
+import arena.games
+from arena.bench import MODULES, speed
+from arena.bench import search as search_bench
+
+
+def test_perft_counts_every_move_to_depth_two():
+    for name in ("interaction", "sandpile"):
+        state = arena.games.make(name).initial_state()
+        expected = sum(1 + len(state.play(m).legal_moves()) for m in state.legal_moves())
+        assert speed.perft(state) == expected
+
+
+def test_random_playouts_play_the_horizon_and_count():
+    from bots.mcts import MCTSBot
+
+    game = arena.games.make("interaction")
+    state = game.initial_state()
+    seen = []
+    assert speed.random_playouts(state, 3, lambda s: seen.append(s), random.Random(1)) == 3
+    assert [s.ply for s in seen] == [MCTSBot.DEFAULT_HORIZON] * 3  # evaluated after the horizon
+    assert len({s.to_text() for s in seen}) > 1  # random, seeded
+
+
+def test_searched_keeps_positions_without_a_decisive_or_only_move():
+    states = search_bench.positions(8)
+    kept = speed.searched(states)
+    assert kept and all(len(s.legal_moves()) > 1 for s in kept)
+    assert all(not any(s.play(m).is_terminal() for m in s.legal_moves()) for s in kept)
+
+
+def test_paired_runs_bot_and_loop_for_as_long():
+    states = search_bench.positions(2)
+    bot_n, bot_s, loop_n, loop_s = speed.paired("interaction", "alphabeta:depth=2", states, speed.perft)
+    assert bot_n > 0 and loop_n > 0 and loop_s >= bot_s > 0
+    r, a, b = speed.ratio("interaction", "alphabeta:depth=1", states, speed.perft, 1)
+    assert r > 0 and abs(r - a / b) < 1e-9
+    assert "speed" in MODULES

@@ -1,0 +1,111 @@
+"""``arena engine SPEC`` (the server side), the C example engine, ``[[engine]]`` tables and the
+process sandbox's limits (``docs/engine-protocol.md``)."""
+
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import arena.games
+from arena.engine.client import close_all
+from arena.engine.protocol import parse_info
+from arena.engine.sandbox import Sandbox, isolate
+from arena.errors import BotSpecError, ConfigError
+from arena.match import play_game
+from arena.tournament.config import engine_specs
+from bots.base import Limits
+from bots.registry import BotSpec, make, parse_spec
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "engines"
+
+
+def talk(spec: str, lines: list[str]) -> list[str]:
+    out = subprocess.run([sys.executable, "-m", "arena", "engine", spec], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, timeout=120)
+    return out.stdout.splitlines(), out.returncode, out.stderr
+
+
+def test_arena_engine_serves_a_builtin_bot():
+    g = arena.games.make("interaction")
+    state = g.initial_state(7)
+    legal = [str(m) for m in state.legal_moves()]
+    out, code, _ = talk("greedy", ["aep 1", "newgame interaction {}", "seat 0 7", "isready",
+                                   f"position {state.to_text()}", "legal " + " ".join(legal), "go movetime 500", "quit"])
+    assert out[0] == "id name greedy" and "aepok" in out and "readyok" in out
+    assert out[-1].startswith("bestmove ") and out[-1].split()[1] in legal
+    assert parse_info(out[-2]).nodes > 0
+    assert code == 0
+
+
+def test_arena_engine_reports_a_bots_exception_and_exits():
+    spec = f"{Path(__file__).parents[1] / 'fixtures' / 'broken_bots.py'}#Raiser"
+    g = arena.games.make("interaction")
+    out, code, _ = talk(spec, ["aep 1", "newgame interaction {}", "seat 0 1", "isready",
+                               f"position {g.initial_state(1).to_text()}", "go"])
+    assert out[-1] == "info string fault exception RuntimeError: bot bug" and code == 3
+
+
+def test_arena_engine_bad_spec_is_one_line_exit_2():
+    out = subprocess.run([sys.executable, "-m", "arena", "engine", "nosuchbot"], capture_output=True, text=True,
+                         timeout=120, input="")
+    assert out.returncode == 2 and out.stderr.startswith("error: unknown bot kind 'nosuchbot'")
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
+def test_c_engine_builds_and_plays(tmp_path):
+    exe = tmp_path / "first_legal"
+    subprocess.run(["cc", "-O2", "-o", str(exe), str(EXAMPLES / "first_legal.c")], check=True, timeout=120)
+    try:
+        bot = make(f"c=exec:{exe}:greeting=hi")
+        g = arena.games.make("interaction")
+        record = play_game(g, [bot, make("random")], seed=2, labels=["c", "random"], limits=Limits(time=2))
+        assert record.fault_seat is None and record.plies > 0
+        assert all(m.nodes == 1 and m.depth == 1 for m in record.move_stats if m.seat == 0)
+    finally:
+        close_all()
+
+
+def test_engine_tables_become_exec_specs():
+    specs = engine_specs([{"label": "c", "command": ["./eng", "--fast"], "options": {"depth": 5, "ponder": False},
+                           "startup_timeout": 20}], "x.toml")
+    assert specs == ["c=exec:./eng --fast:depth=5,ponder=false,startup_timeout=20"]
+    parsed = parse_spec(specs[0])
+    assert parsed.kind == "exec:./eng --fast" and parsed.options["startup_timeout"] == "20"
+    with pytest.raises(ConfigError, match="unknown key 'cmd'"):
+        engine_specs([{"label": "c", "cmd": ["x"]}], "x.toml")
+    with pytest.raises(ConfigError, match="needs label"):
+        engine_specs([{"label": "c", "command": "x"}], "x.toml")
+
+
+def test_bad_startup_timeout_is_a_spec_error():
+    with pytest.raises(BotSpecError, match="startup_timeout"):
+        make(f"e=exec:{EXAMPLES / 'first_legal.sh'}:startup_timeout=soon")
+
+
+def test_isolate_turns_python_bots_into_sandboxed_engines():
+    specs = {"ab": parse_spec("ab=alphabeta:depth=2"), "sh": parse_spec("sh=exec:./x.sh")}
+    out = isolate(specs, "process", 128)
+    assert out["sh"] is specs["sh"]
+    assert out["ab"].label == "ab" and out["ab"].kind.startswith("exec:") and "arena.engine" in out["ab"].kind
+    assert out["ab"].kind.endswith("alphabeta:depth=2") and out["ab"].options["_memory_limit"] == "128"
+    assert isolate(specs, "none", 128) is specs
+
+
+def test_sandbox_limits_are_hard(tmp_path):
+    code = ("import os, resource\n"
+            "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
+            "n = resource.getrlimit(resource.RLIMIT_NPROC)\n"
+            "print(soft, hard, n[0], n[1])\n"
+            "if os.geteuid() == 0:\n"  # as the server does when root (sandbox.drop_privileges)
+            "    os.setgroups([]); os.setresgid(65534, 65534, 65534); os.setresuid(65534, 65534, 65534)\n"
+            "try:\n    resource.setrlimit(resource.RLIMIT_AS, (hard + 1, hard + 1)); print('raised')\n"
+            "except (ValueError, OSError): print('refused')\n")
+    box = Sandbox(memory_limit=64, max_processes=50)
+    out = subprocess.run([sys.executable, "-c", code], preexec_fn=box.preexec(), capture_output=True, text=True,
+                         timeout=120, cwd=box.workdir())
+    soft, hard, nsoft, nhard = map(int, out.stdout.split()[:4])
+    assert soft == hard != resource.RLIM_INFINITY and (nsoft, nhard) == (50, 50)
+    assert out.stdout.split()[4] == "refused"

@@ -1,0 +1,73 @@
+"""``InteractionState.leaves``: the light positions of search leaves agree with ``play``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import arena.games
+from arena.errors import IllegalMoveError
+from arena.games.interaction.state import LeafPosition
+
+
+def walk(game, seed, plies):
+    """The positions of one seeded random game (history kept: repetitions can occur)."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    out = []
+    while state.to_move >= 0 and len(out) < plies:
+        out.append(state)
+        state = state.play(rng.choice(state.legal_moves()))
+    return out
+
+
+@pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
+def test_leaves_agree_with_play(params):
+    game = arena.games.make("interaction", **params)
+    light = 0
+    for seed in range(6):
+        for state in walk(game, seed, 60):
+            moves = state.legal_moves()
+            pairs = list(state.leaves(moves))
+            assert [m for m, _ in pairs] == moves
+            for move, leaf in pairs:
+                full = state.play(move)
+                assert (leaf.board, leaf.scores, leaf.side, leaf.ply, leaf.to_move) == \
+                       (full.board, full.scores, full.side, full.ply, full.to_move)
+                assert leaf.occ == full.occ
+                if isinstance(leaf, LeafPosition):
+                    light += 1
+                    assert not full.is_terminal() and not leaf.is_terminal()
+                else:
+                    assert leaf.outcome() == full.outcome() and leaf.key() == full.key()
+    assert light > 100  # the light path is taken
+
+
+def test_a_position_repeated_twice_before_is_a_full_terminal_leaf():
+    game = arena.games.make("interaction")
+    state = game.initial_state()
+    first = state.legal_moves()
+    # shuffle two balls back and forth until the third occurrence is one move away
+    for seed in range(200):
+        rng = random.Random(seed)
+        s = state
+        for _ in range(40):
+            pairs = list(s.leaves(s.legal_moves()))
+            ends = [leaf for _, leaf in pairs if not isinstance(leaf, LeafPosition) and leaf.is_terminal()
+                    and leaf.termination == "repetition"]
+            if ends:
+                assert all(leaf.outcome().termination == "repetition" for leaf in ends)
+                return
+            s = s.play(rng.choice(s.legal_moves()))
+            if s.is_terminal():
+                break
+    raise AssertionError(f"no repetition reached from {len(first)} first moves in 200 seeded games")
+
+
+def test_an_illegal_move_is_refused_as_play_refuses_it():
+    game = arena.games.make("interaction")
+    state = game.initial_state()
+    state.legal_moves()
+    with pytest.raises(IllegalMoveError):
+        list(state.leaves([game.parse_move(state, "a5N")]))

@@ -1,0 +1,92 @@
+"""``arena run --sprt``: H1 for a much stronger bot, H0 for equal ones, the same verdict at the
+same pair after a kill and resume; one-line errors for a field that is not two bots."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from arena.cli.app import main
+from arena.reports.render import load, report_json
+from arena.sprt import SprtTally, parse
+from arena.store import load_games, load_sprt
+from arena.tournament import build, run_tournament
+from arena.tournament.live import points_of
+
+
+def replay(path, sprt):
+    """The verdict recomputed from the stored games, in pair order (another way)."""
+    tally = SprtTally(parse(sprt))
+    games = load_games(path)
+    for g in games.sort_values("series", kind="stable").itertuples():
+        if tally.add(g.series, points_of("a", g.seats, g.ranks)):
+            break
+    return tally.state()
+
+
+def cfg(tmp_path, bots, sprt, games=2000, name="m", **kw):
+    return build({"bots": bots, "sprt": sprt, "games": games, "results": str(tmp_path), "name": name,
+                  "workers": 2, "opening_plies": 2, **kw})
+
+
+@pytest.mark.slow
+def test_strong_bot_accepts_h1_well_before_the_game_limit(tmp_path):
+    sprt = "elo0=0,elo1=50"
+    summary = run_tournament(cfg(tmp_path, ["a=alphabeta:depth=3", "b=random"], sprt), progress=False)
+    st = summary.sprt
+    assert st["verdict"] == "H1" and st["llr"] >= st["upper"] and st["decided_at"] < 200
+    assert summary.stored < 2000
+    assert load_sprt(summary.path) == st  # stored with the tournament
+    again = replay(summary.path, sprt)
+    assert (again["verdict"], again["decided_at"]) == ("H1", st["decided_at"])
+    assert again["llr"] == pytest.approx(st["llr"])
+    rerun = run_tournament(cfg(tmp_path, ["a=alphabeta:depth=3", "b=random"], sprt), progress=False)
+    assert rerun.played == 0 and rerun.sprt["decided_at"] == st["decided_at"]
+    assert '"verdict": "H1"' in report_json(load(summary.path), ["sprt"])
+
+
+@pytest.mark.slow
+def test_equal_strength_bots_accept_h0_and_a_killed_run_resumes_to_the_same_pair(tmp_path):
+    # Until series seeds differ per game, two copies of ``random`` replay mirrored games, so
+    # the equal-strength pair is ``random`` against one-playout MCTS (a uniformly random
+    # playout policy from the root: about as strong).
+    bots, sprt = ["a=random", "b=mcts:playouts=1"], "elo0=50,elo1=100"
+    whole = run_tournament(cfg(tmp_path, bots, sprt, name="whole"), progress=False)
+    assert whole.sprt["verdict"] == "H0" and whole.stored < 2000
+    # the same match under another name, killed after some pairs, then resumed
+    args = [sys.executable, "-m", "arena.cli.app", "run", *sum((["--bot", b] for b in bots), []), "--sprt", sprt,
+            "--games", "2000", "--results", str(tmp_path), "--name", "killed", "--workers", "2", "-q"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    db = tmp_path / "killed.sqlite"
+    stored, deadline = 0, time.monotonic() + 120
+    target = max(4, whole.sprt["decided_at"] // 2)
+    while stored < target and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=5) as conn:
+                    stored = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            except sqlite3.Error:
+                pass
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert 0 < stored < whole.stored
+    resumed = run_tournament(cfg(tmp_path, bots, sprt, name="killed"), progress=False)
+    assert resumed.sprt["verdict"] == "H0"
+    assert resumed.sprt["decided_at"] == whole.sprt["decided_at"]
+    assert resumed.sprt["llr"] == pytest.approx(whole.sprt["llr"])
+
+
+def test_sprt_needs_a_two_bot_field(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--bot", "random", "--bot", "greedy", "--bot", "mcts", "--sprt", "elo0=0,elo1=10"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "two-bot field" in err and len(err.splitlines()) == 1
+    with pytest.raises(SystemExit) as exc:
+        main(["run", "--bot", "random", "--bot", "greedy", "--sprt", "elo0=10,elo1=0"])
+    assert exc.value.code == 2
