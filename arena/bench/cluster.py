@@ -3,8 +3,9 @@ cost per game of a Dask task over the local pool.
 
 The clusters are ``LocalCluster`` s set up as ``local:N`` sets them up, started before the
 clock runs (their start-up, seconds of imports, is paid once per run, not per game), and
-reached by address as a cluster of one's own would be: the times are ``run_tournament``'s
-(connect, ship, play, store every game).
+reached by address as a cluster of one's own would be, and warmed by a first short run (a
+fresh worker imports the bots and loads their compiled code once): the times are
+``run_tournament``'s (connect, ship, play, store every game).
 
 - Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction), 1 worker then 2;
   wall-clock ratio (goal >= 1.8 on two idle cores; a machine shared with other work lowers it).
@@ -30,7 +31,7 @@ def _cluster(n: int):
     import distributed
     from arena.tournament.cluster import LOCAL_CONFIG
     with dask.config.set(LOCAL_CONFIG):
-        return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+        return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                                         memory_limit=0, silence_logs=logging.ERROR)
 
 
@@ -44,11 +45,13 @@ def _seconds(values: dict, **where) -> float:
 
 
 def run(quick: bool) -> list[Figure]:
-    heavy = {"game": GAME, "bots": ["alphabeta:depth=4", "mcts:playouts=200"], "games": 4 if quick else 16,
+    heavy = {"game": GAME, "bots": ["alphabeta:depth=4", "mcts:playouts=200"], "games": 8 if quick else 16,
              "opening_plies": 2}
     cheap = {"game": GAME, "bots": ["random", "r2=random"], "games": 100 if quick else 400, "opening_plies": 2}
     one, two = _cluster(1), _cluster(2)
     try:
+        for cluster in (one, two):  # imports and compiled code warm in every worker, as after a run's first games
+            _seconds({**heavy, "games": 2}, cluster=cluster.scheduler_address)
         ones, twos, locals_, clusters = [], [], [], []
         for _ in range(2):  # interleaved, best of 2: other load on the machine only slows a run down
             ones.append(_seconds(heavy, cluster=one.scheduler_address))

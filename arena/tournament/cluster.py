@@ -98,7 +98,7 @@ def connect(address: str) -> tuple[Any, Any]:
         if address.startswith("local:"):
             with dask.config.set(LOCAL_CONFIG):
                 cluster = distributed.LocalCluster(n_workers=int(address[6:]), threads_per_worker=1, processes=True,
-                                                   dashboard_address=None, memory_limit=0,
+                                                   dashboard_address=":0", memory_limit=0,
                                                    silence_logs=logging.ERROR)
             client = distributed.Client(cluster, set_as_default=False)
         else:

@@ -36,7 +36,7 @@ def address():
     import dask
     from arena.tournament.cluster import LOCAL_CONFIG
     with dask.config.set(LOCAL_CONFIG):
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                            memory_limit=0, silence_logs=logging.ERROR)
     yield cluster.scheduler_address
     cluster.close()
