@@ -85,6 +85,16 @@ def test_chaos_bots_end_as_on_the_local_pool(tmp_path, address, bad, extra):
     assert load_games(here.path)[keep].equals(load_games(there.path)[keep])
 
 
+def test_an_exec_engine_reaches_the_workers_by_its_spec_string(tmp_path, address):
+    """An external engine (``exec:`` spec) is started by the Dask worker's game child, on the
+    worker's machine: the same games as on the local pool."""
+    first = os.path.join(ROOT, "examples", "engines", "first_legal.sh")
+    values = dict(game="interaction", bots=[f"first=exec:{first}", "random"], games=2, opening_plies=2)
+    here, there = run(tmp_path, "2", **values), run(tmp_path, address, **values)
+    assert there.played == 2 and not there.faults
+    assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
+
+
 def test_a_lost_dask_worker_has_its_game_replayed(tmp_path, address):
     """The bot SIGKILLs its Dask worker the first time it plays each game: the scheduler fails
     the task, the client submits it again, the nanny's new worker plays it to a normal end."""
