@@ -1,5 +1,6 @@
-"""Numeric options: accepted ranges and one range check with one message for every command
-(``arena run``, ``arena play``, ``arena solve``): ``--seed -1 is out of range; accepted: 0 to ...``.
+"""Options shared by the commands: accepted ranges and one range check with one message for
+every command (``arena run``, ``arena play``, ``arena solve``): ``--seed -1 is out of range;
+accepted: 0 to ...``; and the one parser of ``-p key=value`` game parameters (``parse_params``).
 """
 
 from __future__ import annotations
@@ -56,3 +57,29 @@ def check_number(key: str, value: Any) -> int | float | None:
     if not (lo <= num <= hi) or num != num:
         raise ConfigError(f"{option} {value} is out of range; accepted: {low} to {high}")
     return int(num) if key in INTEGER else float(num)
+
+
+def parse_params(items: list[str] | None) -> dict[str, str]:
+    """``key=value`` strings (``-p`` of ``arena run`` and ``arena play``) as a dict.
+
+    Raises:
+        ConfigError: an item without ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=5")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def check_choice(what: str, value: Any, accepted: tuple[str, ...]) -> Any:
+    """``value`` if it is one of ``accepted`` (a tournament format, a seat rotation...).
+
+    Raises:
+        ConfigError: ``unknown <what> 'x'; accepted: a, b``.
+    """
+    if value not in accepted:
+        raise ConfigError(f"unknown {what} {value!r}; accepted: {', '.join(accepted)}")
+    return value

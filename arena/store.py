@@ -18,11 +18,14 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from arena.errors import ResultsError
+
+if TYPE_CHECKING:
+    from arena.referee import GameRecord
 
 APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
 SCHEMA_VERSION = 1
@@ -218,13 +221,13 @@ class Store:
                 )
             return
         with _transaction(self.conn, self.path):
-            self.conn.execute(
-                "INSERT INTO tournament VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, game, json.dumps(params), num_players, seed, json.dumps(settings), total_games,
-                 datetime.now(timezone.utc).isoformat(timespec="seconds")),
-            )
-            self.conn.executemany("INSERT INTO bots VALUES (?, ?, ?)",
-                                  [(i, label, spec) for i, (label, spec) in enumerate(bots)])
+            row = dict(id=1, name=name, game=game, params=json.dumps(params), num_players=num_players, seed=seed,
+                       settings=json.dumps(settings), total_games=total_games,
+                       created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            self.conn.execute(_insert("tournament", row), row)
+            rows = [dict(position=i, label=label, spec=spec) for i, (label, spec) in enumerate(bots)]
+            if rows:
+                self.conn.executemany(_insert("bots", rows[0]), rows)
 
     def stored(self) -> tuple[dict[str, Any], int] | None:
         """The stored tournament's (settings, total games), or ``None`` before ``begin``.
@@ -245,24 +248,34 @@ class Store:
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
 
-    def add_game(self, game_id: int, series: int, record: Any, attempts: int = 1) -> None:
-        """Commit one finished game (an ``arena.match.GameRecord``) and its moves, atomically.
+    def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1) -> None:
+        """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
 
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
         """
         o = record.outcome
-        row = (game_id, series, record.seed, json.dumps(list(record.seats)),
-               json.dumps(list(record.moves[: record.opening_plies])), record.opening_plies,
-               json.dumps(list(record.moves)), json.dumps([float(s) for s in o.scores]),
-               json.dumps([int(r) for r in o.ranks]), o.termination, record.fault_seat,
-               record.fault_detail, record.plies, float(record.seconds), attempts,
-               datetime.now(timezone.utc).isoformat(timespec="seconds"))
-        moves = [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
-                 for m in record.move_stats]
+        row = dict(
+            game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
+            opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
+            moves=json.dumps(list(record.moves)), scores=json.dumps([float(s) for s in o.scores]),
+            ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
+            fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
+            seconds=float(record.seconds), attempts=attempts,
+            finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        )
+        moves = [dict(game_id=game_id, ply=m.ply, seat=m.seat, move=m.move, seconds=m.seconds, nodes=m.nodes,
+                      depth=m.depth, evaluation=m.evaluation, status=m.status) for m in record.move_stats]
         with _transaction(self.conn, self.path):
-            self.conn.execute("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", row)
-            self.conn.executemany("INSERT INTO moves VALUES (?,?,?,?,?,?,?,?,?)", moves)
+            self.conn.execute(_insert("games", row), row)
+            if moves:
+                self.conn.executemany(_insert("moves", moves[0]), moves)
+
+
+def _insert(table: str, row: dict[str, Any]) -> str:
+    """``INSERT INTO table (col, ...) VALUES (:col, ...)`` for the keys of ``row``: rows are
+    written by column name, never by position."""
+    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})"
 
 
 class _transaction:

@@ -20,9 +20,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from arena.errors import ConfigError
 from arena.games import Game, Param, State
-from bots.base import Bot, Limits, SearchStats
+from bots.base import Bot, Limits, Plays, SearchStats
 from bots.eval import WIN
 from bots.values import heuristic, terminal_value
 
@@ -56,6 +55,8 @@ class AlphaBetaBot(Bot):
     """
 
     name = "alphabeta"
+    #: negamax: two players, alternating or not (use mcts, paranoid, maxn or brs for more)
+    PLAYS = Plays(2, 2)
     summary = "negamax alpha-beta, iterative deepening, transposition table (two players)"
     PARAMS = {
         "depth": Param(None, "deepest iteration, plies (default 4; 64 when a time or node limit is set)",
@@ -71,9 +72,6 @@ class AlphaBetaBot(Bot):
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
-        if getattr(game, "num_players", 2) != 2:
-            raise ConfigError(f"alphabeta plays two-player games; {game.name} has {game.num_players} players "
-                              "(use mcts for n-player games)")
         self._evaluate = heuristic(game.name)
         self._tt: dict[Any, tuple] = {}
         self._history = _History()

@@ -11,9 +11,10 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from arena.games import Game, Param, State
+from arena.games import Dynamics, Game, Param, State
+from arena.errors import ConfigError
 from arena.games.protocol import coerce_params
 
 
@@ -66,6 +67,72 @@ class SearchStats:
     evaluation: float | None = None
 
 
+class Player(Protocol):
+    """What the referee needs of a bot: ``choose``. Any object with it is a bot.
+
+    Optional, used when present: ``reset(game, seat, seed)`` (``Resettable``), ``last_stats``
+    (``ReportsStats``), ``PLAYS`` (``Plays``: checked before a tournament or ``arena play``).
+    """
+
+    def choose(self, state: State, limits: Limits) -> Any:  # noqa: D102 - documented in Player
+        """The move to play (at a simultaneous node: the seat's answer, ``None`` for none)."""
+
+
+@runtime_checkable
+class Resettable(Protocol):
+    """A bot told of each new game: 0-based ``seat``, ``seed`` for every random choice."""
+
+    def reset(self, game: Game, seat: int, seed: int) -> None: ...
+
+
+@runtime_checkable
+class ReportsStats(Protocol):
+    """A bot that reports what its last ``choose`` did."""
+
+    last_stats: SearchStats
+
+
+@dataclass(frozen=True)
+class Plays:
+    """What a bot class can play, checked against ``Game.type`` before any game starts
+    (OpenSpiel's ``MCTSBot`` refusing a game type in its constructor is the model).
+
+    Attributes:
+        min_players, max_players: seat counts it can play (``max_players`` ``None``: any).
+        dynamics: the ``arena.games.Dynamics`` it can answer.
+        games: only these registered games (``None``: any game).
+    """
+
+    min_players: int = 1
+    max_players: int | None = None
+    dynamics: frozenset[Dynamics] = frozenset({Dynamics.SEQUENTIAL})
+    games: frozenset[str] | None = None
+
+    def refusal(self, game: Game) -> str | None:
+        """Why a bot of this kind cannot play ``game`` (one line), or ``None`` if it can."""
+        n = game.num_players
+        if self.games is not None and game.name not in self.games:
+            return f"plays only {', '.join(sorted(self.games))}"
+        if game.type.dynamics not in self.dynamics:
+            return f"plays {'/'.join(sorted(self.dynamics))} games; {game.name} is {game.type.dynamics}"
+        if n < self.min_players or (self.max_players is not None and n > self.max_players):
+            seats = (f"{self.min_players}+" if self.max_players is None else str(self.min_players)
+                     if self.min_players == self.max_players else f"{self.min_players}-{self.max_players}")
+            return f"plays {seats}-player games; {game.name} has {n} players"
+        return None
+
+
+#: a bot for any game, sequential or simultaneous
+ANY_GAME = Plays(dynamics=frozenset(Dynamics))
+
+
+def refusal(bot_class: type, game: Game) -> str | None:
+    """Why ``bot_class`` cannot play ``game``, from its ``PLAYS`` (a class without ``PLAYS``
+    is taken to play anything), or ``None``."""
+    plays = getattr(bot_class, "PLAYS", None)
+    return plays.refusal(game) if isinstance(plays, Plays) else None
+
+
 class Bot:
     """Base class of bots. Subclasses set ``name``, ``PARAMS``, and implement ``choose``.
 
@@ -80,6 +147,8 @@ class Bot:
     name: ClassVar[str] = ""
     summary: ClassVar[str] = ""
     PARAMS: ClassVar[dict[str, Param]] = {}
+    #: What this kind can play (default: sequential games, any number of players).
+    PLAYS: ClassVar[Plays] = Plays()
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = coerce_params(f"bot {self.name}", self.PARAMS, options)
@@ -89,7 +158,14 @@ class Bot:
         self.rng = random.Random(0)
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
-        """Prepare for a new game: ``seat`` is 0-based, ``seed`` seeds every random choice."""
+        """Prepare for a new game: ``seat`` is 0-based, ``seed`` seeds every random choice.
+
+        Raises:
+            ConfigError: the game is not one this kind plays (``PLAYS``).
+        """
+        why = None if game is None else self.PLAYS.refusal(game)  # None: a lone puzzle (arena solve)
+        if why is not None:
+            raise ConfigError(f"{self.name} {why}")
         self.game = game
         self.seat = seat
         self.rng = random.Random(seed)

@@ -25,7 +25,8 @@ from typing import Any
 
 from arena.games import TERMINAL, Game, Param, State
 from bots.base import Bot, Limits, SearchStats
-from bots.values import heuristic_all, place_rewards, rewards, value_ranks
+from arena.games import competition_ranks, place_rewards
+from bots.values import heuristic_all, rewards
 
 
 class _Node:
@@ -156,7 +157,7 @@ class MCTSBot(Bot):
             if plies == horizon:
                 if self._evaluate_all is None:
                     return (0.5,) * self._n
-                ranks = value_ranks(self._evaluate_all(state))
+                ranks = competition_ranks(self._evaluate_all(state))
                 found = self._cutoffs.get(ranks)
                 if found is None:  # few rank patterns: computed once each
                     found = self._cutoffs[ranks] = tuple(0.5 + self.CUTOFF_WEIGHT * (r - 0.5)

@@ -6,8 +6,9 @@ iteration is cut short: the best root move found so far). The seat to move alway
 the state, so turn orders that do not strictly alternate (Sandpile's bonus offers and
 toppling turns) need nothing special.
 
-Leaf values. Terminal positions are scored from ``outcome().ranks`` by pairwise rank points:
-a seat earns 1 for each seat ranked below it and 1/2 for each seat sharing its rank. Paranoid
+Leaf values. Terminal positions are scored from ``outcome().ranks`` by place points
+(``arena.games.place_points``): a seat earns 1 for each seat ranked below it and 1/2 for each
+seat sharing its rank. Paranoid
 and BRS use the root seat's points scaled to ``[-WIN, WIN]``; max^n uses every seat's points
 divided by ``n(n-1)/2`` (the vector sums to 1). Non-terminal leaves use the game's evaluator
 (``bots.eval``): ``evaluate(state, root)`` for paranoid/BRS, ``evaluate_all`` normalised to
@@ -21,9 +22,10 @@ import math
 import time
 from typing import Any
 
-from arena.games import TERMINAL, Param, State
+from arena.games import TERMINAL, Param, State, place_points
 from bots.base import Bot, Limits, SearchStats
-from bots.eval import WIN, evaluator, evaluator_all
+from bots.eval import evaluator, evaluator_all
+from bots.values import terminal_value
 
 #: depth used when neither the bot's spec nor the tournament sets any limit
 DEFAULT_DEPTH = 3
@@ -37,23 +39,16 @@ class _Abort(Exception):
     """Raised inside the search when the node or time limit is reached."""
 
 
-def rank_points(ranks: tuple[int, ...], seat: int) -> float:
-    """Pairwise rank points of ``seat``: 1 per seat ranked below, 1/2 per seat tied with it."""
-    mine = ranks[seat]
-    return sum(1.0 if r > mine else 0.5 if r == mine else 0.0 for s, r in enumerate(ranks) if s != seat)
-
-
 def terminal_scalar(state: State, seat: int) -> float:
     """Value of a terminal position for ``seat`` in [-WIN, WIN] (sole winner: WIN)."""
-    ranks = state.outcome().ranks
-    return WIN * (2.0 * rank_points(ranks, seat) / (len(ranks) - 1) - 1.0)
+    return terminal_value(state.outcome(), seat)
 
 
 def terminal_shares(state: State) -> tuple[float, ...]:
-    """Per seat, pairwise rank points over ``n(n-1)/2``: non-negative, summing to 1."""
-    ranks = state.outcome().ranks
-    n = len(ranks)
-    return tuple(rank_points(ranks, s) / (n * (n - 1) / 2) for s in range(n))
+    """Per seat, place points over ``n(n-1)/2``: non-negative, summing to 1."""
+    points = place_points(state.outcome().ranks)
+    n = len(points)
+    return tuple(p / (n * (n - 1) / 2) for p in points)
 
 
 def _player(state: State):

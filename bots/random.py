@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.games import State
-from bots.base import Bot, Limits, SearchStats
+from bots.base import ANY_GAME, Bot, Limits, SearchStats
 
 
 class RandomBot(Bot):
@@ -17,6 +17,7 @@ class RandomBot(Bot):
 
     name = "random"
     summary = "uniformly random legal move (seeded)"
+    PLAYS = ANY_GAME
 
     def choose(self, state: State, limits: Limits) -> Any:
         moves = state.legal_moves()

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, BotSpecError
+from arena.games import Game
+from bots.base import refusal
 
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
@@ -55,12 +57,6 @@ class BotSpec:
     kind: str
     options: dict[str, str] = field(default_factory=dict)
     text: str = ""
-
-    @property
-    def canonical(self) -> str:
-        """``LABEL=KIND[:k=v,...]``: the spec as stored with a tournament."""
-        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
-        return f"{self.label}={self.kind}" + (f":{opts}" if opts else "")
 
 
 def _registry() -> dict[str, str]:
@@ -155,13 +151,24 @@ def bot_class(kind: str) -> type:
         try:
             return getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
-            raise BotSpecError(f"cannot import bot class {kind!r}: {exc}") from None
+            raise BotSpecError(f"cannot import bot class {kind!r}: {exc}{_file_hint(module, attr, exc)}") from None
         except Exception as exc:
             raise BotSpecError(f"cannot import bot class {kind!r}: {type(exc).__name__}: {exc}") from None
     raise BotSpecError(
         f"unknown bot kind {kind!r}; accepted: {', '.join(names())}, "
         "a dotted path package.module.ClassName or path/to/file.py#ClassName"
     )
+
+
+def _file_hint(module: str, attr: str, exc: Exception) -> str:
+    """``"; did you mean mybot.py#FirstMove?"`` when ``module`` is not importable but a file
+    ``mybot.py`` exists in the current folder (a dotted path imports installed modules only)."""
+    if not isinstance(exc, ModuleNotFoundError):
+        return ""
+    path = Path(*module.split(".")).with_suffix(".py")
+    if not path.is_file():
+        return ""
+    return f"; did you mean {path.as_posix()}#{attr}? (a bot in a file is given as path/to/file.py#ClassName)"
 
 
 def make(spec: str | BotSpec) -> Any:
@@ -211,3 +218,16 @@ def assign_labels(specs: list[str]) -> list[BotSpec]:
     if len(set(taken)) != len(taken):
         raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")
     return out
+
+
+def check_field(specs: list[BotSpec], game: Game) -> None:
+    """Refuse, before any game, a bot whose kind cannot play ``game`` (its ``PLAYS`` against
+    ``game.type``: seats, sequential/simultaneous, which games).
+
+    Raises:
+        BotSpecError: the first such bot (the message says why), or an unknown kind.
+    """
+    for spec in specs:
+        why = refusal(bot_class(spec.kind), game)
+        if why is not None:
+            raise BotSpecError(f"bot {(spec.text or spec.kind)!r} cannot play {game.name}: {spec.kind} {why}")

@@ -16,10 +16,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from arena.games import Param, State
+from arena.games import Dynamics, Param, State
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
-from bots.base import Bot, Limits, SearchStats
+from bots.base import Bot, Limits, Plays, SearchStats
 from arena.games.ricochet.puzzle import slide as rule_slide
 from bots.ricochet_search import breadth_first, greedy, ida_star, lower_bounds, path_table
 
@@ -129,6 +129,8 @@ def solve_bfs(puzzle: Puzzle, max_depth: int = 8) -> Solution | None:
 
 
 class _SolverBot(Bot):
+    #: Ricochet Robots puzzles only, any number of racers
+    PLAYS = Plays(dynamics=frozenset({Dynamics.SIMULTANEOUS}), games=frozenset({"ricochet"}))
     PARAMS = {
         "time": Param(None, "seconds per puzzle (the tighter of this and the arena's)", kind=float, minimum=0),
         "nodes": Param(None, "nodes per puzzle", kind=int, minimum=1),

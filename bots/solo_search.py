@@ -99,7 +99,7 @@ class _Counter:
             for s, after, occ2, left in self.expand(board, occ, first):
                 if self.count(after, occ2, left, rem - 1, False):
                     out.append(MOVES[s])
-                    board, occ, neutrals, rem, first = after, occ2, left, rem - 1, False
+                    board, occ, rem, first = after, occ2, rem - 1, False
                     break
         return out
 

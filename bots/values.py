@@ -14,45 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.games import Outcome, State
+from arena.games import Outcome, State, place_rewards
 from bots.eval import WIN, evaluator, evaluator_all
 
 
-def place_rewards(ranks: Sequence[int]) -> tuple[float, ...]:
-    """Per seat, the reward in [0, 1] for competition ``ranks`` (1 = best, ties share a rank).
-
-    A seat of rank ``r`` tied with ``t`` seats occupies places ``r .. r+t-1``; place ``p`` of
-    ``n`` is worth ``(n - p) / (n - 1)``; the reward is the mean over the occupied places.
-
-    >>> place_rewards((1, 2))
-    (1.0, 0.0)
-    >>> place_rewards((1, 1))
-    (0.5, 0.5)
-    >>> place_rewards((1, 2, 2))
-    (1.0, 0.25, 0.25)
-    """
-    n = len(ranks)
-    if n < 2:
-        return (1.0,) * n
-    out = []
-    for r in ranks:
-        t = sum(1 for o in ranks if o == r)
-        # mean of (n - p) / (n - 1) for p in r .. r + t - 1
-        out.append((n - r - (t - 1) / 2) / (n - 1))
-    return tuple(out)
-
-
 def rewards(outcome: Outcome) -> tuple[float, ...]:
-    """Per seat, the reward in [0, 1] of a finished game (see ``place_rewards``)."""
+    """Per seat, the reward in [0, 1] of a finished game (``arena.games.place_rewards``)."""
     return place_rewards(outcome.ranks)
-
-
-def value_ranks(values: Sequence[float]) -> tuple[int, ...]:
-    """Competition ranks of per-seat values (higher is better), for cut-off playouts."""
-    if len(values) == 2:
-        a, b = values
-        return (1 + (b > a), 1 + (a > b))
-    return tuple(1 + sum(1 for o in values if o > v) for v in values)
 
 
 def terminal_value(outcome: Outcome, seat: int) -> float:

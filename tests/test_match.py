@@ -2,7 +2,7 @@ import pytest
 
 import bots
 from arena.errors import IllegalMoveError
-from arena.match import derive_seed, play_game, random_opening
+from arena.referee import derive_seed, play_game, random_opening
 from bots.base import Limits
 from tests.toy import Nim
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
-from arena.games import TERMINAL, Game, Outcome, State
+from arena.games import TERMINAL, Game, GameType, Outcome, State
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
@@ -58,6 +58,7 @@ class TicTacToeState(State):
 class TicTacToe(Game):
     name = "tictactoe"
     summary = "three in a row"
+    type = GameType(2, 2)
     num_players = 2
 
     def initial_state(self, seed=None) -> TicTacToeState:

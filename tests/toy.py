@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
-from arena.games import TERMINAL, Game, Outcome, Param, State
+from arena.games import TERMINAL, Game, GameType, Outcome, Param, State
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class NimState(State):
 class Nim(Game):
     name = "nim"
     summary = "take 1..take stones; last stone wins"
+    type = GameType(2, None)
     PARAMS = {"pile": Param(10, "stones at the start", minimum=1), "take": Param(3, minimum=1),
               "players": Param(2, minimum=2)}
 

@@ -18,7 +18,7 @@ import time
 import arena.games
 from arena.bench import Figure
 from arena.engine.client import close_all, engine_class
-from arena.match import play_game
+from arena.referee import play_game
 from bots.registry import make
 
 GAME = "interaction"

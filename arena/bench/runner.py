@@ -22,7 +22,7 @@ import time
 
 import arena.games
 from arena.bench import Figure
-from arena.match import play_game
+from arena.referee import play_game
 from arena.tournament import build, plan, run_tournament
 from arena.tournament.worker import bot_factories
 

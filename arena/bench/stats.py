@@ -20,7 +20,7 @@ from pathlib import Path
 
 from arena.bench import Figure
 from arena.games.protocol import Outcome
-from arena.match import GameRecord, MoveRecord
+from arena.referee import GameRecord, MoveRecord
 from arena.store import Store
 
 GAMES, QUICK_GAMES = 100_000, 10_000

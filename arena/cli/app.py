@@ -6,6 +6,7 @@ Bad input never shows a traceback: ``main`` prints ``error: <message>`` on stder
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import typer
@@ -28,14 +29,25 @@ app = typer.Typer(
 #: Command modules under arena.cli; each defines ``register(app)``.
 COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "replay", "export", "report", "engine"]
 
+
+def _version(value: bool) -> None:
+    if value:
+        from arena import __version__
+
+        typer.echo(f"arena {__version__}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                 help="Print the arena's version and exit."),
+) -> None:
+    """Tournament engine-vs-engine arena for board-game AI."""
+
+
 for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)
-
-
-def fail(message: str) -> typer.Exit:
-    """Print a one-line error on stderr; return the ``typer.Exit(2)`` to raise."""
-    typer.secho(f"error: {' '.join(str(message).split())}", fg=typer.colors.RED, err=True)
-    return typer.Exit(2)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -63,7 +75,21 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
         sys.exit(130)
+    except BrokenPipeError:  # `arena report NAME | head`: the reader left; stop quietly
+        _quiet_stdout()
+        sys.exit(0)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush raises no second
+    ``BrokenPipeError`` (the recipe of the Python docs, "Note on SIGPIPE")."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from collections.abc import Callable
 
 import typer
 from rich.table import Table
@@ -17,8 +18,10 @@ from arena.cli.console import make_console
 from arena.errors import ConfigError
 
 
-def run_modules(quick: bool, only: str | None = None) -> list[tuple[str, list[Figure] | None, str | None]]:
+def run_modules(quick: bool, only: str | None = None,
+                progress: Callable[[str], None] | None = None) -> list[tuple[str, list[Figure] | None, str | None]]:
     """``(module, figures, error)`` per selected module of ``MODULES``; ``error`` is one line.
+    ``progress`` is called with a line as each module starts and with each figure it measured.
 
     Raises:
         ConfigError: ``only`` names no module of ``MODULES``.
@@ -27,13 +30,18 @@ def run_modules(quick: bool, only: str | None = None) -> list[tuple[str, list[Fi
     if not selected:
         raise ConfigError(f"unknown bench area {only!r}; accepted: {', '.join(MODULES) or 'none'}")
     out = []
-    for name in selected:
+    say = progress or (lambda line: None)
+    for i, name in enumerate(selected, 1):
+        say(f"bench {i}/{len(selected)}: {name} ...")
         try:
             figures = list(importlib.import_module(f"arena.bench.{name}").run(quick))
         except Exception as exc:  # a broken benchmark is a row of the report, not a crash
             out.append((name, None, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
+            say(f"  {name}: failed: {out[-1][2]}")
         else:
             out.append((name, figures, None))
+            for f in figures:
+                say(f"  {f.area}: {f.name} = {_value(f.value)} {f.unit}")
     return out
 
 
@@ -54,7 +62,8 @@ def bench(
     for col, justify in (("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"),
                          ("goal", "left"), ("note", "left")):
         table.add_column(col, justify=justify)
-    for name, figures, error in run_modules(quick, only):
+    progress = make_console(stderr=True)
+    for name, figures, error in run_modules(quick, only, lambda line: progress.print(line, markup=False, highlight=False)):
         if error is not None:
             table.add_row(name, Text("failed", style="red"), "-", "", "", Text(error))
             continue

@@ -29,6 +29,15 @@ def console_width(stream) -> int | None:
     return PIPE_WIDTH
 
 
+class ArenaConsole(Console):
+    """A rich console that lets ``arena.cli.app.main`` end quietly with exit code 0 when the
+    reader of a pipe leaves (``arena report NAME | head``); rich itself exits with 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def make_console(stderr: bool = False) -> Console:
     """A rich console on stdout (or stderr) with the width of ``console_width``."""
-    return Console(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))
+    return ArenaConsole(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from arena.errors import ConfigError, ResultsError
+from arena.numbers import check_choice
 
 if TYPE_CHECKING:  # pandas is imported on use: `arena --help` starts fast
     import pandas as pd
@@ -74,8 +75,7 @@ def export(
     results: str = typer.Option("results", "--results", help="results directory"),
 ) -> None:
     """Write the stored games of a tournament as JSON lines, CSV or Parquet."""
-    if format not in FORMATS:
-        raise ConfigError(f"unknown export format {format!r}; accepted: {', '.join(FORMATS)}")
+    check_choice("export format", format, FORMATS)
     from arena.store import resolve  # pandas: imported on use
 
     path = resolve(name, results)

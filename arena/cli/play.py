@@ -1,5 +1,5 @@
 """``arena play``: one game shown ply by ply (default: ``random`` in every seat), played in a
-watched child process (``arena.watch``)."""
+watched child process (``arena.watch``) refereed by ``arena.referee``."""
 
 from __future__ import annotations
 
@@ -8,33 +8,35 @@ from typing import Optional
 import typer
 
 import arena.games
-from arena.numbers import check_number
+from arena.numbers import check_number, parse_params
 from arena.errors import ConfigError
-from arena.match import random_opening
+from arena.referee import random_opening
 from arena.watch import Ply, watch_game
 from bots.base import Limits
-from bots.registry import assign_labels, make
+from bots.registry import assign_labels, check_field, make
 
 
-def parse_params(items: list[str]) -> dict[str, str]:
-    """``["target=3", ...]`` -> ``{"target": "3"}``.
+def _round_text(record: str, labels: tuple[str, ...]) -> str:
+    """A stored round record ``<chip> <winning seat or -> <answer or ->`` in words."""
+    parts = record.split(" ", 2)
+    if len(parts) != 3:
+        return record
+    chip, seat, answer = parts
+    if seat == "-" or not seat.isdigit() or int(seat) >= len(labels):
+        return f"chip {chip} not won (no valid answer; it goes back into the stack)"
+    return f"chip {chip} won by seat {seat} {labels[int(seat)]} with {answer}"
 
-    Raises:
-        ConfigError: an item that is not ``key=value``.
-    """
-    out = {}
-    for item in items:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=3")
-        out[key.strip()] = value.strip()
-    return out
+
+def _title(g: arena.games.Game) -> str:
+    """``interaction`` or ``interaction (target=3)``: the game and its non-default parameters."""
+    changed = {k: v for k, v in g.params.items() if v != g.PARAMS[k].default}
+    return g.name + (f" ({', '.join(f'{k}={v}' for k, v in changed.items())})" if changed else "")
 
 
 def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
     record = ply.record
     if record.status is not None:  # a simultaneous round: one record per seat, show the round
-        head = f"round {record.ply + 1}: {ply.last_round or '-'}"
+        head = f"round {record.ply + 1}: {_round_text(ply.last_round or '-', labels)}"
     else:
         who = labels[record.seat] if record.seat >= 0 else "opening"
         head = f"ply {record.ply + 1}: {who} plays {record.move}"
@@ -71,6 +73,7 @@ def play(
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
     specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
+    check_field(specs, g)
     bots = [make(spec) for spec in specs]
     labels = tuple(spec.label for spec in specs)
     limits = []
@@ -78,7 +81,7 @@ def play(
         own = b.own_limits() if hasattr(b, "own_limits") else Limits()
         limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
     opening = random_opening(g, seed, opening_plies) if opening_plies else []
-    typer.echo(f"{g!r}  seed {seed}  " + "  ".join(f"seat {i}: {lab}" for i, lab in enumerate(labels)))
+    typer.echo(f"{_title(g)}, seed {seed}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
     if opening:
         typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
     if not quiet:

@@ -5,17 +5,8 @@ from __future__ import annotations
 import typer
 
 import arena.games
-from arena.games import SIMULTANEOUS, Answer
+from arena.games import SIMULTANEOUS
 from arena.cli.console import make_console
-
-
-def _round_answers(game, state, record: str) -> list:
-    """Answers reproducing a stored simultaneous round ``<chip> <winning seat or -> <solution or ->``."""
-    parts = record.split(" ", 2)
-    answers = [Answer() for _ in range(game.num_players)]
-    if len(parts) == 3 and parts[1] != "-":
-        answers[int(parts[1])] = Answer(game.parse_move(state, parts[2]))
-    return answers
 
 
 def replay(
@@ -24,6 +15,7 @@ def replay(
     results: str = typer.Option("results", "--results", help="results directory"),
 ) -> None:
     """Print a stored game move by move, with the game's diagram after each ply."""
+    from arena.reports.replay import round_answers
     from arena.store import load_game, load_tournament, resolve  # pandas: imported on use
     from arena.tournament.series import series_start
 
@@ -45,7 +37,7 @@ def replay(
             "round" if state.to_move == SIMULTANEOUS else f"seat {state.to_move} {seats[state.to_move]}")
         console.print(f"\n[bold]ply {ply}[/] {who}: {text}")
         try:
-            move = _round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)
+            move = round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)
             state = state.play(move)
         except Exception as exc:  # stored notation the game can no longer read: show the records only
             console.print(f"(cannot replay from here: {type(exc).__name__}: {exc})", markup=False)

@@ -1,11 +1,14 @@
-"""``arena report NAME``: print a tournament's report and write Markdown and CSV beside it."""
+"""``arena report NAME``: print a tournament's report and write Markdown and CSV beside it;
+``--html [FILE]`` writes the self-contained HTML report too."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Optional
 
 import typer
 from arena.cli.console import make_console
+from arena.errors import ConfigError
 from arena.reports import SECTIONS
 
 
@@ -16,11 +19,21 @@ def report(
         None, "--section", "-s", help=f"Print only these sections (repeatable): {', '.join(SECTIONS)}."),
     write: bool = typer.Option(True, "--write/--no-write", help="Also write NAME.report.md and NAME.<table>.csv beside the database."),
     json_out: bool = typer.Option(False, "--json", help="Print every table as JSON (an object of tables, each a list of row objects; NaN as null) instead; writes nothing."),
+    html: bool = typer.Option(
+        False, "--html", help="Also write the self-contained HTML report (plots, game replays) to FILE "
+                              "(default: off; FILE defaults to <results>/NAME.html)."),
+    file: Optional[Path] = typer.Argument(None, metavar="FILE", help="Where --html writes (default <results>/NAME.html)."),
+    games: Optional[str] = typer.Option(
+        None, "--games", metavar="IDS",
+        help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
+             "(default: the first, last, longest and fault games)."),
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena import store  # pandas, scipy: imported on use
     from arena.reports.render import load, print_tables, report_json, write_files
 
+    if file is not None and not html:
+        raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html (arena report NAME --html FILE)")
     path = store.resolve(name, results)
     data = load(path)
     if json_out:
@@ -31,6 +44,11 @@ def report(
     if write:
         paths = write_files(data, path.parent)
         console.print(f"[dim]wrote {paths[0]} and {len(paths) - 1} CSV files[/]")
+    if html or games is not None:
+        from arena.reports.html import write_html  # plotly, jinja2: imported on use
+
+        page = write_html(path, file, games, data)
+        console.print(f"[dim]wrote {page}[/]")
 
 
 def register(app: typer.Typer) -> None:

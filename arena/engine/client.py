@@ -3,7 +3,7 @@
 ``reset(game, seat, seed)`` sends ``newgame``/``seat``/``isready``; ``choose(state, limits)``
 sends ``position``, ``legal`` (sequential nodes) and ``go``, reads ``info`` lines into
 ``last_stats`` and answers the ``bestmove`` (``docs/engine-protocol.md``). Faults
-("Faults" there) become ``arena.match.BotFault``: no ``bestmove`` within the move time plus a
+("Faults" there) become ``arena.referee.BotFault``: no ``bestmove`` within the move time plus a
 grace is ``timeout``, an exit or closed output is ``crash`` (an isolated Python bot's own
 ``info string fault REASON ...`` line names ``exception``, ``exit`` or ``memory`` instead).
 A ``bestmove`` that is no move or not legal is left to the referee (``bad_move``,
@@ -25,7 +25,7 @@ from arena.engine.process import EngineClosed, EngineProcess, StartError
 from arena.engine.protocol import NO_ANSWER, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
-from arena.match import BotFault
+from arena.referee import BotFault
 from bots.base import Limits, SearchStats
 
 #: seconds of grace after ``go movetime`` before the engine is killed: at least this, or the

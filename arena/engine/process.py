@@ -18,7 +18,6 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text
 from arena.errors import BotSpecError

@@ -9,6 +9,9 @@ A third-party package registers a game in its ``pyproject.toml``::
     [project.entry-points."arena.games"]
     mygame = "mypackage.mygame:MyGame"
 
+An author of a game checks it with ``arena.games.check(game)`` (``arena/games/conformance.py``):
+each broken rule raises ``GameCheckError`` naming it.
+
 Rules only live here: no I/O, nothing imported from bots, the runner, storage or the CLI.
 """
 
@@ -23,17 +26,22 @@ from arena.games.protocol import (
     SIMULTANEOUS,
     TERMINAL,
     Answer,
+    Dynamics,
     Game,
+    GameType,
     Move,
     Outcome,
     Param,
     State,
     competition_ranks,
 )
+from arena.games.conformance import GameCheckError, check
+from arena.games.ranking import place_points, place_rewards
 
 __all__ = [
-    "SIMULTANEOUS", "TERMINAL", "Answer", "Game", "Move", "Outcome", "Param", "State",
-    "competition_ranks", "make", "names", "game_class",
+    "SIMULTANEOUS", "TERMINAL", "Answer", "Dynamics", "Game", "GameType", "Move", "Outcome", "Param", "State",
+    "competition_ranks", "place_points", "place_rewards", "check", "GameCheckError", "make", "names",
+    "game_class",
 ]
 
 #: Built-in games: name -> "module:Class" (imported lazily).

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from arena.errors import ConfigError
+from arena.games.ranking import competition_ranks
 
 #: ``State.to_move`` at a node where every seat answers at once.
 SIMULTANEOUS = -2
@@ -116,16 +118,6 @@ def coerce_params(owner: str, declared: Mapping[str, Param], given: Mapping[str,
     for name, value in given.items():
         values[name] = declared[name].coerce(name, value, owner)
     return values
-
-
-def competition_ranks(scores: Sequence[float], higher_is_better: bool = True) -> tuple[int, ...]:
-    """Competition ranking ("1224"): 1 = best; ties share the better rank, the next is skipped.
-
-    >>> competition_ranks([3, 5, 5, 1])
-    (3, 1, 1, 4)
-    """
-    sign = 1 if higher_is_better else -1
-    return tuple(1 + sum(1 for o in scores if sign * o > sign * s) for s in scores)
 
 
 @dataclass(frozen=True)
@@ -225,10 +217,47 @@ class State(ABC):
         return self.to_text()
 
 
+class Dynamics(StrEnum):
+    """How the seats move (OpenSpiel's ``GameType.Dynamics``)."""
+
+    SEQUENTIAL = "sequential"
+    """One seat moves at a time (``State.to_move`` is a seat)."""
+    SIMULTANEOUS = "simultaneous"
+    """Every seat answers at once at some nodes (``State.to_move == SIMULTANEOUS``)."""
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game is, declared up front so bots and tournaments can refuse what they cannot
+    play before the first game (OpenSpiel's ``pyspiel.GameType`` is the model).
+
+    Attributes:
+        min_players, max_players: the seat counts the game accepts (``max_players`` ``None``:
+            no upper bound).
+        dynamics: sequential, or simultaneous at some nodes.
+        chance: the setup is drawn at random from the game's seed (``initial_state(seed)``).
+        deterministic: the same seed and the same moves always give the same game (no hidden
+            randomness after the setup).
+    """
+
+    min_players: int
+    max_players: int | None
+    dynamics: Dynamics = Dynamics.SEQUENTIAL
+    chance: bool = False
+    deterministic: bool = True
+
+    def seats(self) -> str:
+        """The accepted seat counts as text, e.g. ``"2"``, ``"1-8"``, ``"2+"``."""
+        if self.max_players == self.min_players:
+            return str(self.min_players)
+        return f"{self.min_players}+" if self.max_players is None else f"{self.min_players}-{self.max_players}"
+
+
 class Game(ABC):
     """A game with fixed parameters: a factory of states.
 
-    Subclasses set ``name``, ``PARAMS`` and ``num_players`` and implement the three methods.
+    Subclasses set ``name``, ``type`` (a ``GameType``), ``PARAMS`` and ``num_players`` and
+    implement the three methods.
     ``Game(**params)`` coerces and checks parameters (strings from a command line are accepted).
 
     Raises:
@@ -239,6 +268,8 @@ class Game(ABC):
     #: One line describing the game, for ``arena games``.
     summary: ClassVar[str] = ""
     PARAMS: ClassVar[dict[str, Param]] = {}
+    #: What the game is: seats, dynamics, chance (checked by bots and tournaments up front).
+    type: ClassVar[GameType] = GameType(2, 2)
     #: A race in which the whole field takes part in every game of a tournament (Ricochet):
     #: its ``players`` parameter, when not given, is set to the number of bots.
     whole_field: ClassVar[bool] = False
@@ -267,17 +298,22 @@ class Game(ABC):
             MoveSyntaxError: the text is not a move of this game.
         """
 
+    def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str | None:
+        """A picture of ``state`` as an SVG document (text, no I/O), or ``None``: no drawing.
+
+        The default draws nothing; a game overrides it (the HTML report's replay viewer shows
+        one picture per ply, ``arena.reports.html``).
+
+        Args:
+            state: the position to draw.
+            last_move: what led to ``state`` from ``previous``: a move (object or notation);
+                at a simultaneous round, the answers by 0-based seat (notation, ``"-"`` for
+                none) or the stored round record. ``None``: draw the position alone.
+            previous: the position before ``last_move`` (to draw paths and what changed).
+        """
+        return None
+
     def __repr__(self) -> str:
         changed = {k: v for k, v in self.params.items() if v != self.PARAMS[k].default}
         args = ", ".join(f"{k}={v!r}" for k, v in changed.items())
         return f"make({self.name!r}{', ' if args else ''}{args})"
-
-
-@dataclass(frozen=True)
-class GameInfo:
-    """What ``arena games`` lists about a registered game."""
-
-    name: str
-    summary: str
-    num_players: int | str
-    params: dict[str, Param] = field(default_factory=dict)

@@ -25,6 +25,7 @@ from arena.reports import bt, pairs
 from arena.reports import tables as t
 from arena.reports.elo import holm
 from arena.reports.display import display_frame, format_value
+from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.sprt import state_line
 
@@ -196,11 +197,14 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     return wanted
 
 
-def _rich_table(name: str, frame: pd.DataFrame) -> Table:
+def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Table:
     shown, right = display_frame(name, frame)
-    table = Table(title=TITLES.get(name, name), title_justify="left")
+    shown, right, dropped = fit_columns(shown, right, width)
+    table = Table(title=TITLES.get(name, name), title_justify="left",
+                  caption=dropped_note(dropped, width), caption_justify="left")
     for col, is_right in zip(shown.columns, right):
-        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold")
+        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold", no_wrap=is_right,
+                         min_width=needed_width(col, shown[col].astype(str).tolist(), is_right))
     for row in shown.itertuples(index=False):
         table.add_row(*row)
     return table
@@ -256,7 +260,7 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
-        console.print(_rich_table(name, frame))
+        console.print(_rich_table(name, frame, console.width))
         for line in notes(data, name):
             console.print(f"[dim]{line}[/]")
     if "fault_summary" in tables:

@@ -74,7 +74,7 @@ def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
             continue
         ranks = np.array(sub["ranks"].tolist(), dtype=int).reshape(len(sub), k)
         tied = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
-        place = ranks + (tied - 1) / 2
+        place = ranks + (tied - 1) / 2  # arena.games.place_points, vectorised: n - place
         points = (k - place) / (k - 1) if k > 1 else np.full(ranks.shape, math.nan)
         result = np.where(ranks != 1, "L", np.where(tied == 1, "W", "D"))
         scores = np.array([(list(v) + [math.nan] * k)[:k] for v in sub["scores"]], dtype=float)

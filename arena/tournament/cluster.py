@@ -29,18 +29,19 @@ import importlib.util
 import logging
 import uuid
 from collections import deque
-from concurrent.futures import CancelledError
 from collections.abc import Iterable, Iterator
+from concurrent.futures import CancelledError
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import arena.games
 from arena.errors import BotSpecError, ClusterError, one_line
+from arena.referee import Termination, from_wire
 from arena.tournament.pool import Result
 from arena.tournament.remote import RemoteJob, close_pools, play_remote
 from arena.tournament.series import GameTask
-from arena.tournament.worker import WorkerSetup, fault_record, unpack
+from arena.tournament.worker import WorkerSetup, task_fault
 from bots.registry import BotSpec
 
 log = logging.getLogger("arena.cluster")
@@ -191,7 +192,7 @@ class ClusterPool:
 
     def __init__(self, address: str, setup: WorkerSetup, num_players: int, game_time: float,
                  move_time: float | None, retries: int = 2, default_memory: bool = False) -> None:
-        self.address, self.retries, self.n = address, retries, num_players
+        self.address, self.retries = address, retries
         self.replaced = 0  # game children replaced on the workers, and Dask workers lost in a game
         _dask()  # its logging set up before _DaskLog takes it over
         self.dask_log = _DaskLog()
@@ -251,9 +252,9 @@ class ClusterPool:
         """The finished game of ``future``; ``None`` when it goes back to ``pending``."""
         distributed = _dask()
         if future.status == "finished":
-            game_id, packed, attempts, replaced = future.result()
+            game_id, wire, attempts, replaced = future.result()
             self.replaced += replaced
-            return Result(task, unpack(packed), deaths.get(game_id, 0) + attempts)
+            return Result(task, from_wire(wire), deaths.get(game_id, 0) + attempts)
         error = future.exception() if future.status == "error" else None
         if isinstance(error, distributed.KilledWorker):
             self.replaced += 1
@@ -263,7 +264,7 @@ class ClusterPool:
                 pending.appendleft(task)
                 return None
             detail = f"Dask worker lost while playing ({one_line(error)}), {lost} attempts"
-            return Result(task, fault_record(task, self.n, -1, "crash", detail), lost)
+            return Result(task, task_fault(task, -1, Termination.CRASH, detail), lost)
         if error is not None:
             raise ClusterError(f"game {task.game_id} failed on the Dask cluster at {self.address}: "
                                f"{type(error).__name__}: {one_line(error)} (is arena installed on every worker?)")

@@ -26,10 +26,10 @@ from typing import Any
 import arena.games
 from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
-from arena.numbers import INTEGER, MAX_SEED, RANGES, check_number  # noqa: F401 (re-exported)
-from arena.tournament.pairing import FORMATS
-from arena.match import SEEDING
-from arena.tournament.series import OPENINGS_ORDERS, ROTATIONS, read_openings, seat_orders
+from arena.numbers import RANGES, check_choice, check_number
+from arena.referee import SEEDING
+from arena.tournament.pairing import check_format
+from arena.tournament.series import OPENINGS_ORDERS, check_rotation, read_openings, seat_orders
 from bots.registry import BotSpec, assign_labels
 
 #: The default field of ``arena run`` with no options (different strengths).
@@ -116,7 +116,7 @@ class TournamentConfig:
 
     def settings(self) -> dict[str, Any]:
         """What is stored with a new tournament: the identity and the bot seeding scheme
-        (``seeding``, ``arena.match.SEEDING``; a stored tournament without it used scheme 1)."""
+        (``seeding``, ``arena.referee.SEEDING``; a stored tournament without it used scheme 1)."""
         return {**self.identity(), "seeding": SEEDING}
 
     @property
@@ -181,21 +181,6 @@ def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | No
         return d.get(key, normal.get(key))
     keys = sorted((set(stored) | set(new)) - set(RESUMABLE))
     return next((k for k in keys if value(stored, k) != value(new, k)), None)
-
-
-def parse_params(items: list[str] | None) -> dict[str, str]:
-    """``key=value`` strings (``-p``) as a dict.
-
-    Raises:
-        ConfigError: an item without ``=``.
-    """
-    out: dict[str, str] = {}
-    for item in items or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=5")
-        out[key.strip()] = value.strip()
-    return out
 
 
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
@@ -278,14 +263,14 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     for key in RANGES:
         if key in given:
             given[key] = check_number(key, given[key])
-    if "format" in given and given["format"] not in FORMATS:
-        raise ConfigError(f"unknown tournament format {given['format']!r}; accepted: {', '.join(FORMATS)}")
-    if "isolation" in given and given["isolation"] not in ISOLATIONS:
-        raise ConfigError(f"unknown isolation {given['isolation']!r}; accepted: {', '.join(ISOLATIONS)}")
-    if "seat_rotation" in given and given["seat_rotation"] not in ROTATIONS:
-        raise ConfigError(f"unknown seat rotation {given['seat_rotation']!r}; accepted: {', '.join(ROTATIONS)}")
-    if "openings_order" in given and given["openings_order"] not in OPENINGS_ORDERS:
-        raise ConfigError(f"unknown openings order {given['openings_order']!r}; accepted: {', '.join(OPENINGS_ORDERS)}")
+    if "format" in given:
+        check_format(given["format"])
+    if "seat_rotation" in given:
+        check_rotation(given["seat_rotation"])
+    if "isolation" in given:
+        check_choice("isolation", given["isolation"], ISOLATIONS)
+    if "openings_order" in given:
+        check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
     if "cluster" in given:
         if "workers" in given:
             raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "

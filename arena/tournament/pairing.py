@@ -10,8 +10,19 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from arena.errors import ConfigError
+from arena.numbers import check_choice
 
 FORMATS = ("round-robin", "gauntlet")
+
+
+
+def check_format(fmt: str) -> str:
+    """``fmt`` if it is a tournament format (``FORMATS``).
+
+    Raises:
+        ConfigError: unknown format (the message lists the accepted ones).
+    """
+    return check_choice("tournament format", fmt, FORMATS)
 
 
 def round_robin(field: Sequence[str], k: int) -> list[tuple[str, ...]]:
@@ -36,8 +47,7 @@ def pairings(fmt: str, field: Sequence[str], k: int) -> list[tuple[str, ...]]:
         ConfigError: unknown format, or a field too small for one game (fill it first:
             ``--fill SPEC``).
     """
-    if fmt not in FORMATS:
-        raise ConfigError(f"unknown tournament format {fmt!r}; accepted: {', '.join(FORMATS)}")
+    check_format(fmt)
     if len(field) < k:
         raise ConfigError(
             f"a {k}-player game needs at least {k} bots, got {len(field)}; "

@@ -29,7 +29,6 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
-import signal
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -38,10 +37,11 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.match import GameRecord
+from arena.os_guard import exit_text
+from arena.referee import GameRecord, Termination, from_wire
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, GAME, PIPE_CLOSED, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
-                                     fault_record, read_plies, unpack, worker_main)
+from arena.tournament.worker import (BEGUN, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
+                                     read_plies, task_fault, worker_main)
 
 log = logging.getLogger("arena.pool")
 
@@ -109,17 +109,6 @@ class _Slot:
             pass
 
 
-def _signal_name(code: int | None) -> str:
-    if code == PIPE_CLOSED:
-        return f"exit code {code}: the bot closed the worker's pipe to the runner"
-    if code is not None and code < 0:
-        try:
-            return signal.Signals(-code).name
-        except ValueError:
-            return f"signal {-code}"
-    return f"exit code {code}"
-
-
 class Pool:
     """Plays ``GameTask`` s on ``workers`` processes; ``run`` yields each ``Result`` as it finishes.
 
@@ -157,7 +146,7 @@ class Pool:
         """
         self.idle_deaths += 1
         if self.idle_deaths >= MAX_IDLE_DEATHS:
-            raise ConfigError(f"worker processes keep dying outside any game ({_signal_name(code)}, "
+            raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
 
     def run(self, tasks: Iterable[GameTask], keep: bool = False) -> Iterator[Result]:
@@ -216,7 +205,7 @@ class Pool:
         try:
             while slot.tasks and slot.conn.poll():
                 game_id, packed = slot.conn.recv()
-                record = unpack(packed)
+                record = from_wire(packed)
                 task = slot.tasks.popleft()
                 assert task.game_id == game_id, "results come back in order"
                 out.append(Result(task, record, deaths.get(game_id, 0) + 1))
@@ -240,28 +229,28 @@ class Pool:
                 return out
             deaths[task.game_id] = deaths.get(task.game_id, 0) + 1
             if deaths[task.game_id] <= self.retries:
-                log.warning("game %d: worker died (%s), replaying", task.game_id, _signal_name(code))
+                log.warning("game %d: worker died (%s), replaying", task.game_id, exit_text(code))
                 pending.extendleft(reversed(rest))
                 return out
             pending.extendleft(reversed(rest[1:]))
-            detail = (f"worker died ({_signal_name(code)}) at ply {ply} while {who} was choosing a move, "
+            detail = (f"worker died ({exit_text(code)}) at ply {ply} while {who} was choosing a move, "
                       f"{deaths[task.game_id]} attempts")
-            reason = "crash"
+            reason = Termination.CRASH
         elif task is not None and now - slot.shared[BEGUN] > self.game_time:
             detail = f"game over {self.game_time:g}s at ply {ply}; {who} was choosing a move; worker killed"
-            reason = "game_time"
+            reason = Termination.GAME_TIME
         elif (task is not None and self.move_grace is not None and slot.shared[STARTED] > 0
               and now - slot.shared[STARTED] > self.move_grace):
             detail = f"move at ply {ply} not returned after {now - slot.shared[STARTED]:.1f}s; worker killed"
-            reason = "timeout"
+            reason = Termination.TIMEOUT
         else:
             return out
         seconds = now - slot.shared[BEGUN]
-        if reason != "crash":
+        if reason != Termination.CRASH:
             played = read_plies(slot.buffer, slot.shared)
             pending.extendleft(reversed(self._replace(i)[1:]))
-        out.append(Result(task, fault_record(task, self.n, seat, reason, detail, *played, seconds=seconds),
-                          deaths.get(task.game_id, 0) + (reason != "crash")))
+        out.append(Result(task, task_fault(task, seat, reason, detail, *played, seconds=seconds),
+                          deaths.get(task.game_id, 0) + (reason != Termination.CRASH)))
         return out
 
     def _replace(self, i: int) -> list[GameTask]:

@@ -19,10 +19,11 @@ import threading
 from dataclasses import dataclass, replace
 
 import arena.games
+from arena.referee import to_wire
 from arena.tournament.config import DEFAULT_MEMORY_SHARE, MIN_MEMORY_LIMIT, physical_memory_mib
 from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask
-from arena.tournament.worker import WorkerSetup, pack
+from arena.tournament.worker import WorkerSetup
 
 #: file in the Dask worker's local directory that receives the bots' output and the game
 #: workers' log records when the client's tournament log is not on this machine
@@ -100,8 +101,8 @@ def play_remote(job: RemoteJob, task: GameTask) -> tuple[int, tuple, int, int]:
     """Play ``task`` in this Dask worker's resident game worker for ``job``.
 
     Returns:
-        ``(game_id, packed record, attempts, children replaced)``: the record as
-        ``arena.tournament.worker.pack``; attempts 1 unless the child died and the game was
+        ``(game_id, record, attempts, children replaced)``: the record in its wire form
+        (``arena.referee.to_wire``); attempts 1 unless the child died and the game was
         replayed (``Pool`` rules).
     """
     me = threading.get_ident()
@@ -117,7 +118,7 @@ def play_remote(job: RemoteJob, task: GameTask) -> tuple[int, tuple, int, int]:
     try:
         before = pool.replaced
         (result,) = list(pool.run([task], keep=True))
-        return task.game_id, pack(result.record), result.attempts, pool.replaced - before
+        return task.game_id, to_wire(result.record), result.attempts, pool.replaced - before
     finally:
         with _lock:
             _busy.discard(me)

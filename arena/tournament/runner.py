@@ -7,7 +7,7 @@ cleanly, keeping every finished game (``docs/arena.md`` "Tournaments", "Storage"
 Resuming (``resume``): a larger ``games`` extends a stored tournament (new series appended, game
 ids continue); a smaller one plays nothing beyond its first ``games`` per pairing and leaves
 the stored tournament as it is; a tournament stored with an older bot seeding scheme
-(``arena.match.SEEDING``) is finished with its own scheme, so its games stay one tournament.
+(``arena.referee.SEEDING``) is finished with its own scheme, so its games stay one tournament.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask, schedule
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
-from bots.registry import BotSpec
+from bots.registry import BotSpec, check_field
 
 log = logging.getLogger("arena.runner")
 
@@ -75,10 +75,12 @@ def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
     current one).
 
     Raises:
-        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format.
+        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, or
+            a bot that cannot play the game (``PLAYS`` against ``Game.type``).
     """
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
+    check_field(specs, game)
     for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
         try:
             bot_registry.make(spec)

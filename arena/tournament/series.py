@@ -7,10 +7,10 @@ players; ``all``: the k! orders). Game ids run 1, 2, ... round by round: series 
 pairing, then series 1... so an interrupted run has a spread of pairings, and more games per
 pairing only append series (ids continue).
 
-Seeds (all ``arena.match.derive_seed``, so any game can be re-run from what is stored): series
+Seeds (all ``arena.referee.derive_seed``, so any game can be re-run from what is stored): series
 ``s`` of a pairing has seed ``derive_seed(tournament seed, "series", *pairing labels, s)``;
 the bot on each seat of the game with 0-based index ``i`` in its series gets
-``derive_seed(series seed, "bot", i, label)`` (seeding scheme 2, ``arena.match.bot_seeds``),
+``derive_seed(series seed, "bot", i, label)`` (seeding scheme 2, ``arena.referee.bot_seeds``),
 so two copies of a stochastic bot never replay one game with the seats swapped
 (``docs/statistics.md`` "Games must be distinct").
 """
@@ -26,7 +26,8 @@ from pathlib import Path
 
 from arena.errors import ArenaError, ConfigError
 from arena.games import Game
-from arena.match import SEEDING, bot_seeds, derive_seed, random_opening
+from arena.numbers import check_choice
+from arena.referee import SEEDING, bot_seeds, derive_seed, random_opening
 
 ROTATIONS = ("cyclic", "all")
 OPENINGS_ORDERS = ("sequential", "random")
@@ -45,7 +46,7 @@ class GameTask:
             opening plies.
         opening: forced opening plies in the game's notation.
         index: 0-based index of the game in its series (its seat order in the rotation).
-        seeds: each seat's bot seed (``arena.match.bot_seeds``).
+        seeds: each seat's bot seed (``arena.referee.bot_seeds``).
         start: the series' position text from an openings file, or ``None`` (the game's
             ``initial_state(seed)``).
     """
@@ -61,14 +62,22 @@ class GameTask:
     start: str | None = None
 
 
+def check_rotation(rotation: str) -> str:
+    """``rotation`` if it is a seat rotation (``ROTATIONS``).
+
+    Raises:
+        ConfigError: unknown rotation (the message lists the accepted ones).
+    """
+    return check_choice("seat rotation", rotation, ROTATIONS)
+
+
 def seat_orders(pairing: Sequence[str], rotation: str = "cyclic") -> list[tuple[str, ...]]:
     """The seat orders of one series: the k cyclic rotations, or all k! permutations.
 
     Raises:
         ConfigError: unknown rotation.
     """
-    if rotation not in ROTATIONS:
-        raise ConfigError(f"unknown seat rotation {rotation!r}; accepted: {', '.join(ROTATIONS)}")
+    check_rotation(rotation)
     p = tuple(pairing)
     if rotation == "all":
         return list(permutations(p))
@@ -158,7 +167,7 @@ def schedule(
         rotation: ``cyclic`` or ``all``.
         openings: position texts (``read_openings``); series ``s`` plays ``series_start``.
         openings_order: ``sequential`` or ``random``.
-        seeding: the bot seeding scheme (``arena.match.bot_seeds``): the current one, or that of
+        seeding: the bot seeding scheme (``arena.referee.bot_seeds``): the current one, or that of
             a tournament stored before it.
 
     Raises:

@@ -6,7 +6,7 @@ import pytest
 
 import arena.games
 import bots
-from arena.match import play_game, random_opening
+from arena.referee import play_game, random_opening
 from bots.base import Limits
 from bots.eval import WIN, evaluator
 from bots.eval.interaction import SCORE, evaluate

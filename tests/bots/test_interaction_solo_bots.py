@@ -14,7 +14,7 @@ from arena.games import Answer
 from arena.games.interaction.geometry import CELLS, POCKET
 from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.notation import format_position
-from arena.match import play_game
+from arena.referee import play_game
 from bots.base import Limits
 from bots.registry import make
 from bots.solo_search import breadth_first_count, count_solutions

@@ -2,7 +2,7 @@ import pytest
 
 import bots
 from bots.base import Limits
-from bots.values import place_rewards
+from arena.games import place_rewards
 from tests.tictactoe import TicTacToe
 from tests.toy import Nim
 

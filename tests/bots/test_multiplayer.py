@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 import arena.games
 from arena.errors import BotSpecError
-from arena.match import play_game
+from arena.referee import play_game
 from bots.base import Limits
 from bots.eval import WIN, evaluator, evaluator_all
-from bots.multiplayer import rank_points, shares, terminal_scalar, terminal_shares
+from arena.games import place_points
+from bots.multiplayer import shares, terminal_scalar, terminal_shares
 from bots.registry import make
 from tests.toy import Nim
 
@@ -120,8 +121,8 @@ def sandpile_positions(per_phase=2, seed=5):
 
 
 def test_leaf_values_from_ranks():
-    assert rank_points((1, 2, 2), 0) == 2 and rank_points((1, 2, 2), 1) == 0.5
-    assert rank_points((1, 1, 3, 4), 0) == 2.5
+    assert place_points((1, 2, 2))[0] == 2 and place_points((1, 2, 2))[1] == 0.5
+    assert place_points((1, 1, 3, 4))[0] == 2.5
     from arena.games import Outcome
 
     class Over:

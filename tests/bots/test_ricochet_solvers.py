@@ -8,7 +8,7 @@ import arena.games
 from arena.bench.ricochet import random_puzzles
 from arena.games import Answer
 from arena.games.ricochet import Puzzle
-from arena.match import play_game
+from arena.referee import play_game
 from bots.base import Limits
 from bots.registry import make
 from bots.ricochet import solve_bfs, solve_greedy, solve_optimal

@@ -5,7 +5,7 @@ import pytest
 
 import arena.games
 import bots
-from arena.match import play_game, random_opening
+from arena.referee import play_game, random_opening
 
 
 def score(spec, opponent, games=40, seed=1000):

@@ -46,7 +46,7 @@ def test_bot_output_never_reaches_the_diagrams():
 
 
 def test_watch_game_streams_plies_and_matches_the_in_process_game():
-    from arena.match import play_game
+    from arena.referee import play_game
 
     game = Nim(pile=9)
     seen = []

@@ -1,5 +1,5 @@
 """Every row of the engine protocol's fault list (``docs/engine-protocol.md`` "Faults"), each
-with a misbehaving engine (``misbehave.sh MODE``), played through ``arena.match.play_game``."""
+with a misbehaving engine (``misbehave.sh MODE``), played through ``arena.referee.play_game``."""
 
 import shlex
 import sys
@@ -10,7 +10,7 @@ import pytest
 import arena.games
 from arena.engine.client import close_all
 from arena.errors import BotSpecError
-from arena.match import play_game
+from arena.referee import play_game
 from bots.base import Limits
 from bots.registry import make, parse_spec
 

@@ -14,10 +14,10 @@ from arena.engine.client import close_all
 from arena.engine.protocol import parse_info
 from arena.engine.sandbox import Sandbox, isolate
 from arena.errors import BotSpecError, ConfigError
-from arena.match import play_game
+from arena.referee import play_game
 from arena.tournament.config import engine_specs
 from bots.base import Limits
-from bots.registry import BotSpec, make, parse_spec
+from bots.registry import make, parse_spec
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "engines"
 

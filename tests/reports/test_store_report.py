@@ -5,7 +5,7 @@ import pytest
 from rich.console import Console
 
 from arena.cli.app import main
-from arena.match import play_game
+from arena.referee import play_game
 from arena.reports.render import load, print_report, print_summary, write_report
 from arena.store import Store
 from bots.random import RandomBot

@@ -9,7 +9,7 @@ import pytest
 import arena.games
 from arena.cli.app import main
 from arena.errors import ConfigError
-from arena.match import derive_seed
+from arena.referee import derive_seed
 from arena.store import load_tournament
 from arena.tournament import build, run_tournament
 from arena.tournament.config import load_toml

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from arena.match import bot_seeds, derive_seed, play_game
+from arena.referee import bot_seeds, derive_seed, play_game
 from arena.tournament import build, run_tournament
 from arena.tournament.runner import plan
 from arena.tournament.series import seat_orders

@@ -7,7 +7,7 @@ from typing import Any
 from arena.errors import ConfigError, PositionSyntaxError
 from arena.games.interaction.notation import DEFAULT_SETUP, Move, parse_move_text, parse_position
 from arena.games.interaction.state import InteractionState
-from arena.games.protocol import Game, Param
+from arena.games.protocol import Dynamics, Game, GameType, Param
 
 
 class InteractionGame(Game):
@@ -26,6 +26,7 @@ class InteractionGame(Game):
     name = "interaction"
     summary = "Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals"
     num_players = 2
+    type = GameType(2, 2, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
     PARAMS = {
         "target": Param(5, "neutrals to pocket to win at once", minimum=1),
         "max_plies": Param(200, "ply limit (the game ends when the ply count reaches it)", minimum=1),
@@ -68,3 +69,10 @@ class InteractionGame(Game):
             MoveSyntaxError: not Interaction move notation.
         """
         return parse_move_text(text)
+
+    def render_svg(self, state: Any, last_move: Any = None, previous: Any = None) -> str:
+        """The board as SVG: clipped corners, pockets, balls, the last cue ball's path
+        (``arena.games.interaction.svg``)."""
+        from arena.games.interaction.svg import render
+
+        return render(state, last_move, previous)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import ConfigError, IllegalMoveError, MoveSyntaxError, PositionSyntaxError
-from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
+from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
 from arena.games.race import TIES, check_answers, resolve_round
 from arena.games.ricochet.board import CELLS, CENTRE, Board, parse_diagonals, place_diagonals, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution, board_text
@@ -26,6 +26,11 @@ CHIPS_TO_WIN = {2: 8, 3: 6, 4: 5}
 
 def _seeded_rng(*parts: object) -> random.Random:
     return random.Random(zlib.crc32(" ".join(map(str, parts)).encode()))
+
+
+#: How to read a target code (docs/rules/ricochet.md "Board"), printed under the diagram.
+TARGET_LEGEND = ("target codes: colour R red, G green, B blue, Y yellow (the robot that must reach it) + "
+                 "shape C circle, T triangle, Q square, H hexagon; V vortex (any robot)")
 
 
 class RicochetState(State):
@@ -120,8 +125,13 @@ class RicochetState(State):
                 row += f"{mark}{body}{bar[1].lower() if bar else ' '}" + ("|" if w[cell] & 2 else " ")
             lines += [top, row]
         lines.append("   +" + "---+" * 16)
-        lines.append(f"target {self.target or '-'}  stack {len(self.stack)}  round {self.round}  "
+        from arena.games.ricochet.svg import describe_target
+
+        shown = f"{self.target} = {describe_target(self.target)}" if self.target else "-"
+        lines.append(f"target {shown} (*)  stack {len(self.stack)}  round {self.round}  "
                      f"chips {' '.join(str(len(c)) for c in self.chips)}")
+        if self.round == 0:  # the first diagram of a game says how to read the codes
+            lines.append(TARGET_LEGEND)
         return "\n".join(lines)
 
 
@@ -130,6 +140,8 @@ class RicochetGame(Game):
 
     name = "ricochet"
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
+    #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
+    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
     whole_field = True  # a tournament races its whole field in every game (spec/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
@@ -250,6 +262,13 @@ class RicochetGame(Game):
         if not t:
             raise MoveSyntaxError("empty solution; accepted: moves like 'RN GE RS', or - for none")
         return Solution.parse(t)
+
+    def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str:
+        """The board as SVG: walls, targets, robots and each answer's path of the last round
+        (``arena.games.ricochet.svg``)."""
+        from arena.games.ricochet.svg import render
+
+        return render(state, last_move, previous)
 
 
 def too_easy(puzzle: Puzzle) -> bool:

@@ -14,7 +14,7 @@ computed once per parameter set (``SandpileRules``).
 from __future__ import annotations
 
 from arena.errors import ConfigError
-from arena.games.protocol import Game, Param
+from arena.games.protocol import Dynamics, Game, GameType, Param
 from arena.games.sandpile.rules import (
     LETTERS, PASS, PHASES, SIDES, STABLE_MAX, SandpileMove, SandpileRules, cells_of, parse_move, rules_for,
 )
@@ -38,6 +38,7 @@ class Sandpile(Game):
     name = "sandpile"
     summary = "4 players place pieces, topple stacks of 4+, score visible tops (abelian sandpile)"
     num_players = 4
+    type = GameType(4, 4, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
     PARAMS = {
         "wrap": Param("torus", "where pieces pushed off the board re-enter", choices=("torus", "mirror")),
         "rounds": Param(4, "rounds (manches)", minimum=1),
@@ -75,3 +76,10 @@ class Sandpile(Game):
 
     def parse_move(self, state, text: str) -> SandpileMove:
         return parse_move(text)
+
+    def render_svg(self, state, last_move=None, previous=None) -> str:
+        """The board as SVG: stacks in their colours, unstable ones dashed, the last placement
+        or toppling highlighted (``arena.games.sandpile.svg``)."""
+        from arena.games.sandpile.svg import render
+
+        return render(state, last_move, previous)

@@ -1,0 +1,50 @@
+"""SVG building blocks for the games' ``Game.render_svg`` (pure: an element tree in, text out).
+
+The games draw with ``xml.etree.ElementTree`` rather than by formatting strings, so every
+picture is well-formed XML and text is escaped.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+SVG_NS = "http://www.w3.org/2000/svg"
+
+
+def svg_root(width: float, height: float, title: str, kind: str) -> ET.Element:
+    """An ``<svg>`` element of ``width`` x ``height`` user units (pixels at scale 1) with a
+    ``<title>`` (read by screen readers and shown as a tooltip) and class ``board <kind>``."""
+    root = ET.Element("svg", {
+        "xmlns": SVG_NS, "width": _fmt(width), "height": _fmt(height),
+        "viewBox": f"0 0 {_fmt(width)} {_fmt(height)}", "class": f"board {kind}",
+        "font-family": "sans-serif",
+    })
+    ET.SubElement(root, "title").text = title
+    return root
+
+
+def add(parent: ET.Element, tag: str, text: str | None = None, **attrs: object) -> ET.Element:
+    """A child element; ``class_`` gives ``class`` and ``_`` in names gives ``-``
+    (``stroke_width`` -> ``stroke-width``); ``None`` values are left out."""
+    el = ET.SubElement(parent, tag, {
+        k.rstrip("_").replace("_", "-"): _fmt(v) for k, v in attrs.items() if v is not None
+    })
+    if text is not None:
+        el.text = text
+    return el
+
+
+def points(coords: list[tuple[float, float]]) -> str:
+    """``"x1,y1 x2,y2 ..."`` for ``<polyline>`` / ``<polygon>``."""
+    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in coords)
+
+
+def to_text(root: ET.Element) -> str:
+    """The SVG document as a string (no XML declaration, so it can be inlined in HTML)."""
+    return ET.tostring(root, encoding="unicode")
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)

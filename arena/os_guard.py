@@ -1,0 +1,88 @@
+"""OS mechanics of a process that runs bots: memory cap, parent-death signal, output isolation,
+SIGINT, and the text of a dead process's exit code (Linux; ``docs/arena.md`` "Contracts / Faults").
+
+Used by the tournament's worker processes (``arena.tournament.worker``, ``arena.tournament.pool``)
+and by the child of ``arena play`` (``arena.watch``): both run bots that may print, allocate
+without end, or kill their own process, and neither may outlive or garble its parent.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+#: a worker's exit code when a bot closed its pipe to the runner
+PIPE_CLOSED = 3
+
+
+def exit_text(code: int | None) -> str:
+    """How a child process ended, from ``Process.exitcode``: ``"SIGKILL"``, ``"signal 99"``,
+    ``"exit code 1"``, or the meaning of ``PIPE_CLOSED``."""
+    if code == PIPE_CLOSED:
+        return f"exit code {code}: the bot closed the worker's pipe to the runner"
+    if code is not None and code < 0:
+        try:
+            return signal.Signals(-code).name
+        except ValueError:
+            return f"signal {-code}"
+    return f"exit code {code}"
+
+
+def death_text(code: int | None) -> str:
+    """How a child process ended, as a phrase: ``"killed by signal SIGKILL"``,
+    ``"exited with code 1"``."""
+    if code is not None and code < 0:
+        return f"killed by signal {exit_text(code).removeprefix('signal ')}"
+    return f"exited with code {code}"
+
+
+def limit_memory(mib: int) -> None:
+    """Cap this process's address space at its current size plus ``mib`` MiB (``RLIMIT_AS``), so
+    a bot allocating without end gets ``MemoryError``. Linux (reads ``/proc/self/statm``)."""
+    import resource
+    with open("/proc/self/statm") as f:
+        base = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = base + mib * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+
+
+def die_with_parent() -> None:
+    """Linux: SIGKILL this process when its parent dies (a killed run leaves no orphan)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def ignore_sigint() -> None:
+    """Ctrl-C reaches the whole process group: the parent stops its children itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def redirect_output(path: str | None) -> None:
+    """fd 0 from ``/dev/null``; fds 1 and 2 appended to ``path`` (``None``: to ``/dev/null``).
+    A bot's prints, at Python or fd level, never reach the parent's terminal."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if path else devnull
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    if fd != devnull:
+        os.close(fd)
+    os.close(devnull)
+    sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
+    sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+
+
+def guard_child(memory_limit: int | None, output: str | None = None) -> None:
+    """Everything a forked child that runs bots does first: ignore SIGINT, die with its parent,
+    send its output to ``output`` (``None``: nowhere), cap the address space the bots may add
+    (``memory_limit`` MiB, ``None``: no cap)."""
+    ignore_sigint()
+    die_with_parent()
+    redirect_output(output)
+    if memory_limit:
+        limit_memory(memory_limit)

@@ -1,0 +1,39 @@
+"""The referee: the one place that plays a game with seated bots under limits, decides blame
+and termination, and produces a typed ``GameRecord``.
+
+- ``records``: ``Termination``, ``MoveRecord``, ``GameRecord`` and their serialisation each way
+  (``to_wire`` / ``from_wire`` between processes, ``ply_to_wire`` / ``ply_from_wire`` for the
+  plies a worker shares with the runner);
+- ``play``: the match loop ``play_game`` (``play_round`` for simultaneous rounds), seeds
+  (``derive_seed``, ``bot_seeds``: the one place a bot's seed is computed) and
+  ``random_opening``;
+- ``guarded``: ``referee_game``, the loop plus the faults of a process running bots
+  (``exit``, ``memory``, ``exception`` in ``reset``) — what the tournament worker and
+  ``arena play`` call.
+
+OS mechanics (memory cap, parent-death signal, output isolation) live in ``arena.os_guard``.
+"""
+
+from arena.referee.guarded import ply_text, referee_game
+from arena.referee.play import SEEDING, SEEDINGS, bot_seeds, derive_seed, play_game, play_round, random_opening
+from arena.referee.records import (
+    FAULTS,
+    BotFault,
+    RECORD_VERSION,
+    GameRecord,
+    MoveRecord,
+    Termination,
+    fault_record,
+    forfeit,
+    from_wire,
+    ply_from_wire,
+    ply_to_wire,
+    to_wire,
+)
+
+__all__ = [
+    "FAULTS", "BotFault", "RECORD_VERSION", "SEEDING", "SEEDINGS", "GameRecord", "MoveRecord", "Termination", "bot_seeds",
+    "derive_seed",
+    "fault_record", "forfeit", "from_wire", "play_game", "play_round", "ply_from_wire", "ply_text",
+    "ply_to_wire", "random_opening", "referee_game", "to_wire",
+]

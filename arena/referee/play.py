@@ -1,0 +1,290 @@
+"""Play one game: a game, one bot per seat, limits -> ``GameRecord``.
+
+``play_game`` is the match loop (OpenSpiel's ``evaluate_bots`` is the model); ``referee_game``
+wraps it with what a process that runs bots must also catch (``sys.exit``, ``MemoryError``,
+an exception in ``reset``) and is what the tournament worker and ``arena play`` call.
+
+Faults (``docs/arena.md`` "Contracts / Faults"): a bot whose ``choose`` raises
+(``exception``), returns an illegal move (``illegal_move``), returns something that is not a
+move (``bad_move``) or overruns ``limits.time + time_margin`` (``timeout``) loses the game: it
+ranks last, the others share first place. At a simultaneous node (Ricochet) such an answer is
+void for that round only. Hangs and crashes of the whole process are the caller's business
+(``arena.tournament.pool``, ``arena.watch``).
+
+A game's own exception while playing a proper move (anything but ``IllegalMoveError`` /
+``MoveSyntaxError`` for the bot's move) is a bug in the game, not in a bot: the game ends with
+``game_error``, nobody is blamed (every seat ranks first), and the traceback is logged on the
+``arena.referee`` logger (the tournament's log file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from arena.errors import IllegalMoveError, MoveSyntaxError
+from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
+from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
+from bots.base import Limits, Player, ReportsStats, Resettable, SearchStats
+
+log = logging.getLogger("arena.referee")
+
+#: verdicts of a void answer at a simultaneous round (``MoveRecord.status``)
+LATE, CRASHED = "late", "crash"
+OnMove = Callable[[int, State], None]
+OnPly = Callable[[State, MoveRecord], None]
+
+
+def derive_seed(seed: int, *parts: Any) -> int:
+    """A 63-bit seed derived from ``seed`` and labels (stable across runs and platforms)."""
+    text = ":".join(map(str, (seed, *parts))).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+#: The current seeding scheme (stored with a tournament's settings as ``seeding``).
+#: 2: a bot's seed is ``derive_seed(seed, "bot", index, label)``: series seed, the game's 0-based
+#: index in its series, the bot's label (``docs/statistics.md`` "Games must be distinct").
+#: 1: ``derive_seed(seed, "bot", seat)`` (before: two copies of a stochastic bot in a series
+#: replayed one game with the seats swapped); kept only to finish tournaments stored with it.
+SEEDING = 2
+SEEDINGS = (1, 2)
+
+
+def bot_seeds(seed: int, index: int, labels: Sequence[str], seeding: int = SEEDING) -> tuple[int, ...]:
+    """Each seat's bot seed for one game, by the seeding scheme (see ``SEEDING``): the one place
+    a bot's seed (``reset(game, seat, seed)``) is computed.
+
+    Args:
+        seed: the series seed (the game's stored ``seed``).
+        index: the game's 0-based index in its series (its seat order's place in the rotation).
+        labels: bot labels by 0-based seat (unique within a tournament).
+        seeding: 2 (current) or 1 (tournaments stored before scheme 2).
+
+    Raises:
+        ValueError: an unknown scheme.
+    """
+    if seeding == 2:
+        return tuple(derive_seed(seed, "bot", index, label) for label in labels)
+    if seeding == 1:
+        return tuple(derive_seed(seed, "bot", seat) for seat in range(len(labels)))
+    raise ValueError(f"unknown seeding scheme {seeding!r}; accepted: {', '.join(map(str, SEEDINGS))}")
+
+
+def random_opening(game: Game, seed: int, plies: int, start: str | None = None) -> list[str]:
+    """``plies`` seeded uniformly random moves from the start (fewer if the game would end).
+
+    The start is ``game.initial_state(seed)``, or the position text ``start``. Only sequential
+    nodes are played; an opening stops before a simultaneous node.
+
+    Raises:
+        PositionSyntaxError: ``start`` is not a position of the game.
+    """
+    rng = random.Random(derive_seed(seed, "opening"))
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
+    out: list[str] = []
+    for _ in range(plies):
+        if state.to_move < 0:
+            break
+        moves = state.legal_moves()
+        move = moves[rng.randrange(len(moves))]
+        after = state.play(move)
+        if after.is_terminal():
+            break
+        out.append(str(move))
+        state = after
+    return out
+
+
+def _ask(bot: Player, state: State, limits: Limits | None, margin: float) -> tuple[Any, float, str | None, str | None]:
+    """(answer, seconds, fault, detail) of one ``choose`` call; an answer later than
+    ``limits.time + margin`` seconds is a ``timeout``."""
+    t0 = time.perf_counter()
+    try:
+        answer = bot.choose(state, limits)
+    except BotFault as exc:  # an engine process that timed out or died names its own fault
+        return None, time.perf_counter() - t0, Termination(exc.reason), exc.detail
+    except Exception as exc:  # a bot's bug is a fault of that bot, never of the arena
+        return None, time.perf_counter() - t0, Termination.EXCEPTION, f"{type(exc).__name__}: {exc}"
+    secs = time.perf_counter() - t0
+    t = None if limits is None else limits.time
+    if t is not None and secs > t + margin:
+        return answer, secs, Termination.TIMEOUT, f"{secs:.3f}s for a {t:g}s move"
+    return answer, secs, None, None
+
+
+def _stats(bot: Player) -> SearchStats:
+    """The bot's ``last_stats`` as numbers (all zero when it reports none or nonsense)."""
+    if not isinstance(bot, ReportsStats):
+        return SearchStats()
+    st = bot.last_stats
+    try:
+        return SearchStats(int(st.nodes or 0), int(st.depth or 0), 0.0,
+                           None if st.evaluation is None else float(st.evaluation))
+    except (AttributeError, TypeError, ValueError):
+        return SearchStats()
+
+
+def _reads_as(game: Game, state: State, move: Any) -> Any:
+    """The move that ``str(move)`` reads as in the game's notation, or ``None``."""
+    if move is None:
+        return None
+    try:
+        return game.parse_move(state, str(move))
+    except Exception:
+        return None
+
+
+def _judge(game: Game, state: State, move: Any) -> tuple[State | None, str | None, str | None]:
+    """(state after, fault, detail) of playing a bot's ``move``: the game's ``IllegalMoveError``
+    is the bot's fault (``illegal_move``, or ``bad_move`` when the answer is no move at all);
+    any other exception for a proper move is the game's (``game_error``)."""
+    try:
+        return state.play(move), None, None
+    except Exception as exc:
+        read = _reads_as(game, state, move)
+        detail = f"{type(move).__name__} {str(move)[:60]!r}: {type(exc).__name__}: {exc}"
+        if isinstance(exc, (IllegalMoveError, MoveSyntaxError)):
+            return None, Termination.ILLEGAL_MOVE if read is not None else Termination.BAD_MOVE, detail
+        if read is None or read != move:
+            return None, Termination.BAD_MOVE, detail
+        log.error("game %s raised playing %r in %s", game.name, move, state.to_text(), exc_info=True)
+        return None, Termination.GAME_ERROR, detail
+
+
+def _answer_text(move: Any) -> str:
+    if move is None:
+        return "-"
+    return " ".join(map(str, move)) if isinstance(move, (list, tuple)) else str(move)
+
+
+#: a fault at a simultaneous round, as the round's verdict on that seat's answer
+_ROUND_FAULT = {Termination.EXCEPTION: CRASHED, Termination.TIMEOUT: LATE}
+
+
+def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | None], margin: float,
+               ply: int, on_move: OnMove | None = None) -> tuple[State, list[MoveRecord]]:
+    """One simultaneous round: every seat answers, ``state.play(answers)``.
+
+    A seat whose ``choose`` raises or answers late gives no answer this round (status
+    ``crash`` / ``late``); it does not lose the game. Returns the state after and one
+    ``MoveRecord`` per seat (``ply``: the round's index in the game's moves).
+
+    Raises:
+        Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
+    """
+    answers = []
+    for seat, bot in enumerate(bots):
+        if on_move:
+            on_move(seat, state)
+        answer, secs, fault, _ = _ask(bot, state, limits[seat], margin)
+        void = None if fault is None else _ROUND_FAULT.get(fault, str(fault))
+        answers.append(Answer(None if void else answer, secs, _stats(bot).nodes, void))
+    after = state.play(answers)
+    verdicts = after.last_status or [None] * len(bots)
+    records = [MoveRecord(ply, seat, _answer_text(a.move), a.seconds, a.nodes, status=a.error or verdict)
+               for seat, (a, verdict) in enumerate(zip(answers, verdicts))]
+    return after, records
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Player],
+    seed: int,
+    *,
+    labels: Sequence[str] | None = None,
+    opening: Sequence[str] = (),
+    limits: Sequence[Limits | None] | Limits | None = None,
+    time_margin: float = 0.5,
+    on_move: OnMove | None = None,
+    on_ply: OnPly | None = None,
+    on_reset: Callable[[int], None] | None = None,
+    seeds: Sequence[int] | None = None,
+    start: str | None = None,
+) -> GameRecord:
+    """Play one game to the end.
+
+    Args:
+        game: the game (its parameters fixed).
+        bots: one bot per 0-based seat; ``reset(game, seat, its seed)`` is called when it has one.
+        seed: the game's (series) seed: ``game.initial_state(seed)``; the bots' seeds derive
+            from it (``seeds``).
+        labels: bot labels by seat, stored in the record (default: ``bot.label`` or the class name).
+        opening: forced opening plies in notation, played before the bots move.
+        limits: ``Limits`` for every seat, or one per seat; ``None`` = unlimited.
+        time_margin: seconds a move may overrun ``limits.time`` before it loses (``timeout``).
+        on_move: called with (seat, state) before a bot is asked (the runner tracks who is
+            thinking, to blame a hang or a crash).
+        on_ply: called with (state after, record) after each ply; once per simultaneous
+            round, with the last seat's record.
+        on_reset: called with the seat before that seat's bot is reset.
+        seeds: each seat's bot seed (a tournament passes ``bot_seeds`` of the game's index in
+            its series); default ``bot_seeds(seed, 0, labels)`` (a label given twice is
+            made unique with ``@seat``).
+        start: position text the game starts from (``game.parse_state``) instead of
+            ``game.initial_state(seed)`` (an opening from a file).
+
+    Raises:
+        IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
+        PositionSyntaxError: ``start`` is not a position of the game.
+        ValueError: not one bot per seat.
+    """
+    n = game.num_players
+    if len(bots) != n:
+        raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
+    per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * n
+    labels = tuple(labels or (getattr(b, "label", None) or type(b).__name__ for b in bots))
+    if seeds is None:  # a repeated label (library callers) is told apart by its seat
+        seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
+    start_time = time.perf_counter()
+    played: list[str] = []  # the opening as the game writes it
+    for text in opening:
+        move = game.parse_move(state, text)
+        state = state.play(move)
+        played.append(str(move))
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, Resettable):
+            if on_reset:
+                on_reset(seat)
+            bot.reset(game, seat, seeds[seat])
+    moves: list[str] = list(played)
+    stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
+
+    def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None) -> GameRecord:
+        return GameRecord(seats=labels, seed=seed, opening_plies=len(played), moves=tuple(moves),
+                          move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start_time,
+                          fault_seat=fault_seat, fault_detail=detail)
+
+    while not state.is_terminal():
+        ply = len(moves)
+        if state.to_move == SIMULTANEOUS:
+            try:
+                state, records = play_round(state, bots, per_seat, time_margin, ply, on_move)
+            except Exception as exc:
+                log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
+                return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")
+            moves.append(state.last_round or "")
+            stats.extend(records)
+            if on_ply:
+                on_ply(state, records[-1])
+            continue
+        seat = state.to_move
+        if on_move:
+            on_move(seat, state)
+        move, secs, fault, detail = _ask(bots[seat], state, per_seat[seat], time_margin)
+        if fault is None:
+            after, fault, detail = _judge(game, state, move)
+        if fault is not None:
+            blamed = None if fault == Termination.GAME_ERROR else seat
+            return finish(forfeit(n, blamed, fault), blamed, detail)
+        state = after
+        st = _stats(bots[seat])
+        moves.append(str(move))
+        stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation))
+        if on_ply:
+            on_ply(state, stats[-1])
+    return finish(state.outcome())

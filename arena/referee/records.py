@@ -1,0 +1,238 @@
+"""Typed records of a played game and their one serialisation each way.
+
+``MoveRecord`` (one ply) and ``GameRecord`` (a finished game) are what the referee produces and
+what crosses every process boundary: worker -> runner (``to_wire`` / ``from_wire``), the plies
+a worker leaves in shared memory (``ply_to_wire`` / ``ply_from_wire``) and the store
+(``arena.store.Store.add_game`` reads the fields by name). fastchess's ``MatchData`` is the
+model: one type passed whole, never positional tuples rebuilt in several modules.
+
+``Termination`` names every ending the arena itself decides (``docs/arena.md`` "Contracts /
+Faults"); a game's own rule endings (``"target"``, ``"rounds"``...) are plain strings the game
+documents.
+"""
+
+from __future__ import annotations
+
+import marshal
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from operator import attrgetter
+from typing import Any
+
+from arena.games import Outcome
+
+#: version of the wire tuples of ``to_wire`` / ``ply_to_wire``; bumped when a field changes
+RECORD_VERSION = 1
+
+
+class Termination(StrEnum):
+    """How the arena ended a game (a ``str``: stored values and ``== "timeout"`` keep working).
+
+    A fault's seat ranks last, the others share first (``forfeit``); ``CRASH`` before any bot
+    moved and ``GAME_ERROR`` blame nobody: every seat ranks first. Each member's ``__doc__``
+    names the rule or fault that produces it (python-chess's ``Termination`` is the model).
+    """
+
+    def __new__(cls, value: str, doc: str = "") -> Termination:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.__doc__ = doc
+        return member
+
+    EXCEPTION = (
+        "exception",
+        "A bot's ``choose`` or ``reset`` raised (or its constructor, in a tournament worker).",
+    )
+    ILLEGAL_MOVE = (
+        "illegal_move",
+        "A bot answered a move of the game's notation that is not legal in the position (the "
+        "game's ``play`` raised ``IllegalMoveError``).",
+    )
+    BAD_MOVE = (
+        "bad_move",
+        "A bot answered something that is not a move of the game at all (``parse_move`` of its "
+        "text fails, or it is not the move its text reads as).",
+    )
+    TIMEOUT = (
+        "timeout",
+        "A move took longer than the move time plus ``--time-margin`` (measured, or killed by the "
+        "watchdog after a grace).",
+    )
+    EXIT = (
+        "exit",
+        "A bot raised ``SystemExit`` (called ``sys.exit``).",
+    )
+    MEMORY = (
+        "memory",
+        "``MemoryError`` under ``--memory-limit`` (``RLIMIT_AS``) while a bot was on move.",
+    )
+    CRASH = (
+        "crash",
+        "The process playing the game died (SIGKILL, ``os._exit``, segfault, closed pipe) on "
+        "every attempt; blames the seat on move.",
+    )
+    GAME_TIME = (
+        "game_time",
+        "The game ran past ``--game-time`` seconds; its worker was killed.",
+    )
+    GAME_ERROR = (
+        "game_error",
+        "The game's own code raised while playing a proper move (a bug in the game, not in a "
+        "bot): nobody is blamed, the traceback is logged.",
+    )
+
+
+#: Terminations that are a bot's fault (the seat ranks last).
+FAULTS = tuple(t for t in Termination if t is not Termination.GAME_ERROR)
+
+
+class BotFault(Exception):
+    """Raised by a bot's ``choose`` to lose with a named fault (a ``Termination`` among
+    ``FAULTS``) rather than ``exception``: an engine process that timed out or died
+    (``arena.engine.client``; ``docs/engine-protocol.md`` "Faults").
+
+    Attributes:
+        reason: the termination reason. detail: one line on what happened.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason, self.detail = reason, detail
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One ply (or one seat's answer at a simultaneous round) as played.
+
+    Attributes:
+        ply: 0-based ply index within the game, opening plies included.
+        seat: 0-based seat that moved; -1 for an opening ply.
+        move: the move in the game's notation (at a simultaneous round: the seat's answer, ``-``
+            for none).
+        seconds: thinking time, seconds (0 for opening plies).
+        nodes, depth, evaluation: the bot's ``last_stats`` for that move (count, plies, the
+            bot's own units).
+        status: at a simultaneous round, the verdict on the seat's answer: ``won``, ``valid``,
+            ``invalid``, ``none`` (no answer), or the arena's ``late`` / ``crash``; ``None``
+            for sequential plies.
+    """
+
+    ply: int
+    seat: int
+    move: str
+    seconds: float = 0.0
+    nodes: int = 0
+    depth: int = 0
+    evaluation: float | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game.
+
+    Attributes:
+        seats: bot labels by 0-based seat.
+        seed: the game's (series) seed: the initial state, the opening plies and every bot's
+            seed (``bot_seeds``, with the game's index in its series and the labels) derive
+            from it.
+        opening_plies: how many of ``moves`` were forced opening plies.
+        moves: every ply in notation, opening included (a simultaneous round: its round text).
+        move_stats: one ``MoveRecord`` per sequential ply, one per seat per simultaneous round.
+        outcome: scores, ranks and termination (a ``Termination`` or the game's own reason).
+        seconds: wall-clock duration of the game, seconds.
+        fault_seat: the 0-based seat that lost by a fault, or ``None``.
+        fault_detail: one line on the fault or game error, or ``None``.
+    """
+
+    seats: tuple[str, ...]
+    seed: int
+    opening_plies: int
+    moves: tuple[str, ...]
+    move_stats: tuple[MoveRecord, ...]
+    outcome: Outcome
+    seconds: float
+    fault_seat: int | None = None
+    fault_detail: str | None = None
+
+    @property
+    def plies(self) -> int:
+        """Plies played, opening included (a simultaneous round counts one)."""
+        return len(self.moves)
+
+
+def forfeit(num_players: int, seat: int | None, termination: str) -> Outcome:
+    """The outcome when ``seat`` loses by a fault: it ranks last, the others share first.
+    ``seat`` ``None`` or negative: nobody is blamed, every seat ranks first."""
+    blamed = seat is not None and seat >= 0
+    ranks = tuple(num_players if blamed and s == seat else 1 for s in range(num_players))
+    return Outcome(tuple(0.0 for _ in range(num_players)), ranks, termination)
+
+
+def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | list[str], seat: int | None,
+                 reason: str, detail: str, moves: list[str] | tuple = (), stats: list[MoveRecord] | tuple = (),
+                 seconds: float = 0.0) -> GameRecord:
+    """The record of a game stopped by a fault of ``seat`` (``None`` or < 0: nobody blamed).
+
+    ``moves`` and ``stats``: the plies played after the ``opening``; ``detail`` is squeezed to
+    one line of at most 500 characters.
+    """
+    blamed = seat if seat is not None and seat >= 0 else None
+    opened = tuple(MoveRecord(i, -1, m) for i, m in enumerate(opening))
+    return GameRecord(seats=tuple(seats), seed=seed, opening_plies=len(opening), moves=tuple(opening) + tuple(moves),
+                      move_stats=opened + tuple(stats), outcome=forfeit(len(seats), blamed, reason), seconds=seconds,
+                      fault_seat=blamed, fault_detail=" ".join(detail.split())[:500])
+
+
+_MOVE_FIELDS = tuple(f.name for f in fields(MoveRecord))
+_GAME_FIELDS = tuple(f.name for f in fields(GameRecord))
+_move_values = attrgetter(*_MOVE_FIELDS)
+_OUTCOME = _GAME_FIELDS.index("outcome")
+_STATS = _GAME_FIELDS.index("move_stats")
+
+
+def to_wire(record: GameRecord) -> tuple:
+    """``record`` as plain tuples: ``(RECORD_VERSION, field values in declaration order)`` with
+    ``move_stats`` and ``outcome`` as tuples too (pickles several times faster than the
+    dataclasses). Read back with ``from_wire``."""
+    values = [getattr(record, name) for name in _GAME_FIELDS]
+    values[_STATS] = tuple(_move_values(m) for m in record.move_stats)
+    o = record.outcome
+    values[_OUTCOME] = (tuple(o.scores), tuple(o.ranks), str(o.termination))
+    return (RECORD_VERSION, *values)
+
+
+def from_wire(data: tuple) -> GameRecord:
+    """The ``GameRecord`` of ``to_wire``.
+
+    Raises:
+        ValueError: the tuple was written by another ``RECORD_VERSION``.
+    """
+    if data[0] != RECORD_VERSION:
+        raise ValueError(f"game record of version {data[0]!r}; this arena reads version {RECORD_VERSION}")
+    values = dict(zip(_GAME_FIELDS, data[1:], strict=True))
+    values["move_stats"] = tuple(MoveRecord(*m) for m in values["move_stats"])
+    values["outcome"] = Outcome(*values["outcome"])
+    return GameRecord(**values)
+
+
+def ply_to_wire(move: str, record: MoveRecord | None) -> bytes:
+    """One ply's bytes for a shared buffer: its move text and its record (``None`` at a
+    simultaneous round). Values a bot reported in foreign number types (numpy, which ``marshal``
+    would write as raw bytes) are converted to Python numbers first."""
+    return marshal.dumps((RECORD_VERSION, str(move), None if record is None else _plain(record)))
+
+
+def _plain(record: MoveRecord) -> tuple:
+    def num(value: Any, kind: type) -> Any:
+        return None if value is None else kind(value)
+    return (int(record.ply), int(record.seat), str(record.move), float(record.seconds), num(record.nodes, int),
+            num(record.depth, int), num(record.evaluation, float), num(record.status, str))
+
+
+def ply_from_wire(data: bytes) -> tuple[str, MoveRecord | None]:
+    """``(move text, MoveRecord or None)`` of ``ply_to_wire``."""
+    version, move, values = marshal.loads(data)
+    if version != RECORD_VERSION:
+        raise ValueError(f"ply of version {version!r}; this arena reads version {RECORD_VERSION}")
+    return move, None if values is None else MoveRecord(*values)

@@ -1,0 +1,149 @@
+"""The HTML report's plots as plotly figures (``arena.reports.html`` inlines them).
+
+Each function takes the frames ``arena.store`` loads and the tables of
+``arena.reports.render.build_tables`` and returns a ``plotly.graph_objects.Figure``, or
+``None`` when there is nothing to plot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from arena.ratings import rating_history
+from arena.reports.tables import pairing_name
+
+_LAYOUT = dict(template="plotly_white", margin=dict(l=60, r=20, t=50, b=50), height=380)
+
+
+def rating_progression(games: pd.DataFrame) -> go.Figure | None:
+    """TrueSkill mu of each bot against its games played, with a mu ± sigma band
+    (``arena.ratings.rating_history``: ratings updated in game-id order)."""
+    history = rating_history(games)
+    if history.empty:
+        return None
+    fig = go.Figure()
+    palette = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+    for i, (label, rows) in enumerate(history.groupby("label", sort=False)):
+        colour = palette[i % len(palette)]
+        x = rows["games"].tolist()
+        upper = (rows["mu"] + rows["sigma"]).tolist()
+        lower = (rows["mu"] - rows["sigma"]).tolist()
+        fig.add_trace(go.Scatter(x=x + x[::-1], y=upper + lower[::-1], fill="toself", fillcolor=colour,
+                                 opacity=0.15, line=dict(width=0), hoverinfo="skip", showlegend=False,
+                                 legendgroup=label))
+        fig.add_trace(go.Scatter(x=x, y=rows["mu"], mode="lines", name=label, line=dict(color=colour),
+                                 legendgroup=label, customdata=rows["sigma"],
+                                 hovertemplate=f"{label}<br>game %{{x}}: mu %{{y:.2f}} ± %{{customdata:.2f}}<extra></extra>"))
+    fig.update_layout(title="Rating progression (TrueSkill mu ± sigma)", xaxis_title="games played",
+                      yaxis_title="mu", **_LAYOUT)
+    return fig
+
+
+def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
+    """(row bot, column bot) -> [better, equal, worse] placings of the row bot in the games
+    where both took part: W-D-L in two-player games (the crosstable's definition,
+    ``arena.reports.tables.crosstable``)."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for seats, ranks in zip(games["seats"], games["ranks"]):
+        for la, ra in zip(seats, ranks):
+            for lb, rb in zip(seats, ranks):
+                if la != lb:
+                    c = counts.setdefault((la, lb), [0, 0, 0])
+                    c[0 if ra < rb else 1 if ra == rb else 2] += 1
+    return counts
+
+
+def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | None:
+    """The crosstable (score % of the row bot against the column bot) as a heatmap, with n and
+    W-D-L on hover. ``cross``: ``build_tables(...)["crosstable"]`` (a ``label`` column)."""
+    if cross is None or cross.empty:
+        return None
+    table = cross.set_index("label")
+    rows, cols = [str(r) for r in table.index], [str(c) for c in table.columns]
+    counts = pair_counts(games)
+    hover = []
+    for r in rows:
+        line = []
+        for c in cols:
+            w, d, lo = counts.get((r, c), [0, 0, 0])
+            line.append(f"n {w + d + lo}, W-D-L {w}-{d}-{lo}" if w + d + lo else "never met")
+        hover.append(line)
+    z = table.to_numpy(dtype=float)
+    text = [[("" if pd.isna(v) else f"{v:.0f}%") for v in row] for row in z]
+    fig = go.Figure(go.Heatmap(z=z, x=cols, y=rows, text=text, texttemplate="%{text}", customdata=hover,
+                               colorscale="RdBu", zmin=0, zmax=100, colorbar=dict(title="score %"),
+                               hovertemplate="%{y} vs %{x}: %{z:.1f}%<br>%{customdata}<extra></extra>"))
+    fig.update_layout(title="Crosstable: score % of the row bot", xaxis_title="opponent",
+                      yaxis=dict(autorange="reversed"), **_LAYOUT)
+    return fig
+
+
+def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> go.Figure | None:
+    """Seat 0's win share per scope with its Wilson 95% interval (two players), or each seat's
+    share of first places (three or more players; docs/statistics.md "Seat and first-move advantage")."""
+    if first is not None and len(first):
+        y = first["win_share"] * 100
+        fig = go.Figure(go.Bar(
+            x=first["scope"], y=y,
+            error_y=dict(type="data", symmetric=False, array=first["ci_high"] * 100 - y,
+                         arrayminus=y - first["ci_low"] * 100),
+            customdata=first[["wins", "draws", "losses"]].to_numpy(),
+            hovertemplate="%{x}: %{y:.1f}%<br>W-D-L %{customdata[0]}-%{customdata[1]}-%{customdata[2]}<extra></extra>"))
+        fig.add_hline(y=50, line_dash="dot")
+        fig.update_layout(title="First-move advantage: seat 0's win share (Wilson 95% interval)",
+                          yaxis_title="win share %", yaxis_range=[0, 100], **_LAYOUT)
+        return fig
+    if seats is not None and len(seats):
+        fig = go.Figure(go.Bar(x=[f"seat {s}" for s in seats["seat"]], y=seats["win_share"] * 100,
+                               hovertemplate="%{x}: %{y:.1f}% of first places<extra></extra>"))
+        fig.add_hline(y=100 / len(seats), line_dash="dot")
+        fig.update_layout(title="Seat advantage: share of first places", yaxis_title="%", **_LAYOUT)
+        return fig
+    return None
+
+
+def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.Figure | None:
+    """The distribution of game lengths (plies; Ricochet: rounds) per pairing, as box plots."""
+    if games.empty:
+        return None
+    pairing = games["seats"].map(lambda s: pairing_name(s, order))
+    fig = go.Figure()
+    for name in sorted(pairing.unique()):
+        fig.add_trace(go.Box(y=games.loc[pairing == name, "plies"], name=name, boxpoints=False))
+    fig.update_layout(title="Game length per pairing", yaxis_title="plies", showlegend=False, **_LAYOUT)
+    return fig
+
+
+def termination_bars(terms: pd.DataFrame | None) -> go.Figure | None:
+    """Games per termination; faults in red."""
+    if terms is None or terms.empty:
+        return None
+    colours = ["#d62728" if f else "#1f77b4" for f in terms["fault"]]
+    fig = go.Figure(go.Bar(x=terms["termination"], y=terms["games"], marker_color=colours))
+    fig.update_layout(title="Terminations", yaxis_title="games", **_LAYOUT)
+    return fig
+
+
+def fault_bars(summary: pd.DataFrame | None) -> go.Figure | None:
+    """Faults per bot, stacked by kind (``timeout``, ``illegal_move``...)."""
+    if summary is None or summary.empty:
+        return None
+    fig = go.Figure()
+    for kind, rows in summary.groupby("termination"):
+        fig.add_trace(go.Bar(x=rows["bot"], y=rows["games"], name=str(kind)))
+    fig.update_layout(title="Faults by bot", barmode="stack", yaxis_title="games", **_LAYOUT)
+    return fig
+
+
+def search_bars(search: pd.DataFrame | None) -> go.Figure | None:
+    """Mean nodes per move of each bot (log scale), mean depth on hover."""
+    if search is None or search.empty or search["mean_nodes"].fillna(0).le(0).all():
+        return None
+    fig = go.Figure(go.Bar(x=search["label"], y=search["mean_nodes"], customdata=search[["mean_depth", "mean_seconds"]],
+                           hovertemplate="%{x}: %{y:,.0f} nodes/move, depth %{customdata[0]:.1f}, "
+                                         "%{customdata[1]:.3g} s/move<extra></extra>"))
+    fig.update_layout(title="Search: mean nodes per move", yaxis_type="log", yaxis_title="nodes", **_LAYOUT)
+    return fig

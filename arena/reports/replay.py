@@ -1,0 +1,87 @@
+"""A stored game replayed ply by ply, as the frames of the HTML report's replay viewer.
+
+Replays the stored moves through the game's rules (as ``arena replay`` does): frame 0 is the
+start position, frame ``k`` the position after ply ``k - 1``, each with its position text and
+the game's SVG picture (``Game.render_svg``; ``None`` for a game that draws nothing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from arena.games import SIMULTANEOUS, Answer, Game
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One position of a replay.
+
+    Attributes:
+        ply: plies played to reach it (0 = the start position).
+        move: the ply that led here in notation (``""`` at the start; a round's record at a
+            simultaneous node).
+        who: who played it (``"opening"``, ``"seat 1 alphabeta"``, ``"round"``).
+        text: the position text (``State.to_text``).
+        svg: the picture, or ``None`` when the game draws nothing.
+    """
+
+    ply: int
+    move: str
+    who: str
+    text: str
+    svg: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def round_answers(game: Game, state: Any, record: str) -> list[Answer]:
+    """Answers reproducing a stored simultaneous round ``<chip> <winning seat or -> <solution
+    or ->``: the winner's solution, no answer from the others (docs/arena.md "Storage")."""
+    parts = record.split(" ", 2)
+    answers = [Answer() for _ in range(game.num_players)]
+    if len(parts) == 3 and parts[1] != "-":
+        answers[int(parts[1])] = Answer(game.parse_move(state, parts[2]))
+    return answers
+
+
+def replay_frames(
+    game: Game,
+    seed: int,
+    moves: Sequence[str],
+    seats: Sequence[str],
+    opening_plies: int = 0,
+    answers: dict[int, list[str]] | None = None,
+    start: str | None = None,
+) -> tuple[list[Frame], str | None]:
+    """The frames of a stored game, and why the replay stopped early (``None`` when every
+    stored ply replayed).
+
+    Args:
+        game: the tournament's game, its parameters set.
+        seed: the game's seed (``initial_state(seed)``).
+        moves: the stored plies in notation, opening plies first.
+        seats: bot labels by 0-based seat.
+        opening_plies: how many of ``moves`` are forced opening plies.
+        answers: at simultaneous rounds, ply -> each seat's answer text (``"-"`` for none),
+            drawn as paths by games that draw answers (Ricochet).
+        start: the position text the game started from (a series of an openings file,
+            ``arena.tournament.series.series_start``); ``None``: ``initial_state(seed)``.
+    """
+    state = game.parse_state(start) if start is not None else game.initial_state(seed)
+    frames = [Frame(0, "", "start", state.to_text(), game.render_svg(state))]
+    for ply, text in enumerate(moves):
+        simultaneous = state.to_move == SIMULTANEOUS
+        who = "opening" if ply < opening_plies else (
+            "round" if simultaneous else f"seat {state.to_move} {seats[state.to_move]}")
+        try:
+            move = round_answers(game, state, text) if simultaneous else game.parse_move(state, text)
+            after = state.play(move)
+        except Exception as exc:  # stored notation the rules no longer accept: stop there
+            return frames, f"ply {ply} ({text!r}) does not replay: {type(exc).__name__}: {exc}"
+        drawn = (answers or {}).get(ply, text) if simultaneous else text
+        frames.append(Frame(ply + 1, text, who, after.to_text(), game.render_svg(after, drawn, state)))
+        state = after
+    return frames, None

@@ -1,0 +1,155 @@
+"""The referee: typed records and their wire formats, ``Termination``, game errors (a bug in
+the game is never a bot's fault) and bots refused before the first game."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from dataclasses import fields
+
+import numpy as np
+import pytest
+
+import arena.games
+import bots
+from arena.errors import BotSpecError
+from arena.games import Outcome
+from arena.referee import (FAULTS, RECORD_VERSION, GameRecord, MoveRecord, Termination, from_wire, play_game,
+                           ply_from_wire, ply_to_wire, referee_game, to_wire)
+from arena.tournament import build, plan
+from tests.toy import Nim, NimState
+
+
+class BuggyState(NimState):
+    """Nim whose rules crash on taking 2 stones: a bug in the game, not in the bot."""
+
+    def play(self, move):
+        if move == 2:
+            raise ZeroDivisionError("the game's own bug")
+        after = super().play(move)
+        return BuggyState(after.pile, after.to_move, after.players, after.take, after.last)
+
+
+class BuggyNim(Nim):
+    name = "buggy-nim"
+
+    def initial_state(self, seed=None):
+        s = super().initial_state(seed)
+        return BuggyState(s.pile, s.to_move, s.players, s.take, s.last)
+
+
+class TakeTwo:
+    def choose(self, state, limits):
+        return 2
+
+
+def full_record() -> GameRecord:
+    """A record with every field away from its default."""
+    stats = (MoveRecord(0, -1, "1"), MoveRecord(1, 1, "2", 0.25, 12, 3, -0.5, None),
+             MoveRecord(2, 0, "-", 0.5, 7, 0, None, "late"))
+    return GameRecord(("a", "b"), 42, 1, ("1", "2", "x"), stats, Outcome((1.0, 0.0), (1, 2), Termination.TIMEOUT),
+                      1.5, 1, "1.000s for a 0.1s move")
+
+
+def test_wire_round_trip_keeps_every_field():
+    rec = full_record()
+    wire = to_wire(rec)
+    assert wire[0] == RECORD_VERSION and len(wire) == 1 + len(fields(GameRecord))
+    assert from_wire(wire) == rec
+    assert all(type(x) in (tuple, int, float, str, type(None)) for x in wire)  # plain values only
+
+
+def test_wire_refuses_another_version():
+    wire = to_wire(full_record())
+    with pytest.raises(ValueError, match="version 99"):
+        from_wire((99, *wire[1:]))
+
+
+def test_ply_wire_round_trip_and_foreign_numbers():
+    rec = MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75)
+    assert ply_from_wire(ply_to_wire("e1N", rec)) == ("e1N", rec)
+    assert ply_from_wire(ply_to_wire("round", None)) == ("round", None)
+    numpy = MoveRecord(3, 1, "e1N", 0.125, np.int64(100), np.int64(4), np.float32(0.75))
+    move, back = ply_from_wire(ply_to_wire("e1N", numpy))
+    assert back == MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75) and type(back.nodes) is int
+
+
+def test_termination_is_a_string_with_a_documented_reason_per_member():
+    assert Termination.TIMEOUT == "timeout" and str(Termination.GAME_TIME) == "game_time"
+    assert "game_error" not in FAULTS and "crash" in FAULTS
+    for member in Termination:
+        assert member.__doc__ and member.__doc__ != Termination.__doc__, member
+
+
+def test_a_game_bug_is_a_game_error_not_the_bots(caplog):
+    with caplog.at_level(logging.ERROR, logger="arena.referee"):
+        rec = play_game(BuggyNim(pile=9), [bots.make("random"), TakeTwo()], seed=1)
+    assert rec.outcome.termination == Termination.GAME_ERROR
+    assert rec.fault_seat is None and rec.outcome.ranks == (1, 1)
+    assert "ZeroDivisionError: the game's own bug" in rec.fault_detail
+    assert "Traceback" in caplog.text and "ZeroDivisionError" in caplog.text
+
+
+def test_an_illegal_move_is_still_the_bots_fault_in_a_buggy_game():
+    class TakeNine:
+        def choose(self, state, limits):
+            return 9
+    rec = play_game(BuggyNim(pile=9), [TakeNine(), bots.make("random")], seed=1)
+    assert rec.outcome.termination == "illegal_move" and rec.fault_seat == 0
+
+
+def test_referee_blames_exit_and_reset_on_the_seat():
+    class Exiter:
+        def choose(self, state, limits):
+            sys.exit(3)
+
+    class BadReset:
+        def reset(self, game, seat, seed):
+            raise RuntimeError("no")
+
+        def choose(self, state, limits):
+            return 1
+    rec = referee_game(Nim(), [bots.make("random"), Exiter()], 1, labels=("r", "x"))
+    assert rec.outcome.termination == "exit" and rec.fault_seat == 1 and rec.plies == 1
+    rec = referee_game(Nim(), [BadReset(), bots.make("random")], 1, labels=("b", "r"))
+    assert rec.outcome.termination == "exception" and rec.fault_seat == 0 and "RuntimeError: no" in rec.fault_detail
+
+
+def test_plan_refuses_a_bot_that_cannot_play_the_game():
+    with pytest.raises(BotSpecError, match="cannot play sandpile: alphabeta plays 2-player games; sandpile has 4"):
+        plan(build({"game": "sandpile", "bots": ("random", "alphabeta", "greedy", "mcts")}))
+    with pytest.raises(BotSpecError, match="cannot play interaction: ricochet-greedy plays only ricochet"):
+        plan(build({"game": "interaction", "bots": ("random", "ricochet-greedy")}))
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "--game", "sandpile", "--bot", "alphabeta", "--bot", "random", "--bot", "greedy", "--bot", "mcts"],
+    ["play", "sandpile", "--bot", "alphabeta"],
+])
+def test_cli_refuses_an_unsupported_pairing_in_one_line(tmp_path, command):
+    proc = subprocess.run([sys.executable, "-m", "arena", *command, *(["--results", str(tmp_path)] if command[0] == "run" else [])],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "cannot play sandpile" in proc.stderr
+    assert not list(tmp_path.glob("*.sqlite"))
+
+
+@pytest.mark.parametrize("name", arena.games.names())
+def test_every_game_declares_its_type(name):
+    game = arena.games.make(name)
+    assert isinstance(game.type, arena.games.GameType)
+    assert game.type.min_players <= game.num_players
+
+
+def test_a_game_error_in_a_tournament_is_stored_and_logged(tmp_path, monkeypatch):
+    from arena.store import load_games
+    from arena.tournament import run_tournament
+    monkeypatch.setitem(arena.games._BUILTIN, "buggy-nim", "tests.test_referee:BuggyNim")
+    cfg = build(dict(game="buggy-nim", params={"pile": "9"}, bots=["random", "t2=tests/test_referee.py#TakeTwo"],
+                     games=2, workers=1, results=str(tmp_path), opening_plies=0))
+    summary = run_tournament(cfg, progress=False)
+    games = load_games(summary.path)
+    assert (games.termination == "game_error").any() and games.fault_seat.isna().all()
+    log = (tmp_path / f"{summary.name}.log").read_text()
+    assert "arena.referee ERROR game buggy-nim raised" in log and "ZeroDivisionError" in log
