@@ -129,6 +129,7 @@ def test_a_bot_file_that_cannot_be_shipped_is_refused(tmp_path, address):
     (["--cluster", "local:2", "--workers", "2"], "--cluster and --workers are exclusive"),
     (["--cluster", "host:8786"], "bad --cluster 'host:8786'; accepted: tcp://host:port"),
     (["--cluster", "local:0"], "bad --cluster 'local:0'"),
+    (["--cluster", "tcp://127.0.0.1:8786", "--isolation", "process"], "--isolation process runs with --workers or"),
     (["--cluster", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
 ])
 def test_cluster_option_errors_are_one_line(tmp_path, args, message):
