@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import time
 
-from arena.games import SIMULTANEOUS, Param, State
+from arena.games import SIMULTANEOUS, Dynamics, Param, State
 from arena.games.interaction.solo import SoloSolution, SoloState
-from bots.base import Bot, Limits, SearchStats
+from bots.base import Bot, Limits, Plays, SearchStats
 from bots.solo_search import SoloResult, count_solutions, greedy_solution
 
 
@@ -31,6 +31,8 @@ def solve_greedy(state: SoloState, max_nodes: int = 5000) -> SoloResult:
 
 
 class _SoloBot(Bot):
+    #: Solo Interaction, move by move, and its race (the whole solution at each round)
+    PLAYS = Plays(dynamics=frozenset(Dynamics), games=frozenset({"interaction-solo", "interaction-solo-race"}))
     PARAMS = {
         "time": Param(None, "seconds per position (the tighter of this and the arena's)", kind=float, minimum=0),
         "nodes": Param(None, "nodes per position", kind=int, minimum=1),

@@ -116,16 +116,23 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float) -> tup
     return answer, secs, None, None
 
 
+#: figures of a bot that reports none: stored as NULL ("not reported"), never as 0
+UNREPORTED = SearchStats(None, None, 0.0, None)  # type: ignore[arg-type]
+
+
 def _stats(bot: Player) -> SearchStats:
-    """The bot's ``last_stats`` as numbers (all zero when it reports none or nonsense)."""
+    """The bot's ``last_stats`` as numbers. A figure the bot does not report — no
+    ``last_stats``, nonsense, or 0 nodes / 0 depth (``SearchStats``' "not a search" defaults)
+    — is ``None``, stored as NULL and shown empty, never as 0 (``docs/statistics.md``
+    "Presentation")."""
     if not isinstance(bot, ReportsStats):
-        return SearchStats()
+        return UNREPORTED
     st = bot.last_stats
     try:
-        return SearchStats(int(st.nodes or 0), int(st.depth or 0), 0.0,
+        return SearchStats(int(st.nodes) if st.nodes else None, int(st.depth) if st.depth else None, 0.0,
                            None if st.evaluation is None else float(st.evaluation))
     except (AttributeError, TypeError, ValueError):
-        return SearchStats()
+        return UNREPORTED
 
 
 def _reads_as(game: Game, state: State, move: Any) -> Any:

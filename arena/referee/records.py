@@ -111,7 +111,7 @@ class MoveRecord:
             for none).
         seconds: thinking time, seconds (0 for opening plies).
         nodes, depth, evaluation: the bot's ``last_stats`` for that move (count, plies, the
-            bot's own units).
+            bot's own units); ``None`` when the bot does not report the figure.
         status: at a simultaneous round, the verdict on the seat's answer: ``won``, ``valid``,
             ``invalid``, ``none`` (no answer), or the arena's ``late`` / ``crash``; ``None``
             for sequential plies.
@@ -121,8 +121,8 @@ class MoveRecord:
     seat: int
     move: str
     seconds: float = 0.0
-    nodes: int = 0
-    depth: int = 0
+    nodes: int | None = 0
+    depth: int | None = 0
     evaluation: float | None = None
     status: str | None = None
 

@@ -33,7 +33,7 @@ from arena.games.interaction.notation import (
     parse_position,
 )
 from arena.games.interaction.state import occupancy, simulate, strikes
-from arena.games.protocol import TERMINAL, Game, Outcome, Param, State
+from arena.games.protocol import TERMINAL, Dynamics, Game, GameType, Outcome, Param, State
 
 
 class SoloSolution(tuple):
@@ -220,6 +220,7 @@ class InteractionSoloGame(Game):
     name = "interaction-solo"
     summary = "Solo Interaction: pocket every neutral with one red ball in the fewest moves"
     num_players = 1
+    type = GameType(1, 1, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
     #: Extra lines for ``arena games``: each layout's figures in the rulebook's form.
     catalogue = tuple(f"layout={lay.number}: {lay}" for lay in LAYOUTS)
     PARAMS = {

@@ -18,7 +18,7 @@ from typing import Any
 from arena.errors import ConfigError, IllegalMoveError, MoveSyntaxError, PositionSyntaxError
 from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.solo import InteractionSoloGame, SoloSolution, SoloState
-from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Game, Outcome, Param, State
+from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
 from arena.games.race import TIES, check_answers, resolve_round
 
 
@@ -123,6 +123,7 @@ class SoloRaceGame(Game):
     name = "interaction-solo-race"
     summary = "Solo Interaction race: every solver answers each layout, the fewest moves win it"
     whole_field = True  # a tournament races its whole field in every game
+    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=False, deterministic=True)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
         "layouts": Param(",".join(str(i + 1) for i in range(len(LAYOUTS))), "layouts raced, in order"),
