@@ -149,10 +149,17 @@ class Pool:
             raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
 
-    def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask], keep: bool = False) -> Iterator[Result]:
+        """Play ``tasks``, yielding each ``Result`` as it ends.
+
+        ``keep``: leave the worker processes running after the last result, for the next
+        ``run`` (a Dask worker's resident pool, ``arena.tournament.remote``); an interrupted
+        run closes them whatever ``keep`` says.
+        """
         pending = deque(tasks)
         deaths: dict[int, int] = {}
-        self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
+        if not self.slots:
+            self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
         try:
             while pending or any(s.tasks for s in self.slots):
                 self._fill(pending)
@@ -164,7 +171,10 @@ class Pool:
                         done.extend(self._check(i, pending, deaths))
                 self._fill(pending)  # workers play on while the caller stores
                 yield from done
-        finally:
+        except BaseException:
+            self.close()
+            raise
+        if not keep:
             self.close()
 
     def _fill(self, pending: deque) -> None:

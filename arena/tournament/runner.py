@@ -158,6 +158,17 @@ def _progress(console: Console | None) -> Progress:
                     transient=False)
 
 
+def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
+    """The local process pool (``--workers``), or a Dask cluster's (``--cluster``)."""
+    if cfg.cluster is None:
+        return Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
+    from arena.tournament.cluster import ClusterPool  # dask: imported on use
+    local = cfg.cluster.startswith("local:")  # same machine: the tournament log and memory share apply
+    return ClusterPool(cfg.cluster, replace(setup, log_path=setup.log_path if local else None), k,
+                       cfg.effective_game_time, cfg.move_time, cfg.retries,
+                       default_memory=not local and cfg.memory_limit is None)
+
+
 def run_tournament(cfg: TournamentConfig, console: Console | None = None, progress: bool = True) -> RunSummary:
     """Play every game of ``cfg`` not yet stored under its name; each committed when it ends.
 
@@ -165,6 +176,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         UnknownGameError, ConfigError, BotSpecError: bad settings (nothing is stored).
         ResultsError: results path unusable, name being run elsewhere, stored settings differ,
             or a write failed (games already committed stay).
+        ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
+            that cannot be shipped to it (games already committed stay).
     """
     p = plan(cfg)
     k = p.game.num_players
@@ -193,8 +206,9 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
         setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
                             str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
-        pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
-        log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
+        pool = _pool(cfg, setup, k)
+        log.info("run %s: %d games to play of %d, %s", p.name, len(todo), len(p.tasks),
+                 f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
         results = pool.run(todo)
         bar = _progress(console) if progress else None
         try:
