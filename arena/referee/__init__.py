@@ -15,7 +15,9 @@ OS mechanics (memory cap, parent-death signal, output isolation) live in ``arena
 """
 
 from arena.referee.guarded import ply_text, referee_game
-from arena.referee.play import SEEDING, SEEDINGS, bot_seeds, derive_seed, play_game, play_round, random_opening
+from arena.referee.play import (SEEDING, SEEDINGS, bot_seeds, derive_seed, exception_text, last_frame, play_game,
+                                play_round, random_opening)
+from arena.referee.private import Private
 from arena.referee.records import (
     FAULTS,
     BotFault,
@@ -33,7 +35,7 @@ from arena.referee.records import (
 
 __all__ = [
     "FAULTS", "BotFault", "RECORD_VERSION", "SEEDING", "SEEDINGS", "GameRecord", "MoveRecord", "Termination", "bot_seeds",
-    "derive_seed",
+    "derive_seed", "exception_text", "last_frame", "Private",
     "fault_record", "forfeit", "from_wire", "play_game", "play_round", "ply_from_wire", "ply_text",
     "ply_to_wire", "random_opening", "referee_game", "to_wire",
 ]

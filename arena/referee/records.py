@@ -175,13 +175,16 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
     """The record of a game stopped by a fault of ``seat`` (``None`` or < 0: nobody blamed).
 
     ``moves`` and ``stats``: the plies played after the ``opening``; ``detail`` is squeezed to
-    one line of at most 500 characters.
+    one line of at most 500 characters (a traceback after it, ``arena.referee.play.exception_text``,
+    is kept whole up to 20,000 characters).
     """
+    head, _, trace = detail.partition("\n")
+    detail = " ".join(head.split())[:500] + ("\n" + trace[:20_000] if trace.strip() else "")
     blamed = seat if seat is not None and seat >= 0 else None
     opened = tuple(MoveRecord(i, -1, m) for i, m in enumerate(opening))
     return GameRecord(seats=tuple(seats), seed=seed, opening_plies=len(opening), moves=tuple(opening) + tuple(moves),
                       move_stats=opened + tuple(stats), outcome=forfeit(len(seats), blamed, reason), seconds=seconds,
-                      fault_seat=blamed, fault_detail=" ".join(detail.split())[:500])
+                      fault_seat=blamed, fault_detail=detail)
 
 
 _MOVE_FIELDS = tuple(f.name for f in fields(MoveRecord))
