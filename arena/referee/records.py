@@ -80,10 +80,16 @@ class Termination(StrEnum):
         "The game's own code raised while playing a proper move (a bug in the game, not in a "
         "bot): nobody is blamed, the traceback is logged.",
     )
+    UNFINISHED = (
+        "unfinished",
+        "The worker reported an ending that the runner's replay of the stored moves does not reach "
+        "(``arena.referee.check``: a bot tampered with the worker's objects): nobody is blamed, "
+        "every seat ranks first, the mismatch is logged and counted.",
+    )
 
 
 #: Terminations that are a bot's fault (the seat ranks last).
-FAULTS = tuple(t for t in Termination if t is not Termination.GAME_ERROR)
+FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED))
 
 
 class BotFault(Exception):

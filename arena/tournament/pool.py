@@ -37,11 +37,11 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.os_guard import exit_text
+from arena.os_guard import children, exit_text, kill_group, kill_orphans, set_subreaper
 from arena.referee import GameRecord, Termination, from_wire
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
-                                     read_plies, task_fault, worker_main)
+from arena.tournament.worker import (BEGUN, FORK_SEAT, FORKED, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED,
+                                     WorkerSetup, read_plies, task_fault, worker_main)
 
 log = logging.getLogger("arena.pool")
 
@@ -74,7 +74,7 @@ class _Slot:
 
     def __init__(self, ctx: Any, setup: WorkerSetup) -> None:
         self.shared = ctx.RawArray("d", SHARED_SIZE)
-        self.shared[GAME] = -1
+        self.shared[GAME] = self.shared[FORKED] = -1
         self.buffer = ctx.RawArray("c", PLY_BUFFER)
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer), daemon=True)
@@ -97,7 +97,10 @@ class _Slot:
         return None
 
     def kill(self) -> None:
+        """Kill the worker and its process group (descendants in other sessions are the
+        pool's ``kill_orphans``)."""
         if self.proc.is_alive():
+            kill_group(self.proc.pid)
             self.proc.kill()
         self.proc.join(5)
         self.conn.close()
@@ -152,6 +155,8 @@ class Pool:
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         pending = deque(tasks)
         deaths: dict[int, int] = {}
+        self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
+        self._before = children()  # the caller's own children are never touched
         self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
         try:
             while pending or any(s.tasks for s in self.slots):
@@ -190,7 +195,37 @@ class Pool:
                     left.append(s.shared[STARTED] + self.move_grace - now)
         return max(0.0, min(left))
 
+    def _sweep(self) -> None:
+        """Kill every descendant of an ended worker (re-parented here: the pool is a subreaper)."""
+        killed = kill_orphans(self._before | {s.proc.pid for s in self.slots if s.proc.is_alive()})
+        if killed:
+            log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
+
+    def _forked(self, i: int, pending: deque) -> Result | None:
+        """The result of the game whose bot forked the worker (a copy of the worker marked
+        ``FORKED`` with the game id before it exited): the worker and its descendants are
+        killed, the forking seat loses (``crash``), the game is not replayed."""
+        slot = self.slots[i]
+        game_id = int(slot.shared[FORKED])
+        if game_id < 0:
+            return None
+        slot.shared[FORKED] = -1
+        task = slot.tasks[0] if slot.tasks else None
+        if task is None or task.game_id != game_id:
+            log.warning("a bot forked worker %d during game %d (its result was already sent)", slot.proc.pid, game_id)
+            return None
+        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[PLY])
+        played = read_plies(slot.buffer, slot.shared)
+        seconds = time.monotonic() - slot.shared[BEGUN]
+        pending.extendleft(reversed(self._replace(i)[1:]))
+        detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "
+                  f"process (os.fork) at ply {ply}; worker and its descendants killed")
+        return Result(task, task_fault(task, seat, Termination.CRASH, detail, *played, seconds=seconds), 1)
+
     def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+        forked = self._forked(i, pending)
+        if forked is not None:
+            return [forked]
         slot, out = self.slots[i], []
         try:
             while slot.tasks and slot.conn.poll():
@@ -249,6 +284,7 @@ class Pool:
         old.kill()
         self.slots[i] = _Slot(self.ctx, self.setup)
         self.replaced += 1
+        self._sweep()
         return list(old.tasks)
 
     def close(self) -> None:
@@ -262,3 +298,6 @@ class Pool:
                 slot.proc.join(max(0.0, deadline - time.monotonic()))
             slot.kill()
         self.slots = []
+        if hasattr(self, "_before"):
+            self._sweep()
+            set_subreaper(self._was_subreaper)
