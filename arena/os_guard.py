@@ -160,3 +160,29 @@ def kill_orphans(keep: set[int], rounds: int = 50) -> list[int]:
                 pass
             killed.append(pid)
     return killed
+
+
+def has_children() -> bool:
+    """Whether this process has any child, running or not yet reaped (one ``waitid`` call
+    that reaps nothing: cheap enough to call after every move)."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
+def _cmdline(pid: int) -> bytes | None:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def forked_copies(known: set[int]) -> list[int]:
+    """Children of this process not in ``known`` that run this process's own command line:
+    copies made by ``os.fork()`` without ``exec`` (an engine started with ``subprocess`` runs
+    another command line and is not one)."""
+    mine = _cmdline(os.getpid())
+    return [pid for pid in children() - known if _cmdline(pid) == mine]

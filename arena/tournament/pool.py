@@ -40,7 +40,7 @@ from arena.errors import ConfigError
 from arena.os_guard import children, exit_text, kill_group, kill_orphans, set_subreaper
 from arena.referee import GameRecord, Termination, from_wire
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, FORK_SEAT, FORKED, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED,
+from arena.tournament.worker import (BEGUN, FORK_PLY, FORK_SEAT, FORKED, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED,
                                      WorkerSetup, read_plies, task_fault, worker_main)
 
 log = logging.getLogger("arena.pool")
@@ -214,8 +214,9 @@ class Pool:
         if task is None or task.game_id != game_id:
             log.warning("a bot forked worker %d during game %d (its result was already sent)", slot.proc.pid, game_id)
             return None
-        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[PLY])
-        played = read_plies(slot.buffer, slot.shared)
+        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
+        moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
+        played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
         seconds = time.monotonic() - slot.shared[BEGUN]
         pending.extendleft(reversed(self._replace(i)[1:]))
         detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "

@@ -27,15 +27,15 @@ from typing import Any
 
 import arena.games
 from arena.games import SIMULTANEOUS, Game, State
-from arena.os_guard import PIPE_CLOSED, guard_child, new_session
+from arena.os_guard import PIPE_CLOSED, children, forked_copies, guard_child, has_children, new_session
 from arena.referee import (GameRecord, MoveRecord, Termination, fault_record, ply_from_wire, ply_text, ply_to_wire,
                            referee_game, to_wire)
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
 from bots.registry import BotSpec, bot_class
 
-SEAT, PLY, STARTED, GAME, BEGUN, PLIES_END, FORKED, FORK_SEAT = range(8)
-SHARED_SIZE = 8
+SEAT, PLY, STARTED, GAME, BEGUN, PLIES_END, FORKED, FORK_SEAT, FORK_PLY = range(9)
+SHARED_SIZE = 9
 #: the pid of this worker (set by ``worker_main``): a process with another pid running the
 #: worker's code is a copy a bot forked, and exits at once (``check_pid``)
 _HOME_PID: int | None = None
@@ -144,17 +144,36 @@ def read_plies(buffer: Any, shared: Any) -> tuple[list[str], list[MoveRecord]]:
     return moves, stats
 
 
-def check_pid(shared: Any, seat: int) -> None:
-    """In a copy of the worker forked by a bot: tell the runner (``shared[FORKED]``: the game
-    id, ``shared[FORK_SEAT]``: the forking seat; the runner kills the worker and the bot loses)
-    and exit at once, before the copy can send anything or touch the store. Called before every
-    send and in every hook of ``play_task``."""
-    if _HOME_PID is not None and os.getpid() != _HOME_PID:
+def _mark_fork(shared: Any, seat: int, ply: int) -> None:
+    shared[FORK_SEAT], shared[FORK_PLY] = seat, ply
+    shared[FORKED] = shared[GAME]
+
+
+def check_pid(shared: Any, seat: int, ply: int = -1, known: set[int] | None = None) -> None:
+    """Fork safety (called before every send and in every hook of ``play_task``).
+
+    In a copy of the worker forked by a bot: mark the game (``shared[FORKED]``: its id,
+    ``FORK_SEAT``: the forking seat, ``FORK_PLY``: the ply it was choosing) and exit at once,
+    before the copy can send anything or touch the store. In the worker itself, when a child
+    that is a copy of it appeared since ``known`` (``os_guard.forked_copies``; checked only
+    when the worker has children at all): mark the game the same way and wait to be killed.
+    The runner kills the worker and its descendants; the plies before the fork stand and the
+    forking seat loses (``crash``).
+    """
+    if _HOME_PID is None:
+        return
+    if os.getpid() != _HOME_PID:
         try:
-            shared[FORK_SEAT] = seat
-            shared[FORKED] = shared[GAME]
+            _mark_fork(shared, seat, ply)
         finally:
             os._exit(0)
+    if known is not None and has_children():
+        copies = forked_copies(known)
+        if copies:
+            log.warning("seat %d forked the worker (pids %s)", seat, copies)
+            _mark_fork(shared, seat, ply)
+            while True:  # the runner sees FORKED and kills this process group
+                time.sleep(0.05)
 
 
 def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: GameTask, setup: WorkerSetup,
@@ -169,22 +188,26 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0
     shared[GAME], shared[BEGUN] = task.game_id, time.monotonic()
 
-    here = [-1]  # the seat this process last asked (a forked copy keeps the forking seat)
+    here = [-1, len(task.opening)]  # seat last asked, plies played: a forked copy keeps the fork's
+    known: set[int] = children() if has_children() else set()  # e.g. engine processes
 
     def on_move(seat: int, state: State) -> None:
-        check_pid(shared, here[0])
+        check_pid(shared, *here, known)
+        if has_children():  # processes a bot started (an engine): known, not copies
+            known.update(children())
         here[0] = seat
         shared[SEAT] = seat
         shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS else time.monotonic()
 
     def on_reset(seat: int) -> None:
-        check_pid(shared, here[0])
+        check_pid(shared, *here, known)
         here[0] = seat
         shared[SEAT] = seat
         shared[STARTED] = time.monotonic()  # reset counts against the first move: the watchdog times it
 
     def on_ply(state: State, rec: MoveRecord) -> None:
-        check_pid(shared, here[0])
+        check_pid(shared, *here, known)
+        here[1] += 1
         if plies is not None:
             plies.check_pipe()  # before SEAT moves on: a bot closing fds is blamed, not the next
         shared[STARTED] = 0.0
@@ -201,7 +224,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     record = referee_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                           time_margin=setup.time_margin, memory_limit=setup.memory_limit, on_move=on_move,
                           on_ply=on_ply, on_reset=on_reset, seeds=task.seeds or None, start=task.start)
-    check_pid(shared, here[0])
+    check_pid(shared, *here, known)
     return record
 
 

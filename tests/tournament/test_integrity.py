@@ -11,7 +11,7 @@ import bots
 from arena.referee import GameRecord, Private, last_frame, play_game, referee_check
 from arena.referee.records import Termination, forfeit
 from tests.fixtures import hostile_bots as hb
-from tests.tournament.hostile import run_hostile
+from tests.tournament.hostile import assert_no_survivors, run_hostile
 
 
 def play(bot, seed=3):
@@ -121,3 +121,23 @@ def test_exception_stores_the_traceback_with_the_bots_line(tmp_path):
     frame_line = last_frame(detail)
     assert "hostile_bots.py" in frame_line and "in helper" in frame_line
     assert "Traceback (most recent call last)" in (tmp_path / f"{summary.name}.log").read_text()
+
+
+def test_a_forking_bot_loses_and_the_run_completes(tmp_path):
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary, frame = run_hostile(tmp_path / "run", f"Forker:dir={marks}")
+    assert summary.stored == summary.total == 2 and not summary.interrupted
+    assert summary.faults == {"crash": 2}
+    for row in frame.itertuples():
+        assert row.seats[row.fault_seat] == "c" and "forked the worker" in row.fault_detail
+    assert_no_survivors(marks)
+
+
+def test_a_setsid_grandchild_does_not_outlive_the_run(tmp_path):
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary, frame = run_hostile(tmp_path / "run", f"SetsidForker:dir={marks}")
+    assert summary.stored == 2
+    assert len(list(marks.glob("*.pid"))) == 4  # a child and a grandchild per game
+    assert_no_survivors(marks, seconds=0.5)
