@@ -130,6 +130,7 @@ class Pool:
         self.setup, self.workers, self.n = setup, workers, num_players
         self.game_time, self.retries = game_time, retries
         self.move_grace = None if move_time is None else move_time + time_margin + max(1.0, move_time)
+        self.move_limit = None if move_time is None else move_time + time_margin
         self.ctx, self.fork = context()
         self.slots: list[_Slot] = []
         self.replaced = 0
@@ -172,19 +173,32 @@ class Pool:
         finally:
             self.close()
 
+    def _overdue(self, slot: _Slot, now: float) -> bool:
+        """The worker's bot on move is past its move time plus margin (the watchdog will kill
+        it soon): no game is queued behind it."""
+        return (self.move_limit is not None and slot.playing() is not None and slot.shared[STARTED] > 0
+                and now - slot.shared[STARTED] > self.move_limit)
+
     def _fill(self, pending: deque) -> None:
-        """Top up every worker's tasks in flight."""
-        depth = self._depth()
-        for i in range(len(self.slots)):
-            while len(self.slots[i].tasks) < depth and pending:
-                if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
-                    break  # died in a game: _check blames it
-                if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
-                    code = self.slots[i].proc.exitcode
-                    pending.extendleft(reversed(self._replace(i)))
-                    self._startup_failure(code)
-                    continue
-                pending.popleft()
+        """Top up the workers' tasks in flight, one task at a time to the least-loaded worker
+        (ties: the lowest index), never to a worker whose move is overdue: a worker stuck on a
+        hung move never holds games that others could play."""
+        depth, now, skip = self._depth(), time.monotonic(), set()
+        while pending:
+            open_ = [i for i, s in enumerate(self.slots)
+                     if i not in skip and len(s.tasks) < depth and not self._overdue(s, now)]
+            if not open_:
+                return
+            i = min(open_, key=lambda j: len(self.slots[j].tasks))
+            if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
+                skip.add(i)  # died in a game: _check blames it
+                continue
+            if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
+                code = self.slots[i].proc.exitcode
+                pending.extendleft(reversed(self._replace(i)))
+                self._startup_failure(code)
+                continue
+            pending.popleft()
 
     def _timeout(self, busy: list[_Slot]) -> float:
         now, left = time.monotonic(), [1.0]

@@ -141,3 +141,35 @@ def test_a_setsid_grandchild_does_not_outlive_the_run(tmp_path):
     assert summary.stored == 2
     assert len(list(marks.glob("*.pid"))) == 4  # a child and a grandchild per game
     assert_no_survivors(marks, seconds=0.5)
+
+
+def test_dispatch_spreads_games_over_the_workers(tmp_path):
+    """Two hung games on two workers run side by side: about one --game-time, not two."""
+    import time
+    t0 = time.monotonic()
+    summary, frame = run_hostile(tmp_path, "Sleeper", games=2, workers=2, game_time=4.0)
+    wall = time.monotonic() - t0
+    assert summary.faults == {"game_time": 2}
+    assert wall < 2 * 4.0, f"{wall:.1f}s: the games ran one after the other"
+
+
+def test_fill_hands_out_round_robin():
+    from arena.tournament.pool import Pool
+
+    class FakeSlot:
+        def __init__(self):
+            self.tasks = []
+            self.shared = [0.0] * 9
+            self.proc = type("P", (), {"is_alive": lambda self: True})()
+
+        def playing(self):
+            return None
+
+        def give(self, task):
+            self.tasks.append(task)
+            return True
+    from collections import deque
+    pool = Pool.__new__(Pool)
+    pool.slots, pool.mean_seconds, pool.move_limit = [FakeSlot() for _ in range(3)], None, None
+    pool._fill(deque(range(5)))
+    assert [s.tasks for s in pool.slots] == [[0, 3], [1, 4], [2]]
