@@ -173,3 +173,12 @@ def test_fill_hands_out_round_robin():
     pool.slots, pool.mean_seconds, pool.move_limit = [FakeSlot() for _ in range(3)], None, None
     pool._fill(deque(range(5)))
     assert [s.tasks for s in pool.slots] == [[0, 3], [1, 4], [2]]
+
+
+def test_report_shows_the_last_frame_of_a_traceback(tmp_path):
+    from arena.reports.render import load
+    from arena.reports.tables import faults
+    summary, _ = run_hostile(tmp_path, "DeepRaiser")
+    detail = faults(load(summary.path).games).detail.iloc[0]
+    assert detail.startswith("ValueError: deep bug (File ") and "hostile_bots.py" in detail and "in helper" in detail
+    assert "\n" not in detail
