@@ -182,3 +182,17 @@ def test_report_shows_the_last_frame_of_a_traceback(tmp_path):
     detail = faults(load(summary.path).games).detail.iloc[0]
     assert detail.startswith("ValueError: deep bug (File ") and "hostile_bots.py" in detail and "in helper" in detail
     assert "\n" not in detail
+
+
+def test_arena_run_with_a_forking_bot_exits_0_and_leaves_no_process(tmp_path):
+    import subprocess
+    import sys
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = subprocess.run([sys.executable, "-m", "arena", "run", "--game", "interaction", "--bot",
+                           f"c=tests/fixtures/hostile_bots.py#Forker:dir={marks}", "--bot", "greedy", "--games", "2",
+                           "--workers", "1", "--results", str(tmp_path / "run")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "crash" in proc.stdout
+    assert_no_survivors(marks)
