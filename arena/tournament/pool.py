@@ -21,7 +21,14 @@ Faults handled here (``spec/arena.md`` "Contracts / Faults"):
   assigned to it (``GAME`` is set from the game's start until its result is sent): replaced,
   the game replayed up to ``retries`` times; then the seat on move loses (``crash``). Deaths
   between games are nobody's fault; ``MAX_IDLE_DEATHS`` in a row stop the run (workers that
-  cannot start).
+  cannot start);
+- a bot that forks the worker (``worker.check_pid`` marks ``FORKED``): the worker is killed and
+  replaced, the forking seat loses (``crash``), the plies before the fork stand.
+
+Processes: each worker leads its own session and the pool makes this process a child subreaper
+while it runs, so killing a worker's process group and then every stray child of this process
+(``os_guard.kill_orphans``) leaves nothing a bot started, ``setsid`` ones included.
+Dispatch: one task at a time to the least-loaded worker, never to one whose move is overdue.
 """
 
 from __future__ import annotations
