@@ -65,6 +65,9 @@ def run(
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
                   f"{summary.stored}/{summary.total} stored in {summary.path}"
                   + (f"; faults: {faults}" if faults else ""))
+    if summary.mismatches:
+        console.print(f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as "
+                      f"the worker reported (see {summary.name}.log)")
     if summary.note:
         console.print(summary.note)
     if summary.interrupted:

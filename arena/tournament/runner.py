@@ -28,6 +28,7 @@ import bots as bot_registry
 from arena.engine.sandbox import isolate
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
+from arena.referee import referee_check
 from arena.store import Store, db_path, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.live import watch_for
@@ -68,6 +69,8 @@ class RunSummary:
     #: one line on how the stored tournament was resumed (extended, or asked for fewer games)
     note: str | None = None
     sprt: dict | None = None  # the SPRT's state (``arena.sprt.SprtTally.state``) with --sprt
+    #: games whose worker record the runner's replay contradicted (``arena.referee.check``)
+    mismatches: int = 0
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
@@ -216,6 +219,11 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
                 bar.start()
                 tid = bar.add_task(p.name, total=len(p.tasks), completed=len(p.tasks) - len(todo))
             for res in results:
+                checked = referee_check(p.game, res.record, res.task.start)  # never the worker's objects
+                if checked.mismatch:
+                    summary.mismatches += 1
+                    log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
+                    res = replace(res, record=checked.record)
                 store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
                 summary.played += 1
                 summary.stored += 1
