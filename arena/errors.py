@@ -48,3 +48,8 @@ def one_line(error: BaseException) -> str:
     """The error as one line of text (newlines folded), for the CLI."""
     text = str(error) or type(error).__name__
     return " ".join(text.split())
+
+
+class ClusterError(ArenaError):
+    """A Dask cluster (``--cluster``) that cannot be reached, cannot take the bots, or was lost
+    mid-run (the games already stored are kept)."""

@@ -86,3 +86,103 @@ def guard_child(memory_limit: int | None, output: str | None = None) -> None:
     redirect_output(output)
     if memory_limit:
         limit_memory(memory_limit)
+
+
+#: prctl options (linux/prctl.h)
+_PR_SET_CHILD_SUBREAPER, _PR_GET_CHILD_SUBREAPER = 36, 37
+
+
+def new_session() -> None:
+    """Start a new session (and process group) led by this process, so the parent can kill the
+    process and every descendant still in its group with one ``killpg``."""
+    try:
+        os.setsid()
+    except OSError:  # already a group leader
+        pass
+
+
+def set_subreaper(on: bool) -> bool:
+    """Linux: make this process a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``): an
+    orphaned descendant (one that called ``setsid`` or whose parent died) is re-parented to it
+    instead of to init, so ``kill_orphans`` finds it. Returns whether it was a subreaper before
+    (``False`` where ``prctl`` is missing)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        was = ctypes.c_int(0)
+        libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(was))
+        libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on))
+        return bool(was.value)
+    except (OSError, AttributeError):
+        return False
+
+
+def children(pid: int | None = None) -> set[int]:
+    """Pids of the children of ``pid`` (default this process), from ``/proc`` (Linux)."""
+    pid = os.getpid() if pid is None else pid
+    out: set[int] = set()
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.update(int(p) for p in f.read().split())
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group led by ``pid`` (a worker in its own session; ``new_session``)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def kill_orphans(keep: set[int], rounds: int = 50) -> list[int]:
+    """SIGKILL and reap every child of this process not in ``keep``: with ``set_subreaper`` on,
+    the descendants of a worker that ended (``setsid`` ones included). A killed orphan's own
+    children are re-parented here in turn, so it repeats until none is left. Returns the pids
+    killed."""
+    killed: list[int] = []
+    for _ in range(rounds):
+        stray = children() - keep
+        if not stray:
+            break
+        for pid in stray:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (OSError, ChildProcessError):
+                pass
+            killed.append(pid)
+    return killed
+
+
+def has_children() -> bool:
+    """Whether this process has any child, running or not yet reaped (one ``waitid`` call
+    that reaps nothing: cheap enough to call after every move)."""
+    try:
+        os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:
+        return False
+    return True
+
+
+def _cmdline(pid: int) -> bytes | None:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def forked_copies(known: set[int]) -> list[int]:
+    """Children of this process not in ``known`` that run this process's own command line:
+    copies made by ``os.fork()`` without ``exec`` (an engine started with ``subprocess`` runs
+    another command line and is not one)."""
+    mine = _cmdline(os.getpid())
+    return [pid for pid in children() - known if _cmdline(pid) == mine]

@@ -89,6 +89,7 @@ class AlphaBetaBot(Bot):
         self.nodes = 0
         self._next_check = self._stop_at()
         self._killers = [[None, None] for _ in range(max_depth + 1)]
+        self._journal: list = []  # (move, history score before) per history update, in order
         moves = state.legal_moves()
         best, value, reached = moves[0], None, 0
         for depth in range(1, max_depth + 1):
@@ -168,8 +169,7 @@ class AlphaBetaBot(Bot):
         if depth == 1:
             best, best_move = self._frontier(state, me, alpha, beta, ply, hash_move)
         else:
-            for move in self._ordered(state.legal_moves(), hash_move, ply):
-                child = state.play(move)
+            for move, child in self._children(state, hash_move, ply):
                 if child.to_move < 0:
                     self.nodes += 1
                     v = self._final(child, me, ply + 1)
@@ -195,6 +195,41 @@ class AlphaBetaBot(Bot):
             self._root_move = best_move
         return best
 
+    def _children(self, state: State, hash_move: Any, ply: int):
+        """``(move, state after move)`` of an interior node, lazily, in ``_ordered`` order.
+
+        Staged: where the state can check one move alone (``state.try_play``), the hash move and
+        killers come first and the other moves are generated only when none of them cut off;
+        the rest is then ordered by the history scores as they were when the node began (the
+        journal undoes the updates made below the moves tried first), so the search tree is
+        the one of generating all moves first.
+        """
+        k1, k2 = self._killers[ply]
+        single = getattr(state, "try_play", None)
+        if single is None or (hash_move is None and k1 is None):
+            play = state.play
+            for move in self._ordered(state.legal_moves(), hash_move, ply):
+                yield move, play(move)
+            return
+        journal = self._journal
+        mark = len(journal)
+        tried: list = []
+        for move in (hash_move, k1, k2):
+            if move is None or move in tried:
+                continue
+            child = single(move)
+            if child is not None:
+                tried.append(move)
+                yield move, child
+        rest = [m for m in state.legal_moves() if m not in tried]
+        if self._history:
+            before = {m: old for m, old in reversed(journal[mark:])}  # the earliest update wins
+            hist = self._history.get_zero
+            rest.sort(key=lambda m: before[m] if m in before else hist(m), reverse=True)
+        play = state.play
+        for move in rest:
+            yield move, play(move)
+
     def _frontier(self, state: State, me: int, alpha: float, beta: float, ply: int,
                   hash_move: Any) -> tuple[float, Any]:
         """(best value, best move) of a depth-1 node: every child is a leaf.
@@ -207,7 +242,36 @@ class AlphaBetaBot(Bot):
         best, best_move = -INF, None
         evaluate = self._evaluate
         nodes, check = self.nodes, self._next_check
-        moves = self._ordered(state.legal_moves(), hash_move, ply, False)
+        k1, k2 = self._killers[ply]
+        single = getattr(state, "try_leaf", None)
+        if single is not None and (hash_move is not None or k1 is not None):
+            # staged: the hash move and killers first, each checked alone; the other moves are
+            # generated only when none of them cuts off (the same order as ``_ordered``)
+            tried: list = []
+            for move in (hash_move, k1, k2):
+                if move is None or move in tried:
+                    continue
+                child = single(move)
+                if child is None:
+                    continue
+                tried.append(move)
+                nodes += 1
+                v = self._final(child, me, ply + 1) if child.to_move < 0 else evaluate(child, me)
+                if nodes >= check:
+                    self.nodes = nodes
+                    self._check()
+                    check = self._next_check
+                if v > best:
+                    best, best_move = v, move
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self._cutoff(move, hash_move, 1, ply)
+                            self.nodes = nodes
+                            return best, best_move
+            moves = [m for m in state.legal_moves() if m not in tried] if tried else state.legal_moves()
+        else:
+            moves = self._ordered(state.legal_moves(), hash_move, ply, False)
         leaves = getattr(state, "leaves", None)
         play = state.play
         for move, child in leaves(moves) if leaves is not None else ((m, play(m)) for m in moves):
@@ -243,4 +307,6 @@ class AlphaBetaBot(Bot):
             if killers[0] != move:
                 killers[1] = killers[0]
                 killers[0] = move
-        self._history[move] = self._history.get(move, 0) + depth * depth
+        old = self._history.get(move, 0)
+        self._journal.append((move, old))
+        self._history[move] = old + depth * depth

@@ -302,12 +302,12 @@ class BestReplyBot(_Search):
     def _min(self, state, depth, alpha, beta, replied: bool) -> float:
         """An opponent ply inside the MIN layer; ``replied``: the layer's one reply is made."""
         self._tick()
-        moves = state.legal_moves()
-        default = self._default(moves)
-        if replied:
-            candidates = [(default, True)]
+        if replied:  # only the default move: from the state alone where it can tell (no generation)
+            quick = getattr(state, "pass_or_first", None)
+            candidates = [(quick() if quick is not None else self._default(state.legal_moves()), True)]
         else:  # reply here with any move, or play the default and let a later opponent reply
-            candidates = [(m, True) for m in self._order(moves)] + [(default, False)]
+            moves = state.legal_moves()
+            candidates = [(m, True) for m in self._order(moves)] + [(self._default(moves), False)]
         best = INF
         play = _player(state)
         for move, done in candidates:

@@ -19,9 +19,10 @@ import numpy as np
 from arena.games import Dynamics, Param, State
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
-from bots.base import Bot, Limits, Plays, SearchStats
 from arena.games.ricochet.puzzle import slide as rule_slide
-from bots.ricochet_search import breadth_first, greedy, ida_star, lower_bounds, path_table
+from bots.base import Bot, Limits, Plays, SearchStats
+from bots.ricochet_bounds import board_arrays, lower_bounds, path_table
+from bots.ricochet_search import breadth_first, greedy, ida_star
 
 
 @dataclass(frozen=True)
@@ -48,24 +49,29 @@ WARM_UP = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
 
 @lru_cache(maxsize=64)
+def _arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
+    return board_arrays(board)
+
+
 def _tables(board: Board) -> np.ndarray:
-    return np.array([s for d in range(4) for s in board.stops[d]], np.int64)
+    """The kernel's slide table (``d * 256 + cell``: where a lone robot stops)."""
+    return _arrays(board)[1]
 
 
 @lru_cache(maxsize=64)
 def _paths(board: Board) -> np.ndarray | None:
-    return path_table(board) if board.diagonals else None
+    return path_table(board, _arrays(board)[0]) if board.diagonals else None
 
 
 @lru_cache(maxsize=1024)
 def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,)) -> np.ndarray:
     """Per cell, a lower bound on the moves of a goal robot; with barriers the bound of each
     goal robot's colour (its deflected paths), the smallest of them for the vortex."""
+    walls, stops = _arrays(board)
     if not board.diagonals:
-        return lower_bounds(board.walls, goal)
-    tables = [lower_bounds(board.walls, goal, [{c for d in range(4) for c in board.path(r, x, d)[0]}
-                                               for x in range(256)]) for r in colours]
-    return np.minimum.reduce(tables)
+        return lower_bounds(walls, goal)
+    paths = _paths(board)
+    return np.minimum.reduce([lower_bounds(walls, goal, paths, r, stops) for r in colours])
 
 
 def _puzzle_bounds(puzzle: Puzzle) -> np.ndarray:

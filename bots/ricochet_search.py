@@ -4,9 +4,8 @@ Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + 
 N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``kernel``:
 cached on disk at first use) and runs as plain Python otherwise (same code, far slower).
 
-Pruning (``spec/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal robot's moves
-(breadth-first search backwards from the target where a slide may stop at any cell of its
-path: other robots can always be blockers, so the bound is admissible); only goal robots move
+Pruning (``docs/rules/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal robot's
+moves (``bots.ricochet_bounds.lower_bounds``, compiled as well); only goal robots move
 when the bound equals the remaining depth (so only they make the last move); no robot moves
 straight back; two consecutive moves of different robots that commute (each ends the same in
 either order) are searched only in robot order (R before G...): the other order reaches the
@@ -14,7 +13,11 @@ same position at the same depth; a transposition table keyed by the robot cells 
 sorted) stores the remaining depth searched, so a position is not searched again with the
 same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
 entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
-grows with the search up to 2**26 entries (512 MiB).
+grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle of ``arena bench``
+then peaks under 200 MiB (a warmed-up solver process holds about 160 MiB before its table,
+mostly numba and LLVM) and searches no more nodes than
+with 2**24 or 2**26 entries (47.7 M against 50.0 M: deeper entries are kept, replacement
+drops the shallow ones).
 
 Coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"): a board with
 barriers passes ``paths`` (``path_table``), each robot's free path per (cell, direction) with
@@ -75,52 +78,6 @@ WALL_BIT = (1, 2, 4, 8)
 FOUND, EXHAUSTED, ABORTED = 1, 0, -1
 
 
-def lower_bounds(walls: tuple[int, ...], goal: int, reach=None) -> np.ndarray:
-    """Per cell, a lower bound on the moves a robot needs to reach ``goal`` (``INF``: never).
-
-    Backward breadth-first search where a slide may stop at any cell of its wall-free path.
-    With barriers, ``reach[x]`` lists every cell on the robot's deflected paths from ``x``
-    (any of them may be where a robot stops it): the search runs on those edges reversed, so
-    the bound stays admissible when a deflection reaches a cell sooner than straight slides.
-    """
-    if reach is not None:
-        back: list[list[int]] = [[] for _ in range(256)]
-        for x, cells in enumerate(reach):
-            for y in cells:
-                back[y].append(x)
-        h = np.full(256, INF, dtype=np.int64)
-        h[goal] = 0
-        frontier = [goal]
-        k = 0
-        while frontier:
-            k += 1
-            nxt = []
-            for y in frontier:
-                for x in back[y]:
-                    if h[x] == INF:
-                        h[x] = k
-                        nxt.append(x)
-            frontier = nxt
-        return h
-    h = np.full(256, INF, dtype=np.int64)
-    h[goal] = 0
-    frontier = [goal]
-    k = 0
-    while frontier:
-        k += 1
-        nxt = []
-        for y in frontier:
-            for e in range(4):
-                x = y
-                while not walls[x] & WALL_BIT[e]:
-                    x += STEP[e]
-                    if h[x] == INF:
-                        h[x] = k
-                        nxt.append(x)
-        frontier = nxt
-    return h
-
-
 @kernel
 def _slide(stops, pos, n, r, d):
     s = pos[r]
@@ -151,19 +108,6 @@ def _slide(stops, pos, n, r, d):
 #: ``ORIENT + cell``: 1 for a ``/`` barrier, 2 for ``\\``; ``NBAR``: the number of barriers.
 ORIENT = 5 * 1024
 NBAR = ORIENT + 256
-
-
-def path_table(board) -> np.ndarray:
-    """A board's barriers for the kernel (layout above)."""
-    out = np.full(NBAR + 1, -1, np.int64)
-    for r in range(5):
-        ahead = board.turning_ahead(r)
-        for d in range(4):
-            out[r * 1024 + d * 256:r * 1024 + d * 256 + 256] = ahead[d]
-    out[ORIENT:NBAR] = [0 if c not in board.diagonals else 1 if board.diagonals[c][0] == "/" else 2
-                        for c in range(256)]
-    out[NBAR] = len(board.diagonals)
-    return out
 
 
 @kernel
@@ -348,7 +292,7 @@ def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max
 
 def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
              target: int, deadline: float | None = None, max_nodes: int | None = None,
-             max_depth: int = 60, table_bits: int = 26, paths: np.ndarray | None = None):
+             max_depth: int = 60, table_bits: int = 22, paths: np.ndarray | None = None):
     """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
 
     ``paths``: the board's ``path_table`` when it has barriers (``None``: plain slides).
@@ -390,4 +334,4 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
 
 from bots.ricochet_greedy import breadth_first, greedy  # noqa: E402  (the Python searches, re-exported)
 
-__all__ = ["lower_bounds", "ida_star", "greedy", "breadth_first", "path_table", "HAVE_NUMBA"]
+__all__ = ["HAVE_NUMBA", "breadth_first", "greedy", "ida_star"]

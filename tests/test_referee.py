@@ -153,3 +153,21 @@ def test_a_game_error_in_a_tournament_is_stored_and_logged(tmp_path, monkeypatch
     assert (games.termination == "game_error").any() and games.fault_seat.isna().all()
     log = (tmp_path / f"{summary.name}.log").read_text()
     assert "arena.referee ERROR game buggy-nim raised" in log and "ZeroDivisionError" in log
+
+
+def test_figures_a_bot_does_not_report_are_none_not_zero(tmp_path):
+    """``random`` reports no nodes or depth: its plies store NULL, and the search table shows
+    NaN for it while alpha-beta's figures are numbers (``docs/statistics.md`` "Presentation")."""
+    game = arena.games.make("interaction")
+    rnd, ab = bots.make("random"), bots.make("alphabeta:depth=2")
+    record = play_game(game, [rnd, ab], seed=3, labels=["random", "ab"])
+    own = [m for m in record.move_stats if m.seat >= 0]
+    assert all(m.nodes is None and m.depth is None for m in own if m.seat == 0)
+    assert all(m.nodes > 0 and m.depth >= 1 for m in own if m.seat == 1)
+    import pandas as pd
+    from arena.reports.tables import search_stats
+    moves = pd.DataFrame([dict(ply=m.ply, seat=m.seat, label=record.seats[m.seat], nodes=m.nodes, depth=m.depth,
+                               seconds=m.seconds) for m in own])
+    table = search_stats(moves).set_index("label")
+    assert pd.isna(table.loc["random", "mean_nodes"]) and pd.isna(table.loc["random", "nodes_per_second"])
+    assert table.loc["ab", "mean_nodes"] > 0

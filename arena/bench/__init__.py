@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: modules under arena.bench, in the order printed
-MODULES: list[str] = ["interaction", "sandpile", "search", "speed", "ricochet", "runner", "stats", "engine", "report"]
+MODULES: list[str] = ["interaction", "sandpile", "search", "speed", "ricochet", "runner", "stats", "engine", "cluster", "report"]
 
 
 @dataclass(frozen=True)

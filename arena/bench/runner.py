@@ -6,6 +6,12 @@ worker (fork, pipe, SQLite commit per game, everything but the progress bar) and
 <= 2 ms, ``spec/arena.md`` "Quality bars"). Random bots on Interaction keep the games cheap so
 the overhead is not lost in the noise.
 
+Integrity costs (issue 11), on the same games: the private copies each bot is handed
+(``arena.referee.private``: one game copy per seat per game, one state copy per ply), which
+the plain loop pays too (it calls ``play_game``), so they are added to the overhead figure;
+and the runner's replay of each record before it is stored (``referee_check``), which the
+arena figure already includes.
+
 Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction) on 1 then 2 workers;
 wall-clock ratio (goal >= 1.8 on two free cores), printed beside the ratio of two bare forked
 loops on the same games: on a machine shared with other work both drop, and the gap between
@@ -22,7 +28,7 @@ import time
 
 import arena.games
 from arena.bench import Figure
-from arena.referee import play_game
+from arena.referee import Private, play_game, referee_check
 from arena.tournament import build, plan, run_tournament
 from arena.tournament.worker import bot_factories
 
@@ -63,6 +69,36 @@ def _values(cfg) -> dict:
             "workers": cfg.workers, "opening_plies": cfg.opening_plies, "seed": cfg.seed}
 
 
+def _integrity_ms(cfg) -> tuple[float, float, float]:
+    """(µs per ply of private state copies, ms per game of them, ms per game of the runner's
+    referee check) on the tournament's games, best of 3."""
+    p = plan(cfg)
+    game = arena.games.make(cfg.game, **cfg.params)
+    factories = bot_factories(p.specs)
+    records, positions = [], []
+    for task in p.tasks:
+        seen: list = []
+        rec = play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
+                        opening=task.opening, seeds=task.seeds, start=task.start,
+                        on_move=lambda seat, state, seen=seen: seen.append((seat, state)))
+        records.append(rec)
+        positions.append(seen)
+    copies, checks = [], []
+    for _ in range(3):
+        start = time.perf_counter()
+        for seen in positions:
+            views = [Private(game) for _ in range(game.num_players)]
+            for seat, state in seen:
+                views[seat].state(state)
+        copies.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for rec, task in zip(records, p.tasks):
+            referee_check(game, rec, task.start)
+        checks.append(time.perf_counter() - start)
+    plies, n = sum(map(len, positions)), len(records)
+    return min(copies) / max(plies, 1) * 1e6, min(copies) / n * 1000, min(checks) / n * 1000
+
+
 def overhead(games: int) -> list[Figure]:
     """ms per game that ``run_tournament`` (1 worker) adds over a plain loop: wall clock, and
     CPU (runner + worker, less the loop's) which a loaded machine disturbs less."""
@@ -74,7 +110,15 @@ def overhead(games: int) -> list[Figure]:
     loop_cpu, tour_cpu = min(c for _, c in loops), min(c for _, c in tours)
     n = cfg.games  # one pairing
     load = os.getloadavg()[0]
+    per_ply, private, check = _integrity_ms(cfg)
     return [
+        Figure("runner", "private state copies per ply (arena.referee.private)", per_ply, "µs/ply", "",
+               f"{private:.3f} ms/game: one game copy per seat per game and one state copy per move"),
+        Figure("runner", "referee check per game (runner replays the record before storing it)", check,
+               "ms/game", "", "included in the arena's wall-clock figure below"),
+        Figure("runner", "arena overhead per game with private states (wall clock + private copies)",
+               (tour - loop) / n * 1000 + private, "ms/game", "≤ 2",
+               "the plain loop calls play_game, which pays the private copies too: they are added back"),
         Figure("runner", "arena overhead per game, wall clock (random vs random, 1 worker)",
                (tour - loop) / n * 1000, "ms/game", "≤ 2",
                f"{n} games, best of 3: plain loop {loop / n * 1000:.2f} ms/game, arena {tour / n * 1000:.2f} "

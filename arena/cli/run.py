@@ -19,6 +19,7 @@ def run(
     format: Optional[str] = typer.Option(None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
     games: Optional[str] = typer.Option(None, "--games", metavar="N", help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet 6, interaction-solo 1, interaction-solo-race 1)"),
     workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
+    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help="play on a Dask cluster instead of --workers (default: none, the local pool): tcp://host:port (a running `dask scheduler`) or local:N (N worker processes here); needs pip install 'arena[cluster]'"),
     name: Optional[str] = typer.Option(None, "--name", help="tournament name (default: derived from the settings)"),
     seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
     results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
@@ -53,7 +54,7 @@ def run(
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
-                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation)
+                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
@@ -64,6 +65,9 @@ def run(
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
                   f"{summary.stored}/{summary.total} stored in {summary.path}"
                   + (f"; faults: {faults}" if faults else ""))
+    if summary.mismatches:
+        console.print(f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as "
+                      f"the worker reported (see {summary.name}.log)")
     if summary.note:
         console.print(summary.note)
     if summary.interrupted:

@@ -9,13 +9,18 @@ and termination, and produces a typed ``GameRecord``.
   ``random_opening``;
 - ``guarded``: ``referee_game``, the loop plus the faults of a process running bots
   (``exit``, ``memory``, ``exception`` in ``reset``) — what the tournament worker and
-  ``arena play`` call.
+  ``arena play`` call;
+- ``private``: the copies of the state and game each bot is handed (``Private``);
+- ``check``: ``referee_check``, the runner's replay of a record before it is stored.
 
 OS mechanics (memory cap, parent-death signal, output isolation) live in ``arena.os_guard``.
 """
 
+from arena.referee.check import Checked, referee_check, round_answers
 from arena.referee.guarded import ply_text, referee_game
-from arena.referee.play import SEEDING, SEEDINGS, bot_seeds, derive_seed, play_game, play_round, random_opening
+from arena.referee.play import (SEEDING, SEEDINGS, bot_seeds, derive_seed, exception_text, last_frame, play_game,
+                                play_round, random_opening)
+from arena.referee.private import Private
 from arena.referee.records import (
     FAULTS,
     BotFault,
@@ -33,7 +38,7 @@ from arena.referee.records import (
 
 __all__ = [
     "FAULTS", "BotFault", "RECORD_VERSION", "SEEDING", "SEEDINGS", "GameRecord", "MoveRecord", "Termination", "bot_seeds",
-    "derive_seed",
+    "derive_seed", "Checked", "referee_check", "round_answers", "exception_text", "last_frame", "Private",
     "fault_record", "forfeit", "from_wire", "play_game", "play_round", "ply_from_wire", "ply_text",
     "ply_to_wire", "random_opening", "referee_game", "to_wire",
 ]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from arena.games import Game, State
-from arena.referee.play import OnMove, OnPly, play_game
+from arena.referee.play import OnMove, OnPly, exception_text, play_game
 from arena.referee.records import GameRecord, MoveRecord, Termination, fault_record, forfeit
 from bots.base import Limits, Player
 
@@ -88,8 +88,8 @@ def referee_game(
         return lost(Termination.EXIT, f"bot called sys.exit({exc.code!r})")
     except MemoryError:
         return lost(Termination.MEMORY, f"MemoryError: out of memory ({_memory_text(memory_limit)})")
-    except Exception as exc:
-        return lost(Termination.EXCEPTION, f"{type(exc).__name__}: {exc}")
+    except (Exception, KeyboardInterrupt) as exc:
+        return lost(Termination.EXCEPTION, exception_text(exc))
     detail = record.fault_detail or ""
     if record.outcome.termination == Termination.EXCEPTION and detail.startswith("MemoryError"):
         said = detail.split(":", 1)[1].strip() if ":" in detail else ""

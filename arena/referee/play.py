@@ -23,11 +23,13 @@ import hashlib
 import logging
 import random
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
+from arena.referee.private import Private
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
 from bots.base import Limits, Player, ReportsStats, Resettable, SearchStats
 
@@ -99,16 +101,31 @@ def random_opening(game: Game, seed: int, plies: int, start: str | None = None) 
     return out
 
 
-def _ask(bot: Player, state: State, limits: Limits | None, margin: float) -> tuple[Any, float, str | None, str | None]:
+def exception_text(exc: BaseException) -> str:
+    """A bot's exception as stored in ``fault_detail``: a first line ``Type: message``, then the
+    full traceback (the bot's file and line are its last frame; ``last_frame`` reads it)."""
+    return f"{type(exc).__name__}: {exc}\n" + "".join(traceback.format_exception(exc)).rstrip()
+
+
+def last_frame(detail: str | None) -> str | None:
+    """The last ``File "...", line N, in f`` line of a traceback in ``detail``, or ``None``."""
+    frames = [line.strip() for line in (detail or "").splitlines() if line.strip().startswith("File ")]
+    return frames[-1] if frames else None
+
+
+def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
+         owed: float = 0.0) -> tuple[Any, float, str | None, str | None]:
     """(answer, seconds, fault, detail) of one ``choose`` call; an answer later than
-    ``limits.time + margin`` seconds is a ``timeout``."""
-    t0 = time.perf_counter()
+    ``limits.time + margin`` seconds is a ``timeout``. ``owed``: seconds the bot already spent
+    in ``reset``, counted against this move. ``KeyboardInterrupt`` raised by a bot is an
+    ``exception`` like any other (a worker ignores SIGINT, so it never comes from the user)."""
+    t0 = time.perf_counter() - owed
     try:
         answer = bot.choose(state, limits)
     except BotFault as exc:  # an engine process that timed out or died names its own fault
         return None, time.perf_counter() - t0, Termination(exc.reason), exc.detail
-    except Exception as exc:  # a bot's bug is a fault of that bot, never of the arena
-        return None, time.perf_counter() - t0, Termination.EXCEPTION, f"{type(exc).__name__}: {exc}"
+    except (Exception, KeyboardInterrupt) as exc:  # a bot's bug is a fault of that bot, never of the arena
+        return None, time.perf_counter() - t0, Termination.EXCEPTION, exception_text(exc)
     secs = time.perf_counter() - t0
     t = None if limits is None else limits.time
     if t is not None and secs > t + margin:
@@ -116,16 +133,23 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float) -> tup
     return answer, secs, None, None
 
 
+#: figures of a bot that reports none: stored as NULL ("not reported"), never as 0
+UNREPORTED = SearchStats(None, None, 0.0, None)  # type: ignore[arg-type]
+
+
 def _stats(bot: Player) -> SearchStats:
-    """The bot's ``last_stats`` as numbers (all zero when it reports none or nonsense)."""
+    """The bot's ``last_stats`` as numbers. A figure the bot does not report — no
+    ``last_stats``, nonsense, or 0 nodes / 0 depth (``SearchStats``' "not a search" defaults)
+    — is ``None``, stored as NULL and shown empty, never as 0 (``docs/statistics.md``
+    "Presentation")."""
     if not isinstance(bot, ReportsStats):
-        return SearchStats()
+        return UNREPORTED
     st = bot.last_stats
     try:
-        return SearchStats(int(st.nodes or 0), int(st.depth or 0), 0.0,
+        return SearchStats(int(st.nodes) if st.nodes else None, int(st.depth) if st.depth else None, 0.0,
                            None if st.evaluation is None else float(st.evaluation))
     except (AttributeError, TypeError, ValueError):
-        return SearchStats()
+        return UNREPORTED
 
 
 def _reads_as(game: Game, state: State, move: Any) -> Any:
@@ -147,8 +171,9 @@ def _judge(game: Game, state: State, move: Any) -> tuple[State | None, str | Non
     except Exception as exc:
         read = _reads_as(game, state, move)
         detail = f"{type(move).__name__} {str(move)[:60]!r}: {type(exc).__name__}: {exc}"
-        if isinstance(exc, (IllegalMoveError, MoveSyntaxError)):
-            return None, Termination.ILLEGAL_MOVE if read is not None else Termination.BAD_MOVE, detail
+        if isinstance(exc, (IllegalMoveError, MoveSyntaxError)):  # an object not of the move type is no move
+            a_move = read is not None and (isinstance(move, str) or type(move) is type(read))
+            return None, Termination.ILLEGAL_MOVE if a_move else Termination.BAD_MOVE, detail
         if read is None or read != move:
             return None, Termination.BAD_MOVE, detail
         log.error("game %s raised playing %r in %s", game.name, move, state.to_text(), exc_info=True)
@@ -166,21 +191,24 @@ _ROUND_FAULT = {Termination.EXCEPTION: CRASHED, Termination.TIMEOUT: LATE}
 
 
 def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | None], margin: float,
-               ply: int, on_move: OnMove | None = None) -> tuple[State, list[MoveRecord]]:
+               ply: int, on_move: OnMove | None = None,
+               views: Sequence[Private] | None = None) -> tuple[State, list[MoveRecord]]:
     """One simultaneous round: every seat answers, ``state.play(answers)``.
 
     A seat whose ``choose`` raises or answers late gives no answer this round (status
     ``crash`` / ``late``); it does not lose the game. Returns the state after and one
-    ``MoveRecord`` per seat (``ply``: the round's index in the game's moves).
+    ``MoveRecord`` per seat (``ply``: the round's index in the game's moves). ``views``: each
+    seat's ``Private`` view (default: fresh ones); a bot is asked with its own copy.
 
     Raises:
         Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
     """
     answers = []
+    views = views or [Private(getattr(state, "game", None)) for _ in bots]
     for seat, bot in enumerate(bots):
         if on_move:
             on_move(seat, state)
-        answer, secs, fault, _ = _ask(bot, state, limits[seat], margin)
+        answer, secs, fault, _ = _ask(bot, views[seat].state(state), limits[seat], margin)
         void = None if fault is None else _ROUND_FAULT.get(fault, str(fault))
         answers.append(Answer(None if void else answer, secs, _stats(bot).nodes, void))
     after = state.play(answers)
@@ -246,11 +274,15 @@ def play_game(
         move = game.parse_move(state, text)
         state = state.play(move)
         played.append(str(move))
+    views = [Private(game) for _ in bots]  # each bot sees its own copies (arena.referee.private)
+    owed = [0.0] * n  # seconds spent in reset, counted against the seat's first move
     for seat, bot in enumerate(bots):
         if isinstance(bot, Resettable):
             if on_reset:
                 on_reset(seat)
-            bot.reset(game, seat, seeds[seat])
+            t0 = time.perf_counter()
+            bot.reset(views[seat].game, seat, seeds[seat])
+            owed[seat] = time.perf_counter() - t0
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 
@@ -263,7 +295,7 @@ def play_game(
         ply = len(moves)
         if state.to_move == SIMULTANEOUS:
             try:
-                state, records = play_round(state, bots, per_seat, time_margin, ply, on_move)
+                state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views)
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
                 return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")
@@ -275,7 +307,9 @@ def play_game(
         seat = state.to_move
         if on_move:
             on_move(seat, state)
-        move, secs, fault, detail = _ask(bots[seat], state, per_seat[seat], time_margin)
+        move, secs, fault, detail = _ask(bots[seat], views[seat].state(state), per_seat[seat], time_margin,
+                                         owed[seat])
+        owed[seat] = 0.0
         if fault is None:
             after, fault, detail = _judge(game, state, move)
         if fault is not None:

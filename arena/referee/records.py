@@ -80,10 +80,16 @@ class Termination(StrEnum):
         "The game's own code raised while playing a proper move (a bug in the game, not in a "
         "bot): nobody is blamed, the traceback is logged.",
     )
+    UNFINISHED = (
+        "unfinished",
+        "The worker reported an ending that the runner's replay of the stored moves does not reach "
+        "(``arena.referee.check``: a bot tampered with the worker's objects): nobody is blamed, "
+        "every seat ranks first, the mismatch is logged and counted.",
+    )
 
 
 #: Terminations that are a bot's fault (the seat ranks last).
-FAULTS = tuple(t for t in Termination if t is not Termination.GAME_ERROR)
+FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED))
 
 
 class BotFault(Exception):
@@ -111,7 +117,7 @@ class MoveRecord:
             for none).
         seconds: thinking time, seconds (0 for opening plies).
         nodes, depth, evaluation: the bot's ``last_stats`` for that move (count, plies, the
-            bot's own units).
+            bot's own units); ``None`` when the bot does not report the figure.
         status: at a simultaneous round, the verdict on the seat's answer: ``won``, ``valid``,
             ``invalid``, ``none`` (no answer), or the arena's ``late`` / ``crash``; ``None``
             for sequential plies.
@@ -121,8 +127,8 @@ class MoveRecord:
     seat: int
     move: str
     seconds: float = 0.0
-    nodes: int = 0
-    depth: int = 0
+    nodes: int | None = 0
+    depth: int | None = 0
     evaluation: float | None = None
     status: str | None = None
 
@@ -175,13 +181,16 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
     """The record of a game stopped by a fault of ``seat`` (``None`` or < 0: nobody blamed).
 
     ``moves`` and ``stats``: the plies played after the ``opening``; ``detail`` is squeezed to
-    one line of at most 500 characters.
+    one line of at most 500 characters (a traceback after it, ``arena.referee.play.exception_text``,
+    is kept whole up to 20,000 characters).
     """
+    head, _, trace = detail.partition("\n")
+    detail = " ".join(head.split())[:500] + ("\n" + trace[:20_000] if trace.strip() else "")
     blamed = seat if seat is not None and seat >= 0 else None
     opened = tuple(MoveRecord(i, -1, m) for i, m in enumerate(opening))
     return GameRecord(seats=tuple(seats), seed=seed, opening_plies=len(opening), moves=tuple(opening) + tuple(moves),
                       move_stats=opened + tuple(stats), outcome=forfeit(len(seats), blamed, reason), seconds=seconds,
-                      fault_seat=blamed, fault_detail=" ".join(detail.split())[:500])
+                      fault_seat=blamed, fault_detail=detail)
 
 
 _MOVE_FIELDS = tuple(f.name for f in fields(MoveRecord))

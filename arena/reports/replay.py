@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.games import SIMULTANEOUS, Answer, Game
+from arena.games import SIMULTANEOUS, Game
+from arena.referee.check import round_answers  # noqa: F401 (re-exported: reports read rounds with it)
 
 
 @dataclass(frozen=True)
@@ -35,16 +36,6 @@ class Frame:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def round_answers(game: Game, state: Any, record: str) -> list[Answer]:
-    """Answers reproducing a stored simultaneous round ``<chip> <winning seat or -> <solution
-    or ->``: the winner's solution, no answer from the others (docs/arena.md "Storage")."""
-    parts = record.split(" ", 2)
-    answers = [Answer() for _ in range(game.num_players)]
-    if len(parts) == 3 and parts[1] != "-":
-        answers[int(parts[1])] = Answer(game.parse_move(state, parts[2]))
-    return answers
 
 
 def replay_frames(

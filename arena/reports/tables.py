@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from arena.referee.play import last_frame
 from arena.ratings import rate_games
 from arena.reports.stats import ChiSquare, binomial_test, equal_shares_test, wilson_interval
 
@@ -286,10 +287,18 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+def _brief(detail: str) -> str:
+    """A stored fault detail in one line: its first line, and for an ``exception`` with a
+    traceback the traceback's last frame (the bot's file and line)."""
+    where = last_frame(detail)
+    return detail.splitlines()[0] + (f" ({where})" if where else "") if detail else ""
+
+
 def faults(games: pd.DataFrame) -> pd.DataFrame:
     """Every game lost by a fault, with the bot blamed: ``game_id``, ``bot`` (label at
     ``fault_seat``), ``seat``, ``termination`` (exception, illegal_move, bad_move, timeout,
-    crash, ...), ``plies`` and ``detail`` (the store's ``fault_detail`` when it has one)."""
+    crash, ...), ``plies`` and ``detail`` (the store's ``fault_detail`` when it has one: its first
+    line, and a traceback's last frame)."""
     bad = games[games["fault_seat"].notna()].sort_values("game_id")
     rows = []
     for g in bad.itertuples(index=False):
@@ -301,7 +310,7 @@ def faults(games: pd.DataFrame) -> pd.DataFrame:
             "seat": seat,
             "termination": g.termination,
             "plies": g.plies,
-            "detail": detail if isinstance(detail, str) else "",
+            "detail": _brief(detail) if isinstance(detail, str) else "",
         })
     return pd.DataFrame(rows, columns=["game_id", "bot", "seat", "termination", "plies",
                                        "detail"])

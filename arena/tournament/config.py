@@ -93,8 +93,10 @@ class TournamentConfig:
     retries: int = 2
     openings_file: str | None = None
     isolation: str = "none"
+    #: ``--cluster``: a Dask scheduler ``tcp://host:port`` or ``local:N`` (``arena.tournament.cluster``)
+    cluster: str | None = None
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -269,6 +271,16 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         check_choice("isolation", given["isolation"], ISOLATIONS)
     if "openings_order" in given:
         check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
+    if "cluster" in given:
+        if "workers" in given:
+            raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "
+                              "--cluster tcp://host:port or local:N on a Dask cluster")
+        given["cluster"], local = check_cluster(given["cluster"])
+        if local:  # the default --memory-limit shares this machine among the N Dask workers
+            given["workers"] = local
+        elif given.get("isolation", "none") != "none":  # its command names this machine's Python and files
+            raise ConfigError("--isolation process runs with --workers or --cluster local:N only; on a cluster of "
+                              "one's own each game already runs in a watched child of its Dask worker")
     name = given.get("name")
     if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
@@ -305,6 +317,24 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+def check_cluster(address: Any) -> tuple[str, int | None]:
+    """``(address, N)`` for ``local:N`` (N worker processes on this machine), ``(address, None)``
+    for ``tcp://host:port`` (a running Dask scheduler).
+
+    Raises:
+        ConfigError: anything else.
+    """
+    text = str(address).strip()
+    kind, _, rest = text.partition(":")
+    if kind == "local" and rest.strip().isdigit() and 1 <= int(rest) <= 256:
+        return f"local:{int(rest)}", int(rest)
+    host, _, port = text.removeprefix("tcp://").rpartition(":")
+    if text.startswith("tcp://") and host and port.isdigit() and 0 < int(port) < 65536:
+        return text, None
+    raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
+                      "(N worker processes on this machine, 1 to 256)")
 
 
 def _tau(value: Any) -> float:

@@ -21,7 +21,14 @@ Faults handled here (``spec/arena.md`` "Contracts / Faults"):
   assigned to it (``GAME`` is set from the game's start until its result is sent): replaced,
   the game replayed up to ``retries`` times; then the seat on move loses (``crash``). Deaths
   between games are nobody's fault; ``MAX_IDLE_DEATHS`` in a row stop the run (workers that
-  cannot start).
+  cannot start);
+- a bot that forks the worker (``worker.check_pid`` marks ``FORKED``): the worker is killed and
+  replaced, the forking seat loses (``crash``), the plies before the fork stand.
+
+Processes: each worker leads its own session and the pool makes this process a child subreaper
+while it runs, so killing a worker's process group and then every stray child of this process
+(``os_guard.kill_orphans``) leaves nothing a bot started, ``setsid`` ones included.
+Dispatch: one task at a time to the least-loaded worker, never to one whose move is overdue.
 """
 
 from __future__ import annotations
@@ -37,11 +44,11 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.os_guard import exit_text
+from arena.os_guard import children, exit_text, kill_group, kill_orphans, set_subreaper
 from arena.referee import GameRecord, Termination, from_wire
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED, WorkerSetup,
-                                     read_plies, task_fault, worker_main)
+from arena.tournament.worker import (BEGUN, FORK_PLY, FORK_SEAT, FORKED, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED,
+                                     WorkerSetup, read_plies, task_fault, worker_main)
 
 log = logging.getLogger("arena.pool")
 
@@ -74,7 +81,7 @@ class _Slot:
 
     def __init__(self, ctx: Any, setup: WorkerSetup) -> None:
         self.shared = ctx.RawArray("d", SHARED_SIZE)
-        self.shared[GAME] = -1
+        self.shared[GAME] = self.shared[FORKED] = -1
         self.buffer = ctx.RawArray("c", PLY_BUFFER)
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer), daemon=True)
@@ -97,7 +104,10 @@ class _Slot:
         return None
 
     def kill(self) -> None:
+        """Kill the worker and its process group (descendants in other sessions are the
+        pool's ``kill_orphans``)."""
         if self.proc.is_alive():
+            kill_group(self.proc.pid)
             self.proc.kill()
         self.proc.join(5)
         self.conn.close()
@@ -127,6 +137,7 @@ class Pool:
         self.setup, self.workers, self.n = setup, workers, num_players
         self.game_time, self.retries = game_time, retries
         self.move_grace = None if move_time is None else move_time + time_margin + max(1.0, move_time)
+        self.move_limit = None if move_time is None else move_time + time_margin
         self.ctx, self.fork = context()
         self.slots: list[_Slot] = []
         self.replaced = 0
@@ -149,10 +160,20 @@ class Pool:
             raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
 
-    def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask], keep: bool = False) -> Iterator[Result]:
+        """Play ``tasks``, yielding each ``Result`` as it ends.
+
+        ``keep``: leave the worker processes running after the last result, for the next
+        ``run`` (a Dask worker's resident pool, ``arena.tournament.remote``); an interrupted
+        run closes them whatever ``keep`` says.
+        """
         pending = deque(tasks)
         deaths: dict[int, int] = {}
-        self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
+        if not hasattr(self, "_before"):  # once per pool (``keep``: a later run reuses it)
+            self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
+            self._before = children()  # the caller's own children are never touched
+        if not self.slots:
+            self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
         try:
             while pending or any(s.tasks for s in self.slots):
                 self._fill(pending)
@@ -164,22 +185,38 @@ class Pool:
                         done.extend(self._check(i, pending, deaths))
                 self._fill(pending)  # workers play on while the caller stores
                 yield from done
-        finally:
+        except BaseException:
+            self.close()
+            raise
+        if not keep:
             self.close()
 
+    def _overdue(self, slot: _Slot, now: float) -> bool:
+        """The worker's bot on move is past its move time plus margin (the watchdog will kill
+        it soon): no game is queued behind it."""
+        return (self.move_limit is not None and slot.playing() is not None and slot.shared[STARTED] > 0
+                and now - slot.shared[STARTED] > self.move_limit)
+
     def _fill(self, pending: deque) -> None:
-        """Top up every worker's tasks in flight."""
-        depth = self._depth()
-        for i in range(len(self.slots)):
-            while len(self.slots[i].tasks) < depth and pending:
-                if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
-                    break  # died in a game: _check blames it
-                if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
-                    code = self.slots[i].proc.exitcode
-                    pending.extendleft(reversed(self._replace(i)))
-                    self._startup_failure(code)
-                    continue
-                pending.popleft()
+        """Top up the workers' tasks in flight, one task at a time to the least-loaded worker
+        (ties: the lowest index), never to a worker whose move is overdue: a worker stuck on a
+        hung move never holds games that others could play."""
+        depth, now, skip = self._depth(), time.monotonic(), set()
+        while pending:
+            open_ = [i for i, s in enumerate(self.slots)
+                     if i not in skip and len(s.tasks) < depth and not self._overdue(s, now)]
+            if not open_:
+                return
+            i = min(open_, key=lambda j: len(self.slots[j].tasks))
+            if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
+                skip.add(i)  # died in a game: _check blames it
+                continue
+            if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
+                code = self.slots[i].proc.exitcode
+                pending.extendleft(reversed(self._replace(i)))
+                self._startup_failure(code)
+                continue
+            pending.popleft()
 
     def _timeout(self, busy: list[_Slot]) -> float:
         now, left = time.monotonic(), [1.0]
@@ -190,7 +227,38 @@ class Pool:
                     left.append(s.shared[STARTED] + self.move_grace - now)
         return max(0.0, min(left))
 
+    def _sweep(self) -> None:
+        """Kill every descendant of an ended worker (re-parented here: the pool is a subreaper)."""
+        killed = kill_orphans(self._before | {s.proc.pid for s in self.slots if s.proc.is_alive()})
+        if killed:
+            log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
+
+    def _forked(self, i: int, pending: deque) -> Result | None:
+        """The result of the game whose bot forked the worker (a copy of the worker marked
+        ``FORKED`` with the game id before it exited): the worker and its descendants are
+        killed, the forking seat loses (``crash``), the game is not replayed."""
+        slot = self.slots[i]
+        game_id = int(slot.shared[FORKED])
+        if game_id < 0:
+            return None
+        slot.shared[FORKED] = -1
+        task = slot.tasks[0] if slot.tasks else None
+        if task is None or task.game_id != game_id:
+            log.warning("a bot forked worker %d during game %d (its result was already sent)", slot.proc.pid, game_id)
+            return None
+        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
+        moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
+        played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
+        seconds = time.monotonic() - slot.shared[BEGUN]
+        pending.extendleft(reversed(self._replace(i)[1:]))
+        detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "
+                  f"process (os.fork) at ply {ply}; worker and its descendants killed")
+        return Result(task, task_fault(task, seat, Termination.CRASH, detail, *played, seconds=seconds), 1)
+
     def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+        forked = self._forked(i, pending)
+        if forked is not None:
+            return [forked]
         slot, out = self.slots[i], []
         try:
             while slot.tasks and slot.conn.poll():
@@ -249,6 +317,7 @@ class Pool:
         old.kill()
         self.slots[i] = _Slot(self.ctx, self.setup)
         self.replaced += 1
+        self._sweep()
         return list(old.tasks)
 
     def close(self) -> None:
@@ -262,3 +331,7 @@ class Pool:
                 slot.proc.join(max(0.0, deadline - time.monotonic()))
             slot.kill()
         self.slots = []
+        if hasattr(self, "_before"):
+            self._sweep()
+            set_subreaper(self._was_subreaper)
+            del self._before

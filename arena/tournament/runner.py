@@ -30,6 +30,7 @@ from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
 from arena import rating_state
 from arena.ratings import make_env
+from arena.referee import referee_check
 from arena.store import Store, db_path, game_sums, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.live import watch_for
@@ -72,6 +73,8 @@ class RunSummary:
     #: one line on how the stored tournament was resumed (extended, or asked for fewer games)
     note: str | None = None
     sprt: dict | None = None  # the SPRT's state (``arena.sprt.SprtTally.state``) with --sprt
+    #: games whose worker record the runner's replay contradicted (``arena.referee.check``)
+    mismatches: int = 0
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
@@ -162,6 +165,17 @@ def _progress(console: Console | None) -> Progress:
                     transient=False)
 
 
+def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
+    """The local process pool (``--workers``), or a Dask cluster's (``--cluster``)."""
+    if cfg.cluster is None:
+        return Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
+    from arena.tournament.cluster import ClusterPool  # dask: imported on use
+    local = cfg.cluster.startswith("local:")  # same machine: the tournament log and memory share apply
+    return ClusterPool(cfg.cluster, replace(setup, log_path=setup.log_path if local else None), k,
+                       cfg.effective_game_time, cfg.move_time, cfg.retries,
+                       default_memory=not local and cfg.memory_limit is None)
+
+
 def run_tournament(cfg: TournamentConfig, console: Console | None = None, progress: bool = True) -> RunSummary:
     """Play every game of ``cfg`` not yet stored under its name; each committed when it ends.
 
@@ -169,6 +183,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         UnknownGameError, ConfigError, BotSpecError: bad settings (nothing is stored).
         ResultsError: results path unusable, name being run elsewhere, stored settings differ,
             or a write failed (games already committed stay).
+        ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
+            that cannot be shipped to it (games already committed stay).
     """
     p = plan(cfg)
     k = p.game.num_players
@@ -202,8 +218,9 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
         setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
                             str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
-        pool = Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)
-        log.info("run %s: %d games to play of %d, %d workers", p.name, len(todo), len(p.tasks), cfg.workers)
+        pool = _pool(cfg, setup, k)
+        log.info("run %s: %d games to play of %d, %s", p.name, len(todo), len(p.tasks),
+                 f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
         results = pool.run(todo)
         saved = time.perf_counter()
         bar = _progress(console) if progress else None
@@ -212,6 +229,11 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
                 bar.start()
                 tid = bar.add_task(p.name, total=len(p.tasks), completed=len(p.tasks) - len(todo))
             for res in results:
+                checked = referee_check(p.game, res.record, res.task.start)  # never the worker's objects
+                if checked.mismatch:
+                    summary.mismatches += 1
+                    log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
+                    res = replace(res, record=checked.record)
                 store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
                 # the contiguous prefix of game ids is rated as it grows, its state stored about once
                 # a second (and at the end): a killed run leaves a shorter prefix, never a wrong one

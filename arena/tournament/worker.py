@@ -27,15 +27,18 @@ from typing import Any
 
 import arena.games
 from arena.games import SIMULTANEOUS, Game, State
-from arena.os_guard import PIPE_CLOSED, guard_child
+from arena.os_guard import PIPE_CLOSED, children, forked_copies, guard_child, has_children, new_session
 from arena.referee import (GameRecord, MoveRecord, Termination, fault_record, ply_from_wire, ply_text, ply_to_wire,
                            referee_game, to_wire)
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
 from bots.registry import BotSpec, bot_class
 
-SEAT, PLY, STARTED, GAME, BEGUN, PLIES_END = range(6)
-SHARED_SIZE = 6
+SEAT, PLY, STARTED, GAME, BEGUN, PLIES_END, FORKED, FORK_SEAT, FORK_PLY = range(9)
+SHARED_SIZE = 9
+#: the pid of this worker (set by ``worker_main``): a process with another pid running the
+#: worker's code is a copy a bot forked, and exits at once (``check_pid``)
+_HOME_PID: int | None = None
 #: bytes of each worker's ply buffer: the plies of the game playing, so a game whose worker
 #: is killed or dies keeps the moves played (a longer game keeps those that fit)
 PLY_BUFFER = 1 << 20
@@ -141,6 +144,38 @@ def read_plies(buffer: Any, shared: Any) -> tuple[list[str], list[MoveRecord]]:
     return moves, stats
 
 
+def _mark_fork(shared: Any, seat: int, ply: int) -> None:
+    shared[FORK_SEAT], shared[FORK_PLY] = seat, ply
+    shared[FORKED] = shared[GAME]
+
+
+def check_pid(shared: Any, seat: int, ply: int = -1, known: set[int] | None = None) -> None:
+    """Fork safety (called before every send and in every hook of ``play_task``).
+
+    In a copy of the worker forked by a bot: mark the game (``shared[FORKED]``: its id,
+    ``FORK_SEAT``: the forking seat, ``FORK_PLY``: the ply it was choosing) and exit at once,
+    before the copy can send anything or touch the store. In the worker itself, when a child
+    that is a copy of it appeared since ``known`` (``os_guard.forked_copies``; checked only
+    when the worker has children at all): mark the game the same way and wait to be killed.
+    The runner kills the worker and its descendants; the plies before the fork stand and the
+    forking seat loses (``crash``).
+    """
+    if _HOME_PID is None:
+        return
+    if os.getpid() != _HOME_PID:
+        try:
+            _mark_fork(shared, seat, ply)
+        finally:
+            os._exit(0)
+    if known is not None and has_children():
+        copies = forked_copies(known)
+        if copies:
+            log.warning("seat %d forked the worker (pids %s)", seat, copies)
+            _mark_fork(shared, seat, ply)
+            while True:  # the runner sees FORKED and kills this process group
+                time.sleep(0.05)
+
+
 def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: GameTask, setup: WorkerSetup,
               shared: Any = None, plies: PlyLog | None = None) -> GameRecord:
     """Play one task with ``arena.referee.referee_game``, keeping the shared array current.
@@ -153,14 +188,26 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0
     shared[GAME], shared[BEGUN] = task.game_id, time.monotonic()
 
+    here = [-1, len(task.opening)]  # seat last asked, plies played: a forked copy keeps the fork's
+    known: set[int] = children() if has_children() else set()  # e.g. engine processes
+
     def on_move(seat: int, state: State) -> None:
+        check_pid(shared, *here, known)
+        if has_children():  # processes a bot started (an engine): known, not copies
+            known.update(children())
+        here[0] = seat
         shared[SEAT] = seat
         shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS else time.monotonic()
 
     def on_reset(seat: int) -> None:
+        check_pid(shared, *here, known)
+        here[0] = seat
         shared[SEAT] = seat
+        shared[STARTED] = time.monotonic()  # reset counts against the first move: the watchdog times it
 
     def on_ply(state: State, rec: MoveRecord) -> None:
+        check_pid(shared, *here, known)
+        here[1] += 1
         if plies is not None:
             plies.check_pipe()  # before SEAT moves on: a bot closing fds is blamed, not the next
         shared[STARTED] = 0.0
@@ -174,9 +221,11 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
             bots.append(factories[label]())
     except Exception as exc:
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
-    return referee_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
-                        time_margin=setup.time_margin, memory_limit=setup.memory_limit, on_move=on_move,
-                        on_ply=on_ply, on_reset=on_reset, seeds=task.seeds or None, start=task.start)
+    record = referee_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
+                          time_margin=setup.time_margin, memory_limit=setup.memory_limit, on_move=on_move,
+                          on_ply=on_ply, on_reset=on_reset, seeds=task.seeds or None, start=task.start)
+    check_pid(shared, *here, known)
+    return record
 
 
 
@@ -198,6 +247,10 @@ def _log_to_file(path: str) -> None:
 
 def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) -> None:
     """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back ``(game_id, GameRecord)``."""
+    global _HOME_PID
+    _HOME_PID = os.getpid()
+    new_session()  # the runner kills the worker's whole process group (os_guard.kill_group)
+    shared[FORKED] = -1
     gc.freeze()  # inherited objects: never scanned by this worker's GC (no copy-on-write storms)
     for fd in setup.close_fds:
         try:
@@ -221,9 +274,11 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) 
             if task is None:
                 break
             record = play_task(game, factories, task, setup, shared, plies)
+            check_pid(shared, -1)
             conn.send((task.game_id, to_wire(record)))
             shared[GAME] = -1  # after the send: a death before it is this game's
     except BaseException:  # the runner sees the death and replays the game
+        check_pid(shared, -1)
         import traceback
         traceback.print_exc()  # to the log file (fd 2)
         code = 1

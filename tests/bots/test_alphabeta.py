@@ -129,3 +129,32 @@ def test_refuses_more_than_two_players():
     from arena.errors import ConfigError
     with pytest.raises(ConfigError):
         bots.make("alphabeta").reset(Nim(players=3), 0, 0)
+
+
+def test_staged_move_generation_searches_the_same_tree(monkeypatch):
+    """Hash and killer moves checked alone before generating (``InteractionState.try_play`` /
+    ``try_leaf``) give the same moves, node counts and values as generating every move first,
+    over consecutive choices (killers and history carried from move to move)."""
+    import arena.games
+    import bots
+    from arena.games.interaction.state import InteractionState
+
+    def run():
+        game = arena.games.make("interaction")
+        state = game.initial_state(3)
+        bot = bots.make("alphabeta:depth=4")
+        bot.reset(game, 0, 0)
+        out = []
+        for _ in range(12):
+            if state.is_terminal():
+                break
+            move = bot.choose(state, bots.Limits())
+            out.append((str(move), bot.last_stats.nodes, bot.last_stats.evaluation))
+            state = state.play(move)
+        return out
+
+    staged = run()
+    monkeypatch.delattr(InteractionState, "try_play")
+    monkeypatch.delattr(InteractionState, "try_leaf")
+    assert run() == staged
+    assert sum(n for _, n, _ in staged) > 1000

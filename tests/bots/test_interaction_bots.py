@@ -11,6 +11,7 @@ from bots.base import Limits
 from bots.eval import WIN, evaluator
 from bots.eval.interaction import SCORE, evaluate
 from tests.bots.minimax import minimax
+from tests.timing import retry_under_load
 from tests.games.interaction_util import position
 
 
@@ -104,17 +105,22 @@ def test_node_and_time_limits(game):
         bot = ready(f"alphabeta:nodes={cap}", game, state.to_move)
         assert bot.choose(state, Limits()) in state.legal_moves()
         assert bot.last_stats.nodes <= cap
-    bot = ready("alphabeta:depth=20", game, state.to_move)
-    bot.choose(state, Limits(time=0.3))
-    assert bot.last_stats.seconds < 0.6 and bot.last_stats.depth >= 2  # no new iteration after half the time
-    bot = ready("mcts:time=0.3", game, state.to_move)
-    bot.choose(state, Limits())
-    assert bot.last_stats.seconds < 0.6 and bot.last_stats.nodes > 5
+
+    def check(slack):
+        bot = ready("alphabeta:depth=20", game, state.to_move)
+        bot.choose(state, Limits(time=0.3))
+        assert bot.last_stats.seconds < 0.6 * slack and bot.last_stats.depth >= 2  # no new iteration after half the time
+        bot = ready("mcts:time=0.3", game, state.to_move)
+        bot.choose(state, Limits())
+        assert bot.last_stats.seconds < 0.6 * slack and bot.last_stats.nodes > 5
+    retry_under_load(check)
 
 
 def test_time_limited_games_keep_to_the_clock(game):
-    rec = play_game(game, [bots.make("alphabeta"), bots.make("mcts")], seed=4, limits=Limits(time=0.05),
-                    time_margin=0.2, opening=random_opening(game, 4, 2))
-    assert rec.fault_seat is None and rec.outcome.termination != "timeout"
-    searched = [m for m in rec.move_stats if m.seat == 0 and m.nodes > 1]
-    assert searched and max(m.seconds for m in searched) < 0.25
+    def check(slack):
+        rec = play_game(game, [bots.make("alphabeta"), bots.make("mcts")], seed=4, limits=Limits(time=0.05),
+                        time_margin=0.2 * slack, opening=random_opening(game, 4, 2))
+        assert rec.fault_seat is None and rec.outcome.termination != "timeout"
+        searched = [m for m in rec.move_stats if m.seat == 0 and m.nodes > 1]
+        assert searched and max(m.seconds for m in searched) < 0.25 * slack
+    retry_under_load(check)

@@ -84,3 +84,18 @@ def test_no_answer_at_a_simultaneous_node(spec):
 
     bot = ready(spec, TicTacToe())
     assert bot.choose(Round(), Limits()) is None and bot.last_stats.nodes == 0
+
+
+def test_inlined_shuffle_is_random_shuffle():
+    """``bots.mcts._shuffle``: the same permutations and the same generator state afterwards as
+    ``random.Random.shuffle`` (MCTS results stay those of the seeded generator)."""
+    import random
+
+    from bots.mcts import _shuffle
+
+    for n in range(70):
+        a, b = list(range(n)), list(range(n))
+        r1, r2 = random.Random(n), random.Random(n)
+        r1.shuffle(a)
+        _shuffle(b, r2.getrandbits)
+        assert a == b and r1.random() == r2.random()

@@ -30,8 +30,11 @@ def test_no_writable_cache_location_compiles_without_caching(monkeypatch):
 
 
 def test_kernels_cache_on_disk():
-    for name in ("_slide", "_key", "_commutes", "ida_iteration"):
-        kernel = getattr(ricochet_search, name)
+    from bots import ricochet_bounds
+
+    for module, name in [(ricochet_search, n) for n in ("_slide", "_key", "_commutes", "ida_iteration")] + \
+            [(ricochet_bounds, n) for n in ("_stops", "_straight_bounds", "_barrier_bounds", "_turning_ahead")]:
+        kernel = getattr(module, name)
         assert not isinstance(kernel._cache, numba.core.caching.NullCache), name
 
 

@@ -71,3 +71,30 @@ def test_an_illegal_move_is_refused_as_play_refuses_it():
     state.legal_moves()
     with pytest.raises(IllegalMoveError):
         list(state.leaves([game.parse_move(state, "a5N")]))
+
+
+@pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
+def test_one_move_checked_alone_agrees_with_generation(params):
+    """``try_play``/``try_leaf`` (a move checked alone, for a search's hash and killer moves): ``None``
+    exactly for the moves not in ``legal_moves``, else what ``play`` / ``leaves`` give."""
+    from arena.games.interaction.notation import MOVES, PASS
+
+    game = arena.games.make("interaction", **params)
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = game.initial_state()
+        while state.to_move >= 0 and state.ply < 40:
+            alone = [(move, state.try_play(move), state.try_leaf(move)) for move in (*MOVES, PASS)]  # before generating
+            legal = state.legal_moves()
+            for move, child, leaf in alone:
+                assert (child is None) == (leaf is None) == (move not in legal), (state.to_text(), move)
+                if child is not None:
+                    full = state.play(move)
+                    assert (child.board, child.scores, child.to_move, child.key()) == \
+                           (full.board, full.scores, full.to_move, full.key())
+                    assert (leaf.board, leaf.occ, leaf.scores, leaf.to_move) == \
+                           (full.board, full.occ, full.scores, full.to_move)
+                    checked += 1
+            state = state.play(rng.choice(legal))
+    assert checked > 200

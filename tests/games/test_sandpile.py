@@ -260,3 +260,20 @@ def test_incremental_evaluation_data_matches_a_fresh_parse():
             assert child.to_text() == played.to_text()
             assert [getattr(child, f) for f in fields] == [getattr(played, f) for f in fields]
             state = played if seed % 2 else child
+
+
+def test_pass_or_first_is_pass_when_legal_else_the_first_legal_move():
+    """``pass_or_first`` (a best-reply search's default move, found without generating)."""
+    import random
+
+    phases = set()
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = arena.games.make("sandpile").initial_state(seed)
+        while state.to_move != TERMINAL:
+            moves = state.legal_moves()
+            assert state.pass_or_first() == (PASS if PASS in moves else moves[0]), state.to_text()
+            phases.add(state.phase)
+            state = state.play(PASS if PASS in moves and rng.random() < 0.8 else rng.choice(moves))  # keep bonuses
+        assert state.pass_or_first() is None
+    assert {"place", "bonus", "endbonus", "topple"} <= phases

@@ -107,10 +107,10 @@ def test_second_run_on_the_same_name_is_refused(tmp_path):
             f"results={str(tmp_path)!r}, name='busy'")
     proc = subprocess.Popen(_script(args), cwd=ROOT)
     try:
-        for _ in range(200):
-            if (tmp_path / "busy.log").exists():
-                break
+        deadline = time.monotonic() + 120  # a loaded machine may take many seconds to start it
+        while not (tmp_path / "busy.log").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
+        assert proc.poll() is None, "the first run ended before the second started"
         with pytest.raises(ResultsError, match="already being run"):
             run_tournament(build(eval(f"dict({args})")), progress=False)
     finally:

@@ -145,6 +145,30 @@ def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
     return out
 
 
+#: ``STRIKE[cell * 8 + direction]``: that direction's ``STRIKES`` entry (``None``: no free path).
+STRIKE = tuple(next((e for e in STRIKES[s >> 3] if e[0] == s), None) for s in range(NUM_CELLS * 8))
+
+
+def strike(occ: int, s: int) -> int:
+    """The momentum of the one strike ``s`` (``cell * 8 + direction``) of the cue ball on
+    ``cell``, as ``strikes`` finds it (its ``s`` entry), or 0 when ``strikes`` has no ``s``
+    (the first-turn rule aside). ``occ``: the occupancy mask, the cue ball included."""
+    entry = STRIKE[s]
+    if entry is None:
+        return 0
+    _, path_mask, mask, grows, index, runs = entry
+    o = occ ^ BIT[s >> 3]
+    x = o & mask
+    if x:
+        return index[((x & -x) if grows else x).bit_length() - 1]
+    if o & path_mask:
+        for mask, grows, index in runs:
+            x = o & mask
+            if x:
+                return index[((x & -x) if grows else x).bit_length() - 1]
+    return 0
+
+
 def occupancy(board: bytes) -> int:
     """The occupancy mask of ``board``: bit ``cell`` set for each ball."""
     return sum(BIT[c] for c, piece in enumerate(board) if piece)

@@ -23,6 +23,7 @@ from arena.games.interaction.mechanics import (
     occupancy,
     score_key,
     simulate,
+    strike,
     strikes,
 )
 from arena.games.interaction.notation import (
@@ -66,6 +67,8 @@ class InteractionState(State):
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
         leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
+        try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
+            ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
 
     History (threefold repetition, two passes in a row) is kept by parent pointers from
@@ -193,6 +196,51 @@ class InteractionState(State):
             leaf.scores = scores
             leaf.ply = ply
             yield move, leaf
+
+    def _alone(self, move: Any) -> int:
+        """The momentum of ``move`` checked alone, without generating the other moves (0: not
+        legal here), or -1 when it cannot be checked alone: moves already generated, the
+        first turn (plies 0 and 1: legality needs the simulation), a pass, the game over."""
+        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0 or move.__class__ is not Move:
+            return -1
+        cell = move.cell
+        if not 0 <= cell < NUM_CELLS or self.board[cell] != self.side + 1:
+            return 0
+        return strike(self.occ, cell * 8 + move.direction)
+
+    def try_play(self, move: Any) -> InteractionState | None:
+        """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
+        is checked alone (a search tries its hash and killer moves before generating)."""
+        hit = self._alone(move)
+        if hit < 0:
+            return self.play(move) if move in self.legal_moves() else None
+        if not hit:
+            return None
+        return self._child(*simulate(self.board, self.occ, move.cell * 8 + move.direction, hit,
+                                     self.game.stop_rule), False)
+
+    def try_leaf(self, move: Any):
+        """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
+        legal here (checked alone from ply 2 on, as ``try_play``)."""
+        hit = self._alone(move)
+        if hit < 0:
+            return next(self.leaves([move]))[1] if move in self.legal_moves() else None
+        if not hit:
+            return None
+        s = move.cell * 8 + move.direction
+        if self.ply + 1 >= self.game.max_plies:
+            return self.play(move)
+        sim = simulate(self.board, self.occ, s, hit, self.game.stop_rule)
+        key = self._key ^ Z_SIDE
+        if sim[2] or self._bloom >> ((key ^ sim[1]) & 1023) & 1:
+            return self._child(*sim, False)
+        leaf = _new(LeafPosition)
+        leaf.board = sim[0]
+        leaf.occ = sim[3]
+        leaf.to_move = leaf.side = self.side ^ 1
+        leaf.scores = self.scores
+        leaf.ply = self.ply + 1
+        return leaf
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game

@@ -140,6 +140,20 @@ class SandpileState(State):
             return list(rules.moves_on(rules.topple_moves, self.tall))
         return []
 
+    def pass_or_first(self) -> SandpileMove | None:
+        """``PASS`` when it is legal here, else the first of ``legal_moves()`` (``None`` when
+        there is none), without generating the others (a best-reply search's default move)."""
+        phase = self.phase
+        if phase == "place":
+            mask = self.placeable_mask(self.player)
+            return self.rules.place_moves[(mask & -mask).bit_length() - 1] if mask else PASS
+        if phase in ("bonus", "endbonus"):
+            return PASS
+        if phase == "topple":
+            tall = self.tall
+            return self.rules.topple_moves[(tall & -tall).bit_length() - 1] if tall else None
+        return None
+
     def play(self, move) -> SandpileState:
         """The state after ``move`` (a ``SandpileMove``, or its text).
 

@@ -1,0 +1,192 @@
+"""Ricochet Robots per-board tables for the IDA* kernel, compiled: the goal robot's lower
+bounds and the barrier path table (``docs/rules/ricochet.md`` "Puzzle mode", "Second edition:
+coloured diagonal barriers").
+
+Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + file,
+N E S W = 0 1 2 3, wall bits N=1 E=2 S=4 W=8). These run once per puzzle (``arena solve
+--file`` builds them for each puzzle), so they are numba kernels (``kernel``) like the search:
+the plain-Python versions cost more than a median search.
+
+Lower bound: a backward breadth-first search from the target where a slide may stop at any
+cell of its path (other robots can always be blockers, so the bound is admissible). With
+barriers a path is the robot's deflected path (``Board.path``): the robot runs straight from
+barrier to barrier, turned by every barrier not of its colour, until a wall; a looping path
+is periodic from its start, so following it for (barriers x 4 directions) + 1 barrier entries
+visits every cell it ever reaches.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bots.ricochet_search import INF, NBAR, ORIENT, kernel
+
+
+@kernel
+def _stops(walls):
+    """Per ``d * 256 + cell``: where a lone robot sliding from ``cell`` towards ``d`` stops
+    (walls only: ``Board.stops``)."""
+    out = np.empty(1024, np.int64)
+    for d in range(4):
+        bit = 1 << d
+        step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
+        base = d * 256
+        for i in range(256):
+            x = 255 - i if step > 0 else i  # the neighbour towards d comes first
+            out[base + x] = x if walls[x] & bit else out[base + x + step]
+    return out
+
+
+def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:
+    """(walls: uint8[256] wall masks, stops: int64[1024] the ``_stops`` table) of a board."""
+    walls = np.frombuffer(bytes(board.walls), np.uint8)
+    return walls, _stops(walls)
+
+
+@kernel
+def _straight_bounds(walls, goal):
+    """``lower_bounds`` without barriers: int64[256], ``INF`` where the goal is unreachable."""
+    h = np.full(256, INF, np.int64)
+    h[goal] = 0
+    frontier = np.empty(256, np.int64)
+    nxt = np.empty(256, np.int64)
+    frontier[0] = goal
+    nf = 1
+    k = 0
+    while nf > 0:
+        k += 1
+        nn = 0
+        for i in range(nf):
+            y = frontier[i]
+            for e in range(4):
+                bit = 1 << e
+                step = 16 if e == 0 else 1 if e == 1 else -16 if e == 2 else -1
+                x = y
+                while not walls[x] & bit:
+                    x += step
+                    if h[x] == INF:
+                        h[x] = k
+                        nxt[nn] = x
+                        nn += 1
+        frontier, nxt = nxt, frontier
+        nf = nn
+    return h
+
+
+@kernel
+def _barrier_bounds(stops, paths, r, goal):
+    """``lower_bounds`` of robot ``r`` (colour index) on a board with barriers: the same
+    breadth-first search on the reversed edges x -> y, y any cell on a deflected path from x."""
+    limit = 4 * paths[NBAR]
+    src = np.empty(65536, np.int64)
+    dst = np.empty(65536, np.int64)
+    stamp = np.full(256, -1, np.int64)
+    m = 0
+    for x in range(256):
+        for d0 in range(4):
+            cell = x
+            d = d0
+            entries = 0
+            while True:
+                hit = paths[r * 1024 + d * 256 + cell]
+                end = hit if hit >= 0 else stops[d * 256 + cell]
+                step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
+                c = cell
+                while c != end:
+                    c += step
+                    if stamp[c] != x:
+                        stamp[c] = x
+                        src[m] = x
+                        dst[m] = c
+                        m += 1
+                if hit < 0:
+                    break
+                entries += 1
+                if entries > limit:
+                    break
+                cell = hit
+                if paths[ORIENT + hit] == 1:
+                    d = d ^ 1
+                else:
+                    d = 3 - d
+    start = np.zeros(257, np.int64)  # the reversed edges, grouped by their cell y
+    for i in range(m):
+        start[dst[i] + 1] += 1
+    for y in range(256):
+        start[y + 1] += start[y]
+    fill = start[:256].copy()
+    back = np.empty(max(m, 1), np.int64)
+    for i in range(m):
+        back[fill[dst[i]]] = src[i]
+        fill[dst[i]] += 1
+    h = np.full(256, INF, np.int64)
+    h[goal] = 0
+    frontier = np.empty(256, np.int64)
+    nxt = np.empty(256, np.int64)
+    frontier[0] = goal
+    nf = 1
+    k = 0
+    while nf > 0:
+        k += 1
+        nn = 0
+        for i in range(nf):
+            y = frontier[i]
+            for j in range(start[y], start[y + 1]):
+                x = back[j]
+                if h[x] == INF:
+                    h[x] = k
+                    nxt[nn] = x
+                    nn += 1
+        frontier, nxt = nxt, frontier
+        nf = nn
+    return h
+
+
+@kernel
+def _turning_ahead(walls, colour, orient, out):
+    """``Board.turning_ahead`` of every robot into ``out`` (the ``path_table`` layout): per
+    robot ``r``, direction ``d`` and cell, the nearest barrier turning ``r`` on the wall-free
+    run from the cell towards ``d`` (the cell excluded), or -1."""
+    for r in range(5):
+        for d in range(4):
+            bit = 1 << d
+            step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
+            base = r * 1024 + d * 256
+            for i in range(256):
+                x = 255 - i if step > 0 else i  # the neighbour towards d comes first
+                if not walls[x] & bit:
+                    y = x + step
+                    out[base + x] = y if orient[y] > 0 and colour[y] != r else out[base + y]
+    return out
+
+
+def lower_bounds(walls, goal: int, paths: np.ndarray | None = None, robot: int = 0,
+                 stops: np.ndarray | None = None) -> np.ndarray:
+    """Per cell, a lower bound on the moves robot ``robot`` needs to reach ``goal``: int64[256],
+    ``INF`` where it never can (the module docstring: slides may stop anywhere on their path).
+
+    ``walls``: 256 wall masks (a sequence, or ``board_arrays``' uint8 array); ``paths``: the board's ``path_table`` when it has barriers, else
+    ``None``; with barriers, ``robot`` is the colour index (R G B Y K = 0-4) that decides which
+    barriers turn it and ``stops`` the kernel's slide table (int64[1024], ``d * 256 + cell``:
+    where a lone robot sliding towards ``d`` stops, barriers ignored).
+    """
+    if paths is None:
+        return _straight_bounds(walls if isinstance(walls, np.ndarray) else np.asarray(walls, np.int64), goal)
+    return _barrier_bounds(stops, paths, robot, goal)
+
+
+def path_table(board, walls: np.ndarray | None = None) -> np.ndarray:
+    """A board's barriers for the IDA* kernel (``bots.ricochet_search``: ``r * 1024 + d * 256 +
+    cell`` the nearest barrier turning robot ``r``, ``ORIENT + cell`` 1 for ``/``, 2 for ``\\``,
+    ``NBAR`` the number of barriers): int64[NBAR + 1]. ``walls``: ``board_arrays(board)[0]``
+    when at hand."""
+    out = np.full(NBAR + 1, -1, np.int64)
+    orient = np.zeros(256, np.int64)
+    colour = np.full(256, -1, np.int64)
+    for cell, (o, c) in board.diagonals.items():
+        orient[cell] = 1 if o == "/" else 2
+        colour[cell] = "RGBY".index(c)
+    _turning_ahead(board_arrays(board)[0] if walls is None else walls, colour, orient, out)
+    out[ORIENT:NBAR] = orient
+    out[NBAR] = len(board.diagonals)
+    return out

@@ -1,0 +1,219 @@
+"""``arena run --cluster``: the same games as the local pool, on a Dask cluster of 2 workers.
+
+Most tests share one ``LocalCluster`` of 2 one-thread worker processes (set up as ``local:N``
+sets its own: ``cluster.LOCAL_CONFIG``) reached by its ``tcp://`` address; the others start
+``local:2`` themselves. Sizes are small: the machine is shared.
+"""
+
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from arena.errors import BotSpecError
+from arena.store import load_games, load_moves
+from arena.tournament import build, run_tournament
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BROKEN = "tests/fixtures/broken_bots.py#"
+
+#: per game: a small field and settings (Sandpile: 4 seats; Ricochet: the whole field races)
+FIELDS = {
+    "interaction": dict(bots=["random", "greedy"], games=4, opening_plies=2),
+    "sandpile": dict(bots=["random", "greedy", "r2=random", "r3=random"], games=4, params={"rounds": "1"}),
+    "ricochet": dict(bots=["ricochet-greedy", "random"], games=2, params={"max_rounds": "3"}),
+}
+
+
+@pytest.fixture(scope="module")
+def address():
+    import dask
+    from arena.tournament.cluster import LOCAL_CONFIG
+    with dask.config.set(LOCAL_CONFIG):
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                           memory_limit=0, silence_logs=logging.ERROR)
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+def frame(path):
+    return load_games(path).drop(columns=["seconds"]), load_moves(path).drop(columns=["seconds"])
+
+
+def run(tmp_path, where, **values):
+    cfg = build(dict(results=str(tmp_path / where.replace(":", "-").replace("/", "")), name="t", **values,
+                     **({"workers": int(where)} if where.isdigit() else {"cluster": where})))
+    return run_tournament(cfg, progress=False)
+
+
+@pytest.mark.parametrize("game", sorted(FIELDS))
+def test_same_games_as_the_local_pool(tmp_path, address, game):
+    here = run(tmp_path, "2", game=game, **FIELDS[game])
+    there = run(tmp_path, address, game=game, **FIELDS[game])
+    assert there.played == there.total == here.total > 0
+    g1, m1 = frame(here.path)
+    g2, m2 = frame(there.path)
+    assert g1.equals(g2) and m1.equals(m2)
+
+
+def test_local_2_plays_the_same_games_and_logs_beside_the_store(tmp_path):
+    here = run(tmp_path, "2", game="interaction", **FIELDS["interaction"])
+    there = run(tmp_path, "local:2", game="interaction", **FIELDS["interaction"])
+    assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
+    log = there.path.with_suffix(".log").read_text()
+    assert "cluster local:2" in log and "arena.worker INFO worker" in log
+
+
+@pytest.mark.parametrize("bad,extra", [
+    ("Raiser", {}), ("Illegal", {}), ("NonMove", {}), ("Exiter", {}), ("Suicide", {"retries": 1}),
+    ("Burner", {"game_time": 1.0}), ("Sleeper", {"move_time": 0.1, "time_margin": 0.1}),
+    ("Hog", {"memory_limit": 256}), ("ResetRaiser", {}), ("ResetKiller", {"retries": 0}),
+    ("CloseAll", {"retries": 1}), ("Late:fault=kill,after=2", {"retries": 0}), ("Printer", {}),
+])
+def test_chaos_bots_end_as_on_the_local_pool(tmp_path, address, bad, extra):
+    values = dict(game="nim", params={"pile": "12"}, bots=["random", f"bad={BROKEN}{bad}"], games=2, opening_plies=0,
+                  **extra)
+    here, there = run(tmp_path, "2", **values), run(tmp_path, address, **values)
+    assert there.stored == there.total == 2 and there.faults == here.faults
+    keep = ["game_id", "seats", "termination", "fault_seat", "ranks", "plies"]
+    assert load_games(here.path)[keep].equals(load_games(there.path)[keep])
+
+
+def test_an_exec_engine_reaches_the_workers_by_its_spec_string(tmp_path, address):
+    """An external engine (``exec:`` spec) is started by the Dask worker's game child, on the
+    worker's machine: the same games as on the local pool."""
+    first = os.path.join(ROOT, "examples", "engines", "first_legal.sh")
+    values = dict(game="interaction", bots=[f"first=exec:{first}", "random"], games=2, opening_plies=2)
+    here, there = run(tmp_path, "2", **values), run(tmp_path, address, **values)
+    assert there.played == 2 and not there.faults
+    assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
+
+
+def test_a_lost_dask_worker_has_its_game_replayed(tmp_path, address):
+    """The bot SIGKILLs its Dask worker the first time it plays each game: the scheduler fails
+    the task, the client submits it again, the nanny's new worker plays it to a normal end."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary = run(tmp_path, address, game="nim", params={"pile": "12"},
+                  bots=["random", f"{BROKEN}KillParent:dir={marks}"], games=2, opening_plies=0)
+    assert summary.stored == summary.total == 2 and summary.workers_replaced >= 2
+    games = load_games(summary.path)
+    assert set(games.termination) == {"last_stone"} and len(list(marks.iterdir())) == 2
+    attempts = sqlite3.connect(summary.path).execute("SELECT attempts FROM games ORDER BY game_id").fetchall()
+    assert attempts == [(2,), (2,)]
+
+
+@pytest.mark.slow
+def test_a_game_that_keeps_losing_its_dask_worker_is_a_crash(tmp_path, address):
+    summary = run(tmp_path, address, game="nim", params={"pile": "12"}, bots=["random", f"{BROKEN}KillParent"],
+                  games=2, opening_plies=0, retries=1)
+    games = load_games(summary.path)
+    assert set(games.termination) == {"crash"} and games.fault_seat.isna().all()
+    assert summary.faults == {"crash": 2}
+
+
+def test_a_bot_file_that_cannot_be_shipped_is_refused(tmp_path, address):
+    bot = tmp_path / "json.py"  # the module name of an installed module
+    bot.write_text("class Bot:\n    def choose(self, state, limits):\n        return state.legal_moves()[0]\n")
+    with pytest.raises(BotSpecError, match="cannot be shipped to the cluster: module 'json' is installed"):
+        run(tmp_path, address, game="nim", bots=["random", f"{bot}#Bot"], games=2)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--cluster", "local:2", "--workers", "2"], "--cluster and --workers are exclusive"),
+    (["--cluster", "host:8786"], "bad --cluster 'host:8786'; accepted: tcp://host:port"),
+    (["--cluster", "local:0"], "bad --cluster 'local:0'"),
+    (["--cluster", "tcp://127.0.0.1:8786", "--isolation", "process"], "--isolation process runs with --workers or"),
+    (["--cluster", "tcp://127.0.0.1:9"], "cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
+])
+def test_cluster_option_errors_are_one_line(tmp_path, args, message):
+    r = subprocess.run([sys.executable, "-m", "arena", "run", "--bot", "random", "--bot", "greedy", "--games", "2",
+                        "--results", str(tmp_path), "-q", *args], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1 and message in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+def _stored(db):
+    try:
+        return sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
+    psutil = pytest.importorskip("psutil")
+    values = dict(game="nim", params={"pile": "30"}, bots=["random", f"s={BROKEN}Slow:ms=5"], games=30, name="k",
+                  results=str(tmp_path), opening_plies=2)
+    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+            "from arena.tournament import build, run_tournament\n"
+            f"run_tournament(build({values!r} | {{'cluster': 'local:2'}}), progress=False)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    db, deadline = tmp_path / "k.sqlite", time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and _stored(db) < 3 and proc.poll() is None:
+            time.sleep(0.2)
+        family = psutil.Process(proc.pid).children(recursive=True)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert 3 <= _stored(db) < 30, proc.stderr.read()[-2000:]
+    gone, alive = psutil.wait_procs(family, timeout=30)
+    assert not alive  # the Dask workers and the games' children end with the client
+    resumed = run_tournament(build(values | {"workers": 2}), progress=False)  # on the local pool
+    games = load_games(resumed.path)
+    assert resumed.stored == 30 and list(games.game_id) == list(range(1, 31))
+    fresh = run_tournament(build(values | {"workers": 2, "results": str(tmp_path / "fresh")}), progress=False)
+    assert frame(fresh.path)[0].equals(frame(resumed.path)[0])
+
+
+@pytest.mark.slow
+def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path):
+    """`dask scheduler` and `dask worker` started as a user would; the scheduler is killed
+    after a few games: exit 2 with one line, the stored games stay, the same command with
+    --workers finishes the tournament."""
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES": "0"}
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--no-dashboard",
+                                  "--port", "0", "--scheduler-file", str(scheduler_file)], cwd=ROOT, env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        import json
+        address = json.loads(scheduler_file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        args = ["run", "--game", "nim", "-p", "pile=30", "--bot", "random", "--bot", f"{BROKEN}Slow:ms=5",
+                "--games", "30", "--name", "c", "--results", str(tmp_path), "-q"]
+        code = ("import sys, arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+                "from arena.cli.app import main\nmain(sys.argv[1:])\n")
+        run = subprocess.Popen([sys.executable, "-c", code, *args, "--cluster", address], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        db, deadline = tmp_path / "c.sqlite", time.monotonic() + 120
+        while time.monotonic() < deadline and _stored(db) < 3 and run.poll() is None:
+            time.sleep(0.2)
+        scheduler.kill()
+        out, err = run.communicate(timeout=120)
+        assert run.returncode == 2, err
+        assert err.startswith("error: lost the Dask cluster at") and err.count("\n") == 1, err
+    finally:
+        for proc in (scheduler, worker):
+            if proc is not None:
+                proc.kill()
+                proc.wait()
+    kept = _stored(db)
+    assert 3 <= kept < 30
+    subprocess.run([sys.executable, "-c", code, *args, "--workers", "2"], cwd=ROOT, check=True, timeout=300,
+                   capture_output=True)
+    games = load_games(db)
+    assert list(games.game_id) == list(range(1, 31))
