@@ -17,8 +17,12 @@ worker sent and then sees end-of-file when the worker is gone; ``retire`` only m
 handler closed. Each forked worker also closes its inherited copies of the other live
 workers' queues, so no worker keeps another's queue open.
 
-This relies on the package's private attributes (``queue._reader``, ``queue._writer``,
-``_receive_thread``, ``_is_closed``, read by its ``_receive`` loop); all such use is in this
+A worker writes each record to its pipe at once (``WorkerLog._send``), not through the queue's
+feeder thread: a worker killed right after logging keeps its records.
+
+This relies on the package's private attributes (``_send``, called by ``emit``;
+``_receive_thread``; ``_is_closed``, read by its ``_receive`` loop) and on the queue's
+(``_reader``, ``_writer``, ``_sem``); all such use is in this
 module, the version range is pinned in ``pyproject.toml`` and ``tests/tournament/test_logs.py``
 fails if the internals change.
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from multiprocessing.reduction import ForkingPickler
 
 from multiprocessing_logging import MultiProcessingHandler
 
@@ -79,6 +84,15 @@ class WorkerLog(MultiProcessingHandler):
             _RETIRED.append(self)
 
     # -- worker side -------------------------------------------------------------------------
+    def _send(self, record: logging.LogRecord) -> None:
+        """Write the record to the pipe now (the package's ``put_nowait`` leaves it to a feeder
+        thread, and a worker killed a moment later, as the arena does to hung bots, would lose
+        the records that explain why). ``emit`` runs under the handler's lock, so one thread
+        writes at a time; the queue's semaphore is taken as ``put`` does (``get`` releases it)."""
+        data = ForkingPickler.dumps(record)
+        self.queue._sem.acquire()
+        self.queue._writer.send_bytes(data)
+
     def install(self, level: int = logging.INFO) -> None:
         """In the forked worker: close the inherited ends of the other workers' queues and of
         this queue's read end, and send every ``arena`` record through this handler."""
@@ -99,7 +113,8 @@ class WorkerLog(MultiProcessingHandler):
         top.propagate = False
 
     def flush(self) -> None:
-        """In the worker, before ``os._exit``: write the records still buffered to the pipe."""
+        """In the worker, before ``os._exit``: write any record still buffered to the pipe
+        (none unless the package's own ``put`` was used)."""
         try:
             self.queue.close()
             self.queue.join_thread()
