@@ -149,3 +149,46 @@ def test_workers_flooding_the_log_then_killed_leave_no_logging_thread(tmp_path, 
     assert summary.stored == 4 and summary.faults == {"crash": 4}
     assert set(threading.enumerate()) <= before and receiving_threads() == []
     assert any(r.getMessage().startswith("flood ") for r in arena_logger.records)
+
+
+def _arena_run(tmp_path, *extra):
+    import subprocess
+    import sys
+    root = __file__.rsplit("/tests/", 1)[0]
+    args = [sys.executable, "-m", "arena", "run", "--game", "interaction", "--bot", "random", "--bot", "r2=random",
+            "--games", "2", "--workers", "2", "--results", str(tmp_path), "-q", *extra]
+    proc = subprocess.run(args, cwd=root, timeout=120, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stderr
+
+
+def test_run_verbose_shows_worker_records_on_the_console_default_quiet(tmp_path):
+    quiet = _arena_run(tmp_path / "quiet")
+    assert "arena.worker" not in quiet and "ready" not in quiet
+    verbose = _arena_run(tmp_path / "verbose", "-v")
+    lines = [line for line in verbose.splitlines() if "arena.worker: worker" in line and "ready" in line]
+    assert len(lines) == 2 and all("ForkProcess-" in line for line in lines)
+    assert "MainProcess arena.runner: run " in verbose
+
+
+@pytest.mark.slow
+def test_fifty_runs_of_dying_workers_never_hang_and_leave_no_logging_thread(tmp_path):
+    """Workers killed while flooding the log, closing their fds, ending by os._exit or SIGKILL:
+    50 runs in a row in one process, each returning with no logging thread left."""
+    import subprocess
+    import sys
+    root = __file__.rsplit("/tests/", 1)[0]
+    code = ("import threading, arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+            "from arena.tournament import build, run_tournament\n"
+            "bad = ['LogAndDie', 'CloseStd', 'CloseAll', 'ExitZero', 'Suicide']\n"
+            "for i in range(50):\n"
+            f"    s = run_tournament(build(dict(game='nim', params={{'pile': '12'}}, format='gauntlet', "
+            f"bots=['random'] + ['{BROKEN}' + b for b in bad], games=2, workers=2, retries=1, opening_plies=0, "
+            f"results={str(tmp_path)!r} + f'/{{i}}')), progress=False)\n"
+            "    assert s.stored == s.total == 10, s\n"
+            "    left = [t.name for t in threading.enumerate() if t is not threading.main_thread()]\n"
+            "    assert not left, (i, left)\n"
+            "print('runs', i + 1)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, timeout=900, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "runs 50" in proc.stdout
