@@ -89,6 +89,8 @@ class _Slot:
         finally:
             if self.log is not None:
                 self.log.forked()
+                if self.proc.pid is None:  # the fork failed: nothing will write to it
+                    self.log.retire()
         child.close()
         self.tasks: deque[GameTask] = deque()
 
