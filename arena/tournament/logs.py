@@ -82,6 +82,7 @@ class WorkerLog(MultiProcessingHandler):
             self.queue._writer.close()  # if the fork failed, ``forked`` never ran
             self._is_closed = True
             _RETIRED.append(self)
+        join_retired(0.0)  # close the read ends of threads already done (a long run replaces many)
 
     # -- worker side -------------------------------------------------------------------------
     def _send(self, record: logging.LogRecord) -> None:
@@ -96,7 +97,7 @@ class WorkerLog(MultiProcessingHandler):
     def install(self, level: int = logging.INFO) -> None:
         """In the forked worker: close the inherited ends of the other workers' queues and of
         this queue's read end, and send every ``arena`` record through this handler."""
-        for other in list(_LIVE):
+        for other in [*_LIVE, *_RETIRED]:
             if other is not self:
                 other.queue._writer.close()
                 other.queue._reader.close()

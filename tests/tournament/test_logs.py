@@ -14,7 +14,7 @@ import pytest
 from multiprocessing_logging import MultiProcessingHandler
 
 from arena.tournament import build, run_tournament
-from arena.tournament.logs import WorkerLog, join_retired, receiving_threads
+from arena.tournament.logs import _RETIRED, WorkerLog, join_retired, receiving_threads
 
 BROKEN = "tests/fixtures/broken_bots.py#"
 ctx = multiprocessing.get_context("fork")
@@ -96,7 +96,8 @@ def test_workers_killed_while_logging_leave_no_thread(arena_logger):
     """The prototype's loop: two workers alive, the older killed mid-record, its handler retired
     without waiting; each worker closed its inherited copies of the other's queue, so every
     receiving thread sees end-of-file."""
-    live = []
+    live, most_retired = [], 0
+    fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
     start = time.monotonic()
     for i in range(20):
         handler = WorkerLog(f"arena-log-{i}")
@@ -109,15 +110,21 @@ def test_workers_killed_while_logging_leave_no_thread(arena_logger):
             old, old_proc = live.pop(0)
             os.kill(old_proc.pid, signal.SIGKILL)
             old_proc.join()
+            old_proc.close()  # its sentinel fd
             old.retire()
+            most_retired = max(most_retired, len(_RETIRED))
     for handler, proc in live:
         os.kill(proc.pid, signal.SIGKILL)
         proc.join()
+        proc.close()
         handler.retire()
     assert join_retired(30) == []
     assert receiving_threads() == []
     assert not [t for t in threading.enumerate() if t.name.startswith("arena-log-")]
     assert len(arena_logger.records) > 0
+    assert most_retired < 20  # finished ones are reaped as others retire, not kept to the end
+    if fds is not None:
+        assert len(os.listdir("/proc/self/fd")) <= fds  # every queue's pipe closed
     assert time.monotonic() - start < 60  # generous: 2 s join timeouts each would be 40 s
 
 
