@@ -69,7 +69,7 @@ def test_printing_bot_is_not_at_fault_and_output_goes_to_log(tmp_path, capfd):
     assert "PRINTED" not in out + err and "RAW-FD" not in out + err
     log = (tmp_path / f"{summary.name}.log").read_text()
     assert "PRINTED-TO-STDOUT" in log and "PRINTED-TO-STDERR" in log and "RAW-FD-1" in log
-    assert "ForkProcess" in log and "arena.worker INFO worker" in log  # worker records, appended by the worker itself
+    assert "ForkProcess" in log and "arena.worker INFO worker" in log  # worker records, through its log queue
 
 
 def _dead_on_arrival(conn, shared, setup):

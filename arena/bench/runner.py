@@ -16,6 +16,10 @@ Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction) on 1 then 2
 wall-clock ratio (goal >= 1.8 on two free cores), printed beside the ratio of two bare forked
 loops on the same games: on a machine shared with other work both drop, and the gap between
 them is the arena's own loss.
+
+Replacement: a bot kills its worker on every game, with and without log records sent just
+before the kill; the ratio is what the per-worker log queue (``arena.tournament.logs``) costs
+when workers are replaced all the time.
 """
 
 from __future__ import annotations
@@ -173,5 +177,44 @@ def speedup(games: int) -> list[Figure]:
     ]
 
 
+class KillWorker:
+    """Bench bot: logs ``records`` records of ``size`` bytes to ``arena.worker`` (through its
+    worker's log queue, ``arena.tournament.logs``), then kills its own worker (SIGKILL)."""
+
+    def __init__(self, records: str = "0", size: str = "200") -> None:
+        self.records, self.size = int(records), int(size)
+
+    def choose(self, state, limits):
+        import logging
+        import signal
+
+        log = logging.getLogger("arena.worker")
+        for i in range(self.records):
+            log.info("record %d %s", i, "x" * self.size)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def replacement(games: int) -> list[Figure]:
+    """Wall clock of a run whose bot kills its worker on every game (``retries`` 0: one worker
+    replaced per game), with and without log records sent just before each kill: the cost of
+    one ``multiprocessing-logging`` queue and receiving thread per worker."""
+    killer = "kill=arena.bench.runner.KillWorker"
+    values = {"game": GAME, "games": games, "workers": 2, "retries": 0, "opening_plies": 2,
+              "results": tempfile.gettempdir()}
+    quiet_runs, logging_runs = [], []
+    for _ in range(2):  # interleaved, best of 2
+        for runs, spec in ((quiet_runs, killer), (logging_runs, f"{killer}:records=50,size=1000")):
+            with tempfile.TemporaryDirectory() as tmp:
+                start = time.perf_counter()
+                summary = run_tournament(build({**values, "bots": ["random", spec], "results": tmp}), progress=False)
+                runs.append(time.perf_counter() - start)
+                assert summary.played == summary.total and summary.workers_replaced == summary.total
+    quiet, logged = min(quiet_runs), min(logging_runs)
+    load = os.getloadavg()[0]
+    return [Figure("runner", f"{summary.total} workers killed and replaced, 50 log records of 1 KB before each kill "
+                   "vs none: wall-clock ratio", logged / quiet, "×", "≤ 1.10",
+                   f"best of 2: with records {logged:.1f}s, without {quiet:.1f}s; load average {load:.1f}")]
+
+
 def run(quick: bool) -> list[Figure]:
-    return [*overhead(200 if quick else 1000), *speedup(4 if quick else 16)]
+    return [*overhead(200 if quick else 1000), *speedup(4 if quick else 16), *replacement(30 if quick else 200)]

@@ -6,6 +6,8 @@ Settings also come from ``--config FILE.toml`` (same keys; options given here ov
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Optional
 
@@ -41,6 +43,7 @@ def run(
     tau: Optional[str] = typer.Option(None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
     isolation: Optional[str] = typer.Option(None, "--isolation", help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena engine` process)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
     from arena.reports.render import load, print_summary, write_files  # pandas, scipy: imported on use
@@ -59,8 +62,9 @@ def run(
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     cfg = build(values)
-    console = make_console()
-    summary = run_tournament(cfg, console=make_console(stderr=True), progress=not quiet)
+    console, err = make_console(), make_console(stderr=True)
+    with _console_log(err if verbose else None):
+        summary = run_tournament(cfg, console=err, progress=not quiet)
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
                   f"{summary.stored}/{summary.total} stored in {summary.path}"
@@ -81,6 +85,27 @@ def run(
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
     console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
+
+
+@contextmanager
+def _console_log(console) -> Iterator[None]:
+    """With a console: the ``arena`` logger's records (workers' included) are printed on it
+    for the run, through the same handler a library caller would attach."""
+    if console is None:
+        yield
+        return
+    import logging
+
+    from rich.logging import RichHandler
+
+    handler = RichHandler(console=console, show_path=False, markup=False)
+    handler.setFormatter(logging.Formatter("%(processName)s %(name)s: %(message)s"))
+    logger = logging.getLogger("arena")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
 
 
 def register(app: typer.Typer) -> None:

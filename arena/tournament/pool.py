@@ -33,6 +33,7 @@ Dispatch: one task at a time to the least-loaded worker, never to one whose move
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import multiprocessing
@@ -46,6 +47,7 @@ from typing import Any
 from arena.errors import ConfigError
 from arena.os_guard import children, exit_text, kill_group, kill_orphans, set_subreaper
 from arena.referee import GameRecord, Termination, from_wire
+from arena.tournament.logs import WorkerLog, join_retired
 from arena.tournament.series import GameTask
 from arena.tournament.worker import (BEGUN, FORK_PLY, FORK_SEAT, FORKED, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED,
                                      WorkerSetup, read_plies, task_fault, worker_main)
@@ -58,6 +60,7 @@ log = logging.getLogger("arena.pool")
 PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
+_SERIAL = itertools.count(1)
 
 
 def context() -> tuple[Any, bool]:
@@ -79,13 +82,22 @@ class Result:
 class _Slot:
     """One worker process with its pipe, shared array and tasks in flight (in order)."""
 
-    def __init__(self, ctx: Any, setup: WorkerSetup) -> None:
+    def __init__(self, ctx: Any, setup: WorkerSetup, fork: bool = True) -> None:
         self.shared = ctx.RawArray("d", SHARED_SIZE)
         self.shared[GAME] = self.shared[FORKED] = -1
         self.buffer = ctx.RawArray("c", PLY_BUFFER)
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer), daemon=True)
-        self.proc.start()
+        # the worker's own log queue (arena.tournament.logs): made just before its fork
+        self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if fork else None
+        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer, self.log),
+                                daemon=True)
+        try:
+            self.proc.start()
+        finally:
+            if self.log is not None:
+                self.log.forked()
+                if self.proc.pid is None:  # the fork failed: nothing will write to it
+                    self.log.retire()
         child.close()
         self.tasks: deque[GameTask] = deque()
 
@@ -111,6 +123,8 @@ class _Slot:
             self.proc.kill()
         self.proc.join(5)
         self.conn.close()
+        if self.log is not None:
+            self.log.retire()  # no wait: its thread reads to end-of-file (joined in Pool.close)
 
     def stop(self) -> None:
         try:
@@ -173,7 +187,7 @@ class Pool:
             self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
             self._before = children()  # the caller's own children are never touched
         if not self.slots:
-            self.slots = [_Slot(self.ctx, self.setup) for _ in range(min(self.workers, len(pending)))]
+            self.slots = [_Slot(self.ctx, self.setup, self.fork) for _ in range(min(self.workers, len(pending)))]
         try:
             while pending or any(s.tasks for s in self.slots):
                 self._fill(pending)
@@ -315,7 +329,7 @@ class Pool:
         """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
         old = self.slots[i]
         old.kill()
-        self.slots[i] = _Slot(self.ctx, self.setup)
+        self.slots[i] = _Slot(self.ctx, self.setup, self.fork)
         self.replaced += 1
         self._sweep()
         return list(old.tasks)
@@ -335,3 +349,6 @@ class Pool:
             self._sweep()
             set_subreaper(self._was_subreaper)
             del self._before
+        left = join_retired()
+        if left:
+            log.warning("log threads still reading after the workers ended: %s", ", ".join(left))

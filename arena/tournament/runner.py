@@ -136,11 +136,11 @@ class _Rate(ProgressColumn):
 class _Logging:
     """Tournament log ``<results>/<name>.log``.
 
-    The runner's records (``arena.runner``, ``arena.pool``) go to it through a ``FileHandler``;
-    each worker appends its own records (``arena.worker``) to the same file, opened by itself.
-    No multiprocessing queue and no logging thread exist in the runner: a worker killed while
-    logging (a queue's lock or a half-written record left behind) once made a finished run hang
-    at exit, joining the queue's feeder thread.
+    A ``FileHandler`` on the ``arena`` logger for the run. It receives the runner's records
+    (``arena.runner``, ``arena.pool``) and the workers' (``arena.worker``, ``arena.referee``),
+    which each worker's own ``multiprocessing-logging`` queue brings to this process
+    (``arena.tournament.logs``); so does any handler a library caller attached to ``arena``.
+    The bots' prints reach the file through the workers' fds 1 and 2.
     """
 
     def __init__(self, path: Path) -> None:

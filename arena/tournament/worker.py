@@ -57,9 +57,9 @@ class WorkerSetup:
         limits: per-move limits (``--move-time`` seconds, ``--move-nodes``) or ``None``.
         time_margin: seconds a move may overrun ``limits.time``.
         memory_limit: MiB of address space the bots may add to the worker, or ``None``.
-        log_path: file that receives the worker's fds 1 and 2 and its log records (appended
-            directly: no queue, so a worker killed while logging cannot hang the runner), or
-            ``None`` to leave them.
+        log_path: file that receives the worker's fds 1 and 2 (a bot's prints), or ``None``
+            to leave them; the worker's log records go to the runner's handlers through its
+            own queue (``arena.tournament.logs``), or to this file without fork.
         close_fds: the runner's fds a forked worker must not keep (the run lock).
     """
 
@@ -231,9 +231,8 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
 
 
 def _log_to_file(path: str) -> None:
-    """Write this worker's records (``arena.worker``, and ``arena.referee``'s game errors) straight
-    to the tournament log (``O_APPEND``: each record is one write; no queue, thread or lock shared
-    with the runner, whatever a bot kills or closes)."""
+    """Without fork (no ``WorkerLog``): write this worker's records straight to the tournament
+    log (``O_APPEND``: each record is one write)."""
     top = logging.getLogger("arena")
     for logger in (top, log):
         for handler in list(logger.handlers):  # the runner's, inherited through fork
@@ -245,8 +244,12 @@ def _log_to_file(path: str) -> None:
     top.propagate = False
 
 
-def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) -> None:
-    """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back ``(game_id, GameRecord)``."""
+def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None, log_handler: Any = None) -> None:
+    """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back ``(game_id, GameRecord)``.
+
+    ``log_handler``: this worker's ``arena.tournament.logs.WorkerLog`` (its records go to the
+    runner's handlers); ``None`` (no fork) appends them to ``setup.log_path`` instead.
+    """
     global _HOME_PID
     _HOME_PID = os.getpid()
     new_session()  # the runner kills the worker's whole process group (os_guard.kill_group)
@@ -258,7 +261,9 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) 
         except OSError:
             pass
     guard_child(setup.memory_limit, setup.log_path)
-    if setup.log_path:
+    if log_handler is not None:
+        log_handler.install()
+    elif setup.log_path:
         _log_to_file(setup.log_path)
     game = arena.games.make(setup.game, **setup.params)
     factories = bot_factories(setup.specs)
@@ -283,6 +288,8 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None) 
         traceback.print_exc()  # to the log file (fd 2)
         code = 1
     finally:
+        if log_handler is not None:
+            log_handler.flush()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
