@@ -153,6 +153,9 @@ class Pool:
         self.move_grace = None if move_time is None else move_time + time_margin + max(1.0, move_time)
         self.move_limit = None if move_time is None else move_time + time_margin
         self.ctx, self.fork = context()
+        #: worker records through a per-worker ``WorkerLog`` to this process's handlers; off in
+        #: a Dask worker (``arena.tournament.remote``), whose workers append to the log file
+        self.worker_log = True
         self.slots: list[_Slot] = []
         self.replaced = 0
         self.idle_deaths = 0
@@ -187,7 +190,7 @@ class Pool:
             self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
             self._before = children()  # the caller's own children are never touched
         if not self.slots:
-            self.slots = [_Slot(self.ctx, self.setup, self.fork) for _ in range(min(self.workers, len(pending)))]
+            self.slots = [_Slot(self.ctx, self.setup, self.fork and self.worker_log) for _ in range(min(self.workers, len(pending)))]
         try:
             while pending or any(s.tasks for s in self.slots):
                 self._fill(pending)
@@ -329,7 +332,7 @@ class Pool:
         """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
         old = self.slots[i]
         old.kill()
-        self.slots[i] = _Slot(self.ctx, self.setup, self.fork)
+        self.slots[i] = _Slot(self.ctx, self.setup, self.fork and self.worker_log)
         self.replaced += 1
         self._sweep()
         return list(old.tasks)
