@@ -1,4 +1,4 @@
-"""TrueSkill ratings over stored games (``spec/arena.md`` "Ratings and reports").
+"""TrueSkill ratings over stored games (``docs/arena.md`` "Ratings and reports").
 
 Every seat is a team of one; a game's competition ranks (1 = best, ties share a rank) become
 TrueSkill's 0-based ranks, so a draw or a shared place is a tie. Games are processed in

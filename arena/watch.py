@@ -1,4 +1,4 @@
-"""Play one game in a watched child process (``arena play``; ``spec/arena.md`` "Contracts / Faults").
+"""Play one game in a watched child process (``arena play``; ``docs/arena.md`` "Contracts / Faults").
 
 ``watch_game`` forks a child that runs ``arena.referee.referee_game`` (the same referee as a
 tournament worker: ``exit``, ``memory``, ``exception`` in ``reset`` are decided there) and

@@ -1,4 +1,4 @@
-"""Bot specs and the bot registry (``spec/arena.md`` "Contracts / Python API").
+"""Bot specs and the bot registry (``docs/arena.md`` "Contracts / Python API").
 
 A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, or from the
 ``arena.bots`` entry points), a dotted import path ``package.module.ClassName``, a file

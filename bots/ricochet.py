@@ -1,4 +1,4 @@
-"""Ricochet Robots solver bots (``spec/ricochet.md`` "Puzzle mode", "Speed").
+"""Ricochet Robots solver bots (``docs/rules/ricochet.md`` "Puzzle mode", "Speed").
 
 - ``ricochet-optimal``: IDA* (``bots.ricochet_search.ida_star``); the optimal solution, or
   when its budget (``limits.time`` seconds / ``limits.nodes``) runs out the best found by a

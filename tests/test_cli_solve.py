@@ -1,4 +1,4 @@
-"""``arena solve``: readable lines, JSON objects, bad input (spec/arena.md, spec/ricochet.md)."""
+"""``arena solve``: readable lines, JSON objects, bad input (docs/arena.md, docs/rules/ricochet.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Faulty bots lose with a distinct reason while the tournament completes (spec "Contracts / Faults")."""
+"""Faulty bots lose with a distinct reason while the tournament completes (docs/arena.md "Contracts / Faults")."""
 
 import pytest
 

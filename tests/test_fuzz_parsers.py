@@ -1,5 +1,5 @@
 """Fuzzing every parser: random text (and valid text with random edits) never raises anything
-but the documented ``ArenaError`` subclasses (``spec/arena.md`` "Contracts / Python API")."""
+but the documented ``ArenaError`` subclasses (``docs/arena.md`` "Contracts / Python API")."""
 
 from __future__ import annotations
 

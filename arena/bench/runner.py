@@ -3,7 +3,7 @@
 Overhead: the same games (same seeds, same openings) played by ``run_tournament`` on one
 worker (fork, pipe, SQLite commit per game, everything but the progress bar) and by a plain
 ``play_game`` loop in this process; the difference per game is the arena's cost (goal
-<= 2 ms, ``spec/arena.md`` "Quality bars"). Random bots on Interaction keep the games cheap so
+<= 2 ms, ``docs/arena.md`` "Quality bars"). Random bots on Interaction keep the games cheap so
 the overhead is not lost in the noise.
 
 Integrity costs (issue 11), on the same games: the private copies each bot is handed

@@ -4,7 +4,7 @@ sequential game. One core, in this process.
 Alpha-beta is timed at a fixed depth (4 plies) on a fixed set of seeded Interaction positions
 (random plies from the start), each searched by a fresh bot (an empty transposition table), in
 CPU seconds of this process (less sensitive to other processes than wall-clock time), best of
-3 runs. The quality bar (``spec/arena.md`` "Quality bars") is at least 50,000 nodes/s.
+3 runs. The quality bar (``docs/arena.md`` "Quality bars") is at least 50,000 nodes/s.
 """
 
 from __future__ import annotations

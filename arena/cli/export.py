@@ -1,6 +1,6 @@
 """``arena export NAME --format jsonl|csv|parquet``: stored games for other tools.
 
-jsonl (``spec/arena.md`` "Output formats"): one game a line with ``game_id``, ``seed``,
+jsonl (``docs/arena.md`` "Output formats"): one game a line with ``game_id``, ``seed``,
 ``seats``, ``ranks``, ``scores``, ``termination``, ``plies``, ``opening_plies``, ``moves``,
 then ``series``, ``fault_seat`` (0-based seat or null), ``fault_detail``, ``seconds`` and
 ``attempts``. csv and parquet: the same columns; list columns are JSON text in csv.

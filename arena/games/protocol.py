@@ -10,7 +10,7 @@ Three kinds of node (``State.to_move``):
   one per seat (Ricochet Robots rounds);
 - ``TERMINAL``: the game is over and ``outcome()`` is set.
 
-Contracts: ``spec/arena.md`` "Contracts / Python API".
+Contracts: ``docs/arena.md`` "Contracts / Python API".
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Reports out: rich tables in the terminal, Markdown and CSV files beside the database.
 
 ``build_tables`` computes every table of a tournament (``tables``, ``ricochet``); the
-functions here only load, format and write. Files (``spec/arena.md`` "Ratings and reports"):
+functions here only load, format and write. Files (``docs/arena.md`` "Ratings and reports"):
 ``<name>.report.md`` and one ``<name>.<table>.csv`` per table, in the database's folder. CSV
 files hold raw numbers (fractions as fractions); the terminal and Markdown show percents.
 """

@@ -1,6 +1,6 @@
 """Small statistics for reports: Wilson interval, exact binomial test, chi-square of shares.
 
-All three delegate to scipy (``spec/arena.md`` "Contracts / Statistics"):
+All three delegate to scipy (``docs/arena.md`` "Contracts / Statistics"):
 
 - ``wilson_interval``: the Wilson score interval without continuity correction (Wilson 1927;
   Newcombe 1998, method 3), via ``scipy.stats.binomtest(...).proportion_ci("wilson")``.

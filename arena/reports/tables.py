@@ -6,7 +6,7 @@ Inputs are the frames of ``arena.store``: ``games`` (``game_id``, ``series``, ``
 (``game_id``, ``ply``, ``seat``, ``label``, ``move``, ``seconds``, ``nodes``, ``depth``,
 ``evaluation``, ``status``).
 
-Conventions (``spec/arena.md`` "Contracts / Statistics"), the same for two and n players:
+Conventions (``docs/arena.md`` "Contracts / Statistics"), the same for two and n players:
 
 - **Win / draw / loss** of a bot in one game: a win is first place alone, a draw is a first
   place shared with others (two-player: a draw), a loss is any place below first. This is
@@ -175,7 +175,7 @@ def first_move(
     """First-move advantage of two-player games: one row for the whole game (``scope`` =
     ``game_name``) then one per pairing (``scope`` = e.g. ``"a vs b"``).
 
-    Columns (``spec/arena.md`` "Contracts / Statistics"): ``games``; seat 0's ``wins``,
+    Columns (``docs/arena.md`` "Contracts / Statistics"): ``games``; seat 0's ``wins``,
     ``draws``, ``losses``; ``decisive`` (wins + losses); ``win_share`` = wins / decisive with
     its Wilson 95% interval ``ci_low``..``ci_high`` and ``p_value`` of the two-sided exact
     binomial test against 1/2; ``draw_rate`` = draws / games; ``score_pct`` = seat 0's score %

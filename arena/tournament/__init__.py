@@ -1,4 +1,4 @@
-"""Tournaments: pairings, series, the worker pool and the run (``spec/arena.md`` "Tournaments")."""
+"""Tournaments: pairings, series, the worker pool and the run (``docs/arena.md`` "Tournaments")."""
 
 from arena.tournament.config import TournamentConfig, build
 from arena.tournament.runner import RunSummary, plan, run_tournament

@@ -1,4 +1,4 @@
-"""Pairings: which bots meet (``spec/arena.md`` "Tournaments").
+"""Pairings: which bots meet (``docs/arena.md`` "Tournaments").
 
 A pairing is a tuple of k bot labels (k = the game's number of players) in field order;
 series.py turns it into games with rotated seats. A new format is one small function here.

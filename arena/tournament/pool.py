@@ -11,7 +11,7 @@ worker holds a few tasks (one playing, the next already in its pipe; more for sh
 games), so it never waits for the runner to store a result; the shared array says which game
 is playing.
 
-Faults handled here (``spec/arena.md`` "Contracts / Faults"):
+Faults handled here (``docs/arena.md`` "Contracts / Faults"):
 
 - a game over ``game_time`` seconds: the worker is killed and replaced, the seat on move loses
   (``game_time``);

@@ -1,4 +1,4 @@
-"""What a worker process runs: whole games, one at a time (``spec/arena.md`` "Tournaments").
+"""What a worker process runs: whole games, one at a time (``docs/arena.md`` "Tournaments").
 
 The worker tells the runner what it is doing through a shared array: ``GAME`` (id of the
 game being played) and ``BEGUN`` (its ``time.monotonic()`` start), ``SEAT``, ``PLY`` and

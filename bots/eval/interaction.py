@@ -1,4 +1,4 @@
-"""Interaction heuristic (``spec/interaction.md``): pocketed neutrals first, then pocket threats.
+"""Interaction heuristic (``docs/rules/interaction.md``): pocketed neutrals first, then pocket threats.
 
 Built for leaves of an alpha-beta search, so it reads only C-speed summaries of the public
 state (``board`` bytes, ``scores``, ``side``):

@@ -1,4 +1,4 @@
-"""Interaction rules against ``spec/interaction.md``: worked examples 1-9, legality, the end."""
+"""Interaction rules against ``docs/rules/interaction.md``: worked examples 1-9, legality, the end."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ricochet board assembly and slides (spec/ricochet.md "Board", "Robots and moves")."""
+"""Ricochet board assembly and slides (docs/rules/ricochet.md "Board", "Robots and moves")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ricochet rounds: solutions, text, too-easy rule, ties, end (spec/ricochet.md)."""
+"""Ricochet rounds: solutions, text, too-easy rule, ties, end (docs/rules/ricochet.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sandpile rules against spec/sandpile.md: worked examples, notation, offers, scoring, errors."""
+"""Sandpile rules against docs/rules/sandpile.md: worked examples, notation, offers, scoring, errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sandpile properties over random games and random positions (spec/sandpile.md)."""
+"""Sandpile properties over random games and random positions (docs/rules/sandpile.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Interaction, the 1979 Waddingtons momentum game, as ``spec/interaction.md`` fixes it.
+"""Interaction, the 1979 Waddingtons momentum game, as ``docs/rules/interaction.md`` fixes it.
 
 Modules: ``geometry`` (cells, directions, bounce tables), ``notation`` (``Move``, position
 text, diagrams), ``state`` (``InteractionState``: move simulation, legality, end of game),

@@ -1,4 +1,4 @@
-"""``InteractionGame``: the factory of Interaction positions (``spec/interaction.md``)."""
+"""``InteractionGame``: the factory of Interaction positions (``docs/rules/interaction.md``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from arena.games.protocol import Dynamics, Game, GameType, Param
 class InteractionGame(Game):
     """Interaction (Waddingtons 1979): 2 seats, Red (seat 0) moves first.
 
-    Parameters (``spec/interaction.md`` "Parameters"): ``target`` neutrals to win,
+    Parameters (``docs/rules/interaction.md`` "Parameters"): ``target`` neutrals to win,
     ``max_plies`` ply limit, ``cap_result`` (``score``: the higher score wins a game ended by
     the ply limit or two passes; ``draw``: such games are drawn), ``pocketing`` (``enter``:
     a neutral is out when it enters a pocket; ``stop``: only when it stops on one), ``setup``

@@ -1,6 +1,6 @@
 """Interaction board geometry: cells, directions, bounces, precomputed as flat tables.
 
-``spec/interaction.md`` "Board" and "Bounces". A cell is ``rank * 9 + file`` (0-based, file
+``docs/rules/interaction.md`` "Board" and "Bounces". A cell is ``rank * 9 + file`` (0-based, file
 ``a`` = 0 west to ``i`` = 8 east, rank ``1`` = 0 south to ``9`` = 8 north); the four clipped
 corners ``a1 i1 a9 i9`` are not cells. A direction is an index into ``DIRECTIONS``
 (``N NE E SE S SW W NW``). A *state* of a rolling ball is ``cell * 8 + direction``.

@@ -1,4 +1,4 @@
-"""Interaction move mechanics (``spec/interaction.md`` "A move", "Legality"): the Zobrist keys,
+"""Interaction move mechanics (``docs/rules/interaction.md`` "A move", "Legality"): the Zobrist keys,
 the legal strikes of a side (``strikes``) and the simulation of one move (``simulate``), on
 the raw board (``bytes`` of 81 cells) and occupancy mask. Pure functions; the position class
 is ``arena.games.interaction.state.InteractionState``.
@@ -50,7 +50,7 @@ def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple
     the first occupied cell (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``.
     Returns (board after, Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy
     after). Rows, remainders, bounces, pocketing and the wedged-row rule follow
-    ``spec/interaction.md`` "A move" and "Legality".
+    ``docs/rules/interaction.md`` "A move" and "Legality".
     """
     b = bytearray(board)
     p0 = s >> 3

@@ -1,6 +1,6 @@
 """Interaction notation: moves (``e1N``, ``h6NW``, ``pass``), position text, diagrams.
 
-``spec/interaction.md`` "Notation". The board is ``bytes`` of 81 cells (``rank * 9 + file``)
+``docs/rules/interaction.md`` "Notation". The board is ``bytes`` of 81 cells (``rank * 9 + file``)
 holding ``EMPTY``, ``RED``, ``BLUE`` or ``NEUTRAL``; clipped corners hold ``EMPTY``.
 """
 

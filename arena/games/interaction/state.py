@@ -1,4 +1,4 @@
-"""Interaction positions (``spec/interaction.md`` "A move", "End"); the move mechanics
+"""Interaction positions (``docs/rules/interaction.md`` "A move", "End"); the move mechanics
 (``strikes``, ``simulate``, Zobrist keys) are in ``arena.games.interaction.mechanics``.
 
 Hot path: ``legal_moves`` finds where each cue ball strikes with an occupancy mask (an int,

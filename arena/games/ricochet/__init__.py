@@ -1,5 +1,5 @@
 """Ricochet Robots: board assembly (``board``), puzzles and solutions (``puzzle``), the race
-game (``game``). ``spec/ricochet.md``."""
+game (``game``). ``docs/rules/ricochet.md``."""
 
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.game import RicochetGame, RicochetState, too_easy

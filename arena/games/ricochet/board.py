@@ -1,5 +1,5 @@
 """The Ricochet Robots board: quadrant assembly, walls, targets, slide tables
-(``spec/ricochet.md`` "Board").
+(``docs/rules/ricochet.md`` "Board").
 
 Cells are numbered ``(rank - 1) * 16 + file`` with files ``a``-``p`` = 0-15 and ranks 1-16
 (south to north), so north is ``+16`` and east is ``+1``. Directions are indexed
@@ -197,7 +197,7 @@ class Board:
     # construction -------------------------------------------------------------------------
     @classmethod
     def assemble(cls, names: list[str] | tuple[str, ...]) -> Board:
-        """The board of four quadrant sides ``[NW, NE, SE, SW]`` (``spec`` "Board").
+        """The board of four quadrant sides ``[NW, NE, SE, SW]`` (``docs/rules/ricochet.md`` "Board").
 
         Raises:
             PositionSyntaxError: not four sides, one of each board 1-4.

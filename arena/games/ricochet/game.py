@@ -1,5 +1,5 @@
 """Ricochet Robots as an n-player race: every round is a simultaneous node
-(``spec/ricochet.md`` "A round", "End", "Notation").
+(``docs/rules/ricochet.md`` "A round", "End", "Notation").
 
 State text: ``<board> [diag=<barriers>] <robots> <target> stack=<chips> chips=<seat;seat>
 round=N``; the target is ``-`` once no chip is revealed (the game is over). ``diag=`` lists
@@ -20,7 +20,7 @@ from arena.games.race import TIES, check_answers, resolve_round
 from arena.games.ricochet.board import CELLS, CENTRE, Board, parse_diagonals, place_diagonals, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution, board_text
 
-#: chips that end the game, by number of players (``spec`` "End"); others: until chips run out
+#: chips that end the game, by number of players (``docs/rules/ricochet.md`` "End"); others: until chips run out
 CHIPS_TO_WIN = {2: 8, 3: 6, 4: 5}
 
 
@@ -136,13 +136,13 @@ class RicochetState(State):
 
 
 class RicochetGame(Game):
-    """Ricochet Robots for 1-8 players; every round is a simultaneous race (``spec/ricochet.md``)."""
+    """Ricochet Robots for 1-8 players; every round is a simultaneous race (``docs/rules/ricochet.md``)."""
 
     name = "ricochet"
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
     #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
     type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
-    whole_field = True  # a tournament races its whole field in every game (spec/arena.md)
+    whole_field = True  # a tournament races its whole field in every game (docs/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
         "robots": Param(4, "4 robots (R G B Y) or 5 (adds black K)", choices=(4, 5)),
@@ -207,7 +207,7 @@ class RicochetGame(Game):
         return self._reveal(board, robots, stack, chips, round_)
 
     def _reveal(self, board, robots, stack, chips, round_) -> RicochetState:
-        """Reveal the top chip, putting too-easy ones back (``spec`` "A round" 2)."""
+        """Reveal the top chip, putting too-easy ones back (``docs/rules/ricochet.md`` "A round" 2)."""
         stack = list(stack)
         if not stack:
             return RicochetState(self, board, robots, None, (), chips, round_, "chips")

@@ -1,5 +1,5 @@
 """Ricochet puzzles: board + robots + target, robot moves and solutions
-(``spec/ricochet.md`` "Robots and moves", "Puzzle mode", "Notation").
+(``docs/rules/ricochet.md`` "Robots and moves", "Puzzle mode", "Notation").
 
 >>> p = Puzzle.parse("1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC")
 >>> str(p)
@@ -183,7 +183,7 @@ class Puzzle:
 
     @classmethod
     def parse(cls, text: str, allow_no_target: bool = False) -> Puzzle:
-        """``<board> <robots> <target>`` (``spec`` "Notation"), case-insensitive.
+        """``<board> <robots> <target>`` (``docs/rules/ricochet.md`` "Notation"), case-insensitive.
 
         Raises:
             PuzzleSyntaxError: a malformed field, a missing robot, two robots on a cell or a

@@ -1,4 +1,4 @@
-"""Sandpile: a four-player placing-and-toppling game (``spec/sandpile.md``).
+"""Sandpile: a four-player placing-and-toppling game (``docs/rules/sandpile.md``).
 
 Players A (south), B (west), C (north), D (east) place pieces for four laps per round, then
 topple unstable stacks (more than 3 pieces) one per turn, each piece going to a neighbour in
@@ -28,7 +28,7 @@ __all__ = [
 
 
 class Sandpile(Game):
-    """Sandpile (``spec/sandpile.md``): four players, ``rounds`` rounds of placing and toppling.
+    """Sandpile (``docs/rules/sandpile.md``): four players, ``rounds`` rounds of placing and toppling.
 
     Raises:
         ConfigError: a bad parameter, or parameters for which a toppling phase might not end:

@@ -1,5 +1,5 @@
 """Sandpile tables and notation: constants, moves, per-parameter neighbour and wrap tables
-(``spec/sandpile.md`` "Board", "Toppling phase", "Notation")."""
+(``docs/rules/sandpile.md`` "Board", "Toppling phase", "Notation")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sandpile position text (``spec/sandpile.md`` "Notation"): reading it into a state (the
+"""Sandpile position text (``docs/rules/sandpile.md`` "Notation"): reading it into a state (the
 state writes it: ``SandpileState.to_text``)."""
 
 from __future__ import annotations
