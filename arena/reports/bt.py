@@ -13,8 +13,17 @@ exact gradient and Hessian) does the fitting.
 
 Intervals: 95% normal intervals from the observed information ``XᵀWX`` (W = n·P(1 - P)),
 with the ratings constrained to mean 0 (``Cov(r) = C(CᵀIC)⁻¹Cᵀ`` for a contrast basis ``C``).
-A bot that won or lost every game has no finite maximum-likelihood rating: then every value
-is NaN and ``converged`` is False (also when a rating passes ``DIVERGED``).
+Existence: the maximum-likelihood estimate is finite and unique exactly when no direction of
+the parameters separates the games (Albert & Anderson 1984 for logistic models; for plain
+Bradley–Terry this is Ford 1957's condition, restated by Hunter 2004, "MM algorithms for
+generalized Bradley–Terry models", Assumption 1: the comparison graph is strongly connected).
+With a first-move term strong connectivity is not enough (e.g. a bot that scored only as seat
+0), so ``separation`` checks the general condition by linear programming (Konis 2007, "Linear
+programming algorithms for detecting separated data in binary logistic regression models"):
+a direction ``d`` with ``(Xd)_c >= 0`` where seat 0 scored every point, ``<= 0`` where it scored
+none and ``= 0`` elsewhere, not zero on every cell. Then, or when the design is rank deficient
+(a field in unconnected parts), every value is NaN, ``converged`` is False and ``reason`` says
+why (also when a rating still passes ``DIVERGED``). No prior or ridge is added.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize
+from scipy.optimize import linprog, minimize
 
 from arena.reports.elo import Z95
 
@@ -38,7 +47,8 @@ DIVERGED = 3000.0
 class BTFit:
     """A Bradley–Terry fit: ``table`` (``label``, ``games``, ``elo``, ``elo_low``,
     ``elo_high``; best first), the ``first_move`` term in Elo with ``first_low`` and
-    ``first_high``, ``games`` fitted, ``converged``."""
+    ``first_high``, ``games`` fitted, ``converged``, and the ``reason`` there is no finite fit
+    (empty when converged)."""
 
     table: pd.DataFrame
     first_move: float
@@ -46,6 +56,7 @@ class BTFit:
     first_high: float
     games: int
     converged: bool
+    reason: str = ""
 
 
 def cells(games: pd.DataFrame) -> pd.DataFrame:
@@ -80,7 +91,7 @@ def fit_cells(c: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
         counts[a] += int(n)
         counts[b] += int(n)
     if k < 2:
-        return _empty(labels, counts)
+        return _empty(labels, counts, "fewer than two bots played 2-player games")
     index = {lab: i for i, lab in enumerate(labels)}
     x = np.zeros((len(c), k + 1))
     x[np.arange(len(c)), [index[a] for a in c["seat0"]]] += 1
@@ -110,16 +121,23 @@ def fit_cells(c: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
     for a, b, m, pts in zip(c["seat0"], c["seat1"], c["n"], c["points"]):
         scored[a] += pts
         scored[b] += m - pts
-    if any(scored[lab] in (0, counts[lab]) for lab in labels):  # all won or all lost: no finite MLE
-        return _empty(labels, counts)
+    extreme = [lab for lab in labels if scored[lab] in (0, counts[lab])]
+    if extreme:  # all won or all lost: no finite MLE
+        return _empty(labels, counts, f"{extreme[0]} won or lost every game")
+    if np.linalg.matrix_rank(design) < k:
+        return _empty(labels, counts, ("the games do not identify every rating and the first-move term "
+                      "(bots that never meet, or a pairing played from one seat only)"))
+    if separation(design, n, s):
+        return _empty(labels, counts, "the games are separated (e.g. a bot scored only in one seat); "
+                      "the ratings and first-move term are not identified")
     res = minimize(nll, np.zeros(k), jac=grad, hess=hess, method="trust-exact", options={"gtol": 1e-12})
     params = basis @ res.x
     try:
         cov = basis @ np.linalg.inv(hess(res.x)) @ basis.T
     except np.linalg.LinAlgError:
-        return _empty(labels, counts)
+        return _empty(labels, counts, "singular information matrix")
     if not np.all(np.isfinite(params)) or np.max(np.abs(params)) > DIVERGED or np.any(np.diag(cov) < 0):
-        return _empty(labels, counts)
+        return _empty(labels, counts, f"a rating diverged (beyond {DIVERGED:g} Elo)")
     se = np.sqrt(np.diag(cov))
     table = pd.DataFrame({"label": labels, "games": [counts[lab] for lab in labels], "elo": params[:k],
                           "elo_low": params[:k] - Z95 * se[:k], "elo_high": params[:k] + Z95 * se[:k]})
@@ -128,8 +146,30 @@ def fit_cells(c: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
                  int(n.sum()), True)
 
 
-def _empty(labels: list[str], counts: dict[str, int]) -> BTFit:
+def separation(design: np.ndarray, n: np.ndarray, s: np.ndarray, tol: float = 1e-7) -> bool:
+    """Whether the binomial cells (``design`` rows of shape (cells, params), ``n`` games, ``s``
+    seat-0 points) are (quasi-)separated, i.e. the maximum-likelihood estimate does not exist.
+
+    Solves Konis's (2007) linear programme: maximise ``Σ_{s=n}(Xd) - Σ_{s=0}(Xd)`` over
+    ``-1 <= d <= 1`` with ``Xd >= 0`` on all-won cells, ``<= 0`` on all-lost cells and ``= 0`` on
+    the others; a positive optimum is a separating direction (Albert & Anderson 1984).
+    """
+    won, lost = s >= n, s <= 0
+    mixed = ~(won | lost)
+    if not (won.any() or lost.any()):
+        return False
+    x = design / np.abs(design).max()
+    objective = -(x[won].sum(axis=0) - x[lost].sum(axis=0))
+    a_ub = np.vstack([-x[won], x[lost]]) if (won.any() or lost.any()) else None
+    b_ub = np.zeros(len(a_ub)) if a_ub is not None else None
+    a_eq = x[mixed] if mixed.any() else None
+    b_eq = np.zeros(int(mixed.sum())) if mixed.any() else None
+    res = linprog(objective, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=(-1, 1), method="highs")
+    return bool(res.status == 0 and -res.fun > tol)
+
+
+def _empty(labels: list[str], counts: dict[str, int], reason: str = "no games") -> BTFit:
     nan = math.nan
     table = pd.DataFrame({"label": labels, "games": [counts[lab] for lab in labels], "elo": nan,
                           "elo_low": nan, "elo_high": nan})
-    return BTFit(table, nan, nan, nan, int(sum(counts.values()) // 2), False)
+    return BTFit(table, nan, nan, nan, int(sum(counts.values()) // 2), False, reason)

@@ -284,6 +284,10 @@ def notes(data: ReportData, name: str) -> list[str]:
     out = [NOTES[name]] if name in NOTES else []
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")
+    if name == "elo":
+        fit = bt.fit(data.games, data.order)
+        if not fit.converged:
+            out.append(f"warning: no finite Bradley–Terry fit: {fit.reason}; the Elo figures are NaN.")
     if name == "leaderboard":
         tau = (data.tournament.get("settings") or {}).get("tau", 0.0)
         out.append(f"Leaderboard {SORT_KEY}; TrueSkill tau = {tau:g}.")

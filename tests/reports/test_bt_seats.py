@@ -5,6 +5,7 @@ import json
 import math
 import random
 
+import numpy as np
 import pandas as pd
 import pytest
 import trueskill
@@ -128,3 +129,34 @@ def test_report_json_command_on_a_stored_match(tmp_path, capsys):
     assert row["wins"] + row["draws"] + row["losses"] == 40
     assert sum(row[c] for c in ("LL", "LD", "DD_WL", "WD", "WW")) == 20
     assert [r["label"] for r in out["tables"]["elo"]][-1] == "(first move)"
+
+
+def test_a_bot_that_scored_only_in_seat_0_has_no_finite_fit():
+    # the tester's fresh40: random scored 3 points as seat 0 and none as seat 1, so r_greedy and
+    # the first-move term can grow together without bound (quasi-complete separation)
+    games = two_bots((3, 0, 17), (20, 0, 0))  # "a" = random, "b" = greedy
+    fit = bt.fit(games, ["a", "b"])
+    assert not fit.converged and fit.table["elo"].isna().all() and math.isnan(fit.first_move)
+    assert "separated" in fit.reason
+    # a mixed result in the other seat makes the estimate exist again (closed form as above)
+    ok = bt.fit(two_bots((3, 0, 17), (19, 0, 1)), ["a", "b"])
+    assert ok.converged and ok.first_move == pytest.approx((logit(0.15) + logit(0.95)) / 2, abs=1e-6)
+
+
+def test_separation_detects_a_one_way_cycle_and_accepts_a_connected_field():
+    # a beats b, b beats c, c beats a, each from both seats: strongly connected, mixed overall
+    rows = [(["a", "b"], W), (["b", "a"], L), (["b", "c"], W), (["c", "b"], L), (["c", "a"], W), (["a", "c"], L)]
+    assert bt.fit(games_frame(rows * 3)).converged
+    # b and c split, a beats b from both seats but only draws with c as seat 1 and wins as
+    # seat 0: no path back to a from b (Ford's condition fails), though a neither won nor lost
+    # every game -- every figure NaN with a reason
+    rows = [(["a", "b"], W), (["b", "a"], L), (["a", "c"], W), (["c", "a"], D), (["b", "c"], W), (["c", "b"], W)]
+    fit = bt.fit(games_frame(rows * 3))
+    assert not fit.converged and "separated" in fit.reason
+    assert bt.separation(np.array([[1.0, 1.0], [-1.0, 1.0]]), np.array([5.0, 5.0]), np.array([5.0, 2.0]))
+
+
+def test_the_report_warns_when_there_is_no_finite_fit():
+    from arena.reports.render import notes
+    data = ReportData(two_bots((3, 0, 17), (20, 0, 0)), moves_frame([]), {"game": "interaction"})
+    assert any(line.startswith("warning: no finite Bradley–Terry fit: ") for line in notes(data, "elo"))
