@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 
 #: a worker's exit code when a bot closed its pipe to the runner
 PIPE_CLOSED = 3
@@ -62,19 +63,76 @@ def ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def redirect_output(path: str | None) -> None:
-    """fd 0 from ``/dev/null``; fds 1 and 2 appended to ``path`` (``None``: to ``/dev/null``).
-    A bot's prints, at Python or fd level, never reach the parent's terminal."""
+#: most bytes of bot output (fds 1 and 2) one process forwards to its log file in its lifetime;
+#: the rest is dropped after one ``TRUNCATED`` line (``docs/arena.md`` "Contracts / Faults")
+OUTPUT_CAP = 2**20
+TRUNCATED = b"\n[bot output truncated]\n"
+_drain: threading.Thread | None = None
+
+
+def redirect_output(path: str | None, cap: int = OUTPUT_CAP) -> None:
+    """fd 0 from ``/dev/null``; fds 1 and 2 to ``path`` (``None``: to ``/dev/null``).
+    A bot's prints, at Python or fd level, never reach the parent's terminal.
+
+    With a ``path``, fds 1 and 2 are the write end of a pipe that a daemon thread of this
+    process drains: it appends the first ``cap`` bytes to ``path`` (``O_APPEND``), then one
+    ``TRUNCATED`` line, and reads and discards the rest, so a bot that prints megabytes neither
+    blocks nor grows the log without bound (the cap is per process lifetime, in bytes)."""
+    global _drain
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if path else devnull
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    if fd != devnull:
-        os.close(fd)
+    if path:
+        out = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        read, write = os.pipe()  # both close-on-exec; fds 1 and 2 below are inheritable copies
+        _drain = threading.Thread(target=_forward, args=(read, out, cap), name="arena-output", daemon=True)
+        _drain.start()
+        os.dup2(write, 1)
+        os.dup2(write, 2)
+        os.close(write)
+    else:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
     os.close(devnull)
     sys.stdout = os.fdopen(1, "w", buffering=1, closefd=False)
     sys.stderr = os.fdopen(2, "w", buffering=1, closefd=False)
+
+
+def _forward(read: int, out: int, cap: int) -> None:
+    """The drain of ``redirect_output``: copy pipe ``read`` to file ``out`` up to ``cap`` bytes."""
+    left = cap
+    try:
+        while chunk := os.read(read, 65536):
+            if left >= 0:
+                if left:
+                    os.write(out, chunk[:left])
+                if len(chunk) > left:
+                    os.write(out, TRUNCATED)
+                left -= len(chunk)
+    except OSError:  # the log file is gone or full: keep draining so the bot never blocks
+        while True:
+            try:
+                if not os.read(read, 65536):
+                    break
+            except OSError:
+                break
+
+
+def flush_output(timeout: float = 2.0) -> None:
+    """Before ``os._exit``: flush ``sys.stdout``/``sys.stderr``, point fds 1 and 2 at
+    ``/dev/null`` and give the drain of ``redirect_output`` up to ``timeout`` seconds to forward
+    what is left in the pipe (a process the bot started may still hold it open)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a bot closed it
+            pass
+    if _drain is None:
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    os.close(devnull)
+    _drain.join(timeout)
 
 
 def guard_child(memory_limit: int | None, output: str | None = None) -> None:

@@ -72,6 +72,16 @@ def test_printing_bot_is_not_at_fault_and_output_goes_to_log(tmp_path, capfd):
     assert "ForkProcess" in log and "arena.worker INFO worker" in log  # worker records, through its log queue
 
 
+def test_spamming_bot_output_is_capped_per_worker(tmp_path):
+    from arena.os_guard import OUTPUT_CAP, TRUNCATED
+    summary, games = run_field(tmp_path, "Spammer")
+    assert games.fault_seat.isna().all() and set(games.termination) == {"last_stone"}
+    log = (tmp_path / f"{summary.name}.log").read_bytes()
+    # ~2 MB per move over several moves; at most OUTPUT_CAP per worker process (2 workers) reach the log
+    assert len(log) < 2 * OUTPUT_CAP + 100_000
+    assert log.count(TRUNCATED.strip()) >= 1
+
+
 def _dead_on_arrival(conn, shared, setup):
     import os
     os._exit(3)

@@ -5,7 +5,8 @@ game being played) and ``BEGUN`` (its ``time.monotonic()`` start), ``SEAT``, ``P
 ``STARTED`` (``time.monotonic()`` when the bot on move was asked, 0 between moves), written
 by ``play_game``'s ``on_move`` / ``on_ply`` hooks: when a worker hangs or dies, the runner
 blames the seat on move. In the worker, fds 1 and 2 go to the tournament's log (a bot's prints
-never reach the arena's output), SIGINT is ignored (the runner stops the pool), and
+never reach the arena's output; at most ``os_guard.OUTPUT_CAP`` bytes, 1 MiB, per worker
+process, then one "[bot output truncated]" line), SIGINT is ignored (the runner stops the pool), and
 ``--memory-limit`` caps the address space the bots may add (``RLIMIT_AS``).
 
 Blame and termination are decided by ``arena.referee.referee_game``; the OS mechanics
@@ -19,7 +20,6 @@ import gc
 import logging
 import os
 import struct
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +27,8 @@ from typing import Any
 
 import arena.games
 from arena.games import SIMULTANEOUS, Game, State
-from arena.os_guard import PIPE_CLOSED, children, forked_copies, guard_child, has_children, new_session
+from arena.os_guard import (PIPE_CLOSED, children, flush_output, forked_copies, guard_child, has_children,
+                            new_session)
 from arena.referee import (GameRecord, MoveRecord, Termination, fault_record, ply_from_wire, ply_text, ply_to_wire,
                            referee_game, to_wire)
 from arena.tournament.series import GameTask
@@ -290,10 +291,6 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None, 
     finally:
         if log_handler is not None:
             log_handler.flush()
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):  # a bot closed it
-                pass
+        flush_output()
         os._exit(code)
 
