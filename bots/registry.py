@@ -146,6 +146,10 @@ def bot_class(kind: str) -> type:
         return getattr(importlib.import_module(module), attr)
     if "#" in kind:
         return _load_file_class(kind)
+    if kind.endswith(".py"):  # "mybot.py": a file, not a dotted path ending in class "py"
+        missing = "" if Path(kind).is_file() else " (and no such file)"
+        raise BotSpecError(f"bot file {kind!r} needs a class: give it as {kind}#ClassName{missing}; "
+                           "expected path/to/file.py#ClassName")
     if "." in kind:
         module, _, attr = kind.rpartition(".")
         try:

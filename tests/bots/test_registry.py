@@ -47,3 +47,15 @@ def test_file_and_dotted_path(tmp_path):
         bots.make(f"{f}#Missing")
     with pytest.raises(BotSpecError):
         bots.make("no.such.module.Bot")
+
+
+def test_a_file_without_a_class_asks_for_the_class(tmp_path, monkeypatch):
+    from bots.registry import bot_class
+    (tmp_path / "mybot.py").write_text("class FirstMove:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BotSpecError) as info:
+        bot_class("mybot.py")
+    text = str(info.value)
+    assert "needs a class: give it as mybot.py#ClassName" in text and "No module" not in text and "#py" not in text
+    with pytest.raises(BotSpecError, match="no such file"):
+        bot_class("other.py")

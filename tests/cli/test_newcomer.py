@@ -118,3 +118,11 @@ def test_play_starts_with_words_and_explains_ricochet_targets():
     assert "round 1: chip " in result.output and " won by seat 0 ricochet-optimal with " in result.output
     plain = CliRunner().invoke(app, ["play", "interaction", "-q", "-p", "target=2"])
     assert plain.output.splitlines()[0] == "interaction (target=2), seed 0: seat 0 random, seat 1 random-2"
+
+
+def test_run_with_a_file_bot_without_a_class(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mybot.py").write_text("class FirstMove:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["run", "--bot", "me=mybot.py", "--bot", "greedy", "--games", "2",
+                              "--results", str(tmp_path / "R")], capsys)
+    assert code == 2 and "mybot.py#ClassName" in err and "#py" not in err and len(err.strip().splitlines()) == 1
