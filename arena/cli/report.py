@@ -36,6 +36,10 @@ def report(
         raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html (arena report NAME --html FILE)")
     path = store.resolve(name, results)
     data = load(path)
+    if games is not None and not json_out:  # a bad selection stops before anything is printed or written
+        from arena.reports.html import check_stored, parse_game_ids
+
+        check_stored(parse_game_ids(games), data)
     if json_out:
         typer.echo(report_json(data, section or None))
         return

@@ -92,6 +92,19 @@ def result_text(seats: list[str], ranks: list[int]) -> str:
     return f"won by {first[0]}" if len(first) == 1 else f"shared by {', '.join(first)}"
 
 
+def check_stored(ids: list[int], data: ReportData) -> None:
+    """Refuse game ids that ``data`` does not store.
+
+    Raises:
+        ResultsError: a selected id that is not stored (the message gives the stored range).
+    """
+    stored = set(data.games["game_id"].tolist())
+    missing = [i for i in ids if i not in stored]
+    if missing:
+        lo, hi = (min(stored), max(stored)) if stored else (0, 0)
+        raise ResultsError(f"--games: game {missing[0]} is not stored; stored ids: {lo} to {hi} ({len(stored)} games)")
+
+
 def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str, Any]]:
     """Each selected game's row for the browser and its replay frames (packed).
 
@@ -101,11 +114,7 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
     from arena import store
     from arena.tournament.series import series_start  # a series of an openings file starts there
 
-    stored = set(data.games["game_id"].tolist())
-    missing = [i for i in ids if i not in stored]
-    if missing:
-        lo, hi = (min(stored), max(stored)) if stored else (0, 0)
-        raise ResultsError(f"--games: game {missing[0]} is not stored; stored ids: {lo} to {hi} ({len(stored)} games)")
+    check_stored(ids, data)
     game = arena.games.make(data.tournament["game"], **data.tournament.get("params", {}))
     settings, seed = data.tournament.get("settings") or {}, data.tournament.get("seed", 0)
     out = []

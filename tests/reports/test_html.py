@@ -146,6 +146,19 @@ def test_cli_report_html(interaction_db, tmp_path, capsys):
         assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("bad", ["99999", "abc", "5-1"])
+def test_cli_report_bad_games_stops_before_printing_or_writing(interaction_db, tmp_path, capsys, bad):
+    import shutil
+    db = tmp_path / "copy.sqlite"
+    shutil.copy(interaction_db, db)
+    with pytest.raises(SystemExit) as exc:
+        main(["report", str(db), "--html", "--games", bad])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and len(err.strip().splitlines()) == 1 and "--games" in err
+    written = [p.name for p in tmp_path.iterdir() if p.suffix in (".md", ".csv", ".html")]
+    assert out == "" and written == []  # nothing printed or written
+
+
 @pytest.mark.parametrize("name", ["sandpile", "ricochet"])
 def test_sandpile_and_ricochet_pages(name, tmp_path):
     path = make_store(tmp_path, name)
