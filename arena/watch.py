@@ -28,11 +28,13 @@ from bots.base import Limits, Player
 @dataclass(frozen=True)
 class Ply:
     """One ply as the child played it: its record, the diagram after it (``""`` when not
-    asked for) and, at a simultaneous round, the round's text (``state.last_round``)."""
+    asked for), at a simultaneous round the round's text (``state.last_round``), and the
+    position after it in the game's notation (``state.to_text()``; ``""`` with the diagram)."""
 
     record: MoveRecord
     diagram: str
     last_round: str | None
+    text: str = ""
 
 
 def _child(conn: Any, game: Game, bots: list[Player], seed: int, options: dict, memory_limit: int | None,
@@ -45,7 +47,8 @@ def _child(conn: Any, game: Game, bots: list[Player], seed: int, options: dict, 
             on_reset=lambda seat: conn.send(("move", seat, None)),
             on_move=lambda seat, state: conn.send(("move", seat, time.monotonic())),
             on_ply=lambda state, rec: conn.send(
-                ("ply", Ply(rec, state.diagram() if diagrams else "", state.last_round))),
+                ("ply", Ply(rec, state.diagram() if diagrams else "", state.last_round,
+                            state.to_text() if diagrams else ""))),
         )
         conn.send(("done", record))
     except BaseException:  # noqa: BLE001 - the pipe is gone or the record cannot be sent: the parent sees EOF
@@ -75,7 +78,7 @@ def watch_game(
             ``move_time + time_margin`` seconds loses by ``timeout``); ``None``: no deadline.
         time_margin: seconds of grace over ``move_time``.
         memory_limit: MiB the bots may add to the child (``RLIMIT_AS``); ``None``: no cap.
-        diagrams: send ``state.diagram()`` after each ply.
+        diagrams: send ``state.diagram()`` and ``state.to_text()`` after each ply.
         Other arguments: as ``arena.referee.play_game``.
 
     Raises:

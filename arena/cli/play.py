@@ -61,6 +61,9 @@ def play(
 ) -> None:
     """Play one game and show it ply by ply, then the outcome (scores, ranks, termination).
 
+    Under the start diagram and the final one, a line `position: TEXT` gives the position in
+    the game's notation (what --openings files and `Game.parse_state` read).
+
     The game runs in a child process: a bot that overruns --move-time + --time-margin loses
     (timeout), one that kills its process loses (crash); the bots' output is discarded."""
     seed = check_number("seed", seed)
@@ -89,12 +92,21 @@ def play(
         for text in opening:
             start = start.play(g.parse_move(start, text))
         typer.echo(start.diagram())
+        typer.echo(f"position: {start.to_text()}")
         typer.echo("")
+        final_text = start.to_text()  # until a ply is played
+    plies: list[Ply] = []
+
+    def show(ply: Ply) -> None:
+        plies.append(ply)
+        _print_ply(ply, labels, quiet)
+
     record = watch_game(
         g, bots, seed, labels=labels, opening=opening, limits=limits, move_time=move_time,
-        time_margin=time_margin, memory_limit=memory_limit, diagrams=not quiet,
-        on_ply=lambda ply: _print_ply(ply, labels, quiet),
+        time_margin=time_margin, memory_limit=memory_limit, diagrams=not quiet, on_ply=show,
     )
+    if not quiet:  # the final position's text, under its diagram (the last ply's)
+        typer.echo(f"position: {plies[-1].text if plies else final_text}")
     out = record.outcome
     typer.echo(f"result after {record.plies} plies ({record.seconds:.2f}s): {out.termination}")
     for seat, label in enumerate(labels):

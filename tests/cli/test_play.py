@@ -18,13 +18,31 @@ def test_play_interaction_shows_diagrams_and_outcome():
     assert "result after" in result.output and "rank 1" in result.output
 
 
+@pytest.mark.parametrize("game", ["interaction", "sandpile"])
+def test_play_prints_the_start_and_final_position_texts(game, tmp_path):
+    import arena.games
+    from arena.tournament.series import read_openings
+    result = CliRunner().invoke(app, ["play", game, "--seed", "2", "--opening-plies", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    texts = [line.removeprefix("position: ") for line in lines if line.startswith("position: ")]
+    result_line = next(i for i, line in enumerate(lines) if line.startswith("result after"))
+    assert len(texts) == 2 and lines[result_line - 1].startswith("position: ")  # the final one, last
+    g = arena.games.make(game)
+    assert texts[0] != texts[1]
+    for text in texts:  # what --openings files read back
+        assert g.parse_state(text).to_text() == text
+    (tmp_path / "o.txt").write_text(texts[0] + "\n")
+    assert len(read_openings(tmp_path / "o.txt", g)) == 1
+
+
 def test_play_quiet_with_opening_is_reproducible():
     args = ["play", "interaction", "--seed", "5", "--opening-plies", "2", "--quiet",
             "--bot", "random", "--bot", "random"]
     first = CliRunner().invoke(app, args)
     second = CliRunner().invoke(app, args)
     assert first.exit_code == 0 and "opening (2 plies)" in first.output
-    assert "<- pockets" not in first.output
+    assert "<- pockets" not in first.output and "position: " not in first.output
     strip = [line for line in first.output.splitlines() if not line.startswith("result after")]
     assert strip == [line for line in second.output.splitlines() if not line.startswith("result after")]
 
