@@ -182,6 +182,28 @@ def test_bad_position_text(text, words):
         game().parse_state(text)
 
 
+@pytest.mark.parametrize("balls, scores, ply, words", [
+    ({}, (0, 0), 0, "0 red balls"),
+    ({"a6": "R", "b6": "R", "c6": "R", "d6": "R", "e4": "Y"}, (0, 0), 0, "4 red balls"),
+    ({"a6": "R", "e4": "Y"}, (0, 0), 0, "0 blue balls"),
+    ({"a6": "R", "i6": "B"}, (0, 0), 0, "no neutral ball"),
+    ({"a6": "R", "i6": "B", "e4": "Y"}, (9, 0), 0, "already won"),
+    ({"a6": "R", "i6": "B", "e4": "Y"}, (0, 0), 999999, "already over"),
+    ({"a6": "R", "i6": "B", "e4": "Y", "e3": "Y", "e2": "Y"}, (4, 4), 0, "3 neutrals on the board and 8 pocketed"),
+])
+def test_setup_refuses_what_the_setup_rules_exclude(balls, scores, ply, words):
+    with pytest.raises(ConfigError, match=words) as info:
+        game(setup=position(balls, scores=scores, ply=ply))
+    assert "accepted: 1 or 2 red" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_parse_state_still_reads_positions_beyond_the_setup_rules():
+    # mid-game texts (openings files, replays, finished games) are read as they are
+    for text in (position({"e1": "R"}), position({"a6": "R", "i6": "B", "e4": "Y"}, scores=(5, 3), ply=200)):
+        assert game().parse_state(text).to_text() == text
+    assert game(setup=position({"a6": "R", "i6": "B", "e4": "Y"}, scores=(4, 0), ply=7)).initial_state()
+
+
 def test_setup_parameter():
     board = position({"e1": "R", "e4": "Y", "e9": "B"}).split()[0]
     g = game(setup=board)

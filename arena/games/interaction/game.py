@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from arena.errors import ConfigError, PositionSyntaxError
-from arena.games.interaction.notation import DEFAULT_SETUP, Move, parse_move_text, parse_position
+from arena.games.interaction.notation import (
+    BLUE, DEFAULT_SETUP, NEUTRAL, RED, Move, parse_move_text, parse_position)
 from arena.games.interaction.state import InteractionState
 from arena.games.protocol import Dynamics, Game, GameType, Param
 
@@ -17,10 +18,14 @@ class InteractionGame(Game):
     ``max_plies`` ply limit, ``cap_result`` (``score``: the higher score wins a game ended by
     the ply limit or two passes; ``draw``: such games are drawn), ``pocketing`` (``enter``:
     a neutral is out when it enters a pocket; ``stop``: only when it stops on one), ``setup``
-    (position text of the start; the board alone means ``r 0 0 0``).
+    (position text of the start; the board alone means ``r 0 0 0``). A setup has one or two
+    balls per player and one to ``NEUTRALS`` neutrals, counting those already pocketed
+    (``docs/rules/interaction.md`` "Pieces and setup"), and is not already over: each score
+    below ``target``, the ply count below ``max_plies``.
 
     Raises:
-        ConfigError: a bad parameter, including a setup that is not a valid position.
+        ConfigError: a bad parameter, including a setup that is not a valid position or that
+            the setup rules exclude.
     """
 
     name = "interaction"
@@ -49,6 +54,12 @@ class InteractionGame(Game):
             self._setup = parse_position(text)
         except PositionSyntaxError as exc:
             raise ConfigError(f"game interaction: parameter setup: {exc}") from None
+        board, _, scores, ply = self._setup
+        problem = _setup_problem(board, scores, ply, self.target, self.max_plies)
+        if problem:
+            raise ConfigError(f"game interaction: parameter setup: {problem}; accepted: 1 or 2 red and 1 or 2 "
+                              f"blue balls, 1 to {NEUTRALS} neutrals (with the scores), each score below "
+                              f"target={self.target}, ply count below max_plies={self.max_plies}")
 
     def initial_state(self, seed: int | None = None) -> InteractionState:
         """The setup position (``seed`` is unused: the setup is fixed), with an empty history."""
@@ -56,6 +67,9 @@ class InteractionGame(Game):
 
     def parse_state(self, text: str) -> InteractionState:
         """A state from position text, with an empty history (like FEN).
+
+        Any well-formed board is read (the setup rules apply to ``setup`` only), so tests and
+        analysis may set up positions beyond them.
 
         Raises:
             PositionSyntaxError: malformed text or an impossible position.
@@ -76,3 +90,23 @@ class InteractionGame(Game):
         from arena.games.interaction.svg import render
 
         return render(state, last_move, previous)
+
+
+#: neutral balls in the set (``docs/rules/interaction.md`` "Pieces and setup")
+NEUTRALS = 10
+
+
+def _setup_problem(board: bytes, scores: tuple[int, int], ply: int, target: int, max_plies: int) -> str:
+    """What the setup rules exclude in a start position (``""``: nothing)."""
+    for piece, colour in ((RED, "red"), (BLUE, "blue")):
+        if board.count(piece) not in (1, 2):
+            return f"{board.count(piece)} {colour} balls"
+    if not board.count(NEUTRAL):
+        return "no neutral ball"
+    if board.count(NEUTRAL) + sum(scores) > NEUTRALS:
+        return f"{board.count(NEUTRAL)} neutrals on the board and {sum(scores)} pocketed"
+    if max(scores) >= target:
+        return f"the game is already won (score {max(scores)}, target={target})"
+    if ply >= max_plies:
+        return f"the game is already over (ply count {ply}, max_plies={max_plies})"
+    return ""
