@@ -188,8 +188,9 @@ def make(spec: str | BotSpec) -> Any:
         raise BotSpecError(f"bot class {parsed.kind!r} has no choose(state, limits) method")
     try:
         bot = cls(**parsed.options)
-    except ArenaError as exc:
-        raise BotSpecError(f"bot {parsed.text!r}: {exc}") from None
+    except ArenaError as exc:  # its own "bot NAME: " prefix (base.coerce_params) gives way to the spec's
+        detail = str(exc).removeprefix(f"bot {getattr(cls, 'name', parsed.kind)}: ")
+        raise BotSpecError(f"bot {parsed.text!r}: {detail}") from None
     except TypeError as exc:
         raise BotSpecError(f"bot {parsed.text!r}: {exc}") from None
     try:

@@ -59,3 +59,11 @@ def test_a_file_without_a_class_asks_for_the_class(tmp_path, monkeypatch):
     assert "needs a class: give it as mybot.py#ClassName" in text and "No module" not in text and "#py" not in text
     with pytest.raises(BotSpecError, match="no such file"):
         bot_class("other.py")
+
+
+def test_a_bad_bot_option_has_one_bot_prefix():
+    from bots.registry import make
+    with pytest.raises(BotSpecError) as info:
+        make("alphabeta:depth=abc")
+    assert str(info.value).startswith("bot 'alphabeta:depth=abc': parameter depth='abc'")
+    assert str(info.value).count("bot ") == 1
