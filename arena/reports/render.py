@@ -68,7 +68,7 @@ NOTES = {
              "stronger); p = 2 min(LOS, 1 - LOS), Holm-adjusted across pairings. See "
              "docs/statistics.md.",
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
-           "observed information; NaN when a bot won or lost every game.",
+           "observed information; NaN when no finite fit exists (a bot won or lost every game, or the games are separated otherwise).",
 }
 
 
