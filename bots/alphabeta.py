@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 import time
 from typing import Any
 
@@ -245,36 +246,10 @@ class AlphaBetaBot(Bot):
         k1, k2 = self._killers[ply]
         single = getattr(state, "try_leaf", None)
         if single is not None and (hash_move is not None or k1 is not None):
-            # staged: the hash move and killers first, each checked alone; the other moves are
-            # generated only when none of them cuts off (the same order as ``_ordered``)
-            tried: list = []
-            for move in (hash_move, k1, k2):
-                if move is None or move in tried:
-                    continue
-                child = single(move)
-                if child is None:
-                    continue
-                tried.append(move)
-                nodes += 1
-                v = self._final(child, me, ply + 1) if child.to_move < 0 else evaluate(child, me)
-                if nodes >= check:
-                    self.nodes = nodes
-                    self._check()
-                    check = self._next_check
-                if v > best:
-                    best, best_move = v, move
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            self._cutoff(move, hash_move, 1, ply)
-                            self.nodes = nodes
-                            return best, best_move
-            moves = [m for m in state.legal_moves() if m not in tried] if tried else state.legal_moves()
+            children = self._staged_leaves(state, single, (hash_move, k1, k2))
         else:
-            moves = self._ordered(state.legal_moves(), hash_move, ply, False)
-        leaves = getattr(state, "leaves", None)
-        play = state.play
-        for move, child in leaves(moves) if leaves is not None else ((m, play(m)) for m in moves):
+            children = self._leaves(state, self._ordered(state.legal_moves(), hash_move, ply, False))
+        for move, child in children:
             nodes += 1
             if child.to_move < 0:
                 v = self._final(child, me, ply + 1)
@@ -293,6 +268,33 @@ class AlphaBetaBot(Bot):
                         break
         self.nodes = nodes
         return best, best_move
+
+    @staticmethod
+    def _leaves(state: State, moves: list) -> Iterator[tuple[Any, State]]:
+        """(move, leaf) of each of ``moves``: the state's ``leaves(moves)`` when it has one
+        (positions for evaluation only), else ``play(move)``."""
+        leaves = getattr(state, "leaves", None)
+        if leaves is not None:
+            return leaves(moves)
+        play = state.play
+        return ((m, play(m)) for m in moves)
+
+    @classmethod
+    def _staged_leaves(cls, state: State, single: Callable[[Any], State | None],
+                       first: tuple) -> Iterator[tuple[Any, State]]:
+        """Staged generation: the hash move and killers (``first``) each checked alone by
+        ``single`` (``try_leaf``: the leaf, or None when illegal), then, only if the caller asks
+        for more (no cut-off), the other legal moves in generation order (as ``_ordered``)."""
+        tried: list = []
+        for move in first:
+            if move is None or move in tried:
+                continue
+            child = single(move)
+            if child is not None:
+                tried.append(move)
+                yield move, child
+        moves = state.legal_moves()
+        yield from cls._leaves(state, [m for m in moves if m not in tried] if tried else moves)
 
     @staticmethod
     def _final(state: State, me: int, ply: int) -> float:
