@@ -66,4 +66,20 @@ def resolve_round(answers: Sequence[Answer], check: Callable[[Any], Any], chips:
     return winner, status, valid
 
 
-__all__ = ["TIES", "check_answers", "resolve_round"]
+def parse_answer(text: str, parse: Callable[[str], Any], example: str) -> Any:
+    """A race answer: a solution read by ``parse`` (e.g. ``Solution.parse``), or ``None`` for
+    ``-`` (no answer).
+
+    Raises:
+        MoveSyntaxError: empty text (``example``: the accepted form, for the message), or
+            whatever ``parse`` raises for a bad move.
+    """
+    t = str(text).strip()
+    if t == "-":
+        return None
+    if not t:
+        raise MoveSyntaxError(f"empty solution; accepted: moves like {example!r}, or - for none")
+    return parse(t)
+
+
+__all__ = ["TIES", "check_answers", "parse_answer", "resolve_round"]

@@ -15,11 +15,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from arena.errors import ConfigError, IllegalMoveError, MoveSyntaxError, PositionSyntaxError
+from arena.errors import ConfigError, IllegalMoveError, PositionSyntaxError
 from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.solo import InteractionSoloGame, SoloSolution, SoloState
 from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
-from arena.games.race import TIES, check_answers, resolve_round
+from arena.games.race import TIES, check_answers, parse_answer, resolve_round
 
 
 class SoloRaceState(State):
@@ -180,12 +180,7 @@ class SoloRaceGame(Game):
         Raises:
             MoveSyntaxError: empty text or a bad move.
         """
-        t = str(text).strip()
-        if t == "-":
-            return None
-        if not t:
-            raise MoveSyntaxError("empty solution; accepted: moves like 'e1N d3SW', or - for none")
-        return SoloSolution.parse(t)
+        return parse_answer(text, SoloSolution.parse, "e1N d3SW")
 
 
 __all__ = ["SoloRaceGame", "SoloRaceState"]

@@ -14,9 +14,9 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from arena.errors import ConfigError, IllegalMoveError, MoveSyntaxError, PositionSyntaxError
+from arena.errors import ConfigError, IllegalMoveError, PositionSyntaxError
 from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
-from arena.games.race import TIES, check_answers, resolve_round
+from arena.games.race import TIES, check_answers, parse_answer, resolve_round
 from arena.games.ricochet.board import CELLS, CENTRE, Board, parse_diagonals, place_diagonals, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution, board_text
 
@@ -256,12 +256,7 @@ class RicochetGame(Game):
         Raises:
             MoveSyntaxError: empty text or a bad move.
         """
-        t = str(text).strip()
-        if t == "-":
-            return None
-        if not t:
-            raise MoveSyntaxError("empty solution; accepted: moves like 'RN GE RS', or - for none")
-        return Solution.parse(t)
+        return parse_answer(text, Solution.parse, "RN GE RS")
 
     def render_svg(self, state: State, last_move: Any = None, previous: State | None = None) -> str:
         """The board as SVG: walls, targets, robots and each answer's path of the last round
