@@ -18,6 +18,8 @@ import fcntl
 import json
 import os
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -319,15 +321,27 @@ def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
     return connect_readonly(db), True
 
 
-def _query(db: Any, sql: str) -> pd.DataFrame:
+@contextmanager
+def _reading(db: Any) -> Iterator[sqlite3.Connection]:
+    """A connection to read ``db`` (a ``Store``, a connection, or a path opened read-only and
+    closed after); a database error inside becomes one ``ResultsError``.
+
+    Raises:
+        ResultsError: the database cannot be read.
+    """
     conn, owned = _conn(db)
     try:
-        return pd.read_sql_query(sql, conn)
+        yield conn
     except (sqlite3.Error, pd.errors.DatabaseError) as exc:
         raise ResultsError(f"cannot read results database: {exc}") from None
     finally:
         if owned:
             conn.close()
+
+
+def _query(db: Any, sql: str) -> pd.DataFrame:
+    with _reading(db) as conn:
+        return pd.read_sql_query(sql, conn)
 
 
 def load_games(db: Any) -> pd.DataFrame:
@@ -399,16 +413,10 @@ def load_sprt(db: Any) -> dict | None:
     Raises:
         ResultsError: unreadable database.
     """
-    conn, owned = _conn(db)
-    try:
+    with _reading(db) as conn:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='sprt'").fetchone():
             return None
         row = conn.execute("SELECT state FROM sprt WHERE id = 1").fetchone()
-    except sqlite3.Error as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
-    finally:
-        if owned:
-            conn.close()
     return json.loads(row[0]) if row else None
 
 
@@ -453,15 +461,9 @@ def load_tournament(db: Any) -> dict[str, Any]:
     Raises:
         ResultsError: unreadable, corrupt, foreign or empty database.
     """
-    conn, owned = _conn(db)
-    try:
+    with _reading(db) as conn:
         row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created FROM tournament").fetchone()
         bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
-    except sqlite3.Error as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
-    finally:
-        if owned:
-            conn.close()
     if row is None:
         raise ResultsError("results database has no tournament recorded")
     name, game, params, k, seed, settings, total, created = row
@@ -475,17 +477,13 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
     Raises:
         ResultsError: no such game (the message gives the stored range), or a bad database.
     """
-    conn, owned = _conn(db)
-    try:
+    with _reading(db) as conn:
         conn.row_factory = sqlite3.Row
-        row = conn.execute("SELECT * FROM games WHERE game_id = ?", (int(game_id),)).fetchone()
-        lo, hi, n = conn.execute("SELECT min(game_id), max(game_id), count(*) FROM games").fetchone()
-    except sqlite3.Error as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
-    finally:
-        conn.row_factory = None
-        if owned:
-            conn.close()
+        try:
+            row = conn.execute("SELECT * FROM games WHERE game_id = ?", (int(game_id),)).fetchone()
+            lo, hi, n = conn.execute("SELECT min(game_id), max(game_id), count(*) FROM games").fetchone()
+        finally:
+            conn.row_factory = None
     if row is None:
         raise ResultsError(f"no game {game_id} stored; {n} games stored" + (f", ids {lo} to {hi}" if n else ""))
     out = dict(row)
@@ -495,14 +493,8 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
 
 
 def _fetch(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
-    conn, owned = _conn(db)
-    try:
+    with _reading(db) as conn:
         return conn.execute(sql, args).fetchall()
-    except sqlite3.Error as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
-    finally:
-        if owned:
-            conn.close()
 
 
 #: Sums per bot of ``search_sums``, in order.
