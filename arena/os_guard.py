@@ -241,6 +241,10 @@ def _cmdline(pid: int) -> bytes | None:
 def forked_copies(known: set[int]) -> list[int]:
     """Children of this process not in ``known`` that run this process's own command line:
     copies made by ``os.fork()`` without ``exec`` (an engine started with ``subprocess`` runs
-    another command line and is not one)."""
+    another command line and is not one). The other new children are added to ``known``
+    (one ``/proc`` scan serves both)."""
     mine = _cmdline(os.getpid())
-    return [pid for pid in children() - known if _cmdline(pid) == mine]
+    new = children() - known
+    copies = [pid for pid in new if _cmdline(pid) == mine]
+    known.update(pid for pid in new if pid not in copies)
+    return copies

@@ -193,9 +193,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     known: set[int] = children() if has_children() else set()  # e.g. engine processes
 
     def on_move(seat: int, state: State) -> None:
-        check_pid(shared, *here, known)
-        if has_children():  # processes a bot started (an engine): known, not copies
-            known.update(children())
+        check_pid(shared, *here, known)  # also adds processes a bot started (an engine) to known
         here[0] = seat
         shared[SEAT] = seat
         shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS else time.monotonic()
