@@ -115,6 +115,7 @@ class Rater:
         return rows
 
     def state_json(self) -> str:
+        """The ratings as one JSON object: label -> [mu, sigma, games rated]."""
         return json.dumps({label: [mu, sigma, self.counts[label]] for label, (mu, sigma) in self.ratings.items()})
 
 

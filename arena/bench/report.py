@@ -73,7 +73,11 @@ def build_store(results: str | Path, name: str, games: int, seed: int = 1, disti
 
 
 def time_report(path: Path) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MiB) of ``arena report PATH`` in a subprocess."""
+    """(wall seconds, peak RSS in MiB) of ``arena report PATH`` in a subprocess.
+
+    Raises:
+        RuntimeError: the report exited with a non-zero code (its last stderr line).
+    """
     env = {**os.environ, "COLUMNS": "160"}
     start = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "arena", "report", str(path)], stdout=subprocess.DEVNULL,

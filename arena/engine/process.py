@@ -138,6 +138,7 @@ class EngineProcess:
 
     @property
     def alive(self) -> bool:
+        """Whether the engine process is started and has not exited."""
         return self.proc is not None and self.proc.poll() is None
 
     def wait_exit(self, timeout: float = 1.0) -> str:

@@ -168,6 +168,8 @@ class Go:
     depth: int | None = None
 
     def line(self) -> str:
+        """The ``go`` line: ``movetime`` in whole milliseconds (at least 1), ``nodes``,
+        ``depth`` in plies; only the limits that are set."""
         parts = ["go"]
         if self.time is not None:
             parts += ["movetime", str(max(1, int(self.time * 1000)))]
@@ -200,6 +202,8 @@ class Handshake:
     other: list[str] = field(default_factory=list)
 
     def read(self, line: str) -> None:
+        """Take one line of the engine's start-up: an ``id``, an ``option``, or any other
+        line (kept in ``other`` for the log)."""
         words = line.split(None, 2)
         if words[:1] == ["id"] and len(words) == 3:
             self.ids[words[1]] = words[2]

@@ -108,7 +108,13 @@ def check_text(game: Game, seed: int = 11, states: int = 60) -> None:
 
 
 def check_illegal(game: Game, seed: int = 3, states: int = 40) -> None:
-    """Moves legal elsewhere but not here, and any move at a terminal state, raise ``IllegalMoveError``."""
+    """Moves legal elsewhere but not here, and any move at a terminal state, raise ``IllegalMoveError``.
+
+    Args: ``seed``: of the random games played; ``states``: how many positions are tried.
+
+    Raises:
+        GameCheckError: a move was accepted where it is illegal (the message names the rule).
+    """
     played = random_game(game, seed)
     others = [s for s in random_game(game, seed + 1)[:states] if s.to_move >= 0]
     for state in played[:states]:
@@ -131,7 +137,11 @@ def check_illegal(game: Game, seed: int = 3, states: int = 40) -> None:
 
 
 def check_bad_text(game: Game, texts: Iterable[str] = ("", "garbage", "x" * 500, "\x00")) -> None:
-    """Malformed position and move text raise an ``ArenaError`` (one-line, no traceback)."""
+    """Malformed position and move text raise an ``ArenaError`` (one-line, no traceback).
+
+    Raises:
+        GameCheckError: a text was accepted, or refused with another exception class.
+    """
     start = game.initial_state(0)
     for text in texts:
         for what, parse in (("parse_state", game.parse_state), ("parse_move", lambda t: game.parse_move(start, t))):

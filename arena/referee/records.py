@@ -240,7 +240,11 @@ def _plain(record: MoveRecord) -> tuple:
 
 
 def ply_from_wire(data: bytes) -> tuple[str, MoveRecord | None]:
-    """``(move text, MoveRecord or None)`` of ``ply_to_wire``."""
+    """``(move text, MoveRecord or None)`` of ``ply_to_wire``.
+
+    Raises:
+        ValueError: bytes written by another record version.
+    """
     version, move, values = marshal.loads(data)
     if version != RECORD_VERSION:
         raise ValueError(f"ply of version {version!r}; this arena reads version {RECORD_VERSION}")
