@@ -82,13 +82,13 @@ class Result:
 class _Slot:
     """One worker process with its pipe, shared array and tasks in flight (in order)."""
 
-    def __init__(self, ctx: Any, setup: WorkerSetup, fork: bool = True) -> None:
+    def __init__(self, ctx: Any, setup: WorkerSetup, worker_log: bool = True) -> None:
         self.shared = ctx.RawArray("d", SHARED_SIZE)
         self.shared[GAME] = self.shared[FORKED] = -1
         self.buffer = ctx.RawArray("c", PLY_BUFFER)
         self.conn, child = ctx.Pipe()
         # the worker's own log queue (arena.tournament.logs): made just before its fork
-        self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if fork else None
+        self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if worker_log else None
         self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer, self.log),
                                 daemon=True)
         try:
@@ -147,15 +147,17 @@ class Pool:
     """
 
     def __init__(self, setup: WorkerSetup, workers: int, num_players: int, game_time: float,
-                 move_time: float | None = None, time_margin: float = 0.5, retries: int = 2) -> None:
+                 move_time: float | None = None, time_margin: float = 0.5, retries: int = 2,
+                 worker_log: bool = True) -> None:
         self.setup, self.workers, self.n = setup, workers, num_players
         self.game_time, self.retries = game_time, retries
         self.move_grace = None if move_time is None else move_time + time_margin + max(1.0, move_time)
         self.move_limit = None if move_time is None else move_time + time_margin
         self.ctx, self.fork = context()
-        #: worker records through a per-worker ``WorkerLog`` to this process's handlers; off in
-        #: a Dask worker (``arena.tournament.remote``), whose workers append to the log file
-        self.worker_log = True
+        #: worker records through a per-worker ``WorkerLog`` to this process's handlers (fork
+        #: only); ``worker_log=False`` in a Dask worker (``arena.tournament.remote``), whose
+        #: workers append to the log file themselves
+        self.worker_log = self.fork and worker_log
         self.slots: list[_Slot] = []
         self.replaced = 0
         self.idle_deaths = 0
@@ -190,7 +192,7 @@ class Pool:
             self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
             self._before = children()  # the caller's own children are never touched
         if not self.slots:
-            self.slots = [_Slot(self.ctx, self.setup, self.fork and self.worker_log) for _ in range(min(self.workers, len(pending)))]
+            self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(min(self.workers, len(pending)))]
         try:
             while pending or any(s.tasks for s in self.slots):
                 self._fill(pending)
@@ -332,7 +334,7 @@ class Pool:
         """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
         old = self.slots[i]
         old.kill()
-        self.slots[i] = _Slot(self.ctx, self.setup, self.fork and self.worker_log)
+        self.slots[i] = _Slot(self.ctx, self.setup, self.worker_log)
         self.replaced += 1
         self._sweep()
         return list(old.tasks)

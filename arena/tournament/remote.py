@@ -94,9 +94,9 @@ def _start(job: RemoteJob) -> Pool:
         if mib is not None:
             share = int(mib * DEFAULT_MEMORY_SHARE / (os.cpu_count() or 1))
             setup = replace(setup, memory_limit=max(MIN_MEMORY_LIMIT, share))
-    pool = Pool(setup, 1, job.num_players, job.game_time, job.move_time, setup.time_margin, job.retries)
-    pool.worker_log = False  # no runner's handlers here: game workers append to the log file themselves
-    return pool
+    # no runner's handlers in a Dask worker: its game workers append to the log file themselves
+    return Pool(setup, 1, job.num_players, job.game_time, job.move_time, setup.time_margin, job.retries,
+                worker_log=False)
 
 
 def play_remote(job: RemoteJob, task: GameTask) -> tuple[int, tuple, int, int]:
