@@ -150,10 +150,13 @@ def test_resume_after_killing_the_whole_run_many_times(tmp_path):
 
 
 def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
+    # enough games that the run is still going when the signal comes, even on a loaded machine
+    # (with 60, a starved test process once saw the run finish first: exit 0)
+    games = 200
     code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
             "from arena.cli.app import main\n"
             f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', 'random', '--bot', '{BROKEN}Slow:ms=10', "
-            f"'--games', '60', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")
+            f"'--games', '{games}', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     db = tmp_path / "c.sqlite"
@@ -170,7 +173,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
     assert proc.returncode == 130, err
     assert "interrupted" in out and "Traceback" not in out + err
     stored = load_games(db)
-    assert 5 <= len(stored) < 60 and stored.game_id.is_unique
+    assert 5 <= len(stored) < games and stored.game_id.is_unique
     resumed = run_tournament(build(dict(game="nim", params={"pile": "30"}, bots=["random", f"{BROKEN}Slow:ms=10"],
-                                        games=60, workers=2, name="c", results=str(tmp_path))), progress=False)
-    assert resumed.stored == 60 and resumed.played == 60 - len(stored)
+                                        games=games, workers=2, name="c", results=str(tmp_path))), progress=False)
+    assert resumed.stored == games and resumed.played == games - len(stored)
