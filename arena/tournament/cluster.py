@@ -4,16 +4,21 @@ The runner stays the store's only writer: ``ClusterPool.run`` is the local ``Poo
 cluster. Each game is one Dask task (``arena.tournament.remote.play_remote``) that carries
 the ``GameTask`` and the run's ``RemoteJob`` (game name and parameters, bot spec strings,
 limits: never a bot object); its record comes back to the client, which stores it at once. A
-bounded window of games is submitted ahead (``WINDOW_PER_THREAD`` per worker thread) and
-collected with ``distributed.as_completed``, so the cluster stays busy without the whole run
-sitting in the scheduler.
+bounded window of games is submitted ahead (``WINDOW_PER_THREAD`` per worker thread, more for
+short games) and collected with ``distributed.as_completed``, so the cluster stays busy
+without the whole run sitting in the scheduler. The client sends each game to the worker with
+the most room (the local pool's least-loaded dispatch), so it knows which games each worker
+holds and in which order it plays them; on the worker the games queue in the pipe of a
+resident game worker (``remote._Feeder``), which goes from one game to the next without
+waiting for a Dask round trip.
 
 Faults (``docs/arena.md`` "Contracts / Faults"): inside a Dask worker the game runs in a
 watched child process under the local pool's rules (move time, game time, memory limit,
 replays of a child that dies). A Dask worker lost mid-game (killed, machine gone) makes the
-scheduler fail its task with ``KilledWorker``; the client submits the game again, up to
-``retries`` times, then records it as ``crash`` blamed on nobody (the seat on move died with
-the worker). With ``local:N`` the scheduler is set up for this (``LOCAL_CONFIG``); a
+scheduler fail its tasks with ``KilledWorker``; the client submits the games again, counting
+against ``retries`` only those that were playing (``ClusterPool._was_playing``), and records a
+game lost more often as ``crash`` blamed on nobody (the seat on move died with the worker).
+With ``local:N`` the scheduler is set up for this (``LOCAL_CONFIG``); a
 scheduler of one's own should be started with the same settings (README "Running on a
 cluster").
 
@@ -27,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
+import math
+import time
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -46,14 +53,19 @@ from bots.registry import BotSpec
 
 log = logging.getLogger("arena.cluster")
 
-#: games submitted ahead per worker thread (one playing, one waiting on the worker)
-WINDOW_PER_THREAD = 2
+#: games in flight per worker thread: one playing and the next waiting in its game worker's
+#: pipe; for short games enough for WINDOW_SECONDS of play (a Dask round trip on a loaded
+#: machine takes tens of ms), at most WINDOW_MAX (so the end of a run stays balanced)
+WINDOW_PER_THREAD, WINDOW_SECONDS, WINDOW_MAX = 2, 0.1, 8
 #: seconds to reach a scheduler, and to wait for its first worker
 CONNECT_TIMEOUT, WORKER_TIMEOUT = 10, 60
 #: scheduler settings of ``local:N``: a task whose worker dies fails at once (the client
-#: counts the replays against ``--retries``), and a one-thread worker holds only the game it
-#: plays (a lost worker costs no game that had not begun)
-LOCAL_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.scheduler.worker-saturation": 1.0}
+#: replays it, counting against ``--retries`` when it was playing);
+#: ``local:N`` also turns off what costs CPU for nothing here: the workers' statistical
+#: profiler (it samples every thread each 10 ms), work stealing (each game goes to the worker
+#: the client chose), and the 20 ms event-loop tick
+LOCAL_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.profile.enabled": False,
+                "distributed.scheduler.work-stealing": False, "distributed.admin.tick.interval": "1s"}
 
 
 class _DaskLog(logging.Handler):
@@ -209,7 +221,15 @@ class ClusterPool:
         cls = arena.games.game_class(setup.game)
         self.job = RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
                              game_time, move_time, retries, default_memory)
-        self.threads = sum(self.client.nthreads().values()) or 1
+        self.mean_seconds: float | None = None  # running mean of game durations (seconds)
+        self.nthreads: dict[str, int] = {}  # the workers now: address -> threads
+        self.threads_of: dict[str, int] = {}  # every worker seen (a lost one too)
+        self.asked = -math.inf  # when nthreads was last asked
+        self.on_worker: dict[str, list] = {}  # address -> its futures in flight, in submission order
+        self.where: dict[Any, str] = {}  # future -> address it was submitted to
+        self.sent: dict[int, int] = {}  # game id -> times submitted (a fresh task key each time)
+        self.lost: set[tuple] = set()  # workers lost: (address, server id)
+        self.waited: set = set()  # futures of lost workers whose games had not begun
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         """Play ``tasks``; the client closes when the generator ends.
@@ -221,25 +241,24 @@ class ClusterPool:
         distributed = _dask()
         pending, live, deaths = deque(tasks), {}, {}
         done = distributed.as_completed(loop=self.client.loop)
-
-        def top_up() -> None:
-            while pending and len(live) < WINDOW_PER_THREAD * self.threads:
-                task = pending.popleft()
-                key = f"arena-{self.job.token}-{task.game_id}-{deaths.get(task.game_id, 0)}"
-                future = self.client.submit(play_remote, self.job, task, key=key)
-                live[future] = task
-                done.add(future)
         try:
-            top_up()
-            for future in done:
-                task = live.pop(future)
+            while True:
                 try:
-                    result = self._collect(future, task, deaths, pending)
-                    top_up()
+                    self._top_up(pending, live, done)
+                    if not live:
+                        if not pending:
+                            return
+                        self._await_workers()
+                        continue
+                    # every game ended by now, their records fetched together (one request)
+                    batch = done.next_batch(block=True)
+                    values = self._fetch([f for f in batch if f.status == "finished"])
+                    results = [self._collect(f, values.get(f), live.pop(f), deaths, pending) for f in batch]
                 except (OSError, TimeoutError, CancelledError, asyncio.CancelledError) as exc:  # CommClosedError too
                     raise self._lost(f"{type(exc).__name__}: {one_line(exc)}") from None
-                if result is not None:
-                    yield result
+                for result in results:
+                    if result is not None:
+                        yield result
         finally:
             if live and self.client is not None:  # an interrupted run: games not stored are dropped
                 try:
@@ -248,16 +267,120 @@ class ClusterPool:
                     pass
             self.close()
 
-    def _collect(self, future: Any, task: GameTask, deaths: dict[int, int], pending: deque) -> Result | None:
-        """The finished game of ``future``; ``None`` when it goes back to ``pending``."""
+    def _fetch(self, futures: list) -> dict:
+        """future -> its result, fetched in one request; one by one if that fails (a record
+        lost with its worker is left out)."""
+        if not futures:
+            return {}
+        try:
+            return dict(zip(futures, self.client.gather(futures)))
+        except (OSError, TimeoutError, CancelledError, asyncio.CancelledError):
+            raise
+        except Exception:  # noqa: BLE001 - a result gone with its worker: fetched one by one below
+            pass
+        out = {}
+        for future in futures:
+            try:
+                out[future] = future.result()
+            except (OSError, TimeoutError, CancelledError, asyncio.CancelledError):
+                raise
+            except Exception:  # noqa: BLE001 - the record is lost: _collect replays the game
+                pass
+        return out
+
+    def _window(self) -> int:
+        """Games in flight per Dask worker thread: the game playing and the next, more for short
+        games (``WINDOW_SECONDS`` of play), at most ``WINDOW_MAX``."""
+        if not self.mean_seconds:
+            return WINDOW_PER_THREAD
+        return max(WINDOW_PER_THREAD, min(WINDOW_MAX, 1 + math.ceil(WINDOW_SECONDS / self.mean_seconds)))
+
+    def _workers(self) -> dict[str, int]:
+        """Address -> threads of the workers now in the cluster (asked at most once a second)."""
+        now = time.monotonic()
+        if now - self.asked > 1.0:
+            self.nthreads, self.asked = self.client.nthreads(), now
+            self.threads_of.update(self.nthreads)
+        return self.nthreads
+
+    def _await_workers(self) -> None:
+        try:
+            self.client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except Exception:
+            raise self._lost(f"no Dask worker left for {WORKER_TIMEOUT}s") from None
+        self.asked = -math.inf
+
+    def _top_up(self, pending: deque, live: dict, done: Any) -> None:
+        """Submit games while a worker has room, to the worker with the most room first (ties:
+        the fewest games in flight, then the address), so the windows stay even. A worker
+        with a deep window (short games) is topped up by halves: one message for several
+        games."""
+        window = self._window()
+        while pending:
+            room = {addr: window * n - len(self.on_worker.get(addr, ())) for addr, n in self._workers().items()}
+            addr = max(room, key=lambda a: (room[a], -len(self.on_worker.get(a, ())), a), default=None)
+            if addr is None or room[addr] < max(1, window * self.nthreads[addr] // 2):
+                return
+            tasks = [pending.popleft() for _ in range(min(room[addr], len(pending)))]
+            keys = []
+            for task in tasks:
+                self.sent[task.game_id] = tries = self.sent.get(task.game_id, -1) + 1
+                keys.append(f"arena-{self.job.token}-{task.game_id}-{tries}")
+            futures = self.client.map(play_remote, [self.job] * len(tasks), tasks, key=keys, workers=[addr],
+                                      allow_other_workers=True, pure=False)
+            for future, task in zip(futures, tasks):
+                live[future] = task
+                self.where[future] = addr
+            self.on_worker.setdefault(addr, []).extend(futures)
+            done.update(futures)
+
+    def _was_playing(self, future: Any, error: Any) -> bool:
+        """Was ``future`` 's game playing when its worker was lost (``KilledWorker``)?
+
+        A worker plays its games in the order they were submitted, one per thread, the others
+        waiting in its pipe (``remote._Feeder``); all of a lost worker's tasks fail in one
+        report, so at the first of them the client sees them all: the first ``nthreads`` (in
+        submission order) were playing, the others had not begun and are replayed without
+        counting against ``retries``, as the local pool does.
+        """
+        worker = error.last_worker
+        ident = (worker.address, getattr(worker, "server_id", None))
+        if ident not in self.lost:
+            self.lost.add(ident)
+            self.replaced += 1
+            self.asked = -math.inf  # the nanny's new worker has another address
+            gone = [f for f in self.on_worker.get(worker.address, ()) if f.status == "error"]
+            self.waited.update(gone[max(1, self.threads_of.get(worker.address, worker.nthreads or 1)):])
+        return future not in self.waited
+
+    def _collect(self, future: Any, value: Any, task: GameTask, deaths: dict[int, int],
+                 pending: deque) -> Result | None:
+        """The finished game of ``future`` (``value``: its result, ``None`` unless it
+        finished); ``None`` when it goes back to ``pending``."""
         distributed = _dask()
-        if future.status == "finished":
-            game_id, wire, attempts, replaced = future.result()
+        on = self.on_worker.get(self.where.pop(future, None), [])
+        if future.status == "finished" and value is not None:
+            on.remove(future)
+            game_id, wire, attempts, replaced = value
             self.replaced += replaced
-            return Result(task, from_wire(wire), deaths.get(game_id, 0) + attempts)
+            record = from_wire(wire)
+            m = self.mean_seconds
+            self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
+            return Result(task, record, deaths.get(game_id, 0) + attempts)
+        if future.status == "finished":  # ended, but its record went with its worker
+            on.remove(future)
+            log.warning("game %d: its record was lost with its Dask worker, replaying", task.game_id)
+            pending.appendleft(task)
+            return None
         error = future.exception() if future.status == "error" else None
         if isinstance(error, distributed.KilledWorker):
-            self.replaced += 1
+            playing = self._was_playing(future, error)
+            on.remove(future)
+            if not playing:
+                self.waited.discard(future)
+                log.info("game %d: its Dask worker was lost before it began, replaying", task.game_id)
+                pending.appendleft(task)
+                return None
             deaths[task.game_id] = lost = deaths.get(task.game_id, 0) + 1
             if lost <= self.retries:
                 log.warning("game %d: Dask worker lost (%s), replaying", task.game_id, one_line(error))

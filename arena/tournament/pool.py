@@ -179,12 +179,15 @@ class Pool:
             raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
 
-    def run(self, tasks: Iterable[GameTask], keep: bool = False) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask], keep: bool = False, inbox: Any = None) -> Iterator[Result]:
         """Play ``tasks``, yielding each ``Result`` as it ends.
 
         ``keep``: leave the worker processes running after the last result, for the next
-        ``run`` (a Dask worker's resident pool, ``arena.tournament.remote``); an interrupted
-        run closes them whatever ``keep`` says.
+        ``run``; an interrupted run closes them whatever ``keep`` says.
+        ``inbox``: more tasks handed over while the run goes on, by other threads (a Dask
+        worker's games, ``arena.tournament.remote.Inbox``: ``fileno()`` readable when tasks
+        wait, ``take()`` returns them, ``closed`` ends the run once they are played); the
+        workers then all start at once and keep their next game in their pipe, as here.
         """
         pending = deque(tasks)
         deaths: dict[int, int] = {}
@@ -192,12 +195,16 @@ class Pool:
             self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
             self._before = children()  # the caller's own children are never touched
         if not self.slots:
-            self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(min(self.workers, len(pending)))]
+            count = self.workers if inbox is not None else min(self.workers, len(pending))
+            self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(count)]
         try:
-            while pending or any(s.tasks for s in self.slots):
+            while pending or any(s.tasks for s in self.slots) or (inbox is not None and not inbox.closed):
+                if inbox is not None:
+                    pending.extend(inbox.take())
                 self._fill(pending)
                 busy = [s for s in self.slots if s.tasks]
-                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy], timeout=self._timeout(busy))
+                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy] + ([inbox] if inbox is not None else []),
+                     timeout=self._timeout(busy))
                 done: list[Result] = []
                 for i in range(len(self.slots)):
                     if self.slots[i].tasks:

@@ -1,12 +1,15 @@
 """What a Dask worker runs for ``arena run --cluster`` (``docs/arena.md`` "Tournaments").
 
 A Dask task is one game: ``play_remote(job, task)`` plays ``task`` in a watched child process
-of the Dask worker and returns the record in its wire form. The child is the local pool's
-worker (``arena.tournament.pool.Pool`` with one slot, kept between tasks of the same run), so
+of the Dask worker and returns the record in its wire form. The children are the local pool's
+workers (``arena.tournament.pool.Pool``, one per Dask thread, kept for the whole run), so
 move time, game time, memory limit, output isolation and every fault termination are decided
 by the same code as with ``--workers``, and a child that dies is replayed there up to
-``retries``. Only the loss of the Dask worker itself is left to the client
-(``arena.tournament.cluster``).
+``retries``. The pool runs in a thread of its own (``_Feeder``) that the run's tasks feed: a
+task hands its game over and secedes from the Dask thread pool, so the next task's game is
+already in the child's pipe when the current one ends (a Dask task costs milliseconds of
+round trip, which the child no longer waits for). Only the loss of the Dask worker itself is
+left to the client (``arena.tournament.cluster``).
 
 Nothing here writes results: the record goes back to the client, the store's only writer.
 """
@@ -16,6 +19,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+from collections import deque
+from concurrent.futures import Future
 from dataclasses import dataclass, replace
 
 import arena.games
@@ -55,11 +60,6 @@ class RemoteJob:
     default_memory: bool = False
 
 
-_pools: dict[int, tuple[str, Pool]] = {}  # thread id -> (run token, resident pool)
-_busy: set[int] = set()
-_lock = threading.Lock()
-
-
 def _allow_children() -> None:
     """Let this process start the game's child process.
 
@@ -85,7 +85,7 @@ def _log_path(setup: WorkerSetup) -> str:
     return os.path.join(get_worker().local_directory, WORKER_LOG)
 
 
-def _start(job: RemoteJob) -> Pool:
+def _start(job: RemoteJob, slots: int) -> Pool:
     _allow_children()
     _register_game(job.setup.game, job.game_target)
     setup = replace(job.setup, log_path=_log_path(job.setup))
@@ -95,46 +95,146 @@ def _start(job: RemoteJob) -> Pool:
             share = int(mib * DEFAULT_MEMORY_SHARE / (os.cpu_count() or 1))
             setup = replace(setup, memory_limit=max(MIN_MEMORY_LIMIT, share))
     # no runner's handlers in a Dask worker: its game workers append to the log file themselves
-    return Pool(setup, 1, job.num_players, job.game_time, job.move_time, setup.time_margin, job.retries,
+    return Pool(setup, slots, job.num_players, job.game_time, job.move_time, setup.time_margin, job.retries,
                 worker_log=False)
 
 
+class Inbox:
+    """Games handed by the Dask worker's task threads to its ``_Feeder`` 's running
+    ``Pool.run`` (``fileno`` is readable when some wait)."""
+
+    def __init__(self) -> None:
+        self._read, self._write = os.pipe()
+        os.set_blocking(self._read, False)
+        self._tasks: deque[GameTask] = deque()
+        self._lock = threading.Lock()
+        self._closing = False
+
+    def fileno(self) -> int:
+        return self._read
+
+    def put(self, task: GameTask | None) -> None:
+        """Hand over ``task`` (``None``: no more tasks)."""
+        with self._lock:
+            if task is None:
+                self._closing = True
+            else:
+                self._tasks.append(task)
+        os.write(self._write, b"\0")
+
+    def take(self) -> list[GameTask]:
+        try:
+            while os.read(self._read, 4096):
+                pass
+        except BlockingIOError:
+            pass
+        with self._lock:
+            out = list(self._tasks)
+            self._tasks.clear()
+        return out
+
+    @property
+    def closed(self) -> bool:
+        """No more tasks will come and none waits."""
+        with self._lock:
+            return self._closing and not self._tasks
+
+    def release(self) -> None:
+        os.close(self._read)
+        os.close(self._write)
+
+
+class _Feeder:
+    """One run's games on this Dask worker: a resident ``Pool`` of one game worker per Dask
+    thread, played by a thread of its own over an ``Inbox`` that every task of the run feeds.
+
+    A task hands its game over and secedes from the Dask thread pool (it only waits), so the
+    worker starts the next task of the run at once and its game goes into the game worker's
+    pipe (``Pool`` prefetch, as with ``--workers``): a game worker never waits for a Dask
+    round trip between two games.
+    """
+
+    def __init__(self, job: RemoteJob, slots: int) -> None:
+        self.token, self.pool, self.inbox = job.token, _start(job, slots), Inbox()
+        self.waiting: dict[int, Future] = {}
+        self.dead = False
+        self.thread = threading.Thread(target=self._loop, name=f"arena-games-{job.token}", daemon=True)
+        self.thread.start()
+
+    def play(self, task: GameTask) -> Future:
+        """Hand ``task`` over (with ``_lock`` held: the feeder is not dead); its future result."""
+        future: Future = Future()
+        self.waiting[task.game_id] = future
+        self.inbox.put(task)
+        return future
+
+    def _loop(self) -> None:
+        error: BaseException | None = None
+        try:
+            before = 0
+            for result in self.pool.run([], keep=True, inbox=self.inbox):
+                replaced, before = self.pool.replaced - before, self.pool.replaced
+                with _lock:
+                    future = self.waiting.pop(result.task.game_id, None)
+                if future is not None:
+                    future.set_result((result.task.game_id, to_wire(result.record), result.attempts, replaced))
+        except BaseException as exc:  # workers that cannot start (ConfigError): every waiting task fails
+            error = exc
+        finally:
+            self.pool.close()
+            with _lock:
+                self.dead = True
+                left, self.waiting = self.waiting, {}
+                if _feeders.get(self.token) is self:
+                    del _feeders[self.token]
+                self.inbox.release()
+            for future in left.values():
+                future.set_exception(error or RuntimeError("the run's game workers were stopped"))
+
+    def close(self) -> None:
+        """Let the games handed over end, then stop the game workers."""
+        self.inbox.put(None)
+
+
+_feeders: dict[str, _Feeder] = {}  # run token -> its feeder on this Dask worker
+_lock = threading.Lock()
+
+
+def _hand_over(job: RemoteJob, task: GameTask) -> Future:
+    with _lock:
+        feeder = _feeders.get(job.token)
+        if feeder is None or feeder.dead:
+            for other in list(_feeders.values()):
+                if not other.waiting and not other.dead:  # an earlier run, ended without close_pools
+                    other.close()
+            from distributed import get_worker
+            feeder = _feeders[job.token] = _Feeder(job, get_worker().state.nthreads)
+        return feeder.play(task)
+
+
 def play_remote(job: RemoteJob, task: GameTask) -> tuple[int, tuple, int, int]:
-    """Play ``task`` in this Dask worker's resident game worker for ``job``.
+    """Play ``task`` in this Dask worker's resident game workers for ``job`` (``_Feeder``).
 
     Returns:
         ``(game_id, record, attempts, children replaced)``: the record in its wire form
         (``arena.referee.to_wire``); attempts 1 unless the child died and the game was
-        replayed (``Pool`` rules).
+        replayed (``Pool`` rules); game workers replaced since the feeder's previous game.
+
+    Raises:
+        ConfigError: the game workers keep dying outside any game (``Pool``).
     """
-    me = threading.get_ident()
-    with _lock:
-        token, pool = _pools.get(me, (None, None))
-        if pool is not None and token != job.token:
-            pool.close()
-            pool = None
-        if pool is None:
-            pool = _start(job)
-            _pools[me] = (job.token, pool)
-        _busy.add(me)
-    try:
-        before = pool.replaced
-        (result,) = list(pool.run([task], keep=True))
-        return task.game_id, to_wire(result.record), result.attempts, pool.replaced - before
-    finally:
-        with _lock:
-            _busy.discard(me)
+    from distributed import secede
+    future = _hand_over(job, task)
+    secede()  # only waits from here: the worker starts the run's next task, whose game queues behind
+    return future.result()
 
 
 def close_pools(token: str) -> int:
-    """Stop the idle game workers of run ``token`` on this Dask worker (``client.run``); the
-    number stopped."""
-    closed = 0
+    """Stop the game workers of run ``token`` on this Dask worker (``client.run``) once the
+    games handed over have ended; the number of feeders stopped (0 or 1)."""
     with _lock:
-        for me, (tok, pool) in list(_pools.items()):
-            if tok == token and me not in _busy:
-                pool.close()
-                del _pools[me]
-                closed += 1
-    return closed
-
+        feeder = _feeders.get(token)
+        if feeder is None or feeder.dead:
+            return 0
+        feeder.close()
+    return 1
