@@ -290,7 +290,10 @@ class ClusterPool:
 
     def _window(self) -> int:
         """Games in flight per Dask worker thread: the game playing and the next, more for short
-        games (``WINDOW_SECONDS`` of play), at most ``WINDOW_MAX``."""
+        games (``WINDOW_SECONDS`` of play), at most ``WINDOW_MAX``; only the game playing once
+        a worker was lost (see ``_was_playing``)."""
+        if self.lost:
+            return 1
         if not self.mean_seconds:
             return WINDOW_PER_THREAD
         return max(WINDOW_PER_THREAD, min(WINDOW_MAX, 1 + math.ceil(WINDOW_SECONDS / self.mean_seconds)))
@@ -319,9 +322,10 @@ class ClusterPool:
         while pending:
             room = {addr: window * n - len(self.on_worker.get(addr, ())) for addr, n in self._workers().items()}
             addr = max(room, key=lambda a: (room[a], -len(self.on_worker.get(a, ())), a), default=None)
-            if addr is None or room[addr] < max(1, window * self.nthreads[addr] // 2):
+            if addr is None or room[addr] < max(1, min(window * self.nthreads[addr] // 2, len(pending))):
                 return
-            tasks = [pending.popleft() for _ in range(min(room[addr], len(pending)))]
+            share = math.ceil(len(pending) / sum(r > 0 for r in room.values()))  # the last games spread out
+            tasks = [pending.popleft() for _ in range(min(room[addr], share))]
             keys = []
             for task in tasks:
                 self.sent[task.game_id] = tries = self.sent.get(task.game_id, -1) + 1
@@ -341,7 +345,10 @@ class ClusterPool:
         waiting in its pipe (``remote._Feeder``); all of a lost worker's tasks fail in one
         report, so at the first of them the client sees them all: the first ``nthreads`` (in
         submission order) were playing, the others had not begun and are replayed without
-        counting against ``retries``, as the local pool does.
+        counting against ``retries``, as the local pool does. The order holds while every game
+        went to the worker it was sent to; once a worker is lost, games sent to it before the
+        client knew run wherever the scheduler puts them, so from then on each worker holds
+        only the games it plays (``_window``): a loss then costs only games that had begun.
         """
         worker = error.last_worker
         ident = (worker.address, getattr(worker, "server_id", None))

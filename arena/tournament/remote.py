@@ -28,7 +28,7 @@ from arena.referee import to_wire
 from arena.tournament.config import DEFAULT_MEMORY_SHARE, MIN_MEMORY_LIMIT, physical_memory_mib
 from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask
-from arena.tournament.worker import WorkerSetup
+from arena.tournament.worker import WorkerSetup, bot_factories
 
 #: file in the Dask worker's local directory that receives the bots' output and the game
 #: workers' log records when the client's tournament log is not on this machine
@@ -94,6 +94,11 @@ def _start(job: RemoteJob, slots: int) -> Pool:
         if mib is not None:
             share = int(mib * DEFAULT_MEMORY_SHARE / (os.cpu_count() or 1))
             setup = replace(setup, memory_limit=max(MIN_MEMORY_LIMIT, share))
+    try:  # the game and bot modules imported here once, as in the runner: each run's forks inherit them
+        arena.games.make(setup.game, **setup.params)
+        bot_factories(setup.specs)
+    except Exception:  # noqa: BLE001 - the game worker meets the same error and reports it as with --workers
+        pass
     # no runner's handlers in a Dask worker: its game workers append to the log file themselves
     return Pool(setup, slots, job.num_players, job.game_time, job.move_time, setup.time_margin, job.retries,
                 worker_log=False)
@@ -156,7 +161,9 @@ class _Feeder:
 
     def __init__(self, job: RemoteJob, slots: int) -> None:
         self.token, self.pool, self.inbox = job.token, _start(job, slots), Inbox()
-        self.waiting: dict[int, Future] = {}
+        #: game id -> futures of the tasks handed over (a game can come twice: Dask recomputes a
+        #: task whose record was lost with a worker while the client's replay of it runs too)
+        self.waiting: dict[int, deque[Future]] = {}
         self.dead = False
         self.thread = threading.Thread(target=self._loop, name=f"arena-games-{job.token}", daemon=True)
         self.thread.start()
@@ -164,7 +171,7 @@ class _Feeder:
     def play(self, task: GameTask) -> Future:
         """Hand ``task`` over (with ``_lock`` held: the feeder is not dead); its future result."""
         future: Future = Future()
-        self.waiting[task.game_id] = future
+        self.waiting.setdefault(task.game_id, deque()).append(future)
         self.inbox.put(task)
         return future
 
@@ -175,7 +182,10 @@ class _Feeder:
             for result in self.pool.run([], keep=True, inbox=self.inbox):
                 replaced, before = self.pool.replaced - before, self.pool.replaced
                 with _lock:
-                    future = self.waiting.pop(result.task.game_id, None)
+                    futures = self.waiting.get(result.task.game_id)
+                    future = futures.popleft() if futures else None
+                    if futures is not None and not futures:
+                        del self.waiting[result.task.game_id]
                 if future is not None:
                     future.set_result((result.task.game_id, to_wire(result.record), result.attempts, replaced))
         except BaseException as exc:  # workers that cannot start (ConfigError): every waiting task fails
@@ -188,7 +198,7 @@ class _Feeder:
                 if _feeders.get(self.token) is self:
                     del _feeders[self.token]
                 self.inbox.release()
-            for future in left.values():
+            for future in (f for futures in left.values() for f in futures):
                 future.set_exception(error or RuntimeError("the run's game workers were stopped"))
 
     def close(self) -> None:
