@@ -11,7 +11,7 @@ from arena.cli.console import make_console
 
 def games() -> None:
     """List the registered games with their parameters and defaults (and, for Solo Interaction,
-    each layout's figures: "10 balls, 14 moves, 34 solutions")."""
+    each layout's figures: "10 balls, 16 moves, 68 solutions")."""
     table = Table(title="games")
     for col in ("game", "players", "parameters (default)", "about"):
         table.add_column(col)
