@@ -18,7 +18,7 @@ import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -259,22 +259,47 @@ class Store:
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
         """
-        o = record.outcome
-        row = dict(
-            game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
-            opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
-            moves=json.dumps(list(record.moves)), scores=json.dumps([float(s) for s in o.scores]),
-            ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
-            fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
-            seconds=float(record.seconds), attempts=attempts,
-            finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        )
-        moves = [dict(game_id=game_id, ply=m.ply, seat=m.seat, move=m.move, seconds=m.seconds, nodes=m.nodes,
-                      depth=m.depth, evaluation=m.evaluation, status=m.status) for m in record.move_stats]
+        self.add_games([(game_id, series, record, attempts)])
+
+    def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]]) -> None:
+        """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
+        transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
+        same rows as ``add_game`` one at a time.
+
+        Raises:
+            ResultsError: the write failed; nothing of the batch is stored.
+        """
+        rows: list[dict[str, Any]] = []
+        moves: list[tuple] = []
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        for game_id, series, record, attempts in batch:
+            rows.append(_game_row(game_id, series, record, attempts, now))
+            moves += [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
+                      for m in record.move_stats]
+        if not rows:
+            return
         with _transaction(self.conn, self.path):
-            self.conn.execute(_insert("games", row), row)
+            self.conn.executemany(_insert("games", rows[0]), rows)
             if moves:
-                self.conn.executemany(_insert("moves", moves[0]), moves)
+                self.conn.executemany(f"INSERT INTO moves ({', '.join(_MOVE_FIELDS)}) VALUES "
+                                      f"({', '.join('?' * len(_MOVE_FIELDS))})", moves)
+
+
+_MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status")
+
+
+def _game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
+    """The ``games`` row of one finished game, by column name."""
+    o = record.outcome
+    moves = json.dumps(list(record.moves))
+    return dict(
+        game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
+        opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
+        moves=moves, scores=json.dumps([float(s) for s in o.scores]),
+        ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
+        fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
+        seconds=float(record.seconds), attempts=attempts, finished=finished,
+    )
 
 
 def _insert(table: str, row: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ picture is well-formed XML and text is escaped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -39,9 +40,28 @@ def points(coords: list[tuple[float, float]]) -> str:
     return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in coords)
 
 
-def to_text(root: ET.Element) -> str:
-    """The SVG document as a string (no XML declaration, so it can be inlined in HTML)."""
-    return ET.tostring(root, encoding="unicode")
+def to_text(root: ET.Element, static: str = "") -> str:
+    """The SVG document as a string (no XML declaration, so it can be inlined in HTML).
+    ``static``: markup of ``static_layer`` placed right after the ``<title>`` (the first
+    children of the picture)."""
+    text = ET.tostring(root, encoding="unicode")
+    return text.replace("</title>", "</title>" + static, 1) if static else text
+
+
+_STATIC: dict[object, str] = {}
+
+
+def static_layer(key: object, build: Callable[[ET.Element], None]) -> str:
+    """The markup of the elements ``build(parent)`` adds to a parent, built and serialized
+    once per ``key`` (a board's grid, pockets and coordinates are the same in every frame of a
+    replay); pass it to ``to_text`` as ``static``, where it comes out exactly as if ``build``
+    had added the elements to the root right after its title."""
+    text = _STATIC.get(key)
+    if text is None:
+        holder = ET.Element("g")
+        build(holder)
+        text = _STATIC[key] = "".join(ET.tostring(child, encoding="unicode") for child in holder)
+    return text
 
 
 def _fmt(value: object) -> str:
