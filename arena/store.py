@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
@@ -24,7 +25,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
 from arena.errors import ResultsError
@@ -46,7 +46,8 @@ CREATE TABLE games (
     seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
     moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
     fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
-    attempts INTEGER NOT NULL, finished TEXT NOT NULL);
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER);
+CREATE INDEX games_series_hash ON games (series, moves_hash);
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
     seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
@@ -162,6 +163,7 @@ class Store:
                     raise _fail(path, exc, "create results database") from None
             else:
                 conn.execute("PRAGMA journal_mode=WAL")
+                _add_hashes(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             os.close(lock_fd)
@@ -298,8 +300,35 @@ def _game_row(game_id: int, series: int, record: GameRecord, attempts: int, fini
         moves=moves, scores=json.dumps([float(s) for s in o.scores]),
         ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
         fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
-        seconds=float(record.seconds), attempts=attempts, finished=finished,
+        seconds=float(record.seconds), attempts=attempts, finished=finished, moves_hash=moves_hash(moves),
     )
+
+
+def moves_hash(moves_json: str) -> int:
+    """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
+    ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
+    detection groups on it (``arena.aggregates.load_copies``)."""
+    return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+HASH_INDEX = "CREATE INDEX IF NOT EXISTS games_series_hash ON games (series, moves_hash)"
+
+
+def _add_hashes(conn: sqlite3.Connection, path: Path) -> None:
+    """Give a store written before ``moves_hash`` existed the column, every stored game its
+    hash (``moves_hash``) and the index copy detection reads: once, when a
+    run opens it (a report only reads, and falls back to grouping on the move lists).
+
+    Raises:
+        ResultsError: the write failed (nothing changed).
+    """
+    if "moves_hash" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
+        return
+    conn.create_function("arena_moves_hash", 1, moves_hash, deterministic=True)
+    with _transaction(conn, path):
+        conn.execute("ALTER TABLE games ADD COLUMN moves_hash INTEGER")
+        conn.execute("UPDATE games SET moves_hash = arena_moves_hash(moves)")
+        conn.execute(HASH_INDEX)
 
 
 def _insert(table: str, row: dict[str, Any]) -> str:
@@ -379,42 +408,15 @@ def load_games(db: Any) -> pd.DataFrame:
         columns ``game_id`` (int), ``series`` (int), ``seed`` (int), ``seats`` (list[str],
         labels by 0-based seat), ``ranks`` (list[int]), ``scores`` (list[float]),
         ``termination`` (str), ``fault_seat`` (Int64, <NA> when no fault), ``plies`` (int),
-        ``opening_plies`` (int), ``seconds`` (float).
+        ``opening_plies`` (int), ``seconds`` (float). The lists are shared by the rows with
+        the same value (``arena.aggregates.load_game_frame``): read-only.
 
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
-    df = _query(db, "SELECT game_id, series, seed, seats, ranks, scores, termination, fault_seat, "
-                    "plies, opening_plies, seconds FROM games ORDER BY game_id")
-    for col in ("seats", "ranks", "scores"):  # one JSON document per column: 10× faster than per row
-        df[col] = json.loads("[" + ",".join(df[col].tolist()) + "]") if len(df) else []
-    sizes = {len(v) for v in df["scores"]}
-    if len(sizes) == 1:  # one array converts every score to float at C speed
-        df["scores"] = np.array(df["scores"].tolist(), dtype=float).reshape(len(df), sizes.pop()).tolist()
-    else:
-        df["scores"] = [[float(x) for x in v] for v in df["scores"]]
-    for col in ("game_id", "series", "seed", "plies", "opening_plies"):
-        df[col] = df[col].astype("int64")
-    df["fault_seat"] = df["fault_seat"].astype("Int64")
-    df["seconds"] = df["seconds"].astype(float)
-    df["termination"] = df["termination"].astype(str)
-    return df
+    from arena.aggregates import load_game_frame  # the chunked reader lives beside the other aggregates
 
-
-def load_copies(db: Any) -> list[int]:
-    """Ids of the stored games that repeat the move list of an earlier game (lower id) of the
-    same series and pairing: copies, counted once in seat statistics (``docs/statistics.md``
-    "Games must be distinct").
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    # only games sharing (series, move list) with another can be copies: SQL narrows to those
-    df = _query(db, "SELECT game_id, series, seats, moves FROM games WHERE (series, moves) IN "
-                    "(SELECT series, moves FROM games GROUP BY series, moves HAVING count(*) > 1) ORDER BY game_id")
-    key = [",".join(sorted(json.loads(s))) for s in df["seats"]]
-    dup = pd.DataFrame({"s": df["series"], "k": key, "m": df["moves"]}).duplicated()
-    return [int(g) for g in df.loc[dup, "game_id"]]
+    return load_game_frame(db, codes=False)
 
 
 SPRT_TABLE = "CREATE TABLE IF NOT EXISTS sprt (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
@@ -514,87 +516,6 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
     out = dict(row)
     for col in ("seats", "opening", "moves", "scores", "ranks"):
         out[col] = json.loads(out[col])
-    return out
-
-
-def _fetch(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
-    with _reading(db) as conn:
-        return conn.execute(sql, args).fetchall()
-
-
-#: Sums per bot of ``search_sums``, in order.
-SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max"]
-
-
-def merge_sums(total: dict[str, list], part: dict[str, list]) -> dict[str, list]:
-    """Add the per-bot sums ``part`` (``search_sums``) into ``total`` (changed and returned):
-    counts and sums add (a ``None`` sum is no report), the largest time is the larger."""
-    for label, values in part.items():
-        acc = total.setdefault(label, [0, 0, None, 0, None, 0, None, None])
-        for i in range(7):
-            if values[i] is not None:
-                acc[i] = values[i] if acc[i] is None else acc[i] + values[i]
-        if values[7] is not None:
-            acc[7] = values[7] if acc[7] is None else max(acc[7], values[7])
-    return total
-
-
-def game_sums(seats: Any, move_stats: Any) -> dict[str, list]:
-    """The ``search_sums`` of one game from its ``MoveRecord``s (what the runner adds up as
-    games are stored): plies with a seat (opening plies and rounds excluded)."""
-    out: dict[str, list] = {}
-    for m in move_stats:
-        if not 0 <= m.seat < len(seats):
-            continue
-        acc = out.setdefault(seats[m.seat], [0, 0, None, 0, None, 0, None, None])
-        acc[0] += 1
-        for i, value in ((1, m.nodes), (3, m.depth), (5, m.seconds)):
-            if value is not None:
-                acc[i] += 1
-                acc[i + 1] = value if acc[i + 1] is None else acc[i + 1] + value
-        if m.seconds is not None:
-            acc[7] = m.seconds if acc[7] is None else max(acc[7], m.seconds)
-    return out
-
-
-def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None = None) -> dict[str, list]:
-    """Per-bot sums of the moves the bots chose (opening plies excluded), computed in SQL in
-    one pass over the moves table in its key order (no move row reaches Python).
-
-    Args:
-        db: as ``load_games``.
-        seats: the tournament's seats per game (``num_players``); seats beyond are ignored.
-        after, upto: only games with ``after < game_id <= upto`` (a key range; ``None``: no
-            bound).
-
-    Returns:
-        label -> ``[moves, nodes_n, nodes_sum, depth_n, depth_sum, seconds_n, seconds_sum,
-        seconds_max]`` (``SEARCH_SUMS``): moves, then per statistic the moves reporting it, its
-        sum (``None`` when none did) and the largest time (seconds; ``None`` without time).
-        Labels without a move are absent.
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    inner, outer = ["game_id"], ["g.seats"]
-    for s in range(int(seats)):
-        on = f"seat = {s}"
-        inner += [f"sum({on}) AS n{s}", f"count(CASE WHEN {on} THEN nodes END) AS nn{s}",
-                  f"sum(CASE WHEN {on} THEN nodes END) AS sn{s}", f"count(CASE WHEN {on} THEN depth END) AS nd{s}",
-                  f"sum(CASE WHEN {on} THEN depth END) AS sd{s}", f"count(CASE WHEN {on} THEN seconds END) AS ns{s}",
-                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}"]
-        outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
-                  f"sum(ss{s})", f"max(mx{s})"]
-    bounds = "".join([f" AND game_id > {int(after)}" if after is not None else "",
-                      f" AND game_id <= {int(upto)}" if upto is not None else ""])
-    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0{bounds} "
-           "GROUP BY game_id) AS m JOIN games g USING (game_id) GROUP BY g.seats")
-    out: dict[str, list] = {}
-    for row in _fetch(db, sql):
-        labels = json.loads(row[0])
-        for s, label in enumerate(labels[: int(seats)]):
-            if row[1 + 8 * s]:
-                merge_sums(out, {label: list(row[1 + 8 * s: 9 + 8 * s])})
     return out
 
 

@@ -57,7 +57,8 @@ def build_store(results: str | Path, name: str, games: int, seed: int = 1, disti
     rating state kept as ``arena run`` keeps it; returns the database path."""
     from arena import rating_state
     from arena.ratings import make_env
-    from arena.store import Store, game_sums
+    from arena.aggregates import game_sums
+    from arena.store import Store
 
     pool = real_games(distinct, seed)
     with Store.open(results, name) as store:

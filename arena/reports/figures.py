@@ -14,6 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from arena.ratings import rating_history
+from arena.reports.coded import codes, weights
 from arena.reports.tables import pairing_name
 
 _LAYOUT = dict(template="plotly_white", margin=dict(l=60, r=20, t=50, b=50), height=380)
@@ -59,11 +60,16 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
 def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
     """(row bot, column bot) -> [better, equal, worse] placings of the row bot in the games
     where both took part: W-D-L in two-player games (the crosstable's definition,
-    ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks), so a million
-    games cost what their few distinct results cost."""
+    ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks) (``coded``: rows
+    with an ``n`` column count ``n`` games), so a million games cost what their few distinct
+    results cost."""
     counts: dict[tuple[str, str], list[int]] = {}
-    keys = pd.Series([(tuple(s), tuple(r)) for s, r in zip(games["seats"], games["ranks"])], dtype=object)
-    for (seats, ranks), n in keys.value_counts(sort=False).items():
+    sc, sv = codes(games, "seats")
+    rc, rv = codes(games, "ranks")
+    key = sc * (len(rv) or 1) + rc
+    totals = np.bincount(key, weights=weights(games)) if len(key) else np.zeros(0)
+    for k in np.flatnonzero(totals):
+        seats, ranks, n = sv[k // (len(rv) or 1)], rv[k % (len(rv) or 1)], totals[k]
         for la, ra in zip(seats, ranks):
             for lb, rb in zip(seats, ranks):
                 if la != lb:
@@ -130,11 +136,12 @@ def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.
     """The distribution of game lengths (plies; Ricochet: rounds) per pairing, as box plots."""
     if games.empty:
         return None
-    names = {key: pairing_name(key, order) for key in set(map(tuple, games["seats"]))}
-    pairing = pd.Series([names[tuple(s)] for s in games["seats"]], index=games.index)
+    code, values = codes(games, "seats")
+    names = np.array([pairing_name(v, order) for v in values], dtype=object)
+    plies = games["plies"].to_numpy(dtype=float)
     fig = go.Figure()
-    for name in sorted(pairing.unique()):
-        y = games.loc[pairing == name, "plies"].to_numpy(dtype=float)
+    for name in sorted(set(names)):
+        y = plies[np.isin(code, np.flatnonzero(names == name))]
         if len(y) <= BOX_POINTS:
             fig.add_trace(go.Box(y=y, name=name, boxpoints=False))
             continue
