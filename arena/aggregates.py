@@ -20,10 +20,6 @@ import pandas as pd
 
 from arena.store import _reading
 
-#: Rows fetched at a time by ``load_game_frame``.
-CHUNK = 65_536
-
-
 def has_hashes(conn: Any) -> bool:
     """Whether every stored game has its ``moves_hash`` (stores written before it was added
     and not yet opened for a run have none)."""
@@ -56,52 +52,71 @@ def load_copies(db: Any) -> list[int]:
     return [int(g) for g in df.loc[dup, "game_id"]]
 
 
-_NUMBERS = ["game_id", "series", "seed", "plies", "opening_plies"]
+_NUMBERS = ["game_id", "series", "seed", "plies", "opening_plies", "fault_seat"]
 _LISTS = ["seats", "ranks", "scores"]
+#: Game ids read per query by ``load_game_frame`` (each column comes back as one text).
+SPAN = 262_144
 
 
-def load_game_frame(db: Any, codes: bool = True) -> pd.DataFrame:
+def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.DataFrame:
     """``arena.store.load_games`` (same columns, types and values), plus (``codes``)
     ``seats_code``, ``ranks_code`` and ``scores_code`` (int32: equal codes, equal lists; the
     report's tables group on them, ``arena.reports.coded``). The JSON of each distinct list is
-    parsed once and the rows share that list: read-only.
+    parsed once and the rows share that list: read-only. Without ``seconds`` the frame has no
+    ``seconds`` column (no report table reads a game's duration; the report skips it).
+
+    No row reaches Python as a tuple: per span of ``SPAN`` game ids, one query returns each
+    numeric column as one comma-separated text (``group_concat``; times with 17 significant
+    digits, so they round-trip exactly) parsed by ``numpy.fromstring``, and the seats, ranks,
+    scores and termination of each game as one key, factorised (``pandas.factorize``).
 
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
-    sql = ("SELECT game_id, series, seed, plies, opening_plies, coalesce(fault_seat, -1), seconds, seats, ranks, "
-           "scores, termination FROM games ORDER BY game_id")
-    numbers: list[np.ndarray] = []
-    seconds: list[np.ndarray] = []
-    parts: dict[str, list[np.ndarray]] = {c: [] for c in [*_LISTS, "termination"]}
-    known: dict[str, dict[str, int]] = {c: {} for c in parts}
+    cols = ", ".join(f"group_concat({c})" for c in _NUMBERS[:-1])
+    times = "group_concat(printf('%!.17g', seconds))" if seconds else "NULL"
+    sql = (f"SELECT {cols}, group_concat(coalesce(fault_seat, -1)), {times}, "
+           "group_concat(seats || char(31) || ranks || char(31) || scores || char(31) || termination, char(30)) "
+           "FROM games WHERE game_id BETWEEN ? AND ?")
+    numbers: list[list[np.ndarray]] = [[] for _ in _NUMBERS]
+    durations: list[np.ndarray] = []
+    keys: list[np.ndarray] = []
+    known: dict[str, int] = {}
     with _reading(db) as conn:
-        cursor = conn.execute(sql)
-        while rows := cursor.fetchmany(CHUNK):
-            cols = list(zip(*rows))
-            numbers.append(np.array(cols[:6], dtype=np.int64))
-            seconds.append(np.array(cols[6], dtype=float))
-            for name, col in zip(parts, cols[7:]):
-                seen = known[name]
-                parts[name].append(np.fromiter((seen.setdefault(v, len(seen)) for v in col), np.int32, len(col)))
-    n = sum(len(s) for s in seconds)
-    num = np.concatenate(numbers, axis=1) if numbers else np.zeros((6, 0), np.int64)
-    df = pd.DataFrame({c: num[i] for i, c in enumerate(_NUMBERS)})
-    code = {c: np.concatenate(p) if p else np.zeros(0, np.int32) for c, p in parts.items()}
-    for col in _LISTS:
-        values = np.empty(len(known[col]), dtype=object)
-        values[:] = [json.loads(text) for text in known[col]]
+        lo, hi = conn.execute("SELECT min(game_id), max(game_id) FROM games").fetchone()
+        for start in range(lo or 0, (hi or -1) + 1, SPAN):
+            row = conn.execute(sql, (start, start + SPAN - 1)).fetchone()
+            if row[0] is None:
+                continue
+            for part, text in zip(numbers, row):
+                part.append(np.fromstring(text, dtype=np.int64, sep=","))
+            if seconds:
+                durations.append(np.fromstring(row[len(_NUMBERS)], dtype=float, sep=","))
+            code, uniques = pd.factorize(np.array(row[-1].split("\x1e"), dtype=object))
+            glob = np.array([known.setdefault(u, len(known)) for u in uniques], dtype=np.int64)
+            keys.append(glob[code])
+    num = {c: np.concatenate(p) if p else np.zeros(0, np.int64) for c, p in zip(_NUMBERS, numbers)}
+    key = np.concatenate(keys) if keys else np.zeros(0, np.int64)
+    order = np.argsort(num["game_id"], kind="stable")  # rows come in key order already: a no-op then
+    df = pd.DataFrame({c: num[c][order] for c in _NUMBERS[:-1]})
+    key = key[order]
+    parts = [text.split("\x1f") for text in known]  # seats, ranks, scores, termination of each distinct key
+    code = {}
+    for i, col in enumerate([*_LISTS, "termination"]):
+        texts = {text: j for j, text in enumerate(dict.fromkeys(p[i] for p in parts))}
+        code[col] = np.array([texts[p[i]] for p in parts], dtype=np.int32)[key] if len(key) else np.zeros(0, np.int32)
+        values = np.empty(len(texts), dtype=object)
+        values[:] = [json.loads(t) if col != "termination" else t for t in texts]
         if col == "scores":
             values[:] = [[float(x) for x in v] for v in values]
-        df[col] = values[code[col]] if n else pd.Series([], dtype=object)
-    terms = np.array(list(known["termination"]), dtype=object)
-    df["termination"] = terms[code["termination"]] if n else pd.Series([], dtype=object)
-    fault = pd.array(num[5], dtype="Int64")
-    fault[num[5] < 0] = pd.NA
+        df[col] = values[code[col]] if len(key) else pd.Series([], dtype=object)
+    fault = pd.array(num["fault_seat"][order], dtype="Int64")
+    fault[num["fault_seat"][order] < 0] = pd.NA
     df["fault_seat"] = fault
-    df["seconds"] = np.concatenate(seconds) if seconds else np.zeros(0)
+    if seconds:
+        df["seconds"] = np.concatenate(durations)[order] if durations else np.zeros(0)
     df = df[["game_id", "series", "seed", "seats", "ranks", "scores", "termination", "fault_seat", "plies",
-             "opening_plies", "seconds"]]
+             "opening_plies", *(["seconds"] if seconds else [])]]
     if codes:
         for col in _LISTS:
             df[f"{col}_code"] = code[col]

@@ -29,7 +29,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -231,11 +231,12 @@ def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int
 
 
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
-            games: Iterable[tuple[int, Sequence[str], Sequence[int]]], labels: Sequence[str] = (),
+            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable], labels: Sequence[str] = (),
             seats: int = 2) -> tuple[Rater, int, list[tuple]]:
     """Ratings and search sums after every stored game: the stored state, plus the games
     beyond its prefix (rated in memory; their moves summed in SQL by key range). ``games``:
-    ``(game_id, seats, ranks)`` of the stored games in id order; ``seats``: seats per game. A
+    ``(game_id, seats, ranks)`` of the stored games in id order, or a function of a game id
+    returning those of the games above it (only the games beyond the prefix are read); ``seats``: seats per game. A
     missing or stale state is rebuilt from ``games`` (the prefix's moves summed in one SQL
     pass) and stored (``try_save``) when ``path`` is given.
 
@@ -251,7 +252,7 @@ def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trues
     prefix_rows: list[tuple] = []
     beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []
     start = rater.prefix
-    for game_id, seated, ranks in games:
+    for game_id, seated, ranks in (games(start) if callable(games) else games):
         if game_id <= start:
             continue
         if rebuilt and game_id == rater.prefix + 1 and not beyond:

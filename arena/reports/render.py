@@ -171,7 +171,7 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
     path = Path(db_path)
     conn = store.connect_readonly(path)
     try:
-        games = aggregates.load_game_frame(conn)
+        games = aggregates.load_game_frame(conn, seconds=False)  # no table reads a game's duration
         tournament = dict(store.load_tournament(conn))
         races = tournament.get("game") in RACE_GAMES
         answers = store.load_answers(conn) if moves and races else pd.DataFrame(columns=store.MOVE_COLUMNS)
@@ -184,9 +184,8 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path)
-        data.rating = rating_state.current(conn, path, data.env(), zip(games["game_id"].tolist(),
-                                           games["seats"].tolist(), games["ranks"].tolist()), data.order,
-                                           int(tournament.get("num_players") or 1))
+        data.rating = rating_state.current(conn, path, data.env(), lambda after: _rows_after(games, after),
+                                           data.order, int(tournament.get("num_players") or 1))
         data.search = data.rating[0].search if moves else None
     except ArenaError:
         raise
@@ -195,6 +194,14 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
     finally:
         conn.close()
     return data
+
+
+def _rows_after(games: pd.DataFrame, after: int):
+    """``(game_id, seats, ranks)`` of the games with ids above ``after``, in id order (the
+    games the stored rating state has not rated)."""
+    pick = np.flatnonzero(games["game_id"].to_numpy() > after)
+    return zip(games["game_id"].to_numpy()[pick].tolist(), games["seats"].to_numpy()[pick].tolist(),
+               games["ranks"].to_numpy()[pick].tolist())
 
 
 def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
