@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from arena.store import _reading
+from arena.reading import _reading
 
 def has_hashes(conn: Any) -> bool:
     """Whether every stored game has its ``moves_hash`` (stores written before it was added
