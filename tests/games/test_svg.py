@@ -104,3 +104,32 @@ def test_ricochet_board_robots_targets_and_answer_paths():
     assert answer_paths(before, ["RN RN RN RN RN RN", "-"]) == []  # not a solution: no path
     assert describe_target("RC") == "red circle" and describe_target("V").startswith("vortex")
     assert Solution.parse(after.last_round.split(" ", 2)[2]) == solution
+
+
+def test_the_cached_board_layer_draws_what_building_it_in_the_root_draws(monkeypatch):
+    """``drawing.static_layer``: the Interaction board is serialized once and spliced after the
+    title; the text is the one of the board built element by element in the root there."""
+    from arena.games import drawing
+    from arena.games.interaction import svg
+
+    game = arena.games.make("interaction")
+    state = game.initial_state(3)
+    after = state.play(state.legal_moves()[0])
+    cases = [(state,), (after, str(state.legal_moves()[0]), state)]
+    cached = [svg.render(*args) for args in cases]
+    roots = []
+
+    def root(*args):
+        roots.append(drawing.svg_root(*args))
+        return roots[-1]
+
+    def in_root(key, build):
+        holder = ET.Element("g")
+        build(holder)
+        for i, child in enumerate(holder):
+            roots[-1].insert(1 + i, child)  # right after the title
+        return ""
+
+    monkeypatch.setattr(svg, "svg_root", root)
+    monkeypatch.setattr(svg, "static_layer", in_root)
+    assert [svg.render(*args) for args in cases] == cached
