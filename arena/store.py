@@ -27,7 +27,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from arena.aggregates import load_game_frame
+from arena.aggregates import (  # noqa: F401 (re-exported: their home before the split)
+    SEARCH_SUMS,
+    game_sums,
+    load_copies,
+    load_game_frame,
+    merge_sums,
+    search_sums,
+)
 from arena.errors import ResultsError
 from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by their old names)
     APPLICATION_ID,
