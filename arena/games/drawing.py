@@ -7,6 +7,7 @@ picture is well-formed XML and text is escaped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # ElementTree's escaping, reused
 from collections.abc import Callable
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -44,8 +45,31 @@ def to_text(root: ET.Element, static: str = "") -> str:
     """The SVG document as a string (no XML declaration, so it can be inlined in HTML).
     ``static``: markup of ``static_layer`` placed right after the ``<title>`` (the first
     children of the picture)."""
-    text = ET.tostring(root, encoding="unicode")
+    out: list[str] = []
+    _write(root, out)
+    text = "".join(out)
     return text.replace("</title>", "</title>" + static, 1) if static else text
+
+
+def _write(el: ET.Element, out: list[str]) -> None:
+    """``ET.tostring(el, encoding="unicode")`` for the plain trees drawn here (no namespace
+    prefixes, comments or processing instructions), appended to ``out``: the same escaping
+    (ElementTree's own), without its per-call writer and namespace pass (a replay serializes
+    hundreds of pictures)."""
+    out.append("<" + el.tag)
+    for key, value in el.attrib.items():
+        out.append(f' {key}="{_escape_attrib(value)}"')
+    if el.text or len(el):
+        out.append(">")
+        if el.text:
+            out.append(_escape_cdata(el.text))
+        for child in el:
+            _write(child, out)
+        out.append(f"</{el.tag}>")
+    else:
+        out.append(" />")
+    if el.tail:
+        out.append(_escape_cdata(el.tail))
 
 
 _STATIC: dict[object, str] = {}
@@ -60,7 +84,10 @@ def static_layer(key: object, build: Callable[[ET.Element], None]) -> str:
     if text is None:
         holder = ET.Element("g")
         build(holder)
-        text = _STATIC[key] = "".join(ET.tostring(child, encoding="unicode") for child in holder)
+        out: list[str] = []
+        for child in holder:
+            _write(child, out)
+        text = _STATIC[key] = "".join(out)
     return text
 
 

@@ -133,3 +133,36 @@ def test_the_cached_board_layer_draws_what_building_it_in_the_root_draws(monkeyp
     monkeypatch.setattr(svg, "svg_root", root)
     monkeypatch.setattr(svg, "static_layer", in_root)
     assert [svg.render(*args) for args in cases] == cached
+
+
+def test_the_serializer_writes_what_elementtree_writes(monkeypatch):
+    """``drawing.to_text`` (a plain-tree writer) gives ``ET.tostring``'s text, escaping
+    included, for a tree with awkward text and for the pictures of each built-in game."""
+    from arena.games import drawing
+
+    root = drawing.svg_root(10, 10, 'a "title" & <more>', "x")
+    drawing.add(root, "text", "tab\there & <b>", x=1.5, data_note='q"uote\nline')
+    drawing.add(drawing.add(root, "g"), "rect", width=2)
+    assert drawing.to_text(root) == ET.tostring(root, encoding="unicode")
+    compared = []
+    original = drawing._write
+
+    def checked(el, out):
+        start = len(out)
+        original(el, out)
+        assert "".join(out[start:]) == ET.tostring(el, encoding="unicode")
+        compared.append(el.tag)
+
+    monkeypatch.setattr(drawing, "_write", checked)
+    monkeypatch.setattr(drawing, "_STATIC", {})  # the board layers are serialized again, checked
+    game = arena.games.make("interaction")
+    state = game.initial_state(5)
+    rng = random.Random(5)
+    for _ in range(6):
+        previous, move = state, rng.choice(state.legal_moves())
+        state = state.play(move)
+        game.render_svg(state, str(move), previous)
+    for name, params in (("sandpile", {"rounds": 1}), ("ricochet", {"max_rounds": 2})):
+        other = arena.games.make(name, **params)
+        other.render_svg(other.initial_state(5))
+    assert {"svg", "circle", "polyline", "rect", "text", "title"} <= set(compared)
