@@ -18,9 +18,22 @@ from arena.ratings import rating_history
 from arena.reports.coded import codes, weights
 from arena.reports.tables import pairing_name
 
-#: The template object itself, not its name: plotly deep-copies a named template from its
-#: registry for every figure (a third of a figure's cost); the page is the same.
-_LAYOUT = dict(template=pio.templates["plotly_white"], margin=dict(l=60, r=20, t=50, b=50), height=380)
+_LAYOUT = dict(margin=dict(l=60, r=20, t=50, b=50), height=380)
+#: The plotly template of every plot. Not set on the figures (plotly validates and deep-copies
+#: a template for every figure, most of a small figure's cost): ``page_html`` puts it into the
+#: figure's JSON once validated, as ``fig.update_layout(template=TEMPLATE)`` would.
+TEMPLATE = "plotly_white"
+_TEMPLATE_JSON: dict = {}
+
+
+def page_html(fig: go.Figure, div_id: str, config: dict) -> str:
+    """The figure as an HTML fragment (``plotly.io.to_html``, no plotly.js) drawn with
+    ``TEMPLATE``."""
+    if not _TEMPLATE_JSON:
+        _TEMPLATE_JSON.update(pio.templates[TEMPLATE].to_plotly_json())
+    spec = fig.to_dict()
+    spec["layout"]["template"] = _TEMPLATE_JSON
+    return pio.to_html(spec, validate=False, full_html=False, include_plotlyjs=False, div_id=div_id, config=config)
 
 
 #: Points per bot of the rating-progression plot; a longer history is thinned to about this.

@@ -173,9 +173,7 @@ def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str
     ]
     # nothing that would leave the page: no Chart Studio links
     config = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
-    return [{"id": key, "html": fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"plot-{key}",
-                                             config=config)}
-            for key, fig in plots if fig is not None]
+    return [{"id": key, "html": figures.page_html(fig, f"plot-{key}", config)} for key, fig in plots if fig is not None]
 
 
 def _environment() -> jinja2.Environment:
