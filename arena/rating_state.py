@@ -231,14 +231,14 @@ def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int
 
 
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
-            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable], labels: Sequence[str] = (),
-            seats: int = 2) -> tuple[Rater, int, list[tuple]]:
+            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable],
+            labels: Sequence[str] = (), seats: int = 2) -> tuple[Rater, int, list[tuple]]:
     """Ratings and search sums after every stored game: the stored state, plus the games
     beyond its prefix (rated in memory; their moves summed in SQL by key range). ``games``:
     ``(game_id, seats, ranks)`` of the stored games in id order, or a function of a game id
-    returning those of the games above it (only the games beyond the prefix are read); ``seats``: seats per game. A
-    missing or stale state is rebuilt from ``games`` (the prefix's moves summed in one SQL
-    pass) and stored (``try_save``) when ``path`` is given.
+    returning those of the games above it (only the games beyond the prefix are read);
+    ``seats``: seats per game. A missing or stale state is rebuilt from ``games`` (the
+    prefix's moves summed in one SQL pass) and stored (``try_save``) when ``path`` is given.
 
     Returns:
         ``(rater, prefix, extra)``: the rater after all games (``rater.search`` covers every

@@ -97,7 +97,8 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     if g.empty:
         return pd.DataFrame(columns=["scope", "score", "score_low", "score_high", "share_low", "share_high",
                                      "first_elo", "first_low", "first_high"])
-    scopes = [(None, g)] + [(f"{sub['a'].iloc[0]} vs {sub['b'].iloc[0]}", sub) for _, sub in g.groupby("pair", sort=False)]
+    scopes = [(None, g)] + [(f"{sub['a'].iloc[0]} vs {sub['b'].iloc[0]}", sub)
+                            for _, sub in g.groupby("pair", sort=False)]
     rows = []
     for scope, sub in scopes:
         series = sub["series"].to_numpy(np.int64)

@@ -22,6 +22,11 @@ Conventions (``docs/arena.md`` "Contracts / Statistics"), the same for two and n
 - **Win share** of a seat (k players): a first place shared by n seats counts 1/n to each.
 
 Shares, intervals and rates are fractions in [0, 1]; columns named ``*_pct`` are percents.
+
+At scale (issue 14) the tables group on integer codes of the distinct seat, rank and score
+lists (``arena.reports.coded.codes``) instead of one Python tuple per game, and the
+leaderboard, crosstable and first-move counts also take a ``coded.grouped`` frame, whose rows
+each stand for ``n`` games.
 """
 
 from __future__ import annotations
