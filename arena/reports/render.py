@@ -80,8 +80,9 @@ class ReportData:
     Loaded from a store (``load``), ``games`` is ``arena.aggregates.load_game_frame`` (coded
     list columns, no per-game ``seconds``) with ``copy`` and ``fault_detail``, ``moves`` holds
     only the answers of puzzle races (rows with a status), ``search`` the per-bot sums of
-    ``arena.aggregates.search_sums`` and ``rating`` the incrementally kept TrueSkill state (``arena.rating_state.current``); built by hand,
-    ``moves`` is the whole moves frame and the tables are computed from the frames.
+    ``arena.aggregates.search_sums`` and ``rating`` the incrementally kept TrueSkill state
+    (``arena.rating_state.current``); built by hand, ``moves`` is the whole moves frame and the
+    tables are computed from the frames.
     """
 
     games: pd.DataFrame
