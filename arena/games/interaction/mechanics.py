@@ -169,6 +169,11 @@ def strike(occ: int, s: int) -> int:
     return 0
 
 
+#: piece codes -> ``0``/``1`` digits (``occupancy``)
+_BITS = bytes.maketrans(bytes(range(256)), b"0" + b"1" * 255)
+
+
 def occupancy(board: bytes) -> int:
-    """The occupancy mask of ``board``: bit ``cell`` set for each ball."""
-    return sum(BIT[c] for c, piece in enumerate(board) if piece)
+    """The occupancy mask of ``board``: bit ``cell`` set for each ball (the cells as binary
+    digits, cell 0 last)."""
+    return int(board.translate(_BITS)[::-1], 2)

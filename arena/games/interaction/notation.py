@@ -110,14 +110,44 @@ def parse_move_text(text: str) -> Move:
     return MOVES[cell * 8 + DIRECTION_INDEX[m.group(3).upper()]]
 
 
+#: position text's board letters -> piece codes (``bytes.translate``; ``#`` reads as empty)
+_READ = bytes.maketrans(b".RBYrby#", bytes((EMPTY, RED, BLUE, NEUTRAL, RED, BLUE, NEUTRAL, EMPTY)))
+#: piece codes -> letters (``format_position``)
+_WRITE = bytes.maketrans(bytes((EMPTY, RED, BLUE, NEUTRAL)), PIECE_CHARS.encode())
+_POCKETS = slice(POCKET_RANK * SIZE, POCKET_RANK * SIZE + SIZE)
+_SIDES = {"r": 0, "b": 1, "R": 0, "B": 1}
+
+
 def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
     """(board, side to move 0/1, (Red score, Blue score), ply count) from position text.
+
+    A well-formed ASCII text is read whole by ``bytes.translate`` (an engine server reads one
+    per ply); anything else goes through ``_parse_position_checked``, which names the first
+    problem (both accept exactly the same texts: ``tests/games/test_interaction_props.py``).
 
     Raises:
         PositionSyntaxError: malformed text, a corner that is not ``#``, a ``#`` elsewhere, or
             a neutral on a pocket. (A player without a ball is accepted: it can only pass.)
     """
     fields = str(text).split()
+    if len(fields) == 5:
+        ranks = fields[0].split("/")
+        side = _SIDES.get(fields[1])
+        red, blue, ply = fields[2], fields[3], fields[4]
+        if (len(ranks) == SIZE and side is not None and fields[0].isascii() and red.isdigit() and blue.isdigit()
+                and ply.isdigit() and red.isascii() and blue.isascii() and ply.isascii()):
+            raw = "".join(reversed(ranks)).encode()  # rank 1 first: index = cell
+            if (len(raw) == NUM_CELLS and raw.count(b"#") == 4 and raw[0] == raw[SIZE - 1] == raw[NUM_CELLS - SIZE]
+                    == raw[NUM_CELLS - 1] == 35 and all(len(r) == SIZE for r in ranks)
+                    and not raw.translate(None, b".RBYrby#")):
+                board = raw.translate(_READ)
+                if NEUTRAL not in board[_POCKETS]:
+                    return board, side, (int(red), int(blue)), int(ply)
+    return _parse_position_checked(fields, text)
+
+
+def _parse_position_checked(fields: list[str], text: str) -> tuple[bytes, int, tuple[int, int], int]:
+    """``parse_position`` cell by cell: the first problem raises ``PositionSyntaxError``."""
     form = "9 ranks 9..1 separated by '/' (# . R B Y), side r|b, Red score, Blue score, ply"
     if len(fields) != 5:
         raise PositionSyntaxError(f"bad Interaction position {_short(text)!r}: expected 5 fields: {form}")
@@ -155,11 +185,10 @@ def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
 
 def format_position(board: bytes, side: int, scores: tuple[int, int], ply: int) -> str:
     """Position text (the inverse of ``parse_position``)."""
-    rows = []
-    for y in range(SIZE - 1, -1, -1):
-        rows.append("".join(
-            "#" if y * SIZE + x in CORNERS else PIECE_CHARS[board[y * SIZE + x]] for x in range(SIZE)
-        ))
+    cells = board.translate(_WRITE).decode()  # rank 1 first; the corners are written as '#'
+    rows = [cells[y:y + SIZE] for y in range(NUM_CELLS - SIZE, -1, -SIZE)]
+    rows[0] = f"#{rows[0][1:-1]}#"
+    rows[-1] = f"#{rows[-1][1:-1]}#"
     return f"{'/'.join(rows)} {'rb'[side]} {scores[0]} {scores[1]} {ply}"
 
 
