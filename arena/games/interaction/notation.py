@@ -177,7 +177,7 @@ def _parse_position_checked(fields: list[str], text: str) -> tuple[bytes, int, t
         raise PositionSyntaxError(f"bad side to move {fields[1]!r}; accepted: r, b")
     numbers = []
     for label, value in zip(("Red score", "Blue score", "ply count"), fields[2:]):
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):  # '²' is a digit to isdigit, not to int
             raise PositionSyntaxError(f"bad {label} {value!r}: expected a non-negative integer")
         numbers.append(int(value))
     return bytes(board), side, (numbers[0], numbers[1]), numbers[2]
