@@ -22,10 +22,11 @@ import time
 from typing import Any
 
 from arena.engine.process import EngineClosed, EngineProcess, StartError
-from arena.engine.protocol import NO_ANSWER, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
+from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.referee import BotFault
+from arena.referee.private import share_state
 from bots.base import Limits, SearchStats
 
 #: seconds of grace after ``go movetime`` before the engine is killed: at least this, or the
@@ -47,6 +48,7 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
+@share_state  # choose only sends the state's text and legal moves: no private copy needed
 class EngineBot:
     """An engine (any program speaking the protocol) as a bot.
 
@@ -154,7 +156,7 @@ class EngineBot:
             lines.append("legal " + " ".join(texts))
         lines.append(Go(limits.time, limits.nodes, limits.depth).line())
         deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
-        info = Info()
+        info = NO_INFO
         try:
             self.engine.send(*lines)
             while True:

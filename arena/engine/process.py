@@ -208,12 +208,10 @@ class EngineProcess:
         """
         fd = self.proc.stdout.fileno()
         while b"\n" not in self.buffer:
-            wait = None if deadline is None else deadline - time.monotonic()
-            if wait is not None and wait <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], wait)
-            if not ready:
-                return None
+            if deadline is not None:  # else a blocking read: one system call less
+                wait = deadline - time.monotonic()
+                if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                    return None
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise EngineClosed("standard output closed")

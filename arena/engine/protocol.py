@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: protocol version sent in the first line (``aep 1``)
 VERSION = 1
@@ -24,8 +24,7 @@ NO_ANSWER = "-"
 OPTION_TYPES = ("int", "float", "string", "bool")
 
 
-@dataclass(frozen=True)
-class Info:
+class Info(NamedTuple):
     """The figures of the ``info`` lines of one search (UCI-style; ``None`` = not sent).
 
     Attributes:
@@ -42,9 +41,17 @@ class Info:
 
     def merge(self, other: Info) -> Info:
         """Each field of ``other`` when sent there, else this one's (later lines win)."""
-        return Info(*(o if o not in (None, ()) else s for s, o in zip(
-            (self.depth, self.nodes, self.score, self.seconds, self.pv, self.string),
-            (other.depth, other.nodes, other.score, other.seconds, other.pv, other.string))))
+        if self == NO_INFO:
+            return other
+        return Info(self.depth if other.depth is None else other.depth,
+                    self.nodes if other.nodes is None else other.nodes,
+                    self.score if other.score is None else other.score,
+                    self.seconds if other.seconds is None else other.seconds,
+                    other.pv or self.pv, self.string if other.string is None else other.string)
+
+
+#: no figures (the start of a search's ``merge``)
+NO_INFO = Info()
 
 
 def _number(text: str, kind: type) -> Any:
@@ -159,8 +166,7 @@ def parse_newgame(line: str) -> tuple[str, dict]:
     return words[1], params
 
 
-@dataclass(frozen=True)
-class Go:
+class Go(NamedTuple):
     """``go [movetime MS] [nodes N] [depth D]`` (seconds here; ``None`` = no limit)."""
 
     time: float | None = None

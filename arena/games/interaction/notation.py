@@ -57,9 +57,12 @@ class Move:
         return Move, (self.cell, self.direction)
 
     def __str__(self) -> str:
-        if self.cell < 0:
+        cell, direction = self.cell, self.direction
+        if cell < 0:
             return "pass"
-        return cell_name(self.cell) + DIRECTIONS[self.direction]
+        if cell < NUM_CELLS and 0 <= direction < 8:
+            return _NAMES[cell * 8 + direction]
+        return cell_name(cell) + DIRECTIONS[direction]
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -83,6 +86,10 @@ PASS = Move(-1, -1)
 #: ``MOVES[cell * 8 + direction]``: the shared Move object of each (cell, direction).
 MOVES = tuple(Move(s >> 3, s & 7) for s in range(NUM_CELLS * 8))
 _INTERNED = True
+#: ``_NAMES[cell * 8 + direction]``: the notation of each move (``str``)
+_NAMES = tuple(cell_name(s >> 3) + DIRECTIONS[s & 7] for s in range(NUM_CELLS * 8))
+#: the notation as ``str`` writes it -> the move (``parse_move_text``'s dictionary lookup)
+_BY_NAME = {_NAMES[s]: MOVES[s] for s in range(NUM_CELLS * 8) if s >> 3 not in CORNERS} | {"pass": PASS}
 
 _MOVE_RE = re.compile(r"^\s*([a-i])([1-9])(nw|ne|sw|se|n|e|s|w)\s*$", re.IGNORECASE)
 
@@ -94,6 +101,9 @@ def parse_move_text(text: str) -> Move:
         MoveSyntaxError: not ``<file a-i><rank 1-9><direction N NE E SE S SW W NW>`` or ``pass``,
             or the square is a clipped corner.
     """
+    move = _BY_NAME.get(text) if text.__class__ is str else None
+    if move is not None:  # as ``str`` writes it (what engines answer): no regular expression
+        return move
     raw = str(text)
     if raw.strip().lower() == "pass":
         return PASS
