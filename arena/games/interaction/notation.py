@@ -120,12 +120,16 @@ def parse_move_text(text: str) -> Move:
     return MOVES[cell * 8 + DIRECTION_INDEX[m.group(3).upper()]]
 
 
+#: the letters of a position text's board
+_LETTERS = b".RBYrby#"
 #: position text's board letters -> piece codes (``bytes.translate``; ``#`` reads as empty)
-_READ = bytes.maketrans(b".RBYrby#", bytes((EMPTY, RED, BLUE, NEUTRAL, RED, BLUE, NEUTRAL, EMPTY)))
+_READ = bytes.maketrans(_LETTERS, bytes((EMPTY, RED, BLUE, NEUTRAL, RED, BLUE, NEUTRAL, EMPTY)))
 #: piece codes -> letters (``format_position``)
 _WRITE = bytes.maketrans(bytes((EMPTY, RED, BLUE, NEUTRAL)), PIECE_CHARS.encode())
 _POCKETS = slice(POCKET_RANK * SIZE, POCKET_RANK * SIZE + SIZE)
 _SIDES = {"r": 0, "b": 1, "R": 0, "B": 1}
+_SEPARATORS = "/" * (SIZE - 1)
+_TEXT_LENGTH = NUM_CELLS + SIZE - 1
 
 
 def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
@@ -139,17 +143,16 @@ def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
         PositionSyntaxError: malformed text, a corner that is not ``#``, a ``#`` elsewhere, or
             a neutral on a pocket. (A player without a ball is accepted: it can only pass.)
     """
-    fields = str(text).split()
-    if len(fields) == 5:
-        ranks = fields[0].split("/")
-        side = _SIDES.get(fields[1])
-        red, blue, ply = fields[2], fields[3], fields[4]
-        if (len(ranks) == SIZE and side is not None and fields[0].isascii() and red.isdigit() and blue.isdigit()
-                and ply.isdigit() and red.isascii() and blue.isascii() and ply.isascii()):
-            raw = "".join(reversed(ranks)).encode()  # rank 1 first: index = cell
-            if (len(raw) == NUM_CELLS and raw.count(b"#") == 4 and raw[0] == raw[SIZE - 1] == raw[NUM_CELLS - SIZE]
-                    == raw[NUM_CELLS - 1] == 35 and all(len(r) == SIZE for r in ranks)
-                    and not raw.translate(None, b".RBYrby#")):
+    text = str(text)
+    fields = text.split()
+    if len(fields) == 5 and text.isascii():
+        board_text, side_text, red, blue, ply = fields
+        side = _SIDES.get(side_text)
+        if (side is not None and red.isdigit() and blue.isdigit() and ply.isdigit() and len(board_text) == _TEXT_LENGTH
+                and board_text[SIZE::SIZE + 1] == _SEPARATORS and board_text.count("/") == SIZE - 1):
+            raw = "".join(reversed(board_text.split("/"))).encode()  # rank 1 first: index = cell
+            if (raw.count(b"#") == 4 and raw[0] == raw[SIZE - 1] == raw[NUM_CELLS - SIZE] == raw[NUM_CELLS - 1] == 35
+                    and not raw.translate(None, _LETTERS)):
                 board = raw.translate(_READ)
                 if NEUTRAL not in board[_POCKETS]:
                     return board, side, (int(red), int(blue)), int(ply)
