@@ -35,6 +35,8 @@ MIN_GRACE = 1.0
 #: faults an isolated Python bot names itself in ``info string fault REASON DETAIL``
 SELF_REPORTED = ("exception", "exit", "memory")
 
+#: the limits of a move without any
+NO_LIMITS = Limits()
 #: running engines of this process: key -> EngineProcess (see ``EngineBot._key``)
 _RUNNING: dict[tuple, EngineProcess] = {}
 
@@ -74,6 +76,7 @@ class EngineBot:
         self.seat = self.seed = 0
         self.engine: EngineProcess | None = None
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
+        self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
 
     # processes ----------------------------------------------------------------------------
     def _key(self, seat: int) -> tuple:
@@ -145,7 +148,7 @@ class EngineBot:
             raise BotFault(*self.fault)
         if self.engine is None:
             raise BotFault("crash", "the engine was killed earlier in this game")
-        limits = limits or Limits()
+        limits = limits or NO_LIMITS
         start = time.perf_counter()
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
         lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
@@ -154,7 +157,9 @@ class EngineBot:
             texts = [str(m) for m in state.legal_moves()]
             legal = set(texts)
             lines.append("legal " + " ".join(texts))
-        lines.append(Go(limits.time, limits.nodes, limits.depth).line())
+        if self._go[0] is not limits:  # the referee passes a seat the same limits at every move
+            self._go = (limits, Go(limits.time, limits.nodes, limits.depth).line())
+        lines.append(self._go[1])
         deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
         info = NO_INFO
         try:

@@ -197,12 +197,11 @@ def _parse_position_checked(fields: list[str], text: str) -> tuple[bytes, int, t
 
 
 def format_position(board: bytes, side: int, scores: tuple[int, int], ply: int) -> str:
-    """Position text (the inverse of ``parse_position``)."""
-    cells = board.translate(_WRITE).decode()  # rank 1 first; the corners are written as '#'
-    rows = [cells[y:y + SIZE] for y in range(NUM_CELLS - SIZE, -1, -SIZE)]
-    rows[0] = f"#{rows[0][1:-1]}#"
-    rows[-1] = f"#{rows[-1][1:-1]}#"
-    return f"{'/'.join(rows)} {'rb'[side]} {scores[0]} {scores[1]} {ply}"
+    """Position text (the inverse of ``parse_position``): ranks 9..1 of the 9x9 board, the
+    clipped corners written ``#``, in one f-string."""
+    c = board.translate(_WRITE).decode()  # rank 1 first
+    return (f"#{c[73:80]}#/{c[63:72]}/{c[54:63]}/{c[45:54]}/{c[36:45]}/{c[27:36]}/{c[18:27]}/{c[9:18]}/#{c[1:8]}# "
+            f"{'rb'[side]} {scores[0]} {scores[1]} {ply}")
 
 
 def diagram(board: bytes, side: int, scores: tuple[int, int], ply: int, status: str) -> str:
