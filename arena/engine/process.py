@@ -4,7 +4,8 @@
 group (killed as a group), dies with the process that started it (``PR_SET_PDEATHSIG``), and
 its standard error is drained by a thread into the tournament log, prefixed with its label
 (the first ``STDERR_LOG_BYTES`` of it; the rest is read and dropped), so an engine writing
-megabytes there can never block. Standard output is read with ``select`` and a deadline.
+megabytes there can never block. Standard output is read with ``select`` and a deadline (a
+blocking read when there is none: a move without a time limit).
 """
 
 from __future__ import annotations

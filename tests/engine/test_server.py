@@ -131,3 +131,17 @@ def test_served_bots_play_the_same_games_as_in_process_and_see_the_referees_stat
     state = game.initial_state(1)
     assert Private(game, shares_state(engines[0])).state(state) is state
     assert shares_state(make("random")) is False and Private(game).state(state) is not state
+
+
+def test_server_reads_each_go_line_once():
+    """The limits of a ``go`` line are read once per distinct line (an arena repeats it at
+    every move); the cache stays bounded."""
+    from arena.engine.server import Server
+
+    server = Server("random", out=None)
+    first = server.limits("go movetime 250 nodes 1000")
+    assert first == Limits(0.25, 1000, None) and server.limits("go movetime 250 nodes 1000") is first
+    assert server.limits("go") == Limits() and server.limits("go depth 3") == Limits(depth=3)
+    for ms in range(200):
+        assert server.limits(f"go movetime {ms + 1}") == Limits((ms + 1) / 1000)
+    assert len(server._limits) <= 64
