@@ -67,6 +67,7 @@ class InteractionState(State):
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
         leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
+        child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
         try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
             ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
@@ -157,6 +158,18 @@ class InteractionState(State):
             raise IllegalMoveError(self._why_illegal(move))
         sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
+
+    def child(self, move: Move) -> InteractionState:
+        """The state after ``move``, one of this state's ``legal_moves()``, without checking its
+        legality again (for search: MCTS playouts); any other move gives an undefined state or
+        an exception. ``play`` checks and explains."""
+        if move is PASS:
+            return self._child(self.board, 0, 0, self.occ, True)
+        s = move.cell * 8 + move.direction
+        sims = self._sims
+        if sims is not None:
+            return self._child(*sims[s], False)
+        return self._child(*simulate(self.board, self.occ, s, self._hits[s], self.game.stop_rule), False)
 
     def leaves(self, moves: list[Move]):
         """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
