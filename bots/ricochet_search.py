@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 import time
 
 import numpy as np
@@ -68,12 +69,15 @@ def _load_numba_without_probes() -> None:
     implementation modules (``BaseContext.refresh``). ``numba.np.arraymath`` imports
     ``scipy.linalg`` only to see whether ``np.dot`` may call BLAS (``_check_blas``), and
     ``numba.core.typing.cffi_utils`` builds a ``cffi.FFI()`` (a C parser) to type cffi
-    functions: together about half a second of a one-puzzle ``arena solve`` process. These
+    functions: together 0.3-0.5 CPU s of a one-puzzle ``arena solve`` process. These
     kernels use neither. With the import refused (``ImportError``) numba records "no BLAS"
     (``np.correlate`` and ``np.convolve`` then use a plain loop; ``np.dot`` imports scipy when it
     is compiled) and "no cffi"; both libraries import as usual afterwards. A library already
-    imported is not hidden.
+    imported is not hidden, and nothing is hidden while other threads run (one of them could
+    be importing the library meanwhile).
     """
+    if threading.active_count() > 1:
+        return
     for module, library in _PROBES.items():
         if module in sys.modules or library in sys.modules:
             continue
