@@ -259,6 +259,6 @@ def engine_class(command: str) -> type:
             raise BotSpecError(f"engine {command!r}: startup_timeout must be > 0 seconds, got {startup}")
         EngineBot.__init__(self, argv, options, startup, sandbox)
 
-    cls = type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."})
+    cls = share_state(type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."}))
     _CLASSES[command] = cls
     return cls

@@ -73,8 +73,9 @@ def share_state(cls: type) -> type:
 
 
 def shares_state(bot: Any) -> bool:
-    """Whether ``bot`` is of a class registered with ``share_state``."""
-    return isinstance(bot, tuple(_SHARED))
+    """Whether ``bot``'s own class is registered with ``share_state``. Exact class, not
+    ``isinstance``: a user's subclass (which may override ``choose``) still gets a private copy."""
+    return type(bot) in _SHARED
 
 
 class Private:

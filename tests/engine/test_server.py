@@ -132,6 +132,10 @@ def test_served_bots_play_the_same_games_as_in_process_and_see_the_referees_stat
     assert Private(game, shares_state(engines[0])).state(state) is state
     assert shares_state(make("random")) is False and Private(game).state(state) is not state
 
+    class Mine(cls):  # a user's subclass may override choose: it gets a private copy
+        pass
+    assert shares_state(Mine.__new__(Mine)) is False
+
 
 def test_server_reads_each_go_line_once():
     """The limits of a ``go`` line are read once per distinct line (an arena repeats it at
