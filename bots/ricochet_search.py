@@ -74,7 +74,7 @@ def _load_numba_without_probes() -> None:
     (``np.correlate`` and ``np.convolve`` then use a plain loop; ``np.dot`` imports scipy when it
     is compiled) and "no cffi"; both libraries import as usual afterwards. A library already
     imported is not hidden, and nothing is hidden while other threads run (one of them could
-    be importing the library meanwhile).
+    be importing the library meanwhile). A numba without these modules is left alone.
     """
     if threading.active_count() > 1:
         return
@@ -84,6 +84,8 @@ def _load_numba_without_probes() -> None:
         sys.modules[library] = None  # ``import library`` raises ImportError meanwhile
         try:
             importlib.import_module(module)
+        except ImportError:  # another numba version without this module: nothing to skip
+            pass
         finally:
             if sys.modules.get(library, 0) is None:
                 del sys.modules[library]
