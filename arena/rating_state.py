@@ -9,7 +9,7 @@ What it rated is stored beside the games:
 - ``rating_state`` (one row): ``version``, ``env`` (the TrueSkill parameters, JSON),
   ``prefix`` ``P`` (games ``1..P`` rated), ``rated`` (games rated, = ``P``) and ``ratings``
   (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met) and ``search`` (the
-  per-bot search sums of those games, ``arena.store.search_sums``: a report adds only the
+  per-bot search sums of those games, ``arena.aggregates.search_sums``: a report adds only the
   moves of the games beyond the prefix);
 - ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``label``,
   ``mu``, ``sigma``, ``games``: the bot's rating after that game), for the rating-progression
@@ -29,7 +29,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ import trueskill
 
 from arena.errors import ResultsError
 from arena.ratings import rate_one
-from arena.store import merge_sums, search_sums
+from arena.aggregates import merge_sums, search_sums
 
 log = logging.getLogger("arena.ratings")
 
@@ -78,7 +78,7 @@ class Rater:
         self.pending: dict[int, tuple[Sequence[str], Sequence[int]]] = {}
         self.saving = False  # the runner's rater: whether its state is still being stored
         self.unsaved: list[tuple] = []  # history rows rated since the last save (``flush``)
-        self.search: dict[str, list] = {}  # per-bot search sums of the prefix (``arena.store.search_sums``)
+        self.search: dict[str, list] = {}  # per-bot search sums of the prefix (``arena.aggregates.search_sums``)
         for label in labels:
             self.meet(label)
 
@@ -98,7 +98,7 @@ class Rater:
         return rate_one(self.env, self.margin, self.ratings, self.counts, game_id, seats, ranks)
 
     def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int], sums: dict | None = None) -> list[tuple]:
-        """Take one stored game (``sums``: its per-bot search sums, ``arena.store.game_sums``);
+        """Take one stored game (``sums``: its per-bot search sums, ``arena.aggregates.game_sums``);
         rate every game of the contiguous prefix now complete and add its sums. Returns the
         history rows of the games rated (see ``rate``). A game at or below the prefix (already
         rated) is ignored."""
@@ -231,13 +231,14 @@ def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int
 
 
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
-            games: Iterable[tuple[int, Sequence[str], Sequence[int]]], labels: Sequence[str] = (),
-            seats: int = 2) -> tuple[Rater, int, list[tuple]]:
+            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable],
+            labels: Sequence[str] = (), seats: int = 2) -> tuple[Rater, int, list[tuple]]:
     """Ratings and search sums after every stored game: the stored state, plus the games
     beyond its prefix (rated in memory; their moves summed in SQL by key range). ``games``:
-    ``(game_id, seats, ranks)`` of the stored games in id order; ``seats``: seats per game. A
-    missing or stale state is rebuilt from ``games`` (the prefix's moves summed in one SQL
-    pass) and stored (``try_save``) when ``path`` is given.
+    ``(game_id, seats, ranks)`` of the stored games in id order, or a function of a game id
+    returning those of the games above it (only the games beyond the prefix are read);
+    ``seats``: seats per game. A missing or stale state is rebuilt from ``games`` (the
+    prefix's moves summed in one SQL pass) and stored (``try_save``) when ``path`` is given.
 
     Returns:
         ``(rater, prefix, extra)``: the rater after all games (``rater.search`` covers every
@@ -251,7 +252,7 @@ def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trues
     prefix_rows: list[tuple] = []
     beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []
     start = rater.prefix
-    for game_id, seated, ranks in games:
+    for game_id, seated, ranks in (games(start) if callable(games) else games):
         if game_id <= start:
             continue
         if rebuilt and game_id == rater.prefix + 1 and not beyond:

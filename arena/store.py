@@ -5,9 +5,10 @@ One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 game is committed at once, in one transaction with its moves: a killed run loses at most the
 games in flight, and re-running resumes with the missing games.
 
-Reading: ``load_games``, ``load_moves``, ``load_tournament`` (pandas, for reports);
-``search_sums`` and ``load_moves(db, where=...)`` read per-bot sums and a few games' moves
-without loading every move row;
+Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``). Reading
+lives in ``arena.reading`` (``connect_readonly``, ``load_moves``, ``load_tournament``,
+``load_game``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games`` is
+its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
 ``resolve(name, results)`` finds a tournament's database.
 """
 
@@ -15,25 +16,45 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import pandas as pd
 
+from arena.aggregates import (  # noqa: F401 (re-exported: their home before the split)
+    SEARCH_SUMS,
+    game_sums,
+    load_copies,
+    load_game_frame,
+    merge_sums,
+    search_sums,
+)
 from arena.errors import ResultsError
+from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by their old names)
+    APPLICATION_ID,
+    MOVE_COLUMNS,
+    SCHEMA_VERSION,
+    TABLES,
+    _check_arena_db,
+    _fail,
+    _reading,
+    connect_readonly,
+    load_answers,
+    load_game,
+    load_moves,
+    load_sprt,
+    load_tournament,
+)
 
 if TYPE_CHECKING:
     from arena.referee import GameRecord
 
-APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
-SCHEMA_VERSION = 1
 
 SCHEMA = """
 CREATE TABLE tournament (
@@ -46,13 +67,13 @@ CREATE TABLE games (
     seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
     moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
     fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
-    attempts INTEGER NOT NULL, finished TEXT NOT NULL);
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER);
+CREATE INDEX games_series_hash ON games (series, moves_hash);
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
     seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
     evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
 """
-TABLES = {"tournament", "bots", "games", "moves"}
 
 
 def db_path(name: str, results: str | os.PathLike = "results") -> Path:
@@ -75,47 +96,6 @@ def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "resul
         f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
         + (f"found: {', '.join(found)}" if found else "none stored there yet")
     )
-
-
-def _fail(path: Path, exc: BaseException, doing: str) -> ResultsError:
-    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return ResultsError(f"cannot {doing} {str(path)!r}: {text}")
-
-
-def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
-    """True if the database is an arena one, False if empty; else ResultsError."""
-    try:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-    except sqlite3.DatabaseError as exc:
-        raise _fail(path, exc, "read results database") from None
-    if app_id == 0 and not tables:
-        return False
-    if app_id != APPLICATION_ID or not TABLES <= tables:
-        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); choose another --name or --results")
-    if version > SCHEMA_VERSION:
-        raise ResultsError(f"{str(path)!r} was written by a newer arena (schema {version} > {SCHEMA_VERSION})")
-    return True
-
-
-def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
-    """A read-only connection to an arena database.
-
-    Raises:
-        ResultsError: missing, unreadable, corrupt or foreign file.
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise ResultsError(f"no results database {str(p)!r}")
-    try:
-        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise _fail(p, exc, "open results database") from None
-    if not _check_arena_db(conn, p):
-        conn.close()
-        raise ResultsError(f"{str(p)!r} is an empty database, not arena results")
-    return conn
 
 
 class Store:
@@ -162,6 +142,7 @@ class Store:
                     raise _fail(path, exc, "create results database") from None
             else:
                 conn.execute("PRAGMA journal_mode=WAL")
+                _add_hashes(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             os.close(lock_fd)
@@ -259,22 +240,74 @@ class Store:
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
         """
-        o = record.outcome
-        row = dict(
-            game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
-            opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
-            moves=json.dumps(list(record.moves)), scores=json.dumps([float(s) for s in o.scores]),
-            ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
-            fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
-            seconds=float(record.seconds), attempts=attempts,
-            finished=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        )
-        moves = [dict(game_id=game_id, ply=m.ply, seat=m.seat, move=m.move, seconds=m.seconds, nodes=m.nodes,
-                      depth=m.depth, evaluation=m.evaluation, status=m.status) for m in record.move_stats]
+        self.add_games([(game_id, series, record, attempts)])
+
+    def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]]) -> None:
+        """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
+        transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
+        same rows as ``add_game`` one at a time.
+
+        Raises:
+            ResultsError: the write failed; nothing of the batch is stored.
+        """
+        rows: list[dict[str, Any]] = []
+        moves: list[tuple] = []
+        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        for game_id, series, record, attempts in batch:
+            rows.append(_game_row(game_id, series, record, attempts, now))
+            moves += [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
+                      for m in record.move_stats]
+        if not rows:
+            return
         with _transaction(self.conn, self.path):
-            self.conn.execute(_insert("games", row), row)
+            self.conn.executemany(_insert("games", rows[0]), rows)
             if moves:
-                self.conn.executemany(_insert("moves", moves[0]), moves)
+                self.conn.executemany(f"INSERT INTO moves ({', '.join(_MOVE_FIELDS)}) VALUES "
+                                      f"({', '.join('?' * len(_MOVE_FIELDS))})", moves)
+
+
+_MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status")
+
+
+def _game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
+    """The ``games`` row of one finished game, by column name."""
+    o = record.outcome
+    moves = json.dumps(list(record.moves))
+    return dict(
+        game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
+        opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
+        moves=moves, scores=json.dumps([float(s) for s in o.scores]),
+        ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
+        fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
+        seconds=float(record.seconds), attempts=attempts, finished=finished, moves_hash=moves_hash(moves),
+    )
+
+
+def moves_hash(moves_json: str) -> int:
+    """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
+    ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
+    detection groups on it (``arena.aggregates.load_copies``)."""
+    return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+HASH_INDEX = "CREATE INDEX IF NOT EXISTS games_series_hash ON games (series, moves_hash)"
+
+
+def _add_hashes(conn: sqlite3.Connection, path: Path) -> None:
+    """Give a store written before ``moves_hash`` existed the column, every stored game its
+    hash (``moves_hash``) and the index copy detection reads: once, when a
+    run opens it (a report only reads, and falls back to grouping on the move lists).
+
+    Raises:
+        ResultsError: the write failed (nothing changed).
+    """
+    if "moves_hash" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
+        return
+    conn.create_function("arena_moves_hash", 1, moves_hash, deterministic=True)
+    with _transaction(conn, path):
+        conn.execute("ALTER TABLE games ADD COLUMN moves_hash INTEGER")
+        conn.execute("UPDATE games SET moves_hash = arena_moves_hash(moves)")
+        conn.execute(HASH_INDEX)
 
 
 def _insert(table: str, row: dict[str, Any]) -> str:
@@ -313,37 +346,6 @@ class _transaction:
         return False
 
 
-def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
-    if isinstance(db, Store):
-        return db.conn, False
-    if isinstance(db, sqlite3.Connection):
-        return db, False
-    return connect_readonly(db), True
-
-
-@contextmanager
-def _reading(db: Any) -> Iterator[sqlite3.Connection]:
-    """A connection to read ``db`` (a ``Store``, a connection, or a path opened read-only and
-    closed after); a database error inside becomes one ``ResultsError``.
-
-    Raises:
-        ResultsError: the database cannot be read.
-    """
-    conn, owned = _conn(db)
-    try:
-        yield conn
-    except (sqlite3.Error, pd.errors.DatabaseError) as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
-    finally:
-        if owned:
-            conn.close()
-
-
-def _query(db: Any, sql: str) -> pd.DataFrame:
-    with _reading(db) as conn:
-        return pd.read_sql_query(sql, conn)
-
-
 def load_games(db: Any) -> pd.DataFrame:
     """Stored games in game-id order, one row each.
 
@@ -354,42 +356,13 @@ def load_games(db: Any) -> pd.DataFrame:
         columns ``game_id`` (int), ``series`` (int), ``seed`` (int), ``seats`` (list[str],
         labels by 0-based seat), ``ranks`` (list[int]), ``scores`` (list[float]),
         ``termination`` (str), ``fault_seat`` (Int64, <NA> when no fault), ``plies`` (int),
-        ``opening_plies`` (int), ``seconds`` (float).
+        ``opening_plies`` (int), ``seconds`` (float). The lists are shared by the rows with
+        the same value (``arena.aggregates.load_game_frame``): read-only.
 
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
-    df = _query(db, "SELECT game_id, series, seed, seats, ranks, scores, termination, fault_seat, "
-                    "plies, opening_plies, seconds FROM games ORDER BY game_id")
-    for col in ("seats", "ranks", "scores"):  # one JSON document per column: 10× faster than per row
-        df[col] = json.loads("[" + ",".join(df[col].tolist()) + "]") if len(df) else []
-    sizes = {len(v) for v in df["scores"]}
-    if len(sizes) == 1:  # one array converts every score to float at C speed
-        df["scores"] = np.array(df["scores"].tolist(), dtype=float).reshape(len(df), sizes.pop()).tolist()
-    else:
-        df["scores"] = [[float(x) for x in v] for v in df["scores"]]
-    for col in ("game_id", "series", "seed", "plies", "opening_plies"):
-        df[col] = df[col].astype("int64")
-    df["fault_seat"] = df["fault_seat"].astype("Int64")
-    df["seconds"] = df["seconds"].astype(float)
-    df["termination"] = df["termination"].astype(str)
-    return df
-
-
-def load_copies(db: Any) -> list[int]:
-    """Ids of the stored games that repeat the move list of an earlier game (lower id) of the
-    same series and pairing: copies, counted once in seat statistics (``docs/statistics.md``
-    "Games must be distinct").
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    # only games sharing (series, move list) with another can be copies: SQL narrows to those
-    df = _query(db, "SELECT game_id, series, seats, moves FROM games WHERE (series, moves) IN "
-                    "(SELECT series, moves FROM games GROUP BY series, moves HAVING count(*) > 1) ORDER BY game_id")
-    key = [",".join(sorted(json.loads(s))) for s in df["seats"]]
-    dup = pd.DataFrame({"s": df["series"], "k": key, "m": df["moves"]}).duplicated()
-    return [int(g) for g in df.loc[dup, "game_id"]]
+    return load_game_frame(db, codes=False)
 
 
 SPRT_TABLE = "CREATE TABLE IF NOT EXISTS sprt (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
@@ -405,179 +378,3 @@ def save_sprt(store: Store, state: dict) -> None:
     with _transaction(store.conn, store.path):
         store.conn.execute(SPRT_TABLE)
         store.conn.execute("INSERT OR REPLACE INTO sprt VALUES (1, ?)", (json.dumps(state),))
-
-
-def load_sprt(db: Any) -> dict | None:
-    """The stored SPRT state, or None when the tournament ran without ``--sprt``.
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    with _reading(db) as conn:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='sprt'").fetchone():
-            return None
-        row = conn.execute("SELECT state FROM sprt WHERE id = 1").fetchone()
-    return json.loads(row[0]) if row else None
-
-
-MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status"]
-
-
-def load_moves(db: Any, game_id: int | None = None, where: str | None = None) -> pd.DataFrame:
-    """Stored plies in (game_id, ply, seat) order: every game's, or one game's (``game_id``),
-    or those matching the SQL condition ``where`` (on ``m``, the moves table).
-
-    Returns:
-        columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
-        opening ply), ``label`` (the bot, ``None`` for opening plies), ``move`` (notation),
-        ``seconds``, ``nodes``, ``depth``, ``evaluation`` (float or NaN), ``status`` (verdict at
-        a simultaneous round, else ``None``).
-
-    Raises:
-        ResultsError: unreadable, corrupt or foreign database.
-    """
-    cond = [] if game_id is None else [f"m.game_id = {int(game_id)}"]
-    cond += [] if where is None else [f"({where})"]
-    df = _query(db, "SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
-                    "m.depth, m.evaluation, m.status FROM moves m JOIN games g USING (game_id) "
-                    + (f"WHERE {' AND '.join(cond)} " if cond else "") + "ORDER BY m.game_id, m.ply, m.seat")
-    cache: dict[str, list[str]] = {}  # one parse per distinct seat list (a few per tournament)
-    labels = []
-    for s, seat in zip(df["label"].tolist(), df["seat"].tolist()):
-        seats = cache.get(s)
-        if seats is None:
-            seats = cache[s] = json.loads(s)
-        labels.append(seats[seat] if 0 <= seat < len(seats) else None)
-    df["label"] = labels
-    df["evaluation"] = df["evaluation"].astype(float)
-    return df
-
-
-def load_tournament(db: Any) -> dict[str, Any]:
-    """The tournament's settings: ``name``, ``game``, ``params`` (dict), ``num_players``,
-    ``seed``, ``settings`` (dict), ``bots`` (label -> spec, field order), ``total_games``,
-    ``created``.
-
-    Raises:
-        ResultsError: unreadable, corrupt, foreign or empty database.
-    """
-    with _reading(db) as conn:
-        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created FROM tournament").fetchone()
-        bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
-    if row is None:
-        raise ResultsError("results database has no tournament recorded")
-    name, game, params, k, seed, settings, total, created = row
-    return {"name": name, "game": game, "params": json.loads(params), "num_players": k, "seed": seed,
-            "settings": json.loads(settings), "bots": dict(bots), "total_games": total, "created": created}
-
-
-def load_game(db: Any, game_id: int) -> dict[str, Any]:
-    """One stored game as a dict (the games row, JSON columns decoded).
-
-    Raises:
-        ResultsError: no such game (the message gives the stored range), or a bad database.
-    """
-    with _reading(db) as conn:
-        conn.row_factory = sqlite3.Row
-        try:
-            row = conn.execute("SELECT * FROM games WHERE game_id = ?", (int(game_id),)).fetchone()
-            lo, hi, n = conn.execute("SELECT min(game_id), max(game_id), count(*) FROM games").fetchone()
-        finally:
-            conn.row_factory = None
-    if row is None:
-        raise ResultsError(f"no game {game_id} stored; {n} games stored" + (f", ids {lo} to {hi}" if n else ""))
-    out = dict(row)
-    for col in ("seats", "opening", "moves", "scores", "ranks"):
-        out[col] = json.loads(out[col])
-    return out
-
-
-def _fetch(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
-    with _reading(db) as conn:
-        return conn.execute(sql, args).fetchall()
-
-
-#: Sums per bot of ``search_sums``, in order.
-SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max"]
-
-
-def merge_sums(total: dict[str, list], part: dict[str, list]) -> dict[str, list]:
-    """Add the per-bot sums ``part`` (``search_sums``) into ``total`` (changed and returned):
-    counts and sums add (a ``None`` sum is no report), the largest time is the larger."""
-    for label, values in part.items():
-        acc = total.setdefault(label, [0, 0, None, 0, None, 0, None, None])
-        for i in range(7):
-            if values[i] is not None:
-                acc[i] = values[i] if acc[i] is None else acc[i] + values[i]
-        if values[7] is not None:
-            acc[7] = values[7] if acc[7] is None else max(acc[7], values[7])
-    return total
-
-
-def game_sums(seats: Any, move_stats: Any) -> dict[str, list]:
-    """The ``search_sums`` of one game from its ``MoveRecord``s (what the runner adds up as
-    games are stored): plies with a seat (opening plies and rounds excluded)."""
-    out: dict[str, list] = {}
-    for m in move_stats:
-        if not 0 <= m.seat < len(seats):
-            continue
-        acc = out.setdefault(seats[m.seat], [0, 0, None, 0, None, 0, None, None])
-        acc[0] += 1
-        for i, value in ((1, m.nodes), (3, m.depth), (5, m.seconds)):
-            if value is not None:
-                acc[i] += 1
-                acc[i + 1] = value if acc[i + 1] is None else acc[i + 1] + value
-        if m.seconds is not None:
-            acc[7] = m.seconds if acc[7] is None else max(acc[7], m.seconds)
-    return out
-
-
-def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None = None) -> dict[str, list]:
-    """Per-bot sums of the moves the bots chose (opening plies excluded), computed in SQL in
-    one pass over the moves table in its key order (no move row reaches Python).
-
-    Args:
-        db: as ``load_games``.
-        seats: the tournament's seats per game (``num_players``); seats beyond are ignored.
-        after, upto: only games with ``after < game_id <= upto`` (a key range; ``None``: no
-            bound).
-
-    Returns:
-        label -> ``[moves, nodes_n, nodes_sum, depth_n, depth_sum, seconds_n, seconds_sum,
-        seconds_max]`` (``SEARCH_SUMS``): moves, then per statistic the moves reporting it, its
-        sum (``None`` when none did) and the largest time (seconds; ``None`` without time).
-        Labels without a move are absent.
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    inner, outer = ["game_id"], ["g.seats"]
-    for s in range(int(seats)):
-        on = f"seat = {s}"
-        inner += [f"sum({on}) AS n{s}", f"count(CASE WHEN {on} THEN nodes END) AS nn{s}",
-                  f"sum(CASE WHEN {on} THEN nodes END) AS sn{s}", f"count(CASE WHEN {on} THEN depth END) AS nd{s}",
-                  f"sum(CASE WHEN {on} THEN depth END) AS sd{s}", f"count(CASE WHEN {on} THEN seconds END) AS ns{s}",
-                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}"]
-        outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
-                  f"sum(ss{s})", f"max(mx{s})"]
-    bounds = "".join([f" AND game_id > {int(after)}" if after is not None else "",
-                      f" AND game_id <= {int(upto)}" if upto is not None else ""])
-    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0{bounds} "
-           "GROUP BY game_id) AS m JOIN games g USING (game_id) GROUP BY g.seats")
-    out: dict[str, list] = {}
-    for row in _fetch(db, sql):
-        labels = json.loads(row[0])
-        for s, label in enumerate(labels[: int(seats)]):
-            if row[1 + 8 * s]:
-                merge_sums(out, {label: list(row[1 + 8 * s: 9 + 8 * s])})
-    return out
-
-
-def load_answers(db: Any) -> pd.DataFrame:
-    """The rows of ``load_moves`` that have a status (answers at simultaneous rounds: the
-    puzzle races), read without the other moves.
-
-    Raises:
-        ResultsError: unreadable database.
-    """
-    return load_moves(db, None, "m.status IS NOT NULL")

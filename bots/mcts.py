@@ -42,14 +42,20 @@ def _shuffle(x: list, getrandbits) -> None:
 
 
 class _Node:
-    __slots__ = ("state", "to_move", "children", "untried", "visits", "totals")
+    """A tree node: ``move`` (the move that led here), ``children`` (nodes, in expansion order),
+    ``untried`` moves (expanded from the end), ``made``: the states after the untried moves
+    when already played (the root's, by the decisive-move check), else ``None``."""
 
-    def __init__(self, state: State, num_players: int, rng) -> None:
+    __slots__ = ("state", "move", "to_move", "children", "untried", "made", "visits", "totals")
+
+    def __init__(self, state: State, move: Any, num_players: int, rng) -> None:
         self.state = state
+        self.move = move
         self.to_move = state.to_move
-        self.children: list[tuple[Any, _Node]] = []
+        self.children: list[_Node] = []
         self.untried: list = [] if state.to_move == TERMINAL else list(state.legal_moves())
         _shuffle(self.untried, rng.getrandbits)
+        self.made: list | None = None
         self.visits = 0
         self.totals = [0.0] * num_players
 
@@ -92,11 +98,11 @@ class MCTSBot(Bot):
         lim = Limits(time=self.options["time"], nodes=self.options["playouts"]).tighter(limits or Limits())
         budget = lim.nodes if lim.nodes is not None else (None if lim.time is not None else self.DEFAULT_PLAYOUTS)
         deadline = lim.deadline(start)
-        root = _Node(state, self._n, self.rng)
+        root = _Node(state, None, self._n, self.rng)
         if len(root.untried) == 1:
             self.last_stats = SearchStats(0, 0, time.perf_counter() - start, None)
             return root.untried[0]
-        win = self._decisive(state, root.untried)
+        win, root.made = self._decisive(state, root.untried)
         if win is not None:
             self.last_stats = SearchStats(0, 0, time.perf_counter() - start, 1.0)
             return win
@@ -106,10 +112,10 @@ class MCTSBot(Bot):
                 break
             self._iterate(root)
             playouts += 1
-        move, child = max(root.children, key=lambda mc: (mc[1].visits, mc[1].totals[root.to_move]))
+        child = max(root.children, key=lambda nd: (nd.visits, nd.totals[root.to_move]))
         rate = child.totals[root.to_move] / child.visits
         self.last_stats = SearchStats(playouts, 0, time.perf_counter() - start, rate)
-        return move
+        return child.move
 
     def _iterate(self, root: _Node) -> None:
         node, path = root, [root]
@@ -119,7 +125,7 @@ class MCTSBot(Bot):
             log_n = log(node.visits)
             seat = node.to_move
             best, best_score = None, -1.0
-            for _, child in node.children:
+            for child in node.children:
                 v = child.visits
                 score = child.totals[seat] / v + c * sqrt(log_n / v)
                 if score > best_score:
@@ -128,11 +134,20 @@ class MCTSBot(Bot):
             path.append(node)
         if node.untried:
             move = node.untried.pop()
-            child = _Node(node.state.play(move), self._n, self.rng)
-            node.children.append((move, child))
+            made = node.made
+            child = _Node(made.pop() if made else node.state.play(move), move, self._n, self.rng)
+            node.children.append(child)
             node = child
             path.append(node)
         result = self._playout(node.state)
+        if len(result) == 2:
+            r0, r1 = result
+            for nd in path:
+                nd.visits += 1
+                totals = nd.totals
+                totals[0] += r0
+                totals[1] += r1
+            return
         seats = range(len(result))
         for nd in path:
             nd.visits += 1
@@ -141,16 +156,20 @@ class MCTSBot(Bot):
                 totals[i] += result[i]
 
     @staticmethod
-    def _decisive(state: State, moves: list) -> Any:
-        """A move that ends the game with the mover alone in first place, or ``None``."""
+    def _decisive(state: State, moves: list) -> tuple[Any, list]:
+        """``(move, [])``: a move that ends the game with the mover alone in first place; else
+        ``(None, states)``: the state after each of ``moves``, in order (the root's expansions
+        take them instead of playing the moves again)."""
         seat = state.to_move
+        made = []
         for move in moves:
             after = state.play(move)
             if after.is_terminal():
                 ranks = after.outcome().ranks
                 if ranks[seat] == 1 and ranks.count(1) == 1:
-                    return move
-        return None
+                    return move, []
+            made.append(after)
+        return None, made
 
     def _playout(self, state: State) -> tuple[float, ...]:
         """Per-seat rewards of a random continuation of ``state``.

@@ -29,6 +29,9 @@ cell turns it), and the lower bound lets a slide stop on any cell of its deflect
 
 from __future__ import annotations
 
+import importlib
+import sys
+import threading
 import time
 
 import numpy as np
@@ -52,6 +55,44 @@ except ImportError:  # pragma: no cover - the plain-Python fallback
         def __exit__(self, *exc):
             return False
 
+
+
+#: numba modules imported before the first kernel runs -> the optional library each imports
+#: only to offer a feature these kernels do not use
+_PROBES = {"numba.np.arraymath": "scipy.linalg", "numba.core.typing.cffi_utils": "cffi"}
+
+
+def _load_numba_without_probes() -> None:
+    """Import numba's implementation modules now, with the libraries they probe for hidden.
+
+    Before the first kernel runs (compiled or loaded from the cache) numba imports all its
+    implementation modules (``BaseContext.refresh``). ``numba.np.arraymath`` imports
+    ``scipy.linalg`` only to see whether ``np.dot`` may call BLAS (``_check_blas``), and
+    ``numba.core.typing.cffi_utils`` builds a ``cffi.FFI()`` (a C parser) to type cffi
+    functions: together 0.3-0.5 CPU s of a one-puzzle ``arena solve`` process. These
+    kernels use neither. With the import refused (``ImportError``) numba records "no BLAS"
+    (``np.correlate`` and ``np.convolve`` then use a plain loop; ``np.dot`` imports scipy when it
+    is compiled) and "no cffi"; both libraries import as usual afterwards. A library already
+    imported is not hidden, and nothing is hidden while other threads run (one of them could
+    be importing the library meanwhile). A numba without these modules is left alone.
+    """
+    if threading.active_count() > 1:
+        return
+    for module, library in _PROBES.items():
+        if module in sys.modules or library in sys.modules:
+            continue
+        sys.modules[library] = None  # ``import library`` raises ImportError meanwhile
+        try:
+            importlib.import_module(module)
+        except ImportError:  # another numba version without this module: nothing to skip
+            pass
+        finally:
+            if sys.modules.get(library, 0) is None:
+                del sys.modules[library]
+
+
+if HAVE_NUMBA:
+    _load_numba_without_probes()
 
 
 def kernel(func):

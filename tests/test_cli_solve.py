@@ -62,3 +62,26 @@ def test_time_limit_gives_unproven_answer(capsys):
 def test_bad_input_one_line_error(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_a_one_puzzle_process_imports_only_what_solving_needs():
+    """The cold start of ``arena solve`` (issue 18): no rich, referee, pandas or scipy.linalg
+    (numba's BLAS probe, hidden while numba loads), no cffi C parser; the answer unchanged."""
+    import subprocess
+    import sys
+
+    unwanted = ["rich", "arena.referee", "arena.watch", "pandas", "scipy.linalg", "pycparser", "trueskill", "plotly"]
+    code = (
+        "import sys\n"
+        "from arena.cli.app import main\n"
+        f"try:\n    main(['solve', {PUZ!r}])\nexcept SystemExit as exc:\n    assert not exc.code\n"
+        f"print(sorted(m for m in {unwanted!r} if m in sys.modules))\n"
+        "import numba.np.arraymath, scipy.linalg\n"  # scipy.linalg still imports afterwards
+        "print(numba.np.arraymath._HAVE_BLAS, callable(scipy.linalg.solve))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    solved, loaded, after = done.stdout.splitlines()
+    assert "5 moves" in solved and "optimal" in solved
+    assert loaded == "[]"
+    assert after == "False True"

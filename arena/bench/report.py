@@ -4,9 +4,9 @@ and peak memory, and the end-of-run work of ``arena run`` (goals: 1,000,000 game
 
 The store is synthetic but valid: ``DISTINCT`` real Interaction games of ``random`` against
 ``random`` per seat order are played (seeded, ``play_game``), and game ``i`` of the store is
-one of them, in pairs with the seats swapped (series ``(i - 1) // 2``), stored one committed
-game at a time through the public store API (``Store.begin`` / ``add_game``) as ``arena run``
-writes them, with the runner's incremental rating state kept the same way
+one of them, in pairs with the seats swapped (series ``(i - 1) // 2``), stored through the public
+store API (``Store.begin``, then ``Store.add_games``: ``BATCH`` games per transaction, the same
+rows as ``arena run``'s ``add_game`` one at a time), with the runner's incremental rating state kept the same way
 (``arena.rating_state``). Every stored move list replays under the rules.
 
 Timed: ``arena report NAME`` as a subprocess (console tables, Markdown and CSV files), its
@@ -32,6 +32,8 @@ GAMES, QUICK_GAMES = 100_000, 10_000
 #: Real games played per seat order; the store repeats them.
 DISTINCT = 200
 LABELS = ("new", "base")
+#: Games stored per transaction (``Store.add_games``).
+BATCH = 1000
 
 
 def real_games(distinct: int = DISTINCT, seed: int = 1) -> list[list]:
@@ -55,19 +57,23 @@ def build_store(results: str | Path, name: str, games: int, seed: int = 1, disti
     rating state kept as ``arena run`` keeps it; returns the database path."""
     from arena import rating_state
     from arena.ratings import make_env
-    from arena.store import Store, game_sums
+    from arena.aggregates import game_sums
+    from arena.store import Store
 
     pool = real_games(distinct, seed)
     with Store.open(results, name) as store:
         store.begin(name, "interaction", {}, 2, seed, {"synthetic": True}, [(lab, "random") for lab in LABELS], games)
         rater = rating_state.keeper(store.conn, store.path, make_env(), list(LABELS), None)
+        batch = []
         for game_id in range(1, games + 1):
             series, second = divmod(game_id - 1, 2)
             record = replace(pool[second][series % distinct], seed=seed + series % distinct)
-            store.add_game(game_id, series, record)
+            batch.append((game_id, series, record, 1))
             rater.unsaved += rater.add(game_id, record.seats, record.outcome.ranks,
                                        game_sums(record.seats, record.move_stats))
-            if game_id % 1000 == 0 or game_id == games:  # the runner saves about once a second
+            if game_id % BATCH == 0 or game_id == games:  # the runner saves its state about once a second
+                store.add_games(batch)
+                batch = []
                 rating_state.flush(store.conn, store.path, rater)
     return Path(results) / f"{name}.sqlite"
 

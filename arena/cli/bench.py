@@ -10,8 +10,6 @@ import time
 from collections.abc import Callable
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from arena.bench import MODULES, Figure
 from arena.cli.console import make_console
@@ -71,6 +69,9 @@ def bench(
 ) -> None:
     """Measure the speed figures (one core unless a figure says otherwise); figures are noisy
     on a loaded machine: compare ratios measured in one run."""
+    from rich.table import Table  # imported on use: other commands start without rich
+    from rich.text import Text
+
     start = time.perf_counter()
     table = Table(title="arena bench" + (" (quick)" if quick else ""))
     for col, justify in (("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"),

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import typer
-from rich.table import Table
 
-import bots
 from arena.cli.console import make_console
 
 
 def list_bots() -> None:
     """List the registered bot kinds with their options; specs are [LABEL=]KIND[:key=value,...]."""
+    from rich.table import Table  # imported on use: other commands start without rich
+
+    import bots
+
     table = Table(title="bots  (spec: [LABEL=]KIND[:key=value,...], or package.module.Class, or file.py#Class, "
                         "or exec:PATH for an engine program, docs/engine-protocol.md)")
     for col in ("kind", "options (default)", "about"):

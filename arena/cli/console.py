@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from rich.console import Console
+if TYPE_CHECKING:
+    from rich.console import Console
 
 #: Columns used when the stream is not a terminal and ``COLUMNS`` is not set.
 PIPE_WIDTH = 160
@@ -29,15 +32,22 @@ def console_width(stream) -> int | None:
     return PIPE_WIDTH
 
 
-class ArenaConsole(Console):
-    """A rich console that lets ``arena.cli.app.main`` end quietly with exit code 0 when the
-    reader of a pipe leaves (``arena report NAME | head``); rich itself exits with 1."""
+@lru_cache(maxsize=1)
+def console_class() -> type[Console]:
+    """``ArenaConsole``: a rich console that lets ``arena.cli.app.main`` end quietly with exit
+    code 0 when the reader of a pipe leaves (``arena report NAME | head``); rich itself exits
+    with 1. Made on first use: rich is imported only by the commands that print with it
+    (``arena solve`` starts without it)."""
+    from rich.console import Console
 
-    def on_broken_pipe(self) -> None:
-        self.quiet = True
-        raise BrokenPipeError
+    class ArenaConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return ArenaConsole
 
 
 def make_console(stderr: bool = False) -> Console:
     """A rich console on stdout (or stderr) with the width of ``console_width``."""
-    return ArenaConsole(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))
+    return console_class()(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))

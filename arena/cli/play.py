@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import Optional
 
+from typing import TYPE_CHECKING
+
 import typer
 
-import arena.games
 from arena.numbers import check_number, parse_params
 from arena.errors import ConfigError
-from arena.referee import random_opening
-from arena.watch import Ply, watch_game
-from bots.base import Limits
-from bots.registry import assign_labels, check_field, make
+
+if TYPE_CHECKING:
+    import arena.games
+    from arena.watch import Ply
 
 
 def _round_text(record: str, labels: tuple[str, ...]) -> str:
@@ -66,6 +67,12 @@ def play(
 
     The game runs in a child process: a bot that overruns --move-time + --time-margin loses
     (timeout), one that kills its process loses (crash); the bots' output is discarded."""
+    import arena.games  # imported on use: other commands start without the referee
+    from arena.referee import random_opening
+    from arena.watch import watch_game
+    from bots.base import Limits
+    from bots.registry import assign_labels, check_field, make
+
     seed = check_number("seed", seed)
     opening_plies = check_number("opening_plies", opening_plies)
     move_time = check_number("move_time", move_time)

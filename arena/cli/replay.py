@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import typer
 
-import arena.games
-from arena.games import SIMULTANEOUS
 from arena.cli.console import make_console
 
 
@@ -15,6 +13,8 @@ def replay(
     results: str = typer.Option("results", "--results", help="results directory"),
 ) -> None:
     """Print a stored game move by move, with the game's diagram after each ply."""
+    import arena.games
+    from arena.games import SIMULTANEOUS
     from arena.reports.replay import round_answers
     from arena.store import load_game, load_tournament, resolve  # pandas: imported on use
     from arena.tournament.series import series_start

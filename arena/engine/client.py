@@ -22,10 +22,11 @@ import time
 from typing import Any
 
 from arena.engine.process import EngineClosed, EngineProcess, StartError
-from arena.engine.protocol import NO_ANSWER, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
+from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.referee import BotFault
+from arena.referee.private import share_state
 from bots.base import Limits, SearchStats
 
 #: seconds of grace after ``go movetime`` before the engine is killed: at least this, or the
@@ -34,6 +35,8 @@ MIN_GRACE = 1.0
 #: faults an isolated Python bot names itself in ``info string fault REASON DETAIL``
 SELF_REPORTED = ("exception", "exit", "memory")
 
+#: the limits of a move without any
+NO_LIMITS = Limits()
 #: running engines of this process: key -> EngineProcess (see ``EngineBot._key``)
 _RUNNING: dict[tuple, EngineProcess] = {}
 
@@ -47,6 +50,7 @@ def close_all() -> None:
 atexit.register(close_all)
 
 
+@share_state  # choose only sends the state's text and legal moves: no private copy needed
 class EngineBot:
     """An engine (any program speaking the protocol) as a bot.
 
@@ -72,6 +76,7 @@ class EngineBot:
         self.seat = self.seed = 0
         self.engine: EngineProcess | None = None
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
+        self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
 
     # processes ----------------------------------------------------------------------------
     def _key(self, seat: int) -> tuple:
@@ -143,7 +148,7 @@ class EngineBot:
             raise BotFault(*self.fault)
         if self.engine is None:
             raise BotFault("crash", "the engine was killed earlier in this game")
-        limits = limits or Limits()
+        limits = limits or NO_LIMITS
         start = time.perf_counter()
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
         lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
@@ -152,9 +157,11 @@ class EngineBot:
             texts = [str(m) for m in state.legal_moves()]
             legal = set(texts)
             lines.append("legal " + " ".join(texts))
-        lines.append(Go(limits.time, limits.nodes, limits.depth).line())
+        if self._go[0] is not limits:  # the referee passes a seat the same limits at every move
+            self._go = (limits, Go(limits.time, limits.nodes, limits.depth).line())
+        lines.append(self._go[1])
         deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
-        info = Info()
+        info = NO_INFO
         try:
             self.engine.send(*lines)
             while True:
@@ -252,6 +259,6 @@ def engine_class(command: str) -> type:
             raise BotSpecError(f"engine {command!r}: startup_timeout must be > 0 seconds, got {startup}")
         EngineBot.__init__(self, argv, options, startup, sandbox)
 
-    cls = type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."})
+    cls = share_state(type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."}))
     _CLASSES[command] = cls
     return cls

@@ -4,7 +4,8 @@
 group (killed as a group), dies with the process that started it (``PR_SET_PDEATHSIG``), and
 its standard error is drained by a thread into the tournament log, prefixed with its label
 (the first ``STDERR_LOG_BYTES`` of it; the rest is read and dropped), so an engine writing
-megabytes there can never block. Standard output is read with ``select`` and a deadline.
+megabytes there can never block. Standard output is read with ``select`` and a deadline (a
+blocking read when there is none: a move without a time limit).
 """
 
 from __future__ import annotations
@@ -208,12 +209,10 @@ class EngineProcess:
         """
         fd = self.proc.stdout.fileno()
         while b"\n" not in self.buffer:
-            wait = None if deadline is None else deadline - time.monotonic()
-            if wait is not None and wait <= 0:
-                return None
-            ready, _, _ = select.select([fd], [], [], wait)
-            if not ready:
-                return None
+            if deadline is not None:  # else a blocking read: one system call less
+                wait = deadline - time.monotonic()
+                if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                    return None
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise EngineClosed("standard output closed")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 #: protocol version sent in the first line (``aep 1``)
 VERSION = 1
@@ -24,8 +24,7 @@ NO_ANSWER = "-"
 OPTION_TYPES = ("int", "float", "string", "bool")
 
 
-@dataclass(frozen=True)
-class Info:
+class Info(NamedTuple):
     """The figures of the ``info`` lines of one search (UCI-style; ``None`` = not sent).
 
     Attributes:
@@ -42,9 +41,17 @@ class Info:
 
     def merge(self, other: Info) -> Info:
         """Each field of ``other`` when sent there, else this one's (later lines win)."""
-        return Info(*(o if o not in (None, ()) else s for s, o in zip(
-            (self.depth, self.nodes, self.score, self.seconds, self.pv, self.string),
-            (other.depth, other.nodes, other.score, other.seconds, other.pv, other.string))))
+        if self == NO_INFO:
+            return other
+        return Info(self.depth if other.depth is None else other.depth,
+                    self.nodes if other.nodes is None else other.nodes,
+                    self.score if other.score is None else other.score,
+                    self.seconds if other.seconds is None else other.seconds,
+                    other.pv or self.pv, self.string if other.string is None else other.string)
+
+
+#: no figures (the start of a search's ``merge``)
+NO_INFO = Info()
 
 
 def _number(text: str, kind: type) -> Any:
@@ -54,40 +61,56 @@ def _number(text: str, kind: type) -> Any:
         return None
 
 
+#: ``info`` fields followed by one value (skipped with it when not stored)
+_VALUED = frozenset(("depth", "nodes", "score", "time", "seldepth", "multipv", "nps", "hashfull"))
+#: words that end a ``pv``
+_PV_END = frozenset(("depth", "nodes", "score", "time", "string"))
+
+
 def parse_info(line: str) -> Info:
-    """An ``info`` line's figures; unknown fields and bad numbers are skipped (UCI practice).
+    """An ``info`` line's figures; unknown fields and bad numbers are skipped (UCI practice;
+    a field sent twice: the later one).
 
     ``info depth 3 nodes 120 score cp 15 time 4 pv a b string text to the end``.
     """
-    words = line.split()[1:]
-    out: dict[str, Any] = {}
-    i = 0
-    while i < len(words):
+    words = line.split()
+    n = len(words)
+    depth = nodes = score = seconds = string = None
+    pv: tuple[str, ...] = ()
+    i = 1
+    while i < n:
         key = words[i]
-        if key == "string":
-            out["string"] = " ".join(words[i + 1:])
-            break
-        if key == "pv":
-            j = i + 1
-            while j < len(words) and words[j] not in ("depth", "nodes", "score", "time", "string"):
-                j += 1
-            out["pv"] = tuple(words[i + 1:j])
-            i = j
+        if key not in _VALUED:
+            if key == "string":
+                string = " ".join(words[i + 1:])
+                break
+            if key == "pv":
+                j = i + 1
+                while j < n and words[j] not in _PV_END:
+                    j += 1
+                pv = tuple(words[i + 1:j])
+                i = j
+            else:
+                i += 1
             continue
-        if key == "score" and i + 1 < len(words) and words[i + 1] in ("cp", "mate"):  # UCI form
-            if words[i + 1] == "cp" and i + 2 < len(words):
-                out["score"] = _number(words[i + 2], float)
-            i += 3
-            continue
-        if key in ("depth", "nodes") and i + 1 < len(words):
-            out[key] = _number(words[i + 1], int)
-        elif key == "score" and i + 1 < len(words):
-            out["score"] = _number(words[i + 1], float)
-        elif key == "time" and i + 1 < len(words):
-            ms = _number(words[i + 1], float)
-            out["seconds"] = None if ms is None else ms / 1000.0
-        i += 2 if key in ("depth", "nodes", "score", "time", "seldepth", "multipv", "nps", "hashfull") else 1
-    return Info(**out)
+        if i + 1 < n:
+            value = words[i + 1]
+            if key == "depth":
+                depth = _number(value, int)
+            elif key == "nodes":
+                nodes = _number(value, int)
+            elif key == "time":
+                ms = _number(value, float)
+                seconds = None if ms is None else ms / 1000.0
+            elif key == "score":
+                if value in ("cp", "mate"):  # UCI form; a mate score is not a number of ours
+                    if value == "cp" and i + 2 < n:
+                        score = _number(words[i + 2], float)
+                    i += 3
+                    continue
+                score = _number(value, float)
+        i += 2
+    return Info(depth, nodes, score, seconds, pv, string)
 
 
 def format_info(depth: int | None, nodes: int | None, score: float | None, seconds: float | None) -> str:
@@ -159,8 +182,7 @@ def parse_newgame(line: str) -> tuple[str, dict]:
     return words[1], params
 
 
-@dataclass(frozen=True)
-class Go:
+class Go(NamedTuple):
     """``go [movetime MS] [nodes N] [depth D]`` (seconds here; ``None`` = no limit)."""
 
     time: float | None = None

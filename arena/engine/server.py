@@ -60,6 +60,7 @@ class Server:
         self.game: Game | None = None
         self.bot: Any = None
         self.state: State | None = None
+        self._limits: dict[str, Limits] = {}
 
     def say(self, *lines: str) -> None:
         self.out.write("\n".join(lines) + "\n")
@@ -104,11 +105,21 @@ class Server:
             raise ValueError("position before newgame")
         self.state = round_state(self.game, text)
 
+    def limits(self, line: str) -> Limits:
+        """The limits of a ``go`` line, read once per distinct line (an arena sends the same
+        one at every move of a series)."""
+        limits = self._limits.get(line)
+        if limits is None:
+            if len(self._limits) >= 64:
+                self._limits.clear()
+            go = P.parse_go(line)
+            limits = self._limits[line] = Limits(go.time, go.nodes, go.depth)
+        return limits
+
     def go(self, line: str) -> None:
-        go = P.parse_go(line)
         if self.state is None:
             raise ValueError("go before position")
-        answer = self.bot.choose(self.state, Limits(go.time, go.nodes, go.depth))
+        answer = self.bot.choose(self.state, self.limits(line))
         stats = getattr(self.bot, "last_stats", None)
         lines = [] if stats is None else [P.format_info(
             getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),

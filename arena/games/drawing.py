@@ -7,6 +7,8 @@ picture is well-formed XML and text is escaped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # ElementTree's escaping, reused
+from collections.abc import Callable
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -39,9 +41,54 @@ def points(coords: list[tuple[float, float]]) -> str:
     return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in coords)
 
 
-def to_text(root: ET.Element) -> str:
-    """The SVG document as a string (no XML declaration, so it can be inlined in HTML)."""
-    return ET.tostring(root, encoding="unicode")
+def to_text(root: ET.Element, static: str = "") -> str:
+    """The SVG document as a string (no XML declaration, so it can be inlined in HTML).
+    ``static``: markup of ``static_layer`` placed right after the ``<title>`` (the first
+    children of the picture)."""
+    out: list[str] = []
+    _write(root, out)
+    text = "".join(out)
+    return text.replace("</title>", "</title>" + static, 1) if static else text
+
+
+def _write(el: ET.Element, out: list[str]) -> None:
+    """``ET.tostring(el, encoding="unicode")`` for the plain trees drawn here (no namespace
+    prefixes, comments or processing instructions), appended to ``out``: the same escaping
+    (ElementTree's own), without its per-call writer and namespace pass (a replay serializes
+    hundreds of pictures)."""
+    out.append("<" + el.tag)
+    for key, value in el.attrib.items():
+        out.append(f' {key}="{_escape_attrib(value)}"')
+    if el.text or len(el):
+        out.append(">")
+        if el.text:
+            out.append(_escape_cdata(el.text))
+        for child in el:
+            _write(child, out)
+        out.append(f"</{el.tag}>")
+    else:
+        out.append(" />")
+    if el.tail:
+        out.append(_escape_cdata(el.tail))
+
+
+_STATIC: dict[object, str] = {}
+
+
+def static_layer(key: object, build: Callable[[ET.Element], None]) -> str:
+    """The markup of the elements ``build(parent)`` adds to a parent, built and serialized
+    once per ``key`` (a board's grid, pockets and coordinates are the same in every frame of a
+    replay); pass it to ``to_text`` as ``static``, where it comes out exactly as if ``build``
+    had added the elements to the root right after its title."""
+    text = _STATIC.get(key)
+    if text is None:
+        holder = ET.Element("g")
+        build(holder)
+        out: list[str] = []
+        for child in holder:
+            _write(child, out)
+        text = _STATIC[key] = "".join(out)
+    return text
 
 
 def _fmt(value: object) -> str:

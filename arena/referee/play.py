@@ -29,7 +29,7 @@ from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
-from arena.referee.private import Private
+from arena.referee.private import Private, shares_state
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
 from bots.base import Limits, Player, ReportsStats, Resettable, SearchStats
 
@@ -204,7 +204,7 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
         Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
     """
     answers = []
-    views = views or [Private(getattr(state, "game", None)) for _ in bots]
+    views = views or [Private(getattr(state, "game", None), shares_state(bot)) for bot in bots]
     for seat, bot in enumerate(bots):
         if on_move:
             on_move(seat, state)
@@ -274,7 +274,7 @@ def play_game(
         move = game.parse_move(state, text)
         state = state.play(move)
         played.append(str(move))
-    views = [Private(game) for _ in bots]  # each bot sees its own copies (arena.referee.private)
+    views = [Private(game, shares_state(bot)) for bot in bots]  # each its own copies (arena.referee.private)
     owed = [0.0] * n  # seconds spent in reset, counted against the seat's first move
     for seat, bot in enumerate(bots):
         if isinstance(bot, Resettable):

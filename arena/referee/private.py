@@ -11,6 +11,9 @@ returns is judged on the referee's state, and the next game starts from fresh ob
 What a copy does not cover (a history chain of earlier states, module globals, ``gc``) is
 covered by the runner's replay of every game (``arena.tournament.runner``: the stored outcome
 is the replay's); ``--isolation process`` puts a bot out of reach of the worker altogether.
+An engine bot (``arena.engine.client.EngineBot``), whose ``choose`` only sends the position
+text and the legal moves to its process, is handed the referee's state itself
+(``share_state``).
 """
 
 from __future__ import annotations
@@ -55,12 +58,34 @@ def _own(obj: Any) -> Any:
     return dup
 
 
+#: bot classes handed the referee's own state, uncopied (``share_state``)
+_SHARED: list[type] = []
+
+
+def share_state(cls: type) -> type:
+    """Register a bot class whose ``choose`` only reads the state to send it to another
+    process (``arena.engine.client.EngineBot``: the position text and the legal moves), so it
+    is handed the referee's own state: no copy, and the legal moves it generates are the ones
+    the referee's ``play`` then reuses. Returns ``cls`` (usable as a decorator)."""
+    if cls not in _SHARED:
+        _SHARED.append(cls)
+    return cls
+
+
+def shares_state(bot: Any) -> bool:
+    """Whether ``bot``'s own class is registered with ``share_state``. Exact class, not
+    ``isinstance``: a user's subclass (which may override ``choose``) still gets a private copy."""
+    return type(bot) in _SHARED
+
+
 class Private:
     """One seat's private view of a game: ``game`` (its own copy) and ``state(s)`` (a copy of
-    ``s`` for that seat alone). Cost: one game copy per seat per game, one state copy per
-    ``choose`` (``arena bench --only runner`` measures it per ply)."""
+    ``s`` for that seat alone; ``s`` itself when ``shared``, for a bot of a ``share_state``
+    class). Cost: one game copy per seat per game, one state copy per ``choose``
+    (``arena bench --only runner`` measures it per ply)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, shared: bool = False) -> None:
+        self.shared = shared
         self.game = _own(game)
         self._memo: dict[int, Any] = {id(game): self.game}
         self._keep = [game]  # the originals stay alive while their ids are memo keys
@@ -85,7 +110,9 @@ class Private:
 
     def state(self, state: State) -> State:
         """A copy of ``state`` that only this seat holds (same class, same values; mutable
-        containers and rule objects its own)."""
+        containers and rule objects its own; ``state`` itself when the view is ``shared``)."""
+        if self.shared:
+            return state
         cls = type(state)
         dup = cls.__new__(cls)
         attrs = getattr(state, "__dict__", None)

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog, minimize
 
+from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.reports.elo import Z95
 
 K = math.log(10) / 400  # Elo points -> natural logit
@@ -61,15 +62,20 @@ class BTFit:
 
 def cells(games: pd.DataFrame) -> pd.DataFrame:
     """Aggregated 2-player games: one row per (``seat0``, ``seat1``) labels with ``n`` games
-    and ``points`` of seat 0 (win 1, draw ½)."""
-    two = games[games["seats"].map(len) == 2]
+    and ``points`` of seat 0 (win 1, draw ½). Rows with an ``n`` column (``coded.grouped``)
+    count ``n`` games each."""
+    sizes = seat_sizes(games)
+    two = games[sizes == 2]
     if two.empty:
         return pd.DataFrame(columns=["seat0", "seat1", "n", "points"])
-    ranks = np.array(two["ranks"].tolist(), dtype=float)
+    sc, sv = codes(two, "seats")
+    rc, rv = codes(two, "ranks")
+    ranks = matrix(rv, 2, float)[rc]
     pts = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
-    seats = np.array(two["seats"].tolist(), dtype=object)
-    frame = pd.DataFrame({"seat0": seats[:, 0], "seat1": seats[:, 1], "points": pts})
-    return frame.groupby(["seat0", "seat1"], sort=True).agg(n=("points", "size"), points=("points", "sum")).reset_index()
+    seats = matrix(sv, 2, object)[sc]
+    n = weights(two)
+    frame = pd.DataFrame({"seat0": seats[:, 0], "seat1": seats[:, 1], "n": n, "points": pts * n})
+    return frame.groupby(["seat0", "seat1"], sort=True)[["n", "points"]].sum().reset_index()
 
 
 def fit(games: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:

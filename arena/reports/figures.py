@@ -12,11 +12,28 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from arena.ratings import rating_history
+from arena.reports.coded import codes, weights
 from arena.reports.tables import pairing_name
 
-_LAYOUT = dict(template="plotly_white", margin=dict(l=60, r=20, t=50, b=50), height=380)
+_LAYOUT = dict(margin=dict(l=60, r=20, t=50, b=50), height=380)
+#: The plotly template of every plot. Not set on the figures (plotly validates and deep-copies
+#: a template for every figure, most of a small figure's cost): ``page_html`` puts it into the
+#: figure's JSON once validated, as ``fig.update_layout(template=TEMPLATE)`` would.
+TEMPLATE = "plotly_white"
+_TEMPLATE_JSON: dict = {}
+
+
+def page_html(fig: go.Figure, div_id: str, config: dict) -> str:
+    """The figure as an HTML fragment (``plotly.io.to_html``, no plotly.js) drawn with
+    ``TEMPLATE``."""
+    if not _TEMPLATE_JSON:
+        _TEMPLATE_JSON.update(pio.templates[TEMPLATE].to_plotly_json())
+    spec = fig.to_dict()
+    spec["layout"]["template"] = _TEMPLATE_JSON
+    return pio.to_html(spec, validate=False, full_html=False, include_plotlyjs=False, div_id=div_id, config=config)
 
 
 #: Points per bot of the rating-progression plot; a longer history is thinned to about this.
@@ -42,14 +59,16 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
             keep[-1] = True
             rows = rows[keep]
         colour = palette[i % len(palette)]
-        x = rows["games"].tolist()
-        upper = (rows["mu"] + rows["sigma"]).tolist()
-        lower = (rows["mu"] - rows["sigma"]).tolist()
-        fig.add_trace(go.Scatter(x=x + x[::-1], y=upper + lower[::-1], fill="toself", fillcolor=colour,
-                                 opacity=0.15, line=dict(width=0), hoverinfo="skip", showlegend=False,
-                                 legendgroup=label))
-        fig.add_trace(go.Scatter(x=x, y=rows["mu"], mode="lines", name=label, line=dict(color=colour),
-                                 legendgroup=label, customdata=rows["sigma"],
+        # numpy arrays: plotly keeps them whole (typed arrays in the page) instead of checking
+        # thousands of list items one by one
+        x = rows["games"].to_numpy(np.int64)
+        upper = (rows["mu"] + rows["sigma"]).to_numpy(float)
+        lower = (rows["mu"] - rows["sigma"]).to_numpy(float)
+        fig.add_trace(go.Scatter(x=np.concatenate([x, x[::-1]]), y=np.concatenate([upper, lower[::-1]]), fill="toself",
+                                 fillcolor=colour, opacity=0.15, line=dict(width=0), hoverinfo="skip",
+                                 showlegend=False, legendgroup=label))
+        fig.add_trace(go.Scatter(x=x, y=rows["mu"].to_numpy(float), mode="lines", name=label, line=dict(color=colour),
+                                 legendgroup=label, customdata=rows["sigma"].to_numpy(float),
                                  hovertemplate=f"{label}<br>game %{{x}}: mu %{{y:.2f}} ± %{{customdata:.2f}}<extra></extra>"))
     fig.update_layout(title="Rating progression (TrueSkill mu ± sigma)", xaxis_title="games played",
                       yaxis_title="mu", **_LAYOUT)
@@ -59,11 +78,16 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
 def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
     """(row bot, column bot) -> [better, equal, worse] placings of the row bot in the games
     where both took part: W-D-L in two-player games (the crosstable's definition,
-    ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks), so a million
-    games cost what their few distinct results cost."""
+    ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks) (``coded``: rows
+    with an ``n`` column count ``n`` games), so a million games cost what their few distinct
+    results cost."""
     counts: dict[tuple[str, str], list[int]] = {}
-    keys = pd.Series([(tuple(s), tuple(r)) for s, r in zip(games["seats"], games["ranks"])], dtype=object)
-    for (seats, ranks), n in keys.value_counts(sort=False).items():
+    sc, sv = codes(games, "seats")
+    rc, rv = codes(games, "ranks")
+    key = sc * (len(rv) or 1) + rc
+    totals = np.bincount(key, weights=weights(games)) if len(key) else np.zeros(0)
+    for k in np.flatnonzero(totals):
+        seats, ranks, n = sv[k // (len(rv) or 1)], rv[k % (len(rv) or 1)], totals[k]
         for la, ra in zip(seats, ranks):
             for lb, rb in zip(seats, ranks):
                 if la != lb:
@@ -130,11 +154,12 @@ def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.
     """The distribution of game lengths (plies; Ricochet: rounds) per pairing, as box plots."""
     if games.empty:
         return None
-    names = {key: pairing_name(key, order) for key in set(map(tuple, games["seats"]))}
-    pairing = pd.Series([names[tuple(s)] for s in games["seats"]], index=games.index)
+    code, values = codes(games, "seats")
+    names = np.array([pairing_name(v, order) for v in values], dtype=object)
+    plies = games["plies"].to_numpy(dtype=float)
     fig = go.Figure()
-    for name in sorted(pairing.unique()):
-        y = games.loc[pairing == name, "plies"].to_numpy(dtype=float)
+    for name in sorted(set(names)):
+        y = plies[np.isin(code, np.flatnonzero(names == name))]
         if len(y) <= BOX_POINTS:
             fig.add_trace(go.Box(y=y, name=name, boxpoints=False))
             continue

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import numpy as np
 import pandas as pd
 from plotly.offline import get_plotlyjs
 
@@ -98,10 +99,10 @@ def check_stored(ids: list[int], data: ReportData) -> None:
     Raises:
         ResultsError: a selected id that is not stored (the message gives the stored range).
     """
-    stored = set(data.games["game_id"].tolist())
-    missing = [i for i in ids if i not in stored]
+    stored = data.games["game_id"].to_numpy()
+    missing = [i for i, ok in zip(ids, np.isin(ids, stored)) if not ok]
     if missing:
-        lo, hi = (min(stored), max(stored)) if stored else (0, 0)
+        lo, hi = (int(stored.min()), int(stored.max())) if len(stored) else (0, 0)
         raise ResultsError(f"--games: game {missing[0]} is not stored; stored ids: {lo} to {hi} ({len(stored)} games)")
 
 
@@ -163,7 +164,7 @@ def _tables(tables: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
 def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str, str]]:
     plots = [
         ("ratings", figures.rating_progression(data.history(figures.MAX_POINTS))),
-        ("crosstable", figures.crosstable_heatmap(data.games, tables.get("crosstable"))),
+        ("crosstable", figures.crosstable_heatmap(data.grouped(), tables.get("crosstable"))),
         ("first-move", figures.first_move_bars(tables.get("first_move"), tables.get("seat_advantage"))),
         ("lengths", figures.length_boxes(data.games, data.order)),
         ("terminations", figures.termination_bars(tables.get("terminations"))),
@@ -172,9 +173,7 @@ def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str
     ]
     # nothing that would leave the page: no Chart Studio links
     config = {"displaylogo": False, "responsive": True, "showSendToCloud": False}
-    return [{"id": key, "html": fig.to_html(full_html=False, include_plotlyjs=False, div_id=f"plot-{key}",
-                                             config=config)}
-            for key, fig in plots if fig is not None]
+    return [{"id": key, "html": figures.page_html(fig, f"plot-{key}", config)} for key, fig in plots if fig is not None]
 
 
 def _environment() -> jinja2.Environment:

@@ -3,7 +3,7 @@ pair-aware (series-clustered) seat statistics (``docs/statistics.md`` "Two-playe
 pairs (pentanomial)", "Seat and first-move advantage").
 
 Inputs are the store's games frame (``arena.store.load_games``), optionally with a boolean
-``copy`` column (``arena.store.load_copies``: games repeating an earlier game of their
+``copy`` column (``arena.aggregates.load_copies``: games repeating an earlier game of their
 series). The pair is the series: the two games of one start with the seats swapped.
 """
 
@@ -17,6 +17,7 @@ import pandas as pd
 from scipy import stats
 
 from arena.reports import bt
+from arena.reports.coded import codes, matrix, seat_sizes
 from arena.reports.elo import cluster_mean, holm, match_stats
 
 PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses", "score", "draw_ratio",
@@ -26,24 +27,31 @@ PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses"
 
 def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFrame:
     """One row per 2-player game: ``game_id``, ``series``, ``a``/``b`` (the pairing's labels
-    in field order), ``pts`` (a's points), ``seat0_pts``, ``first`` (a in seat 0), ``copy``."""
-    two = games[games["seats"].map(len) == 2]
+    in field order), ``pts`` (a's points), ``seat0_pts``, ``first`` (a in seat 0), ``copy``,
+    ``seat0``, ``seat1``, and the integer codes ``pair`` (of ``a``/``b``) and ``cell`` (of the
+    seat list), computed per distinct seat and rank list (``coded.codes``)."""
+    columns = ["game_id", "series", "a", "b", "pts", "seat0_pts", "first", "copy", "seat0", "seat1", "pair", "cell"]
+    two = games[seat_sizes(games) == 2]
     rank = {lab: i for i, lab in enumerate(order or ())}
     if two.empty:
-        return pd.DataFrame(columns=["game_id", "series", "a", "b", "pts", "seat0_pts", "first", "copy", "seat0",
-                                     "seat1"])
-    seats = np.array(two["seats"].tolist(), dtype=object)
-    ranks = np.array(two["ranks"].tolist(), dtype=float)
-    seat0 = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
+        return pd.DataFrame(columns=columns)
+    sc, sv = codes(two, "seats")
+    rc, rv = codes(two, "ranks")
+    seats = matrix(sv, 2, object)
+    ranks = matrix(rv, 2, float)
+    seat0 = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))[rc]
     labels = sorted(set(seats.ravel()), key=lambda lab: (rank.get(lab, len(rank)), lab))
     pos = pd.Series(range(len(labels)), index=labels)
-    first = pos.reindex(seats[:, 0]).to_numpy() <= pos.reindex(seats[:, 1]).to_numpy()
-    a = np.where(first, seats[:, 0], seats[:, 1])
-    b = np.where(first, seats[:, 1], seats[:, 0])
+    first_by = pos.reindex(seats[:, 0]).to_numpy() <= pos.reindex(seats[:, 1]).to_numpy()
+    a_by = np.where(first_by, seats[:, 0], seats[:, 1])
+    b_by = np.where(first_by, seats[:, 1], seats[:, 0])
+    pairs = {p: i for i, p in enumerate(dict.fromkeys(zip(a_by, b_by)))}
+    pair_by = np.array([pairs[p] for p in zip(a_by, b_by)], dtype=np.int64)
+    first = first_by[sc]
     copy = two["copy"].to_numpy(bool) if "copy" in two else np.zeros(len(two), bool)
-    return pd.DataFrame({"game_id": two["game_id"].to_numpy(), "series": two["series"].to_numpy(), "a": a, "b": b,
-                         "pts": np.where(first, seat0, 1 - seat0), "seat0_pts": seat0, "first": first, "copy": copy,
-                         "seat0": seats[:, 0], "seat1": seats[:, 1]})
+    return pd.DataFrame({"game_id": two["game_id"].to_numpy(), "series": two["series"].to_numpy(), "a": a_by[sc],
+                         "b": b_by[sc], "pts": np.where(first, seat0, 1 - seat0), "seat0_pts": seat0, "first": first,
+                         "copy": copy, "seat0": seats[sc, 0], "seat1": seats[sc, 1], "pair": pair_by[sc], "cell": sc})
 
 
 def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
@@ -51,18 +59,21 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     n, W-D-L, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
     pentanomial counts ``LL, LD, DD_WL, WD, WW``, Elo with its ± half-width and 95% interval,
     nElo, LOS (fraction) and the two-sided p-value of "equal strength" ``2·min(LOS, 1 − LOS)``
-    with its Holm-adjusted value across the pairings (``arena.reports.elo``)."""
+    with its Holm-adjusted value across the pairings (``arena.reports.elo``). The games of a
+    pairing are paired by series (numpy over integer columns)."""
     g = _two_player(games, order)
     if g.empty:
         return pd.DataFrame(columns=PAIR_COLUMNS)
     rows = []
-    for (a, b), sub in g.groupby(["a", "b"], sort=False):
-        per = sub.groupby("series")["pts"].agg(["size", "sum"])
-        pairs = per[per["size"] == 2]
-        penta = np.bincount(np.rint(2 * pairs["sum"]).astype(int), minlength=5)
-        singles = sub[sub["series"].isin(per.index[per["size"] != 2])]
-        single = np.bincount(np.rint(2 * singles["pts"]).astype(int), minlength=3)
-        wdl = [int((sub["pts"] == 1).sum()), int((sub["pts"] == 0.5).sum()), int((sub["pts"] == 0).sum())]
+    for _, sub in g.groupby("pair", sort=False):
+        a, b = sub["a"].iloc[0], sub["b"].iloc[0]
+        _, slot, size = np.unique(sub["series"].to_numpy(), return_inverse=True, return_counts=True)
+        in_pair = size[slot.ravel()] == 2
+        totals = np.bincount(slot.ravel(), weights=sub["pts"].to_numpy())
+        penta = np.bincount(np.rint(2 * totals[size == 2]).astype(int), minlength=5)
+        single = np.bincount(np.rint(2 * sub["pts"].to_numpy()[~in_pair]).astype(int), minlength=3)
+        pts = sub["pts"].to_numpy()
+        wdl = [int((pts == 1).sum()), int((pts == 0.5).sum()), int((pts == 0).sum())]
         st = match_stats(penta[:5], single[:3], wdl)
         p = 2 * min(st.los, 1 - st.los) if st.los == st.los else math.nan
         rows.append({"pairing": f"{a} vs {b}", "bot": a, "opponent": b, **st.as_row(), "p_value": p})
@@ -86,14 +97,18 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     if g.empty:
         return pd.DataFrame(columns=["scope", "score", "score_low", "score_high", "share_low", "share_high",
                                      "first_elo", "first_low", "first_high"])
-    scopes = [(None, g)] + [(f"{a} vs {b}", sub) for (a, b), sub in g.groupby(["a", "b"], sort=False)]
+    scopes = [(None, g)] + [(f"{sub['a'].iloc[0]} vs {sub['b'].iloc[0]}", sub)
+                            for _, sub in g.groupby("pair", sort=False)]
     rows = []
     for scope, sub in scopes:
-        cluster = sub.groupby(["a", "b", "series"], sort=False).ngroup().to_numpy()
+        series = sub["series"].to_numpy(np.int64)
+        cluster = sub["pair"].to_numpy(np.int64) * (int(series.max()) - int(series.min()) + 1) + series - series.min()
         score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster)
         dec = (sub["seat0_pts"] != 0.5).to_numpy()
         _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec])
-        cells = sub.groupby(["seat0", "seat1"]).agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum")).reset_index()
+        per = sub.groupby("cell").agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum"),
+                                      seat0=("seat0", "first"), seat1=("seat1", "first"))
+        cells = per.sort_values(["seat0", "seat1"])[["seat0", "seat1", "n", "points"]].reset_index(drop=True)
         fitted = bt.fit_cells(cells, order)
         rows.append({"scope": scope, "score": score, "score_low": lo, "score_high": hi, "share_low": slo,
                      "share_high": shi, "first_elo": fitted.first_move, "first_low": fitted.first_low,
@@ -107,17 +122,22 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     ``games``, ``win_share``, ``ci_low``, ``ci_high``, and the two-sided z-test p-value of
     share = 1/k with its Holm-adjusted value across the seats."""
     distinct = games[~games["copy"]] if "copy" in games else games
-    sizes = distinct["seats"].map(len)
-    if sizes[sizes >= 2].empty:
+    sizes = seat_sizes(distinct)
+    if not (sizes >= 2).any():
         return pd.DataFrame(columns=["seat", "games", "win_share", "ci_low", "ci_high", "p_value", "p_holm"])
-    k = int(sizes[sizes >= 2].mode().iloc[0])
+    k = int(pd.Series(sizes[sizes >= 2]).mode().iloc[0])
     sub = distinct[sizes == k]
-    ranks = np.array(sub["ranks"].tolist(), dtype=float)
+    rc, rv = codes(sub, "ranks")
+    ranks = matrix(rv, k, float)[rc]
     firsts = (ranks == 1) / (ranks == 1).sum(axis=1, keepdims=True)
-    cluster = sub["seats"].map(lambda s: ",".join(sorted(s))) + "\t" + sub["series"].astype(str)
+    sc, sv = codes(sub, "seats")
+    field = {key: i for i, key in enumerate(dict.fromkeys(",".join(sorted(v)) for v in sv))}
+    series = sub["series"].to_numpy(np.int64)
+    cluster = (np.array([field[",".join(sorted(v))] for v in sv], dtype=np.int64)[sc]
+               * (int(series.max()) - int(series.min()) + 1) + series - series.min())
     rows = []
     for seat in range(k):
-        m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster.to_numpy())
+        m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster)
         se = (hi - lo) / (2 * stats.norm.ppf(0.975))
         p = float(2 * stats.norm.sf(abs(m - 1 / k) / se)) if se > 0 else math.nan
         rows.append({"seat": seat, "games": len(sub), "win_share": m, "ci_low": lo, "ci_high": hi, "p_value": p})

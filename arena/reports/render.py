@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from rich.console import Console
 from rich.table import Table
@@ -21,7 +22,7 @@ from rich.table import Table
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
-from arena.reports import bt, pairs
+from arena.reports import bt, coded, pairs
 from arena.reports import tables as t
 from arena.reports.elo import holm
 from arena.reports.display import display_frame, format_value
@@ -76,10 +77,12 @@ NOTES = {
 class ReportData:
     """The frames of one tournament, as ``arena.store`` loads them.
 
-    Loaded from a store (``load``), ``moves`` holds only the answers of puzzle races (rows
-    with a status), ``search`` the per-bot sums of ``arena.store.search_sums`` and ``rating``
-    the incrementally kept TrueSkill state (``arena.rating_state.current``); built by hand,
-    ``moves`` is the whole moves frame and the tables are computed from the frames.
+    Loaded from a store (``load``), ``games`` is ``arena.aggregates.load_game_frame`` (coded
+    list columns, no per-game ``seconds``) with ``copy`` and ``fault_detail``, ``moves`` holds
+    only the answers of puzzle races (rows with a status), ``search`` the per-bot sums of
+    ``arena.aggregates.search_sums`` and ``rating`` the incrementally kept TrueSkill state
+    (``arena.rating_state.current``); built by hand, ``moves`` is the whole moves frame and the
+    tables are computed from the frames.
     """
 
     games: pd.DataFrame
@@ -87,9 +90,23 @@ class ReportData:
     tournament: dict = field(default_factory=dict)
     sprt: dict | None = None  # the stored SPRT state (``arena.store.load_sprt``)
     path: Path | None = None  # the database, when loaded from one
-    search: dict | None = None  # ``arena.store.search_sums``
+    search: dict | None = None  # ``arena.aggregates.search_sums``
     rating: tuple | None = None  # ``arena.rating_state.current``: (rater, stored prefix, extra rows)
     _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
+    _grouped: pd.DataFrame | None = field(default=None, repr=False)
+    _fit: bt.BTFit | None = field(default=None, repr=False)
+
+    def grouped(self) -> pd.DataFrame:
+        """``arena.reports.coded.grouped`` of the games (with their ``copy`` flags), built once."""
+        if self._grouped is None:
+            self._grouped = coded.grouped(self.games)
+        return self._grouped
+
+    def bt_fit(self) -> bt.BTFit:
+        """The Bradley–Terry fit of every 2-player game (``bt.fit``), fitted once."""
+        if self._fit is None:
+            self._fit = bt.fit(self.grouped(), self.order)
+        return self._fit
 
     @property
     def name(self) -> str:
@@ -104,8 +121,8 @@ class ReportData:
     def num_players(self) -> int:
         if self.tournament.get("num_players"):
             return int(self.tournament["num_players"])
-        sizes = self.games["seats"].map(len) if len(self.games) else pd.Series([2])
-        return int(sizes.mode().iloc[0])
+        sizes = coded.seat_sizes(self.games) if len(self.games) else [2]
+        return int(pd.Series(sizes).mode().iloc[0])
 
     def env(self):
         """The TrueSkill environment of the tournament (its stored ``tau``)."""
@@ -151,25 +168,26 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
     Raises:
         ResultsError: the file is missing, corrupt, or not an arena results database.
     """
-    from arena import rating_state, store  # the layer below reports; imported late to keep imports light
+    from arena import aggregates, rating_state, store  # the layer below reports; imported late to keep imports light
 
     path = Path(db_path)
     conn = store.connect_readonly(path)
     try:
-        games = store.load_games(conn)
+        games = aggregates.load_game_frame(conn, seconds=False)  # no table reads a game's duration
         tournament = dict(store.load_tournament(conn))
         races = tournament.get("game") in RACE_GAMES
         answers = store.load_answers(conn) if moves and races else pd.DataFrame(columns=store.MOVE_COLUMNS)
-        games["copy"] = games["game_id"].isin(store.load_copies(conn))
+        games["copy"] = games["game_id"].isin(aggregates.load_copies(conn))
         sprt = store.load_sprt(conn)
-        if "fault_detail" not in games.columns:
-            details = pd.read_sql_query(
-                "SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL", conn)
-            games = games.merge(details, on="game_id", how="left")
+        if "fault_detail" not in games.columns:  # the few faults' details, by game id
+            details = dict(conn.execute("SELECT game_id, fault_detail FROM games WHERE fault_seat IS NOT NULL"))
+            detail = np.full(len(games), np.nan, dtype=object)
+            faulty = np.flatnonzero(games["fault_seat"].notna().to_numpy())
+            detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
+            games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path)
-        data.rating = rating_state.current(conn, path, data.env(), zip(games["game_id"].tolist(),
-                                           games["seats"].tolist(), games["ranks"].tolist()), data.order,
-                                           int(tournament.get("num_players") or 1))
+        data.rating = rating_state.current(conn, path, data.env(), lambda after: _rows_after(games, after),
+                                           data.order, int(tournament.get("num_players") or 1))
         data.search = data.rating[0].search if moves else None
     except ArenaError:
         raise
@@ -178,6 +196,14 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
     finally:
         conn.close()
     return data
+
+
+def _rows_after(games: pd.DataFrame, after: int):
+    """``(game_id, seats, ranks)`` of the games with ids above ``after``, in id order (the
+    games the stored rating state has not rated)."""
+    pick = np.flatnonzero(games["game_id"].to_numpy() > after)
+    return zip(games["game_id"].to_numpy()[pick].tolist(), games["seats"].to_numpy()[pick].tolist(),
+               games["ranks"].to_numpy()[pick].tolist())
 
 
 def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
@@ -207,23 +233,24 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     games, moves, order = data.games, data.moves, data.order
     k, out = data.num_players, {}
     distinct = games[~games["copy"]] if "copy" in games else games
-    results = t.seat_results(games, order)  # shared by the leaderboard and the first-move table
+    grouped = data.grouped()  # games with equal seats, ranks, scores and copy flag counted once, weighted
+    results = t.seat_results(grouped, order)  # shared by the leaderboard and the first-move table
     if "leaderboard" in wanted:
         out["leaderboard"] = t.leaderboard(games, data.ratings(), order, results)
     if "pairs" in wanted and k == 2:
         out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:
-        fit = bt.fit(games, order)
+        fit = data.bt_fit()
         out["elo"] = pd.concat([fit.table, pd.DataFrame([{"label": "(first move)", "games": fit.games,
                                 "elo": fit.first_move, "elo_low": fit.first_low, "elo_high": fit.first_high}])],
                                ignore_index=True)
     if "crosstable" in wanted and k >= 2:
-        out["crosstable"] = t.crosstable(games, order).reset_index()
+        out["crosstable"] = t.crosstable(grouped, order).reset_index()
     if "first_move" in wanted and k == 2:
-        out["first_move"] = _first_move(data, games, distinct, order,
-                                        results[results["game_id"].isin(distinct["game_id"])])
+        out["first_move"] = _first_move(data, games, grouped[~grouped["copy"]], order,
+                                        results[~results["copy"].astype(bool)])
     if "seat_advantage" in wanted and k > 2:
-        seats = t.seat_advantage(distinct)
+        seats = t.seat_advantage(grouped[~grouped["copy"]])
         extra = pairs.seat_intervals(distinct).drop(columns=["games", "win_share"], errors="ignore")
         out["seat_advantage"] = seats.table.merge(extra, on="seat", how="left") if len(extra) else seats.table
         out["seat_test"] = seats.test_frame()
@@ -285,7 +312,7 @@ def notes(data: ReportData, name: str) -> list[str]:
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")
     if name == "elo":
-        fit = bt.fit(data.games, data.order)
+        fit = data.bt_fit()
         if not fit.converged:
             out.append(f"warning: no finite Bradley–Terry fit: {fit.reason}; the Elo figures are NaN.")
     if name == "leaderboard":

@@ -22,6 +22,11 @@ Conventions (``docs/arena.md`` "Contracts / Statistics"), the same for two and n
 - **Win share** of a seat (k players): a first place shared by n seats counts 1/n to each.
 
 Shares, intervals and rates are fractions in [0, 1]; columns named ``*_pct`` are percents.
+
+At scale (issue 14) the tables group on integer codes of the distinct seat, rank and score
+lists (``arena.reports.coded.codes``) instead of one Python tuple per game, and the
+leaderboard, crosstable and first-move counts also take a ``coded.grouped`` frame, whose rows
+each stand for ``n`` games.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import pandas as pd
 
 from arena.referee.play import last_frame
 from arena.ratings import rate_games
+from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.reports.stats import ChiSquare, binomial_test, equal_shares_test, wilson_interval
 
 #: Scope name of a table row that covers every pairing of the tournament.
@@ -61,44 +67,50 @@ def pairing_name(labels: Sequence[str], order: Sequence[str] | None = None) -> s
 def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per (game, seat): ``game_id``, ``series``, ``pairing``, ``players``, ``seat``,
     ``label``, ``rank``, ``score``, ``result`` (W/D/L), ``points`` (see the module doc; NaN in
-    one-player games) and ``first_share`` (1/n for a first place shared by n, else 0).
+    one-player games) and ``first_share`` (1/n for a first place shared by n, else 0); then
+    ``copy`` and ``n`` when ``games`` has them (a ``coded.grouped`` frame: each row stands for
+    ``n`` games).
 
-    Vectorised per number of seats (numpy), so 100,000 games take a fraction of a second."""
+    Vectorised per number of seats over the distinct seat and rank lists (``coded.codes``)."""
     columns = ["game_id", "series", "pairing", "players", "seat", "label", "rank", "score",
                "result", "points", "first_share"]
+    extra = [c for c in ("copy", "n") if c in games.columns]
     parts = []
-    sizes = games["seats"].map(len)
-    names: dict[tuple, str] = {}
-    for k in sorted(sizes.unique()):
+    sizes = seat_sizes(games)
+    for k in sorted(set(sizes.tolist())):
         sub = games[sizes == k]
         if k == 0 or sub.empty:
             continue
-        ranks = np.array(sub["ranks"].tolist(), dtype=int).reshape(len(sub), k)
+        sc, sv = codes(sub, "seats")
+        rc, rv = codes(sub, "ranks")
+        pc, pv = codes(sub, "scores")
+        ranks = matrix(rv, k, np.int64)[rc]
         tied = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
         place = ranks + (tied - 1) / 2  # arena.games.place_points, vectorised: n - place
         points = (k - place) / (k - 1) if k > 1 else np.full(ranks.shape, math.nan)
         result = np.where(ranks != 1, "L", np.where(tied == 1, "W", "D"))
-        listed = sub["scores"].tolist()
-        if all(len(v) == k for v in listed):  # the usual case: one array, no per-row padding
-            scores = np.array(listed, dtype=float).reshape(len(sub), k)
-        else:
-            scores = np.array([(list(v) + [math.nan] * k)[:k] for v in listed], dtype=float)
-        keys = [tuple(v) for v in sub["seats"]]
-        for key in set(keys) - names.keys():
-            names[key] = pairing_name(key, order)
-        pairing = [names[key] for key in keys]
-        parts.append(pd.DataFrame({
+        scores = matrix(pv, k, float)[pc]
+        pairing = np.array([pairing_name(v, order) for v in sv], dtype=object)[sc]
+        frame = pd.DataFrame({
             "game_id": np.repeat(sub["game_id"].to_numpy(), k),
             "series": np.repeat(sub["series"].to_numpy(), k),
-            "pairing": np.repeat(np.array(pairing, dtype=object), k),
+            "pairing": np.repeat(pairing, k),
             "players": k,
             "seat": np.tile(np.arange(k), len(sub)),
-            "label": np.array(sub["seats"].tolist(), dtype=object).reshape(len(sub), k).ravel(),
+            "label": matrix(sv, k, object)[sc].ravel(),
             "rank": ranks.ravel(), "score": scores.ravel(), "result": result.ravel(),
-            "points": points.ravel(), "first_share": np.where(ranks == 1, 1.0 / tied, 0.0).ravel()}))
+            "points": points.ravel(), "first_share": np.where(ranks == 1, 1.0 / tied, 0.0).ravel()})
+        for col in extra:
+            frame[col] = np.repeat(sub[col].to_numpy(), k)
+        parts.append(frame)
     if not parts:
-        return pd.DataFrame(columns=columns)
-    return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], ignore_index=True)[columns]
+        return pd.DataFrame(columns=columns + extra)
+    return pd.concat(parts, ignore_index=True).sort_values(["game_id", "seat"], ignore_index=True)[columns + extra]
+
+
+def _wsum(frame: pd.DataFrame, by: str | list[str], values: dict[str, pd.Series]) -> pd.DataFrame:
+    """Sums of ``values`` (series aligned with ``frame``) per ``by`` group."""
+    return frame[[by] if isinstance(by, str) else by].assign(**values).groupby(by).sum()
 
 
 def leaderboard(
@@ -111,20 +123,24 @@ def leaderboard(
     ``wins``, ``draws``, ``losses``, ``score_pct``; best conservative rating first.
 
     ``ratings`` is ``arena.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
-    appear even without games; ``results`` is ``seat_results(games, order)`` when omitted.
+    appear even without games; ``results`` is ``seat_results(games, order)`` when omitted (rows
+    with an ``n`` column count ``n`` games each).
     """
     if ratings is None:
         ratings = rate_games(games, labels=list(order or ()))
     sr = seat_results(games, order) if results is None else results
+    w = pd.Series(weights(sr), index=sr.index)
     counts = (
-        sr.pivot_table(index="label", columns="result", values="game_id", aggfunc="count")
+        _wsum(sr, ["label", "result"], {"w": w})["w"].unstack("result")
         .reindex(columns=["W", "D", "L"])
         .fillna(0)
         .astype(int)
         .rename(columns={"W": "wins", "D": "draws", "L": "losses"})
     )
-    played = sr.groupby("label").agg(played=("game_id", "count"), score_pct=("points", "mean"))
-    played["score_pct"] *= 100
+    counts.columns.name = None
+    points = pd.to_numeric(sr["points"], errors="coerce")
+    sums = _wsum(sr, "label", {"played": w, "rated": w.where(points.notna(), 0), "sum": (points * w).fillna(0)})
+    played = pd.DataFrame({"played": sums["played"], "score_pct": 100 * sums["sum"] / sums["rated"]})
     board = ratings.drop(columns="games").set_index("label").join(played, how="outer").join(counts)
     board["games"] = board.pop("played").fillna(0).astype(int)
     for col in ("wins", "draws", "losses"):
@@ -142,27 +158,31 @@ def crosstable(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
 
     Two-player games: the row's score % in their games (a draw counts half). k-player games:
     1 when the row bot placed better than the column bot, 1/2 when equal, over the games
-    where both took part.
+    where both took part. Rows with an ``n`` column (``coded.grouped``) count ``n`` games each.
     """
     parts = []
-    sizes = games["seats"].map(len)
-    for k in sorted(sizes.unique()):
+    sizes = seat_sizes(games)
+    w = weights(games)
+    for k in sorted(set(sizes.tolist())):
         sub = games[sizes == k]
         if k < 2 or sub.empty:
             continue
-        seats = np.array(sub["seats"].tolist(), dtype=object).reshape(len(sub), k)
-        ranks = np.array(sub["ranks"].tolist(), dtype=float).reshape(len(sub), k)
+        sc, sv = codes(sub, "seats")
+        rc, rv = codes(sub, "ranks")
+        seats = matrix(sv, k, object)[sc]
+        ranks = matrix(rv, k, float)[rc]
+        n = w[sizes == k]
         for a in range(k):
             for b in range(k):
                 if a != b:
                     pts = np.where(ranks[:, a] < ranks[:, b], 1.0, np.where(ranks[:, a] == ranks[:, b], 0.5, 0.0))
-                    parts.append(pd.DataFrame({"label": seats[:, a], "opponent": seats[:, b], "points": pts}))
-    rows = pd.concat(parts, ignore_index=True) if parts else []
-    labels = sorted({lab for seats in games["seats"] for lab in seats}, key=_key(order))
-    if not len(rows):
+                    parts.append(pd.DataFrame({"label": seats[:, a], "opponent": seats[:, b], "wp": pts * n, "n": n}))
+    _, values = codes(games, "seats")
+    labels = sorted({lab for seats in values for lab in seats}, key=_key(order))
+    if not parts:
         return pd.DataFrame(index=pd.Index(labels, name="label"), columns=labels, dtype=float)
-    pairs = rows
-    table = pairs.pivot_table(index="label", columns="opponent", values="points", aggfunc="mean")
+    sums = pd.concat(parts, ignore_index=True).groupby(["label", "opponent"])[["wp", "n"]].sum()
+    table = (sums["wp"] / sums["n"]).unstack("opponent")
     table = (table * 100).reindex(index=labels, columns=labels)
     table.columns.name = None
     return table
@@ -180,10 +200,10 @@ def first_move(
     its Wilson 95% interval ``ci_low``..``ci_high`` and ``p_value`` of the two-sided exact
     binomial test against 1/2; ``draw_rate`` = draws / games; ``score_pct`` = seat 0's score %
     (a draw counts half). Games with other than two seats are ignored. ``results``:
-    ``seat_results`` of ``games`` when already computed.
+    ``seat_results`` of ``games`` when already computed (rows with ``n`` count ``n`` games).
     """
     if results is None:
-        results = seat_results(games[games["seats"].map(len) == 2], order)
+        results = seat_results(games[seat_sizes(games) == 2], order)
     first = results[(results["seat"] == 0) & (results["players"] == 2)]
     rows = [_first_move_row(game_name, first)]
     for pairing in sorted(first["pairing"].unique(), key=_pairing_key(order)):
@@ -192,10 +212,10 @@ def first_move(
 
 
 def _first_move_row(scope: str, first: pd.DataFrame) -> dict:
-    wins = int((first["result"] == "W").sum())
-    draws = int((first["result"] == "D").sum())
-    losses = int((first["result"] == "L").sum())
-    games, decisive = len(first), wins + losses
+    n = weights(first)
+    result = first["result"].to_numpy()
+    wins, draws, losses = (int(n[result == r].sum()) for r in ("W", "D", "L"))
+    games, decisive = int(n.sum()), wins + losses
     low, high = wilson_interval(wins, decisive)
     return {
         "scope": scope,
@@ -209,7 +229,7 @@ def _first_move_row(scope: str, first: pd.DataFrame) -> dict:
         "ci_high": high,
         "p_value": binomial_test(wins, decisive, 0.5),
         "draw_rate": draws / games if games else math.nan,
-        "score_pct": 100 * first["points"].mean() if games else math.nan,
+        "score_pct": 100 * float((first["points"].to_numpy(float) * n).sum()) / games if games else math.nan,
     }
 
 
@@ -236,21 +256,23 @@ class SeatAdvantage:
 
 
 def seat_advantage(games: pd.DataFrame) -> SeatAdvantage:
-    """Per-seat results of the games with the most common number of seats (at least two)."""
-    sizes = games["seats"].map(len)
-    sizes = sizes[sizes >= 2]
-    if sizes.empty:
+    """Per-seat results of the games with the most common number of seats (at least two);
+    rows with an ``n`` column (``coded.grouped``) count ``n`` games each."""
+    sizes = seat_sizes(games)
+    w = weights(games)
+    if not (sizes >= 2).any():
         empty = pd.DataFrame(columns=["seat", "games", "mean_rank", "wins", "win_share",
                                       "mean_score"])
         return SeatAdvantage(empty, equal_shares_test([]))
-    k = int(sizes.mode().iloc[0])
-    sr = seat_results(games[games["seats"].map(len) == k])
-    table = sr.groupby("seat").agg(
-        games=("game_id", "count"),
-        mean_rank=("rank", "mean"),
-        wins=("first_share", "sum"),
-        mean_score=("score", "mean"),
-    )
+    count = pd.Series(w[sizes >= 2]).groupby(sizes[sizes >= 2]).sum()
+    k = int(count[count == count.max()].index.min())  # the mode (the smallest of equals)
+    sr = seat_results(games[sizes == k])
+    n = pd.Series(weights(sr), index=sr.index)
+    score = sr["score"].astype(float)
+    sums = _wsum(sr, "seat", {"games": n, "rank": sr["rank"] * n, "wins": sr["first_share"] * n,
+                              "scored": n.where(score.notna(), 0), "score": (score * n).fillna(0)})
+    table = pd.DataFrame({"games": sums["games"].astype(int), "mean_rank": sums["rank"] / sums["games"],
+                          "wins": sums["wins"].astype(float), "mean_score": sums["score"] / sums["scored"]})
     table["win_share"] = table["wins"] / table["games"]
     table = table.reset_index()[["seat", "games", "mean_rank", "wins", "win_share",
                                  "mean_score"]]
@@ -261,12 +283,15 @@ def game_lengths(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     """Game lengths in plies (opening plies included; Ricochet: rounds): one row for every
     game (``scope`` = ``"all"``) then one per pairing: ``games``, ``mean``, ``median``,
     ``min``, ``max``."""
-    names = {key: pairing_name(key, order) for key in set(map(tuple, games["seats"]))}
-    frame = games.assign(scope=[names[tuple(s)] for s in games["seats"]])
+    code, values = codes(games, "seats")
+    names = [pairing_name(v, order) for v in values]
+    scopes = sorted(set(names), key=_pairing_key(order))
+    scope = np.array([scopes.index(name) for name in names], dtype=np.int64)[code] if names else code
     stats = ["count", "mean", "median", "min", "max"]
-    overall = frame["plies"].agg(stats).to_frame(ALL).T
-    per = frame.groupby("scope")["plies"].agg(stats)
-    per = per.loc[sorted(per.index, key=_pairing_key(order))]
+    plies = games["plies"].reset_index(drop=True)
+    overall = plies.agg(stats).to_frame(ALL).T
+    per = plies.groupby(scope).agg(stats)
+    per.index = [scopes[i] for i in per.index]
     table = pd.concat([overall, per]).rename(columns={"count": "games"})
     table.index.name = "scope"
     table = table.reset_index()
@@ -352,7 +377,7 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
 
 
 def search_from_sums(sums: dict[str, list], order: Sequence[str] | None = None) -> pd.DataFrame:
-    """``search_stats`` from per-bot sums (``arena.store.search_sums``, computed in SQL): the
+    """``search_stats`` from per-bot sums (``arena.aggregates.search_sums``, computed in SQL): the
     same columns and definitions, means over the moves that report the statistic."""
     rows = []
     for label, (moves, nn, sn, nd, sd, ns, ss, mx) in sums.items():

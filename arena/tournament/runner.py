@@ -31,7 +31,8 @@ from arena.games import Game
 from arena import rating_state
 from arena.ratings import make_env
 from arena.referee import referee_check
-from arena.store import Store, db_path, game_sums, load_games, save_sprt
+from arena.aggregates import game_sums
+from arena.store import Store, db_path, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.live import watch_for
 from arena.tournament.pairing import pairings

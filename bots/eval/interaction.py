@@ -12,6 +12,11 @@ state (``board`` bytes, ``scores``, ``side``):
   leaf where the opponent is to move next to loose neutrals worse than one where we are.
 
 Values are in neutrals x 1000 and stay far below ``bots.eval.WIN``.
+
+The neutrals are counted on the board read as one integer (``int.from_bytes``, 8 bits a
+cell): a neutral's byte is 3, so bit ``8 * cell`` of ``n & (n >> 1)`` is set exactly on the
+neutrals' cells, and two mask-and-popcounts count the ranks (about twice as fast as four
+``bytes.count`` calls, for every leaf of a search).
 """
 
 from __future__ import annotations
@@ -24,19 +29,26 @@ SCORE = 1000.0
 NEAR = 60.0
 #: per neutral on rank 3 or 7
 FAR = 15.0
-#: a neutral's byte in ``state.board``
-_NEUTRAL = 3
-# cell ranges (rank * 9 .. rank * 9 + 9) of ranks 3, 4, 6, 7 (0-based 2, 3, 5, 6)
-_R3, _R4, _R6, _R7 = 18, 27, 45, 54
+#: ``state.board`` has 9 cells a rank, 9 ranks
+_FILES = 9
+
+
+def _rank_bits(*ranks: int) -> int:
+    """Bit ``8 * cell`` set for every cell of the 0-based ``ranks``."""
+    return sum(1 << 8 * (rank * _FILES + f) for rank in ranks for f in range(_FILES))
+
+
+#: ranks 4 and 6, ranks 3 and 7 (0-based 3, 5 and 2, 6)
+_NEAR_BITS, _FAR_BITS = _rank_bits(3, 5), _rank_bits(2, 6)
+_from_bytes = int.from_bytes
 
 
 def evaluate(state: State, seat: int) -> float:
     """Heuristic value of a live Interaction position for 0-based ``seat`` (higher is better)."""
-    board = state.board
+    n = _from_bytes(state.board, "little")
+    neutrals = n & (n >> 1)  # bit 8 * cell: both low bits of the cell's byte, i.e. 3 (neutral)
     s0, s1 = state.scores
-    near = board.count(_NEUTRAL, _R4, _R4 + 9) + board.count(_NEUTRAL, _R6, _R6 + 9)
-    far = board.count(_NEUTRAL, _R3, _R3 + 9) + board.count(_NEUTRAL, _R7, _R7 + 9)
-    tempo = NEAR * near + FAR * far
+    tempo = NEAR * (neutrals & _NEAR_BITS).bit_count() + FAR * (neutrals & _FAR_BITS).bit_count()
     if state.side == seat:
         return SCORE * (s0 - s1 if seat == 0 else s1 - s0) + tempo
     return SCORE * (s0 - s1 if seat == 0 else s1 - s0) - tempo

@@ -50,6 +50,20 @@ def test_evaluator_registered_and_antisymmetric(game):
         assert abs(evaluate(state, 0) - SCORE * (s0 - s1)) < SCORE  # the score difference comes first
 
 
+def test_evaluator_counts_the_neutrals_of_ranks_3_4_6_7(game):
+    # the heuristic's formula (bots/eval/interaction.py) with the neutrals counted cell by cell
+    from bots.eval.interaction import FAR, NEAR
+
+    for state in random_positions(game, 40, seed=11):
+        neutral = [state.board[c] == 3 for c in range(81)]
+        near = sum(neutral[r * 9 + f] for r in (3, 5) for f in range(9))
+        far = sum(neutral[r * 9 + f] for r in (2, 6) for f in range(9))
+        s0, s1 = state.scores
+        tempo = NEAR * near + FAR * far
+        assert evaluate(state, state.side) == SCORE * (s0 - s1 if state.side == 0 else s1 - s0) + tempo
+        assert evaluate(state, 1 - state.side) == SCORE * (s1 - s0 if state.side == 0 else s0 - s1) - tempo
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3])
 def test_root_value_equals_minimax(game, depth):
     states = random_positions(game, 50, seed=depth)

@@ -13,6 +13,9 @@ def test_info_fields_in_any_order_and_uci_forms():
         Info(depth=2, nodes=7, score=-25.0, seconds=0.04)
     assert parse_info("info score mate 3 nodes 5").score is None  # no number to store for a mate score
     assert parse_info("info depth x nodes 4") == Info(nodes=4)  # a bad number is skipped
+    assert parse_info("info depth 3 nodes 9 depth 5 pv a nodes 1") == Info(depth=5, nodes=1, pv=("a",))  # later wins
+    assert parse_info("info depth") == Info() and parse_info("info") == Info()
+    assert parse_info("info nps 900 hashfull 5 multipv 1 score cp") == Info()  # UCI fields with a value: skipped
 
 
 def test_info_round_trips_the_stats_fields():
@@ -23,6 +26,8 @@ def test_info_round_trips_the_stats_fields():
 def test_later_info_lines_win():
     a, b = parse_info("info depth 1 nodes 10 score 3"), parse_info("info depth 2 nodes 30")
     assert a.merge(b) == Info(depth=2, nodes=30, score=3.0)
+    assert Info().merge(b) == b and b.merge(Info()) == b
+    assert Info(pv=("x",), string="s").merge(Info(depth=0, string="")) == Info(depth=0, pv=("x",), string="")
 
 
 def test_go_line_in_milliseconds():

@@ -109,3 +109,43 @@ def test_sandbox_limits_are_hard(tmp_path):
     soft, hard, nsoft, nhard = map(int, out.stdout.split()[:4])
     assert soft == hard != resource.RLIM_INFINITY and (nsoft, nhard) == (50, 50)
     assert out.stdout.split()[4] == "refused"
+
+
+def test_served_bots_play_the_same_games_as_in_process_and_see_the_referees_state():
+    """``arena engine`` bots (the position read back from its text) play move for move the
+    games the same bots play in-process; an engine bot is handed the referee's own state
+    (``share_state``: no copy), an in-process bot a private copy."""
+    from arena.engine.client import engine_class
+    from arena.referee.private import Private, shares_state
+
+    game = arena.games.make("interaction")
+    cls = engine_class(f"{sys.executable} -m arena.engine random")
+    engines = [cls(), cls()]
+    try:
+        for seed in (1, 2, 3):
+            local = play_game(game, [make("random"), make("r2=random")], seed, labels=["a", "b"])
+            remote = play_game(game, engines, seed, labels=["a", "b"])
+            assert remote.moves == local.moves and remote.outcome == local.outcome and local.plies > 10
+    finally:
+        close_all()
+    state = game.initial_state(1)
+    assert Private(game, shares_state(engines[0])).state(state) is state
+    assert shares_state(make("random")) is False and Private(game).state(state) is not state
+
+    class Mine(cls):  # a user's subclass may override choose: it gets a private copy
+        pass
+    assert shares_state(Mine.__new__(Mine)) is False
+
+
+def test_server_reads_each_go_line_once():
+    """The limits of a ``go`` line are read once per distinct line (an arena repeats it at
+    every move); the cache stays bounded."""
+    from arena.engine.server import Server
+
+    server = Server("random", out=None)
+    first = server.limits("go movetime 250 nodes 1000")
+    assert first == Limits(0.25, 1000, None) and server.limits("go movetime 250 nodes 1000") is first
+    assert server.limits("go") == Limits() and server.limits("go depth 3") == Limits(depth=3)
+    for ms in range(200):
+        assert server.limits(f"go movetime {ms + 1}") == Limits((ms + 1) / 1000)
+    assert len(server._limits) <= 64

@@ -25,7 +25,7 @@ def walk(game, seed, plies):
 @pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
 def test_leaves_agree_with_play(params):
     game = arena.games.make("interaction", **params)
-    light = 0
+    light = pocketing = 0
     for seed in range(6):
         for state in walk(game, seed, 60):
             moves = state.legal_moves()
@@ -38,10 +38,12 @@ def test_leaves_agree_with_play(params):
                 assert leaf.occ == full.occ
                 if isinstance(leaf, LeafPosition):
                     light += 1
+                    pocketing += leaf.scores != state.scores  # a pocketing short of the target
                     assert not full.is_terminal() and not leaf.is_terminal()
                 else:
                     assert leaf.outcome() == full.outcome() and leaf.key() == full.key()
     assert light > 100  # the light path is taken
+    assert pocketing > 0
 
 
 def test_a_position_repeated_twice_before_is_a_full_terminal_leaf():

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from arena.games.interaction import PASS, Move
 from arena.games.interaction.geometry import CELLS, NEXT, NUM_CELLS, PATH_CELLS, POCKET, RAW
-from arena.games.interaction.notation import format_position
+from arena.errors import PositionSyntaxError
+from arena.games.interaction.notation import _parse_position_checked, format_position, parse_position
 from tests.games.interaction_util import game
 
 GAME = game()
@@ -212,3 +213,53 @@ def test_threefold_repetition_matches_a_naive_history_count(board, seed):
         position = (state.board, state.scores, state.side)
         seen[position] = seen.get(position, 0) + 1
         assert (state.termination == "repetition") == (seen[position] >= 3)
+
+
+def _read(parse, *args):
+    """(result, None) or (None, the PositionSyntaxError's message) of a parse."""
+    try:
+        return parse(*args), None
+    except PositionSyntaxError as exc:
+        return None, str(exc)
+
+
+#: characters an edit writes: board letters, separators, digits, non-ASCII look-alikes
+EDIT_CHARS = list("#.RBYrbyxX/ 0-²١é\t")
+
+
+@st.composite
+def edited_positions(draw):
+    """Position text, maybe lower-cased, with up to 3 edits: a character overwritten, or one
+    removed and another inserted elsewhere (ranks of unequal length, same total), or a
+    neutral put on a pocket (rank 5: characters 40..48)."""
+    board, side = draw(boards()), draw(st.integers(0, 1))
+    scores, ply = (draw(st.integers(0, 9)), draw(st.integers(0, 9))), draw(st.integers(0, 300))
+    text = format_position(board, side, scores, ply)
+    lowered = draw(st.booleans())
+    if lowered:
+        text = text.lower()
+    edits = draw(st.lists(st.tuples(st.sampled_from(("set", "move", "pocket")), st.integers(0, 100),
+                                    st.integers(0, 100), st.sampled_from(EDIT_CHARS)), max_size=3))
+    for kind, i, j, ch in edits:
+        if kind == "set":
+            text = text[:i] + ch + text[i + 1:]
+        elif kind == "move":
+            text = text[:i] + text[i + 1:]
+            text = text[:j] + ch + text[j:]
+        else:
+            text = text[:40 + i % 9] + "Y" + text[41 + i % 9:]
+    return text, (board, side, scores, ply) if not edits and not lowered else None
+
+
+@given(edited_positions())
+@settings(max_examples=500)
+def test_fast_position_reading_agrees_with_the_cell_by_cell_reading(case):
+    """``parse_position``'s whole-text fast path accepts exactly what the checked reading
+    accepts, with the same result, and a bad text gets the checked reading's message."""
+    text, expected = case
+    fast, fast_error = _read(parse_position, text)
+    checked, checked_error = _read(_parse_position_checked, text.split(), text)
+    assert (fast, fast_error) == (checked, checked_error)
+    if expected is not None:
+        assert fast == expected
+        assert format_position(*fast) == text

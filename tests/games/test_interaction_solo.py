@@ -89,6 +89,16 @@ def test_layout_figures_are_the_solvers(layout):
         assert breadth_first_count(st, layout.moves) == (layout.moves, layout.solutions)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [3, 4, 5, 6])
+def test_layout_figures_agree_with_plain_bfs(number):
+    """The longer layouts' minimum and solution count by plain breadth-first search over the
+    game's own moves (layouts 1 and 2: ``test_layout_figures_are_the_solvers``)."""
+    layout = LAYOUTS[number - 1]
+    st = game(layout=number).initial_state()
+    assert breadth_first_count(st, layout.moves) == (layout.moves, layout.solutions)
+
+
 def test_layouts_rise_in_difficulty():
     assert len(LAYOUTS) == 6
     slack = [lay.moves - lay.balls for lay in LAYOUTS]

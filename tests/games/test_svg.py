@@ -104,3 +104,65 @@ def test_ricochet_board_robots_targets_and_answer_paths():
     assert answer_paths(before, ["RN RN RN RN RN RN", "-"]) == []  # not a solution: no path
     assert describe_target("RC") == "red circle" and describe_target("V").startswith("vortex")
     assert Solution.parse(after.last_round.split(" ", 2)[2]) == solution
+
+
+def test_the_cached_board_layer_draws_what_building_it_in_the_root_draws(monkeypatch):
+    """``drawing.static_layer``: the Interaction board is serialized once and spliced after the
+    title; the text is the one of the board built element by element in the root there."""
+    from arena.games import drawing
+    from arena.games.interaction import svg
+
+    game = arena.games.make("interaction")
+    state = game.initial_state(3)
+    after = state.play(state.legal_moves()[0])
+    cases = [(state,), (after, str(state.legal_moves()[0]), state)]
+    cached = [svg.render(*args) for args in cases]
+    roots = []
+
+    def root(*args):
+        roots.append(drawing.svg_root(*args))
+        return roots[-1]
+
+    def in_root(key, build):
+        holder = ET.Element("g")
+        build(holder)
+        for i, child in enumerate(holder):
+            roots[-1].insert(1 + i, child)  # right after the title
+        return ""
+
+    monkeypatch.setattr(svg, "svg_root", root)
+    monkeypatch.setattr(svg, "static_layer", in_root)
+    assert [svg.render(*args) for args in cases] == cached
+
+
+def test_the_serializer_writes_what_elementtree_writes(monkeypatch):
+    """``drawing.to_text`` (a plain-tree writer) gives ``ET.tostring``'s text, escaping
+    included, for a tree with awkward text and for the pictures of each built-in game."""
+    from arena.games import drawing
+
+    root = drawing.svg_root(10, 10, 'a "title" & <more>', "x")
+    drawing.add(root, "text", "tab\there & <b>", x=1.5, data_note='q"uote\nline')
+    drawing.add(drawing.add(root, "g"), "rect", width=2)
+    assert drawing.to_text(root) == ET.tostring(root, encoding="unicode")
+    compared = []
+    original = drawing._write
+
+    def checked(el, out):
+        start = len(out)
+        original(el, out)
+        assert "".join(out[start:]) == ET.tostring(el, encoding="unicode")
+        compared.append(el.tag)
+
+    monkeypatch.setattr(drawing, "_write", checked)
+    monkeypatch.setattr(drawing, "_STATIC", {})  # the board layers are serialized again, checked
+    game = arena.games.make("interaction")
+    state = game.initial_state(5)
+    rng = random.Random(5)
+    for _ in range(6):
+        previous, move = state, rng.choice(state.legal_moves())
+        state = state.play(move)
+        game.render_svg(state, str(move), previous)
+    for name, params in (("sandpile", {"rounds": 1}), ("ricochet", {"max_rounds": 2})):
+        other = arena.games.make(name, **params)
+        other.render_svg(other.initial_state(5))
+    assert {"svg", "circle", "polyline", "rect", "text", "title"} <= set(compared)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena import rating_state, store
+from arena import aggregates, rating_state, store
 from arena.ratings import make_env
 from arena.reports import render
 from arena.reports.render import load, print_tables, report_json, write_files
@@ -73,7 +73,7 @@ def test_games_beyond_the_prefix_are_rated_from_the_state(tmp_path):
     for g in games.itertuples():
         if g.game_id <= 2:
             rows += rater.add(g.game_id, g.seats, g.ranks)
-    rater.search = store.search_sums(conn, 2, upto=2)
+    rater.search = aggregates.search_sums(conn, 2, upto=2)
     rating_state.save(conn, path, rater, rows, reset=True)
     conn.close()
     data = load(path)
@@ -160,7 +160,7 @@ def test_run_keeps_the_state_and_matches(tmp_path):
     conn = sqlite3.connect(path)
     rater = rating_state.read(conn, make_env(), ())
     assert rater is not None and rater.prefix == 6
-    assert rater.search == store.search_sums(conn, 2)
+    assert rater.search == aggregates.search_sums(conn, 2)
     conn.close()
     _compare(path)
 

@@ -150,18 +150,20 @@ def test_resume_after_killing_the_whole_run_many_times(tmp_path):
 
 
 def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
-    # enough games that the run is still going when the signal comes, even on a loaded machine
-    # (with 60, a starved test process once saw the run finish first: exit 0)
-    games = 200
+    # the Gated bot blocks after its first 60 moves in each worker until the gate file exists, so the
+    # run is still going when the signal comes however starved this test process is (a plain slow bot
+    # once let the run finish first on a loaded machine: exit 0)
+    games, gate = 200, tmp_path / "gate"
+    bots = ["random", f"{BROKEN}Gated:ms=10,after=60"]
     code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
             "from arena.cli.app import main\n"
-            f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', 'random', '--bot', '{BROKEN}Slow:ms=10', "
+            f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', {bots[0]!r}, '--bot', {bots[1]!r}, "
             f"'--games', '{games}', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, env=os.environ | {"ARENA_TEST_GATE": str(gate)})
     db = tmp_path / "c.sqlite"
     import sqlite3
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
         time.sleep(0.2)
         if db.exists() and sqlite3.connect(db).execute(
@@ -169,11 +171,12 @@ def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
             if sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= 5:
                 break
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in out and "Traceback" not in out + err
     stored = load_games(db)
     assert 5 <= len(stored) < games and stored.game_id.is_unique
-    resumed = run_tournament(build(dict(game="nim", params={"pile": "30"}, bots=["random", f"{BROKEN}Slow:ms=10"],
+    # this process has no ARENA_TEST_GATE, so the resumed run's bots play freely
+    resumed = run_tournament(build(dict(game="nim", params={"pile": "30"}, bots=bots,
                                         games=games, workers=2, name="c", results=str(tmp_path))), progress=False)
     assert resumed.stored == games and resumed.played == games - len(stored)

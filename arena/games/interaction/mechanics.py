@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from arena.games.interaction.geometry import BIT, NEXT, NUM_CELLS, PATH_CELLS, PATH_DIRS, POCKET, RAW, STRIKES
+from arena.games.interaction.geometry import BIT, NEXT, NUM_CELLS, PATH_CELLS, PATH_DIRS, POCKET, RAW, SIZE, STRIKES
 from arena.games.interaction.notation import NEUTRAL
 
 _rng = random.Random(20260401)
@@ -34,12 +34,36 @@ _SCORE_KEYS = tuple(
 )
 
 
-def board_key(board: bytes) -> int:
-    """The Zobrist key of the pieces on ``board``."""
+def _rank_key(rank: int, cells: bytes) -> int:
+    """The Zobrist key of the pieces of one rank (``cells``: its 9 cells, file a first)."""
     z = 0
-    for cell, piece in enumerate(board):
+    for file, piece in enumerate(cells):
         if piece:
-            z ^= ZOBRIST[cell * 4 + piece]
+            z ^= ZOBRIST[(rank * SIZE + file) * 4 + piece]
+    return z
+
+
+#: per rank, the Zobrist keys of the rank contents seen so far (``board_key``), each cache
+#: emptied when it reaches ``RANK_CACHE`` entries
+_RANK_KEYS: tuple[dict[bytes, int], ...] = tuple({} for _ in range(SIZE))
+RANK_CACHE = 4096
+
+
+def board_key(board: bytes) -> int:
+    """The Zobrist key of the pieces on ``board``: the XOR of its ranks' keys, each looked up
+    by the rank's 9 bytes (a position read from text per ply, as an engine does, visits 9
+    ranks, not 81 cells)."""
+    z = 0
+    start = 0
+    for rank, cache in enumerate(_RANK_KEYS):
+        cells = board[start:start + SIZE]
+        key = cache.get(cells)
+        if key is None:
+            if len(cache) >= RANK_CACHE:
+                cache.clear()
+            key = cache[cells] = _rank_key(rank, cells)
+        z ^= key
+        start += SIZE
     return z
 
 
@@ -169,6 +193,11 @@ def strike(occ: int, s: int) -> int:
     return 0
 
 
+#: piece codes -> ``0``/``1`` digits (``occupancy``)
+_BITS = bytes.maketrans(bytes(range(256)), b"0" + b"1" * 255)
+
+
 def occupancy(board: bytes) -> int:
-    """The occupancy mask of ``board``: bit ``cell`` set for each ball."""
-    return sum(BIT[c] for c, piece in enumerate(board) if piece)
+    """The occupancy mask of ``board``: bit ``cell`` set for each ball (the cells as binary
+    digits, cell 0 last)."""
+    return int(board.translate(_BITS)[::-1], 2)

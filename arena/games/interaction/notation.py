@@ -57,9 +57,12 @@ class Move:
         return Move, (self.cell, self.direction)
 
     def __str__(self) -> str:
-        if self.cell < 0:
+        cell, direction = self.cell, self.direction
+        if cell < 0:
             return "pass"
-        return cell_name(self.cell) + DIRECTIONS[self.direction]
+        if cell < NUM_CELLS and 0 <= direction < 8:
+            return _NAMES[cell * 8 + direction]
+        return cell_name(cell) + DIRECTIONS[direction]
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
@@ -83,6 +86,10 @@ PASS = Move(-1, -1)
 #: ``MOVES[cell * 8 + direction]``: the shared Move object of each (cell, direction).
 MOVES = tuple(Move(s >> 3, s & 7) for s in range(NUM_CELLS * 8))
 _INTERNED = True
+#: ``_NAMES[cell * 8 + direction]``: the notation of each move (``str``)
+_NAMES = tuple(cell_name(s >> 3) + DIRECTIONS[s & 7] for s in range(NUM_CELLS * 8))
+#: the notation as ``str`` writes it -> the move (``parse_move_text``'s dictionary lookup)
+_BY_NAME = {_NAMES[s]: MOVES[s] for s in range(NUM_CELLS * 8) if s >> 3 not in CORNERS} | {"pass": PASS}
 
 _MOVE_RE = re.compile(r"^\s*([a-i])([1-9])(nw|ne|sw|se|n|e|s|w)\s*$", re.IGNORECASE)
 
@@ -94,6 +101,9 @@ def parse_move_text(text: str) -> Move:
         MoveSyntaxError: not ``<file a-i><rank 1-9><direction N NE E SE S SW W NW>`` or ``pass``,
             or the square is a clipped corner.
     """
+    move = _BY_NAME.get(text) if text.__class__ is str else None
+    if move is not None:  # as ``str`` writes it (what engines answer): no regular expression
+        return move
     raw = str(text)
     if raw.strip().lower() == "pass":
         return PASS
@@ -110,14 +120,47 @@ def parse_move_text(text: str) -> Move:
     return MOVES[cell * 8 + DIRECTION_INDEX[m.group(3).upper()]]
 
 
+#: the letters of a position text's board
+_LETTERS = b".RBYrby#"
+#: position text's board letters -> piece codes (``bytes.translate``; ``#`` reads as empty)
+_READ = bytes.maketrans(_LETTERS, bytes((EMPTY, RED, BLUE, NEUTRAL, RED, BLUE, NEUTRAL, EMPTY)))
+#: piece codes -> letters (``format_position``)
+_WRITE = bytes.maketrans(bytes((EMPTY, RED, BLUE, NEUTRAL)), PIECE_CHARS.encode())
+_POCKETS = slice(POCKET_RANK * SIZE, POCKET_RANK * SIZE + SIZE)
+_SIDES = {"r": 0, "b": 1, "R": 0, "B": 1}
+_SEPARATORS = "/" * (SIZE - 1)
+_TEXT_LENGTH = NUM_CELLS + SIZE - 1
+
+
 def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
     """(board, side to move 0/1, (Red score, Blue score), ply count) from position text.
+
+    A well-formed ASCII text is read whole by ``bytes.translate`` (an engine server reads one
+    per ply); anything else goes through ``_parse_position_checked``, which names the first
+    problem (both accept exactly the same texts: ``tests/games/test_interaction_props.py``).
 
     Raises:
         PositionSyntaxError: malformed text, a corner that is not ``#``, a ``#`` elsewhere, or
             a neutral on a pocket. (A player without a ball is accepted: it can only pass.)
     """
-    fields = str(text).split()
+    text = str(text)
+    fields = text.split()
+    if len(fields) == 5 and text.isascii():
+        board_text, side_text, red, blue, ply = fields
+        side = _SIDES.get(side_text)
+        if (side is not None and red.isdigit() and blue.isdigit() and ply.isdigit() and len(board_text) == _TEXT_LENGTH
+                and board_text[SIZE::SIZE + 1] == _SEPARATORS and board_text.count("/") == SIZE - 1):
+            raw = "".join(reversed(board_text.split("/"))).encode()  # rank 1 first: index = cell
+            if (raw.count(b"#") == 4 and raw[0] == raw[SIZE - 1] == raw[NUM_CELLS - SIZE] == raw[NUM_CELLS - 1] == 35
+                    and not raw.translate(None, _LETTERS)):
+                board = raw.translate(_READ)
+                if NEUTRAL not in board[_POCKETS]:
+                    return board, side, (int(red), int(blue)), int(ply)
+    return _parse_position_checked(fields, text)
+
+
+def _parse_position_checked(fields: list[str], text: str) -> tuple[bytes, int, tuple[int, int], int]:
+    """``parse_position`` cell by cell: the first problem raises ``PositionSyntaxError``."""
     form = "9 ranks 9..1 separated by '/' (# . R B Y), side r|b, Red score, Blue score, ply"
     if len(fields) != 5:
         raise PositionSyntaxError(f"bad Interaction position {_short(text)!r}: expected 5 fields: {form}")
@@ -147,20 +190,18 @@ def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
         raise PositionSyntaxError(f"bad side to move {fields[1]!r}; accepted: r, b")
     numbers = []
     for label, value in zip(("Red score", "Blue score", "ply count"), fields[2:]):
-        if not value.isdigit():
+        if not (value.isascii() and value.isdigit()):  # '²' is a digit to isdigit, not to int
             raise PositionSyntaxError(f"bad {label} {value!r}: expected a non-negative integer")
         numbers.append(int(value))
     return bytes(board), side, (numbers[0], numbers[1]), numbers[2]
 
 
 def format_position(board: bytes, side: int, scores: tuple[int, int], ply: int) -> str:
-    """Position text (the inverse of ``parse_position``)."""
-    rows = []
-    for y in range(SIZE - 1, -1, -1):
-        rows.append("".join(
-            "#" if y * SIZE + x in CORNERS else PIECE_CHARS[board[y * SIZE + x]] for x in range(SIZE)
-        ))
-    return f"{'/'.join(rows)} {'rb'[side]} {scores[0]} {scores[1]} {ply}"
+    """Position text (the inverse of ``parse_position``): ranks 9..1 of the 9x9 board, the
+    clipped corners written ``#``, in one f-string."""
+    c = board.translate(_WRITE).decode()  # rank 1 first
+    return (f"#{c[73:80]}#/{c[63:72]}/{c[54:63]}/{c[45:54]}/{c[36:45]}/{c[27:36]}/{c[18:27]}/{c[9:18]}/#{c[1:8]}# "
+            f"{'rb'[side]} {scores[0]} {scores[1]} {ply}")
 
 
 def diagram(board: bytes, side: int, scores: tuple[int, int], ply: int, status: str) -> str:

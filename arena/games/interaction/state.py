@@ -67,6 +67,7 @@ class InteractionState(State):
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
         leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
+        child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
         try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
             ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
@@ -158,12 +159,26 @@ class InteractionState(State):
         sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
         return self._child(*sim, False)
 
+    def child(self, move: Move) -> InteractionState:
+        """The state after ``move``, one of this state's ``legal_moves()``, without checking its
+        legality again (for search: MCTS playouts); any other move gives an undefined state or
+        an exception. ``play`` checks and explains."""
+        if move is PASS:
+            return self._child(self.board, 0, 0, self.occ, True)
+        s = move.cell * 8 + move.direction
+        sims = self._sims
+        if sims is not None:
+            return self._child(*sims[s], False)
+        return self._child(*simulate(self.board, self.occ, s, self._hits[s], self.game.stop_rule), False)
+
     def leaves(self, moves: list[Move]):
         """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
         order, lazily (a search cut-off stops the simulations): a ``LeafPosition`` (board,
         occupancy, side, scores, ply) when the game goes on there, the full state
-        (``play(move)``) when it may end there (a pocketing, a possible repetition, a pass,
-        the ply limit), so ``to_move < 0`` and ``outcome()`` stay exact.
+        (``play(move)``) when it may end there (a pocketing that reaches the target, a
+        possible repetition, a pass, the ply limit), so ``to_move < 0`` and ``outcome()`` stay
+        exact. A pocketing short of the target is a light leaf with the new scores (no
+        earlier position can recur once a score changed).
 
         For search leaves: skips what ``play`` adds for a position searched further (the
         child's Zobrist key, history, repetition filter). A move not legal here is handed to
@@ -176,7 +191,8 @@ class InteractionState(State):
             return
         sims, board, occ, stop = self._sims, self.board, self.occ, self.game.stop_rule
         key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
-        for move in moves:
+        pocketed, won = self._pocket_scores()
+        for move in moves:  # each step as _leaf_after, inlined: the hot loop of alpha-beta
             if move.__class__ is not Move:
                 yield move, self.play(move)
                 continue
@@ -186,16 +202,47 @@ class InteractionState(State):
                 yield move, self.play(move)
                 continue
             sim = sims[s] if sims is not None else simulate(board, occ, s, hit, stop)
-            if sim[2] or bloom >> ((key ^ sim[1]) & 1023) & 1:
-                yield move, self._child(*sim, False)  # a pocketing or a possible repetition
+            if sim[2]:
+                if won:
+                    yield move, self._child(*sim, False)
+                    continue
+                after = pocketed
+            elif bloom >> ((key ^ sim[1]) & 1023) & 1:
+                yield move, self._child(*sim, False)  # a possible repetition
                 continue
+            else:
+                after = scores
             leaf = _new(LeafPosition)
             leaf.board = sim[0]
             leaf.occ = sim[3]
             leaf.to_move = leaf.side = side
-            leaf.scores = scores
+            leaf.scores = after
             leaf.ply = ply
             yield move, leaf
+
+    def _pocket_scores(self) -> tuple[tuple[int, int], bool]:
+        """(the scores after the side to move pockets a neutral, whether that reaches the target)."""
+        red, blue = self.scores
+        after = (red, blue + 1) if self.side else (red + 1, blue)
+        return after, after[self.side] >= self.game.target
+
+    def _leaf_after(self, sim: tuple[bytes, int, int, int]):
+        """The position after a move whose ``simulate`` result is ``sim``, as ``leaves`` gives it."""
+        if sim[2]:
+            scores, won = self._pocket_scores()
+            if won:
+                return self._child(*sim, False)
+        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
+            return self._child(*sim, False)
+        else:
+            scores = self.scores
+        leaf = _new(LeafPosition)
+        leaf.board = sim[0]
+        leaf.occ = sim[3]
+        leaf.to_move = leaf.side = self.side ^ 1
+        leaf.scores = scores
+        leaf.ply = self.ply + 1
+        return leaf
 
     def _alone(self, move: Any) -> int:
         """The momentum of ``move`` checked alone, without generating the other moves (0: not
@@ -230,17 +277,7 @@ class InteractionState(State):
         s = move.cell * 8 + move.direction
         if self.ply + 1 >= self.game.max_plies:
             return self.play(move)
-        sim = simulate(self.board, self.occ, s, hit, self.game.stop_rule)
-        key = self._key ^ Z_SIDE
-        if sim[2] or self._bloom >> ((key ^ sim[1]) & 1023) & 1:
-            return self._child(*sim, False)
-        leaf = _new(LeafPosition)
-        leaf.board = sim[0]
-        leaf.occ = sim[3]
-        leaf.to_move = leaf.side = self.side ^ 1
-        leaf.scores = self.scores
-        leaf.ply = self.ply + 1
-        return leaf
+        return self._leaf_after(simulate(self.board, self.occ, s, hit, self.game.stop_rule))
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
         game = self.game

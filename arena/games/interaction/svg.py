@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.drawing import add, points, svg_root, to_text
+from arena.games.drawing import add, points, static_layer, svg_root, to_text
 from arena.games.interaction.geometry import CELLS, DIRECTIONS, FILES, PATH_CELLS, POCKET, SIZE
 from arena.games.interaction.notation import SEAT_NAMES, parse_move_text
 from arena.games.interaction.state import InteractionState, strikes
@@ -53,6 +53,20 @@ def render(state: InteractionState, last_move: Any = None, previous: Interaction
     status = f"game over: {state.termination}" if state.termination else f"{SEAT_NAMES[state.side]} to move"
     title = f"Interaction, ply {state.ply}: Red {state.scores[0]}, Blue {state.scores[1]}; {status}"
     root = svg_root(size, size + 20, title, "interaction")
+    if previous is not None and last_move is not None:
+        _last_move(root, state, previous, last_move)
+    for cell, piece in enumerate(state.board):
+        if piece:
+            x, y = _xy(cell)
+            add(root, "circle", cx=x, cy=y, r=CELL * 0.38, fill=FILL[piece], stroke="#222",
+                stroke_width=1.5, class_=f"ball {KIND[piece]}")
+    add(root, "text", title.split(", ", 1)[1], x=MARGIN, y=size + 12, font_size=13, class_="status")
+    return to_text(root, static_layer("interaction", _board))
+
+
+def _board(root) -> None:
+    """The table, cells, pockets and coordinates: the same in every picture."""
+    size = SIZE * CELL + 2 * MARGIN
     add(root, "polygon", points=points(_outline()), fill="#2e7d4f", stroke="#5d4037", stroke_width=4,
         class_="table")
     for cell in CELLS:
@@ -66,15 +80,6 @@ def render(state: InteractionState, last_move: Any = None, previous: Interaction
     for r in range(SIZE):
         add(root, "text", str(r + 1), x=MARGIN / 2, y=MARGIN + (SIZE - r - 0.5) * CELL + 4,
             text_anchor="middle", font_size=12)
-    if previous is not None and last_move is not None:
-        _last_move(root, state, previous, last_move)
-    for cell, piece in enumerate(state.board):
-        if piece:
-            x, y = _xy(cell)
-            add(root, "circle", cx=x, cy=y, r=CELL * 0.38, fill=FILL[piece], stroke="#222",
-                stroke_width=1.5, class_=f"ball {KIND[piece]}")
-    add(root, "text", title.split(", ", 1)[1], x=MARGIN, y=size + 12, font_size=13, class_="status")
-    return to_text(root)
 
 
 def _last_move(root, state: InteractionState, previous: InteractionState, last_move: Any) -> None:

@@ -102,8 +102,9 @@ def _check(s: SandpileState, text: str) -> None:
         raise _fail(text, "phase topple with no unstable stack")
     if phase == "over" and s.player != 0:
         raise _fail(text, "phase over is written with player A")
+    pieces = "".join(s.board)  # every piece on the board, stack after stack
     for p in range(4):
-        on_board = sum(stack.count(LETTERS[p]) for stack in s.board)
+        on_board = pieces.count(LETTERS[p])
         if on_board != s.placed[p]:
             raise _fail(text, f"{LETTERS[p]} has {on_board} pieces on the board but {s.placed[p]} placed")
         most = rules.rounds * rules.pieces_per_round + (rules.bonus and not s.holds_bonus(p))

@@ -1,0 +1,204 @@
+"""Aggregates read from a tournament's database without loading every row into Python
+objects (issue 14: reports at a million games).
+
+- ``load_game_frame``: the games frame of ``arena.store.load_games``, read in chunks; the list
+  columns (``seats``, ``ranks``, ``scores``) hold one shared list per distinct JSON text (a
+  tournament has a few), with their integer codes beside them (``seats_code``,
+  ``ranks_code``, ``scores_code``) for the tables to group on.
+- ``load_copies``: games repeating an earlier game of their series, found by ``GROUP BY series,
+  moves_hash`` (the hash stored with each game, ``moves_hash``), confirmed on the move lists.
+- ``search_sums`` / ``merge_sums`` / ``game_sums``: per-bot search statistics as sums, in SQL.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from arena.reading import _reading
+
+def has_hashes(conn: Any) -> bool:
+    """Whether every stored game has its ``moves_hash`` (stores written before it was added
+    and not yet opened for a run have none)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(games)")}
+    if "moves_hash" not in columns:
+        return False
+    return conn.execute("SELECT 1 FROM games WHERE moves_hash IS NULL LIMIT 1").fetchone() is None
+
+
+def load_copies(db: Any) -> list[int]:
+    """Ids of the stored games that repeat the move list of an earlier game (lower id) of the
+    same series and pairing: copies, counted once in seat statistics (``docs/statistics.md``
+    "Games must be distinct").
+
+    Candidates are the games sharing (series, ``moves_hash``) with another (an index scan of
+    ``games_series_hash``); an older store without hashes groups on the move lists themselves.
+    Candidates are then compared on their move lists and pairings, so a hash collision never
+    makes a copy.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    with _reading(db) as conn:
+        key = "moves_hash" if has_hashes(conn) else "moves"
+        df = pd.read_sql_query(
+            f"SELECT game_id, series, seats, moves FROM games WHERE (series, {key}) IN "
+            f"(SELECT series, {key} FROM games GROUP BY series, {key} HAVING count(*) > 1) ORDER BY game_id", conn)
+    seats = [",".join(sorted(json.loads(s))) for s in df["seats"]]
+    dup = pd.DataFrame({"s": df["series"], "k": seats, "m": df["moves"]}).duplicated()
+    return [int(g) for g in df.loc[dup, "game_id"]]
+
+
+_NUMBERS = ["game_id", "series", "seed", "plies", "opening_plies", "fault_seat"]
+_LISTS = ["seats", "ranks", "scores"]
+#: Game ids read per query by ``load_game_frame`` (each column comes back as one text).
+SPAN = 262_144
+
+
+def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.DataFrame:
+    """``arena.store.load_games`` (same columns, types and values), plus (``codes``)
+    ``seats_code``, ``ranks_code`` and ``scores_code`` (int32: equal codes, equal lists; the
+    report's tables group on them, ``arena.reports.coded``). The JSON of each distinct list is
+    parsed once and the rows share that list: read-only. Without ``seconds`` the frame has no
+    ``seconds`` column (no report table reads a game's duration; the report skips it).
+
+    No row reaches Python as a tuple: per span of ``SPAN`` game ids, one query returns each
+    numeric column as one comma-separated text (``group_concat``; times with 17 significant
+    digits, so they round-trip exactly) parsed by ``numpy.fromstring``, and the seats, ranks,
+    scores and termination of each game as one key, factorised (``pandas.factorize``).
+
+    Raises:
+        ResultsError: unreadable, corrupt or foreign database.
+    """
+    cols = ", ".join(f"group_concat({c})" for c in _NUMBERS[:-1])
+    times = "group_concat(printf('%!.17g', seconds))" if seconds else "NULL"
+    sql = (f"SELECT {cols}, group_concat(coalesce(fault_seat, -1)), {times}, "
+           "group_concat(seats || char(31) || ranks || char(31) || scores || char(31) || termination, char(30)) "
+           "FROM games WHERE game_id BETWEEN ? AND ?")
+    numbers: list[list[np.ndarray]] = [[] for _ in _NUMBERS]
+    durations: list[np.ndarray] = []
+    keys: list[np.ndarray] = []
+    known: dict[str, int] = {}
+    with _reading(db) as conn:
+        lo, hi = conn.execute("SELECT min(game_id), max(game_id) FROM games").fetchone()
+        for start in range(lo or 0, (hi or -1) + 1, SPAN):
+            row = conn.execute(sql, (start, start + SPAN - 1)).fetchone()
+            if row[0] is None:
+                continue
+            for part, text in zip(numbers, row):
+                part.append(np.fromstring(text, dtype=np.int64, sep=","))
+            if seconds:
+                durations.append(np.fromstring(row[len(_NUMBERS)], dtype=float, sep=","))
+            code, uniques = pd.factorize(np.array(row[-1].split("\x1e"), dtype=object))
+            glob = np.array([known.setdefault(u, len(known)) for u in uniques], dtype=np.int64)
+            keys.append(glob[code])
+    num = {c: np.concatenate(p) if p else np.zeros(0, np.int64) for c, p in zip(_NUMBERS, numbers)}
+    key = np.concatenate(keys) if keys else np.zeros(0, np.int64)
+    order = np.argsort(num["game_id"], kind="stable")  # rows come in key order already: a no-op then
+    df = pd.DataFrame({c: num[c][order] for c in _NUMBERS[:-1]})
+    key = key[order]
+    parts = [text.split("\x1f") for text in known]  # seats, ranks, scores, termination of each distinct key
+    code = {}
+    for i, col in enumerate([*_LISTS, "termination"]):
+        texts = {text: j for j, text in enumerate(dict.fromkeys(p[i] for p in parts))}
+        code[col] = np.array([texts[p[i]] for p in parts], dtype=np.int32)[key] if len(key) else np.zeros(0, np.int32)
+        values = np.empty(len(texts), dtype=object)
+        values[:] = [json.loads(t) if col != "termination" else t for t in texts]
+        if col == "scores":
+            values[:] = [[float(x) for x in v] for v in values]
+        df[col] = values[code[col]] if len(key) else pd.Series([], dtype=object)
+    fault = pd.array(num["fault_seat"][order], dtype="Int64")
+    fault[num["fault_seat"][order] < 0] = pd.NA
+    df["fault_seat"] = fault
+    if seconds:
+        df["seconds"] = np.concatenate(durations)[order] if durations else np.zeros(0)
+    df = df[["game_id", "series", "seed", "seats", "ranks", "scores", "termination", "fault_seat", "plies",
+             "opening_plies", *(["seconds"] if seconds else [])]]
+    if codes:
+        for col in _LISTS:
+            df[f"{col}_code"] = code[col]
+    return df
+
+
+def _rows(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
+    with _reading(db) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+#: Sums per bot of ``search_sums``, in order.
+SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max"]
+
+
+def merge_sums(total: dict[str, list], part: dict[str, list]) -> dict[str, list]:
+    """Add the per-bot sums ``part`` (``search_sums``) into ``total`` (changed and returned):
+    counts and sums add (a ``None`` sum is no report), the largest time is the larger."""
+    for label, values in part.items():
+        acc = total.setdefault(label, [0, 0, None, 0, None, 0, None, None])
+        for i in range(7):
+            if values[i] is not None:
+                acc[i] = values[i] if acc[i] is None else acc[i] + values[i]
+        if values[7] is not None:
+            acc[7] = values[7] if acc[7] is None else max(acc[7], values[7])
+    return total
+
+
+def game_sums(seats: Any, move_stats: Any) -> dict[str, list]:
+    """The ``search_sums`` of one game from its ``MoveRecord``s (what the runner adds up as
+    games are stored): plies with a seat (opening plies and rounds excluded)."""
+    out: dict[str, list] = {}
+    for m in move_stats:
+        if not 0 <= m.seat < len(seats):
+            continue
+        acc = out.setdefault(seats[m.seat], [0, 0, None, 0, None, 0, None, None])
+        acc[0] += 1
+        for i, value in ((1, m.nodes), (3, m.depth), (5, m.seconds)):
+            if value is not None:
+                acc[i] += 1
+                acc[i + 1] = value if acc[i + 1] is None else acc[i + 1] + value
+        if m.seconds is not None:
+            acc[7] = m.seconds if acc[7] is None else max(acc[7], m.seconds)
+    return out
+
+
+def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None = None) -> dict[str, list]:
+    """Per-bot sums of the moves the bots chose (opening plies excluded), computed in SQL in
+    one pass over the moves table in its key order (no move row reaches Python).
+
+    Args:
+        db: as ``load_games``.
+        seats: the tournament's seats per game (``num_players``); seats beyond are ignored.
+        after, upto: only games with ``after < game_id <= upto`` (a key range; ``None``: no
+            bound).
+
+    Returns:
+        label -> ``[moves, nodes_n, nodes_sum, depth_n, depth_sum, seconds_n, seconds_sum,
+        seconds_max]`` (``SEARCH_SUMS``): moves, then per statistic the moves reporting it, its
+        sum (``None`` when none did) and the largest time (seconds; ``None`` without time).
+        Labels without a move are absent.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    inner, outer = ["game_id"], ["g.seats"]
+    for s in range(int(seats)):
+        on = f"seat = {s}"
+        inner += [f"sum({on}) AS n{s}", f"count(CASE WHEN {on} THEN nodes END) AS nn{s}",
+                  f"sum(CASE WHEN {on} THEN nodes END) AS sn{s}", f"count(CASE WHEN {on} THEN depth END) AS nd{s}",
+                  f"sum(CASE WHEN {on} THEN depth END) AS sd{s}", f"count(CASE WHEN {on} THEN seconds END) AS ns{s}",
+                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}"]
+        outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
+                  f"sum(ss{s})", f"max(mx{s})"]
+    bounds = "".join([f" AND game_id > {int(after)}" if after is not None else "",
+                      f" AND game_id <= {int(upto)}" if upto is not None else ""])
+    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0{bounds} "
+           "GROUP BY game_id) AS m JOIN games g USING (game_id) GROUP BY g.seats")
+    out: dict[str, list] = {}
+    for row in _rows(db, sql):
+        labels = json.loads(row[0])
+        for s, label in enumerate(labels[: int(seats)]):
+            if row[1 + 8 * s]:
+                merge_sums(out, {label: list(row[1 + 8 * s: 9 + 8 * s])})
+    return out

@@ -1,0 +1,189 @@
+"""Reading a tournament's results database (``docs/arena.md`` "Storage"): read-only
+connections and the loaders of settings, moves and single games. ``arena.store`` writes the
+database and re-exports these names; ``arena.aggregates`` reads the games in bulk.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from arena.errors import ResultsError
+
+APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
+SCHEMA_VERSION = 1
+TABLES = {"tournament", "bots", "games", "moves"}
+
+
+def _fail(path: Path, exc: BaseException, doing: str) -> ResultsError:
+    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return ResultsError(f"cannot {doing} {str(path)!r}: {text}")
+
+
+def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
+    """True if the database is an arena one, False if empty; else ResultsError."""
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise _fail(path, exc, "read results database") from None
+    if app_id == 0 and not tables:
+        return False
+    if app_id != APPLICATION_ID or not TABLES <= tables:
+        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); choose another --name or --results")
+    if version > SCHEMA_VERSION:
+        raise ResultsError(f"{str(path)!r} was written by a newer arena (schema {version} > {SCHEMA_VERSION})")
+    return True
+
+
+def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
+    """A read-only connection to an arena database.
+
+    Raises:
+        ResultsError: missing, unreadable, corrupt or foreign file.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise ResultsError(f"no results database {str(p)!r}")
+    try:
+        conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise _fail(p, exc, "open results database") from None
+    if not _check_arena_db(conn, p):
+        conn.close()
+        raise ResultsError(f"{str(p)!r} is an empty database, not arena results")
+    return conn
+
+
+def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
+    if isinstance(getattr(db, "conn", None), sqlite3.Connection):  # an open ``arena.store.Store``
+        return db.conn, False
+    if isinstance(db, sqlite3.Connection):
+        return db, False
+    return connect_readonly(db), True
+
+
+@contextmanager
+def _reading(db: Any) -> Iterator[sqlite3.Connection]:
+    """A connection to read ``db`` (a ``Store``, a connection, or a path opened read-only and
+    closed after); a database error inside becomes one ``ResultsError``.
+
+    Raises:
+        ResultsError: the database cannot be read.
+    """
+    conn, owned = _conn(db)
+    try:
+        yield conn
+    except (sqlite3.Error, pd.errors.DatabaseError) as exc:
+        raise ResultsError(f"cannot read results database: {exc}") from None
+    finally:
+        if owned:
+            conn.close()
+
+
+def _query(db: Any, sql: str) -> pd.DataFrame:
+    with _reading(db) as conn:
+        return pd.read_sql_query(sql, conn)
+
+
+def load_sprt(db: Any) -> dict | None:
+    """The stored SPRT state, or None when the tournament ran without ``--sprt``.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    with _reading(db) as conn:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='sprt'").fetchone():
+            return None
+        row = conn.execute("SELECT state FROM sprt WHERE id = 1").fetchone()
+    return json.loads(row[0]) if row else None
+
+
+MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status"]
+
+
+def load_moves(db: Any, game_id: int | None = None, where: str | None = None) -> pd.DataFrame:
+    """Stored plies in (game_id, ply, seat) order: every game's, or one game's (``game_id``),
+    or those matching the SQL condition ``where`` (on ``m``, the moves table).
+
+    Returns:
+        columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
+        opening ply), ``label`` (the bot, ``None`` for opening plies), ``move`` (notation),
+        ``seconds``, ``nodes``, ``depth``, ``evaluation`` (float or NaN), ``status`` (verdict at
+        a simultaneous round, else ``None``).
+
+    Raises:
+        ResultsError: unreadable, corrupt or foreign database.
+    """
+    cond = [] if game_id is None else [f"m.game_id = {int(game_id)}"]
+    cond += [] if where is None else [f"({where})"]
+    df = _query(db, "SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
+                    "m.depth, m.evaluation, m.status FROM moves m JOIN games g USING (game_id) "
+                    + (f"WHERE {' AND '.join(cond)} " if cond else "") + "ORDER BY m.game_id, m.ply, m.seat")
+    cache: dict[str, list[str]] = {}  # one parse per distinct seat list (a few per tournament)
+    labels = []
+    for s, seat in zip(df["label"].tolist(), df["seat"].tolist()):
+        seats = cache.get(s)
+        if seats is None:
+            seats = cache[s] = json.loads(s)
+        labels.append(seats[seat] if 0 <= seat < len(seats) else None)
+    df["label"] = labels
+    df["evaluation"] = df["evaluation"].astype(float)
+    return df
+
+
+def load_tournament(db: Any) -> dict[str, Any]:
+    """The tournament's settings: ``name``, ``game``, ``params`` (dict), ``num_players``,
+    ``seed``, ``settings`` (dict), ``bots`` (label -> spec, field order), ``total_games``,
+    ``created``.
+
+    Raises:
+        ResultsError: unreadable, corrupt, foreign or empty database.
+    """
+    with _reading(db) as conn:
+        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created FROM tournament").fetchone()
+        bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
+    if row is None:
+        raise ResultsError("results database has no tournament recorded")
+    name, game, params, k, seed, settings, total, created = row
+    return {"name": name, "game": game, "params": json.loads(params), "num_players": k, "seed": seed,
+            "settings": json.loads(settings), "bots": dict(bots), "total_games": total, "created": created}
+
+
+def load_game(db: Any, game_id: int) -> dict[str, Any]:
+    """One stored game as a dict (the games row, JSON columns decoded).
+
+    Raises:
+        ResultsError: no such game (the message gives the stored range), or a bad database.
+    """
+    with _reading(db) as conn:
+        conn.row_factory = sqlite3.Row
+        try:
+            row = conn.execute("SELECT * FROM games WHERE game_id = ?", (int(game_id),)).fetchone()
+            lo, hi, n = conn.execute("SELECT min(game_id), max(game_id), count(*) FROM games").fetchone()
+        finally:
+            conn.row_factory = None
+    if row is None:
+        raise ResultsError(f"no game {game_id} stored; {n} games stored" + (f", ids {lo} to {hi}" if n else ""))
+    out = dict(row)
+    for col in ("seats", "opening", "moves", "scores", "ranks"):
+        out[col] = json.loads(out[col])
+    return out
+
+
+def load_answers(db: Any) -> pd.DataFrame:
+    """The rows of ``load_moves`` that have a status (answers at simultaneous rounds: the
+    puzzle races), read without the other moves.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    return load_moves(db, None, "m.status IS NOT NULL")
