@@ -31,13 +31,28 @@ FIELDS = {
 }
 
 
-@pytest.fixture(scope="module")
-def address():
+def _local_cluster():
     import dask
     from arena.tournament.cluster import LOCAL_CONFIG
     with dask.config.set(LOCAL_CONFIG):
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                            memory_limit=0, silence_logs=logging.ERROR)
+    return cluster
+
+
+@pytest.fixture(scope="module")
+def address():
+    cluster = _local_cluster()
+    yield cluster.scheduler_address
+    cluster.close()
+
+
+@pytest.fixture
+def killable():
+    """A cluster of its own for a test that SIGKILLs Dask workers: on a loaded machine the
+    nannies' new workers can take longer to join than the next test waits (``WORKER_TIMEOUT``),
+    so the module's shared cluster is kept out of it."""
+    cluster = _local_cluster()
     yield cluster.scheduler_address
     cluster.close()
 
@@ -95,12 +110,12 @@ def test_an_exec_engine_reaches_the_workers_by_its_spec_string(tmp_path, address
     assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
 
 
-def test_a_lost_dask_worker_has_its_game_replayed(tmp_path, address):
+def test_a_lost_dask_worker_has_its_game_replayed(tmp_path, killable):
     """The bot SIGKILLs its Dask worker the first time it plays each game: the scheduler fails
     the task, the client submits it again, the nanny's new worker plays it to a normal end."""
     marks = tmp_path / "marks"
     marks.mkdir()
-    summary = run(tmp_path, address, game="nim", params={"pile": "12"},
+    summary = run(tmp_path, killable, game="nim", params={"pile": "12"},
                   bots=["random", f"{BROKEN}KillParent:dir={marks}"], games=2, opening_plies=0)
     assert summary.stored == summary.total == 2 and summary.workers_replaced >= 2
     games = load_games(summary.path)
@@ -110,14 +125,14 @@ def test_a_lost_dask_worker_has_its_game_replayed(tmp_path, address):
 
 
 @pytest.mark.slow
-def test_games_waiting_behind_a_lost_game_are_replayed_without_counting(tmp_path, address):
+def test_games_waiting_behind_a_lost_game_are_replayed_without_counting(tmp_path, killable):
     """Each worker holds several games (one playing, the next in its game worker's pipe); each
     game SIGKILLs its worker the first time it plays. With one retry, a game must die only
     while playing: one counted loss each (attempts 2), none a crash, though the games waiting
     behind were lost with their worker too."""
     marks = tmp_path / "marks"
     marks.mkdir()
-    summary = run(tmp_path, address, game="nim", params={"pile": "12"},
+    summary = run(tmp_path, killable, game="nim", params={"pile": "12"},
                   bots=["random", f"{BROKEN}KillParent:dir={marks}"], games=4, opening_plies=0, retries=1)
     assert summary.stored == summary.total == 4 and not summary.faults
     games = load_games(summary.path)
@@ -127,8 +142,8 @@ def test_games_waiting_behind_a_lost_game_are_replayed_without_counting(tmp_path
 
 
 @pytest.mark.slow
-def test_a_game_that_keeps_losing_its_dask_worker_is_a_crash(tmp_path, address):
-    summary = run(tmp_path, address, game="nim", params={"pile": "12"}, bots=["random", f"{BROKEN}KillParent"],
+def test_a_game_that_keeps_losing_its_dask_worker_is_a_crash(tmp_path, killable):
+    summary = run(tmp_path, killable, game="nim", params={"pile": "12"}, bots=["random", f"{BROKEN}KillParent"],
                   games=2, opening_plies=0, retries=1)
     games = load_games(summary.path)
     assert set(games.termination) == {"crash"} and games.fault_seat.isna().all()
