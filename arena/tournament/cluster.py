@@ -141,10 +141,14 @@ def _close(client: Any, cluster: Any) -> None:
 
 def _clashes(stem: str, path: Path) -> bool:
     """Module ``stem`` exists here and is not this file (an earlier upload of it is: a
-    ``local:N`` scheduler in this process puts its copy on ``sys.path``)."""
+    ``local:N`` scheduler in this process puts its copy on ``sys.path``; so is a stale entry
+    of a closed ``local:N`` cluster, whose upload folder is gone)."""
+    importlib.invalidate_caches()
     found = importlib.util.find_spec(stem)
     if found is None or found.origin is None:
         return found is not None
+    if found.has_location and not Path(found.origin).exists():  # a closed cluster's upload
+        return False
     try:
         return Path(found.origin).read_bytes() != path.read_bytes()
     except OSError:
