@@ -85,3 +85,10 @@ def test_a_one_puzzle_process_imports_only_what_solving_needs():
     assert "5 moves" in solved and "optimal" in solved
     assert loaded == "[]"
     assert after == "False True"
+
+
+def test_a_puzzle_file_that_is_not_utf8_is_one_line(tmp_path, capsys):
+    f = tmp_path / "bin.txt"
+    f.write_bytes(b"\xff\xfe\x00garbage\n")
+    code, out, err = run(capsys, "solve", "--file", str(f))
+    assert code == 2 and "is not UTF-8 text" in err and err.count("\n") == 1 and not out

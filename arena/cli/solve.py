@@ -97,9 +97,12 @@ def solve(
         typer.echo(json.dumps(rec) if as_json else _line(rec))
         return
     try:
-        lines = file.read_text().splitlines()
+        lines = file.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise ConfigError(f"cannot read puzzle file {str(file)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"puzzle file {str(file)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+                          "accepted: one puzzle a line") from None
     failed = False
     for raw in lines:
         text = raw.strip()
