@@ -7,4 +7,4 @@
 #: ``--sprt``, ``seat_advantage`` to games of three or more, ``ricochet`` to the race games
 #: (``ricochet``, ``interaction-solo-race``).
 SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "lengths",
-            "terminations", "faults", "search", "ricochet", "sprt")
+            "terminations", "faults", "search", "ricochet", "solo", "sprt")

@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-_FRACTIONS = {"win_share", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
+_FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
               "los", "score_low", "score_high", "share_low", "share_high"}
 _P_VALUES = {"p_value", "p_holm"}
 _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
@@ -27,7 +27,7 @@ HEADERS = {
     "max_seconds": "max s", "nodes_per_second": "nodes/s", "chips_per_game": "chips/game",
     "rounds_won": "won", "solve_rate": "solve rate", "mean_length": "length",
     "mean_excess": "excess", "p_holm": "p (Holm)", "draw_ratio": "draws", "elo_error": "±",
-    "nelo": "nElo", "los": "LOS", "DD_WL": "DD+WL",
+    "nelo": "nElo", "best_score": "best", "worst_score": "worst", "mean_plies": "plies", "los": "LOS", "DD_WL": "DD+WL",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {

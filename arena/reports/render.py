@@ -28,6 +28,7 @@ from arena.reports.elo import holm
 from arena.reports.display import display_frame, format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
+from arena.reports.solo import solo_table
 from arena.sprt import state_line
 
 TITLES = {
@@ -45,12 +46,16 @@ TITLES = {
     "fault_summary": "Faults by bot",
     "search": "Search statistics per bot",
     "ricochet": "Ricochet races (and other puzzle races: Solo Interaction, a round per layout)",
+    "solo": "One-player results (each bot alone on the puzzle)",
 }
 
 NOTES = {
     "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
                 "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
                 "= invalid / no answer / late / crashed answers.",
+    "solo": "Score reached (Solo Interaction: minus the moves used); finished = share of games "
+            "ended by the rules, not stalled, capped or by a fault. The leaderboard's places mean "
+            "nothing in a one-player game. Rows by mean score.",
     "crosstable": "Score % of the row bot against the column bot (k players: 1 for placing "
                   "better, 1/2 for placing equal).",
     "leaderboard": "TrueSkill mu/sigma, conservative = mu - 3 sigma, rated in game-id order. "
@@ -264,6 +269,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["search"] = t.search_from_sums(data.search, order) if data.search is not None else t.search_stats(moves, order)
     if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
+    if "solo" in wanted and k == 1:
+        out["solo"] = solo_table(games, order)
     if "sprt" in wanted and data.sprt:
         out["sprt"] = pd.DataFrame([{**{k: v for k, v in data.sprt.items() if k != "penta"},
                                      **dict(zip(("LL", "LD", "DD_WL", "WD", "WW"), data.sprt["penta"]))}])
@@ -398,8 +405,8 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
         ResultsError: unreadable database.
     """
     data = source if isinstance(source, ReportData) else load(source)
-    print_tables(data, console, ["leaderboard", "pairs", "first_move", "seat_advantage", "ricochet", "sprt",
-                                 "faults"])
+    print_tables(data, console, ["leaderboard", "pairs", "first_move", "seat_advantage", "ricochet", "solo",
+                                 "sprt", "faults"])
 
 
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:

@@ -309,6 +309,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         series = len(seat_orders(range(game.num_players), given.get("seat_rotation", "cyclic")))
         given.setdefault("games", len(given["openings"]) * series)
         given.setdefault("opening_plies", 0)
+    if game.num_players == 1:
+        # a puzzle played alone: random opening plies would hand each bot a different puzzle
+        given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):

@@ -1,0 +1,37 @@
+"""The one-player results table (``arena.reports.solo``) and a one-player run's defaults."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from arena.reports.render import build_tables, load
+from arena.reports.solo import solo_table
+from arena.tournament import build, run_tournament
+
+
+def test_solo_table_by_hand():
+    games = pd.DataFrame({
+        "seats": [["a"], ["b"], ["a"], ["b"], ["b"]],
+        "scores": [[-7.0], [-9.0], [-8.0], [-30.0], [-9.0]],
+        "termination": ["cleared", "cleared", "cleared", "stalled", "cleared"],
+        "fault_seat": [None, None, None, None, None],
+        "plies": [7, 9, 8, 12, 9],
+        "copy": [False, False, False, False, True],  # b's last game repeats its first: counted once
+    })
+    table = solo_table(games, ["b", "a"])
+    assert table["bot"].tolist() == ["a", "b"]
+    a, b = table.iloc[0], table.iloc[1]
+    assert (a.games, a.finished, a.mean_score, a.best_score, a.worst_score, a.mean_plies) == (2, 1.0, -7.5, -7, -8, 7.5)
+    assert (b.games, b.finished, b.mean_score, b.best_score, b.worst_score, b.mean_plies) == (2, 0.5, -19.5, -9, -30, 10.5)
+
+
+def test_a_one_player_run_plays_no_random_opening_and_reports_scores(tmp_path):
+    cfg = build(dict(game="interaction-solo", params={"layout": "2"}, games=2, results=str(tmp_path), name="s",
+                     bots=["interaction-solo-optimal", "random"]))
+    assert cfg.opening_plies == 0  # random plies would give each bot a different puzzle
+    summary = run_tournament(cfg, progress=False)
+    table = build_tables(load(summary.path))["solo"]
+    best = table.iloc[0]
+    assert best.bot == "interaction-solo-optimal" and best.finished == 1.0
+    assert best.best_score == best.worst_score == -7  # layout 2's proven minimum: 7 moves
+    assert table.iloc[1].mean_score < best.mean_score
