@@ -154,14 +154,15 @@ def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
     s = points / n
     var_s = (pairs * var_pair + left * var_game) / n**2
     sigma = math.sqrt(var_s)
-    lo, hi = s - Z95 * sigma, s + Z95 * sigma
-    elo_lo, elo_hi = elo_from_score(lo), elo_from_score(hi)
     sigma_game = math.sqrt(n * var_s)
     if sigma_game > 0:
+        elo_lo, elo_hi = elo_from_score(s - Z95 * sigma), elo_from_score(s + Z95 * sigma)
         nelo = (s - 0.5) / sigma_game * NELO_SCALE
         los = float(stats.norm.cdf((s - 0.5) / sigma)) if pairs else los_trinomial(sc[2], sc[0])
-    else:  # every pair (game) scored the same: no spread, LOS is certain either way
-        nelo = math.nan if s == 0.5 else math.copysign(math.inf, s - 0.5)
+    else:  # every pair (game) scored the same: no spread seen, so no interval and no nElo to
+        # report (a zero-width interval would claim certainty the sample cannot give); the
+        # LOS is taken as certain either way, as the normal model's limit
+        elo_lo = elo_hi = nelo = math.nan
         los = 0.5 if s == 0.5 else float(s > 0.5)
     return MatchStats(n, w, d, l_, s, d / n, pairs, left, tuple(pc), sigma, elo_from_score(s),
                       elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, los)
@@ -186,7 +187,8 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     ``Var = C/(C-1) · Σ_c (Y_c - m·W_c)² / (Σ W)²`` over the ``C`` clusters' sums.
 
     Returns:
-        ``(mean, low, high, clusters)``; NaN when empty, NaN interval with one cluster.
+        ``(mean, low, high, clusters)``; NaN when empty, NaN interval with one cluster or
+        when every cluster sits at the mean (no spread seen).
     """
     y = np.asarray(values, dtype=float)
     w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
@@ -199,6 +201,8 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     if c < 2:
         return m, math.nan, math.nan, c
     var = c / (c - 1) * float(((yc - m * wc) ** 2).sum()) / float(wc.sum()) ** 2
+    if var == 0:  # every cluster at the mean: no spread seen, no interval (not a zero-width one)
+        return m, math.nan, math.nan, c
     z = float(stats.norm.ppf(0.5 + confidence / 2))
     return m, m - z * math.sqrt(var), m + z * math.sqrt(var), c
 

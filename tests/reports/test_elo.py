@@ -58,12 +58,16 @@ def test_leftover_games_fall_back_to_the_trinomial():
 
 def test_all_draws_all_wins_one_pair():
     draws = match_stats([0, 0, 7, 0, 0], wdl=(0, 14, 0))
-    assert draws.elo == 0 and draws.elo_error == 0 and draws.los == 0.5 and math.isnan(draws.nelo)
+    # no spread seen: no interval and no nElo (a zero-width interval would claim certainty)
+    assert draws.elo == 0 and draws.los == 0.5 and math.isnan(draws.nelo)
+    assert math.isnan(draws.elo_low) and math.isnan(draws.elo_high) and math.isnan(draws.elo_error)
     wins = match_stats([0, 0, 0, 0, 4], wdl=(8, 0, 0))
-    assert wins.elo == math.inf and wins.los == 1.0 and wins.nelo == math.inf
+    assert wins.elo == math.inf and wins.los == 1.0 and math.isnan(wins.nelo) and math.isnan(wins.elo_error)
     one = match_stats([0, 0, 0, 1, 0], wdl=(1, 1, 0))
     assert one.games == 2 and one.score == 0.75 and one.sigma == 0 and one.los == 1.0
-    assert one.elo == pytest.approx(-400 * math.log10(1 / 0.75 - 1))
+    assert one.elo == pytest.approx(-400 * math.log10(1 / 0.75 - 1)) and math.isnan(one.elo_low)
+    same = match_stats([0, 0, 0, 3, 0], wdl=(3, 3, 0))  # three identical pairs (the tester's case)
+    assert same.elo == pytest.approx(190.85, abs=0.01) and math.isnan(same.elo_error) and math.isnan(same.nelo)
     empty = match_stats([0] * 5)
     assert empty.games == 0 and math.isnan(empty.elo) and math.isnan(empty.los)
     with pytest.raises(ValueError):
@@ -92,6 +96,8 @@ def test_cluster_mean_by_hand():
     single = cluster_mean([1, 0], ["a", "a"])
     assert single[0] == 0.5 and math.isnan(single[1])
     assert math.isnan(cluster_mean([], [])[0])
+    flat = cluster_mean([1, 0, 1, 0], ["a", "a", "b", "b"])  # every cluster at the mean: no interval
+    assert flat[0] == 0.5 and flat[3] == 2 and math.isnan(flat[1]) and math.isnan(flat[2])
 
 
 def test_pair_table_from_stored_games():
