@@ -72,7 +72,7 @@ class _Search(Bot):
     """Shared driver: limits, iterative deepening, node counting, move ordering."""
 
     PARAMS = {
-        "depth": Param(None, "plies of full-width search (BRS: layers)", kind=int, minimum=1),
+        "depth": Param(None, "plies of full-width search", kind=int, minimum=1),
         "nodes": Param(None, "nodes per move", kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0.0),
         "tt": Param(True, "use a transposition table"),
@@ -239,6 +239,10 @@ class BestReplyBot(_Search):
     seat's nodes, sound). Depth counts layers: a run of consecutive root plies (a placement and
     its bonus offer) is one MAX layer, a run of opponent plies one MIN layer.
     """
+
+    PARAMS = {**_Search.PARAMS,
+              "depth": Param(None, "layers of search (a run of the root seat's plies, or of the opponents', is "
+                                   "one layer)", kind=int, minimum=1)}
 
     name = "brs"
     summary = "best-reply search for n-player games (depth in layers, nodes, time)"
