@@ -21,3 +21,21 @@ def test_usage_errors_are_one_line(args):
 def test_no_arguments_prints_help():
     r = arena()
     assert r.returncode == 0 and "Usage" in r.stdout
+
+
+def test_a_command_still_running_after_ctrl_c_exits_130_within_the_grace():
+    """The Ctrl-C watchdog: a teardown that hangs after the interrupt ends the process anyway."""
+    import time
+    code = ("import os, signal, time\n"
+            "import arena.cli.app as app\n"
+            "app.STOP_GRACE = 1.0\n"
+            "signal.signal(signal.SIGINT, app._on_sigint)\n"
+            "try:\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(5)\n"
+            "except KeyboardInterrupt:\n"
+            "    time.sleep(120)  # a teardown that never ends\n")
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=100)
+    assert r.returncode == 130 and "exiting now (finished games are stored)" in r.stderr
+    assert time.monotonic() - t0 < 100 and "Traceback" not in r.stderr

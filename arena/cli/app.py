@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
+import time
 
 import typer
 
@@ -50,8 +53,44 @@ for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)
 
 
+#: seconds a command may take to stop after Ctrl-C before the process exits at once
+STOP_GRACE = 30.0
+
+
+def _on_sigint(signum, frame) -> None:
+    """Ctrl-C: raise ``KeyboardInterrupt`` as Python's default handler does, and arm a
+    watchdog once: a command still running ``STOP_GRACE`` seconds later says so in one line and
+    exits 130 at once. ``arena run`` commits each game as it is stored, so nothing stored is
+    lost; the watchdog turns a teardown that waits too long (once seen on a loaded machine,
+    cause not found) into a bounded stop."""
+    if not getattr(_on_sigint, "armed", False):
+        _on_sigint.armed = True
+
+        def stop_later() -> None:
+            time.sleep(STOP_GRACE)
+            os.write(2, f"arena: still stopping {STOP_GRACE:g}s after Ctrl-C; exiting now "
+                        "(finished games are stored)\n".encode())
+            os._exit(130)
+
+        threading.Thread(target=stop_later, name="arena-stop-watchdog", daemon=True).start()
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback."""
+    """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback;
+    130 after Ctrl-C (within ``STOP_GRACE`` seconds)."""
+    own = threading.current_thread() is threading.main_thread() and \
+        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if own:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        _main(argv)
+    finally:
+        if own:  # a caller in the same process (tests) gets Python's handler back
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         code = app(args=argv, standalone_mode=False)
     except cx.NoArgsIsHelpError as exc:  # the help text is already printed by rich
