@@ -107,6 +107,13 @@ class EngineBot:
         engine.quit()
         return dict(engine.handshake.ids)
 
+    def close(self) -> None:
+        """Quit this bot's engine (if running) and forget it; the next ``reset`` starts a new one."""
+        if self.engine is not None:
+            self.engine.quit()
+            _RUNNING.pop(self._key(self.seat), None)
+            self.engine = None
+
     def _drop(self, seat: int | None = None) -> None:
         if self.engine is not None:
             self.engine.kill()

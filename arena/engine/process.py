@@ -93,6 +93,7 @@ class EngineProcess:
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, start_new_session=True, preexec_fn=self.preexec, cwd=self.cwd, close_fds=True)
         except OSError as exc:
+            self._remove_cwd()
             raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
         threading.Thread(target=_drain, args=(self.proc.stderr.fileno(), self.label), daemon=True,
                          name=f"engine-stderr-{self.label}").start()
@@ -114,11 +115,11 @@ class EngineProcess:
                                        f"{name!r}; accepted: {accepted}")
                 self.send(f"setoption name {name} value {value}")
             self.sync(self.startup_timeout)
-        except EngineClosed:
-            code = self.wait_exit()
-            raise StartError(f"exited during the handshake ({code})") from None
-        except BaseException:
-            self.kill()
+        except BaseException as exc:
+            code = self.wait_exit() if isinstance(exc, EngineClosed) else None
+            self.kill()  # and its private directory removed
+            if code is not None:
+                raise StartError(f"exited during the handshake ({code})") from None
             raise
 
     def sync(self, timeout: float) -> None:
@@ -176,6 +177,9 @@ class EngineProcess:
                 stream.close()
             except OSError:
                 pass
+        self._remove_cwd()
+
+    def _remove_cwd(self) -> None:
         if self.remove_cwd and self.cwd:
             shutil.rmtree(self.cwd, ignore_errors=True)
 

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import BotSpecError
 from bots.registry import BotSpec
 
 #: the user an isolated bot runs as when the arena runs as root
@@ -87,6 +88,12 @@ def _sweep() -> None:
     if os.getpid() in _swept:
         return
     _swept.add(os.getpid())
+    sweep_ended()
+
+
+def sweep_ended() -> None:
+    """Remove every ``arena-engine-PID-*`` working directory whose starting process ``PID`` has
+    ended (a worker killed, or ended by ``os._exit``, with engines still running)."""
     for path in Path(tempfile.gettempdir()).glob("arena-engine-*-*"):
         try:
             os.kill(int(path.name.split("-")[2]), 0)
@@ -167,5 +174,39 @@ def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None)
         options = {"_isolation": "process"}
         if memory_limit is not None:
             options["_memory_limit"] = str(int(memory_limit))
+        spec = _absolute(spec)  # the engine runs in a private directory: a relative file is lost there
         out[label] = BotSpec(label, "exec:" + shlex.join(engine_command(spec, memory_limit)), options, spec.text)
     return out
+
+
+def _absolute(spec: BotSpec) -> BotSpec:
+    """``spec`` with the file of a ``path/to/file.py#Class`` kind made absolute (relative to
+    the current directory); any other kind unchanged."""
+    path, sep, cls = spec.kind.partition("#")
+    if not sep or not path.endswith(".py"):
+        return spec
+    return BotSpec(spec.label, os.path.abspath(path) + sep + cls, spec.options, spec.text)
+
+
+def check_isolated(specs: dict[str, BotSpec], isolated: dict[str, BotSpec], game, seed: int = 0) -> None:
+    """Start every isolated bot of ``isolated`` once, up to its first ``newgame`` of ``game``
+    (where its engine loads the bot, confined), then quit it: a bot that cannot be loaded there
+    is a spec error before any game, as an ``exec:`` engine that cannot start
+    (``bots.registry.make``). ``specs``: the specs before ``isolate`` (for the message).
+
+    Raises:
+        BotSpecError: an engine that does not start, or whose bot cannot be loaded or made.
+    """
+    from bots.registry import make
+    for label, spec in isolated.items():
+        if spec is specs.get(label) or not spec.options.get("_isolation"):
+            continue  # an exec: engine: probed by the plan already
+        bot = make(spec)
+        try:
+            bot.reset(game, 0, seed)
+            if bot.fault is not None:
+                detail = bot.fault[1].removeprefix("BotSpecError: ")
+                raise BotSpecError(f"bot {specs[label].text!r} cannot be loaded in its isolated engine process "
+                                   f"(--isolation process): {detail}")
+        finally:
+            bot.close()

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
 import arena.games
 from arena.engine import protocol as P
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from bots.base import Limits
 from bots.registry import bot_class, parse_spec
@@ -38,7 +39,8 @@ FAULT_EXIT = 3
 #: standard modules imported before dropping privileges (a bot may use them afterwards even
 #: when the interpreter's own files are not readable by the unprivileged user)
 PRELOAD = ("sqlite3", "resource", "signal", "gc", "ctypes", "json", "random", "math", "itertools",
-           "collections", "functools", "heapq", "time")
+           "collections", "functools", "heapq", "time", "subprocess", "threading", "re", "copy", "dataclasses",
+           "typing", "enum", "operator", "bisect", "statistics", "struct", "array", "string")
 
 
 class Server:
@@ -98,7 +100,14 @@ class Server:
             drop_privileges(self.drop_user)
         self.confined = True
         if self.deferred:
-            self.cls = bot_class(self.spec.kind)
+            try:
+                self.cls = bot_class(self.spec.kind)
+            except Exception as exc:
+                hint = _unreadable_python(self.drop_user, exc)
+                if not hint:
+                    raise
+                what = str(exc) if isinstance(exc, BotSpecError) else f"{type(exc).__name__}: {exc}"
+                raise BotSpecError(f"{what}; {hint}") from None
 
     def position(self, text: str) -> None:
         if self.game is None:
@@ -172,7 +181,7 @@ class Server:
 
     def fault(self, reason: str, detail: str) -> int:
         try:
-            self.say(f"info string fault {reason} {' '.join(detail.split())[:300]}")
+            self.say(f"info string fault {reason} {' '.join(detail.split())[:600]}")
         except Exception:  # noqa: BLE001 - out of memory or a closed pipe: the exit code tells
             pass
         return FAULT_EXIT
@@ -198,6 +207,20 @@ def round_state(game: Game, text: str) -> State:
             if state.to_move == SIMULTANEOUS:
                 return state
         raise
+
+
+def _unreadable_python(user: str | None, exc: Exception) -> str:
+    """A note when ``exc`` is a standard module not found because, dropped to ``user``, this
+    process cannot read its Python's standard library (e.g. a Python installed under ``/root``):
+    a bot importing a module not preloaded (``PRELOAD``) fails then; ``""`` otherwise."""
+    stdlib = os.path.dirname(os.__file__)
+    missing = re.search(r"No module named '([\w.]+)'", str(exc))
+    if (user is None or not missing or missing.group(1).partition(".")[0] not in sys.stdlib_module_names
+            or os.access(stdlib, os.R_OK | os.X_OK)):
+        return ""
+    return (f"the Python install ({stdlib}) is not readable by user {user}, who runs isolated bots when "
+            f"the arena runs as root: make it readable to all (chmod o+rx along its path) or run the arena "
+            f"as another user")
 
 
 def _warm_up(bot: Any, game: Game) -> None:

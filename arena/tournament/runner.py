@@ -25,7 +25,7 @@ from rich.text import Text
 
 import arena.games
 import bots as bot_registry
-from arena.engine.sandbox import isolate
+from arena.engine.sandbox import check_isolated, isolate, sweep_ended
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
 from arena import rating_state
@@ -189,6 +189,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     """
     p = plan(cfg)
     k = p.game.num_players
+    specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+    check_isolated(p.specs, specs, p.game, cfg.seed)  # a bot its engine cannot load: a spec error now
     legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
     if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
         p = replace(p, name=legacy)
@@ -216,7 +218,6 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             return summary
         log_setup = _Logging(Path(cfg.results) / f"{p.name}.log")
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
-        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
         setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
                             str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
         pool = _pool(cfg, setup, k)
@@ -275,4 +276,6 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             if log_setup:
                 log_setup.close()
             store.close()
+            if cfg.isolation == "process":
+                sweep_ended()  # the private directories of engines whose worker was killed
     return summary

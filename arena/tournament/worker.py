@@ -20,6 +20,7 @@ import gc
 import logging
 import os
 import struct
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -287,6 +288,12 @@ def worker_main(conn: Any, shared: Any, setup: WorkerSetup, buffer: Any = None, 
         traceback.print_exc()  # to the log file (fd 2)
         code = 1
     finally:
+        engines = sys.modules.get("arena.engine.client")
+        if engines is not None:  # os._exit skips atexit: quit the engines (their private directories go too)
+            try:
+                engines.close_all()
+            except Exception:  # noqa: BLE001 - the worker is ending anyway; the runner sweeps what is left
+                pass
         if log_handler is not None:
             log_handler.flush()
         flush_output()
