@@ -306,14 +306,31 @@ class Pool:
                 unread.append(slot.tasks.popleft())  # replayed (nobody's fault)
             task = slot.tasks[0]
         seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
-        moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
-        played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
+        sent = self._sent(slot, game_id)
+        if sent is not None:  # the worker missed the copy (already gone) and played on: its plies, not the buffer's
+            played = (list(sent.moves[len(task.opening):ply]), [m for m in sent.move_stats if m.ply < ply])
+        elif int(slot.shared[GAME]) == game_id:
+            moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
+            played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
+        else:
+            played = ([], [])
         seconds = time.monotonic() - slot.shared[BEGUN]
         pending.extendleft(reversed(unread + self._replace(i)[1:]))
         detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "
                   f"process (os.fork) at ply {ply}; worker and its descendants killed")
         out.append(Result(task, task_fault(task, seat, Termination.CRASH, detail, *played, seconds=seconds), 1))
         return out
+
+    @staticmethod
+    def _sent(slot: _Slot, game_id: int) -> GameRecord | None:
+        """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
+        try:
+            if slot.conn.poll():
+                sent_id, packed = slot.conn.recv()
+                return from_wire(packed) if sent_id == game_id else None
+        except (EOFError, OSError):
+            pass
+        return None
 
     def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
         forked = self._forked(i, pending, deaths)

@@ -235,3 +235,39 @@ def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
     finally:
         pool.close()
     assert_no_survivors(marks)
+
+
+def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
+    """The worker missed the copy (gone before its scan), sent the game and began the next:
+    the forking seat still loses (``crash``) with the plies of its own game before the fork,
+    not those in the ply buffer (the next game's)."""
+    import time
+    from collections import deque
+
+    from arena.tournament.pool import Pool, _Slot
+    from arena.tournament.series import GameTask
+    from arena.tournament.worker import FORK_PLY, FORK_SEAT, FORKED, GAME, WorkerSetup
+    from bots.registry import parse_spec
+
+    specs = {s.label: s for s in (parse_spec(f"s={HOSTILE}Sleeper"), parse_spec("greedy"))}
+    setup = WorkerSetup(game="interaction", params={}, specs=specs)
+    pool = Pool(setup, workers=1, num_players=2, game_time=60.0)
+    first = GameTask(1, 0, ("greedy", "s"), ("greedy", "greedy"), 1, ())
+    second = GameTask(2, 0, ("greedy", "s"), ("s", "greedy"), 1, ())  # hangs at its first move
+    list(pool.run([], keep=True))
+    try:
+        pool.slots = [_Slot(pool.ctx, setup, False)]
+        slot = pool.slots[0]
+        assert slot.give(first) and slot.give(second)
+        deadline = time.monotonic() + 60
+        while slot.shared[GAME] != 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        slot.shared[FORK_SEAT], slot.shared[FORK_PLY], slot.shared[FORKED] = 1, 3, 1  # as a copy in game 1 would
+        pending = deque()
+        results = pool._check(0, pending, {})
+        assert [r.task.game_id for r in results] == [1] and pending == deque([second])
+        record = results[0].record
+        assert record.outcome.termination == "crash" and record.fault_seat == 1
+        assert record.plies == 3 and [m.ply for m in record.move_stats] == [0, 1, 2]
+    finally:
+        pool.close()
