@@ -285,8 +285,8 @@ class Pool:
 
         The marked game may be behind results not read yet: the worker sent them before it
         began that game (``shared[GAME]`` moves on only after a send), so they are in the pipe
-        and read first; a result of the marked game itself (sent before the worker saw the
-        copy) is discarded with the worker.
+        and read first. A result of the marked game itself (the copy was gone before the worker
+        looked) gives the plies before the fork: the ply buffer is then the next game's.
         """
         slot = self.slots[i]
         game_id = int(slot.shared[FORKED])
