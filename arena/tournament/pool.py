@@ -308,7 +308,8 @@ class Pool:
         seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
         sent = self._sent(slot, game_id)
         if sent is not None:  # the worker missed the copy (already gone) and played on: its plies, not the buffer's
-            played = (list(sent.moves[len(task.opening):ply]), [m for m in sent.move_stats if m.ply < ply])
+            after = len(task.opening)  # its opening plies are the fault record's own
+            played = (list(sent.moves[after:ply]), [m for m in sent.move_stats if after <= m.ply < ply])
         elif int(slot.shared[GAME]) == game_id:
             moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
             played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])

@@ -79,7 +79,7 @@ def test_play_a_forking_bot_loses_by_crash_and_leaves_no_process(tmp_path):
     assert "fault by seat 1: crash: seat 1 (h) forked the bot process (os.fork) at ply 3" in proc.stdout
     assert "seat 0 random: score 0, rank 1" in proc.stdout
     assert "result after 3 plies" in proc.stdout and "ply 4:" not in proc.stdout  # its 2nd move (ply 4) forked
-    assert len(list(marks.glob("*.pid"))) == 2  # the bot and its copy
+    assert list(marks.glob("*.pid"))  # the bot (and its copy, unless killed before it wrote)
     assert_no_survivors(marks, seconds=1.0)
 
 
