@@ -66,7 +66,8 @@ def play(
     the game's notation (what --openings files and `Game.parse_state` read).
 
     The game runs in a child process: a bot that overruns --move-time + --time-margin loses
-    (timeout), one that kills its process loses (crash); the bots' output is discarded."""
+    (timeout), one that kills or forks its process loses (crash); every process a bot started
+    is killed when the game ends; the bots' output is discarded."""
     import arena.games  # imported on use: other commands start without the referee
     from arena.referee import random_opening
     from arena.watch import watch_game

@@ -259,35 +259,12 @@ class Pool:
         if killed:
             log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
 
-    def _forked(self, i: int, pending: deque) -> Result | None:
-        """The result of the game whose bot forked the worker (a copy of the worker marked
-        ``FORKED`` with the game id before it exited): the worker and its descendants are
-        killed, the forking seat loses (``crash``), the game is not replayed."""
-        slot = self.slots[i]
-        game_id = int(slot.shared[FORKED])
-        if game_id < 0:
-            return None
-        slot.shared[FORKED] = -1
-        task = slot.tasks[0] if slot.tasks else None
-        if task is None or task.game_id != game_id:
-            log.warning("a bot forked worker %d during game %d (its result was already sent)", slot.proc.pid, game_id)
-            return None
-        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
-        moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
-        played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
-        seconds = time.monotonic() - slot.shared[BEGUN]
-        pending.extendleft(reversed(self._replace(i)[1:]))
-        detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "
-                  f"process (os.fork) at ply {ply}; worker and its descendants killed")
-        return Result(task, task_fault(task, seat, Termination.CRASH, detail, *played, seconds=seconds), 1)
-
-    def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
-        forked = self._forked(i, pending)
-        if forked is not None:
-            return [forked]
-        slot, out = self.slots[i], []
+    def _receive(self, slot: _Slot, deaths: dict, until: int | None = None) -> list[Result]:
+        """The results waiting in ``slot``'s pipe, in order; with ``until``, stop before the
+        result of game ``until``."""
+        out = []
         try:
-            while slot.tasks and slot.conn.poll():
+            while slot.tasks and slot.tasks[0].game_id != until and slot.conn.poll():
                 game_id, packed = slot.conn.recv()
                 record = from_wire(packed)
                 task = slot.tasks.popleft()
@@ -298,6 +275,70 @@ class Pool:
                 self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
         except (EOFError, OSError):
             pass  # the worker died: its sentinel says so
+        return out
+
+    def _forked(self, i: int, pending: deque, deaths: dict) -> list[Result] | None:
+        """The results of the games before the one whose bot forked the worker (a copy of the
+        worker, or the worker itself, marked ``FORKED`` with the game id), then that game's:
+        the worker and its descendants are killed, the forking seat loses (``crash``), the game
+        is not replayed. ``None`` when no fork is marked.
+
+        The marked game may be behind results not read yet: the worker sent them before it
+        began that game (``shared[GAME]`` moves on only after a send), so they are in the pipe
+        and read first. A result of the marked game itself (the copy was gone before the worker
+        looked) gives the plies before the fork: the ply buffer is then the next game's.
+        """
+        slot = self.slots[i]
+        game_id = int(slot.shared[FORKED])
+        if game_id < 0:
+            return None
+        slot.shared[FORKED] = -1
+        if all(t.game_id != game_id for t in slot.tasks):
+            log.warning("a bot forked worker %d during game %d (its result was already sent)", slot.proc.pid, game_id)
+            return None
+        out = self._receive(slot, deaths, until=game_id)
+        task = slot.tasks[0] if slot.tasks else None
+        unread = []
+        if task is None or task.game_id != game_id:  # the worker died before sending them all
+            log.warning("worker %d: results before game %d (a bot forked) lost with the worker",
+                        slot.proc.pid, game_id)
+            while slot.tasks[0].game_id != game_id:
+                unread.append(slot.tasks.popleft())  # replayed (nobody's fault)
+            task = slot.tasks[0]
+        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
+        sent = self._sent(slot, game_id)
+        if sent is not None:  # the worker missed the copy (already gone) and played on: its plies, not the buffer's
+            after = len(task.opening)  # its opening plies are the fault record's own
+            played = (list(sent.moves[after:ply]), [m for m in sent.move_stats if after <= m.ply < ply])
+        elif int(slot.shared[GAME]) == game_id:
+            moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
+            played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
+        else:
+            played = ([], [])
+        seconds = time.monotonic() - slot.shared[BEGUN]
+        pending.extendleft(reversed(unread + self._replace(i)[1:]))
+        detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "
+                  f"process (os.fork) at ply {ply}; worker and its descendants killed")
+        out.append(Result(task, task_fault(task, seat, Termination.CRASH, detail, *played, seconds=seconds), 1))
+        return out
+
+    @staticmethod
+    def _sent(slot: _Slot, game_id: int) -> GameRecord | None:
+        """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
+        try:
+            if slot.conn.poll():
+                sent_id, packed = slot.conn.recv()
+                return from_wire(packed) if sent_id == game_id else None
+        except (EOFError, OSError):
+            pass
+        return None
+
+    def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+        forked = self._forked(i, pending, deaths)
+        if forked is not None:
+            return forked
+        slot = self.slots[i]
+        out = self._receive(slot, deaths)
         if not slot.tasks:
             return out
         task, now = slot.playing(), time.monotonic()

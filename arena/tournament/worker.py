@@ -146,9 +146,14 @@ def read_plies(buffer: Any, shared: Any) -> tuple[list[str], list[MoveRecord]]:
     return moves, stats
 
 
+#: the id of the game ``play_task`` is playing: a copy a bot forked marks this game, not
+#: ``shared[GAME]``, which the worker may have moved on before the copy ran
+_PLAYING = -1
+
+
 def _mark_fork(shared: Any, seat: int, ply: int) -> None:
     shared[FORK_SEAT], shared[FORK_PLY] = seat, ply
-    shared[FORKED] = shared[GAME]
+    shared[FORKED] = _PLAYING if _PLAYING >= 0 else shared[GAME]
 
 
 def check_pid(shared: Any, seat: int, ply: int = -1, known: set[int] | None = None) -> None:
@@ -184,7 +189,9 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
 
     ``plies``: where each finished ply is also written for the runner (see ``PlyLog``).
     """
+    global _PLAYING
     shared = shared if shared is not None else [-1.0] * SHARED_SIZE
+    _PLAYING = task.game_id
     if plies is not None:
         plies.clear()
     shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0

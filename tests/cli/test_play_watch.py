@@ -63,3 +63,40 @@ def test_watch_game_timeout_keeps_the_plies_played():
     rec = watch_game(game, bots, 1, labels=("r", "slow"), move_time=0.05, time_margin=0.1)
     assert rec.outcome.termination == "timeout" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
     assert rec.plies == 1 and rec.move_stats[0].seat == 0
+
+
+HOSTILE = "tests/fixtures/hostile_bots.py#"
+
+
+def test_play_a_forking_bot_loses_by_crash_and_leaves_no_process(tmp_path):
+    """``arena play`` as ``arena run``: a bot whose ``os.fork()`` copy plays on loses (``crash``)
+    at the ply it forked, the plies before stand, and no copy outlives the game."""
+    from tests.tournament.hostile import assert_no_survivors
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = play("--bot", "random", "--bot", f"h={HOSTILE}Forker:dir={marks}")
+    assert proc.returncode == 0, proc.stderr
+    assert "fault by seat 1: crash: seat 1 (h) forked the bot process (os.fork) at ply 3" in proc.stdout
+    assert "seat 0 random: score 0, rank 1" in proc.stdout
+    assert "result after 3 plies" in proc.stdout and "ply 4:" not in proc.stdout  # its 2nd move (ply 4) forked
+    assert list(marks.glob("*.pid"))  # the bot (and its copy, unless killed before it wrote)
+    assert_no_survivors(marks, seconds=1.0)
+
+
+def test_play_kills_a_setsid_grandchild_when_the_game_ends(tmp_path):
+    from tests.tournament.hostile import assert_no_survivors
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = play("--bot", "random", "--bot", f"h={HOSTILE}SetsidForker:dir={marks}")
+    assert proc.returncode == 0, proc.stderr
+    assert "fault by seat 1: crash: seat 1 (h) forked the bot process" in proc.stdout  # a fork without exec
+    assert len(list(marks.glob("*.pid"))) == 2  # a child in its own session and its child
+    assert_no_survivors(marks, seconds=1.0)
+
+
+def test_watch_game_forking_bot_keeps_the_plies_before_the_fork(tmp_path):
+    game = Nim(pile=9)
+    rec = watch_game(game, [make("random"), make(f"{HOSTILE}Forker:dir={tmp_path}")], 1, labels=("r", "f"))
+    assert rec.outcome.termination == "crash" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
+    assert rec.plies == 3 and [m.seat for m in rec.move_stats] == [0, 1, 0]
+    assert "forked the bot process" in rec.fault_detail

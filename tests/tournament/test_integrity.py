@@ -11,7 +11,7 @@ import bots
 from arena.referee import GameRecord, Private, last_frame, play_game, referee_check
 from arena.referee.records import Termination, forfeit
 from tests.fixtures import hostile_bots as hb
-from tests.tournament.hostile import assert_no_survivors, run_hostile
+from tests.tournament.hostile import HOSTILE, assert_no_survivors, run_hostile
 
 
 def play(bot, seed=3):
@@ -196,3 +196,78 @@ def test_arena_run_with_a_forking_bot_exits_0_and_leaves_no_process(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "crash" in proc.stdout
     assert_no_survivors(marks)
+
+
+def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
+    """The race of a forking bot in the game after one whose result the runner has not read
+    yet: ``FORKED`` names the second game while the first is still first in flight. The first
+    game's result stands, the second is lost by the forking seat (``crash``), not left to time out."""
+    import time
+    from collections import deque
+
+    from arena.tournament.pool import Pool, _Slot
+    from arena.tournament.series import GameTask
+    from arena.tournament.worker import FORKED, WorkerSetup
+    from bots.registry import parse_spec
+
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    specs = {s.label: s for s in (parse_spec(f"c={HOSTILE}Forker:dir={marks}"), parse_spec("greedy"))}
+    setup = WorkerSetup(game="interaction", params={}, specs=specs)
+    pool = Pool(setup, workers=1, num_players=2, game_time=60.0, move_time=0.5)
+    first = GameTask(1, 0, ("greedy", "c"), ("greedy", "greedy"), 1, ())
+    second = GameTask(2, 0, ("greedy", "c"), ("c", "greedy"), 1, ())
+    list(pool.run([], keep=True))  # the pool's subreaper and its own children, as in a run
+    try:
+        pool.slots = [_Slot(pool.ctx, setup, False)]
+        slot = pool.slots[0]
+        assert slot.give(first) and slot.give(second)
+        deadline = time.monotonic() + 60
+        while slot.shared[FORKED] < 0 and time.monotonic() < deadline:  # nobody reads the pipe meanwhile
+            time.sleep(0.02)
+        assert int(slot.shared[FORKED]) == 2 and slot.tasks[0] is first
+        pending = deque()
+        results = pool._check(0, pending, {})
+        assert [r.task.game_id for r in results] == [1, 2] and not pending
+        assert results[0].record.outcome.termination not in ("crash", "timeout")
+        assert results[1].record.outcome.termination == "crash" and results[1].record.fault_seat == 0
+        assert "forked the worker" in results[1].record.fault_detail
+    finally:
+        pool.close()
+    assert_no_survivors(marks)
+
+
+def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
+    """The worker missed the copy (gone before its scan), sent the game and began the next:
+    the forking seat still loses (``crash``) with the plies of its own game before the fork,
+    not those in the ply buffer (the next game's)."""
+    import time
+    from collections import deque
+
+    from arena.tournament.pool import Pool, _Slot
+    from arena.tournament.series import GameTask
+    from arena.tournament.worker import FORK_PLY, FORK_SEAT, FORKED, GAME, WorkerSetup
+    from bots.registry import parse_spec
+
+    specs = {s.label: s for s in (parse_spec(f"s={HOSTILE}Sleeper"), parse_spec("greedy"))}
+    setup = WorkerSetup(game="interaction", params={}, specs=specs)
+    pool = Pool(setup, workers=1, num_players=2, game_time=60.0)
+    first = GameTask(1, 0, ("greedy", "s"), ("greedy", "greedy"), 1, ())
+    second = GameTask(2, 0, ("greedy", "s"), ("s", "greedy"), 1, ())  # hangs at its first move
+    list(pool.run([], keep=True))
+    try:
+        pool.slots = [_Slot(pool.ctx, setup, False)]
+        slot = pool.slots[0]
+        assert slot.give(first) and slot.give(second)
+        deadline = time.monotonic() + 60
+        while slot.shared[GAME] != 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        slot.shared[FORK_SEAT], slot.shared[FORK_PLY], slot.shared[FORKED] = 1, 3, 1  # as a copy in game 1 would
+        pending = deque()
+        results = pool._check(0, pending, {})
+        assert [r.task.game_id for r in results] == [1] and pending == deque([second])
+        record = results[0].record
+        assert record.outcome.termination == "crash" and record.fault_seat == 1
+        assert record.plies == 3 and [m.ply for m in record.move_stats] == [0, 1, 2]
+    finally:
+        pool.close()
