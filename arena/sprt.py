@@ -217,5 +217,7 @@ def state_line(state: dict, live: bool = False) -> str:
     if live:
         return text
     at = f" at pair {state['decided_at']}" if state.get("decided_at") else ""
-    return (f"{text}{at} of {state['pairs']} pairs counted; Elo {state['elo']:+.1f} "
-            f"[{state['elo_low']:+.1f}, {state['elo_high']:+.1f}]")
+    low, high = state["elo_low"], state["elo_high"]
+    interval = (f"[{low:+.1f}, {high:+.1f}]" if low == low and high == high  # NaN: no spread seen
+                else "(no interval: every pair scored the same)")
+    return f"{text}{at} of {state['pairs']} pairs counted; Elo {state['elo']:+.1f} {interval}"

@@ -135,3 +135,12 @@ def test_sprt_settings(tmp_path):
     assert build({"bots": ["random", "greedy"], "tau": "0.1"}).identity()["tau"] == 0.1
     with pytest.raises(ConfigError, match="--tau"):
         build({"tau": "-1"})
+
+
+def test_state_line_without_an_interval():
+    from arena.sprt import state_line
+    state = dict(elo0=0, elo1=50, llr=3.0, lower=-2.94, upper=2.94, verdict="H1", decided_at=20, pairs=20,
+                 elo=math.inf, elo_low=math.nan, elo_high=math.nan)
+    line = state_line(state)
+    assert "H1 accepted at pair 20 of 20" in line and "no interval: every pair scored the same" in line
+    assert "nan" not in line

@@ -40,7 +40,10 @@ def test_strong_bot_accepts_h1_well_before_the_game_limit(tmp_path):
     st = summary.sprt
     assert st["verdict"] == "H1" and st["llr"] >= st["upper"] and st["decided_at"] < 200
     assert summary.stored < 2000
-    assert load_sprt(summary.path) == st  # stored with the tournament
+    stored = load_sprt(summary.path)  # stored with the tournament (NaN, e.g. no interval when every
+    # pair was won, compared as equal to NaN)
+    assert stored.keys() == st.keys()
+    assert all(stored[k] == st[k] or (stored[k] != stored[k] and st[k] != st[k]) for k in st)
     again = replay(summary.path, sprt)
     assert (again["verdict"], again["decided_at"]) == ("H1", st["decided_at"])
     assert again["llr"] == pytest.approx(st["llr"])
