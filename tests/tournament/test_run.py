@@ -160,7 +160,10 @@ def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
             f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', {bots[0]!r}, '--bot', {bots[1]!r}, "
             f"'--games', '{games}', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=os.environ | {"ARENA_TEST_GATE": str(gate)})
+                            text=True, env=os.environ | {"ARENA_TEST_GATE": str(gate)},
+                            # Ctrl-C's default action even when this test runs as a background job
+                            # (a shell starts those with SIGINT ignored, and children inherit it)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     db = tmp_path / "c.sqlite"
     import sqlite3
     deadline = time.monotonic() + 300
