@@ -61,8 +61,9 @@ def _on_sigint(signum, frame) -> None:
     """Ctrl-C: raise ``KeyboardInterrupt`` as Python's default handler does, and arm a
     watchdog once: a command still running ``STOP_GRACE`` seconds later says so in one line and
     exits 130 at once. ``arena run`` commits each game as it is stored, so nothing stored is
-    lost; the watchdog turns a teardown that waits too long (once seen on a loaded machine,
-    cause not found) into a bounded stop."""
+    lost; the watchdog bounds a teardown that waits too long (a worker or engine slow to die on
+    a starved machine). Not installed when the process inherited SIGINT ignored (a background
+    job): Ctrl-C then does nothing, as for any Unix program."""
     if not getattr(_on_sigint, "armed", False):
         _on_sigint.armed = True
 
