@@ -178,3 +178,28 @@ def test_run_help_states_the_real_defaults():
     from arena.cli.app import app
     out = " ".join(CliRunner().invoke(app, ["run", "--help"]).output.replace("│", " ").split())
     assert "500 × (move time + margin)" in out and "half the physical memory" in out
+
+
+def test_a_game_is_timed_from_its_own_start_before_the_runner_can_see_it_playing():
+    """The worker writes the game's start time before the game id: the runner, which reads the
+    id first (``_Slot.playing``), can never time a new game from a fresh worker's start of 0 and
+    call it over ``game_time`` (a replayed game was once lost as ``game_time`` that way)."""
+    from arena.tournament.series import GameTask
+    from arena.tournament.worker import BEGUN, GAME, SHARED_SIZE, WorkerSetup, bot_factories, play_task
+    from bots.registry import parse_spec
+
+    class Recorded(list):
+        writes: list = []
+
+        def __setitem__(self, index, value):
+            self.writes.append((index, value))
+            super().__setitem__(index, value)
+
+    shared = Recorded([0.0] * SHARED_SIZE)
+    setup = WorkerSetup(game="nim", params={"pile": "5"}, specs={"a": parse_spec("random"), "b": parse_spec("random")})
+    task = GameTask(game_id=7, series=0, pairing=("a", "b"), seats=("a", "b"), seed=1, opening=())
+    record = play_task(arena.games.make("nim", pile="5"), bot_factories(setup.specs), task, setup, shared)
+    assert record.moves
+    order = [i for i, _ in shared.writes if i in (BEGUN, GAME)]
+    assert order[:2] == [BEGUN, GAME], order
+    assert shared[BEGUN] > 0 and shared[GAME] == 7

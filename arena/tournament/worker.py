@@ -195,7 +195,10 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     if plies is not None:
         plies.clear()
     shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0
-    shared[GAME], shared[BEGUN] = task.game_id, time.monotonic()
+    # BEGUN before GAME: the runner reads GAME first (``_Slot.playing``), then times the game from
+    # BEGUN; the other order let it see a fresh worker's BEGUN of 0 and call the game overdue.
+    shared[BEGUN] = time.monotonic()
+    shared[GAME] = task.game_id
 
     here = [-1, len(task.opening)]  # seat last asked, plies played: a forked copy keeps the fork's
     known: set[int] = children() if has_children() else set()  # e.g. engine processes
