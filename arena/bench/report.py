@@ -102,7 +102,8 @@ def end_of_run(path: Path) -> float:
     from rich.console import Console
 
     from arena.reports.html import write_html
-    from arena.reports.render import load, print_summary, write_files
+    from arena.reports.output import print_summary, write_files
+    from arena.reports.render import load
 
     start = time.perf_counter()
     data = load(path)

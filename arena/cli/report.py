@@ -30,7 +30,8 @@ def report(
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena import store  # pandas, scipy: imported on use
-    from arena.reports.render import load, print_tables, report_json, write_files
+    from arena.reports.output import print_tables, report_json, write_files
+    from arena.reports.render import load
 
     if file is not None and not html:
         raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html (arena report NAME --html FILE)")

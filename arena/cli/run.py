@@ -46,7 +46,8 @@ def run(
     verbose: bool = typer.Option(False, "--verbose", "-v", help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.reports.render import load, print_summary, write_files  # pandas, scipy: imported on use
+    from arena.reports.output import print_summary, write_files
+    from arena.reports.render import load  # pandas, scipy: imported on use
     from arena.tournament import build, run_tournament
     from arena.numbers import parse_params
     from arena.tournament.config import load_toml

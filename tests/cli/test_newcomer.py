@@ -19,7 +19,8 @@ import arena.cli.bench as bench_cli
 from arena.bench import Figure
 from arena.cli.app import app, main
 from arena.reports.display import display_frame
-from arena.reports.render import build_tables, load, print_tables
+from arena.reports.output import print_tables
+from arena.reports.render import build_tables, load
 from arena.tournament.config import DEFAULT_FIELDS
 from tests.reports.stores import make_store
 

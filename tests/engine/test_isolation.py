@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.reports.render import write_report
+from arena.reports.output import write_report
 from arena.tournament import build, run_tournament
 from arena.tournament.config import load_toml
 

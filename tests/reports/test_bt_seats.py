@@ -14,7 +14,8 @@ from arena.ratings import make_env, rate_games, update_1vs1
 from arena.reports import bt
 from arena.reports.elo import Z95, holm
 from arena.reports.pairs import first_move_extras, seat_intervals
-from arena.reports.render import ReportData, build_tables, report_json, warnings
+from arena.reports.output import report_json
+from arena.reports.render import ReportData, build_tables, warnings
 from tests.reports.frames import games_frame, moves_frame
 
 W, D, L = [1, 2], [1, 1], [2, 1]

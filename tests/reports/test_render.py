@@ -8,8 +8,8 @@ from rich.console import Console
 
 from arena.cli.app import main
 from arena.errors import ConfigError, ResultsError
-from arena.reports.render import (ReportData, build_tables, load, markdown,
-                                  print_summary, print_tables, write_files)
+from arena.reports.output import markdown, print_summary, print_tables, write_files
+from arena.reports.render import ReportData, build_tables, load
 from tests.reports.frames import games_frame, moves_frame
 
 

@@ -15,7 +15,8 @@ from rich.console import Console
 from arena import aggregates, rating_state, store
 from arena.ratings import make_env
 from arena.reports import render
-from arena.reports.render import load, print_tables, report_json, write_files
+from arena.reports.output import print_tables, report_json, write_files
+from arena.reports.render import load
 from tests.reports.reference import assert_same, old_history, old_tables
 from tests.reports.stores import make_store
 

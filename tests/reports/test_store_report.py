@@ -6,7 +6,8 @@ from rich.console import Console
 
 from arena.cli.app import main
 from arena.referee import play_game
-from arena.reports.render import load, print_report, print_summary, write_report
+from arena.reports.output import print_report, print_summary, write_report
+from arena.reports.render import load
 from arena.store import Store
 from bots.random import RandomBot
 from tests.fixtures.broken_bots import Raiser

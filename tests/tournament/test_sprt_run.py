@@ -11,7 +11,8 @@ import time
 import pytest
 
 from arena.cli.app import main
-from arena.reports.render import load, report_json
+from arena.reports.output import report_json
+from arena.reports.render import load
 from arena.sprt import SprtTally, parse
 from arena.store import load_games, load_sprt
 from arena.tournament import build, run_tournament

@@ -1,0 +1,180 @@
+"""Reports out: rich tables in the terminal, JSON, and Markdown and CSV files beside the database.
+
+``arena.reports.render`` loads a store and computes its tables; the functions here only format
+and write them. Files (``docs/arena.md`` "Ratings and reports"): ``<name>.report.md`` and one
+``<name>.<table>.csv`` per table, in the database's folder. CSV files hold raw numbers
+(fractions as fractions); the terminal and Markdown show percents.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from arena.errors import ResultsError, one_line
+from arena.reports.display import display_frame, format_value
+from arena.reports.fit import dropped_note, fit_columns, needed_width
+from arena.reports.render import TITLES, ReportData, load, notes, tables_for, warnings
+from arena.sprt import state_line
+
+
+def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Table:
+    shown, right = display_frame(name, frame)
+    shown, right, dropped = fit_columns(shown, right, width)
+    table = Table(title=TITLES.get(name, name), title_justify="left",
+                  caption=dropped_note(dropped, width), caption_justify="left")
+    for col, is_right in zip(shown.columns, right):
+        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold", no_wrap=is_right,
+                         min_width=needed_width(col, shown[col].astype(str).tolist(), is_right))
+    for row in shown.itertuples(index=False):
+        table.add_row(*row)
+    return table
+
+
+def _seat_test_line(test: pd.DataFrame) -> str:
+    row = test.iloc[0]
+    return (f"chi-square of equal win shares over {int(row['games'])} games: "
+            f"chi2 = {format_value('chi2', float(row['chi2']))} ({int(row['dof'])} dof), "
+            f"p = {format_value('p_value', float(row['p_value']))}")
+
+
+def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None) -> None:
+    """Print the report of ``data`` as rich tables (see ``SECTIONS``)."""
+    tables = tables_for(data, sections)
+    console.print(f"[bold]{data.name}[/]: {len(data.games)} games of "
+                  f"{data.tournament.get('game', '?')} ({data.num_players} players)")
+    for line in warnings(data):
+        console.print(f"[yellow]{line}[/]")
+    for name, frame in tables.items():
+        if name in ("faults", "fault_summary"):
+            continue
+        if name == "seat_test":
+            console.print(_seat_test_line(frame))
+            continue
+        if name == "sprt":
+            console.print(state_line(data.sprt))
+            continue
+        if frame.empty:
+            console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
+            continue
+        console.print(_rich_table(name, frame, console.width))
+        for line in notes(data, name):
+            console.print(f"[dim]{line}[/]")
+    if "fault_summary" in tables:
+        print_faults(tables["fault_summary"], tables["faults"], console)
+
+
+def print_faults(summary: pd.DataFrame, listed: pd.DataFrame, console: Console) -> None:
+    """Which bot failed how (``exception``, ``illegal_move``, ``bad_move``, ``timeout``,
+    ``crash``...), how often, with the first game's detail, so a user knows what to fix."""
+    if summary.empty:
+        console.print("[green]No faults: every game ended by the rules.[/]")
+        return
+    console.print(f"[bold red]{TITLES['faults']}[/] (the bot named lost those games)")
+    for row in summary.itertuples(index=False):
+        first = listed[listed["game_id"] == row.example].iloc[0]
+        detail = f": {first['detail']}" if first["detail"] else ""
+        console.print(f"  [bold]{row.bot}[/] {row.termination} in {row.games} game(s), "
+                      f"e.g. game {row.example} (seat {first['seat']}, after {first['plies']} plies)"
+                      f"{detail}")
+
+
+def print_report(db_path: str | Path, console: Console, sections: Sequence[str] | None = None) -> None:
+    """Load the database at ``db_path`` and print its report.
+
+    Raises:
+        ResultsError: unreadable database. ConfigError: unknown section.
+    """
+    print_tables(load(db_path), console, sections)
+
+
+def print_summary(source: ReportData | str | Path, console: Console) -> None:
+    """The end of ``arena run``: leaderboard, then first-move (two players) or seat
+    advantage (three or more), then the faults if any. ``source``: frames or a database path.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    data = source if isinstance(source, ReportData) else load(source)
+    print_tables(data, console, ["leaderboard", "pairs", "first_move", "seat_advantage", "ricochet", "solo",
+                                 "sprt", "faults"])
+
+
+def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
+    """Every table of the report as JSON: ``{"tournament": {...}, "warnings": [...], "tables":
+    {name: [row objects keyed by column]}}``; NaN and ±inf become ``null`` (a statistic a bot
+    does not report is empty, not 0). The SPRT state is the one-row table ``sprt``.
+
+    Raises:
+        ConfigError: an unknown section.
+    """
+    tables = tables_for(data, sections)
+    tour = {k: v for k, v in data.tournament.items()}
+    tour["games_stored"] = len(data.games)
+    out = {"tournament": tour, "warnings": warnings(data),
+           "tables": {name: json.loads(frame.to_json(orient="records", double_precision=15))
+                      for name, frame in tables.items()}}
+    return json.dumps(out, indent=1, default=str)
+
+
+def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
+    """The report as Markdown: a title, the tournament's settings, one section per table."""
+    tour = data.tournament
+    lines = [f"# {data.name}", "",
+             f"- game: {tour.get('game', '?')}",
+             *[f"- game parameter `{k}={v}`" for k, v in (tour.get("params") or {}).items()],
+             f"- players per game: {data.num_players}", f"- games: {len(data.games)}",
+             f"- seed: {tour.get('seed', '?')}"]
+    lines += [f"- bot `{label}`: `{spec}`" for label, spec in (tour.get("bots") or {}).items()]
+    lines += ["", *warnings(data)] if warnings(data) else []
+    for name, frame in tables.items():
+        if name == "seat_test":
+            lines += ["", _seat_test_line(frame)]
+            continue
+        if name == "sprt":
+            lines += ["", f"## {TITLES[name]}", "", state_line(data.sprt)]
+            continue
+        lines += ["", f"## {TITLES.get(name, name)}", ""]
+        for line in notes(data, name):
+            lines += [line, ""]
+        lines.append(_markdown_table(name, frame) if len(frame) else "(none)")
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_table(name: str, frame: pd.DataFrame) -> str:
+    shown, right = display_frame(name, frame)
+    align = ["right" if r else "left" for r in right]
+    return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
+
+
+def write_files(data: ReportData, directory: str | Path) -> list[Path]:
+    """Write ``<name>.report.md`` and ``<name>.<table>.csv`` into ``directory``.
+
+    Raises:
+        ResultsError: the folder cannot be written.
+    """
+    folder = Path(directory)
+    tables = tables_for(data)
+    paths = [folder / f"{data.name}.report.md"]
+    try:
+        paths[0].write_text(markdown(data, tables), encoding="utf-8")
+        for name, frame in tables.items():
+            path = folder / f"{data.name}.{name}.csv"
+            frame.to_csv(path, index=False)
+            paths.append(path)
+    except OSError as exc:
+        raise ResultsError(f"cannot write the report into {folder}: {one_line(exc)}") from exc
+    return paths
+
+
+def write_report(db_path: str | Path) -> list[Path]:
+    """Write the Markdown and CSV report of the database at ``db_path`` beside it.
+
+    Returns the paths written. Raises: ResultsError (unreadable database, unwritable folder).
+    """
+    return write_files(load(db_path), Path(db_path).parent)
