@@ -10,19 +10,18 @@ Both work on a ``Puzzle`` (``solve_puzzle``) and answer a round state (``choose`
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
 
 from arena.games import Dynamics, Param, State
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
 from arena.games.ricochet.puzzle import slide as rule_slide
+from bots import kernels
 from bots.base import Bot, Limits, Plays, SearchStats
-from bots.ricochet_bounds import board_arrays, lower_bounds, path_table
-from bots.ricochet_search import breadth_first, greedy, ida_star
+from bots.ricochet_greedy import breadth_first, greedy
 
 
 @dataclass(frozen=True)
@@ -47,35 +46,68 @@ class SolveResult:
 #: a 5-move puzzle solved once per process before timed play
 WARM_UP = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
+#: the kernel modules (``bots.kernels``: one source, a compiled and a plain-Python build)
+SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
+
+#: IDA* nodes searched in plain Python before the compiled kernels are loaded (the cold start,
+#: module docstring): about 0.1 s on the machine measured
+COLD_NODES = 8192
+
+
+def compiled_loaded() -> bool:
+    """True once the compiled kernels are imported in this process."""
+    return SEARCH in sys.modules and BOUNDS in sys.modules
+
+
+def _build(compiled: bool):
+    """(search module, bounds module) of the compiled or the plain-Python build."""
+    load = kernels.compiled if compiled else kernels.plain
+    return load(SEARCH), load(BOUNDS)
+
+
+def warm_up() -> None:
+    """Load the compiled kernels (compiling them and writing numba's cache the first time):
+    solves ``WARM_UP`` with them."""
+    solve_optimal(Puzzle.parse(WARM_UP))
+
 
 @lru_cache(maxsize=64)
-def _arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    return board_arrays(board)
+def _arrays(board: Board, compiled: bool = True):
+    return _build(compiled)[1].board_arrays(board)
 
 
-def _tables(board: Board) -> np.ndarray:
+def _tables(board: Board, compiled: bool = True):
     """The kernel's slide table (``d * 256 + cell``: where a lone robot stops)."""
-    return _arrays(board)[1]
+    return _arrays(board, compiled)[1]
 
 
 @lru_cache(maxsize=64)
-def _paths(board: Board) -> np.ndarray | None:
-    return path_table(board, _arrays(board)[0]) if board.diagonals else None
+def _paths(board: Board, compiled: bool = True):
+    return _build(compiled)[1].path_table(board, _arrays(board, compiled)[0]) if board.diagonals else None
 
 
 @lru_cache(maxsize=1024)
-def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,)) -> np.ndarray:
+def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,), compiled: bool = True):
     """Per cell, a lower bound on the moves of a goal robot; with barriers the bound of each
     goal robot's colour (its deflected paths), the smallest of them for the vortex."""
-    walls, stops = _arrays(board)
+    bounds = _build(compiled)[1]
+    walls, stops = _arrays(board, compiled)
     if not board.diagonals:
-        return lower_bounds(walls, goal)
-    paths = _paths(board)
-    return np.minimum.reduce([lower_bounds(walls, goal, paths, r, stops) for r in colours])
+        return bounds.lower_bounds(walls, goal)
+    paths = _paths(board, compiled)
+    each = [bounds.lower_bounds(walls, goal, paths, r, stops) for r in colours]
+    return bounds.np.array([min(v) for v in zip(*each)], bounds.np.int64)
 
 
-def _puzzle_bounds(puzzle: Puzzle) -> np.ndarray:
-    return _bounds(puzzle.board, puzzle.goal, puzzle.goal_robots() if puzzle.board.diagonals else (0,))
+def _puzzle_bounds(puzzle: Puzzle, compiled: bool = True):
+    return _bounds(puzzle.board, puzzle.goal, puzzle.goal_robots() if puzzle.board.diagonals else (0,), compiled)
+
+
+def _ida(puzzle: Puzzle, compiled: bool, **limits):
+    """``ida_star`` of one build on ``puzzle``: (moves, nodes, depth, proven)."""
+    search = _build(compiled)[0]
+    return search.ida_star(_tables(puzzle.board, compiled), _puzzle_bounds(puzzle, compiled), puzzle.robots,
+                           puzzle.goal_robots(), puzzle.goal, paths=_paths(puzzle.board, compiled), **limits)
 
 
 def _slider(puzzle: Puzzle):
@@ -91,20 +123,33 @@ def _solution(moves) -> Solution | None:
     return None if moves is None else Solution(RobotMove(r, d) for r, d in moves)
 
 
-def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = True) -> SolveResult:
+def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = True,
+                  cold: int = 0) -> SolveResult:
     """The shortest solution by IDA*; within ``limits`` (seconds, nodes) or the best found.
 
+    ``cold`` > 0 and the compiled kernels not loaded yet: IDA* first runs in plain Python
+    (the same kernels, ``bots.kernels``) for up to ``cold`` nodes (checked every 1024); when
+    that is not enough, the compiled kernels are loaded and go on from the bound the plain
+    search did not finish (the module docstring, "Cold start"). The answer is the same.
     When the budget runs out (and ``fallback``), a greedy search gets what is left of it
     (15% of it at least); its answer is not proven optimal.
     """
     start = time.perf_counter()
     deadline = None if limits.time is None else start + 0.85 * limits.time
-    h = _puzzle_bounds(puzzle)
     nodes_cap = None if limits.nodes is None else max(1, int(limits.nodes * 0.85))
-    moves, nodes, depth, proven = ida_star(
-        _tables(puzzle.board), h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
-        deadline=deadline, max_nodes=nodes_cap, paths=_paths(puzzle.board))
+    nodes, first, proven = 0, 1, False
+    if cold > 0 and not compiled_loaded():
+        cap = cold if nodes_cap is None else min(cold, nodes_cap)
+        moves, nodes, depth, proven = _ida(puzzle, False, deadline=deadline, max_nodes=cap, every=1023)
+        first = depth + 1
+        if not proven and (cap == nodes_cap or (deadline is not None and time.perf_counter() >= deadline)):
+            cold = -1  # the caller's budget ran out, not the cold start's: no hand-over
+    if not proven and cold >= 0:
+        moves, more, depth, proven = _ida(puzzle, True, deadline=deadline, start=first,
+                                          max_nodes=None if nodes_cap is None else max(1, nodes_cap - nodes))
+        nodes += more
     if not proven and fallback:
+        h = _puzzle_bounds(puzzle, compiled_loaded())
         stops = puzzle.board.stops
         left = None if limits.nodes is None else max(1, limits.nodes - nodes)
         end = None if limits.time is None else start + limits.time
@@ -116,9 +161,10 @@ def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = Tr
 
 def solve_greedy(puzzle: Puzzle, limits: Limits = Limits(), max_nodes: int = 20000,
                  max_moves: int = 30) -> SolveResult:
-    """A quick solution by greedy best-first search (not optimal)."""
+    """A quick solution by greedy best-first search (not optimal); its lower bounds from the
+    compiled kernels when they are loaded, else from their plain-Python build (same values)."""
     start = time.perf_counter()
-    h = _puzzle_bounds(puzzle)
+    h = _puzzle_bounds(puzzle, compiled_loaded())
     cap = max_nodes if limits.nodes is None else min(max_nodes, limits.nodes)
     deadline = None if limits.time is None else start + limits.time
     moves, nodes = greedy(puzzle.board.stops, h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
@@ -174,14 +220,26 @@ class OptimalSolver(_SolverBot):
     name = "ricochet-optimal"
     summary = "Ricochet: optimal IDA* solver (best found when the budget runs out)"
 
+    #: nodes of plain-Python search before the compiled kernels load (0: loaded at reset)
+    cold = 0
+
     def reset(self, game, seat: int, seed: int) -> None:
-        """Prepare for a game; loads (or compiles, the first time) the search kernel here,
-        outside the timed rounds."""
+        """Prepare for a game: loads (or compiles, the first time) the compiled kernels here,
+        outside the timed rounds. ``game`` None (a lone puzzle, ``arena solve``): nothing is
+        loaded; the first puzzles start in plain Python (``solve_optimal``'s ``cold``,
+        ``COLD_NODES``) and load the compiled kernels only when they need them."""
         super().reset(game, seat, seed)
-        solve_optimal(Puzzle.parse(WARM_UP))
+        self.cold = COLD_NODES if game is None else 0
+        if game is not None:
+            warm_up()
+
+    def warm_up(self) -> None:
+        """Load the compiled kernels now (before timing many puzzles, ``arena solve --file``)."""
+        self.cold = 0
+        warm_up()
 
     def _solve(self, puzzle, limits):
-        return solve_optimal(puzzle, limits)
+        return solve_optimal(puzzle, limits, cold=self.cold)
 
 
 class GreedySolver(_SolverBot):
