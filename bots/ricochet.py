@@ -239,6 +239,8 @@ class OptimalSolver(_SolverBot):
         warm_up()
 
     def _solve(self, puzzle, limits):
+        if self.cold and limits.time is not None and not compiled_loaded():
+            self.warm_up()  # a time limit: load the compiled kernels before the clock starts
         return solve_optimal(puzzle, limits, cold=self.cold)
 
 
