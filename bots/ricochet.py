@@ -6,6 +6,32 @@
 - ``ricochet-greedy``: greedy best-first search with a node and move cap: fast, not optimal.
 
 Both work on a ``Puzzle`` (``solve_puzzle``) and answer a round state (``choose``).
+
+Cold start (issue 18: a one-puzzle ``arena solve`` in ≤ 1.0 s once installed). The compiled
+kernels cannot meet it on the 2-core machine measured: a bare script with two cached
+``numba.njit`` functions takes 1.2-1.6 s (``import numba`` 0.3-0.45 s, the first call of a
+cached kernel 0.5-0.75 s: numba's typing context and LLVM set-up), whatever the search does.
+So a lone puzzle (``reset(None, ...)``, ``arena solve PUZZLE``) starts in plain Python:
+``bots.kernels`` loads the kernel modules' own source a second time with a no-op ``njit``
+and Python lists for arrays (one source, no second copy of the search), which solves the
+puzzle at about 60-80k nodes/s against 10-20M compiled, but without importing numba or
+numpy. ``COLD_NODES`` (16384 nodes, about 0.2 s) settles 92% of random puzzles (300 of
+``arena.bench.ricochet.random_puzzles``; 91% with barriers); the others hand over: the
+compiled kernels load and go on from the first bound the plain search did not finish, so
+the answer is the same and optimal (``tests/bots/test_ricochet_cold.py``). Such a puzzle
+costs up to ``COLD_NODES`` of plain search more, and its ``seconds`` include loading the
+compiled kernels. A timed solve (``limits.time``), a game (``reset(game, ...)``) and ``arena
+solve --file`` load the compiled kernels first, outside the clock, as before.
+
+Rejected: numba's ahead-of-time compiler (``numba.pycc``, a plain extension module written at
+install) is pending deprecation since numba 0.57 with no replacement yet (numba 0.68.1 here
+still warns), needs a C compiler where it is installed, and fails on ``objmode`` (the
+kernel's deadline check: a ``TypeError`` in ``CC.compile`` with numba 0.68.1). Shaving the CLI's imports would not have been enough on its
+own (numba's floor stays), and what is left of them is typer, which builds a pydantic
+``TypeAdapter`` for each option it coerces (pydantic 0.1-0.17 s): bypassing typer means a
+second parser for ``arena solve``. Measured (``/usr/bin/time``, 10 runs each, old and new
+interleaved, load average 4.8-5.5): ``arena solve "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"``
+median 0.92 s, 35 MB against 3.09 s, 155 MB before (0.30×; 1.50-1.66 s before at load ~1).
 """
 
 from __future__ import annotations
@@ -50,8 +76,8 @@ WARM_UP = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
 
 #: IDA* nodes searched in plain Python before the compiled kernels are loaded (the cold start,
-#: module docstring): about 0.1 s on the machine measured
-COLD_NODES = 8192
+#: module docstring): about 0.2 s on the machine measured
+COLD_NODES = 16384
 
 
 def compiled_loaded() -> bool:
