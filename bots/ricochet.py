@@ -215,6 +215,13 @@ class _SolverBot(Bot):
     }
     #: True when the answer of the last solve was proven optimal.
     proven = False
+    #: nodes of plain-Python search before the compiled kernels load (0: loaded at reset)
+    cold = 0
+
+    def warm_up(self) -> None:
+        """Load the compiled kernels now (before timing many puzzles, ``arena solve --file``)."""
+        self.cold = 0
+        warm_up()
 
     def solve_puzzle(self, puzzle: Puzzle, limits: Limits = Limits()) -> SolveResult:
         """Solve ``puzzle`` within the tighter of ``limits`` and the bot's own."""
@@ -246,9 +253,6 @@ class OptimalSolver(_SolverBot):
     name = "ricochet-optimal"
     summary = "Ricochet: optimal IDA* solver (best found when the budget runs out)"
 
-    #: nodes of plain-Python search before the compiled kernels load (0: loaded at reset)
-    cold = 0
-
     def reset(self, game, seat: int, seed: int) -> None:
         """Prepare for a game: loads (or compiles, the first time) the compiled kernels here,
         outside the timed rounds. ``game`` None (a lone puzzle, ``arena solve``): nothing is
@@ -259,11 +263,6 @@ class OptimalSolver(_SolverBot):
         if game is not None:
             warm_up()
 
-    def warm_up(self) -> None:
-        """Load the compiled kernels now (before timing many puzzles, ``arena solve --file``)."""
-        self.cold = 0
-        warm_up()
-
     def _solve(self, puzzle, limits):
         if self.cold and limits.time is not None and not compiled_loaded():
             self.warm_up()  # a time limit: load the compiled kernels before the clock starts
@@ -271,7 +270,9 @@ class OptimalSolver(_SolverBot):
 
 
 class GreedySolver(_SolverBot):
-    """Greedy best-first search on the goal robot's lower bound: quick, often a few moves long."""
+    """Greedy best-first search on the goal robot's lower bound: quick, often a few moves long.
+    The bounds come from the plain-Python build until the compiled kernels are loaded
+    (``warm_up``: ``arena solve --file`` loads them first)."""
 
     name = "ricochet-greedy"
     summary = "Ricochet: fast greedy best-first solver (not optimal)"

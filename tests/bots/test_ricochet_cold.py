@@ -79,6 +79,16 @@ def test_the_callers_node_budget_is_not_handed_over(cold, monkeypatch):
     assert not r.optimal and (r.solution is None or p.check(r.solution) is not None)
 
 
+def test_greedy_needs_no_compiled_kernels_for_a_lone_puzzle(cold, monkeypatch):
+    def refuse(module):
+        raise AssertionError("compiled kernels loaded")
+
+    monkeypatch.setattr(kernels, "compiled", refuse)
+    for p in PUZZLES[:3] + PUZZLES[-3:]:
+        r = ricochet.solve_greedy(p)
+        assert r.solution is None or p.check(r.solution) is not None
+
+
 def test_the_bot_starts_cold_only_for_a_lone_puzzle(cold, monkeypatch):
     loaded = []
     monkeypatch.setattr(ricochet, "warm_up", lambda: loaded.append(1))
