@@ -176,7 +176,7 @@ def cold_start(runs: int = 3) -> list[Figure]:
     _seconds(arena_cmd, 1)  # the first run writes the cache (if it is not there yet)
     wall, cpu = _seconds(arena_cmd, runs)
     floor_wall, floor_cpu = _seconds([sys.executable, "-c", "import numba"], runs)
-    return [Figure("speed", "ricochet one-puzzle `arena solve` process, cached", wall, "s", "≤ 1.0",
+    return [Figure("speed", "ricochet one-puzzle `arena solve` process, after a first run", wall, "s", "≤ 1.0",
                    f"best of {runs}: {cpu:.2f} CPU s; `python -c 'import numba'` {floor_wall:.2f} s "
                    f"({floor_cpu:.2f} CPU s); load average {os.getloadavg()[0]:.1f}; cache in {where}")]
 
