@@ -6,23 +6,49 @@
 - ``ricochet-greedy``: greedy best-first search with a node and move cap: fast, not optimal.
 
 Both work on a ``Puzzle`` (``solve_puzzle``) and answer a round state (``choose``).
+
+Cold start (issue 18: a one-puzzle ``arena solve`` in ≤ 1.0 s once installed). The compiled
+kernels cannot meet it on the 2-core machine measured: a bare script with two cached
+``numba.njit`` functions takes 1.2-1.6 s (``import numba`` 0.3-0.45 s, the first call of a
+cached kernel 0.5-0.75 s: numba's typing context and LLVM set-up), whatever the search does.
+So a lone puzzle (``reset(None, ...)``, ``arena solve PUZZLE``) starts in plain Python:
+``bots.kernels`` loads the kernel modules' own source a second time with a no-op ``njit``
+and Python lists for arrays (one source, no second copy of the search), which solves the
+puzzle at 60-80k nodes/s against about 4M compiled, but without importing numba or
+numpy. ``COLD_NODES`` (16384 nodes, about 0.2 s) settles 92% of random puzzles (300 of
+``arena.bench.ricochet.random_puzzles``; 91% with barriers); the others hand over: the
+compiled kernels load and go on from the first bound the plain search did not finish, so
+the answer is the same and optimal (``tests/bots/test_ricochet_cold.py``). Such a puzzle
+costs up to ``COLD_NODES`` of plain search more, and its ``seconds`` include loading the
+compiled kernels. A timed solve (``limits.time``), a game (``reset(game, ...)``) and ``arena
+solve --file`` load the compiled kernels first, outside the clock, as before.
+
+Rejected: numba's ahead-of-time compiler (``numba.pycc``, a plain extension module written at
+install) is pending deprecation since numba 0.57 with no replacement yet (numba 0.68.1 here
+still warns), needs a C compiler where it is installed, and fails on ``objmode`` (the
+kernel's deadline check: a ``TypeError`` in ``CC.compile`` with numba 0.68.1). Shaving the CLI's imports would not have been enough on its
+own (numba's floor stays), and what is left of them is typer, which builds a pydantic
+``TypeAdapter`` for each option it coerces (pydantic 0.1-0.17 s): bypassing typer means a
+second parser for ``arena solve``. Measured (``/usr/bin/time``, 10 runs each, old and new
+interleaved, load average 4.8-5.5): ``arena solve "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"``
+median 0.92 s, 35 MB against 3.09 s, 155 MB before (0.30×; 1.50-1.66 s before at load ~1);
+CPU 0.46 s against 1.51 s (5 runs each).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
 
 from arena.games import Dynamics, Param, State
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, RobotMove, Solution
 from arena.games.ricochet.puzzle import slide as rule_slide
+from bots import kernels
 from bots.base import Bot, Limits, Plays, SearchStats
-from bots.ricochet_bounds import board_arrays, lower_bounds, path_table
-from bots.ricochet_search import breadth_first, greedy, ida_star
+from bots.ricochet_greedy import breadth_first, greedy
 
 
 @dataclass(frozen=True)
@@ -47,35 +73,68 @@ class SolveResult:
 #: a 5-move puzzle solved once per process before timed play
 WARM_UP = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
+#: the kernel modules (``bots.kernels``: one source, a compiled and a plain-Python build)
+SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
+
+#: IDA* nodes searched in plain Python before the compiled kernels are loaded (the cold start,
+#: module docstring): about 0.2 s on the machine measured
+COLD_NODES = 16384
+
+
+def compiled_loaded() -> bool:
+    """True once the compiled kernels are imported in this process."""
+    return SEARCH in sys.modules and BOUNDS in sys.modules
+
+
+def _build(compiled: bool):
+    """(search module, bounds module) of the compiled or the plain-Python build."""
+    load = kernels.compiled if compiled else kernels.plain
+    return load(SEARCH), load(BOUNDS)
+
+
+def warm_up() -> None:
+    """Load the compiled kernels (compiling them and writing numba's cache the first time):
+    solves ``WARM_UP`` with them."""
+    solve_optimal(Puzzle.parse(WARM_UP))
+
 
 @lru_cache(maxsize=64)
-def _arrays(board: Board) -> tuple[np.ndarray, np.ndarray]:
-    return board_arrays(board)
+def _arrays(board: Board, compiled: bool = True):
+    return _build(compiled)[1].board_arrays(board)
 
 
-def _tables(board: Board) -> np.ndarray:
+def _tables(board: Board, compiled: bool = True):
     """The kernel's slide table (``d * 256 + cell``: where a lone robot stops)."""
-    return _arrays(board)[1]
+    return _arrays(board, compiled)[1]
 
 
 @lru_cache(maxsize=64)
-def _paths(board: Board) -> np.ndarray | None:
-    return path_table(board, _arrays(board)[0]) if board.diagonals else None
+def _paths(board: Board, compiled: bool = True):
+    return _build(compiled)[1].path_table(board, _arrays(board, compiled)[0]) if board.diagonals else None
 
 
 @lru_cache(maxsize=1024)
-def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,)) -> np.ndarray:
+def _bounds(board: Board, goal: int, colours: tuple[int, ...] = (0,), compiled: bool = True):
     """Per cell, a lower bound on the moves of a goal robot; with barriers the bound of each
     goal robot's colour (its deflected paths), the smallest of them for the vortex."""
-    walls, stops = _arrays(board)
+    bounds = _build(compiled)[1]
+    walls, stops = _arrays(board, compiled)
     if not board.diagonals:
-        return lower_bounds(walls, goal)
-    paths = _paths(board)
-    return np.minimum.reduce([lower_bounds(walls, goal, paths, r, stops) for r in colours])
+        return bounds.lower_bounds(walls, goal)
+    paths = _paths(board, compiled)
+    each = [bounds.lower_bounds(walls, goal, paths, r, stops) for r in colours]
+    return bounds.np.array([min(v) for v in zip(*each)], bounds.np.int64)
 
 
-def _puzzle_bounds(puzzle: Puzzle) -> np.ndarray:
-    return _bounds(puzzle.board, puzzle.goal, puzzle.goal_robots() if puzzle.board.diagonals else (0,))
+def _puzzle_bounds(puzzle: Puzzle, compiled: bool = True):
+    return _bounds(puzzle.board, puzzle.goal, puzzle.goal_robots() if puzzle.board.diagonals else (0,), compiled)
+
+
+def _ida(puzzle: Puzzle, compiled: bool, **limits):
+    """``ida_star`` of one build on ``puzzle``: (moves, nodes, depth, proven)."""
+    search = _build(compiled)[0]
+    return search.ida_star(_tables(puzzle.board, compiled), _puzzle_bounds(puzzle, compiled), puzzle.robots,
+                           puzzle.goal_robots(), puzzle.goal, paths=_paths(puzzle.board, compiled), **limits)
 
 
 def _slider(puzzle: Puzzle):
@@ -91,20 +150,33 @@ def _solution(moves) -> Solution | None:
     return None if moves is None else Solution(RobotMove(r, d) for r, d in moves)
 
 
-def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = True) -> SolveResult:
+def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = True,
+                  cold: int = 0) -> SolveResult:
     """The shortest solution by IDA*; within ``limits`` (seconds, nodes) or the best found.
 
+    ``cold`` > 0 and the compiled kernels not loaded yet: IDA* first runs in plain Python
+    (the same kernels, ``bots.kernels``) for up to ``cold`` nodes (checked every 1024); when
+    that is not enough, the compiled kernels are loaded and go on from the bound the plain
+    search did not finish (the module docstring, "Cold start"). The answer is the same.
     When the budget runs out (and ``fallback``), a greedy search gets what is left of it
     (15% of it at least); its answer is not proven optimal.
     """
     start = time.perf_counter()
     deadline = None if limits.time is None else start + 0.85 * limits.time
-    h = _puzzle_bounds(puzzle)
     nodes_cap = None if limits.nodes is None else max(1, int(limits.nodes * 0.85))
-    moves, nodes, depth, proven = ida_star(
-        _tables(puzzle.board), h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
-        deadline=deadline, max_nodes=nodes_cap, paths=_paths(puzzle.board))
+    nodes, first, proven = 0, 1, False
+    if cold > 0 and not compiled_loaded():
+        cap = cold if nodes_cap is None else min(cold, nodes_cap)
+        moves, nodes, depth, proven = _ida(puzzle, False, deadline=deadline, max_nodes=cap, every=1023)
+        first = depth + 1
+        if not proven and (cap == nodes_cap or (deadline is not None and time.perf_counter() >= deadline)):
+            cold = -1  # the caller's budget ran out, not the cold start's: no hand-over
+    if not proven and cold >= 0:
+        moves, more, depth, proven = _ida(puzzle, True, deadline=deadline, start=first,
+                                          max_nodes=None if nodes_cap is None else max(1, nodes_cap - nodes))
+        nodes += more
     if not proven and fallback:
+        h = _puzzle_bounds(puzzle, compiled_loaded())
         stops = puzzle.board.stops
         left = None if limits.nodes is None else max(1, limits.nodes - nodes)
         end = None if limits.time is None else start + limits.time
@@ -116,9 +188,10 @@ def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = Tr
 
 def solve_greedy(puzzle: Puzzle, limits: Limits = Limits(), max_nodes: int = 20000,
                  max_moves: int = 30) -> SolveResult:
-    """A quick solution by greedy best-first search (not optimal)."""
+    """A quick solution by greedy best-first search (not optimal); its lower bounds from the
+    compiled kernels when they are loaded, else from their plain-Python build (same values)."""
     start = time.perf_counter()
-    h = _puzzle_bounds(puzzle)
+    h = _puzzle_bounds(puzzle, compiled_loaded())
     cap = max_nodes if limits.nodes is None else min(max_nodes, limits.nodes)
     deadline = None if limits.time is None else start + limits.time
     moves, nodes = greedy(puzzle.board.stops, h, puzzle.robots, puzzle.goal_robots(), puzzle.goal,
@@ -143,6 +216,13 @@ class _SolverBot(Bot):
     }
     #: True when the answer of the last solve was proven optimal.
     proven = False
+    #: nodes of plain-Python search before the compiled kernels load (0: loaded at reset)
+    cold = 0
+
+    def warm_up(self) -> None:
+        """Load the compiled kernels now (before timing many puzzles, ``arena solve --file``)."""
+        self.cold = 0
+        warm_up()
 
     def solve_puzzle(self, puzzle: Puzzle, limits: Limits = Limits()) -> SolveResult:
         """Solve ``puzzle`` within the tighter of ``limits`` and the bot's own."""
@@ -175,17 +255,25 @@ class OptimalSolver(_SolverBot):
     summary = "Ricochet: optimal IDA* solver (best found when the budget runs out)"
 
     def reset(self, game, seat: int, seed: int) -> None:
-        """Prepare for a game; loads (or compiles, the first time) the search kernel here,
-        outside the timed rounds."""
+        """Prepare for a game: loads (or compiles, the first time) the compiled kernels here,
+        outside the timed rounds. ``game`` None (a lone puzzle, ``arena solve``): nothing is
+        loaded; the first puzzles start in plain Python (``solve_optimal``'s ``cold``,
+        ``COLD_NODES``) and load the compiled kernels only when they need them."""
         super().reset(game, seat, seed)
-        solve_optimal(Puzzle.parse(WARM_UP))
+        self.cold = COLD_NODES if game is None else 0
+        if game is not None:
+            warm_up()
 
     def _solve(self, puzzle, limits):
-        return solve_optimal(puzzle, limits)
+        if self.cold and limits.time is not None and not compiled_loaded():
+            self.warm_up()  # a time limit: load the compiled kernels before the clock starts
+        return solve_optimal(puzzle, limits, cold=self.cold)
 
 
 class GreedySolver(_SolverBot):
-    """Greedy best-first search on the goal robot's lower bound: quick, often a few moves long."""
+    """Greedy best-first search on the goal robot's lower bound: quick, often a few moves long.
+    The bounds come from the plain-Python build until the compiled kernels are loaded
+    (``warm_up``: ``arena solve --file`` loads them first)."""
 
     name = "ricochet-greedy"
     summary = "Ricochet: fast greedy best-first solver (not optimal)"

@@ -5,7 +5,8 @@ coloured diagonal barriers").
 Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + file,
 N E S W = 0 1 2 3, wall bits N=1 E=2 S=4 W=8). These run once per puzzle (``arena solve
 --file`` builds them for each puzzle), so they are numba kernels (``kernel``) like the search:
-the plain-Python versions cost more than a median search.
+plain Python on numpy arrays costs more than a median search. Like the search, the same source
+also runs as plain Python on lists (``bots.kernels``) for the cold start.
 
 Lower bound: a backward breadth-first search from the target where a slide may stop at any
 cell of its path (other robots can always be blockers, so the bound is admissible). With
@@ -17,9 +18,10 @@ visits every cell it ever reaches.
 
 from __future__ import annotations
 
-import numpy as np
+from bots.kernels import backend
+from bots.ricochet_layout import INF, NBAR, ORIENT
 
-from bots.ricochet_search import INF, NBAR, ORIENT, kernel
+kernel, np, objmode = backend(__name__)
 
 
 @kernel
@@ -171,7 +173,7 @@ def lower_bounds(walls, goal: int, paths: np.ndarray | None = None, robot: int =
     where a lone robot sliding towards ``d`` stops, barriers ignored).
     """
     if paths is None:
-        return _straight_bounds(walls if isinstance(walls, np.ndarray) else np.asarray(walls, np.int64), goal)
+        return _straight_bounds(np.array(walls, np.int64) if isinstance(walls, (list, tuple)) else walls, goal)
     return _barrier_bounds(stops, paths, robot, goal)
 
 

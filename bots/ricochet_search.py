@@ -1,8 +1,10 @@
-"""Ricochet Robots search: lower bounds, IDA* kernel (numba), greedy best-first, plain BFS.
+"""Ricochet Robots search: the IDA* kernel and its driver (``ida_star``).
 
 Cells and directions as in ``arena.games.ricochet.board`` (cell = (rank-1)*16 + file,
-N E S W = 0 1 2 3). The IDA* kernel is compiled by numba when it is installed (``kernel``:
-cached on disk at first use) and runs as plain Python otherwise (same code, far slower).
+N E S W = 0 1 2 3). One source, two builds (``bots.kernels``): imported as usual the kernels
+are compiled by numba (cached on disk at first use); ``bots.kernels.plain`` loads this file
+again as plain Python on lists, which ``bots.ricochet`` runs first when the compiled build
+is not loaded yet (the cold start). Without numba the usual import is plain Python too.
 
 Pruning (``docs/rules/ricochet.md`` "Puzzle mode"): a per-cell lower bound on the goal robot's
 moves (``bots.ricochet_bounds.lower_bounds``, compiled as well); only goal robots move
@@ -29,91 +31,13 @@ cell turns it), and the lower bound lets a slide stop on any cell of its deflect
 
 from __future__ import annotations
 
-import importlib
-import sys
-import threading
 import time
 
-import numpy as np
+from bots.kernels import backend
+from bots.ricochet_layout import INF, NBAR, ORIENT
 
-try:
-    from numba import njit, objmode
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover - the plain-Python fallback
-    HAVE_NUMBA = False
+kernel, np, objmode = backend(__name__)
 
-    def njit(*args, **kwargs):
-        return (lambda f: f) if not args or not callable(args[0]) else args[0]
-
-    class objmode:  # noqa: N801 - mirrors numba.objmode
-        def __init__(self, **kwargs):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-
-
-#: numba modules imported before the first kernel runs -> the optional library each imports
-#: only to offer a feature these kernels do not use
-_PROBES = {"numba.np.arraymath": "scipy.linalg", "numba.core.typing.cffi_utils": "cffi"}
-
-
-def _load_numba_without_probes() -> None:
-    """Import numba's implementation modules now, with the libraries they probe for hidden.
-
-    Before the first kernel runs (compiled or loaded from the cache) numba imports all its
-    implementation modules (``BaseContext.refresh``). ``numba.np.arraymath`` imports
-    ``scipy.linalg`` only to see whether ``np.dot`` may call BLAS (``_check_blas``), and
-    ``numba.core.typing.cffi_utils`` builds a ``cffi.FFI()`` (a C parser) to type cffi
-    functions: together 0.3-0.5 CPU s of a one-puzzle ``arena solve`` process. These
-    kernels use neither. With the import refused (``ImportError``) numba records "no BLAS"
-    (``np.correlate`` and ``np.convolve`` then use a plain loop; ``np.dot`` imports scipy when it
-    is compiled) and "no cffi"; both libraries import as usual afterwards. A library already
-    imported is not hidden, and nothing is hidden while other threads run (one of them could
-    be importing the library meanwhile). A numba without these modules is left alone.
-    """
-    if threading.active_count() > 1:
-        return
-    for module, library in _PROBES.items():
-        if module in sys.modules or library in sys.modules:
-            continue
-        sys.modules[library] = None  # ``import library`` raises ImportError meanwhile
-        try:
-            importlib.import_module(module)
-        except ImportError:  # another numba version without this module: nothing to skip
-            pass
-        finally:
-            if sys.modules.get(library, 0) is None:
-                del sys.modules[library]
-
-
-if HAVE_NUMBA:
-    _load_numba_without_probes()
-
-
-def kernel(func):
-    """``numba.njit(cache=True)``: compiled at first use and cached on disk, so later
-    processes load it instead of compiling (about 1.5 s saved per process).
-
-    numba writes the cache beside this module (``bots/__pycache__``), or when that folder is
-    read-only in its user-wide cache (``NUMBA_CACHE_DIR`` when set, else the user cache
-    folder, e.g. ``~/.cache/numba``). With no writable location numba refuses ``cache=True``
-    with a ``RuntimeError``; the kernel is then compiled in each process instead, quietly.
-    Plain Python without numba.
-    """
-    if not HAVE_NUMBA:
-        return func
-    try:
-        return njit(cache=True)(func)
-    except RuntimeError:  # "cannot cache function ...: no locator available"
-        return njit(func)
-
-
-INF = 99
 STEP = (16, 1, -16, -1)
 WALL_BIT = (1, 2, 4, 8)
 FOUND, EXHAUSTED, ABORTED = 1, 0, -1
@@ -144,20 +68,13 @@ def _slide(stops, pos, n, r, d):
     return stop
 
 
-#: ``path_table`` layout: ``r * 1024 + d * 256 + cell``: the nearest barrier that turns robot
-#: ``r`` on the wall-free run from ``cell`` towards ``d`` (``Board.turning_ahead``), or -1;
-#: ``ORIENT + cell``: 1 for a ``/`` barrier, 2 for ``\\``; ``NBAR``: the number of barriers.
-ORIENT = 5 * 1024
-NBAR = ORIENT + 256
-
-
 @kernel
 def _move(stops, paths, pos, n, r, d):
     """Where robot ``r`` stops moving ``d`` (its own cell: no move). With barriers it runs
     straight from barrier to barrier; a run's first robot stops it on the cell before; more
     barrier entries than (barriers x 4 directions) means a repeated entry: an endless loop
     with no robot on it, which is no move."""
-    if paths.shape[0] == 0:
+    if len(paths) == 0:
         return _slide(stops, pos, n, r, d)
     s = pos[r]
     cell = s
@@ -235,17 +152,18 @@ def _commutes(stops, paths, pos, n, r, d, c, r1, a, d1):
 
 @kernel
 def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
-                  deadline, path_r, path_d, tt_from=3):
+                  deadline, path_r, path_d, tt_from=3, every=0xFFFF):
     """One depth-first iteration with ``bound`` moves; returns (status, nodes).
 
     ``status``: 1 found (the moves are in ``path_r``/``path_d``), 0 none within ``bound``,
-    -1 stopped by ``max_nodes`` or ``deadline`` (``time.perf_counter`` seconds; <= 0: none).
+    -1 stopped by ``max_nodes`` or ``deadline`` (``time.perf_counter`` seconds; <= 0: none),
+    checked when the node count is a multiple of ``every + 1`` (a power of two).
     The table is probed only ``tt_from`` or more moves from the bound: nearer the leaves
     mostly the goal robot moves alone, transpositions are rare and a probe (a cache miss)
     costs more than it saves.
     """
-    mask = tt.shape[0] - 1
-    straight = paths.shape[0] == 0
+    mask = len(tt) - 1
+    straight = len(paths) == 0
     tmp = np.empty(n, np.int64)
     nxt = np.zeros(bound + 1, np.int64)
     old = np.zeros(bound + 1, np.int64)
@@ -257,7 +175,7 @@ def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max
         i = nxt[level]
         if i == 0:  # entering the node
             nodes += 1
-            if (nodes & 0xFFFF) == 0:
+            if (nodes & every) == 0:
                 if max_nodes > 0 and nodes >= max_nodes:
                     return ABORTED, nodes
                 if deadline > 0:
@@ -333,10 +251,14 @@ def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max
 
 def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
              target: int, deadline: float | None = None, max_nodes: int | None = None,
-             max_depth: int = 60, table_bits: int = 22, paths: np.ndarray | None = None):
+             max_depth: int = 60, table_bits: int = 22, paths: np.ndarray | None = None,
+             start: int = 1, every: int = 0xFFFF):
     """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
 
     ``paths``: the board's ``path_table`` when it has barriers (``None``: plain slides).
+    ``start``: the first bound searched, moves (a search handed over from the other build,
+    ``bots.kernels``, starts at the bound it did not finish: no solution is shorter).
+    ``every``: the budget (``deadline``, ``max_nodes``) is checked every ``every + 1`` nodes.
 
     ``moves`` is a list of (robot, direction); ``proven`` is True when the answer is optimal
     (or when it is proven that no solution of at most ``max_depth`` moves exists).
@@ -350,6 +272,7 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
     bound = max(1, min(int(h[robots[r]]) for r in goal_robots))
     if bound >= INF:
         return None, 0, 0, True
+    bound = max(bound, start)
     bits = 16
     tt = np.zeros(1 << bits, np.int64)
     total = 0
@@ -360,10 +283,10 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
         path_d = np.zeros(bound, np.int64)
         with np.errstate(over="ignore"):  # the hash wraps around (plain-Python fallback)
             status, nodes = ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt,
-                                          budget, deadline or 0.0, path_r, path_d)
+                                          budget, deadline or 0.0, path_r, path_d, 3, every)
         total += nodes
         if status == FOUND:
-            return list(zip(path_r.tolist(), path_d.tolist())), total, bound, True
+            return [(int(r), int(d)) for r, d in zip(path_r, path_d)], total, bound, True
         if status == ABORTED:
             return None, total, bound - 1, False
         while nodes > (1 << bits) and bits < table_bits:  # grow the table with the search
@@ -373,6 +296,4 @@ def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_rob
     return None, total, max_depth, True
 
 
-from bots.ricochet_greedy import breadth_first, greedy  # noqa: E402  (the Python searches, re-exported)
-
-__all__ = ["HAVE_NUMBA", "breadth_first", "greedy", "ida_star"]
+__all__ = ["ida_star"]

@@ -65,25 +65,47 @@ def test_bad_input_one_line_error(capsys, argv):
 
 
 def test_a_one_puzzle_process_imports_only_what_solving_needs():
-    """The cold start of ``arena solve`` (issue 18): no rich, referee, pandas or scipy.linalg
-    (numba's BLAS probe, hidden while numba loads), no cffi C parser; the answer unchanged."""
+    """The cold start of ``arena solve`` (issue 18, ``bots/ricochet.py`` "Cold start"): a puzzle
+    solved within the plain-Python budget imports neither numba nor numpy, nor rich, the
+    referee or pandas; the answer unchanged."""
     import subprocess
     import sys
 
-    unwanted = ["rich", "arena.referee", "arena.watch", "pandas", "scipy.linalg", "pycparser", "trueskill", "plotly"]
+    unwanted = ["numba", "numpy", "rich", "arena.referee", "arena.watch", "pandas", "scipy", "trueskill", "plotly"]
     code = (
         "import sys\n"
         "from arena.cli.app import main\n"
         f"try:\n    main(['solve', {PUZ!r}])\nexcept SystemExit as exc:\n    assert not exc.code\n"
         f"print(sorted(m for m in {unwanted!r} if m in sys.modules))\n"
-        "import numba.np.arraymath, scipy.linalg\n"  # scipy.linalg still imports afterwards
+    )
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    solved, loaded = done.stdout.splitlines()
+    assert "5 moves" in solved and "optimal" in solved and "92 nodes" in solved  # the compiled search's count
+    assert loaded == "[]"
+
+
+def test_a_puzzle_file_loads_numba_without_its_probes(tmp_path):
+    """``--file`` loads the compiled kernels first, with numba's BLAS probe (``scipy.linalg``) and
+    cffi C parser hidden while numba loads; scipy.linalg still imports afterwards."""
+    import subprocess
+    import sys
+
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text(f"{PUZ}\n{ZERO}\n")
+    code = (
+        "import sys\n"
+        "from arena.cli.app import main\n"
+        f"try:\n    main(['solve', '--file', {str(puzzles)!r}])\nexcept SystemExit as exc:\n    assert not exc.code\n"
+        "print(sorted(m for m in ['scipy.linalg', 'pycparser'] if m in sys.modules), 'numba' in sys.modules)\n"
+        "import numba.np.arraymath, scipy.linalg\n"
         "print(numba.np.arraymath._HAVE_BLAS, callable(scipy.linalg.solve))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    solved, loaded, after = done.stdout.splitlines()
-    assert "5 moves" in solved and "optimal" in solved
-    assert loaded == "[]"
+    first, second, loaded, after = done.stdout.splitlines()
+    assert "5 moves" in first and "0 moves" in second
+    assert loaded == "[] True"
     assert after == "False True"
 
 

@@ -14,8 +14,10 @@ each position the bot chooses, then the loop runs from that position for as much
   ``evaluate_all`` of the last position, as an MCTS playout does without the tree;
   MCTS playouts/s against it, both on the positions where MCTS searches (``searched``).
 - **Ricochet cold start**: wall seconds of a one-puzzle ``arena solve`` process after a
-  first run has written the numba cache (best of 3), beside a bare ``python -c "import
-  numba"`` process in the same run (the floor a numba-compiled solver starts from).
+  first run (best of 3): the puzzle is solved by the plain-Python build of the kernels, numba
+  not imported (``bots/ricochet.py`` "Cold start"); beside it a bare ``python -c "import
+  numba"`` process in the same run (the floor of a process that loads the compiled kernels,
+  before their first cached call).
 
 Goals: issue 18 ("Search speed").
 """
@@ -165,15 +167,16 @@ def _seconds(cmd: list[str], runs: int) -> tuple[float, float]:
 
 
 def cold_start(runs: int = 3) -> list[Figure]:
-    """A one-puzzle ``arena solve`` process, the numba cache written by a first run: wall
-    seconds (the goal), with its CPU seconds and a bare ``import numba`` process beside it
-    (on a loaded machine the wall clock counts time spent waiting for a core)."""
+    """A one-puzzle ``arena solve`` process after a first run (which writes the numba cache
+    when the puzzle needs the compiled kernels): wall seconds (the goal), with its CPU seconds
+    and a bare ``import numba`` process beside it (on a loaded machine the wall clock counts
+    time spent waiting for a core)."""
     arena_cmd = [sys.executable, "-m", "arena", "solve", PUZZLE]
     where = os.environ.get("NUMBA_CACHE_DIR") or "bots/__pycache__ or numba's user-wide cache"
     _seconds(arena_cmd, 1)  # the first run writes the cache (if it is not there yet)
     wall, cpu = _seconds(arena_cmd, runs)
     floor_wall, floor_cpu = _seconds([sys.executable, "-c", "import numba"], runs)
-    return [Figure("speed", "ricochet one-puzzle `arena solve` process, cached", wall, "s", "≤ 1.0",
+    return [Figure("speed", "ricochet one-puzzle `arena solve` process, after a first run", wall, "s", "≤ 1.0",
                    f"best of {runs}: {cpu:.2f} CPU s; `python -c 'import numba'` {floor_wall:.2f} s "
                    f"({floor_cpu:.2f} CPU s); load average {os.getloadavg()[0]:.1f}; cache in {where}")]
 

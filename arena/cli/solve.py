@@ -90,7 +90,9 @@ def solve(
     solver = make(bot)
     if not hasattr(solver, method):
         raise ConfigError(f"bot {bot!r} is not a {game} solver; accepted: {', '.join(kinds)}")
-    solver.reset(None, 0, 0)  # loads the search kernel before any timing
+    solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
+    if file is not None and hasattr(solver, "warm_up"):
+        solver.warm_up()  # many puzzles: load the compiled search before any timing
     limits = Limits(time=time_limit)
     if puzzle is not None:
         rec = record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2
