@@ -8,7 +8,7 @@ import pytest
 
 import arena.games
 from arena.errors import IllegalMoveError
-from arena.games.interaction.state import LeafPosition
+from arena.games.interaction.state import LeafPosition, neutral_mask, occupancy
 
 
 def walk(game, seed, plies):
@@ -35,7 +35,8 @@ def test_leaves_agree_with_play(params):
                 full = state.play(move)
                 assert (leaf.board, leaf.scores, leaf.side, leaf.ply, leaf.to_move) == \
                        (full.board, full.scores, full.side, full.ply, full.to_move)
-                assert leaf.occ == full.occ
+                assert leaf.occ == full.occ == occupancy(full.board)
+                assert leaf.nmask == full.nmask == neutral_mask(full.board)  # kept move by move
                 if isinstance(leaf, LeafPosition):
                     light += 1
                     pocketing += leaf.scores != state.scores  # a pocketing short of the target

@@ -20,6 +20,7 @@ from arena.games.interaction.mechanics import (
     Z_SIDE,
     ZOBRIST,
     board_key,
+    neutral_mask,
     occupancy,
     score_key,
     simulate,
@@ -42,10 +43,11 @@ _new = object.__new__
 
 class LeafPosition:
     """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
-    an evaluator reads (``board``, ``occ``, ``side``, ``scores``, ``ply``, ``to_move``), no
-    Zobrist key, history, moves or text. Not a ``State``: it cannot be played from."""
+    an evaluator reads (``board``, ``occ``, ``nmask``, ``side``, ``scores``, ``ply``,
+    ``to_move``), no Zobrist key, history, moves or text. Not a ``State``: it cannot be played
+    from."""
 
-    __slots__ = ("board", "occ", "side", "scores", "ply", "to_move")
+    __slots__ = ("board", "occ", "nmask", "side", "scores", "ply", "to_move")
 
     def is_terminal(self) -> bool:
         return False
@@ -60,6 +62,8 @@ class InteractionState(State):
             1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``); a seat's piece is
             ``seat + 1``.
         occ: occupancy mask, an int with bit ``cell`` set for each ball.
+        nmask: neutral mask, an int with bit ``cell`` set for each neutral ball (kept by
+            ``simulate`` move by move: an evaluator reads the neutrals without the board).
         side: the seat (0 Red, 1 Blue) whose turn it is, also at a terminal state.
         scores: (Red, Blue) pocketed neutrals.
         ply: plies played (the position text's ply count).
@@ -76,7 +80,7 @@ class InteractionState(State):
     ``play``; a state made by ``Game.parse_state`` or ``initial_state`` starts without it.
     """
 
-    __slots__ = ("game", "board", "occ", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
+    __slots__ = ("game", "board", "occ", "nmask", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
                  "_passed", "_term", "_hits", "_sims", "_moves")
 
     @classmethod
@@ -85,6 +89,7 @@ class InteractionState(State):
         st = _new(cls)
         st.game, st.board, st.side, st.scores, st.ply = game, board, side, scores, ply
         st.occ = occupancy(board)
+        st.nmask = neutral_mask(board)
         st._key = board_key(board) ^ (Z_SIDE if side else 0) ^ score_key(0, scores[0]) ^ score_key(1, scores[1])
         st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, 1 << (st._key & 1023), False, None, None, None
         st._term = ("target" if max(scores) >= game.target else "max_plies" if ply >= game.max_plies else None)
@@ -98,7 +103,7 @@ class InteractionState(State):
             stop = self.game.stop_rule
             sims = {}
             for s, hit in list(hits.items()):
-                sim = simulate(self.board, self.occ, s, hit, stop)
+                sim = simulate(self.board, self.occ, self.nmask, s, hit, stop)
                 if sim[2]:
                     del hits[s]
                 else:
@@ -124,15 +129,15 @@ class InteractionState(State):
             return []
         hits = self._generate() if self._hits is None else self._hits
         if not hits:
-            return [(PASS, self._child(self.board, 0, 0, self.occ, True))]
+            return [(PASS, self._child(self.board, 0, 0, self.occ, self.nmask, True))]
         sims = self._sims
         board = self.board
         stop = self.game.stop_rule
         child = self._child
         if sims is not None:
             return [(MOVES[s], child(*sims[s], False)) for s in hits]
-        occ = self.occ
-        return [(MOVES[s], child(*simulate(board, occ, s, hit, stop), False)) for s, hit in hits.items()]
+        occ, nmask = self.occ, self.nmask
+        return [(MOVES[s], child(*simulate(board, occ, nmask, s, hit, stop), False)) for s, hit in hits.items()]
 
     def play(self, move: Any) -> InteractionState:
         """The state after ``move`` (a ``Move`` or its notation).
@@ -151,12 +156,13 @@ class InteractionState(State):
         if move is PASS:
             if hits:
                 raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
-            return self._child(self.board, 0, 0, self.occ, True)
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         s = move.cell * 8 + move.direction
         hit = hits.get(s)
         if hit is None:
             raise IllegalMoveError(self._why_illegal(move))
-        sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
+        sim = (self._sims[s] if self._sims is not None
+               else simulate(self.board, self.occ, self.nmask, s, hit, self.game.stop_rule))
         return self._child(*sim, False)
 
     def child(self, move: Move) -> InteractionState:
@@ -164,12 +170,12 @@ class InteractionState(State):
         legality again (for search: MCTS playouts); any other move gives an undefined state or
         an exception. ``play`` checks and explains."""
         if move is PASS:
-            return self._child(self.board, 0, 0, self.occ, True)
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         s = move.cell * 8 + move.direction
         sims = self._sims
         if sims is not None:
             return self._child(*sims[s], False)
-        return self._child(*simulate(self.board, self.occ, s, self._hits[s], self.game.stop_rule), False)
+        return self._child(*simulate(self.board, self.occ, self.nmask, s, self._hits[s], self.game.stop_rule), False)
 
     def leaves(self, moves: list[Move]):
         """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
@@ -189,7 +195,7 @@ class InteractionState(State):
             for move in moves:
                 yield move, self.play(move)
             return
-        sims, board, occ, stop = self._sims, self.board, self.occ, self.game.stop_rule
+        sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, self.game.stop_rule
         key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
         pocketed, won = self._pocket_scores()
         for move in moves:  # each step as _leaf_after, inlined: the hot loop of alpha-beta
@@ -201,7 +207,7 @@ class InteractionState(State):
             if hit is None:
                 yield move, self.play(move)
                 continue
-            sim = sims[s] if sims is not None else simulate(board, occ, s, hit, stop)
+            sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
             if sim[2]:
                 if won:
                     yield move, self._child(*sim, False)
@@ -215,6 +221,7 @@ class InteractionState(State):
             leaf = _new(LeafPosition)
             leaf.board = sim[0]
             leaf.occ = sim[3]
+            leaf.nmask = sim[4]
             leaf.to_move = leaf.side = side
             leaf.scores = after
             leaf.ply = ply
@@ -226,7 +233,7 @@ class InteractionState(State):
         after = (red, blue + 1) if self.side else (red + 1, blue)
         return after, after[self.side] >= self.game.target
 
-    def _leaf_after(self, sim: tuple[bytes, int, int, int]):
+    def _leaf_after(self, sim: tuple[bytes, int, int, int, int]):
         """The position after a move whose ``simulate`` result is ``sim``, as ``leaves`` gives it."""
         if sim[2]:
             scores, won = self._pocket_scores()
@@ -239,6 +246,7 @@ class InteractionState(State):
         leaf = _new(LeafPosition)
         leaf.board = sim[0]
         leaf.occ = sim[3]
+        leaf.nmask = sim[4]
         leaf.to_move = leaf.side = self.side ^ 1
         leaf.scores = scores
         leaf.ply = self.ply + 1
@@ -263,7 +271,7 @@ class InteractionState(State):
             return self.play(move) if move in self.legal_moves() else None
         if not hit:
             return None
-        return self._child(*simulate(self.board, self.occ, move.cell * 8 + move.direction, hit,
+        return self._child(*simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit,
                                      self.game.stop_rule), False)
 
     def try_leaf(self, move: Any):
@@ -277,15 +285,16 @@ class InteractionState(State):
         s = move.cell * 8 + move.direction
         if self.ply + 1 >= self.game.max_plies:
             return self.play(move)
-        return self._leaf_after(simulate(self.board, self.occ, s, hit, self.game.stop_rule))
+        return self._leaf_after(simulate(self.board, self.occ, self.nmask, s, hit, self.game.stop_rule))
 
-    def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
+    def _child(self, board: bytes, z: int, pocketed: int, occ: int, nmask: int, passed: bool) -> InteractionState:
         game = self.game
         side = self.side
         st = _new(InteractionState)
         st.game = game
         st.board = board
         st.occ = occ
+        st.nmask = nmask
         st.side = side ^ 1
         st.ply = ply = self.ply + 1
         st._passed = passed
@@ -389,4 +398,4 @@ class InteractionState(State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "neutral_mask", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
