@@ -197,8 +197,8 @@ class InteractionState(State):
             return
         sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, self.game.stop_rule
         key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
-        pocketed, won = self._pocket_scores()
-        for move in moves:  # each step as _leaf_after, inlined: the hot loop of alpha-beta
+        pocketed = None  # the scores after a pocketing, and whether they win: when first needed
+        for move in moves:  # the hot loop of alpha-beta (try_leaf is one step of it)
             if move.__class__ is not Move:
                 yield move, self.play(move)
                 continue
@@ -209,6 +209,8 @@ class InteractionState(State):
                 continue
             sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
             if sim[2]:
+                if pocketed is None:
+                    pocketed, won = self._pocket_scores()
                 if won:
                     yield move, self._child(*sim, False)
                     continue
@@ -232,25 +234,6 @@ class InteractionState(State):
         red, blue = self.scores
         after = (red, blue + 1) if self.side else (red + 1, blue)
         return after, after[self.side] >= self.game.target
-
-    def _leaf_after(self, sim: tuple[bytes, int, int, int, int]):
-        """The position after a move whose ``simulate`` result is ``sim``, as ``leaves`` gives it."""
-        if sim[2]:
-            scores, won = self._pocket_scores()
-            if won:
-                return self._child(*sim, False)
-        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
-            return self._child(*sim, False)
-        else:
-            scores = self.scores
-        leaf = _new(LeafPosition)
-        leaf.board = sim[0]
-        leaf.occ = sim[3]
-        leaf.nmask = sim[4]
-        leaf.to_move = leaf.side = self.side ^ 1
-        leaf.scores = scores
-        leaf.ply = self.ply + 1
-        return leaf
 
     def _alone(self, move: Any) -> int:
         """The momentum of ``move`` checked alone, without generating the other moves (0: not
@@ -276,16 +259,33 @@ class InteractionState(State):
 
     def try_leaf(self, move: Any):
         """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
-        legal here (checked alone from ply 2 on, as ``try_play``)."""
+        legal here (checked alone from ply 2 on, as ``try_play``). One step of ``leaves``,
+        inlined: search tries its hash move here first, at every depth-1 node."""
         hit = self._alone(move)
         if hit < 0:
             return next(self.leaves([move]))[1] if move in self.legal_moves() else None
         if not hit:
             return None
-        s = move.cell * 8 + move.direction
-        if self.ply + 1 >= self.game.max_plies:
+        game = self.game
+        if self.ply + 1 >= game.max_plies:
             return self.play(move)
-        return self._leaf_after(simulate(self.board, self.occ, self.nmask, s, hit, self.game.stop_rule))
+        sim = simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit, game.stop_rule)
+        if sim[2]:
+            scores, won = self._pocket_scores()
+            if won:
+                return self._child(*sim, False)
+        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
+            return self._child(*sim, False)  # a possible repetition
+        else:
+            scores = self.scores
+        leaf = _new(LeafPosition)
+        leaf.board = sim[0]
+        leaf.occ = sim[3]
+        leaf.nmask = sim[4]
+        leaf.to_move = leaf.side = self.side ^ 1
+        leaf.scores = scores
+        leaf.ply = self.ply + 1
+        return leaf
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, nmask: int, passed: bool) -> InteractionState:
         game = self.game
