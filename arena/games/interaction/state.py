@@ -72,6 +72,7 @@ class InteractionState(State):
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
         leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
         child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
+        random_child(u): the state after the move a random playout picks with ``u`` in [0, 1).
         try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
             ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
@@ -176,6 +177,20 @@ class InteractionState(State):
         if sims is not None:
             return self._child(*sims[s], False)
         return self._child(*simulate(self.board, self.occ, self.nmask, s, self._hits[s], self.game.stop_rule), False)
+
+    def random_child(self, u: float) -> InteractionState:
+        """The state after ``legal_moves()[int(u * len(legal_moves()))]`` for ``u`` in [0, 1)
+        (a live state only): one ply of a random playout, the same move as picking from
+        ``legal_moves()``, without building the move list (MCTS playouts)."""
+        hits = self._hits if self._hits is not None else self._generate()
+        if not hits:
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
+        keys = list(hits)  # legal_moves() order: MOVES[s] for s in hits
+        s = keys[int(u * len(keys))]
+        sims = self._sims
+        if sims is not None:
+            return self._child(*sims[s], False)
+        return self._child(*simulate(self.board, self.occ, self.nmask, s, hits[s], self.game.stop_rule), False)
 
     def leaves(self, moves: list[Move]):
         """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
