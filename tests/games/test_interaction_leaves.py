@@ -117,4 +117,4 @@ def test_random_child_plays_the_move_picked_from_legal_moves(params):
                        (want.board, want.occ, want.nmask, want.scores, want.side, want.ply, want.to_move, want.key())
                 assert got.outcome() == want.outcome()
                 checked += 1
-    assert checked > 400
+    assert checked > 300
