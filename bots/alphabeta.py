@@ -17,7 +17,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 import time
 from typing import Any
 
@@ -203,12 +203,13 @@ class AlphaBetaBot(Bot):
         killers come first and the other moves are generated only when none of them cut off;
         the rest is then ordered by the history scores as they were when the node began (the
         journal undoes the updates made below the moves tried first), so the search tree is
-        the one of generating all moves first.
+        the one of generating all moves first. Moves of ``legal_moves()`` are played by the
+        state's ``child`` when it has one (no legality re-check), else by ``play``.
         """
         k1, k2 = self._killers[ply]
         single = getattr(state, "try_play", None)
+        play = getattr(state, "child", None) or state.play
         if single is None or (hash_move is None and k1 is None):
-            play = state.play
             for move in self._ordered(state.legal_moves(), hash_move, ply):
                 yield move, play(move)
             return
@@ -227,7 +228,6 @@ class AlphaBetaBot(Bot):
             before = {m: old for m, old in reversed(journal[mark:])}  # the earliest update wins
             hist = self._history.get_zero
             rest.sort(key=lambda m: before[m] if m in before else hist(m), reverse=True)
-        play = state.play
         for move in rest:
             yield move, play(move)
 
@@ -239,6 +239,9 @@ class AlphaBetaBot(Bot):
         evaluator; moves are ordered by hash move and killers only (no history look-ups).
         Leaves come from the state's ``leaves(moves)`` when it has one (positions for
         evaluation only, full states where the game may end), else from ``play(move)``.
+        Staged where the state has ``try_leaf``: the hash move and killers, each checked alone,
+        come first, and the other moves are generated only when none of them cuts off (in
+        generation order, as ``_ordered`` without history).
         """
         best, best_move = -INF, None
         evaluate = self._evaluate
@@ -246,10 +249,36 @@ class AlphaBetaBot(Bot):
         k1, k2 = self._killers[ply]
         single = getattr(state, "try_leaf", None)
         if single is not None and (hash_move is not None or k1 is not None):
-            children = self._staged_leaves(state, single, (hash_move, k1, k2))
+            # staged: the hash move and killers checked alone first (no generator, no move
+            # generation when one of them cuts off), then the other moves in generation order
+            tried = []
+            for move in (hash_move, k1, k2):
+                if move is None or move in tried:
+                    continue
+                child = single(move)
+                if child is None:
+                    continue
+                tried.append(move)
+                nodes += 1
+                v = self._final(child, me, ply + 1) if child.to_move < 0 else evaluate(child, me)
+                if nodes >= check:
+                    self.nodes = nodes
+                    self._check()
+                    check = self._next_check
+                if v > best:
+                    best, best_move = v, move
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            self._cutoff(move, hash_move, 1, ply)
+                            self.nodes = nodes
+                            return best, best_move
+            moves = state.legal_moves()
+            if tried:
+                moves = [m for m in moves if m not in tried]
         else:
-            children = self._leaves(state, self._ordered(state.legal_moves(), hash_move, ply, False))
-        for move, child in children:
+            moves = self._ordered(state.legal_moves(), hash_move, ply, False)
+        for move, child in self._leaves(state, moves):
             nodes += 1
             if child.to_move < 0:
                 v = self._final(child, me, ply + 1)
@@ -278,23 +307,6 @@ class AlphaBetaBot(Bot):
             return leaves(moves)
         play = state.play
         return ((m, play(m)) for m in moves)
-
-    @classmethod
-    def _staged_leaves(cls, state: State, single: Callable[[Any], State | None],
-                       first: tuple) -> Iterator[tuple[Any, State]]:
-        """Staged generation: the hash move and killers (``first``) each checked alone by
-        ``single`` (``try_leaf``: the leaf, or None when illegal), then, only if the caller asks
-        for more (no cut-off), the other legal moves in generation order (as ``_ordered``)."""
-        tried: list = []
-        for move in first:
-            if move is None or move in tried:
-                continue
-            child = single(move)
-            if child is not None:
-                tried.append(move)
-                yield move, child
-        moves = state.legal_moves()
-        yield from cls._leaves(state, [m for m in moves if m not in tried] if tried else moves)
 
     @staticmethod
     def _final(state: State, me: int, ply: int) -> float:

@@ -90,6 +90,8 @@ class MCTSBot(Bot):
         self._c = self.options["c"]
         #: competition ranks of a cut-off playout -> its rewards
         self._cutoffs: dict[tuple[int, ...], tuple[float, ...]] = {}
+        #: competition ranks of a finished playout -> its rewards (``bots.values.rewards``)
+        self._finals: dict[tuple[int, ...], tuple[float, ...]] = {}
 
     def choose(self, state: State, limits: Limits | None = None) -> Any:
         start = time.perf_counter()
@@ -135,7 +137,11 @@ class MCTSBot(Bot):
         if node.untried:
             move = node.untried.pop()
             made = node.made
-            child = _Node(made.pop() if made else node.state.play(move), move, self._n, self.rng)
+            if made:
+                after = made.pop()
+            else:  # a move of the node's legal_moves(): the state's child skips the legality re-check
+                after = getattr(node.state, "child", node.state.play)(move)
+            child = _Node(after, move, self._n, self.rng)
             node.children.append(child)
             node = child
             path.append(node)
@@ -174,13 +180,15 @@ class MCTSBot(Bot):
     def _playout(self, state: State) -> tuple[float, ...]:
         """Per-seat rewards of a random continuation of ``state``.
 
-        Each ply is made by the state's ``child(move)`` when its class has one (a move of
-        ``legal_moves()`` without the legality re-check), else by ``play``.
+        Each ply plays ``legal_moves()[int(rng.random() * len(legal_moves()))]``: by the state's
+        ``random_child(u)`` when its class has one (the same move, without building the move
+        list), else by its ``child(move)`` (a move of ``legal_moves()`` without the legality
+        re-check), else by ``play``.
         """
         rnd = self.rng.random
         horizon = self._horizon
         plies = 0
-        cls = step = None
+        cls = step = pick = None
         while state.to_move != TERMINAL:
             if plies == horizon:
                 if self._evaluate_all is None:
@@ -193,8 +201,16 @@ class MCTSBot(Bot):
                 return found
             if state.__class__ is not cls:
                 cls = state.__class__
+                pick = getattr(cls, "random_child", None)
                 step = getattr(cls, "child", None) or cls.play
-            moves = state.legal_moves()
-            state = step(state, moves[int(rnd() * len(moves))])
+            if pick is not None:
+                state = pick(state, rnd())
+            else:
+                moves = state.legal_moves()
+                state = step(state, moves[int(rnd() * len(moves))])
             plies += 1
-        return rewards(state.outcome())
+        outcome = state.outcome()
+        found = self._finals.get(outcome.ranks)
+        if found is None:  # few rank patterns: computed once each
+            found = self._finals[outcome.ranks] = rewards(outcome)
+        return found

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from arena.games.interaction.notation import MOVES, NEUTRAL, Move
+from arena.games.interaction.notation import MOVES, Move
 from arena.games.interaction.solo import SoloState
 from arena.games.interaction.state import simulate, strikes
 
@@ -58,21 +58,22 @@ class _Counter:
         self.max_nodes = max_nodes
         self.deadline = deadline
 
-    def expand(self, board: bytes, occ: int, first: bool) -> list:
-        """[(state s, board after, occupancy after, neutrals after)] of the legal moves."""
+    def expand(self, board: bytes, occ: int, nmask: int, first: bool) -> list:
+        """[(state s, board after, occupancy after, neutral mask after, neutrals after)] of
+        the legal moves."""
         got = self.children.get((board, first))
         if got is None:
             got = []
             for s, hit in strikes(board, occ, 0).items():
-                after, _, pocketed, occ2 = simulate(board, occ, s, hit, False)
+                after, _, pocketed, occ2, nmask2 = simulate(board, occ, nmask, s, hit, False)
                 if first and pocketed:
                     continue  # the first move may not pocket
-                got.append((s, after, occ2, after.count(NEUTRAL)))
+                got.append((s, after, occ2, nmask2, nmask2.bit_count()))
             if len(self.children) < 2_000_000:
                 self.children[(board, first)] = got
         return got
 
-    def count(self, board: bytes, occ: int, neutrals: int, rem: int, first: bool) -> int:
+    def count(self, board: bytes, occ: int, nmask: int, neutrals: int, rem: int, first: bool) -> int:
         if neutrals == 0:
             return 1 if rem == 0 else 0
         if neutrals > rem:
@@ -87,19 +88,19 @@ class _Counter:
         if self.deadline is not None and not self.nodes & 1023 and time.perf_counter() > self.deadline:
             raise SearchAborted
         total = 0
-        for _, after, occ2, left in self.expand(board, occ, first):
-            total += self.count(after, occ2, left, rem - 1, False)
+        for _, after, occ2, nmask2, left in self.expand(board, occ, nmask, first):
+            total += self.count(after, occ2, nmask2, left, rem - 1, False)
         self.table[key] = total
         return total
 
-    def path(self, board: bytes, occ: int, neutrals: int, rem: int, first: bool) -> list[Move]:
+    def path(self, board: bytes, occ: int, nmask: int, neutrals: int, rem: int, first: bool) -> list[Move]:
         """One solution of exactly ``rem`` moves, read back from the table."""
         out = []
         while rem:
-            for s, after, occ2, left in self.expand(board, occ, first):
-                if self.count(after, occ2, left, rem - 1, False):
+            for s, after, occ2, nmask2, left in self.expand(board, occ, nmask, first):
+                if self.count(after, occ2, nmask2, left, rem - 1, False):
                     out.append(MOVES[s])
-                    board, occ, rem, first = after, occ2, rem - 1, False
+                    board, occ, nmask, rem, first = after, occ2, nmask2, rem - 1, False
                     break
         return out
 
@@ -120,13 +121,13 @@ def count_solutions(state: SoloState, max_depth: int | None = None, max_nodes: i
     if max_depth is None:
         max_depth = max(0, state.game.max_plies - state.ply)
     search = _Counter(max_nodes, deadline)
-    board, occ, first = state.board, state.occ, state.ply == 0
+    board, occ, nmask, first = state.board, state.occ, state.nmask, state.ply == 0
     neutrals = state.neutrals
     try:
         for bound in range(neutrals, max_depth + 1):
-            n = search.count(board, occ, neutrals, bound, first)
+            n = search.count(board, occ, nmask, neutrals, bound, first)
             if n:
-                moves = tuple(search.path(board, occ, neutrals, bound, first))
+                moves = tuple(search.path(board, occ, nmask, neutrals, bound, first))
                 return SoloResult(moves, bound, n, True, search.nodes, time.perf_counter() - start)
     except SearchAborted:
         return SoloResult(None, None, 0, False, search.nodes, time.perf_counter() - start)

@@ -1,7 +1,7 @@
 """Interaction heuristic (``docs/rules/interaction.md``): pocketed neutrals first, then pocket threats.
 
 Built for leaves of an alpha-beta search, so it reads only C-speed summaries of the public
-state (``board`` bytes, ``scores``, ``side``):
+state (``nmask``, ``scores``, ``side``):
 
 - **score**: the difference of pocketed neutrals, ``SCORE`` per neutral, far above the rest.
 - **threats**: a neutral on rank 4 or 6 enters a pocket with any strike that has a northward
@@ -13,10 +13,9 @@ state (``board`` bytes, ``scores``, ``side``):
 
 Values are in neutrals x 1000 and stay far below ``bots.eval.WIN``.
 
-The neutrals are counted on the board read as one integer (``int.from_bytes``, 8 bits a
-cell): a neutral's byte is 3, so bit ``8 * cell`` of ``n & (n >> 1)`` is set exactly on the
-neutrals' cells, and two mask-and-popcounts count the ranks (about twice as fast as four
-``bytes.count`` calls, for every leaf of a search).
+The neutrals are read from the state's neutral mask (``nmask``: bit ``cell`` set for each
+neutral, kept move by move by ``arena.games.interaction.mechanics.simulate``): two
+mask-and-popcounts count the ranks, with no pass over the board at each leaf of a search.
 """
 
 from __future__ import annotations
@@ -34,19 +33,17 @@ _FILES = 9
 
 
 def _rank_bits(*ranks: int) -> int:
-    """Bit ``8 * cell`` set for every cell of the 0-based ``ranks``."""
-    return sum(1 << 8 * (rank * _FILES + f) for rank in ranks for f in range(_FILES))
+    """Bit ``cell`` set for every cell of the 0-based ``ranks``."""
+    return sum(1 << (rank * _FILES + f) for rank in ranks for f in range(_FILES))
 
 
 #: ranks 4 and 6, ranks 3 and 7 (0-based 3, 5 and 2, 6)
 _NEAR_BITS, _FAR_BITS = _rank_bits(3, 5), _rank_bits(2, 6)
-_from_bytes = int.from_bytes
 
 
 def evaluate(state: State, seat: int) -> float:
     """Heuristic value of a live Interaction position for 0-based ``seat`` (higher is better)."""
-    n = _from_bytes(state.board, "little")
-    neutrals = n & (n >> 1)  # bit 8 * cell: both low bits of the cell's byte, i.e. 3 (neutral)
+    neutrals = state.nmask
     s0, s1 = state.scores
     tempo = NEAR * (neutrals & _NEAR_BITS).bit_count() + FAR * (neutrals & _FAR_BITS).bit_count()
     if state.side == seat:

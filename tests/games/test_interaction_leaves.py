@@ -8,7 +8,7 @@ import pytest
 
 import arena.games
 from arena.errors import IllegalMoveError
-from arena.games.interaction.state import LeafPosition
+from arena.games.interaction.state import LeafPosition, neutral_mask, occupancy
 
 
 def walk(game, seed, plies):
@@ -35,7 +35,8 @@ def test_leaves_agree_with_play(params):
                 full = state.play(move)
                 assert (leaf.board, leaf.scores, leaf.side, leaf.ply, leaf.to_move) == \
                        (full.board, full.scores, full.side, full.ply, full.to_move)
-                assert leaf.occ == full.occ
+                assert leaf.occ == full.occ == occupancy(full.board)
+                assert leaf.nmask == full.nmask == neutral_mask(full.board)  # kept move by move
                 if isinstance(leaf, LeafPosition):
                     light += 1
                     pocketing += leaf.scores != state.scores  # a pocketing short of the target
@@ -100,3 +101,20 @@ def test_one_move_checked_alone_agrees_with_generation(params):
                     checked += 1
             state = state.play(rng.choice(legal))
     assert checked > 200
+
+
+@pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}])
+def test_random_child_plays_the_move_picked_from_legal_moves(params):
+    game = arena.games.make("interaction", **params)
+    checked = 0
+    for seed in range(4):
+        for state in walk(game, seed, 50):  # from the start: plies 0 and 1 keep their simulations
+            moves = state.legal_moves()
+            for u in (0.0, 0.37, 0.5, 0.999999):
+                got = state.random_child(u)
+                want = state.play(moves[int(u * len(moves))])
+                assert (got.board, got.occ, got.nmask, got.scores, got.side, got.ply, got.to_move, got.key()) == \
+                       (want.board, want.occ, want.nmask, want.scores, want.side, want.ply, want.to_move, want.key())
+                assert got.outcome() == want.outcome()
+                checked += 1
+    assert checked > 300

@@ -67,14 +67,17 @@ def board_key(board: bytes) -> int:
     return z
 
 
-def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple[bytes, int, int, int]:
+def simulate(board: bytes, occ: int, nmask: int, s: int, hit: int,
+             stop_rule: bool) -> tuple[bytes, int, int, int, int]:
     """Play the move of the cue ball leaving state ``s = cell * 8 + direction``.
 
-    ``occ`` is the occupancy mask of ``board``; ``hit`` is the index in ``PATH_CELLS[s]`` of
-    the first occupied cell (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``.
-    Returns (board after, Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy
-    after). Rows, remainders, bounces, pocketing and the wedged-row rule follow
-    ``docs/rules/interaction.md`` "A move" and "Legality".
+    ``occ`` and ``nmask`` are the occupancy and neutral masks of ``board`` (``occupancy``,
+    ``neutral_mask``); ``hit`` is the index in ``PATH_CELLS[s]`` of the first occupied cell
+    (the momentum, >= 1); ``stop_rule`` selects ``pocketing="stop"``. Returns (board after,
+    Zobrist delta of the pieces, neutrals pocketed 0/1, occupancy after, neutral mask after):
+    both masks are updated as the balls move, so no caller rescans the board. Rows,
+    remainders, bounces, pocketing and the wedged-row rule follow ``docs/rules/interaction.md``
+    "A move" and "Legality".
     """
     b = bytearray(board)
     p0 = s >> 3
@@ -101,7 +104,7 @@ def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple
         if seen is None:
             seen = [h]
         elif h in seen:
-            return bytes(b), z, 0, occ
+            return bytes(b), z, 0, occ, nmask
         else:
             seen.append(h)
         piece = b[cur]
@@ -116,7 +119,8 @@ def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple
                 s = t
                 r -= 1
                 if POCKET[q]:
-                    return bytes(b), z ^ ZOBRIST[cur * 4 + NEUTRAL], 1, occ ^ BIT[cur]
+                    bit = BIT[cur]
+                    return bytes(b), z ^ ZOBRIST[cur * 4 + NEUTRAL], 1, occ ^ bit, nmask ^ bit
         else:
             while r:
                 t = NEXT[s]
@@ -129,15 +133,19 @@ def simulate(board: bytes, occ: int, s: int, hit: int, stop_rule: bool) -> tuple
             b[end] = piece
             if end != cur:
                 z ^= ZOBRIST[cur * 4 + piece] ^ ZOBRIST[end * 4 + piece]
-                occ ^= BIT[cur] ^ BIT[end]
+                moved = BIT[cur] ^ BIT[end]
+                occ ^= moved
+                if piece == NEUTRAL:
+                    nmask ^= moved
             seen = None
             if stop_rule and piece == NEUTRAL and POCKET[end]:
                 b[end] = 0
-                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, occ ^ BIT[end]
+                bit = BIT[end]
+                return bytes(b), z ^ ZOBRIST[end * 4 + NEUTRAL], 1, occ ^ bit, nmask ^ bit
         else:
             b[cur] = piece
         if not r:
-            return bytes(b), z, 0, occ
+            return bytes(b), z, 0, occ, nmask
         cur = t >> 3
         s = t
 
@@ -201,3 +209,12 @@ def occupancy(board: bytes) -> int:
     """The occupancy mask of ``board``: bit ``cell`` set for each ball (the cells as binary
     digits, cell 0 last)."""
     return int(board.translate(_BITS)[::-1], 2)
+
+
+#: piece codes -> ``1`` for a neutral, else ``0`` (``neutral_mask``)
+_NEUTRAL_BITS = bytes.maketrans(bytes(range(256)), b"000" + b"1" + b"0" * 252)
+
+
+def neutral_mask(board: bytes) -> int:
+    """The neutral mask of ``board``: bit ``cell`` set for each neutral ball (``NEUTRAL``)."""
+    return int(board.translate(_NEUTRAL_BITS)[::-1], 2)

@@ -24,7 +24,6 @@ from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.notation import (
     BLUE,
     MOVES,
-    NEUTRAL,
     RED,
     Move,
     diagram,
@@ -32,7 +31,7 @@ from arena.games.interaction.notation import (
     parse_move_text,
     parse_position,
 )
-from arena.games.interaction.state import occupancy, simulate, strikes
+from arena.games.interaction.state import neutral_mask, occupancy, simulate, strikes
 from arena.games.protocol import TERMINAL, Dynamics, Game, GameType, Outcome, Param, State
 
 
@@ -68,12 +67,15 @@ class SoloSolution(tuple):
         return cls.parse(str(moves))
 
 
-def first_turn_filter(board: bytes, occ: int, hits: dict[int, int]) -> dict[int, object]:
+def first_turn_filter(board: bytes, occ: int, hits: dict[int, int], nmask: int | None = None) -> dict[int, object]:
     """``{state s: simulation}`` of the moves in ``hits`` that pocket nothing (the first
-    move's rule, "Solo Interaction": the rulebook's rule of the first turn)."""
+    move's rule, "Solo Interaction": the rulebook's rule of the first turn); ``nmask``: the
+    neutral mask of ``board`` (computed when ``None``)."""
     out = {}
+    if nmask is None:
+        nmask = neutral_mask(board)
     for s, hit in hits.items():
-        sim = simulate(board, occ, s, hit, False)
+        sim = simulate(board, occ, nmask, s, hit, False)
         if not sim[2]:
             out[s] = sim
     return out
@@ -85,18 +87,20 @@ class SoloState(State):
     Attributes:
         board: ``bytes`` of 81 cells (``rank * 9 + file``): 0 empty, 1 red, 3 neutral.
         occ: occupancy mask (bit ``cell`` set for each ball).
+        nmask: neutral mask (bit ``cell`` set for each neutral).
         ply: moves made so far.
         pocketed: neutrals pocketed so far.
         neutrals: neutrals left on the board.
     """
 
-    __slots__ = ("game", "board", "occ", "ply", "pocketed", "neutrals", "to_move", "_term", "_moves")
+    __slots__ = ("game", "board", "occ", "nmask", "ply", "pocketed", "neutrals", "to_move", "_term", "_moves")
 
     def __init__(self, game: InteractionSoloGame, board: bytes, ply: int, pocketed: int,
-                 occ: int | None = None) -> None:
+                 occ: int | None = None, nmask: int | None = None) -> None:
         self.game, self.board, self.ply, self.pocketed = game, board, ply, pocketed
         self.occ = occupancy(board) if occ is None else occ
-        self.neutrals = board.count(NEUTRAL)
+        self.nmask = neutral_mask(board) if nmask is None else nmask
+        self.neutrals = self.nmask.bit_count()
         self._moves: dict[int, tuple] | None = None
         if self.neutrals == 0:
             term = "cleared"
@@ -114,7 +118,7 @@ class SoloState(State):
         if self._moves is None:
             hits = strikes(self.board, self.occ, 0)
             if self.ply == 0:
-                sims = first_turn_filter(self.board, self.occ, hits)
+                sims = first_turn_filter(self.board, self.occ, hits, self.nmask)
                 self._moves = {s: (hits[s], sim) for s, sim in sims.items()}
             else:
                 self._moves = {s: (hit, None) for s, hit in hits.items()}
@@ -146,8 +150,8 @@ class SoloState(State):
         if entry is None:
             raise IllegalMoveError(f"{move} is not legal here; legal: {' '.join(map(str, self.legal_moves()))}")
         hit, sim = entry
-        board, _, pocketed, occ = sim or simulate(self.board, self.occ, s, hit, False)
-        return SoloState(self.game, board, self.ply + 1, self.pocketed + pocketed, occ)
+        board, _, pocketed, occ, nmask = sim or simulate(self.board, self.occ, self.nmask, s, hit, False)
+        return SoloState(self.game, board, self.ply + 1, self.pocketed + pocketed, occ, nmask)
 
     def run(self, moves: Any) -> SoloState:
         """The state after a whole solution (``SoloSolution.of`` forms).

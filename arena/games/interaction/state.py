@@ -20,6 +20,7 @@ from arena.games.interaction.mechanics import (
     Z_SIDE,
     ZOBRIST,
     board_key,
+    neutral_mask,
     occupancy,
     score_key,
     simulate,
@@ -42,10 +43,11 @@ _new = object.__new__
 
 class LeafPosition:
     """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
-    an evaluator reads (``board``, ``occ``, ``side``, ``scores``, ``ply``, ``to_move``), no
-    Zobrist key, history, moves or text. Not a ``State``: it cannot be played from."""
+    an evaluator reads (``board``, ``occ``, ``nmask``, ``side``, ``scores``, ``ply``,
+    ``to_move``), no Zobrist key, history, moves or text. Not a ``State``: it cannot be played
+    from."""
 
-    __slots__ = ("board", "occ", "side", "scores", "ply", "to_move")
+    __slots__ = ("board", "occ", "nmask", "side", "scores", "ply", "to_move")
 
     def is_terminal(self) -> bool:
         return False
@@ -60,6 +62,8 @@ class InteractionState(State):
             1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``); a seat's piece is
             ``seat + 1``.
         occ: occupancy mask, an int with bit ``cell`` set for each ball.
+        nmask: neutral mask, an int with bit ``cell`` set for each neutral ball (kept by
+            ``simulate`` move by move: an evaluator reads the neutrals without the board).
         side: the seat (0 Red, 1 Blue) whose turn it is, also at a terminal state.
         scores: (Red, Blue) pocketed neutrals.
         ply: plies played (the position text's ply count).
@@ -68,6 +72,7 @@ class InteractionState(State):
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
         leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
         child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
+        random_child(u): the state after the move a random playout picks with ``u`` in [0, 1).
         try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
             ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
@@ -76,7 +81,7 @@ class InteractionState(State):
     ``play``; a state made by ``Game.parse_state`` or ``initial_state`` starts without it.
     """
 
-    __slots__ = ("game", "board", "occ", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
+    __slots__ = ("game", "board", "occ", "nmask", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
                  "_passed", "_term", "_hits", "_sims", "_moves")
 
     @classmethod
@@ -85,6 +90,7 @@ class InteractionState(State):
         st = _new(cls)
         st.game, st.board, st.side, st.scores, st.ply = game, board, side, scores, ply
         st.occ = occupancy(board)
+        st.nmask = neutral_mask(board)
         st._key = board_key(board) ^ (Z_SIDE if side else 0) ^ score_key(0, scores[0]) ^ score_key(1, scores[1])
         st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, 1 << (st._key & 1023), False, None, None, None
         st._term = ("target" if max(scores) >= game.target else "max_plies" if ply >= game.max_plies else None)
@@ -98,7 +104,7 @@ class InteractionState(State):
             stop = self.game.stop_rule
             sims = {}
             for s, hit in list(hits.items()):
-                sim = simulate(self.board, self.occ, s, hit, stop)
+                sim = simulate(self.board, self.occ, self.nmask, s, hit, stop)
                 if sim[2]:
                     del hits[s]
                 else:
@@ -124,15 +130,15 @@ class InteractionState(State):
             return []
         hits = self._generate() if self._hits is None else self._hits
         if not hits:
-            return [(PASS, self._child(self.board, 0, 0, self.occ, True))]
+            return [(PASS, self._child(self.board, 0, 0, self.occ, self.nmask, True))]
         sims = self._sims
         board = self.board
         stop = self.game.stop_rule
         child = self._child
         if sims is not None:
             return [(MOVES[s], child(*sims[s], False)) for s in hits]
-        occ = self.occ
-        return [(MOVES[s], child(*simulate(board, occ, s, hit, stop), False)) for s, hit in hits.items()]
+        occ, nmask = self.occ, self.nmask
+        return [(MOVES[s], child(*simulate(board, occ, nmask, s, hit, stop), False)) for s, hit in hits.items()]
 
     def play(self, move: Any) -> InteractionState:
         """The state after ``move`` (a ``Move`` or its notation).
@@ -151,12 +157,13 @@ class InteractionState(State):
         if move is PASS:
             if hits:
                 raise IllegalMoveError(f"pass is legal only without a legal move; {len(hits)} moves here")
-            return self._child(self.board, 0, 0, self.occ, True)
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         s = move.cell * 8 + move.direction
         hit = hits.get(s)
         if hit is None:
             raise IllegalMoveError(self._why_illegal(move))
-        sim = self._sims[s] if self._sims is not None else simulate(self.board, self.occ, s, hit, self.game.stop_rule)
+        sim = (self._sims[s] if self._sims is not None
+               else simulate(self.board, self.occ, self.nmask, s, hit, self.game.stop_rule))
         return self._child(*sim, False)
 
     def child(self, move: Move) -> InteractionState:
@@ -164,12 +171,26 @@ class InteractionState(State):
         legality again (for search: MCTS playouts); any other move gives an undefined state or
         an exception. ``play`` checks and explains."""
         if move is PASS:
-            return self._child(self.board, 0, 0, self.occ, True)
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         s = move.cell * 8 + move.direction
         sims = self._sims
         if sims is not None:
             return self._child(*sims[s], False)
-        return self._child(*simulate(self.board, self.occ, s, self._hits[s], self.game.stop_rule), False)
+        return self._child(*simulate(self.board, self.occ, self.nmask, s, self._hits[s], self.game.stop_rule), False)
+
+    def random_child(self, u: float) -> InteractionState:
+        """The state after ``legal_moves()[int(u * len(legal_moves()))]`` for ``u`` in [0, 1)
+        (a live state only): one ply of a random playout, the same move as picking from
+        ``legal_moves()``, without building the move list (MCTS playouts)."""
+        hits = self._hits if self._hits is not None else self._generate()
+        if not hits:
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
+        keys = list(hits)  # legal_moves() order: MOVES[s] for s in hits
+        s = keys[int(u * len(keys))]
+        sims = self._sims
+        if sims is not None:
+            return self._child(*sims[s], False)
+        return self._child(*simulate(self.board, self.occ, self.nmask, s, hits[s], self.game.stop_rule), False)
 
     def leaves(self, moves: list[Move]):
         """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
@@ -189,10 +210,10 @@ class InteractionState(State):
             for move in moves:
                 yield move, self.play(move)
             return
-        sims, board, occ, stop = self._sims, self.board, self.occ, self.game.stop_rule
+        sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, self.game.stop_rule
         key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
-        pocketed, won = self._pocket_scores()
-        for move in moves:  # each step as _leaf_after, inlined: the hot loop of alpha-beta
+        pocketed = None  # the scores after a pocketing, and whether they win: when first needed
+        for move in moves:  # the hot loop of alpha-beta (try_leaf is one step of it)
             if move.__class__ is not Move:
                 yield move, self.play(move)
                 continue
@@ -201,8 +222,10 @@ class InteractionState(State):
             if hit is None:
                 yield move, self.play(move)
                 continue
-            sim = sims[s] if sims is not None else simulate(board, occ, s, hit, stop)
+            sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
             if sim[2]:
+                if pocketed is None:
+                    pocketed, won = self._pocket_scores()
                 if won:
                     yield move, self._child(*sim, False)
                     continue
@@ -215,6 +238,7 @@ class InteractionState(State):
             leaf = _new(LeafPosition)
             leaf.board = sim[0]
             leaf.occ = sim[3]
+            leaf.nmask = sim[4]
             leaf.to_move = leaf.side = side
             leaf.scores = after
             leaf.ply = ply
@@ -225,24 +249,6 @@ class InteractionState(State):
         red, blue = self.scores
         after = (red, blue + 1) if self.side else (red + 1, blue)
         return after, after[self.side] >= self.game.target
-
-    def _leaf_after(self, sim: tuple[bytes, int, int, int]):
-        """The position after a move whose ``simulate`` result is ``sim``, as ``leaves`` gives it."""
-        if sim[2]:
-            scores, won = self._pocket_scores()
-            if won:
-                return self._child(*sim, False)
-        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
-            return self._child(*sim, False)
-        else:
-            scores = self.scores
-        leaf = _new(LeafPosition)
-        leaf.board = sim[0]
-        leaf.occ = sim[3]
-        leaf.to_move = leaf.side = self.side ^ 1
-        leaf.scores = scores
-        leaf.ply = self.ply + 1
-        return leaf
 
     def _alone(self, move: Any) -> int:
         """The momentum of ``move`` checked alone, without generating the other moves (0: not
@@ -263,29 +269,47 @@ class InteractionState(State):
             return self.play(move) if move in self.legal_moves() else None
         if not hit:
             return None
-        return self._child(*simulate(self.board, self.occ, move.cell * 8 + move.direction, hit,
+        return self._child(*simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit,
                                      self.game.stop_rule), False)
 
     def try_leaf(self, move: Any):
         """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
-        legal here (checked alone from ply 2 on, as ``try_play``)."""
+        legal here (checked alone from ply 2 on, as ``try_play``). One step of ``leaves``,
+        inlined: search tries its hash move here first, at every depth-1 node."""
         hit = self._alone(move)
         if hit < 0:
             return next(self.leaves([move]))[1] if move in self.legal_moves() else None
         if not hit:
             return None
-        s = move.cell * 8 + move.direction
-        if self.ply + 1 >= self.game.max_plies:
+        game = self.game
+        if self.ply + 1 >= game.max_plies:
             return self.play(move)
-        return self._leaf_after(simulate(self.board, self.occ, s, hit, self.game.stop_rule))
+        sim = simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit, game.stop_rule)
+        if sim[2]:
+            scores, won = self._pocket_scores()
+            if won:
+                return self._child(*sim, False)
+        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
+            return self._child(*sim, False)  # a possible repetition
+        else:
+            scores = self.scores
+        leaf = _new(LeafPosition)
+        leaf.board = sim[0]
+        leaf.occ = sim[3]
+        leaf.nmask = sim[4]
+        leaf.to_move = leaf.side = self.side ^ 1
+        leaf.scores = scores
+        leaf.ply = self.ply + 1
+        return leaf
 
-    def _child(self, board: bytes, z: int, pocketed: int, occ: int, passed: bool) -> InteractionState:
+    def _child(self, board: bytes, z: int, pocketed: int, occ: int, nmask: int, passed: bool) -> InteractionState:
         game = self.game
         side = self.side
         st = _new(InteractionState)
         st.game = game
         st.board = board
         st.occ = occ
+        st.nmask = nmask
         st.side = side ^ 1
         st.ply = ply = self.ply + 1
         st._passed = passed
@@ -389,4 +413,4 @@ class InteractionState(State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "neutral_mask", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
