@@ -24,7 +24,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 import arena.games
@@ -235,14 +235,45 @@ def _warm_up(bot: Any, game: Game) -> None:
         pass
 
 
+class FdOutput:
+    """The protocol's output on a file descriptor: each ``write`` is one ``os.write`` of the
+    UTF-8 text (no text or buffer layer to flush: a message leaves at once, in one piece)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, text: str) -> None:
+        data = text.encode()
+        written = os.write(self.fd, data)
+        if written < len(data):  # a pipe takes up to 64 KiB at once; the rest (a long line) in more writes
+            view = memoryview(data)
+            while written < len(data):
+                written += os.write(self.fd, view[written:])
+
+    def flush(self) -> None:
+        """Nothing to do (each write is already out)."""
+
+
+def read_lines(fd: int) -> Iterator[str]:
+    """The lines read from ``fd`` (``\n`` removed; bad UTF-8 replaced), each as soon as it
+    is complete: raw ``os.read`` calls, one per batch of lines the arena writes at once."""
+    pending = b""
+    while chunk := os.read(fd, 65536):
+        *lines, pending = (pending + chunk if pending else chunk).split(b"\n")
+        for raw in lines:
+            yield raw.decode("utf-8", "replace")
+    if pending:
+        yield pending.decode("utf-8", "replace")
+
+
 def main(spec: str, drop_user: str | None = None, memory_limit: int | None = None) -> int:
     """``arena engine SPEC``: serve on this process's stdin/stdout; the exit code.
 
     Raises:
         BotSpecError: a bad spec (before the handshake).
     """
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    out = FdOutput(os.dup(1))
     os.dup2(2, 1)  # the bot's prints: to standard error
     sys.stdout = sys.stderr
     server = Server(spec, out, drop_user, memory_limit)
-    return server.run(sys.stdin)
+    return server.run(read_lines(0))
