@@ -77,6 +77,7 @@ class EngineBot:
         self.engine: EngineProcess | None = None
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
         self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
+        self._info: tuple[str, Info] = ("", NO_INFO)  # the last info line and its figures
 
     # processes ----------------------------------------------------------------------------
     def _key(self, seat: int) -> tuple:
@@ -158,19 +159,18 @@ class EngineBot:
         limits = limits or NO_LIMITS
         start = time.perf_counter()
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
-        lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
-        legal: set[str] = set()
-        if not simultaneous:
-            texts = [str(m) for m in state.legal_moves()]
-            legal = set(texts)
-            lines.append("legal " + " ".join(texts))
         if self._go[0] is not limits:  # the referee passes a seat the same limits at every move
             self._go = (limits, Go(limits.time, limits.nodes, limits.depth).line())
-        lines.append(self._go[1])
+        if simultaneous:
+            legal: list[str] = []
+            message = f"position {puzzle if puzzle is not None else state.to_text()}\n{self._go[1]}\n"
+        else:
+            legal = list(map(str, state.legal_moves()))
+            message = f"position {state.to_text()}\nlegal {' '.join(legal)}\n{self._go[1]}\n"
         deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
         info = NO_INFO
         try:
-            self.engine.send(*lines)
+            self.engine.write(message)
             while True:
                 line = self.engine.read_line(deadline)
                 if line is None:
@@ -180,7 +180,9 @@ class EngineBot:
                 if line.startswith("bestmove"):
                     break
                 if line.startswith("info"):
-                    info = info.merge(parse_info(line))
+                    if line != self._info[0]:  # an engine without a search repeats its line: read once
+                        self._info = (line, parse_info(line))
+                    info = info.merge(self._info[1])
                 else:
                     self.engine.other(line)
         except EngineClosed:
