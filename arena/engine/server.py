@@ -144,7 +144,15 @@ class Server:
     def handle(self, line: str) -> bool:
         """One message; ``False`` on ``quit``."""
         word, _, rest = line.strip().partition(" ")
-        if word == "aep":
+        if word == "position":  # the three lines of every move first
+            self.position(rest)
+        elif word == "legal":
+            given = getattr(self.state, "given_legal", None)
+            if given is not None:  # the game takes the moves from the line instead of generating them
+                given(rest.split())
+        elif word == "go":
+            self.go(line)
+        elif word == "aep":
             self.hello()
         elif word == "setoption":
             name, _, value = rest.removeprefix("name ").partition(" value ")
@@ -157,13 +165,9 @@ class Server:
                 self.bot.reset(self.game, seat, seed)
         elif word == "isready":
             self.say("readyok")
-        elif word == "position":
-            self.position(rest)
-        elif word == "go":
-            self.go(line)
         elif word == "quit":
             return False
-        return True  # legal, stop, unknown lines: nothing to do (a synchronous engine)
+        return True  # stop, unknown lines: nothing to do (a synchronous engine)
 
     def run(self, lines: Iterable[str]) -> int:
         """Serve until ``quit`` or end of input; the exit code (``FAULT_EXIT`` after a fault)."""

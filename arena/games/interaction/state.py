@@ -27,6 +27,7 @@ from arena.games.interaction.mechanics import (
     strikes,
 )
 from arena.games.interaction.notation import (
+    _BY_NAME,
     MOVES,
     PASS,
     SEAT_NAMES,
@@ -117,6 +118,16 @@ class InteractionState(State):
                 hits = self._generate() if self._hits is None else self._hits
                 self._moves = [MOVES[s] for s in hits] if hits else [PASS]
         return list(self._moves)
+
+    def given_legal(self, texts: list[str]) -> None:
+        """Take ``texts`` (moves as ``str`` writes them) as the legal moves here, when each is a
+        move: an engine's ``legal`` line (``docs/engine-protocol.md`` "Messages"), so that
+        ``legal_moves`` need not generate them again. Ignored once they are known, at the end
+        of the game, or when a text is not a move; ``play`` still checks every move."""
+        if self._moves is None and self.to_move >= 0 and texts:
+            moves = [_BY_NAME.get(t) for t in texts]
+            if None not in moves:
+                self._moves = moves
 
     def successors(self) -> list[tuple[Move, InteractionState]]:
         """``[(move, state after), ...]`` in ``legal_moves`` order (``[]`` when terminal)."""
