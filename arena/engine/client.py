@@ -78,6 +78,7 @@ class EngineBot:
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
         self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
         self._info: tuple[str, Info] = ("", NO_INFO)  # the last info line and its figures
+        self._stats: tuple[Info | None, SearchStats] = (None, self.last_stats)  # the last timed figures, as stats
 
     # processes ----------------------------------------------------------------------------
     def _key(self, seat: int) -> tuple:
@@ -187,9 +188,13 @@ class EngineBot:
                     self.engine.other(line)
         except EngineClosed:
             self._crashed(info)
-        seconds = time.perf_counter() - start
-        self.last_stats = SearchStats(info.nodes or 0, info.depth or 0,
-                                      info.seconds if info.seconds is not None else seconds, info.score)
+        if info.seconds is None:
+            self.last_stats = SearchStats(info.nodes or 0, info.depth or 0, time.perf_counter() - start, info.score)
+        elif info is not self._stats[0]:  # the same figures as the last move: the same stats
+            self._stats = (info, SearchStats(info.nodes or 0, info.depth or 0, info.seconds, info.score))
+            self.last_stats = self._stats[1]
+        else:
+            self.last_stats = self._stats[1]
         text = line[len("bestmove"):].strip()
         if simultaneous:
             return None if text in ("", NO_ANSWER) else self._parse(state, text)

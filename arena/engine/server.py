@@ -63,6 +63,7 @@ class Server:
         self.bot: Any = None
         self.state: State | None = None
         self._limits: dict[str, Limits] = {}
+        self._info: tuple[tuple, str] = ((), "")  # the last figures and their info line
 
     def say(self, *lines: str) -> None:
         self.out.write("\n".join(lines) + "\n")
@@ -130,16 +131,24 @@ class Server:
             raise ValueError("go before position")
         answer = self.bot.choose(self.state, self.limits(line))
         stats = getattr(self.bot, "last_stats", None)
-        lines = [] if stats is None else [P.format_info(
-            getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),
-            getattr(stats, "seconds", None))]
+        info = "" if stats is None else self.info_line(stats)
         if answer is None:
-            lines.append(f"bestmove {P.NO_ANSWER}")
+            best = f"bestmove {P.NO_ANSWER}\n"
         elif isinstance(answer, (list, tuple)) and self.state.to_move == SIMULTANEOUS:
-            lines.append("bestmove " + " ".join(map(str, answer)))
+            best = f"bestmove {' '.join(map(str, answer))}\n"
         else:
-            lines.append(f"bestmove {answer}")
-        self.say(*lines)  # one write: the arena wakes once
+            best = f"bestmove {answer}\n"
+        self.out.write(info + best)  # one write: the arena wakes once
+        self.out.flush()
+
+    def info_line(self, stats: Any) -> str:
+        """The ``info`` line (with its ``\\n``) of a bot's ``last_stats``; made again only when
+        the figures differ from the last ones (a bot without a search repeats them)."""
+        figures = (getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),
+                   getattr(stats, "seconds", None))
+        if figures != self._info[0]:
+            self._info = (figures, P.format_info(*figures) + "\n")
+        return self._info[1]
 
     def handle(self, line: str) -> bool:
         """One message; ``False`` on ``quit``."""
