@@ -4,7 +4,9 @@ The bot is made from its spec (built-in name, dotted path or ``file.py#Class``);
 the spec are the defaults, ``setoption`` overrides them; a fresh bot is made for every
 ``newgame`` (as the in-process worker does). The protocol's output is a private copy of fd 1;
 fd 1 itself then points at fd 2, so a bot's prints go to standard error (the log) and never
-garble the protocol.
+garble the protocol. The input is read with ``os.read`` and each answer leaves in one
+``os.write``; the ``legal`` line's moves are handed to the parsed state when it takes them
+(``given_legal``), so a bot asking for the legal moves does not generate them again.
 
 A bot's fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
 ``exception``, ``exit`` or ``memory``), which the arena's client turns into the same
