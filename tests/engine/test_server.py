@@ -173,3 +173,18 @@ def test_server_takes_the_legal_line_as_the_legal_moves():
     server.handle("position " + state.to_text())
     server.handle("legal " + " ".join(texts[:2]) + " z9Q")
     assert [str(m) for m in server.state.legal_moves()] == texts
+    for start in (game.initial_state(0), state, state.play(state.legal_moves()[-1])):  # plies 0, 1, 2
+        moves = start.legal_moves()
+        server.handle("position " + start.to_text())
+        server.handle("legal " + " ".join(map(str, moves)))
+        given = server.state
+        # search steps on the given moves: child (MCTS playouts), successors, leaves, try_play
+        assert [given.child(m).to_text() for m in given.legal_moves()] == [start.play(m).to_text() for m in moves]
+        server.handle("position " + start.to_text())
+        server.handle("legal " + " ".join(map(str, moves)))
+        assert [(str(m), s.to_text()) for m, s in server.state.successors()] == \
+            [(str(m), start.play(m).to_text()) for m in moves]
+        server.handle("position " + start.to_text())
+        server.handle("legal " + " ".join(map(str, moves)))
+        assert [m for m, _ in server.state.leaves(server.state.legal_moves())] == moves
+        assert server.state.try_play(moves[0]).to_text() == start.play(moves[0]).to_text()

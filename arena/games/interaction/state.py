@@ -177,10 +177,13 @@ class InteractionState(State):
         if move is PASS:
             return self._child(self.board, 0, 0, self.occ, True)
         s = move.cell * 8 + move.direction
+        hits = self._hits
+        if hits is None:  # the legal moves were given (``given_legal``), not generated
+            hits = self._generate()
         sims = self._sims
         if sims is not None:
             return self._child(*sims[s], False)
-        return self._child(*simulate(self.board, self.occ, s, self._hits[s], self.game.stop_rule), False)
+        return self._child(*simulate(self.board, self.occ, s, hits[s], self.game.stop_rule), False)
 
     def leaves(self, moves: list[Move]):
         """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
