@@ -7,6 +7,9 @@ from typing import Any
 from arena.games import State
 from bots.base import ANY_GAME, Bot, Limits, SearchStats
 
+#: the figures of every choice (no search; ``SearchStats`` is frozen, so one object serves)
+NO_SEARCH = SearchStats(nodes=0, depth=0, seconds=0.0)
+
 
 class RandomBot(Bot):
     """Plays a uniformly random legal move; reproducible from the seed given to ``reset``.
@@ -21,7 +24,7 @@ class RandomBot(Bot):
 
     def choose(self, state: State, limits: Limits) -> Any:
         moves = state.legal_moves()
-        self.last_stats = SearchStats(nodes=0, depth=0, seconds=0.0)
+        self.last_stats = NO_SEARCH
         if moves:
             return moves[self.rng.randrange(len(moves))]
         answer = getattr(state, "random_answer", None)

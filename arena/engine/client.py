@@ -77,6 +77,8 @@ class EngineBot:
         self.engine: EngineProcess | None = None
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
         self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
+        self._info: tuple[str, Info] = ("", NO_INFO)  # the last info line and its figures
+        self._stats: tuple[Info | None, SearchStats] = (None, self.last_stats)  # the last timed figures, as stats
 
     # processes ----------------------------------------------------------------------------
     def _key(self, seat: int) -> tuple:
@@ -158,19 +160,18 @@ class EngineBot:
         limits = limits or NO_LIMITS
         start = time.perf_counter()
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
-        lines = [f"position {puzzle if puzzle is not None else state.to_text()}"]
-        legal: set[str] = set()
-        if not simultaneous:
-            texts = [str(m) for m in state.legal_moves()]
-            legal = set(texts)
-            lines.append("legal " + " ".join(texts))
         if self._go[0] is not limits:  # the referee passes a seat the same limits at every move
             self._go = (limits, Go(limits.time, limits.nodes, limits.depth).line())
-        lines.append(self._go[1])
+        if simultaneous:
+            legal: list[str] = []
+            message = f"position {puzzle if puzzle is not None else state.to_text()}\n{self._go[1]}\n"
+        else:
+            legal = list(map(str, state.legal_moves()))
+            message = f"position {state.to_text()}\nlegal {' '.join(legal)}\n{self._go[1]}\n"
         deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
         info = NO_INFO
         try:
-            self.engine.send(*lines)
+            self.engine.write(message)
             while True:
                 line = self.engine.read_line(deadline)
                 if line is None:
@@ -180,14 +181,20 @@ class EngineBot:
                 if line.startswith("bestmove"):
                     break
                 if line.startswith("info"):
-                    info = info.merge(parse_info(line))
+                    if line != self._info[0]:  # an engine without a search repeats its line: read once
+                        self._info = (line, parse_info(line))
+                    info = info.merge(self._info[1])
                 else:
                     self.engine.other(line)
         except EngineClosed:
             self._crashed(info)
-        seconds = time.perf_counter() - start
-        self.last_stats = SearchStats(info.nodes or 0, info.depth or 0,
-                                      info.seconds if info.seconds is not None else seconds, info.score)
+        if info.seconds is None:
+            self.last_stats = SearchStats(info.nodes or 0, info.depth or 0, time.perf_counter() - start, info.score)
+        elif info is not self._stats[0]:  # the same figures as the last move: the same stats
+            self._stats = (info, SearchStats(info.nodes or 0, info.depth or 0, info.seconds, info.score))
+            self.last_stats = self._stats[1]
+        else:
+            self.last_stats = self._stats[1]
         text = line[len("bestmove"):].strip()
         if simultaneous:
             return None if text in ("", NO_ANSWER) else self._parse(state, text)

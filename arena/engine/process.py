@@ -4,7 +4,7 @@
 group (killed as a group), dies with the process that started it (``PR_SET_PDEATHSIG``), and
 its standard error is drained by a thread into the tournament log, prefixed with its label
 (the first ``STDERR_LOG_BYTES`` of it; the rest is read and dropped), so an engine writing
-megabytes there can never block. Standard output is read with ``select`` and a deadline (a
+megabytes there can never block. Standard output is read with ``poll`` and a deadline (a
 blocking read when there is none: a move without a time limit).
 """
 
@@ -75,6 +75,7 @@ class EngineProcess:
         self.command, self.label, self.startup_timeout = list(command), label, startup_timeout
         self.preexec, self.cwd, self.remove_cwd = preexec, cwd, remove_cwd
         self.proc: subprocess.Popen | None = None
+        self.stdin = self.stdout = -1  # the pipes' descriptors once started
         self.buffer = b""
         self.handshake = Handshake()
         self.last_info_string: str | None = None
@@ -95,6 +96,9 @@ class EngineProcess:
         except OSError as exc:
             self._remove_cwd()
             raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
+        self.stdin, self.stdout = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        self.poll = select.poll()
+        self.poll.register(self.stdout, select.POLLIN)
         threading.Thread(target=_drain, args=(self.proc.stderr.fileno(), self.label), daemon=True,
                          name=f"engine-stderr-{self.label}").start()
         deadline = time.monotonic() + self.startup_timeout
@@ -172,6 +176,7 @@ class EngineProcess:
             self.proc.wait(5)
         except subprocess.TimeoutExpired:
             pass
+        self.stdin = self.stdout = -1  # closed below: never a descriptor number reused by another file
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 stream.close()
@@ -200,9 +205,21 @@ class EngineProcess:
         Raises:
             EngineClosed: its standard input is closed (it exited).
         """
+        self.write("\n".join(lines) + "\n")
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (whole lines, each ending in ``\\n``) in one ``os.write`` (more only
+        when the pipe takes part of a long message).
+
+        Raises:
+            EngineClosed: its standard input is closed (it exited).
+        """
+        data = text.encode()
         try:
-            self.proc.stdin.write(("\n".join(lines) + "\n").encode())
-        except (BrokenPipeError, OSError, ValueError):
+            written = os.write(self.stdin, data)
+            while written < len(data):
+                written += os.write(self.stdin, data[written:])
+        except OSError:
             raise EngineClosed("standard input closed") from None
 
     def read_line(self, deadline: float | None) -> str | None:
@@ -211,11 +228,11 @@ class EngineProcess:
         Raises:
             EngineClosed: end of its standard output.
         """
-        fd = self.proc.stdout.fileno()
+        fd = self.stdout
         while b"\n" not in self.buffer:
             if deadline is not None:  # else a blocking read: one system call less
                 wait = deadline - time.monotonic()
-                if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                if wait <= 0 or not self.poll.poll(wait * 1000.0):
                     return None
             chunk = os.read(fd, 65536)
             if not chunk:

@@ -4,7 +4,9 @@ The bot is made from its spec (built-in name, dotted path or ``file.py#Class``);
 the spec are the defaults, ``setoption`` overrides them; a fresh bot is made for every
 ``newgame`` (as the in-process worker does). The protocol's output is a private copy of fd 1;
 fd 1 itself then points at fd 2, so a bot's prints go to standard error (the log) and never
-garble the protocol.
+garble the protocol. The input is read with ``os.read`` and each answer leaves in one
+``os.write``; the ``legal`` line's moves are handed to the parsed state when it takes them
+(``given_legal``), so a bot asking for the legal moves does not generate them again.
 
 A bot's fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
 ``exception``, ``exit`` or ``memory``), which the arena's client turns into the same
@@ -24,7 +26,7 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
 import arena.games
@@ -63,6 +65,7 @@ class Server:
         self.bot: Any = None
         self.state: State | None = None
         self._limits: dict[str, Limits] = {}
+        self._info: tuple[tuple, str] = ((), "")  # the last figures and their info line
 
     def say(self, *lines: str) -> None:
         self.out.write("\n".join(lines) + "\n")
@@ -130,21 +133,37 @@ class Server:
             raise ValueError("go before position")
         answer = self.bot.choose(self.state, self.limits(line))
         stats = getattr(self.bot, "last_stats", None)
-        lines = [] if stats is None else [P.format_info(
-            getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),
-            getattr(stats, "seconds", None))]
+        info = "" if stats is None else self.info_line(stats)
         if answer is None:
-            lines.append(f"bestmove {P.NO_ANSWER}")
+            best = f"bestmove {P.NO_ANSWER}\n"
         elif isinstance(answer, (list, tuple)) and self.state.to_move == SIMULTANEOUS:
-            lines.append("bestmove " + " ".join(map(str, answer)))
+            best = f"bestmove {' '.join(map(str, answer))}\n"
         else:
-            lines.append(f"bestmove {answer}")
-        self.say(*lines)  # one write: the arena wakes once
+            best = f"bestmove {answer}\n"
+        self.out.write(info + best)  # one write: the arena wakes once
+        self.out.flush()
+
+    def info_line(self, stats: Any) -> str:
+        """The ``info`` line (with its ``\\n``) of a bot's ``last_stats``; made again only when
+        the figures differ from the last ones (a bot without a search repeats them)."""
+        figures = (getattr(stats, "depth", None), getattr(stats, "nodes", None), getattr(stats, "evaluation", None),
+                   getattr(stats, "seconds", None))
+        if figures != self._info[0]:
+            self._info = (figures, P.format_info(*figures) + "\n")
+        return self._info[1]
 
     def handle(self, line: str) -> bool:
         """One message; ``False`` on ``quit``."""
         word, _, rest = line.strip().partition(" ")
-        if word == "aep":
+        if word == "position":  # the three lines of every move first
+            self.position(rest)
+        elif word == "legal":
+            given = getattr(self.state, "given_legal", None)
+            if given is not None:  # the game takes the moves from the line instead of generating them
+                given(rest.split())
+        elif word == "go":
+            self.go(line)
+        elif word == "aep":
             self.hello()
         elif word == "setoption":
             name, _, value = rest.removeprefix("name ").partition(" value ")
@@ -157,13 +176,9 @@ class Server:
                 self.bot.reset(self.game, seat, seed)
         elif word == "isready":
             self.say("readyok")
-        elif word == "position":
-            self.position(rest)
-        elif word == "go":
-            self.go(line)
         elif word == "quit":
             return False
-        return True  # legal, stop, unknown lines: nothing to do (a synchronous engine)
+        return True  # stop, unknown lines: nothing to do (a synchronous engine)
 
     def run(self, lines: Iterable[str]) -> int:
         """Serve until ``quit`` or end of input; the exit code (``FAULT_EXIT`` after a fault)."""
@@ -235,14 +250,45 @@ def _warm_up(bot: Any, game: Game) -> None:
         pass
 
 
+class FdOutput:
+    """The protocol's output on a file descriptor: each ``write`` is one ``os.write`` of the
+    UTF-8 text (no text or buffer layer to flush: a message leaves at once, in one piece)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, text: str) -> None:
+        data = text.encode()
+        written = os.write(self.fd, data)
+        if written < len(data):  # a pipe takes up to 64 KiB at once; the rest (a long line) in more writes
+            view = memoryview(data)
+            while written < len(data):
+                written += os.write(self.fd, view[written:])
+
+    def flush(self) -> None:
+        """Nothing to do (each write is already out)."""
+
+
+def read_lines(fd: int) -> Iterator[str]:
+    """The lines read from ``fd`` (``\n`` removed; bad UTF-8 replaced), each as soon as it
+    is complete: raw ``os.read`` calls, one per batch of lines the arena writes at once."""
+    pending = b""
+    while chunk := os.read(fd, 65536):
+        *lines, pending = (pending + chunk if pending else chunk).split(b"\n")
+        for raw in lines:
+            yield raw.decode("utf-8", "replace")
+    if pending:
+        yield pending.decode("utf-8", "replace")
+
+
 def main(spec: str, drop_user: str | None = None, memory_limit: int | None = None) -> int:
     """``arena engine SPEC``: serve on this process's stdin/stdout; the exit code.
 
     Raises:
         BotSpecError: a bad spec (before the handshake).
     """
-    out = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    out = FdOutput(os.dup(1))
     os.dup2(2, 1)  # the bot's prints: to standard error
     sys.stdout = sys.stderr
     server = Server(spec, out, drop_user, memory_limit)
-    return server.run(sys.stdin)
+    return server.run(read_lines(0))

@@ -174,7 +174,9 @@ class State(ABC):
     ``none``).
 
     Optional, used when present: ``key()`` (transposition-table hash), ``diagram()`` (a
-    multi-line picture for ``arena play``), ``random_answer(rng)`` at simultaneous nodes.
+    multi-line picture for ``arena play``), ``random_answer(rng)`` at simultaneous nodes,
+    ``given_legal(texts)`` (an engine server hands over the ``legal`` line's moves, so
+    ``legal_moves`` need not generate them).
     """
 
     to_move: int

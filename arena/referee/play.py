@@ -31,7 +31,7 @@ from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
 from arena.referee.private import Private, shares_state
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
-from bots.base import Limits, Player, ReportsStats, Resettable, SearchStats
+from bots.base import Limits, Player, Resettable, SearchStats
 
 log = logging.getLogger("arena.referee")
 
@@ -142,9 +142,9 @@ def _stats(bot: Player) -> SearchStats:
     ``last_stats``, nonsense, or 0 nodes / 0 depth (``SearchStats``' "not a search" defaults)
     — is ``None``, stored as NULL and shown empty, never as 0 (``docs/statistics.md``
     "Presentation")."""
-    if not isinstance(bot, ReportsStats):
+    st = getattr(bot, "last_stats", None)  # ReportsStats, without isinstance's protocol check (25 µs a ply)
+    if st is None:
         return UNREPORTED
-    st = bot.last_stats
     try:
         return SearchStats(int(st.nodes) if st.nodes else None, int(st.depth) if st.depth else None, 0.0,
                            None if st.evaluation is None else float(st.evaluation))

@@ -1,6 +1,7 @@
 """``arena engine SPEC`` (the server side), the C example engine, ``[[engine]]`` tables and the
 process sandbox's limits (``docs/engine-protocol.md``)."""
 
+import io
 import resource
 import shutil
 import subprocess
@@ -149,3 +150,41 @@ def test_server_reads_each_go_line_once():
     for ms in range(200):
         assert server.limits(f"go movetime {ms + 1}") == Limits((ms + 1) / 1000)
     assert len(server._limits) <= 64
+
+
+def test_server_takes_the_legal_line_as_the_legal_moves():
+    """The ``legal`` line's moves become the served state's ``legal_moves`` (Interaction's
+    ``given_legal``), in the line's order; a line with a text that is no move is ignored (the
+    state generates its moves), and ``play`` still checks a move by the rules."""
+    from arena.engine.server import Server
+    from arena.errors import IllegalMoveError
+
+    game = arena.games.make("interaction")
+    state = game.initial_state(0)
+    state = state.play(state.legal_moves()[0])
+    texts = [str(m) for m in state.legal_moves()]
+    server = Server("random", out=io.StringIO())
+    server.handle("newgame interaction {}")
+    server.handle("position " + state.to_text())
+    server.handle("legal " + " ".join(reversed(texts[1:])))
+    assert [str(m) for m in server.state.legal_moves()] == list(reversed(texts[1:]))
+    with pytest.raises(IllegalMoveError):
+        server.state.play("pass")  # not legal here, whatever the line said
+    server.handle("position " + state.to_text())
+    server.handle("legal " + " ".join(texts[:2]) + " z9Q")
+    assert [str(m) for m in server.state.legal_moves()] == texts
+    for start in (game.initial_state(0), state, state.play(state.legal_moves()[-1])):  # plies 0, 1, 2
+        moves = start.legal_moves()
+        server.handle("position " + start.to_text())
+        server.handle("legal " + " ".join(map(str, moves)))
+        given = server.state
+        # search steps on the given moves: child (MCTS playouts), successors, leaves, try_play
+        assert [given.child(m).to_text() for m in given.legal_moves()] == [start.play(m).to_text() for m in moves]
+        server.handle("position " + start.to_text())
+        server.handle("legal " + " ".join(map(str, moves)))
+        assert [(str(m), s.to_text()) for m, s in server.state.successors()] == \
+            [(str(m), start.play(m).to_text()) for m in moves]
+        server.handle("position " + start.to_text())
+        server.handle("legal " + " ".join(map(str, moves)))
+        assert [m for m, _ in server.state.leaves(server.state.legal_moves())] == moves
+        assert server.state.try_play(moves[0]).to_text() == start.play(moves[0]).to_text()

@@ -28,6 +28,7 @@ from arena.games.interaction.mechanics import (
     strikes,
 )
 from arena.games.interaction.notation import (
+    _BY_NAME,
     MOVES,
     PASS,
     SEAT_NAMES,
@@ -124,6 +125,16 @@ class InteractionState(State):
                 self._moves = [MOVES[s] for s in hits] if hits else [PASS]
         return list(self._moves)
 
+    def given_legal(self, texts: list[str]) -> None:
+        """Take ``texts`` (moves as ``str`` writes them) as the legal moves here, when each is a
+        move: an engine's ``legal`` line (``docs/engine-protocol.md`` "Messages"), so that
+        ``legal_moves`` need not generate them again. Ignored once they are known, at the end
+        of the game, or when a text is not a move; ``play`` still checks every move."""
+        if self._moves is None and self.to_move >= 0 and texts:
+            moves = [_BY_NAME.get(t) for t in texts]
+            if None not in moves:
+                self._moves = moves
+
     def successors(self) -> list[tuple[Move, InteractionState]]:
         """``[(move, state after), ...]`` in ``legal_moves`` order (``[]`` when terminal)."""
         if self.to_move < 0:
@@ -173,10 +184,13 @@ class InteractionState(State):
         if move is PASS:
             return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         s = move.cell * 8 + move.direction
+        hits = self._hits
+        if hits is None:  # the legal moves were given (``given_legal``), not generated
+            hits = self._generate()
         sims = self._sims
         if sims is not None:
             return self._child(*sims[s], False)
-        return self._child(*simulate(self.board, self.occ, self.nmask, s, self._hits[s], self.game.stop_rule), False)
+        return self._child(*simulate(self.board, self.occ, self.nmask, s, hits[s], self.game.stop_rule), False)
 
     def random_child(self, u: float) -> InteractionState:
         """The state after ``legal_moves()[int(u * len(legal_moves()))]`` for ``u`` in [0, 1)
