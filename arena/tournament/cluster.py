@@ -16,7 +16,7 @@ Faults (``docs/arena.md`` "Contracts / Faults"): inside a Dask worker the game r
 watched child process under the local pool's rules (move time, game time, memory limit,
 replays of a child that dies). A Dask worker lost mid-game (killed, machine gone) makes the
 scheduler fail its tasks with ``KilledWorker``; the client submits the games without a record
-again, counting against ``retries`` only those that were playing (``ClusterPool._playing``),
+again, counting against ``retries`` only those that were playing (``ClusterPool._give_up``),
 and records a game lost more often as ``crash`` blamed on nobody (the seat on move died with
 the worker). A worker that holds games and ends none for ``ClusterPool.stall`` seconds (the
 game-time limit of each attempt, and a slack) is given up on the same way: the client never
@@ -36,6 +36,7 @@ import logging
 import math
 import pickle
 import queue
+import threading
 import time
 import uuid
 from collections import deque
@@ -122,9 +123,8 @@ class ClusterPool:
         self.heard: dict[str, float] = {}  # address -> when it last ended a game (or got work, idle)
         self.tasks: dict[int, GameTask] = {}  # game id -> game not yet stored
         self.submitted = 0
-        self.lost: set[tuple] = set()  # workers lost: (address, server id)
-        self.stalled: set[str] = set()  # workers given up on (no game ended for ``stall`` seconds)
-        self.waited: set[int] = set()  # games of lost workers that had not begun
+        self.lost: set[str] = set()  # workers given up on: lost, left, or no game ended for ``stall`` seconds
+        self.missing: dict[str, float] = {}  # worker holding games -> when it was first seen gone
         self.gone = False  # the scheduler is lost: nothing more to ask it
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
@@ -150,7 +150,7 @@ class ClusterPool:
                     results = [] if kind is None else self._ended(item, deaths, pending) if kind == "game" \
                         else self._task_done(item, deaths, pending)
                     if time.monotonic() - checked > POLL_SECONDS:
-                        results += self._check_stalls(deaths, pending)
+                        results += self._check_workers(deaths, pending)
                         checked = time.monotonic()
                 except (OSError, TimeoutError, CancelledError, asyncio.CancelledError) as exc:  # CommClosedError too
                     raise self._lost(f"{type(exc).__name__}: {one_line(exc)}") from None
@@ -166,9 +166,8 @@ class ClusterPool:
     def _batch(self, pending: int, threads: int) -> int:
         """Games per Dask task: enough for ``BATCH_SECONDS`` of play (the running mean of game
         durations; 1 until a game has ended), at most ``BATCH_MAX``, and few enough that the
-        games left still fill every worker's window; 1 once a worker was lost (see
-        ``_playing``)."""
-        if self.lost or self.stalled or not self.mean_seconds:
+        games left still fill every worker's window."""
+        if not self.mean_seconds:
             return 1
         want = max(1, round(BATCH_SECONDS / self.mean_seconds))
         return max(1, min(want, BATCH_MAX, math.ceil(pending / (WINDOW_PER_THREAD * max(1, threads)))))
@@ -179,7 +178,7 @@ class ClusterPool:
         now = time.monotonic()
         if now - self.asked > 1.0:
             self.nthreads = {a: n for a, n in self.client.nthreads(callback_timeout=CALL_TIMEOUT).items()
-                             if a not in self.stalled}
+                             if a not in self.lost}
             self.asked = now
             self.threads_of.update(self.nthreads)
         return self.nthreads
@@ -194,9 +193,9 @@ class ClusterPool:
 
     def _top_up(self, pending: deque) -> None:
         """Submit batches while a worker has room (``WINDOW_PER_THREAD`` tasks per thread: one
-        playing, the next queued behind it; 1 once a worker was lost), to the worker with the
-        most room first, so the windows stay even."""
-        window = 1 if self.lost or self.stalled else WINDOW_PER_THREAD
+        playing, the next queued behind it), to the worker with the most room first, so the
+        windows stay even; each task bound to its worker (see ``_give_up``)."""
+        window = WINDOW_PER_THREAD
         while pending:
             workers = self._workers()
             room = {addr: window * n - len(self.on_worker.get(addr, ())) for addr, n in workers.items()}
@@ -207,7 +206,7 @@ class ClusterPool:
             batch = [pending.popleft() for _ in range(min(size, len(pending)))]
             self.submitted += 1
             future = self.client.submit(play_remote, self.job, batch, key=f"arena-{self.job.token}-{self.submitted}",
-                                        workers=[addr], allow_other_workers=True, pure=False)
+                                        workers=[addr], allow_other_workers=False, pure=False)
             if not self.on_worker.get(addr):
                 self.heard[addr] = time.monotonic()  # an idle worker's clock starts with its work
             self.batch_of[future], self.where[future] = batch, addr
@@ -231,13 +230,17 @@ class ClusterPool:
         return [Result(task, record, deaths.get(game_id, 0) + attempts)]
 
     def _task_done(self, future: Any, deaths: dict[int, int], pending: deque) -> list[Result]:
-        """A batch's task ended: the games whose record did not come are replayed (a worker
-        lost: counting against ``retries`` those that were playing)."""
+        """A batch's task ended: the games whose record did not come are replayed (its worker
+        lost: every game it held, see ``_give_up``)."""
         distributed = _dask()
-        batch = self.batch_of.pop(future, None)
+        batch = self.batch_of.get(future)
         if batch is None:  # its worker was given up on
             return []
-        addr = self.where.pop(future)
+        addr = self.where[future]
+        error = future.exception() if future.status == "error" else None
+        if isinstance(error, distributed.KilledWorker):
+            return self._give_up(addr, True, f"Dask worker lost ({one_line(error)})", deaths, pending)
+        del self.batch_of[future], self.where[future]
         self.on_worker[addr].remove(future)
         self.heard[addr] = time.monotonic()
         left = [task for task in batch if task.game_id in self.tasks]
@@ -246,50 +249,35 @@ class ClusterPool:
                 log.warning("game %d: its record was lost with its Dask worker, replaying", task.game_id)
             pending.extendleft(reversed(left))
             return []
-        error = future.exception() if future.status == "error" else None
-        if isinstance(error, distributed.KilledWorker):
-            worker = error.last_worker
-            self._playing(worker.address, getattr(worker, "server_id", None), worker.nthreads, [future])
-            return self._replay(left, deaths, pending, f"Dask worker lost ({one_line(error)})")
         if error is not None:
             raise ClusterError(f"game {batch[0].game_id} failed on the Dask cluster at {self.address}: "
                                f"{type(error).__name__}: {one_line(error)} (is arena installed on every worker?)")
         raise self._lost(f"game {batch[0].game_id} {future.status}")
 
-    def _playing(self, address: str, server: Any, nthreads: int | None, failed: list) -> None:
-        """Note the games of a lost worker that had not begun (``waited``).
+    def _give_up(self, addr: str, ran: bool, why: str, deaths: dict[int, int], pending: deque) -> list[Result]:
+        """Worker ``addr`` is lost (``ran``: it was playing; else its tasks never began, sent to
+        it as it left): every game it holds without a record goes back to ``pending``.
 
-        A worker plays its games in the order they were submitted, one per thread, the others
-        queued behind (``remote._Feeder``), and each game's record reaches the client as it
-        ends; all of a lost worker's tasks fail in one report, so at the first of them the
-        client sees them all: of the games without a record, the first ``nthreads`` (in
-        submission order) were playing, the others had not begun and are replayed without
-        counting against ``retries``, as the local pool does. The order holds while every
-        game went to the worker it was sent to; once a worker is lost, games sent to it
-        before the client knew run wherever the scheduler puts them, so from then on each
-        worker holds one game per thread (``_batch``, ``_top_up``): a loss then costs only
-        games that had begun.
+        Each task is bound to the worker the client chose (no other may take it), a worker
+        plays its games in the order they were submitted, one per thread, the others queued
+        behind (``remote._Feeder``), and each record reaches the client as its game ends: so
+        of the games without a record, the first ``nthreads`` (in submission order) were
+        playing and count against ``retries`` (a game lost more often is a ``crash`` blamed on
+        nobody), the others had not begun and are replayed without counting, as the local
+        pool does.
         """
-        ident = (address, server)
-        if ident in self.lost:
-            return
-        self.lost.add(ident)
-        self.replaced += 1
-        self.asked = -math.inf  # the nanny's new worker has another address
-        gone = [f for f in self.on_worker.get(address, ()) if f.status == "error" or f in failed]
-        games = [task.game_id for f in gone for task in self.batch_of.get(f, ()) if task.game_id in self.tasks]
-        self.waited.update(games[max(1, self.threads_of.get(address, nthreads or 1)):])
-
-    def _replay(self, games: list[GameTask], deaths: dict[int, int], pending: deque, why: str) -> list[Result]:
-        """``games`` lost with their worker: replayed (those that were playing count against
-        ``retries``; one lost more often is a ``crash`` blamed on nobody)."""
+        futures = self.on_worker.pop(addr, [])
+        games = [task for f in futures for task in self.batch_of.pop(f, ()) if task.game_id in self.tasks]
+        for f in futures:
+            self.where.pop(f, None)
+        self.lost.add(addr)
+        self.asked = -math.inf  # a nanny's new worker has another address
+        self.replaced += ran
+        if futures:  # tasks still waiting for it on the scheduler; not waited for (a frozen scheduler)
+            threading.Thread(target=self.client.cancel, args=(futures,), daemon=True).start()
+        playing = max(1, self.threads_of.get(addr, 1)) if ran else 0
         out, again = [], []
-        for task in games:
-            if task.game_id in self.waited:
-                self.waited.discard(task.game_id)
-                log.info("game %d: its Dask worker was lost before it began, replaying", task.game_id)
-                again.append(task)
-                continue
+        for task in games[:playing]:
             deaths[task.game_id] = lost = deaths.get(task.game_id, 0) + 1
             if lost <= self.retries:
                 log.warning("game %d: %s, replaying", task.game_id, why)
@@ -298,31 +286,29 @@ class ClusterPool:
                 del self.tasks[task.game_id]
                 detail = f"{why} while playing, {lost} attempts"
                 out.append(Result(task, task_fault(task, -1, Termination.CRASH, detail), lost))
-        pending.extendleft(reversed(again))
+        for task in games[playing:]:
+            log.info("game %d: %s before it began, replaying", task.game_id, why)
+        pending.extendleft(reversed(again + games[playing:]))
         return out
 
-    def _check_stalls(self, deaths: dict[int, int], pending: deque) -> list[Result]:
-        """Give up on each worker that holds games and has ended none for ``stall`` seconds
-        (the game-time limit of every attempt the worker's pool may make, and a slack):
-        frozen, or cut off without the scheduler noticing. Its games are replayed elsewhere
-        as for a lost worker; when no worker is left, the cluster is lost."""
-        now, out = time.monotonic(), []
+    def _check_workers(self, deaths: dict[int, int], pending: deque) -> list[Result]:
+        """Give up on each worker that holds games and either left the cluster (for
+        ``POLL_SECONDS`` or more: its tasks' failures come first, when it was playing) or has
+        ended none for ``stall`` seconds (the game-time limit of every attempt its pool may
+        make, and a slack: frozen, or cut off without the scheduler noticing). With no worker
+        left, ``run`` waits ``WORKER_TIMEOUT`` seconds for one, then the cluster is lost."""
+        now, out, present = time.monotonic(), [], self._workers()
         for addr, futures in list(self.on_worker.items()):
-            if not futures or now - self.heard.get(addr, now) <= self.stall:
+            if not futures:
                 continue
-            log.warning("Dask worker %s: no game ended for %.0fs, giving up on it", addr, now - self.heard[addr])
-            self.stalled.add(addr)
-            self.asked = -math.inf
-            self._playing(addr, "stalled", self.threads_of.get(addr), futures)
-            games = [task for f in futures for task in self.batch_of.pop(f, ()) if task.game_id in self.tasks]
-            for f in futures:
-                self.where.pop(f, None)
-            self.on_worker[addr] = []
-            out += self._replay(games, deaths, pending, f"Dask worker {addr} stalled for {self.stall:.0f}s")
-        if out or self.stalled:
-            self.nthreads = {a: n for a, n in self.nthreads.items() if a not in self.stalled}
-            if not self.nthreads and not self._workers():
-                raise self._lost(f"no game ended for {self.stall:.0f}s on any worker")
+            if addr not in present:
+                if now - self.missing.setdefault(addr, now) > POLL_SECONDS:
+                    ran = any(f.status == "error" for f in futures)
+                    out += self._give_up(addr, ran, "Dask worker left the cluster", deaths, pending)
+            elif now - self.heard.get(addr, now) > self.stall:
+                log.warning("Dask worker %s: no game ended for %.0fs, giving up on it", addr, now - self.heard[addr])
+                out += self._give_up(addr, True, f"Dask worker {addr} stalled for {self.stall:.0f}s", deaths, pending)
+        self.nthreads = {a: n for a, n in self.nthreads.items() if a not in self.lost}
         return out
 
     def _lost(self, why: str) -> ClusterError:
@@ -337,7 +323,7 @@ class ClusterPool:
             return
         if self.cluster is None and self.job is not None and not self.gone:
             try:
-                workers = [a for a in self.threads_of if a not in self.stalled]
+                workers = [a for a in self.threads_of if a not in self.lost]
                 self.client.run(close_pools, self.job.token, workers=workers, on_error="ignore", wait=False)
             except Exception:  # a lost cluster has nothing to stop
                 pass

@@ -150,6 +150,29 @@ def test_a_game_that_keeps_losing_its_dask_worker_is_a_crash(tmp_path, killable)
     assert summary.faults == {"crash": 2}
 
 
+def test_short_games_in_batches_are_the_same_games_as_the_local_pool(tmp_path, address):
+    """Enough short games that several travel in one Dask task: still the local pool's games."""
+    values = dict(game="nim", params={"pile": "12"}, bots=["random", "r2=random"], games=60, opening_plies=0)
+    here, there = run(tmp_path, "2", **values), run(tmp_path, address, **values)
+    assert there.stored == there.total == 60
+    assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
+
+
+def test_a_worker_lost_mid_batch_costs_one_counted_attempt(tmp_path, killable):
+    """A Dask worker SIGKILLed deep in a run of short games (several to a task): the games of
+    its batches that had ended are stored once (their records came as they ended), the game
+    playing is replayed and counted, those not begun replayed without counting: every game
+    once, one counted loss in all."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary = run(tmp_path, killable, game="nim", params={"pile": "12"}, retries=1, opening_plies=0,
+                  bots=["random", f"{BROKEN}KillParentAfter:dir={marks},games=30"], games=60)
+    assert (marks / "killed").exists()
+    assert summary.stored == summary.total == 60 and not summary.faults and summary.workers_replaced >= 1
+    attempts = [a for (a,) in sqlite3.connect(summary.path).execute("SELECT attempts FROM games")]
+    assert len(attempts) == 60 and sum(attempts) == 61
+
+
 def test_a_frozen_dask_worker_is_given_up_on_and_its_game_replayed(tmp_path, killable, monkeypatch):
     """The bot SIGSTOPs its Dask worker once: the scheduler sees nothing wrong (the worker's
     connection stays open), so the client must not wait for it for ever. After the stall bound
