@@ -57,7 +57,7 @@ from arena.tournament.dask_connect import (
     connect,
 )
 from arena.tournament.pool import Result
-from arena.tournament.remote import RemoteJob, close_pools, play_remote, topic
+from arena.tournament.remote import RemoteJob, close_pools, play_remote
 from arena.tournament.series import GameTask
 from arena.tournament.shipping import ship_bots
 from arena.tournament.worker import WorkerSetup, task_fault
@@ -73,6 +73,8 @@ BATCH_SECONDS, BATCH_MAX = 0.15, 32
 #: attempt (``retries`` + 1) plus STALL_SLACK seconds is given up on (its games replayed);
 #: the client checks every POLL_SECONDS while it waits
 STALL_GRACE, STALL_SLACK, POLL_SECONDS = 1.0, 30.0, 1.0
+#: a game whose task ends this often without its record reaching the client: the cluster is lost
+MAX_UNRECORDED = 3
 class ClusterPool:
     """Plays ``GameTask`` s on a Dask cluster; ``run`` yields each ``pool.Result`` as it ends.
 
@@ -108,11 +110,11 @@ class ClusterPool:
             raise
         cls = arena.games.game_class(setup.game)
         self.job = RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
-                             game_time, move_time, retries, default_memory)
+                             game_time, move_time, retries, default_memory, self.client.id)
         #: seconds without a game ending on a worker that holds games before it is given up
         self.stall = (game_time + setup.time_margin + STALL_GRACE) * (retries + 1) + STALL_SLACK
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # ("game", event) and ("task", future)
-        self.client.subscribe_topic(topic(self.job.token), lambda event: self.inbox.put(("game", event[1])))
+        self.client.subscribe_topic(self.job.topic, self._on_event)
         self.mean_seconds: float | None = None  # running mean of game durations (seconds)
         self.nthreads: dict[str, int] = {}  # the workers now: address -> threads
         self.threads_of: dict[str, int] = {}  # every worker seen (a lost one too)
@@ -124,8 +126,17 @@ class ClusterPool:
         self.tasks: dict[int, GameTask] = {}  # game id -> game not yet stored
         self.submitted = 0
         self.lost: set[str] = set()  # workers given up on: lost, left, or no game ended for ``stall`` seconds
+        self.requeued: set[int] = set()  # games put back in ``pending`` (after a loss), not resent yet
+        self.unrecorded: dict[int, int] = {}  # game id -> times its task ended without its record
         self.missing: dict[str, float] = {}  # worker holding games -> when it was first seen gone
         self.gone = False  # the scheduler is lost: nothing more to ask it
+
+    def _on_event(self, event: tuple) -> None:
+        """An event of the client's topic (in the client's event loop): a record of
+        ``remote.play_remote`` (a list, or a tuple once through msgpack), or one of the
+        scheduler's own (a dict), left out."""
+        if isinstance(event[1], (list, tuple)):
+            self.inbox.put(("game", event[1]))
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         """Play ``tasks``; the client closes when the generator ends.
@@ -204,6 +215,7 @@ class ClusterPool:
                 return
             size = self._batch(len(pending), sum(workers.values()))
             batch = [pending.popleft() for _ in range(min(size, len(pending)))]
+            self.requeued.difference_update(task.game_id for task in batch)
             self.submitted += 1
             future = self.client.submit(play_remote, self.job, batch, key=f"arena-{self.job.token}-{self.submitted}",
                                         workers=[addr], allow_other_workers=False, pure=False)
@@ -222,7 +234,8 @@ class ClusterPool:
         task = self.tasks.pop(game_id, None)
         if task is None:
             return []
-        if task in pending:  # queued for a replay: this record came first
+        if game_id in self.requeued:  # queued for a replay: this record came first
+            self.requeued.discard(game_id)
             pending.remove(task)
         record = from_wire(pickle.loads(payload))
         m = self.mean_seconds
@@ -246,8 +259,11 @@ class ClusterPool:
         left = [task for task in batch if task.game_id in self.tasks]
         if future.status == "finished":  # ended, but records went with their worker (or never came)
             for task in left:
+                self.unrecorded[task.game_id] = times = self.unrecorded.get(task.game_id, 0) + 1
+                if times > MAX_UNRECORDED:
+                    raise self._lost(f"the records of game {task.game_id} do not reach the client")
                 log.warning("game %d: its record was lost with its Dask worker, replaying", task.game_id)
-            pending.extendleft(reversed(left))
+            self._requeue(pending, left)
             return []
         if error is not None:
             raise ClusterError(f"game {batch[0].game_id} failed on the Dask cluster at {self.address}: "
@@ -288,8 +304,13 @@ class ClusterPool:
                 out.append(Result(task, task_fault(task, -1, Termination.CRASH, detail), lost))
         for task in games[playing:]:
             log.info("game %d: %s before it began, replaying", task.game_id, why)
-        pending.extendleft(reversed(again + games[playing:]))
+        self._requeue(pending, again + games[playing:])
         return out
+
+    def _requeue(self, pending: deque, games: list[GameTask]) -> None:
+        """``games`` back at the head of ``pending``, in order."""
+        pending.extendleft(reversed(games))
+        self.requeued.update(task.game_id for task in games)
 
     def _check_workers(self, deaths: dict[int, int], pending: deque) -> list[Result]:
         """Give up on each worker that holds games and either left the cluster (for

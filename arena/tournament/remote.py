@@ -52,6 +52,9 @@ class RemoteJob:
         num_players, game_time, move_time, retries: as ``Pool`` (seconds).
         default_memory: ``setup.memory_limit`` is unset: the worker takes half its machine's
             physical memory divided by its cores (at least 256 MiB).
+        topic: the Dask event topic that carries the records to the client: the client's id,
+            a topic the scheduler empties an hour after the client leaves
+            (``distributed.scheduler.events-cleanup-delay``).
     """
 
     token: str
@@ -62,6 +65,7 @@ class RemoteJob:
     move_time: float | None
     retries: int
     default_memory: bool = False
+    topic: str = ""
 
 
 def _allow_children() -> None:
@@ -165,7 +169,7 @@ class _Feeder:
 
     def __init__(self, job: RemoteJob, worker) -> None:
         self.token, self.pool, self.inbox = job.token, _start(job, worker.state.nthreads), Inbox()
-        self.worker, self.topic = worker, topic(job.token)
+        self.worker, self.topic = worker, job.topic
         #: game id -> futures of the tasks handed over (a game can come twice: Dask recomputes a
         #: task whose record was lost with a worker while the client's replay of it runs too)
         self.waiting: dict[int, deque[Future]] = {}
@@ -231,16 +235,11 @@ def _hand_over(job: RemoteJob, tasks: list[GameTask]) -> list[Future]:
         return [feeder.play(task) for task in tasks]
 
 
-def topic(token: str) -> str:
-    """The Dask event topic that carries the records of run ``token`` to its client."""
-    return f"arena-{token}"
-
-
 def play_remote(job: RemoteJob, tasks: list[GameTask]) -> int:
     """Play ``tasks`` in order in this Dask worker's resident game workers for ``job``
     (``_Feeder``); each record is sent to the client as its game ends, as the event
     ``[game_id, attempts, children replaced, pickled wire record, worker address]`` of
-    ``topic(job.token)`` (attempts 1 unless the child died and the game was replayed, ``Pool``
+    ``job.topic`` (attempts 1 unless the child died and the game was replayed, ``Pool``
     rules; the record in the form of ``arena.referee.to_wire``).
 
     Returns:
