@@ -1,12 +1,13 @@
 """Cluster figures (``arena run --cluster``): the speed-up of 2 Dask workers over 1, and the
-cost per game of a Dask task over the local pool.
+cost per game of the cluster over the local pool.
 
-The clusters are ``LocalCluster`` s set up as ``local:N`` sets them up (``LOCAL_CONFIG``),
-started before the clock runs (their start-up, seconds of imports, is paid once per run, not
-per game), reached by address as a cluster of one's own would be, and warmed by a first short
-run (a fresh worker imports the bots and loads their compiled code once): the times are
-``run_tournament`` 's (connect, ship, play, store every game). Runs are interleaved and the
-best of ``REPEATS`` kept: other load on the machine only slows a run down.
+The clusters are ``LocalCluster`` s set up as ``local:N`` sets them up
+(``dask_connect.LOCAL_CONFIG``), started before the clock runs (their start-up, seconds of
+imports, is paid once per run, not per game), reached by address as a cluster of one's own
+would be, and warmed by a first short run (a fresh worker imports the bots and loads their
+compiled code once): the times are ``run_tournament`` 's (connect, ship, play, store every
+game). Runs are interleaved and the best of ``REPEATS`` kept: other load on the machine only
+slows a run down.
 
 - Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction, about half a second a
   game on an idle core), 1 worker then 2; wall-clock ratio (goal >= 1.8 on two idle cores).
@@ -36,7 +37,7 @@ REPEATS = 2
 def _cluster(n: int):
     import dask
     import distributed
-    from arena.tournament.cluster import LOCAL_CONFIG
+    from arena.tournament.dask_connect import LOCAL_CONFIG
     with dask.config.set(LOCAL_CONFIG):
         return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
                                         memory_limit=0, silence_logs=logging.ERROR)

@@ -1,195 +1,80 @@
 """``arena run --cluster``: the games of a run played on a Dask cluster (``dask.distributed``).
 
 The runner stays the store's only writer: ``ClusterPool.run`` is the local ``Pool.run`` of a
-cluster. Each game is one Dask task (``arena.tournament.remote.play_remote``) that carries
-the ``GameTask`` and the run's ``RemoteJob`` (game name and parameters, bot spec strings,
-limits: never a bot object); its record comes back to the client, which stores it at once. A
-bounded window of games is submitted ahead (``WINDOW_PER_THREAD`` per worker thread, more for
-short games) and collected with ``distributed.as_completed``, so the cluster stays busy
-without the whole run sitting in the scheduler. The client sends each game to the worker with
-the most room (the local pool's least-loaded dispatch), so it knows which games each worker
-holds and in which order it plays them; on the worker the games queue in the pipe of a
-resident game worker (``remote._Feeder``), which goes from one game to the next without
-waiting for a Dask round trip.
+cluster. A Dask task (``arena.tournament.remote.play_remote``) carries a batch of games
+(``GameTask`` s: as many as ``BATCH_SECONDS`` of play, one while game durations are unknown)
+and the run's ``RemoteJob`` (game name and parameters, bot spec strings, limits: never a bot
+object). Each record comes back to the client as its game ends, an event of the run's topic
+relayed by the scheduler, and is stored at once; the task's own end only tells which games of
+the batch never sent theirs. ``WINDOW_PER_THREAD`` tasks per worker thread are in flight,
+each sent to the worker with the most room (the local pool's least-loaded dispatch), so the
+client knows which games each worker holds and in which order it plays them; on the worker
+the games queue in the pipe of a resident game worker (``remote._Feeder``), which goes from
+one game to the next without waiting for a Dask round trip.
 
 Faults (``docs/arena.md`` "Contracts / Faults"): inside a Dask worker the game runs in a
 watched child process under the local pool's rules (move time, game time, memory limit,
 replays of a child that dies). A Dask worker lost mid-game (killed, machine gone) makes the
-scheduler fail its tasks with ``KilledWorker``; the client submits the games again, counting
-against ``retries`` only those that were playing (``ClusterPool._was_playing``), and records a
-game lost more often as ``crash`` blamed on nobody (the seat on move died with the worker).
-With ``local:N`` the scheduler is set up for this (``LOCAL_CONFIG``); a
-scheduler of one's own should be started with the same settings (README "Running on a
-cluster").
+scheduler fail its tasks with ``KilledWorker``; the client submits the games without a record
+again, counting against ``retries`` only those that were playing (``ClusterPool._give_up``),
+and records a game lost more often as ``crash`` blamed on nobody (the seat on move died with
+the worker). A worker that holds games and ends none for ``ClusterPool.stall`` seconds (the
+game-time limit of each attempt, and a slack) is given up on the same way: the client never
+waits for ever on a frozen worker. With ``local:N`` the scheduler is set up for this
+(``dask_connect.LOCAL_CONFIG``); a scheduler of one's own should be started with the same
+settings (README "Running on a cluster").
 
-A scheduler that cannot be reached, or is lost mid-run, is a ``ClusterError``: the games
-stored so far stay, and the same command resumes (on the cluster, or locally without
-``--cluster``).
+A scheduler that cannot be reached, is lost mid-run, or leaves no worker making progress is a
+``ClusterError``: the games stored so far stay, and the same command resumes (on the cluster,
+or locally without ``--cluster``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 import math
+import pickle
+import queue
+import threading
 import time
 import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import CancelledError
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import arena.games
-from arena.errors import BotSpecError, ClusterError, one_line
+from arena.errors import ClusterError, one_line
 from arena.referee import Termination, from_wire
+from arena.tournament.dask_connect import (
+    CALL_TIMEOUT,
+    WORKER_TIMEOUT,
+    _close,
+    _dask,
+    _DaskLog,
+    connect,
+)
 from arena.tournament.pool import Result
 from arena.tournament.remote import RemoteJob, close_pools, play_remote
 from arena.tournament.series import GameTask
+from arena.tournament.shipping import ship_bots
 from arena.tournament.worker import WorkerSetup, task_fault
-from bots.registry import BotSpec
 
 log = logging.getLogger("arena.cluster")
 
-#: games in flight per worker thread: one playing and the next waiting in its game worker's
-#: pipe; for short games enough for WINDOW_SECONDS of play (a Dask round trip on a loaded
-#: machine takes tens of ms), at most WINDOW_MAX (so the end of a run stays balanced)
-WINDOW_PER_THREAD, WINDOW_SECONDS, WINDOW_MAX = 2, 0.1, 8
-#: seconds to reach a scheduler, and to wait for its first worker
-CONNECT_TIMEOUT, WORKER_TIMEOUT = 10, 60
-#: scheduler settings of ``local:N``: a task whose worker dies fails at once (the client
-#: replays it, counting against ``--retries`` when it was playing);
-#: ``local:N`` also turns off what costs CPU for nothing here: the workers' statistical
-#: profiler (it samples every thread each 10 ms), work stealing (each game goes to the worker
-#: the client chose), and the 20 ms event-loop tick
-LOCAL_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker.profile.enabled": False,
-                "distributed.scheduler.work-stealing": False, "distributed.admin.tick.interval": "1s"}
-
-
-class _DaskLog(logging.Handler):
-    """Dask's own warnings (a worker lost, the scheduler gone) go to the tournament log, not
-    to the terminal, where the arena prints its one-line error."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.saved = {}
-        for name in ("distributed", "distributed.client", "distributed.gc", "tornado", "tornado.application"):
-            logger = logging.getLogger(name)  # Dask's logging config gives each a stderr handler
-            self.saved[logger] = logger.handlers[:], logger.propagate
-            logger.handlers, logger.propagate = [self], False
-
-    def emit(self, record: logging.LogRecord) -> None:
-        log.log(record.levelno, "%s: %s", record.name, record.getMessage())
-
-    def restore(self) -> None:
-        for logger, (handlers, propagate) in self.saved.items():
-            logger.handlers, logger.propagate = handlers, propagate
-
-
-def _dask() -> Any:
-    try:
-        import distributed
-    except ImportError:
-        raise ClusterError("--cluster needs Dask: pip install 'arena[cluster]' (dask and distributed)") from None
-    return distributed
-
-
-def connect(address: str) -> tuple[Any, Any]:
-    """``(client, cluster)`` for ``tcp://host:port`` (cluster ``None``) or ``local:N`` (a new
-    ``distributed.LocalCluster`` of N one-thread worker processes, closed with the client).
-
-    Raises:
-        ClusterError: Dask missing, the scheduler unreachable, or no worker within
-            ``WORKER_TIMEOUT`` seconds.
-    """
-    distributed = _dask()
-    import dask
-    cluster = None
-    try:
-        if address.startswith("local:"):
-            with dask.config.set(LOCAL_CONFIG):
-                cluster = distributed.LocalCluster(n_workers=int(address[6:]), threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0", memory_limit=0,
-                                                   silence_logs=logging.ERROR)
-            client = distributed.Client(cluster, set_as_default=False)
-        else:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except Exception as exc:  # OSError, TimeoutError, CommClosedError...: all one line
-        if cluster is not None:
-            cluster.close()
-        raise ClusterError(f"cannot reach the Dask scheduler at {address}: {one_line(exc)}; start one with "
-                           "`dask scheduler` and `dask worker`, or play locally with --workers N") from None
-    try:
-        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
-    except Exception:
-        _close(client, cluster)
-        raise ClusterError(f"no Dask worker joined the scheduler at {address} within {WORKER_TIMEOUT}s; "
-                           f"start some with `dask worker {address}`") from None
-    return client, cluster
-
-
-def _close(client: Any, cluster: Any) -> None:
-    try:
-        client.close(timeout=5)
-    except Exception:  # a lost scheduler: nothing left to close
-        pass
-    if cluster is not None:
-        cluster.close(timeout=10)
-
-
-def _clashes(stem: str, path: Path) -> bool:
-    """Module ``stem`` exists here and is not this file (an earlier upload of it is: a
-    ``local:N`` scheduler in this process puts its copy on ``sys.path``; so is a stale entry
-    of a closed ``local:N`` cluster, whose upload folder is gone)."""
-    importlib.invalidate_caches()
-    found = importlib.util.find_spec(stem)
-    if found is None or found.origin is None:
-        return found is not None
-    if found.has_location and not Path(found.origin).exists():  # a closed cluster's upload
-        return False
-    try:
-        return Path(found.origin).read_bytes() != path.read_bytes()
-    except OSError:
-        return True
-
-
-def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
-    """Upload each bot file (``path/to/file.py#Class``) to the cluster's workers
-    (``Client.upload_file``, which workers joining later receive too) and return the specs
-    with those kinds as dotted paths of the uploaded module (``file.Class``).
-
-    Raises:
-        BotSpecError: a bot file that cannot be shipped (its name is not a module name,
-            clashes with an installed module or another bot file, or the workers cannot
-            import it).
-    """
-    out, shipped = {}, {}
-    for label, spec in specs.items():
-        if "#" not in spec.kind:
-            out[label] = spec
-            continue
-        path_text, _, cls = spec.kind.partition("#")
-        path = Path(path_text).resolve()
-        stem = path.stem
-        why = ("its name is not a Python module name" if not stem.isidentifier()
-               else f"module {stem!r} is installed already" if _clashes(stem, path)
-               else f"another bot file has the same name ({shipped[stem]})" if shipped.get(stem, path) != path
-               else None)
-        if why is None and stem not in shipped:
-            try:
-                client.upload_file(str(path), load=True)
-            except Exception as exc:
-                why = f"the workers cannot load it: {one_line(exc)}"
-        if why is not None:
-            raise BotSpecError(f"bot file {path_text!r} cannot be shipped to the cluster: {why}; "
-                               "rename it, or install it on every worker and name its class by dotted path")
-        shipped[stem] = path
-        out[label] = replace(spec, kind=f"{stem}.{cls}")
-    return out
-
-
+#: tasks in flight per worker thread: one playing and the next queued behind it
+WINDOW_PER_THREAD = 2
+#: games per task: enough for BATCH_SECONDS of play (a Dask task costs milliseconds of CPU
+#: on the client, the scheduler and the worker), at most BATCH_MAX (a lost worker loses few)
+BATCH_SECONDS, BATCH_MAX = 0.15, 32
+#: a worker that holds games and ends none for (game time + margin + STALL_GRACE) per
+#: attempt (``retries`` + 1) plus STALL_SLACK seconds is given up on (its games replayed);
+#: the client checks every POLL_SECONDS while it waits
+STALL_GRACE, STALL_SLACK, POLL_SECONDS = 1.0, 30.0, 1.0
+#: a game whose task ends this often without its record reaching the client: the cluster is lost
+MAX_UNRECORDED = 3
 class ClusterPool:
     """Plays ``GameTask`` s on a Dask cluster; ``run`` yields each ``pool.Result`` as it ends.
 
@@ -212,6 +97,7 @@ class ClusterPool:
         self.replaced = 0  # game children replaced on the workers, and Dask workers lost in a game
         _dask()  # its logging set up before _DaskLog takes it over
         self.dask_log = _DaskLog()
+        self.job = None
         try:
             self.client, self.cluster = connect(address)
         except BaseException:
@@ -224,187 +110,230 @@ class ClusterPool:
             raise
         cls = arena.games.game_class(setup.game)
         self.job = RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
-                             game_time, move_time, retries, default_memory)
+                             game_time, move_time, retries, default_memory, self.client.id)
+        #: seconds without a game ending on a worker that holds games before it is given up
+        self.stall = (game_time + setup.time_margin + STALL_GRACE) * (retries + 1) + STALL_SLACK
+        self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # ("game", event) and ("task", future)
+        self.client.subscribe_topic(self.job.topic, self._on_event)
         self.mean_seconds: float | None = None  # running mean of game durations (seconds)
         self.nthreads: dict[str, int] = {}  # the workers now: address -> threads
         self.threads_of: dict[str, int] = {}  # every worker seen (a lost one too)
         self.asked = -math.inf  # when nthreads was last asked
         self.on_worker: dict[str, list] = {}  # address -> its futures in flight, in submission order
         self.where: dict[Any, str] = {}  # future -> address it was submitted to
-        self.sent: dict[int, int] = {}  # game id -> times submitted (a fresh task key each time)
-        self.lost: set[tuple] = set()  # workers lost: (address, server id)
-        self.waited: set = set()  # futures of lost workers whose games had not begun
+        self.batch_of: dict[Any, list[GameTask]] = {}  # future in flight -> its games, in order
+        self.heard: dict[str, float] = {}  # address -> when it last ended a game (or got work, idle)
+        self.tasks: dict[int, GameTask] = {}  # game id -> game not yet stored
+        self.submitted = 0
+        self.lost: set[str] = set()  # workers given up on: lost, left, or no game ended for ``stall`` seconds
+        self.requeued: set[int] = set()  # games put back in ``pending`` (after a loss), not resent yet
+        self.unrecorded: dict[int, int] = {}  # game id -> times its task ended without its record
+        self.missing: dict[str, float] = {}  # worker holding games -> when it was first seen gone
+        self.gone = False  # the scheduler is lost: nothing more to ask it
+
+    def _on_event(self, event: tuple) -> None:
+        """An event of the client's topic (in the client's event loop): a record of
+        ``remote.play_remote`` (a list, or a tuple once through msgpack), or one of the
+        scheduler's own (a dict), left out."""
+        if isinstance(event[1], (list, tuple)):
+            self.inbox.put(("game", event[1]))
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         """Play ``tasks``; the client closes when the generator ends.
 
         Raises:
-            ClusterError: the scheduler was lost, or a game task failed on a worker (for
-                instance arena is not installed there).
+            ClusterError: the scheduler was lost or stalled, or a game task failed on a worker
+                (for instance arena is not installed there).
         """
-        distributed = _dask()
-        pending, live, deaths = deque(tasks), {}, {}
-        done = distributed.as_completed(loop=self.client.loop)
+        pending, deaths, checked = deque(tasks), {}, time.monotonic()
+        self.tasks = {task.game_id: task for task in pending}
         try:
-            while True:
+            while self.tasks:
                 try:
-                    self._top_up(pending, live, done)
-                    if not live:
-                        if not pending:
-                            return
+                    self._top_up(pending)
+                    if not self.batch_of:
                         self._await_workers()
                         continue
-                    # every game ended by now, their records fetched together (one request)
-                    batch = done.next_batch(block=True)
-                    values = self._fetch([f for f in batch if f.status == "finished"])
-                    results = [self._collect(f, values.get(f), live.pop(f), deaths, pending) for f in batch]
+                    try:
+                        kind, item = self.inbox.get(timeout=POLL_SECONDS)
+                    except queue.Empty:
+                        kind = None
+                    results = [] if kind is None else self._ended(item, deaths, pending) if kind == "game" \
+                        else self._task_done(item, deaths, pending)
+                    if time.monotonic() - checked > POLL_SECONDS:
+                        results += self._check_workers(deaths, pending)
+                        checked = time.monotonic()
                 except (OSError, TimeoutError, CancelledError, asyncio.CancelledError) as exc:  # CommClosedError too
                     raise self._lost(f"{type(exc).__name__}: {one_line(exc)}") from None
-                for result in results:
-                    if result is not None:
-                        yield result
+                yield from results
         finally:
-            if live and self.client is not None:  # an interrupted run: games not stored are dropped
+            if self.batch_of and not self.gone:  # an interrupted run: games not stored are dropped
                 try:
-                    self.client.cancel(list(live))
+                    self.client.cancel(list(self.batch_of))
                 except Exception:  # a lost cluster has nothing to cancel
                     pass
             self.close()
 
-    def _fetch(self, futures: list) -> dict:
-        """future -> its result, fetched in one request; one by one if that fails (a record
-        lost with its worker is left out)."""
-        if not futures:
-            return {}
-        try:
-            return dict(zip(futures, self.client.gather(futures)))
-        except (OSError, TimeoutError, CancelledError, asyncio.CancelledError):
-            raise
-        except Exception:  # noqa: BLE001 - a result gone with its worker: fetched one by one below
-            pass
-        out = {}
-        for future in futures:
-            try:
-                out[future] = future.result()
-            except (OSError, TimeoutError, CancelledError, asyncio.CancelledError):
-                raise
-            except Exception:  # noqa: BLE001 - the record is lost: _collect replays the game
-                pass
-        return out
-
-    def _window(self) -> int:
-        """Games in flight per Dask worker thread: the game playing and the next, more for short
-        games (``WINDOW_SECONDS`` of play), at most ``WINDOW_MAX``; only the game playing once
-        a worker was lost (see ``_was_playing``)."""
-        if self.lost:
-            return 1
+    def _batch(self, pending: int, threads: int) -> int:
+        """Games per Dask task: enough for ``BATCH_SECONDS`` of play (the running mean of game
+        durations; 1 until a game has ended), at most ``BATCH_MAX``, and few enough that the
+        games left still fill every worker's window."""
         if not self.mean_seconds:
-            return WINDOW_PER_THREAD
-        return max(WINDOW_PER_THREAD, min(WINDOW_MAX, 1 + math.ceil(WINDOW_SECONDS / self.mean_seconds)))
+            return 1
+        want = max(1, round(BATCH_SECONDS / self.mean_seconds))
+        return max(1, min(want, BATCH_MAX, math.ceil(pending / (WINDOW_PER_THREAD * max(1, threads)))))
 
     def _workers(self) -> dict[str, int]:
-        """Address -> threads of the workers now in the cluster (asked at most once a second)."""
+        """Address -> threads of the workers now in the cluster and not given up on (asked at
+        most once a second)."""
         now = time.monotonic()
         if now - self.asked > 1.0:
-            self.nthreads, self.asked = self.client.nthreads(), now
+            self.nthreads = {a: n for a, n in self.client.nthreads(callback_timeout=CALL_TIMEOUT).items()
+                             if a not in self.lost}
+            self.asked = now
             self.threads_of.update(self.nthreads)
         return self.nthreads
 
     def _await_workers(self) -> None:
-        try:
-            self.client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
-        except Exception:
-            raise self._lost(f"no Dask worker left for {WORKER_TIMEOUT}s") from None
-        self.asked = -math.inf
+        start = time.monotonic()
+        while not self._workers():
+            if time.monotonic() - start > WORKER_TIMEOUT:
+                raise self._lost(f"no Dask worker left for {WORKER_TIMEOUT}s")
+            time.sleep(POLL_SECONDS)
+            self.asked = -math.inf
 
-    def _top_up(self, pending: deque, live: dict, done: Any) -> None:
-        """Submit games while a worker has room, to the worker with the most room first (ties:
-        the fewest games in flight, then the address), so the windows stay even. A worker
-        with a deep window (short games) is topped up by halves: one message for several
-        games."""
-        window = self._window()
+    def _top_up(self, pending: deque) -> None:
+        """Submit batches while a worker has room (``WINDOW_PER_THREAD`` tasks per thread: one
+        playing, the next queued behind it), to the worker with the most room first, so the
+        windows stay even; each task bound to its worker (see ``_give_up``)."""
+        window = WINDOW_PER_THREAD
         while pending:
-            room = {addr: window * n - len(self.on_worker.get(addr, ())) for addr, n in self._workers().items()}
-            addr = max(room, key=lambda a: (room[a], -len(self.on_worker.get(a, ())), a), default=None)
-            if addr is None or room[addr] < max(1, min(window * self.nthreads[addr] // 2, len(pending))):
+            workers = self._workers()
+            room = {addr: window * n - len(self.on_worker.get(addr, ())) for addr, n in workers.items()}
+            addr = max(room, key=lambda a: (room[a], a), default=None)
+            if addr is None or room[addr] < 1:
                 return
-            share = math.ceil(len(pending) / sum(r > 0 for r in room.values()))  # the last games spread out
-            tasks = [pending.popleft() for _ in range(min(room[addr], share))]
-            keys = []
-            for task in tasks:
-                self.sent[task.game_id] = tries = self.sent.get(task.game_id, -1) + 1
-                keys.append(f"arena-{self.job.token}-{task.game_id}-{tries}")
-            futures = self.client.map(play_remote, [self.job] * len(tasks), tasks, key=keys, workers=[addr],
-                                      allow_other_workers=True, pure=False)
-            for future, task in zip(futures, tasks):
-                live[future] = task
-                self.where[future] = addr
-            self.on_worker.setdefault(addr, []).extend(futures)
-            done.update(futures)
+            size = self._batch(len(pending), sum(workers.values()))
+            batch = [pending.popleft() for _ in range(min(size, len(pending)))]
+            self.requeued.difference_update(task.game_id for task in batch)
+            self.submitted += 1
+            future = self.client.submit(play_remote, self.job, batch, key=f"arena-{self.job.token}-{self.submitted}",
+                                        workers=[addr], allow_other_workers=False, pure=False)
+            if not self.on_worker.get(addr):
+                self.heard[addr] = time.monotonic()  # an idle worker's clock starts with its work
+            self.batch_of[future], self.where[future] = batch, addr
+            self.on_worker.setdefault(addr, []).append(future)
+            future.add_done_callback(lambda f: self.inbox.put(("task", f)))
 
-    def _was_playing(self, future: Any, error: Any) -> bool:
-        """Was ``future`` 's game playing when its worker was lost (``KilledWorker``)?
+    def _ended(self, event: list, deaths: dict[int, int], pending: deque) -> list[Result]:
+        """The record of a game that ended (an event of ``remote.play_remote``), stored unless
+        a copy of it was (a game replayed while its first record was on its way)."""
+        game_id, attempts, replaced, payload, addr = event
+        self.heard[addr] = time.monotonic()
+        self.replaced += replaced
+        task = self.tasks.pop(game_id, None)
+        if task is None:
+            return []
+        if game_id in self.requeued:  # queued for a replay: this record came first
+            self.requeued.discard(game_id)
+            pending.remove(task)
+        record = from_wire(pickle.loads(payload))
+        m = self.mean_seconds
+        self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
+        return [Result(task, record, deaths.get(game_id, 0) + attempts)]
 
-        A worker plays its games in the order they were submitted, one per thread, the others
-        waiting in its pipe (``remote._Feeder``); all of a lost worker's tasks fail in one
-        report, so at the first of them the client sees them all: the first ``nthreads`` (in
-        submission order) were playing, the others had not begun and are replayed without
-        counting against ``retries``, as the local pool does. The order holds while every game
-        went to the worker it was sent to; once a worker is lost, games sent to it before the
-        client knew run wherever the scheduler puts them, so from then on each worker holds
-        only the games it plays (``_window``): a loss then costs only games that had begun.
-        """
-        worker = error.last_worker
-        ident = (worker.address, getattr(worker, "server_id", None))
-        if ident not in self.lost:
-            self.lost.add(ident)
-            self.replaced += 1
-            self.asked = -math.inf  # the nanny's new worker has another address
-            gone = [f for f in self.on_worker.get(worker.address, ()) if f.status == "error"]
-            self.waited.update(gone[max(1, self.threads_of.get(worker.address, worker.nthreads or 1)):])
-        return future not in self.waited
-
-    def _collect(self, future: Any, value: Any, task: GameTask, deaths: dict[int, int],
-                 pending: deque) -> Result | None:
-        """The finished game of ``future`` (``value``: its result, ``None`` unless it
-        finished); ``None`` when it goes back to ``pending``."""
+    def _task_done(self, future: Any, deaths: dict[int, int], pending: deque) -> list[Result]:
+        """A batch's task ended: the games whose record did not come are replayed (its worker
+        lost: every game it held, see ``_give_up``)."""
         distributed = _dask()
-        on = self.on_worker.get(self.where.pop(future, None), [])
-        if future.status == "finished" and value is not None:
-            on.remove(future)
-            game_id, wire, attempts, replaced = value
-            self.replaced += replaced
-            record = from_wire(wire)
-            m = self.mean_seconds
-            self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
-            return Result(task, record, deaths.get(game_id, 0) + attempts)
-        if future.status == "finished":  # ended, but its record went with its worker
-            on.remove(future)
-            log.warning("game %d: its record was lost with its Dask worker, replaying", task.game_id)
-            pending.appendleft(task)
-            return None
+        batch = self.batch_of.get(future)
+        if batch is None:  # its worker was given up on
+            return []
+        addr = self.where[future]
         error = future.exception() if future.status == "error" else None
         if isinstance(error, distributed.KilledWorker):
-            playing = self._was_playing(future, error)
-            on.remove(future)
-            if not playing:
-                self.waited.discard(future)
-                log.info("game %d: its Dask worker was lost before it began, replaying", task.game_id)
-                pending.appendleft(task)
-                return None
+            return self._give_up(addr, True, f"Dask worker lost ({one_line(error)})", deaths, pending)
+        del self.batch_of[future], self.where[future]
+        self.on_worker[addr].remove(future)
+        self.heard[addr] = time.monotonic()
+        left = [task for task in batch if task.game_id in self.tasks]
+        if future.status == "finished":  # ended, but records went with their worker (or never came)
+            for task in left:
+                self.unrecorded[task.game_id] = times = self.unrecorded.get(task.game_id, 0) + 1
+                if times > MAX_UNRECORDED:
+                    raise self._lost(f"the records of game {task.game_id} do not reach the client")
+                log.warning("game %d: its record was lost with its Dask worker, replaying", task.game_id)
+            self._requeue(pending, left)
+            return []
+        if error is not None:
+            raise ClusterError(f"game {batch[0].game_id} failed on the Dask cluster at {self.address}: "
+                               f"{type(error).__name__}: {one_line(error)} (is arena installed on every worker?)")
+        raise self._lost(f"game {batch[0].game_id} {future.status}")
+
+    def _give_up(self, addr: str, ran: bool, why: str, deaths: dict[int, int], pending: deque) -> list[Result]:
+        """Worker ``addr`` is lost (``ran``: it was playing; else its tasks never began, sent to
+        it as it left): every game it holds without a record goes back to ``pending``.
+
+        Each task is bound to the worker the client chose (no other may take it), a worker
+        plays its games in the order they were submitted, one per thread, the others queued
+        behind (``remote._Feeder``), and each record reaches the client as its game ends: so
+        of the games without a record, the first ``nthreads`` (in submission order) were
+        playing and count against ``retries`` (a game lost more often is a ``crash`` blamed on
+        nobody), the others had not begun and are replayed without counting, as the local
+        pool does.
+        """
+        futures = self.on_worker.pop(addr, [])
+        games = [task for f in futures for task in self.batch_of.pop(f, ()) if task.game_id in self.tasks]
+        for f in futures:
+            self.where.pop(f, None)
+        self.lost.add(addr)
+        self.asked = -math.inf  # a nanny's new worker has another address
+        self.replaced += ran
+        if futures:  # tasks still waiting for it on the scheduler; not waited for (a frozen scheduler)
+            threading.Thread(target=self.client.cancel, args=(futures,), daemon=True).start()
+        playing = max(1, self.threads_of.get(addr, 1)) if ran else 0
+        out, again = [], []
+        for task in games[:playing]:
             deaths[task.game_id] = lost = deaths.get(task.game_id, 0) + 1
             if lost <= self.retries:
-                log.warning("game %d: Dask worker lost (%s), replaying", task.game_id, one_line(error))
-                pending.appendleft(task)
-                return None
-            detail = f"Dask worker lost while playing ({one_line(error)}), {lost} attempts"
-            return Result(task, task_fault(task, -1, Termination.CRASH, detail), lost)
-        if error is not None:
-            raise ClusterError(f"game {task.game_id} failed on the Dask cluster at {self.address}: "
-                               f"{type(error).__name__}: {one_line(error)} (is arena installed on every worker?)")
-        raise self._lost(f"game {task.game_id} {future.status}")
+                log.warning("game %d: %s, replaying", task.game_id, why)
+                again.append(task)
+            else:
+                del self.tasks[task.game_id]
+                detail = f"{why} while playing, {lost} attempts"
+                out.append(Result(task, task_fault(task, -1, Termination.CRASH, detail), lost))
+        for task in games[playing:]:
+            log.info("game %d: %s before it began, replaying", task.game_id, why)
+        self._requeue(pending, again + games[playing:])
+        return out
+
+    def _requeue(self, pending: deque, games: list[GameTask]) -> None:
+        """``games`` back at the head of ``pending``, in order."""
+        pending.extendleft(reversed(games))
+        self.requeued.update(task.game_id for task in games)
+
+    def _check_workers(self, deaths: dict[int, int], pending: deque) -> list[Result]:
+        """Give up on each worker that holds games and either left the cluster (for
+        ``POLL_SECONDS`` or more: its tasks' failures come first, when it was playing) or has
+        ended none for ``stall`` seconds (the game-time limit of every attempt its pool may
+        make, and a slack: frozen, or cut off without the scheduler noticing). With no worker
+        left, ``run`` waits ``WORKER_TIMEOUT`` seconds for one, then the cluster is lost."""
+        now, out, present = time.monotonic(), [], self._workers()
+        for addr, futures in list(self.on_worker.items()):
+            if not futures:
+                continue
+            if addr not in present:
+                if now - self.missing.setdefault(addr, now) > POLL_SECONDS:
+                    ran = any(f.status == "error" for f in futures)
+                    out += self._give_up(addr, ran, "Dask worker left the cluster", deaths, pending)
+            elif now - self.heard.get(addr, now) > self.stall:
+                log.warning("Dask worker %s: no game ended for %.0fs, giving up on it", addr, now - self.heard[addr])
+                out += self._give_up(addr, True, f"Dask worker {addr} stalled for {self.stall:.0f}s", deaths, pending)
+        self.nthreads = {a: n for a, n in self.nthreads.items() if a not in self.lost}
+        return out
 
     def _lost(self, why: str) -> ClusterError:
+        self.gone = True
         return ClusterError(f"lost the Dask cluster at {self.address} mid-run ({why}); games stored so far are kept: "
                             "re-run the same command to resume, on the cluster or with --workers N")
 
@@ -413,9 +342,10 @@ class ClusterPool:
         ``local:N`` cluster."""
         if self.client is None:
             return
-        if self.cluster is None and getattr(self, "job", None) is not None:
+        if self.cluster is None and self.job is not None and not self.gone:
             try:
-                self.client.run(close_pools, self.job.token, on_error="ignore")
+                workers = [a for a in self.threads_of if a not in self.lost]
+                self.client.run(close_pools, self.job.token, workers=workers, on_error="ignore", wait=False)
             except Exception:  # a lost cluster has nothing to stop
                 pass
         _close(self.client, self.cluster)

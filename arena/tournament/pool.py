@@ -38,6 +38,7 @@ import logging
 import math
 import multiprocessing
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -61,6 +62,8 @@ PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
 _SERIAL = itertools.count(1)
+#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools)
+_POOLS: weakref.WeakSet = weakref.WeakSet()
 
 
 def context() -> tuple[Any, bool]:
@@ -194,6 +197,7 @@ class Pool:
         if not hasattr(self, "_before"):  # once per pool (``keep``: a later run reuses it)
             self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
             self._before = children()  # the caller's own children are never touched
+            _POOLS.add(self)
         if not self.slots:
             count = self.workers if inbox is not None else min(self.workers, len(pending))
             self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(count)]
@@ -255,7 +259,8 @@ class Pool:
 
     def _sweep(self) -> None:
         """Kill every descendant of an ended worker (re-parented here: the pool is a subreaper)."""
-        killed = kill_orphans(self._before | {s.proc.pid for s in self.slots if s.proc.is_alive()})
+        others = {s.proc.pid for pool in list(_POOLS) if pool is not self for s in pool.slots}
+        killed = kill_orphans(self._before | others | {s.proc.pid for s in self.slots if s.proc.is_alive()})
         if killed:
             log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
 
@@ -400,7 +405,9 @@ class Pool:
         self.slots = []
         if hasattr(self, "_before"):
             self._sweep()
-            set_subreaper(self._was_subreaper)
+            _POOLS.discard(self)
+            if not _POOLS:
+                set_subreaper(self._was_subreaper)
             del self._before
         left = join_retired()
         if left:

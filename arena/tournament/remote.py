@@ -1,23 +1,27 @@
 """What a Dask worker runs for ``arena run --cluster`` (``docs/arena.md`` "Tournaments").
 
-A Dask task is one game: ``play_remote(job, task)`` plays ``task`` in a watched child process
-of the Dask worker and returns the record in its wire form. The children are the local pool's
-workers (``arena.tournament.pool.Pool``, one per Dask thread, kept for the whole run), so
-move time, game time, memory limit, output isolation and every fault termination are decided
-by the same code as with ``--workers``, and a child that dies is replayed there up to
-``retries``. The pool runs in a thread of its own (``_Feeder``) that the run's tasks feed: a
-task hands its game over and secedes from the Dask thread pool, so the next task's game is
-already in the child's pipe when the current one ends (a Dask task costs milliseconds of
-round trip, which the child no longer waits for). Only the loss of the Dask worker itself is
-left to the client (``arena.tournament.cluster``).
+A Dask task is a batch of games: ``play_remote(job, tasks)`` plays them in watched child
+processes of the Dask worker. The children are the local pool's workers
+(``arena.tournament.pool.Pool``, one per Dask thread, kept for the whole run), so move time,
+game time, memory limit, output isolation and every fault termination are decided by the same
+code as with ``--workers``, and a child that dies is replayed there up to ``retries``. The
+pool runs in a thread of its own (``_Feeder``) that the run's tasks feed: a task hands its
+games over and secedes from the Dask thread pool, so the next task's games are already queued
+when the current ones end (a Dask task costs milliseconds of round trip, which the child no
+longer waits for). Each record goes back to the client as its game ends, not with its task:
+an event of the run's topic (``Worker.log_event``, relayed by the scheduler to the client
+subscribed to it), so the client stores every game at once and knows, when a worker is lost,
+which games of its batches had ended. Only the loss of the Dask worker itself is left to the
+client (``arena.tournament.cluster``).
 
-Nothing here writes results: the record goes back to the client, the store's only writer.
+Nothing here writes results: the records go back to the client, the store's only writer.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 import threading
 from collections import deque
 from concurrent.futures import Future
@@ -48,6 +52,9 @@ class RemoteJob:
         num_players, game_time, move_time, retries: as ``Pool`` (seconds).
         default_memory: ``setup.memory_limit`` is unset: the worker takes half its machine's
             physical memory divided by its cores (at least 256 MiB).
+        topic: the Dask event topic that carries the records to the client: the client's id,
+            a topic the scheduler empties an hour after the client leaves
+            (``distributed.scheduler.events-cleanup-delay``).
     """
 
     token: str
@@ -58,6 +65,7 @@ class RemoteJob:
     move_time: float | None
     retries: int
     default_memory: bool = False
+    topic: str = ""
 
 
 def _allow_children() -> None:
@@ -153,14 +161,15 @@ class _Feeder:
     """One run's games on this Dask worker: a resident ``Pool`` of one game worker per Dask
     thread, played by a thread of its own over an ``Inbox`` that every task of the run feeds.
 
-    A task hands its game over and secedes from the Dask thread pool (it only waits), so the
-    worker starts the next task of the run at once and its game goes into the game worker's
+    A task hands its games over and secedes from the Dask thread pool (it only waits), so the
+    worker starts the next task of the run at once and its games go into the game worker's
     pipe (``Pool`` prefetch, as with ``--workers``): a game worker never waits for a Dask
     round trip between two games.
     """
 
-    def __init__(self, job: RemoteJob, slots: int) -> None:
-        self.token, self.pool, self.inbox = job.token, _start(job, slots), Inbox()
+    def __init__(self, job: RemoteJob, worker) -> None:
+        self.token, self.pool, self.inbox = job.token, _start(job, worker.state.nthreads), Inbox()
+        self.worker, self.topic = worker, job.topic
         #: game id -> futures of the tasks handed over (a game can come twice: Dask recomputes a
         #: task whose record was lost with a worker while the client's replay of it runs too)
         self.waiting: dict[int, deque[Future]] = {}
@@ -186,8 +195,12 @@ class _Feeder:
                     future = futures.popleft() if futures else None
                     if futures is not None and not futures:
                         del self.waiting[result.task.game_id]
+                # the record on its way to the client first: it is then ahead of the task's end
+                payload = pickle.dumps(to_wire(result.record), protocol=pickle.HIGHEST_PROTOCOL)
+                self.worker.log_event(self.topic, [result.task.game_id, result.attempts, replaced, payload,
+                                                   self.worker.address])
                 if future is not None:
-                    future.set_result((result.task.game_id, to_wire(result.record), result.attempts, replaced))
+                    future.set_result(result.task.game_id)
         except BaseException as exc:  # workers that cannot start (ConfigError): every waiting task fails
             error = exc
         finally:
@@ -210,7 +223,7 @@ _feeders: dict[str, _Feeder] = {}  # run token -> its feeder on this Dask worker
 _lock = threading.Lock()
 
 
-def _hand_over(job: RemoteJob, task: GameTask) -> Future:
+def _hand_over(job: RemoteJob, tasks: list[GameTask]) -> list[Future]:
     with _lock:
         feeder = _feeders.get(job.token)
         if feeder is None or feeder.dead:
@@ -218,33 +231,35 @@ def _hand_over(job: RemoteJob, task: GameTask) -> Future:
                 if not other.waiting and not other.dead:  # an earlier run, ended without close_pools
                     other.close()
             from distributed import get_worker
-            feeder = _feeders[job.token] = _Feeder(job, get_worker().state.nthreads)
-        return feeder.play(task)
+            feeder = _feeders[job.token] = _Feeder(job, get_worker())
+        return [feeder.play(task) for task in tasks]
 
 
-def play_remote(job: RemoteJob, task: GameTask) -> tuple[int, tuple, int, int]:
-    """Play ``task`` in this Dask worker's resident game workers for ``job`` (``_Feeder``).
+def play_remote(job: RemoteJob, tasks: list[GameTask]) -> int:
+    """Play ``tasks`` in order in this Dask worker's resident game workers for ``job``
+    (``_Feeder``); each record is sent to the client as its game ends, as the event
+    ``[game_id, attempts, children replaced, pickled wire record, worker address]`` of
+    ``job.topic`` (attempts 1 unless the child died and the game was replayed, ``Pool``
+    rules; the record in the form of ``arena.referee.to_wire``).
 
     Returns:
-        ``(game_id, record, attempts, children replaced)``: the record in its wire form
-        (``arena.referee.to_wire``); attempts 1 unless the child died and the game was
-        replayed (``Pool`` rules); game workers replaced since the feeder's previous game.
+        The number of games played.
 
     Raises:
         ConfigError: the game workers keep dying outside any game (``Pool``).
     """
     from distributed import secede
-    future = _hand_over(job, task)
-    secede()  # only waits from here: the worker starts the run's next task, whose game queues behind
-    return future.result()
+    futures = _hand_over(job, tasks)
+    secede()  # only waits from here: the worker starts the run's next task, whose games queue behind
+    for future in futures:
+        future.result()  # the feeder's error, if any (it fails every game it holds at once)
+    return len(futures)
 
 
-def close_pools(token: str) -> int:
-    """Stop the game workers of run ``token`` on this Dask worker (``client.run``) once the
-    games handed over have ended; the number of feeders stopped (0 or 1)."""
+async def close_pools(token: str) -> None:
+    """Stop the game workers of run ``token`` on this Dask worker (``client.run``, which needs
+    a coroutine not to wait) once the games handed over have ended."""
     with _lock:
         feeder = _feeders.get(token)
-        if feeder is None or feeder.dead:
-            return 0
-        feeder.close()
-    return 1
+        if feeder is not None and not feeder.dead:
+            feeder.close()

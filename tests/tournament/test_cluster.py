@@ -1,7 +1,7 @@
 """``arena run --cluster``: the same games as the local pool, on a Dask cluster of 2 workers.
 
 Most tests share one ``LocalCluster`` of 2 one-thread worker processes (set up as ``local:N``
-sets its own: ``cluster.LOCAL_CONFIG``) reached by its ``tcp://`` address; the others start
+sets its own: ``dask_connect.LOCAL_CONFIG``) reached by its ``tcp://`` address; the others start
 ``local:2`` themselves. Sizes are small: the machine is shared.
 """
 
@@ -33,7 +33,7 @@ FIELDS = {
 
 def _local_cluster():
     import dask
-    from arena.tournament.cluster import LOCAL_CONFIG
+    from arena.tournament.dask_connect import LOCAL_CONFIG
     with dask.config.set(LOCAL_CONFIG):
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                            memory_limit=0, silence_logs=logging.ERROR)
@@ -148,6 +148,53 @@ def test_a_game_that_keeps_losing_its_dask_worker_is_a_crash(tmp_path, killable)
     games = load_games(summary.path)
     assert set(games.termination) == {"crash"} and games.fault_seat.isna().all()
     assert summary.faults == {"crash": 2}
+
+
+def test_short_games_in_batches_are_the_same_games_as_the_local_pool(tmp_path, address):
+    """Enough short games that several travel in one Dask task: still the local pool's games."""
+    values = dict(game="nim", params={"pile": "12"}, bots=["random", "r2=random"], games=60, opening_plies=0)
+    here, there = run(tmp_path, "2", **values), run(tmp_path, address, **values)
+    assert there.stored == there.total == 60
+    assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
+
+
+def test_a_worker_lost_mid_batch_costs_one_counted_attempt(tmp_path, killable):
+    """A Dask worker SIGKILLed deep in a run of short games (several to a task): the games of
+    its batches that had ended are stored once (their records came as they ended), the game
+    playing is replayed and counted, those not begun replayed without counting: every game
+    once, one counted loss in all."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary = run(tmp_path, killable, game="nim", params={"pile": "12"}, retries=1, opening_plies=0,
+                  bots=["random", f"{BROKEN}KillParentAfter:dir={marks},games=30"], games=60)
+    assert (marks / "killed").exists()
+    assert summary.stored == summary.total == 60 and not summary.faults and summary.workers_replaced >= 1
+    attempts = [a for (a,) in sqlite3.connect(summary.path).execute("SELECT attempts FROM games")]
+    assert len(attempts) == 60 and sum(attempts) == 61
+
+
+def test_a_frozen_dask_worker_is_given_up_on_and_its_game_replayed(tmp_path, killable, monkeypatch):
+    """The bot SIGSTOPs its Dask worker once: the scheduler sees nothing wrong (the worker's
+    connection stays open), so the client must not wait for it for ever. After the stall bound
+    (game time and margins per attempt, and the slack, cut here to keep the test short) it
+    gives up on that worker: the frozen game is replayed on the other, counted (attempts 2),
+    the games queued behind it replayed without counting, and the run completes."""
+    import arena.tournament.cluster as cluster
+    monkeypatch.setattr(cluster, "STALL_SLACK", 5.0)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    start = time.monotonic()
+    try:
+        summary = run(tmp_path, killable, game="nim", params={"pile": "12"}, game_time=2.0, retries=1,
+                      bots=["random", f"{BROKEN}StopParent:dir={marks}"], games=4, opening_plies=0)
+    finally:
+        if (marks / "stopped").exists():
+            os.kill(int((marks / "stopped").read_text()), signal.SIGCONT)
+    assert time.monotonic() - start < 120  # the bound (12 s here), with room for a loaded machine
+    assert summary.stored == summary.total == 4 and not summary.faults and summary.workers_replaced >= 1
+    assert set(load_games(summary.path).termination) == {"last_stone"}
+    attempts = [a for (a,) in sqlite3.connect(summary.path).execute("SELECT attempts FROM games ORDER BY game_id")]
+    assert sorted(attempts) == [1, 1, 1, 2]
 
 
 def test_a_bot_file_that_cannot_be_shipped_is_refused(tmp_path, address):

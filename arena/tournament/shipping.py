@@ -1,0 +1,67 @@
+"""Bot files of ``arena run --cluster`` shipped to the Dask workers (``Client.upload_file``).
+
+A bot given by path (``path/to/file.py#Class``) reaches each worker as the module ``file``
+(workers joining later receive it too); one that cannot be shipped is refused with one line
+(README "Running on a cluster").
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from arena.errors import BotSpecError, one_line
+from bots.registry import BotSpec
+
+
+def _clashes(stem: str, path: Path) -> bool:
+    """Module ``stem`` exists here and is not this file (an earlier upload of it is: a
+    ``local:N`` scheduler in this process puts its copy on ``sys.path``; so is a stale entry
+    of a closed ``local:N`` cluster, whose upload folder is gone)."""
+    importlib.invalidate_caches()
+    found = importlib.util.find_spec(stem)
+    if found is None or found.origin is None:
+        return found is not None
+    if found.has_location and not Path(found.origin).exists():  # a closed cluster's upload
+        return False
+    try:
+        return Path(found.origin).read_bytes() != path.read_bytes()
+    except OSError:
+        return True
+
+
+def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
+    """Upload each bot file (``path/to/file.py#Class``) to the cluster's workers
+    (``Client.upload_file``, which workers joining later receive too) and return the specs
+    with those kinds as dotted paths of the uploaded module (``file.Class``).
+
+    Raises:
+        BotSpecError: a bot file that cannot be shipped (its name is not a module name,
+            clashes with an installed module or another bot file, or the workers cannot
+            import it).
+    """
+    out, shipped = {}, {}
+    for label, spec in specs.items():
+        if "#" not in spec.kind:
+            out[label] = spec
+            continue
+        path_text, _, cls = spec.kind.partition("#")
+        path = Path(path_text).resolve()
+        stem = path.stem
+        why = ("its name is not a Python module name" if not stem.isidentifier()
+               else f"module {stem!r} is installed already" if _clashes(stem, path)
+               else f"another bot file has the same name ({shipped[stem]})" if shipped.get(stem, path) != path
+               else None)
+        if why is None and stem not in shipped:
+            try:
+                client.upload_file(str(path), load=True)
+            except Exception as exc:
+                why = f"the workers cannot load it: {one_line(exc)}"
+        if why is not None:
+            raise BotSpecError(f"bot file {path_text!r} cannot be shipped to the cluster: {why}; "
+                               "rename it, or install it on every worker and name its class by dotted path")
+        shipped[stem] = path
+        out[label] = replace(spec, kind=f"{stem}.{cls}")
+    return out
