@@ -281,6 +281,11 @@ class ClusterPool:
         playing and count against ``retries`` (a game lost more often is a ``crash`` blamed on
         nobody), the others had not begun and are replayed without counting, as the local
         pool does.
+
+        The one gap: a record still in the worker's send buffer (Dask sends its events every
+        few milliseconds) is lost with the worker, so when a game ends and the next one on that
+        worker kills it within those milliseconds, the ended game is counted as the one playing
+        (replayed, one attempt more) and the next as not begun. Each loss still counts once.
         """
         futures = self.on_worker.pop(addr, [])
         games = [task for f in futures for task in self.batch_of.pop(f, ()) if task.game_id in self.tasks]
