@@ -8,10 +8,12 @@ without end, or kill their own process, and neither may outlive or garble its pa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 
 #: a worker's exit code when a bot closed its pipe to the runner
 PIPE_CLOSED = 3
@@ -218,6 +220,24 @@ def kill_orphans(keep: set[int], rounds: int = 50) -> list[int]:
                 pass
             killed.append(pid)
     return killed
+
+
+@contextlib.contextmanager
+def orphans_reaped() -> Iterator[list[int]]:
+    """Be a child subreaper for the block (``set_subreaper``), then SIGKILL every child of
+    this process that the block left (``kill_orphans``): the orphans of bots and engines
+    started in the block, ``setsid`` ones included, e.g. a bot built to check a field or an
+    engine started once to probe it. The caller's own children from before the block are
+    never touched. The list yielded receives the pids killed.
+    """
+    was = set_subreaper(True)
+    before = children()
+    killed: list[int] = []
+    try:
+        yield killed
+    finally:
+        killed += kill_orphans(before)
+        set_subreaper(was)
 
 
 def has_children() -> bool:

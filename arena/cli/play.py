@@ -71,6 +71,7 @@ def play(
     import arena.games  # imported on use: other commands start without the referee
     from arena.referee import random_opening
     from arena.watch import watch_game
+    from arena.os_guard import orphans_reaped
     from bots.base import Limits
     from bots.registry import assign_labels, check_field, make
 
@@ -84,44 +85,45 @@ def play(
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
     specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
-    check_field(specs, g)
-    bots = [make(spec) for spec in specs]
-    labels = tuple(spec.label for spec in specs)
-    limits = []
-    for b in bots:
-        own = b.own_limits() if hasattr(b, "own_limits") else Limits()
-        limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
-    opening = random_opening(g, seed, opening_plies) if opening_plies else []
-    typer.echo(f"{_title(g)}, seed {seed}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
-    if opening:
-        typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
-    if not quiet:
-        start = g.initial_state(seed)
-        for text in opening:
-            start = start.play(g.parse_move(start, text))
-        typer.echo(start.diagram())
-        typer.echo(f"position: {start.to_text()}")
-        typer.echo("")
-        final_text = start.to_text()  # until a ply is played
-    plies: list[Ply] = []
+    with orphans_reaped():  # what the bots and engines started, setsid ones too: nothing outlives the game
+        check_field(specs, g)
+        bots = [make(spec) for spec in specs]
+        labels = tuple(spec.label for spec in specs)
+        limits = []
+        for b in bots:
+            own = b.own_limits() if hasattr(b, "own_limits") else Limits()
+            limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
+        opening = random_opening(g, seed, opening_plies) if opening_plies else []
+        typer.echo(f"{_title(g)}, seed {seed}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
+        if opening:
+            typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
+        if not quiet:
+            start = g.initial_state(seed)
+            for text in opening:
+                start = start.play(g.parse_move(start, text))
+            typer.echo(start.diagram())
+            typer.echo(f"position: {start.to_text()}")
+            typer.echo("")
+            final_text = start.to_text()  # until a ply is played
+        plies: list[Ply] = []
 
-    def show(ply: Ply) -> None:
-        plies.append(ply)
-        _print_ply(ply, labels, quiet)
+        def show(ply: Ply) -> None:
+            plies.append(ply)
+            _print_ply(ply, labels, quiet)
 
-    record = watch_game(
-        g, bots, seed, labels=labels, opening=opening, limits=limits, move_time=move_time,
-        time_margin=time_margin, memory_limit=memory_limit, diagrams=not quiet, on_ply=show,
-    )
-    if not quiet:  # the final position's text, under its diagram (the last ply's)
-        typer.echo(f"position: {plies[-1].text if plies else final_text}")
-    out = record.outcome
-    typer.echo(f"result after {record.plies} plies ({record.seconds:.2f}s): {out.termination}")
-    for seat, label in enumerate(labels):
-        typer.echo(f"  seat {seat} {label}: score {out.scores[seat]:g}, rank {out.ranks[seat]}")
-    if record.fault_detail is not None:
-        who = f"seat {record.fault_seat}" if record.fault_seat is not None else "nobody (before any move)"
-        typer.echo(f"  fault by {who}: {out.termination}: {record.fault_detail}")
+        record = watch_game(
+            g, bots, seed, labels=labels, opening=opening, limits=limits, move_time=move_time,
+            time_margin=time_margin, memory_limit=memory_limit, diagrams=not quiet, on_ply=show,
+        )
+        if not quiet:  # the final position's text, under its diagram (the last ply's)
+            typer.echo(f"position: {plies[-1].text if plies else final_text}")
+        out = record.outcome
+        typer.echo(f"result after {record.plies} plies ({record.seconds:.2f}s): {out.termination}")
+        for seat, label in enumerate(labels):
+            typer.echo(f"  seat {seat} {label}: score {out.scores[seat]:g}, rank {out.ranks[seat]}")
+        if record.fault_detail is not None:
+            who = f"seat {record.fault_seat}" if record.fault_seat is not None else "nobody (before any move)"
+            typer.echo(f"  fault by {who}: {out.termination}: {record.fault_detail}")
 
 
 def register(app: typer.Typer) -> None:

@@ -26,6 +26,7 @@ from rich.text import Text
 import arena.games
 import bots as bot_registry
 from arena.engine.sandbox import check_isolated, isolate, sweep_ended
+from arena.os_guard import orphans_reaped
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
 from arena import rating_state
@@ -187,10 +188,14 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
             that cannot be shipped to it (games already committed stay).
     """
-    p = plan(cfg)
-    k = p.game.num_players
-    specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
-    check_isolated(p.specs, specs, p.game, cfg.seed)  # a bot its engine cannot load: a spec error now
+    with orphans_reaped() as killed:  # what bots built and engines probed here started: nothing outlives this
+        p = plan(cfg)
+        k = p.game.num_players
+        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+        check_isolated(p.specs, specs, p.game, cfg.seed)  # a bot its engine cannot load: a spec error now
+    if killed:
+        log.warning("killed %d process(es) left by bots built or engines started to check the field: %s",
+                    len(killed), killed)
     legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
     if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
         p = replace(p, name=legacy)

@@ -100,3 +100,16 @@ def test_watch_game_forking_bot_keeps_the_plies_before_the_fork(tmp_path):
     assert rec.outcome.termination == "crash" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
     assert rec.plies == 3 and [m.seat for m in rec.move_stats] == [0, 1, 0]
     assert "forked the bot process" in rec.fault_detail
+
+
+@pytest.mark.parametrize("at", ["init", "reset"])
+def test_play_leaves_no_process_a_bot_started_where_it_was_made(tmp_path, at):
+    """``arena play`` makes the bots in its own process before the game's child: a ``setsid``
+    sleeper a bot starts there (or in ``reset``, in the child) does not outlive the command."""
+    from tests.tournament.hostile import assert_no_survivors
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    proc = play("--bot", "random", "--bot", f"h={HOSTILE}SetupSetsid:dir={marks},at={at}")
+    assert proc.returncode == 0, proc.stderr
+    assert len(list(marks.glob("*.pid"))) == (1 if at == "init" else 2)
+    assert_no_survivors(marks, seconds=1.0)

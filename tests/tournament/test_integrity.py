@@ -271,3 +271,18 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
         assert record.plies == 3 and [m.ply for m in record.move_stats] == [0, 1, 2]
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_bots_made_to_check_the_field_leave_no_process(tmp_path, isolation):
+    """A bot that starts a ``setsid`` sleeper when it is made and at each ``reset``: the one
+    the runner makes to check the field, and under ``--isolation process`` the engine it
+    starts once to load the bot (before any worker exists), are swept as the workers' are."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    summary, frame = run_hostile(tmp_path / "run", f"SetupSetsid:dir={marks},at=reset", isolation=isolation)
+    assert summary.stored == 2
+    # the check's bot, then (in-process) its workers' bots; an isolated engine can neither
+    # write outside its private folder nor start processes past its process-count limit
+    assert len(list(marks.glob("*.pid"))) >= (3 if isolation == "none" else 1)
+    assert_no_survivors(marks, seconds=1.0)
