@@ -22,6 +22,7 @@ import time
 from typing import Any
 
 from arena.engine.process import EngineClosed, EngineProcess, StartError
+from arena.engine.server import FRAME_SEP
 from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
@@ -204,18 +205,24 @@ class EngineBot:
         return self._parse(state, move) if move else None
 
     @staticmethod
-    def _self_reported(string: str | None) -> tuple[str, str] | None:
-        """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None."""
+    def _self_reported(string: str | None, code: str | None = None) -> tuple[str, str] | None:
+        """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None.
+
+        The detail reads as in-process play's: ``Type: message (code)``, then the bot's last
+        frame (``File "bot.py", line N, in f``, after ``server.FRAME_SEP``) on a line of its own,
+        where ``arena.referee.last_frame`` finds it (the full traceback is in the log)."""
         said = (string or "").split(None, 2)
         if len(said) >= 2 and said[0] == "fault" and said[1] in SELF_REPORTED:
-            return said[1], said[2] if len(said) > 2 else said[1]
+            head, _, frame = (said[2] if len(said) > 2 else said[1]).partition(FRAME_SEP)
+            head = f"{head} ({code})" if code else head
+            return said[1], f"{head}\n  {frame}" if frame else head
         return None
 
     def _crashed(self, info: Info) -> None:
         code = self.engine.wait_exit()
-        reason, detail = self._self_reported(info.string) or ("crash", "engine exited mid-game")
+        reason, detail = self._self_reported(info.string, code) or ("crash", f"engine exited mid-game ({code})")
         self._drop()
-        raise BotFault(reason, f"{detail} ({code})")
+        raise BotFault(reason, detail)
 
     def _parse(self, state: State, text: str) -> Any:
         try:
