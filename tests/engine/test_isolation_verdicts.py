@@ -47,3 +47,10 @@ def test_base_exceptions_of_a_bot_are_exception(tmp_path, isolation, cls, name):
         assert termination == "exception" and seats[fault_seat] == "bad", (termination, detail)
         assert detail.startswith(name), detail
         assert last_frame(detail) is not None and str(FAULTY) in last_frame(detail), detail
+
+
+@pytest.mark.parametrize("isolation", ISOLATIONS)
+def test_a_bot_wiping_the_state_it_was_given_changes_nothing(tmp_path, isolation):
+    for seats, termination, fault_seat, detail in play(tmp_path, "StateWiper", isolation):
+        assert fault_seat is None and termination not in ("exception", "crash", "bad_move", "illegal_move"), \
+            (termination, detail)
