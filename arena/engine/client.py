@@ -7,7 +7,8 @@ sends ``position``, ``legal`` (sequential nodes) and ``go``, reads ``info`` line
 grace is ``timeout``, an exit or closed output is ``crash`` (an isolated Python bot's own
 ``info string fault REASON ...`` line names ``exception``, ``exit`` or ``memory`` instead).
 A ``bestmove`` that is no move or not legal is left to the referee (``bad_move``,
-``illegal_move``).
+``illegal_move``), but a bare ``bestmove`` (no move at all) is ``bad_move`` "bestmove without
+a move" here.
 
 Processes are kept across games, one per (bot, seat) in each worker process, and replaced
 after any fault; ``close_all`` quits them (and they die with the process that started them).
@@ -146,7 +147,8 @@ class EngineBot:
         ``bestmove -`` at a simultaneous round.
 
         Raises:
-            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported).
+            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported);
+                ``bad_move`` for a bare ``bestmove`` at a sequential node.
             RuntimeError: ``reset`` was not called first.
         """
         if self.game is None:
@@ -202,7 +204,9 @@ class EngineBot:
         move = text.split()[0] if text else ""  # UCI: words after the move (``ponder M``) are ignored
         if move not in legal:  # the referee calls the fault; this engine is restarted for the next game
             self._drop()
-        return self._parse(state, move) if move else None
+        if not move:  # "not parseable as a move" (docs/engine-protocol.md "Faults"), said plainly
+            raise BotFault("bad_move", "bestmove without a move")
+        return self._parse(state, move)
 
     @staticmethod
     def _self_reported(string: str | None, code: str | None = None) -> tuple[str, str] | None:
