@@ -23,8 +23,8 @@ import time
 from typing import Any
 
 from arena.engine.process import EngineClosed, EngineProcess, StartError
-from arena.engine.server import FRAME_SEP
 from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
+from arena.engine.server import FRAME_SEP
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.referee import BotFault

@@ -197,7 +197,7 @@ class Server:
             return self.fault("exit", f"bot called sys.exit({exc.code!r})")
         except MemoryError:
             return self.fault("memory", "MemoryError: out of memory (--memory-limit)")
-        except BaseException as exc:  # a bot's bug (or a bad message): reported, then the process ends
+        except BaseException as exc:  # noqa: BLE001 - a bot's bug (or a bad message): reported, then the process ends
             return self.fault("exception", exception_line(exc))
         return 0
 

@@ -89,7 +89,7 @@ def referee_game(
         return lost(Termination.EXIT, f"bot called sys.exit({exc.code!r})")
     except MemoryError:
         return lost(Termination.MEMORY, f"MemoryError: out of memory ({_memory_text(memory_limit)})")
-    except BaseException as exc:  # KeyboardInterrupt, GeneratorExit...: a bot's, as any exception
+    except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt, GeneratorExit...: a bot's, as any exception
         return lost(Termination.EXCEPTION, exception_text(exc))
     detail = record.fault_detail or ""
     if record.outcome.termination == Termination.EXCEPTION and detail.startswith("MemoryError"):

@@ -128,7 +128,7 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
         return None, time.perf_counter() - t0, Termination(exc.reason), exc.detail
     except SystemExit:
         raise
-    except BaseException as exc:  # a bot's bug is a fault of that bot, never of the arena
+    except BaseException as exc:  # noqa: BLE001 - a bot's bug is a fault of that bot, never of the arena
         return None, time.perf_counter() - t0, Termination.EXCEPTION, exception_text(exc)
     secs = time.perf_counter() - t0
     t = None if limits is None else limits.time
