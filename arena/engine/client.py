@@ -7,7 +7,8 @@ sends ``position``, ``legal`` (sequential nodes) and ``go``, reads ``info`` line
 grace is ``timeout``, an exit or closed output is ``crash`` (an isolated Python bot's own
 ``info string fault REASON ...`` line names ``exception``, ``exit`` or ``memory`` instead).
 A ``bestmove`` that is no move or not legal is left to the referee (``bad_move``,
-``illegal_move``).
+``illegal_move``), but a bare ``bestmove`` (no move at all) is ``bad_move`` "bestmove without
+a move" here.
 
 Processes are kept across games, one per (bot, seat) in each worker process, and replaced
 after any fault; ``close_all`` quits them (and they die with the process that started them).
@@ -23,6 +24,7 @@ from typing import Any
 
 from arena.engine.process import EngineClosed, EngineProcess, StartError
 from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
+from arena.engine.server import FRAME_SEP
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.referee import BotFault
@@ -145,7 +147,8 @@ class EngineBot:
         ``bestmove -`` at a simultaneous round.
 
         Raises:
-            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported).
+            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported);
+                ``bad_move`` for a bare ``bestmove`` at a sequential node.
             RuntimeError: ``reset`` was not called first.
         """
         if self.game is None:
@@ -201,21 +204,29 @@ class EngineBot:
         move = text.split()[0] if text else ""  # UCI: words after the move (``ponder M``) are ignored
         if move not in legal:  # the referee calls the fault; this engine is restarted for the next game
             self._drop()
-        return self._parse(state, move) if move else None
+        if not move:  # "not parseable as a move" (docs/engine-protocol.md "Faults"), said plainly
+            raise BotFault("bad_move", "bestmove without a move")
+        return self._parse(state, move)
 
     @staticmethod
-    def _self_reported(string: str | None) -> tuple[str, str] | None:
-        """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None."""
+    def _self_reported(string: str | None, code: str | None = None) -> tuple[str, str] | None:
+        """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None.
+
+        The detail reads as in-process play's: ``Type: message (code)``, then the bot's last
+        frame (``File "bot.py", line N, in f``, after ``server.FRAME_SEP``) on a line of its own,
+        where ``arena.referee.last_frame`` finds it (the full traceback is in the log)."""
         said = (string or "").split(None, 2)
         if len(said) >= 2 and said[0] == "fault" and said[1] in SELF_REPORTED:
-            return said[1], said[2] if len(said) > 2 else said[1]
+            head, _, frame = (said[2] if len(said) > 2 else said[1]).partition(FRAME_SEP)
+            head = f"{head} ({code})" if code else head
+            return said[1], f"{head}\n  {frame}" if frame else head
         return None
 
     def _crashed(self, info: Info) -> None:
         code = self.engine.wait_exit()
-        reason, detail = self._self_reported(info.string) or ("crash", "engine exited mid-game")
+        reason, detail = self._self_reported(info.string, code) or ("crash", f"engine exited mid-game ({code})")
         self._drop()
-        raise BotFault(reason, f"{detail} ({code})")
+        raise BotFault(reason, detail)
 
     def _parse(self, state: State, text: str) -> Any:
         try:

@@ -1,8 +1,13 @@
 """One engine process: start, handshake, lines in and out with deadlines, kill.
 
 ``docs/engine-protocol.md`` "Process rules": the process runs in its own session and process
-group (killed as a group), dies with the process that started it (``PR_SET_PDEATHSIG``), and
-its standard error is drained by a thread into the tournament log, prefixed with its label
+group (killed as a group), and dies with the process that started it: every engine, sandboxed
+or not, gets ``PR_SET_PDEATHSIG`` SIGKILL between ``fork`` and ``exec`` (Linux; it holds across
+``exec``). Out of reach: the parent-death signal belongs to the engine process alone, so its own
+children (a shell script's ``sleep``, a wrapper's real engine) outlive a SIGKILL of the whole arena
+(nothing is left to kill the group); when the arena ends an engine itself, ``kill`` SIGKILLs the
+group and they go with it. Also, Linux sends the signal when the *thread* that started the engine
+ends, so engines must be started from a thread that lives as long as they are used. Its standard error is drained by a thread into the tournament log, prefixed with its label
 (the first ``STDERR_LOG_BYTES`` of it; the rest is read and dropped), so an engine writing
 megabytes there can never block. Standard output is read with ``poll`` and a deadline (a
 blocking read when there is none: a move without a time limit).
@@ -21,6 +26,7 @@ import time
 from collections.abc import Callable
 
 from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text
+from arena.engine.sandbox import PR_SET_PDEATHSIG, prctl_function
 from arena.errors import BotSpecError
 
 log = logging.getLogger("arena.worker.engine")
@@ -58,6 +64,19 @@ def _drain(fd: int, label: str) -> None:
         pass
 
 
+def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
+    """The function run in the child between ``fork`` and ``exec``: ``preexec`` (a sandbox's
+    limits), then ``PR_SET_PDEATHSIG`` SIGKILL (the session of its own is ``start_new_session``)."""
+    prctl = prctl_function()  # looked up here, before the fork
+
+    def setup() -> None:  # no imports, no allocation to speak of
+        if preexec is not None:
+            preexec()
+        if prctl is not None:
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    return setup
+
+
 class EngineProcess:
     """A running engine: ``start``, ``send``, ``read_line``, ``kill``.
 
@@ -92,7 +111,7 @@ class EngineProcess:
         try:
             self.proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True, preexec_fn=self.preexec, cwd=self.cwd, close_fds=True)
+                bufsize=0, start_new_session=True, preexec_fn=_child_setup(self.preexec), cwd=self.cwd, close_fds=True)
         except OSError as exc:
             self._remove_cwd()
             raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None

@@ -56,7 +56,7 @@ class Sandbox:
         base = _address_space()
         memory = None if self.memory_limit is None else base + self.memory_limit * 2**20
         nproc = self.max_processes
-        prctl = _prctl()
+        prctl = prctl_function()
 
         def limit() -> None:  # between fork and exec: no imports, no allocation to speak of
             if memory is not None:
@@ -103,7 +103,8 @@ def sweep_ended() -> None:
             pass
 
 
-def _prctl():
+def prctl_function():
+    """libc's ``prctl`` (ctypes), or ``None`` where there is none."""
     try:
         return ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
@@ -112,7 +113,7 @@ def _prctl():
 
 def die_with_parent() -> None:
     """Linux: SIGKILL this process when its parent dies (``PR_SET_PDEATHSIG``)."""
-    prctl = _prctl()
+    prctl = prctl_function()
     if prctl is not None:
         prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 

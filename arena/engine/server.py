@@ -10,7 +10,11 @@ garble the protocol. The input is read with ``os.read`` and each answer leaves i
 
 A bot's fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
 ``exception``, ``exit`` or ``memory``), which the arena's client turns into the same
-termination as in-process play; the client restarts the engine for the next game.
+termination as in-process play; the client restarts the engine for the next game. Any
+exception but ``SystemExit`` and ``MemoryError`` (``KeyboardInterrupt``, ``GeneratorExit``
+included) is ``exception``, as in ``arena.referee``: its full traceback goes to standard error
+(the tournament log) and DETAIL is ``Type: message`` then ``FRAME_SEP`` and the traceback's
+last frame (``File "bot.py", line N, in f``), which the client puts on a line of its own.
 
 Confined (``--isolation process``), at the first ``newgame`` the server caps its own address
 space (hard ``RLIMIT_AS``) at its size then plus ``memory_limit`` MiB, the MiB the bot may add;
@@ -26,6 +30,7 @@ import importlib
 import os
 import re
 import sys
+import traceback
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
@@ -36,6 +41,8 @@ from arena.games import SIMULTANEOUS, Game, State
 from bots.base import Limits
 from bots.registry import bot_class, parse_spec
 
+#: between an exception's ``Type: message`` and its last frame in ``info string fault exception``
+FRAME_SEP = " | at "
 #: exit code after a bot's fault (the reason is on the ``info string fault`` line)
 FAULT_EXIT = 3
 #: standard modules imported before dropping privileges (a bot may use them afterwards even
@@ -190,16 +197,29 @@ class Server:
             return self.fault("exit", f"bot called sys.exit({exc.code!r})")
         except MemoryError:
             return self.fault("memory", "MemoryError: out of memory (--memory-limit)")
-        except Exception as exc:  # a bot's bug (or a bad message): reported, then the process ends
-            return self.fault("exception", f"{type(exc).__name__}: {exc}")
+        except BaseException as exc:  # noqa: BLE001 - a bot's bug (or a bad message): reported, then the process ends
+            return self.fault("exception", exception_line(exc))
         return 0
 
     def fault(self, reason: str, detail: str) -> int:
         try:
-            self.say(f"info string fault {reason} {' '.join(detail.split())[:600]}")
+            self.say(f"info string fault {reason} {' '.join(detail.split())[:1000]}")
         except Exception:  # noqa: BLE001 - out of memory or a closed pipe: the exit code tells
             pass
         return FAULT_EXIT
+
+
+def exception_line(exc: BaseException) -> str:
+    """``Type: message`` (at most 400 characters) plus ``FRAME_SEP`` and the traceback's last
+    frame, for ``info string fault exception``; the full traceback is written to standard error."""
+    traceback.print_exception(exc, file=sys.stderr)
+    sys.stderr.flush()
+    head = " ".join(f"{type(exc).__name__}: {exc}".split())[:400]
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return head
+    last = frames[-1]
+    return f'{head}{FRAME_SEP}File "{last.filename}", line {last.lineno}, in {last.name}'
 
 
 def round_state(game: Game, text: str) -> State:

@@ -1,6 +1,7 @@
 """``referee_game``: ``play_game`` plus what a process that runs bots must also catch.
 
-A bot may raise ``SystemExit`` (``exit``), exhaust ``--memory-limit`` (``memory``) or fail
+A bot may raise ``SystemExit`` (``exit``) or any other ``BaseException`` (``exception``,
+``KeyboardInterrupt`` and ``GeneratorExit`` too), exhaust ``--memory-limit`` (``memory``) or fail
 outside ``choose`` (``reset``: ``exception``); each loses for the seat last on move (or being
 reset), keeping the plies played. This is the one place that decides that blame, for the
 tournament worker (``arena.tournament.worker``) and the child of ``arena play``
@@ -88,7 +89,7 @@ def referee_game(
         return lost(Termination.EXIT, f"bot called sys.exit({exc.code!r})")
     except MemoryError:
         return lost(Termination.MEMORY, f"MemoryError: out of memory ({_memory_text(memory_limit)})")
-    except (Exception, KeyboardInterrupt) as exc:
+    except BaseException as exc:  # noqa: BLE001 - KeyboardInterrupt, GeneratorExit...: a bot's, as any exception
         return lost(Termination.EXCEPTION, exception_text(exc))
     detail = record.fault_detail or ""
     if record.outcome.termination == Termination.EXCEPTION and detail.startswith("MemoryError"):

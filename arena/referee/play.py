@@ -118,13 +118,17 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     """(answer, seconds, fault, detail) of one ``choose`` call; an answer later than
     ``limits.time + margin`` seconds is a ``timeout``. ``owed``: seconds the bot already spent
     in ``reset``, counted against this move. ``KeyboardInterrupt`` raised by a bot is an
-    ``exception`` like any other (a worker ignores SIGINT, so it never comes from the user)."""
+    ``exception`` like any other (a worker ignores SIGINT, so it never comes from the user), and
+    so is any other ``BaseException`` (``GeneratorExit``...) but ``SystemExit``, which
+    ``arena.referee.guarded`` turns into ``exit``."""
     t0 = time.perf_counter() - owed
     try:
         answer = bot.choose(state, limits)
     except BotFault as exc:  # an engine process that timed out or died names its own fault
         return None, time.perf_counter() - t0, Termination(exc.reason), exc.detail
-    except (Exception, KeyboardInterrupt) as exc:  # a bot's bug is a fault of that bot, never of the arena
+    except SystemExit:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a bot's bug is a fault of that bot, never of the arena
         return None, time.perf_counter() - t0, Termination.EXCEPTION, exception_text(exc)
     secs = time.perf_counter() - t0
     t = None if limits is None else limits.time

@@ -12,6 +12,7 @@ while IFS= read -r line; do
       case "$mode" in
         garbage) echo "hello, arena"; echo "info depth 3 nodes 42 score cp 17 time 5"; echo "bestmove $first" ;;
         badmove) echo "bestmove !!!" ;;
+        bare)    echo "bestmove" ;;
         illegal) echo "bestmove pass" ;;
         hang)    sleep 60 ;;
         exit)    exit 1 ;;

@@ -73,6 +73,12 @@ def test_unparseable_bestmove_is_bad_move():
     assert (record.outcome.termination, record.fault_seat, record.outcome.ranks) == ("bad_move", 0, (2, 1))
 
 
+def test_bare_bestmove_is_bad_move_without_a_move():
+    record = duel(engine("bare"))
+    assert (record.outcome.termination, record.fault_seat) == ("bad_move", 0)
+    assert record.fault_detail == "bestmove without a move"
+
+
 def test_bestmove_not_among_legal_is_illegal_move():
     g = arena.games.make("interaction")
     assert "pass" not in {str(m) for m in g.initial_state(5).legal_moves()}

@@ -44,9 +44,12 @@ def test_arena_engine_serves_a_builtin_bot():
 def test_arena_engine_reports_a_bots_exception_and_exits():
     spec = f"{Path(__file__).parents[1] / 'fixtures' / 'broken_bots.py'}#Raiser"
     g = arena.games.make("interaction")
-    out, code, _ = talk(spec, ["aep 1", "newgame interaction {}", "seat 0 1", "isready",
-                               f"position {g.initial_state(1).to_text()}", "go"])
-    assert out[-1] == "info string fault exception RuntimeError: bot bug" and code == 3
+    out, code, err = talk(spec, ["aep 1", "newgame interaction {}", "seat 0 1", "isready",
+                                 f"position {g.initial_state(1).to_text()}", "go"])
+    bot_file = Path(__file__).parents[1] / "fixtures" / "broken_bots.py"
+    frame = next(line.strip() for line in reversed(err.splitlines()) if line.strip().startswith("File "))
+    assert frame.startswith(f'File "{bot_file}", line ') and frame.endswith(", in choose"), err  # the full traceback
+    assert out[-1] == f"info string fault exception RuntimeError: bot bug | at {frame}" and code == 3
 
 
 def test_arena_engine_bad_spec_is_one_line_exit_2():
