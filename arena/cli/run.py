@@ -21,7 +21,7 @@ def run(
     format: Optional[str] = typer.Option(None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
     games: Optional[str] = typer.Option(None, "--games", metavar="N", help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet 6, interaction-solo 1, interaction-solo-race 1)"),
     workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
-    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help="play on a Dask cluster instead of --workers (default: none, the local pool): tcp://host:port (a running `dask scheduler`) or local:N (N worker processes here); needs pip install 'arena[cluster]'"),
+    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help="play on a Dask cluster instead of --workers (default: none, the local pool): tcp://host:port (a running `dask scheduler`) or local:N (N worker processes here); needs pip install 'arena\\[cluster]'"),
     name: Optional[str] = typer.Option(None, "--name", help="tournament name (default: derived from the settings)"),
     seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
     results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),

@@ -61,7 +61,9 @@ def _line(rec: dict) -> str:
         if rec["moves"] is None:
             return f"{rec['position']}  no solution found  ({rec['nodes']} nodes, {rec['seconds']:.3f} s)"
         tag = "optimal" if rec["optimal"] else "not proven optimal"
-        return (f"{rec['position']}  {rec['length']} moves, {rec['solutions']} solutions: "
+        count = rec["solutions"]  # counted only by a search that proves the minimum
+        counted = f", {count} minimal solution{'s' if count != 1 else ''}" if rec["optimal"] else ""
+        return (f"{rec['position']}  {rec['length']} moves{counted}: "
                 f"{rec['moves'] or '(none needed)'}  [{tag}, {rec['nodes']} nodes, {rec['seconds']:.3f} s]")
     if rec["solution"] is None:
         return f"{rec['puzzle']}  no solution found  ({rec['nodes']} nodes, {rec['seconds']:.3f} s)"
@@ -89,7 +91,7 @@ def solve(
     bot = bot or kinds[0]
     solver = make(bot)
     if not hasattr(solver, method):
-        raise ConfigError(f"bot {bot!r} is not a {game} solver; accepted: {', '.join(kinds)}")
+        raise ConfigError(f"bot {bot!r} is not {'an' if game[0] in 'aeiou' else 'a'} {game} solver; accepted: {', '.join(kinds)}")
     solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
     if file is not None and hasattr(solver, "warm_up"):
         solver.warm_up()  # many puzzles: load the compiled search before any timing
