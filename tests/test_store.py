@@ -167,6 +167,10 @@ def test_bad_toml_and_changed_config_exit_2(tmp_path, capsys):
     unknown.write_text("gamez = 3\n")
     code, _, err = run_cli(["run", "--config", str(unknown)], capsys)
     assert code == 2 and "unknown key 'gamez'" in err
+    twice = tmp_path / "twice.toml"
+    twice.write_text("move_time = 0.5\nmove-time = 1\n")
+    code, _, err = run_cli(["run", "--config", str(twice)], capsys)
+    assert code == 2 and "key 'move-time' given twice" in err and err.count("\n") == 1
     s = run_tournament(cfg(tmp_path), progress=False)
     before = _stored(s.path)
     code, _, err = run_cli(["run", "--game", "nim", "-p", "pile=15", "--bot", "random", "--bot", "b=random",

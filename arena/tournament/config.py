@@ -202,7 +202,11 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         k = key.replace("-", "_")
         if k not in known:
             raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
-        out[{"bot": "bots", "param": "params"}.get(k, k)] = value
+        name = {"bot": "bots", "param": "params"}.get(k, k)
+        if name in out:
+            raise ConfigError(f"key {key!r} given twice in config file {str(path)!r} (spelled with '-' and '_'); "
+                              "keep one")
+        out[name] = value
     if "openings" in out:
         if not isinstance(out["openings"], str):
             raise ConfigError(f"config file {str(path)!r}: openings must be the path of an openings file")
