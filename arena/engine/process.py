@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text
+from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text, option_value_fits
 from arena.engine.sandbox import PR_SET_PDEATHSIG, prctl_function
 from arena.errors import BotSpecError
 
@@ -136,6 +136,9 @@ class EngineProcess:
                     accepted = ", ".join(declared) or "none"
                     raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}): unknown option "
                                        f"{name!r}; accepted: {accepted}")
+                if check_options and not option_value_fits(declared[name].type, str(value)):
+                    raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}): option {name!r} "
+                                       f"takes {'an' if declared[name].type == 'int' else 'a'} {declared[name].type} value; got {str(value)!r}")
                 self.send(f"setoption name {name} value {value}")
             self.sync(self.startup_timeout)
         except BaseException as exc:

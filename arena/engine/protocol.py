@@ -136,6 +136,19 @@ class Option:
     default: str = ""
 
 
+def option_value_fits(kind: str, value: str) -> bool:
+    """Whether ``value`` is a value of a declared option type (``docs/engine-protocol.md``
+    "Messages": ``int``, ``float``, ``bool`` as ``true``/``false`` or ``1``/``0``; ``string``
+    and an undeclared type take anything)."""
+    if kind == "int":
+        return _number(value, int) is not None
+    if kind == "float":
+        return _number(value, float) is not None
+    if kind == "bool":
+        return value.lower() in ("true", "false", "1", "0")
+    return True
+
+
 def parse_option(line: str) -> Option | None:
     """The ``option`` line's declaration, or ``None`` when it is not one (ignored, UCI)."""
     words = line.split()

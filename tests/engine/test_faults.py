@@ -57,6 +57,13 @@ def test_unknown_option_is_a_spec_error():
         engine("fine", "hash=16")
 
 
+def test_an_option_value_of_the_wrong_type_is_a_spec_error():
+    """``depth`` is declared ``type int``: ``abc`` is refused before any game, as a Python bot's
+    parameter would be."""
+    with pytest.raises(BotSpecError, match="option 'depth' takes an int value; got 'abc'"):
+        engine("fine", "depth=abc")
+
+
 def test_garbage_lines_are_ignored_and_info_is_stored(caplog):
     caplog.set_level("INFO", logger="arena.worker.engine")
     bot = engine("garbage", "depth=3")
