@@ -13,9 +13,9 @@ import pytest
 
 from arena.referee.play import last_frame
 from arena.tournament import build, run_tournament
-from tests.fixtures.faulty_bots import HELPER_LINE
+from tests.fixtures.hostile_bots import HELPER_LINE
 
-FAULTY = Path(__file__).parents[1] / "fixtures" / "faulty_bots.py"
+FAULTY = Path(__file__).parents[1] / "fixtures" / "hostile_bots.py"
 ISOLATIONS = ["none"] + (["process"] if sys.platform.startswith("linux") else [])
 
 
