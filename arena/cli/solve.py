@@ -38,7 +38,9 @@ def _record(bot, text: str, limits: Limits) -> tuple[dict, str]:
     rec = {"puzzle": str(puzzle), "solution": None if sol is None else str(sol),
            "moves": None if sol is None else len(sol), "nodes": int(result.nodes),
            "seconds": round(result.seconds, 6), "optimal": bool(result.optimal)}
-    depth = getattr(result, "depth", 0)  # SolveResult.depth: the deepest bound searched through
+    depth = getattr(result, "depth", 0)  # SolveResult.depth: the deepest bound searched through, moves
+    if sol is not None and depth >= len(sol):
+        depth = 0  # a greedy answer's own length, not a bound searched through
     return rec, _note(bot, limits, result, sol is None, depth, "the target cannot be reached, proven")
 
 
@@ -63,13 +65,16 @@ def _solo_record(bot, text: str, limits: Limits) -> tuple[dict, str]:
 def _note(bot, limits: Limits, result, none: bool, depth: int, out_of_reach: str) -> str:
     """Why an answer is not proven optimal, or why there is none (``""``: a proven optimal
     answer). Proven: no solution of at most ``depth`` moves (``depth`` 0: ``out_of_reach``).
-    Else the limit that ran out (``limits`` with the bot's own ``time``/``nodes``; a limit
-    counts as run out once 85% of it is spent, the share the optimal solvers give their proof,
-    ``bots/ricochet.py``) and the bound searched through (``depth`` moves: none shorter exists)."""
+    Else, for no answer or an answer found after the proof stopped at ``depth`` moves (none
+    shorter exists), the limit that ran out (``limits`` with the bot's own ``time``/``nodes``;
+    a limit counts as run out once 85% of it is spent, the share the optimal solvers give their
+    proof, ``bots/ricochet.py``)."""
     if result.optimal:
         if not none:
             return ""
         return f"none of at most {depth} move{'s' if depth != 1 else ''} exists, proven" if depth > 0 else out_of_reach
+    if not none and depth == 0:
+        return ""  # a heuristic's answer (no bound searched through): "not proven optimal" says it all
     eff = limits.tighter(bot.own_limits() if hasattr(bot, "own_limits") else Limits())
     if eff.time is not None and result.seconds >= 0.85 * eff.time:
         why = f"the time limit of {eff.time:g} s ran out"
