@@ -225,3 +225,11 @@ def test_one_line_shows_surrogate_escapes_as_bytes():
     raw, typed = "\udcff\udc80a", "\\udcff"  # bytes not UTF-8; the text \udcff typed by a user
     assert one_line(ArenaError(f"bad {raw!r} and {raw}")) == "bad '\\xff\\x80a' and \\xff\\x80a"
     assert one_line(ArenaError(f"bad {typed!r}")) == "bad '\\\\udcff'"  # left as typed
+
+
+def test_a_greedy_answer_claims_no_bound_and_no_limit(capsys):
+    """A greedy answer is "not proven optimal" and nothing more: its length is no bound
+    searched through, and it found its answer before the node limit (70) ran out."""
+    code, out, _ = run(capsys, "solve", PUZ, "--bot", "ricochet-greedy:nodes=70")
+    assert code == 0 and "5 moves" in out and "[not proven optimal, " in out
+    assert "ran out" not in out and "ruling out" not in out
