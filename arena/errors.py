@@ -4,6 +4,8 @@ Each message names what was wrong and what is accepted. The CLI prints ``str(err
 line and exits with code 2.
 """
 
+import re
+
 
 class ArenaError(Exception):
     """Base class of every error caused by bad input (never by a bug in arena)."""
@@ -44,9 +46,23 @@ class ResultsError(ArenaError):
     """A results directory or database that cannot be read or written, or a refused run."""
 
 
+#: a byte that is not UTF-8, as Python decodes the command line (PEP 383 ``surrogateescape``)
+_RAW_BYTE = re.compile("[\udc80-\udcff]")
+#: the same, after ``repr`` (``'\\udcff'``), not preceded by an escaped backslash
+_REPR_BYTE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+
+
 def one_line(error: BaseException) -> str:
-    """The error as one line of text (newlines folded), for the CLI."""
-    text = str(error) or type(error).__name__
+    """The error as one line of text (``as_line``), for the CLI."""
+    return as_line(str(error) or type(error).__name__)
+
+
+def as_line(text: str) -> str:
+    """``text`` as one line (newlines folded). Bytes of the command line that are not UTF-8
+    (``arena solve $'\\xff'``: Python's ``surrogateescape``, PEP 383) read as ``\\xff``, raw
+    or inside a quoted ``repr``, never as ``\\udcff``."""
+    text = _RAW_BYTE.sub(lambda m: f"\\x{ord(m.group()) - 0xDC00:02x}", text)
+    text = _REPR_BYTE.sub(r"\1\\x\2", text)
     return " ".join(text.split())
 
 

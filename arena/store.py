@@ -104,11 +104,13 @@ class Store:
     Raises (``open``):
         ResultsError: results path is a file or not writable, the name is being run by
             another process, the database is corrupt or foreign, or its stored settings
-            differ from the new ones.
+            differ from the new ones. A database file that ``open`` created is removed then.
     """
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int, created: bool = False) -> None:
         self.path, self.conn, self._lock_fd = path, conn, lock_fd
+        #: True when ``open`` created the database file (``abandon`` may remove it)
+        self.created = created
 
     @classmethod
     def open(cls, results: str | os.PathLike, name: str) -> Store:
@@ -128,6 +130,7 @@ class Store:
                 raise ResultsError(f"tournament {name!r} is already being run by another process (lock {str(root / (name + '.lock'))!r}); wait for it or choose another --name") from None
             raise _fail(root, exc, "lock") from None
         path = db_path(name, root)
+        created, conn = not path.exists(), None
         try:
             conn = cls._connect(path)
             conn.isolation_level = None  # explicit transactions
@@ -145,12 +148,12 @@ class Store:
                 _add_hashes(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
-            os.close(lock_fd)
+            _give_up(path, conn, lock_fd, created)
             raise _fail(path, exc, "open results database") from None
         except BaseException:
-            os.close(lock_fd)
+            _give_up(path, conn, lock_fd, created)
             raise
-        return cls(path, conn, lock_fd)
+        return cls(path, conn, lock_fd, created)
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
@@ -171,6 +174,22 @@ class Store:
             if self._lock_fd >= 0:
                 os.close(self._lock_fd)
                 self._lock_fd = -1
+
+    def abandon(self) -> bool:
+        """Close after a refused run (exit code 2), removing the database if ``open`` created
+        it and it holds no game (a database that existed before is never touched). Returns
+        whether it was removed."""
+        try:
+            empty = self.created and not self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        except sqlite3.Error:
+            empty = False
+        self.conn.close()
+        try:
+            if empty:  # still under the run lock: no other run has the file open
+                _remove(self.path)
+        finally:
+            self.close()
+        return empty
 
     def __enter__(self) -> Store:
         return self
@@ -267,6 +286,26 @@ class Store:
 
 
 _MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status")
+
+
+def _remove(path: Path) -> None:
+    """Delete a database and its WAL files (``-wal``, ``-shm``)."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        p.unlink(missing_ok=True)
+
+
+def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool) -> None:
+    """``Store.open`` failed: close, remove the file if this open created it (else a 0-byte
+    file stays), release the run lock."""
+    try:
+        if conn is not None:
+            conn.close()
+        if created:
+            _remove(path)
+    except OSError:
+        pass  # the error that made open fail is the one to report
+    finally:
+        os.close(lock_fd)
 
 
 def _game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:

@@ -178,17 +178,19 @@ def _file_hint(module: str, attr: str, exc: Exception) -> str:
     return f"; did you mean {path.as_posix()}#{attr}? (a bot in a file is given as path/to/file.py#ClassName)"
 
 
-def make(spec: str | BotSpec) -> Any:
-    """A bot instance from a spec; its ``label`` attribute is set.
+def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
+    """A bot instance from a spec; its ``label`` attribute is set. ``needs``: the method the
+    class must have, with its arguments (``arena solve``: a solver's ``solve_puzzle(puzzle,
+    limits)``).
 
     Raises:
         BotSpecError: bad spec, unknown kind, unknown option (the message lists the accepted
-            ones) or bad value.
+            ones), bad value, or a class without the method ``needs``.
     """
     parsed = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     cls = bot_class(parsed.kind)
-    if not callable(getattr(cls, "choose", None)):
-        raise BotSpecError(f"bot class {parsed.kind!r} has no choose(state, limits) method")
+    if not callable(getattr(cls, needs.partition("(")[0], None)):
+        raise BotSpecError(f"bot class {parsed.kind!r} has no {needs} method")
     try:
         bot = cls(**parsed.options)
     except ArenaError as exc:  # its own "bot NAME: " prefix (base.coerce_params) gives way to the spec's

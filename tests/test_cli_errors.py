@@ -39,3 +39,15 @@ def test_a_command_still_running_after_ctrl_c_exits_130_within_the_grace():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=100)
     assert r.returncode == 130 and "exiting now (finished games are stored)" in r.stderr
     assert time.monotonic() - t0 < 100 and "Traceback" not in r.stderr
+
+
+def test_a_usage_error_shows_non_utf8_bytes_as_bytes(capsys):
+    """An unknown command or option given in bytes that are not UTF-8 (``arena $'\\xff'``)
+    reads ``\\xff`` in the one-line error, not the surrogate escape ``\\udcff``."""
+    from arena.cli.app import main
+
+    for argv, needle in ((["\udcff"], "No such command '\\xff'"), (["solve", "--\udcff"], "No such option: --\\xff")):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and needle in err and "udc" not in err and err.count("\n") == 1

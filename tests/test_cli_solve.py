@@ -114,3 +114,122 @@ def test_a_puzzle_file_that_is_not_utf8_is_one_line(tmp_path, capsys):
     f.write_bytes(b"\xff\xfe\x00garbage\n")
     code, out, err = run(capsys, "solve", "--file", str(f))
     assert code == 2 and "is not UTF-8 text" in err and err.count("\n") == 1 and not out
+
+
+HARD = "2B,4B,3B,1B R:c2,G:a13,B:l14,Y:c15 BT"  # no solution of up to 18 moves within 3 s
+
+
+def _boxed_target() -> str:
+    """A custom board whose target RC (d6) is walled on all four sides: no robot can reach it."""
+    ranks = [["0"] * 16 for _ in range(16)]
+    ranks[10][3] = "fRC"  # rank 6 (rank 16 first), file d
+    return "map:" + "/".join(",".join(r) for r in ranks) + " R:a1,G:b1,B:c1,Y:d1 RC"
+
+
+def test_a_time_limit_that_runs_out_is_named_with_the_bound_searched(capsys):
+    """Not "no solution found" alone: the limit that ran out and how deep the proof got."""
+    code, out, _ = run(capsys, "solve", HARD, "--time-limit", "0.2")
+    assert code == 0 and "the time limit of 0.2 s ran out after ruling out every solution of up to " in out
+    assert out.count("\n") == 1
+    if "no solution" in out:  # the greedy fallback may still find one: then "not proven optimal: ..."
+        assert "no solution found: the time limit" in out and "proven" not in out
+    else:
+        assert "not proven optimal: the time limit of 0.2 s ran out" in out
+
+
+def test_a_node_limit_that_runs_out_is_named(capsys):
+    code, out, _ = run(capsys, "solve", HARD, "--bot", "ricochet-optimal:nodes=1000")
+    assert code == 0 and "the node limit of 1000 ran out after ruling out every solution of up to " in out
+
+
+def test_a_puzzle_proven_unsolvable_is_not_a_time_limit(capsys):
+    code, out, _ = run(capsys, "solve", _boxed_target(), "--time-limit", "30")
+    assert code == 0 and "no solution: the target cannot be reached, proven" in out
+    assert "time limit" not in out and "not found" not in out
+    code, out, _ = run(capsys, "solve", _boxed_target(), "--json")
+    rec = json.loads(out)
+    assert rec["solution"] is None and rec["optimal"] is True  # the JSON keys unchanged
+
+
+def test_the_no_solution_note_names_a_proven_move_bound():
+    """No solution of at most ``max_depth`` moves (``ida_star``'s proof) reads as such."""
+    from arena.cli.solve import _line, _note
+    from bots.base import Limits
+    from bots.ricochet import OptimalSolver, SolveResult
+
+    result = SolveResult(None, 1234, 0.5, True, 60)
+    note = _note(OptimalSolver(), Limits(time=10.0), result, True, 60, "unreachable")
+    assert note == "none of at most 60 moves exists, proven"
+    rec = {"puzzle": PUZ, "solution": None, "moves": None, "nodes": 1234, "seconds": 0.5, "optimal": True}
+    assert _line(rec, note) == f"{PUZ}  no solution: none of at most 60 moves exists, proven  (1234 nodes, 0.500 s)"
+
+
+SOLVER_FILE = '''
+from bots.ricochet import solve_optimal
+
+
+class Plain:
+    """A solver that is not a bots.Bot: no choose, no reset."""
+
+    def solve_puzzle(self, puzzle, limits):
+        return solve_optimal(puzzle, limits)
+
+
+class Racer:
+    """A Ricochet race bot (choose only): it plays `arena run`, it does not solve."""
+
+    def choose(self, state, limits):
+        return None
+'''
+
+
+def test_a_solver_class_in_a_file_is_accepted_as_the_help_says(tmp_path, capsys):
+    """`--bot path/to/file.py#Class`, listed by the help, works for a class with
+    solve_puzzle (no choose or reset needed); a class without it is refused in one line that
+    says what is accepted, file classes included."""
+    f = tmp_path / "mysolver.py"
+    f.write_text(SOLVER_FILE)
+    code, out, err = run(capsys, "solve", PUZ, "--bot", f"{f}#Plain")
+    assert code == 0 and "5 moves" in out and "optimal" in out and not err
+    code, out, err = run(capsys, "solve", PUZ, "--bot", f"{f}#Racer")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "is not a ricochet solver (no solve_puzzle method)" in err and "path/to/file.py#ClassName" in err
+    code, out, err = run(capsys, "solve", PUZ, "--bot", "nosuch")
+    assert code == 2 and "unknown solver bot 'nosuch'" in err and "alphabeta" not in err
+    assert "solve_puzzle(puzzle, limits)" in err and "path/to/file.py#ClassName" in err
+
+
+def test_the_bot_help_lists_file_classes(capsys):
+    import re
+
+    code, out, _ = run(capsys, "solve", "--help")
+    flat = " ".join(re.sub(r"[│╭╮╰╯─]", " ", out).split())
+    assert code == 0 and "solve_puzzle(puzzle, limits)" in flat and "path/to/file.py#ClassName" in flat
+
+
+def test_a_puzzle_argument_that_is_not_utf8_is_echoed_as_bytes():
+    """`arena solve $'\\xff\\xfe'`: the bytes read \\xff\\xfe in the one-line error, not as
+    surrogate escapes \\udcff."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "arena", "solve", b"\xff\xfe"], capture_output=True, timeout=120)
+    err = done.stderr.decode("utf-8", "backslashreplace")
+    assert done.returncode == 2 and not done.stdout and err.count("\n") == 1
+    assert err.startswith("error: bad puzzle '\\xff\\xfe'; accepted: ") and "udc" not in err
+
+
+def test_one_line_shows_surrogate_escapes_as_bytes():
+    from arena.errors import ArenaError, one_line
+
+    raw, typed = "\udcff\udc80a", "\\udcff"  # bytes not UTF-8; the text \udcff typed by a user
+    assert one_line(ArenaError(f"bad {raw!r} and {raw}")) == "bad '\\xff\\x80a' and \\xff\\x80a"
+    assert one_line(ArenaError(f"bad {typed!r}")) == "bad '\\\\udcff'"  # left as typed
+
+
+def test_a_greedy_answer_claims_no_bound_and_no_limit(capsys):
+    """A greedy answer is "not proven optimal" and nothing more: its length is no bound
+    searched through, and it found its answer before the node limit (70) ran out."""
+    code, out, _ = run(capsys, "solve", PUZ, "--bot", "ricochet-greedy:nodes=70")
+    assert code == 0 and "5 moves" in out and "[not proven optimal, " in out
+    assert "ran out" not in out and "ruling out" not in out

@@ -8,7 +8,7 @@ import pytest
 
 import arena.games
 from arena.cli.app import main
-from arena.errors import ResultsError
+from arena.errors import ConfigError, ResultsError
 from arena.store import Store, load_game, load_games, load_moves, load_tournament, resolve
 from arena.tournament import build, run_tournament
 
@@ -215,3 +215,55 @@ def test_toml_config_with_command_line_override(tmp_path, capsys):
     info = load_tournament(tmp_path / "toml.sqlite")
     assert info["settings"]["games"] == 2 and info["params"]["pile"] == 9 and list(info["bots"]) == ["a", "b"]
     assert len(load_games(tmp_path / "toml.sqlite")) == 2
+
+
+def _refuse_pool(monkeypatch):
+    """The local pool refuses to start (as ``Pool`` does when its workers keep dying outside
+    any game): a refusal after the store is opened and the tournament recorded."""
+    import arena.tournament.runner as runner
+
+    def refuse(*args, **kwargs):
+        raise ConfigError("worker processes keep dying outside any game")
+
+    monkeypatch.setattr(runner, "_pool", refuse)
+
+
+def test_a_run_refused_after_the_store_opened_leaves_no_new_results_file(tmp_path, monkeypatch, capsys):
+    _refuse_pool(monkeypatch)
+    code, out, err = run_cli(["run", "--game", "nim", "--bot", "random", "--bot", "b=random", "--games", "2",
+                              "--workers", "1", "--results", str(tmp_path), "--name", "t", "-q"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "keep dying" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.lock"]  # no t.sqlite(-wal, -shm), no empty t.log
+
+
+def test_a_refused_run_leaves_a_stored_tournament_as_it_was(tmp_path, monkeypatch):
+    """A store with games, resumed with more games per pairing and then refused: its games and
+    its settings stay as they were (no extension recorded)."""
+    s = run_tournament(cfg(tmp_path), progress=False)
+    before, info = _stored(s.path), load_tournament(s.path)
+    _refuse_pool(monkeypatch)
+    with pytest.raises(ConfigError, match="keep dying"):
+        run_tournament(cfg(tmp_path, games=8), progress=False)
+    assert _stored(s.path) == before and load_tournament(s.path) == info and info["settings"]["games"] == 4
+
+
+def test_an_empty_store_left_by_an_earlier_run_is_not_removed(tmp_path, monkeypatch):
+    """Only a file this run created is removed: one that was there (even with no game) stays."""
+    Store.open(tmp_path, "t").close()
+    _refuse_pool(monkeypatch)
+    with pytest.raises(ConfigError, match="keep dying"):
+        run_tournament(cfg(tmp_path), progress=False)
+    assert (tmp_path / "t.sqlite").is_file() and load_tournament(tmp_path / "t.sqlite")["name"] == "t"
+
+
+def test_a_store_that_cannot_be_created_leaves_no_empty_file(tmp_path, monkeypatch):
+    """A full disk while the schema is written: the refusal leaves no 0-byte ``.sqlite``."""
+    def tiny(path):
+        conn = sqlite3.connect(path, timeout=5)
+        conn.execute("PRAGMA max_page_count = 1")
+        return conn
+
+    monkeypatch.setattr(Store, "_connect", staticmethod(tiny))
+    with pytest.raises(ResultsError, match="cannot create results database .* full"):
+        run_tournament(cfg(tmp_path), progress=False)
+    assert not list(tmp_path.glob("t.sqlite*"))

@@ -19,7 +19,7 @@ try:  # typer >= 0.20 vendors click; older releases use click itself
 except ImportError:  # pragma: no cover
     import click.exceptions as cx
 
-from arena.errors import ArenaError, one_line
+from arena.errors import ArenaError, as_line, one_line
 
 app = typer.Typer(
     name="arena",
@@ -103,7 +103,7 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(exc.exit_code)
     except cx.UsageError as exc:  # bad option or argument: one line, not a usage box
         command = exc.ctx.command_path if exc.ctx else "arena"
-        typer.secho(f"error: {' '.join(exc.format_message().split())} (see: {command} --help)",
+        typer.secho(f"error: {as_line(exc.format_message())} (see: {command} --help)",
                     fg=typer.colors.RED, err=True)
         sys.exit(2)
     except typer.Abort:

@@ -23,23 +23,29 @@ from typing import Optional
 import typer
 
 from arena.numbers import check_number
-from arena.errors import ArenaError, ConfigError, one_line
+from arena.errors import ArenaError, BotSpecError, ConfigError, one_line
 from bots.base import Limits
-from bots.registry import make
+from bots.registry import bot_class, make, parse_spec
 
 
-def _record(bot, text: str, limits: Limits) -> dict:
+def _record(bot, text: str, limits: Limits) -> tuple[dict, str]:
+    """The JSON record of one Ricochet puzzle and its line's note (``_note``)."""
     from arena.games.ricochet.puzzle import Puzzle  # imported on use: `arena --help` starts fast
 
     puzzle = Puzzle.parse(text)
     result = bot.solve_puzzle(puzzle, limits)
     sol = result.solution
-    return {"puzzle": str(puzzle), "solution": None if sol is None else str(sol),
-            "moves": None if sol is None else len(sol), "nodes": int(result.nodes),
-            "seconds": round(result.seconds, 6), "optimal": bool(result.optimal)}
+    rec = {"puzzle": str(puzzle), "solution": None if sol is None else str(sol),
+           "moves": None if sol is None else len(sol), "nodes": int(result.nodes),
+           "seconds": round(result.seconds, 6), "optimal": bool(result.optimal)}
+    depth = getattr(result, "depth", 0)  # SolveResult.depth: the deepest bound searched through, moves
+    if sol is not None and depth >= len(sol):
+        depth = 0  # a greedy answer's own length, not a bound searched through
+    return rec, _note(bot, limits, result, sol is None, depth, "the target cannot be reached, proven")
 
 
-def _solo_record(bot, text: str, limits: Limits) -> dict:
+def _solo_record(bot, text: str, limits: Limits) -> tuple[dict, str]:
+    """The JSON record of one Solo Interaction position and its line's note (``_note``)."""
     from arena.games.interaction.solo import InteractionSoloGame  # imported on use
 
     t = text.strip()
@@ -49,27 +55,55 @@ def _solo_record(bot, text: str, limits: Limits) -> dict:
         state = InteractionSoloGame().parse_state(t)
     result = bot.solve_position(state, limits)
     moves = result.moves
-    return {"position": state.to_text(), "moves": None if moves is None else " ".join(map(str, moves)),
-            "length": result.length, "solutions": int(result.solutions), "optimal": bool(result.optimal),
-            "nodes": int(result.nodes), "seconds": round(result.seconds, 6)}
+    rec = {"position": state.to_text(), "moves": None if moves is None else " ".join(map(str, moves)),
+           "length": result.length, "solutions": int(result.solutions), "optimal": bool(result.optimal),
+           "nodes": int(result.nodes), "seconds": round(result.seconds, 6)}
+    left = max(0, state.game.max_plies - state.ply)  # the proof's bound (bots/solo_search.count_solutions)
+    return rec, _note(bot, limits, result, moves is None, left if result.optimal else 0, "no moves are left, proven")
 
 
-def _line(rec: dict) -> str:
+def _note(bot, limits: Limits, result, none: bool, depth: int, out_of_reach: str) -> str:
+    """Why an answer is not proven optimal, or why there is none (``""``: a proven optimal
+    answer). Proven: no solution of at most ``depth`` moves (``depth`` 0: ``out_of_reach``).
+    Else, for no answer or an answer found after the proof stopped at ``depth`` moves (none
+    shorter exists), the limit that ran out (``limits`` with the bot's own ``time``/``nodes``;
+    a limit counts as run out once 85% of it is spent, the share the optimal solvers give their
+    proof, ``bots/ricochet.py``)."""
+    if result.optimal:
+        if not none:
+            return ""
+        return f"none of at most {depth} move{'s' if depth != 1 else ''} exists, proven" if depth > 0 else out_of_reach
+    if not none and depth == 0:
+        return ""  # a heuristic's answer (no bound searched through): "not proven optimal" says it all
+    eff = limits.tighter(bot.own_limits() if hasattr(bot, "own_limits") else Limits())
+    if eff.time is not None and result.seconds >= 0.85 * eff.time:
+        why = f"the time limit of {eff.time:g} s ran out"
+    elif eff.nodes is not None and result.nodes >= 0.85 * eff.nodes:
+        why = f"the node limit of {eff.nodes} ran out"
+    else:
+        return "the search stopped without a proof" if none else ""
+    if depth > 0:
+        why += f" after ruling out every solution of up to {depth} move{'s' if depth != 1 else ''}"
+    return why
+
+
+def _line(rec: dict, note: str = "") -> str:
     if "error" in rec:
         return f"{rec['puzzle']}  error: {rec['error']}"
-    if "position" in rec:
-        if rec["moves"] is None:
-            return f"{rec['position']}  no solution found  ({rec['nodes']} nodes, {rec['seconds']:.3f} s)"
-        tag = "optimal" if rec["optimal"] else "not proven optimal"
+    solo = "position" in rec
+    what, found = (rec["position"], rec["moves"]) if solo else (rec["puzzle"], rec["solution"])
+    stats = f"{rec['nodes']} nodes, {rec['seconds']:.3f} s"
+    if found is None:
+        if rec["optimal"]:
+            return f"{what}  no solution: {note or 'proven'}  ({stats})"
+        return f"{what}  no solution found: {note or 'the search stopped without a proof'}  ({stats})"
+    tag = "optimal" if rec["optimal"] else "not proven optimal" + (f": {note}" if note else "")
+    if solo:
         count = rec["solutions"]  # counted only by a search that proves the minimum
         counted = f", {count} minimal solution{'s' if count != 1 else ''}" if rec["optimal"] else ""
-        return (f"{rec['position']}  {rec['length']} moves{counted}: "
-                f"{rec['moves'] or '(none needed)'}  [{tag}, {rec['nodes']} nodes, {rec['seconds']:.3f} s]")
-    if rec["solution"] is None:
-        return f"{rec['puzzle']}  no solution found  ({rec['nodes']} nodes, {rec['seconds']:.3f} s)"
-    tag = "optimal" if rec["optimal"] else "not proven optimal"
-    return (f"{rec['puzzle']}  {rec['moves']} moves: {rec['solution'] or '(none needed)'}  "
-            f"[{tag}, {rec['nodes']} nodes, {rec['seconds']:.3f} s]")
+        return (f"{what}  {rec['length']} moves{counted}: "
+                f"{found or '(none needed)'}  [{tag}, {stats}]")
+    return f"{what}  {rec['moves']} moves: {found or '(none needed)'}  [{tag}, {stats}]"
 
 
 def solve(
@@ -77,7 +111,7 @@ def solve(
     file: Optional[Path] = typer.Option(None, "--file", help="file with one puzzle a line"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per puzzle"),
     game: str = typer.Option("ricochet", "--game", help="ricochet or interaction-solo"),
-    bot: Optional[str] = typer.Option(None, "--bot", help="solver bot spec (default: the game's optimal solver)"),
+    bot: Optional[str] = typer.Option(None, "--bot", help="solver bot spec: ricochet-optimal (default), ricochet-greedy; interaction-solo-optimal (default), interaction-solo-greedy; or your class with solve_puzzle(puzzle, limits) (Ricochet) or solve_position(state, limits) (Solo Interaction) as path/to/file.py#ClassName or package.module.ClassName"),
     time_limit: Optional[str] = typer.Option(None, "--time-limit", metavar="SECONDS", help="seconds per puzzle (default: none)"),
 ) -> None:
     """Solve Ricochet Robots puzzles or Solo Interaction positions: the fewest moves, with nodes,
@@ -88,17 +122,15 @@ def solve(
     method, kinds, record = _SOLVERS[game]
     if (puzzle is None) == (file is None):
         raise ConfigError("give one puzzle or --file FILE (one puzzle a line)")
-    bot = bot or kinds[0]
-    solver = make(bot)
-    if not hasattr(solver, method):
-        raise ConfigError(f"bot {bot!r} is not {'an' if game[0] in 'aeiou' else 'a'} {game} solver; accepted: {', '.join(kinds)}")
-    solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
+    solver = _solver(bot or kinds[0], game, method, kinds)
+    if callable(getattr(solver, "reset", None)):
+        solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
     if file is not None and hasattr(solver, "warm_up"):
         solver.warm_up()  # many puzzles: load the compiled search before any timing
     limits = Limits(time=time_limit)
     if puzzle is not None:
-        rec = record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2
-        typer.echo(json.dumps(rec) if as_json else _line(rec))
+        rec, note = record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2
+        typer.echo(json.dumps(rec) if as_json else _line(rec, note))
         return
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
@@ -113,12 +145,36 @@ def solve(
         if not text or (text.startswith("#") and (game == "ricochet" or text[1:2] in ("", " ", "\t"))):
             continue
         try:
-            rec = record(solver, text, limits)
+            rec, note = record(solver, text, limits)
         except ArenaError as exc:
-            rec, failed = {"puzzle": text, "error": one_line(exc)}, True
-        typer.echo(json.dumps(rec) if as_json else _line(rec))
+            rec, note, failed = {"puzzle": text, "error": one_line(exc)}, "", True
+        typer.echo(json.dumps(rec) if as_json else _line(rec, note))
     if failed:
         raise typer.Exit(2)
+
+
+def _solver(spec: str, game: str, method: str, kinds: tuple[str, ...]):
+    """The solver bot of ``spec``: a kind of ``kinds``, or a class with ``method`` given as
+    ``path/to/file.py#ClassName`` or ``package.module.ClassName`` (loaded as ``arena run``
+    loads bots, ``bots.registry``).
+
+    Raises:
+        BotSpecError: a bad spec, an unknown kind, or a class without ``method`` (the message
+            lists what is accepted).
+    """
+    accepted = (f"accepted: {', '.join(kinds)}, or a class with a {method}{_ARGS[method]} method as "
+                f"path/to/file.py#ClassName or package.module.ClassName (e.g. a subclass of {_BASE[method]})")
+    kind = parse_spec(spec).kind
+    try:
+        cls = bot_class(kind)
+    except BotSpecError as exc:
+        if "#" in kind or "." in kind or ":" in kind:
+            raise  # the loader's own message says what is wrong with the file or import path
+        raise BotSpecError(f"unknown solver bot {kind!r}; {accepted}") from None
+    if not callable(getattr(cls, method, None)):
+        article = "an" if game[0] in "aeiou" else "a"
+        raise BotSpecError(f"bot {spec!r} is not {article} {game} solver (no {method} method); {accepted}")
+    return make(spec, needs=method + _ARGS[method])
 
 
 #: game -> (the solver bots' method, accepted bot kinds (default first), record function)
@@ -126,6 +182,9 @@ _SOLVERS = {
     "ricochet": ("solve_puzzle", ("ricochet-optimal", "ricochet-greedy"), _record),
     "interaction-solo": ("solve_position", ("interaction-solo-optimal", "interaction-solo-greedy"), _solo_record),
 }
+#: a solver method's arguments, and the built-in class a user's solver may derive from
+_ARGS = {"solve_puzzle": "(puzzle, limits)", "solve_position": "(state, limits)"}
+_BASE = {"solve_puzzle": "bots.ricochet.OptimalSolver", "solve_position": "bots.interaction_solo.OptimalSoloSolver"}
 
 
 def register(app: typer.Typer) -> None:

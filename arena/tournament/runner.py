@@ -202,14 +202,18 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     store = Store.open(cfg.results, p.name)
     summary = RunSummary(p.name, store.path, len(p.tasks), 0)
     log_setup = watch = rater = None
-    start = time.perf_counter()
+    start, refused, extend = time.perf_counter(), False, False
+    log_path = Path(cfg.results) / f"{p.name}.log"
+    new_log = not log_path.exists()
     try:
         stored = store.stored()
         if stored is not None:
             p, summary.note = resume(p, cfg, stored[0])
             summary.total = max(len(p.tasks), stored[1])
+        grow = stored is not None and cfg.games > int(stored[0]["games"])
         store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
-                    len(p.tasks), extend=stored is not None and cfg.games > int(stored[0]["games"]))
+                    len(p.tasks), extend=grow)
+        extend = grow  # written: a refusal below puts the stored settings back
         done = store.done_ids()
         stored_games = load_games(store) if done else None
         watch = watch_for(cfg, list(p.specs), k, stored_games)
@@ -221,10 +225,10 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         summary.stored = len(done)
         if not todo or (watch and watch.decided):
             return summary
-        log_setup = _Logging(Path(cfg.results) / f"{p.name}.log")
+        log_setup = _Logging(log_path)
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
-                            str(Path(cfg.results) / f"{p.name}.log"), (store.lock_fd,))
+                            str(log_path), (store.lock_fd,))
         pool = _pool(cfg, setup, k)
         log.info("run %s: %d games to play of %d, %s", p.name, len(todo), len(p.tasks),
                  f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
@@ -269,6 +273,14 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             if bar:
                 bar.stop()
             summary.workers_replaced = pool.replaced
+    except ArenaError:  # refused (exit code 2): no new results file, a stored one left as it was
+        refused = True
+        if extend and not summary.played:  # the stored settings and total before --games raised them
+            try:
+                store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, stored[0], [], stored[1], extend=True)
+            except ArenaError:
+                pass  # the refusal is the message; resuming with the larger --games is unaffected
+        raise
     finally:
         summary.seconds = time.perf_counter() - start
         try:
@@ -280,6 +292,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         finally:
             if log_setup:
                 log_setup.close()
+            if refused and store.abandon() and new_log and log_path.exists() and not log_path.stat().st_size:
+                log_path.unlink()  # the empty log of a run that left no results file
             store.close()
             if cfg.isolation == "process":
                 sweep_ended()  # the private directories of engines whose worker was killed

@@ -202,6 +202,8 @@ def test_a_bot_file_that_cannot_be_shipped_is_refused(tmp_path, address):
     bot.write_text("class Bot:\n    def choose(self, state, limits):\n        return state.legal_moves()[0]\n")
     with pytest.raises(BotSpecError, match="cannot be shipped to the cluster: module 'json' is installed"):
         run(tmp_path, address, game="nim", bots=["random", f"{bot}#Bot"], games=2)
+    results = tmp_path / address.replace(":", "-").replace("/", "")  # run's results directory
+    assert not list(results.glob("t.sqlite*")) and not (results / "t.log").exists()  # refused: no new results file
 
 
 @pytest.mark.parametrize("args,message", [
