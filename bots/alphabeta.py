@@ -7,6 +7,12 @@
   same remaining depth, so the root value at depth ``d`` equals plain minimax at depth ``d``
   (checked by the tests); deeper entries still give their best move for ordering.
 - Move ordering: the hash move, then two killer moves per ply, then the history heuristic.
+- Each iteration of the deepening searches the tree of the one before plus one ply, so the
+  positions of an iteration (children, and leaves completed by the state's ``expand``) are
+  kept for the next one instead of being played again: the same tree, about a quarter fewer
+  move simulations at depth 4 in Interaction. At most ``KIDS`` interior nodes are kept, none
+  in the last iteration; Python's cyclic collector is paused meanwhile
+  (``bots.base.collector_paused``), since it would visit every kept position again and again.
 - Finished games score beyond any heuristic: ``WIN - ply`` for a win ``ply`` plies from the
   root (faster wins first, slower losses first), 0 for a draw; other leaves are valued by the
   game's evaluator from ``bots.eval`` (0 when the game has none).
@@ -18,11 +24,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import chain
 import time
 from typing import Any
 
 from arena.games import Game, Param, State
-from bots.base import Bot, Limits, Plays, SearchStats
+from bots.base import Bot, Limits, Plays, SearchStats, collector_paused
 from bots.eval import WIN
 from bots.values import heuristic, terminal_value
 
@@ -70,11 +77,14 @@ class AlphaBetaBot(Bot):
     MAX_DEPTH = 64
     #: nodes between two clock readings
     CHECK_EVERY = 256
+    #: interior nodes whose children are kept between iterations (about 16 children each)
+    KIDS = 4096
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
         self._evaluate = heuristic(game.name)
         self._tt: dict[Any, tuple] = {}
+        self._tt_cap = self.options["tt"]
         self._history = _History()
 
     # ------------------------------------------------------------------ driver
@@ -91,18 +101,22 @@ class AlphaBetaBot(Bot):
         self._next_check = self._stop_at()
         self._killers = [[None, None] for _ in range(max_depth + 1)]
         self._journal: list = []  # (move, history score before) per history update, in order
+        self._kids: dict[int, tuple[State, dict]] = {}  # id(state) -> (state, {move: child})
         moves = state.legal_moves()
         best, value, reached = moves[0], None, 0
-        for depth in range(1, max_depth + 1):
-            try:
-                v = self._search(state, depth, -INF, INF, 0)
-            except _Stop:
-                break
-            best, value, reached = self._root_move, v, depth
-            if abs(v) >= PROVEN:
-                break  # a proven result: a deeper search finds no faster win nor slower loss
-            if self._deadline is not None and time.perf_counter() - start > 0.5 * lim.time:
-                break  # the next iteration would not finish
+        with collector_paused():
+            for depth in range(1, max_depth + 1):
+                self._keep = depth < max_depth
+                try:
+                    v = self._search(state, depth, -INF, INF, 0)
+                except _Stop:
+                    break
+                best, value, reached = self._root_move, v, depth
+                if abs(v) >= PROVEN:
+                    break  # a proven result: a deeper search finds no faster win nor slower loss
+                if self._deadline is not None and time.perf_counter() - start > 0.5 * lim.time:
+                    break  # the next iteration would not finish
+            self._kids = {}
         self.last_stats = SearchStats(self.nodes, reached, time.perf_counter() - start, value)
         return best
 
@@ -166,7 +180,6 @@ class AlphaBetaBot(Bot):
         me = state.to_move
         alpha0 = alpha
         best, best_move = -INF, None
-        evaluate = self._evaluate
         if depth == 1:
             best, best_move = self._frontier(state, me, alpha, beta, ply, hash_move)
         else:
@@ -186,10 +199,10 @@ class AlphaBetaBot(Bot):
                             self._cutoff(move, hash_move, depth, ply)
                             break
         if best_move is None:  # no legal move in a live position: value it as it stands
-            return evaluate(state, me)
+            return self._evaluate(state, me)
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
         stored = best + ply if best > PROVEN else best - ply if best < -PROVEN else best
-        if len(tt) >= self.options["tt"]:
+        if len(tt) >= self._tt_cap:
             tt.clear()
         tt[key] = (depth, flag, stored, best_move)
         if ply == 0:
@@ -205,81 +218,88 @@ class AlphaBetaBot(Bot):
         journal undoes the updates made below the moves tried first), so the search tree is
         the one of generating all moves first. Moves of ``legal_moves()`` are played by the
         state's ``child`` when it has one (no legality re-check), else by ``play``.
+
+        Children are kept for the rest of the choice (``_kids``): the next iteration of the
+        deepening searches this node again, and takes the same child objects with their moves
+        already generated instead of playing every move again (same tree, less work). The
+        leaves kept by ``_frontier`` are completed by the state's ``expand`` (no new
+        simulation) where it has one.
         """
-        k1, k2 = self._killers[ply]
-        single = getattr(state, "try_play", None)
+        kids = self._kids_of(state)
+        cls = state.__class__
+        expand = getattr(state, "expand", None)
         play = getattr(state, "child", None) or state.play
-        if single is None or (hash_move is None and k1 is None):
+        try_play = getattr(state, "try_play", None)
+
+        def kept(move: Any, make) -> State | None:
+            """The child kept for ``move``, a kept leaf completed by ``expand``, else ``make(move)``."""
+            child = kids.get(move)
+            if child is None:
+                child = make(move)
+                if child is not None:
+                    kids[move] = child
+            elif child.__class__ is not cls:
+                child = kids[move] = expand(child) if expand is not None else play(move)
+            return child
+
+        k1 = self._killers[ply][0]
+        if try_play is None or (hash_move is None and k1 is None):
             for move in self._ordered(state.legal_moves(), hash_move, ply):
-                yield move, play(move)
+                yield move, kept(move, play)
             return
         journal = self._journal
         mark = len(journal)
         tried: list = []
-        for move in (hash_move, k1, k2):
-            if move is None or move in tried:
-                continue
-            child = single(move)
-            if child is not None:
-                tried.append(move)
-                yield move, child
+        yield from self._tried(lambda move: kept(move, try_play), hash_move, ply, tried)
         rest = [m for m in state.legal_moves() if m not in tried]
         if self._history:
             before = {m: old for m, old in reversed(journal[mark:])}  # the earliest update wins
             hist = self._history.get_zero
             rest.sort(key=lambda m: before[m] if m in before else hist(m), reverse=True)
         for move in rest:
-            yield move, play(move)
+            yield move, kept(move, play)
+
+    def _kids_of(self, state: State) -> dict:
+        """``{move: child}`` kept for ``state`` in this choice: a new dict the first time (the
+        whole store emptied first when it holds ``KIDS`` interior nodes, a memory bound), not
+        kept in the last iteration (no later one would read it)."""
+        entry = self._kids.get(id(state))
+        if entry is not None:
+            return entry[1]
+        if not self._keep:
+            return {}
+        if len(self._kids) >= self.KIDS:
+            self._kids.clear()
+        kids: dict = {}
+        self._kids[id(state)] = (state, kids)  # the state held: its id is not reused meanwhile
+        return kids
+
+    def _tried(self, single, hash_move: Any, ply: int, tried: list) -> Iterator[tuple[Any, Any]]:
+        """``(move, single(move))`` for the hash move and the killers of ``ply`` that ``single``
+        (the state's ``try_play`` or ``try_leaf``) finds legal, each once, appended to ``tried``."""
+        for move in (hash_move, *self._killers[ply]):
+            if move is None or move in tried:
+                continue
+            child = single(move)
+            if child is not None:
+                tried.append(move)
+                yield move, child
 
     def _frontier(self, state: State, me: int, alpha: float, beta: float, ply: int,
                   hash_move: Any) -> tuple[float, Any]:
         """(best value, best move) of a depth-1 node: every child is a leaf.
 
         The hot loop of the search: leaves are counted in a local variable and valued by the
-        evaluator; moves are ordered by hash move and killers only (no history look-ups).
-        Leaves come from the state's ``leaves(moves)`` when it has one (positions for
-        evaluation only, full states where the game may end), else from ``play(move)``.
-        Staged where the state has ``try_leaf``: the hash move and killers, each checked alone,
-        come first, and the other moves are generated only when none of them cuts off (in
-        generation order, as ``_ordered`` without history).
+        evaluator; moves are ordered by hash move and killers only (no history look-ups). The
+        leaves are kept (``_kids_of``): the next iteration searches them as depth-1 nodes.
         """
         best, best_move = -INF, None
         evaluate = self._evaluate
         nodes, check = self.nodes, self._next_check
-        k1, k2 = self._killers[ply]
-        single = getattr(state, "try_leaf", None)
-        if single is not None and (hash_move is not None or k1 is not None):
-            # staged: the hash move and killers checked alone first (no generator, no move
-            # generation when one of them cuts off), then the other moves in generation order
-            tried = []
-            for move in (hash_move, k1, k2):
-                if move is None or move in tried:
-                    continue
-                child = single(move)
-                if child is None:
-                    continue
-                tried.append(move)
-                nodes += 1
-                v = self._final(child, me, ply + 1) if child.to_move < 0 else evaluate(child, me)
-                if nodes >= check:
-                    self.nodes = nodes
-                    self._check()
-                    check = self._next_check
-                if v > best:
-                    best, best_move = v, move
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            self._cutoff(move, hash_move, 1, ply)
-                            self.nodes = nodes
-                            return best, best_move
-            moves = state.legal_moves()
-            if tried:
-                moves = [m for m in moves if m not in tried]
-        else:
-            moves = self._ordered(state.legal_moves(), hash_move, ply, False)
-        for move, child in self._leaves(state, moves):
+        kids = self._kids_of(state)
+        for move, child in self._leaves(state, hash_move, ply):
             nodes += 1
+            kids[move] = child
             if child.to_move < 0:
                 v = self._final(child, me, ply + 1)
             else:
@@ -298,15 +318,24 @@ class AlphaBetaBot(Bot):
         self.nodes = nodes
         return best, best_move
 
-    @staticmethod
-    def _leaves(state: State, moves: list) -> Iterator[tuple[Any, State]]:
-        """(move, leaf) of each of ``moves``: the state's ``leaves(moves)`` when it has one
-        (positions for evaluation only), else ``play(move)``."""
+    def _leaves(self, state: State, hash_move: Any, ply: int) -> Iterator[tuple[Any, Any]]:
+        """``(move, leaf)`` of a depth-1 node, lazily, in ``_ordered`` order without history.
+
+        Where the state has ``try_leaf`` and ``leaves(skip)`` (positions for evaluation only,
+        full states where the game may end; the moves generated as they are asked for): the
+        hash move and killers, each checked alone, then the other moves in generation order
+        (``leaves`` reads ``tried`` only once those are done), so a cut-off by an early move
+        skips the rest of move generation. Else ``play`` of every legal move.
+        """
+        single = getattr(state, "try_leaf", None)
         leaves = getattr(state, "leaves", None)
-        if leaves is not None:
-            return leaves(moves)
-        play = state.play
-        return ((m, play(m)) for m in moves)
+        if single is None or leaves is None:
+            play = state.play
+            return ((m, play(m)) for m in self._ordered(state.legal_moves(), hash_move, ply, False))
+        if hash_move is None and self._killers[ply][0] is None:
+            return leaves()
+        tried: list = []
+        return chain(self._tried(single, hash_move, ply, tried), leaves(tried))
 
     @staticmethod
     def _final(state: State, me: int, ply: int) -> float:

@@ -158,3 +158,54 @@ def test_staged_move_generation_searches_the_same_tree(monkeypatch):
     monkeypatch.delattr(InteractionState, "try_leaf")
     assert run() == staged
     assert sum(n for _, n, _ in staged) > 1000
+
+
+def test_positions_kept_between_iterations_change_nothing_but_work(monkeypatch):
+    """Children and leaves kept from one iteration of the deepening to the next (``_kids``,
+    ``InteractionState.expand``) give the same moves, node counts and values as a search that
+    keeps nothing (the store emptied at every new node), and the collector runs again after."""
+    import gc
+
+    import arena.games
+    import bots
+    from bots.alphabeta import AlphaBetaBot
+
+    def run():
+        game = arena.games.make("interaction")
+        state = game.initial_state(5)
+        bot = bots.make("alphabeta:depth=4")
+        bot.reset(game, 0, 0)
+        out = []
+        for _ in range(10):
+            if state.is_terminal():
+                break
+            move = bot.choose(state, bots.Limits())
+            assert gc.isenabled()
+            out.append((str(move), bot.last_stats.nodes, bot.last_stats.evaluation))
+            state = state.play(move)
+        return out
+
+    kept = run()
+    monkeypatch.setattr(AlphaBetaBot, "KIDS", 0)
+    assert run() == kept
+    assert sum(n for _, n, _ in kept) > 1000
+
+
+def test_collector_paused_restores_the_collector_also_on_an_exception():
+    import gc
+
+    from bots.base import collector_paused
+
+    assert gc.isenabled()
+    with pytest.raises(KeyError):
+        with collector_paused():
+            assert not gc.isenabled()
+            raise KeyError("x")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()

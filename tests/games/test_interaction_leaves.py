@@ -11,14 +11,16 @@ from arena.errors import IllegalMoveError
 from arena.games.interaction.state import LeafPosition, neutral_mask, occupancy
 
 
-def walk(game, seed, plies):
-    """The positions of one seeded random game (history kept: repetitions can occur)."""
+def walk(game, seed, plies, fresh=False):
+    """The positions of one seeded random game (history kept: repetitions can occur); with
+    ``fresh``, each a twin made by the same ``play`` whose moves were never generated."""
     rng = random.Random(seed)
-    state = game.initial_state()
+    state = twin = game.initial_state()
     out = []
     while state.to_move >= 0 and len(out) < plies:
-        out.append(state)
-        state = state.play(rng.choice(state.legal_moves()))
+        out.append(twin if fresh else state)
+        move = rng.choice(state.legal_moves())
+        state, twin = state.play(move), state.play(move)
     return out
 
 
@@ -27,9 +29,9 @@ def test_leaves_agree_with_play(params):
     game = arena.games.make("interaction", **params)
     light = pocketing = 0
     for seed in range(6):
-        for state in walk(game, seed, 60):
+        for state in walk(game, seed, 60, fresh=True):
+            pairs = list(state.leaves())  # moves generated one cue ball at a time from ply 2
             moves = state.legal_moves()
-            pairs = list(state.leaves(moves))
             assert [m for m, _ in pairs] == moves
             for move, leaf in pairs:
                 full = state.play(move)
@@ -37,6 +39,10 @@ def test_leaves_agree_with_play(params):
                        (full.board, full.scores, full.side, full.ply, full.to_move)
                 assert leaf.occ == full.occ == occupancy(full.board)
                 assert leaf.nmask == full.nmask == neutral_mask(full.board)  # kept move by move
+                whole = state.expand(leaf)  # made whole without simulating again
+                assert (whole.board, whole.scores, whole.to_move, whole.key(), whole.outcome()) == \
+                       (full.board, full.scores, full.to_move, full.key(), full.outcome())
+                assert [whole.play(m).key() for m in whole.legal_moves()] == [full.play(m).key() for m in full.legal_moves()]
                 if isinstance(leaf, LeafPosition):
                     light += 1
                     pocketing += leaf.scores != state.scores  # a pocketing short of the target
@@ -56,7 +62,7 @@ def test_a_position_repeated_twice_before_is_a_full_terminal_leaf():
         rng = random.Random(seed)
         s = state
         for _ in range(40):
-            pairs = list(s.leaves(s.legal_moves()))
+            pairs = list(s.leaves())
             ends = [leaf for _, leaf in pairs if not isinstance(leaf, LeafPosition) and leaf.is_terminal()
                     and leaf.termination == "repetition"]
             if ends:
@@ -68,12 +74,36 @@ def test_a_position_repeated_twice_before_is_a_full_terminal_leaf():
     raise AssertionError(f"no repetition reached from {len(first)} first moves in 200 seeded games")
 
 
-def test_an_illegal_move_is_refused_as_play_refuses_it():
+@pytest.mark.parametrize("params", [{}, {"max_plies": 12}])
+def test_skipped_moves_and_a_search_cut_off(params):
+    """``leaves(skip)`` yields the other moves in order, reading ``skip`` when first asked; a
+    generator left after its first leaf keeps no partial moves: ``legal_moves`` is whole."""
+    game = arena.games.make("interaction", **params)
+    checked = 0
+    for seed in range(4):
+        walks = (walk(game, seed, 40, fresh=True) for _ in range(3))
+        for state, twin, cut_twin in zip(*walks):
+            moves = state.legal_moves()
+            skip: list = []
+            pairs = twin.leaves(skip)
+            skip.extend(moves[::3])  # filled after the call, before the first leaf (as alpha-beta does)
+            assert [m for m, _ in pairs] == [m for i, m in enumerate(moves) if i % 3]
+            cut = cut_twin.leaves()
+            next(cut, None)
+            del cut  # a cut-off after one leaf
+            assert cut_twin.legal_moves() == moves
+            checked += 1
+    assert checked >= 48
+
+
+def test_a_pass_is_the_one_leaf_when_no_ball_can_strike():
+    from arena.games.interaction.notation import PASS
+
     game = arena.games.make("interaction")
-    state = game.initial_state()
-    state.legal_moves()
-    with pytest.raises(IllegalMoveError):
-        list(state.leaves([game.parse_move(state, "a5N")]))
+    text = "#..R....#/........./.Y.Y.Y.Y./...B...../...R...../........./.YBY.Y.Y./........./#.......# b 1 1 13"
+    (move, leaf), = game.parse_state(text).leaves()  # found by a seeded random game: Blue is blocked
+    assert move is PASS and leaf.to_text() == game.parse_state(text).play(PASS).to_text()
+    assert list(game.parse_state(text).leaves([PASS])) == []
 
 
 @pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])

@@ -152,7 +152,8 @@ def simulate(board: bytes, occ: int, nmask: int, s: int, hit: int,
 
 def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
     """``{cell * 8 + direction: momentum}`` for every cue ball of ``seat`` whose free path
-    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule).
+    meets a ball with momentum >= 1 (the legal moves, before the first-turn rule), in cell
+    order, directions N..NW.
 
     ``occ`` is the occupancy mask of ``board`` (bit ``cell`` set for a ball).
     """
@@ -160,20 +161,28 @@ def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
     piece = seat + 1
     p = board.find(piece)
     while p >= 0:
-        o = occ ^ BIT[p]  # the cue ball leaves its cell
-        for s, path_mask, mask, grows, index, runs in STRIKES[p]:
-            x = o & mask
-            if x:  # a ball on the first straight run (index 0: momentum 0, illegal)
-                i = index[((x & -x) if grows else x).bit_length() - 1]
-                if i:
-                    out[s] = i
-            elif o & path_mask:  # else the first ball on a later run, if the path meets one
-                for mask, grows, index in runs:
-                    x = o & mask
-                    if x:
-                        out[s] = index[((x & -x) if grows else x).bit_length() - 1]
-                        break
+        ball_strikes(occ, p, out)
         p = board.find(piece, p + 1)
+    return out
+
+
+def ball_strikes(occ: int, cell: int, out: dict[int, int]) -> dict[int, int]:
+    """Add to ``out`` and return it: the strikes of ``strikes`` of the one cue ball on ``cell``
+    (a search that stops early generates them ball by ball). ``occ``: the occupancy mask,
+    the cue ball included."""
+    o = occ ^ BIT[cell]  # the cue ball leaves its cell
+    for s, path_mask, mask, grows, index, runs in STRIKES[cell]:
+        x = o & mask
+        if x:  # a ball on the first straight run (index 0: momentum 0, illegal)
+            i = index[((x & -x) if grows else x).bit_length() - 1]
+            if i:
+                out[s] = i
+        elif o & path_mask:  # else the first ball on a later run, if the path meets one
+            for mask, grows, index in runs:
+                x = o & mask
+                if x:
+                    out[s] = index[((x & -x) if grows else x).bit_length() - 1]
+                    break
     return out
 
 

@@ -12,6 +12,7 @@ filter of the keys in the chain, so ``play`` walks the chain only on a filter hi
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from arena.errors import IllegalMoveError
@@ -19,6 +20,7 @@ from arena.games.interaction.geometry import NUM_CELLS, PATH_CELLS, cell_name
 from arena.games.interaction.mechanics import (
     Z_SIDE,
     ZOBRIST,
+    ball_strikes,
     board_key,
     neutral_mask,
     occupancy,
@@ -46,13 +48,21 @@ class LeafPosition:
     """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
     an evaluator reads (``board``, ``occ``, ``nmask``, ``side``, ``scores``, ``ply``,
     ``to_move``), no Zobrist key, history, moves or text. Not a ``State``: it cannot be played
-    from."""
+    from; the state that yielded it makes it whole (``InteractionState.expand``) from the
+    simulation it keeps (``_sim``: ``simulate``'s result, board and occupancy read from it)."""
 
-    __slots__ = ("board", "occ", "nmask", "side", "scores", "ply", "to_move")
+    __slots__ = ("nmask", "side", "scores", "ply", "to_move", "_sim")
+
+    @property
+    def board(self) -> bytes:
+        return self._sim[0]
+
+    @property
+    def occ(self) -> int:
+        return self._sim[3]
 
     def is_terminal(self) -> bool:
         return False
-
 
 
 class InteractionState(State):
@@ -71,7 +81,8 @@ class InteractionState(State):
         key(): 64-bit Zobrist key of (board, scores, side to move).
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
-        leaves(moves): ``(move, position)`` pairs for evaluation only (search leaves).
+        leaves(skip): ``(move, position)`` pairs for evaluation only (search leaves), the
+            moves generated lazily.
         child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
         random_child(u): the state after the move a random playout picks with ``u`` in [0, 1).
         try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
@@ -206,57 +217,77 @@ class InteractionState(State):
             return self._child(*sims[s], False)
         return self._child(*simulate(self.board, self.occ, self.nmask, s, hits[s], self.game.stop_rule), False)
 
-    def leaves(self, moves: list[Move]):
-        """Yield ``(move, position after move)`` for ``moves`` (legal moves of this state), in
-        order, lazily (a search cut-off stops the simulations): a ``LeafPosition`` (board,
-        occupancy, side, scores, ply) when the game goes on there, the full state
-        (``play(move)``) when it may end there (a pocketing that reaches the target, a
-        possible repetition, a pass, the ply limit), so ``to_move < 0`` and ``outcome()`` stay
-        exact. A pocketing short of the target is a light leaf with the new scores (no
-        earlier position can recur once a score changed).
+    def leaves(self, skip: Collection[Move] = ()):
+        """Yield ``(move, position after move)`` for every legal move not in ``skip``, in
+        ``legal_moves`` order, lazily: from ply 2 on, with the legal moves not yet generated,
+        they are generated one cue ball at a time as the caller asks for more, so a search
+        cut-off after the first leaves skips both the simulations and the move generation of
+        the other balls.
 
+        A position is a ``LeafPosition`` (board, occupancy, neutral mask, side, scores, ply)
+        when the game goes on there, the full state (``play(move)``) when it may end there (a
+        pocketing that reaches the target, a possible repetition, a pass, the ply limit), so
+        ``to_move < 0`` and ``outcome()`` stay exact. A pocketing short of the target is a
+        light leaf with the new scores (no earlier position can recur once a score changed).
         For search leaves: skips what ``play`` adds for a position searched further (the
-        child's Zobrist key, history, repetition filter). A move not legal here is handed to
-        ``play``, which raises ``IllegalMoveError``.
+        child's Zobrist key, history, repetition filter). ``skip`` is read when the first
+        position is asked for (a search fills it with the moves it tried alone first).
+        Nothing is yielded at the end of the game.
         """
-        hits = self._hits
-        if hits is None or self.ply + 1 >= self.game.max_plies:
-            for move in moves:
-                yield move, self.play(move)
+        if self.to_move < 0:
             return
-        sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, self.game.stop_rule
+        game = self.game
+        if self.ply + 1 >= game.max_plies:
+            for move in self.legal_moves():
+                if move not in skip:
+                    yield move, self.play(move)
+            return
+        hits = self._hits
+        if hits is None and self.ply < 2:
+            hits = self._generate()  # the first turn: legality needs the simulations
+        sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, game.stop_rule
         key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
         pocketed = None  # the scores after a pocketing, and whether they win: when first needed
-        for move in moves:  # the hot loop of alpha-beta (try_leaf is one step of it)
-            if move.__class__ is not Move:
-                yield move, self.play(move)
-                continue
-            s = move.cell * 8 + move.direction
-            hit = hits.get(s)
-            if hit is None:
-                yield move, self.play(move)
-                continue
-            sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
-            if sim[2]:
-                if pocketed is None:
-                    pocketed, won = self._pocket_scores()
-                if won:
-                    yield move, self._child(*sim, False)
+        for batch in (hits,) if hits is not None else self._strikes_by_ball():
+            for s, hit in batch.items():  # the hot loop of alpha-beta (try_leaf is one step of it)
+                move = MOVES[s]
+                if move in skip:
                     continue
-                after = pocketed
-            elif bloom >> ((key ^ sim[1]) & 1023) & 1:
-                yield move, self._child(*sim, False)  # a possible repetition
-                continue
-            else:
-                after = scores
-            leaf = _new(LeafPosition)
-            leaf.board = sim[0]
-            leaf.occ = sim[3]
-            leaf.nmask = sim[4]
-            leaf.to_move = leaf.side = side
-            leaf.scores = after
-            leaf.ply = ply
-            yield move, leaf
+                sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
+                if sim[2]:
+                    if pocketed is None:
+                        pocketed, won = self._pocket_scores()
+                    if won:
+                        yield move, self._child(*sim, False)
+                        continue
+                    after = pocketed
+                elif bloom >> ((key ^ sim[1]) & 1023) & 1:
+                    yield move, self._child(*sim, False)  # a possible repetition
+                    continue
+                else:
+                    after = scores
+                leaf = _new(LeafPosition)
+                leaf.nmask = sim[4]
+                leaf.to_move = leaf.side = side
+                leaf.scores = after
+                leaf.ply = ply
+                leaf._sim = sim
+                yield move, leaf
+        if not self._hits and PASS not in skip:  # no strike: the pass is the one legal move
+            yield PASS, self.play(PASS)
+
+    def _strikes_by_ball(self) -> Iterator[dict[int, int]]:
+        """The strikes of ``strikes`` one cue ball at a time, in cell order (a dict each); once
+        all are generated they are kept as this state's legal strikes."""
+        board, occ, piece = self.board, self.occ, self.side + 1
+        hits: dict[int, int] = {}
+        p = board.find(piece)
+        while p >= 0:
+            ball = ball_strikes(occ, p, {})
+            hits.update(ball)
+            yield ball
+            p = board.find(piece, p + 1)
+        self._hits = hits
 
     def _pocket_scores(self) -> tuple[tuple[int, int], bool]:
         """(the scores after the side to move pockets a neutral, whether that reaches the target)."""
@@ -292,7 +323,10 @@ class InteractionState(State):
         inlined: search tries its hash move here first, at every depth-1 node."""
         hit = self._alone(move)
         if hit < 0:
-            return next(self.leaves([move]))[1] if move in self.legal_moves() else None
+            moves = self.legal_moves()
+            if move not in moves:
+                return None
+            return next(self.leaves({m for m in moves if m != move}))[1]
         if not hit:
             return None
         game = self.game
@@ -308,12 +342,20 @@ class InteractionState(State):
         else:
             scores = self.scores
         leaf = _new(LeafPosition)
-        leaf.board = sim[0]
-        leaf.occ = sim[3]
         leaf.nmask = sim[4]
         leaf.to_move = leaf.side = self.side ^ 1
         leaf.scores = scores
         leaf.ply = self.ply + 1
+        leaf._sim = sim
+        return leaf
+
+    def expand(self, leaf: Any) -> InteractionState:
+        """The full state, as ``play`` makes it, of a position that this state's ``leaves`` or
+        ``try_leaf`` gave (a ``LeafPosition`` keeps its simulation: no move is simulated
+        again); a full state is returned as it is. A search keeps its leaves and searches them
+        deeper in its next iteration."""
+        if leaf.__class__ is LeafPosition:
+            return self._child(*leaf._sim, False)
         return leaf
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, nmask: int, passed: bool) -> InteractionState:
