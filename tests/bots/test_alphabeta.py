@@ -131,63 +131,52 @@ def test_refuses_more_than_two_players():
         bots.make("alphabeta").reset(Nim(players=3), 0, 0)
 
 
-def test_staged_move_generation_searches_the_same_tree(monkeypatch):
-    """Hash and killer moves checked alone before generating (``InteractionState.try_play`` /
-    ``try_leaf``) give the same moves, node counts and values as generating every move first,
-    over consecutive choices (killers and history carried from move to move)."""
+def _choices(setup: int, plies: int) -> list[tuple[str, int, float]]:
+    """(move, nodes, evaluation) of ``alphabeta:depth=4`` playing both seats of one
+    Interaction game from seeded ``setup`` for ``plies`` plies: consecutive choices, so
+    killers, history and the transposition table carry from move to move; the collector runs
+    again after each choice."""
+    import gc
+
     import arena.games
     import bots
+
+    game = arena.games.make("interaction")
+    state = game.initial_state(setup)
+    bot = bots.make("alphabeta:depth=4")
+    bot.reset(game, 0, 0)
+    out = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        move = bot.choose(state, bots.Limits())
+        assert gc.isenabled()
+        out.append((str(move), bot.last_stats.nodes, bot.last_stats.evaluation))
+        state = state.play(move)
+    return out
+
+
+def test_staged_move_generation_searches_the_same_tree(monkeypatch):
+    """Hash and killer moves checked alone before generating (``InteractionState.try_play`` /
+    ``try_leaf``) give the same moves, node counts and values as generating every move first."""
     from arena.games.interaction.state import InteractionState
 
-    def run():
-        game = arena.games.make("interaction")
-        state = game.initial_state(3)
-        bot = bots.make("alphabeta:depth=4")
-        bot.reset(game, 0, 0)
-        out = []
-        for _ in range(12):
-            if state.is_terminal():
-                break
-            move = bot.choose(state, bots.Limits())
-            out.append((str(move), bot.last_stats.nodes, bot.last_stats.evaluation))
-            state = state.play(move)
-        return out
-
-    staged = run()
+    staged = _choices(3, 12)
     monkeypatch.delattr(InteractionState, "try_play")
     monkeypatch.delattr(InteractionState, "try_leaf")
-    assert run() == staged
+    assert _choices(3, 12) == staged
     assert sum(n for _, n, _ in staged) > 1000
 
 
 def test_positions_kept_between_iterations_change_nothing_but_work(monkeypatch):
     """Children and leaves kept from one iteration of the deepening to the next (``_kids``,
     ``InteractionState.expand``) give the same moves, node counts and values as a search that
-    keeps nothing (the store emptied at every new node), and the collector runs again after."""
-    import gc
-
-    import arena.games
-    import bots
+    keeps nothing (the store emptied at every new node)."""
     from bots.alphabeta import AlphaBetaBot
 
-    def run():
-        game = arena.games.make("interaction")
-        state = game.initial_state(5)
-        bot = bots.make("alphabeta:depth=4")
-        bot.reset(game, 0, 0)
-        out = []
-        for _ in range(10):
-            if state.is_terminal():
-                break
-            move = bot.choose(state, bots.Limits())
-            assert gc.isenabled()
-            out.append((str(move), bot.last_stats.nodes, bot.last_stats.evaluation))
-            state = state.play(move)
-        return out
-
-    kept = run()
+    kept = _choices(5, 10)
     monkeypatch.setattr(AlphaBetaBot, "KIDS", 0)
-    assert run() == kept
+    assert _choices(5, 10) == kept
     assert sum(n for _, n, _ in kept) > 1000
 
 
