@@ -46,9 +46,10 @@ NOTES = {
     "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
                 "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
                 "= invalid / no answer / late / crashed answers.",
-    "solo": "Score reached (Solo Interaction: minus the moves used); finished = share of games "
-            "ended by the rules, not stalled, capped or by a fault. The leaderboard's places mean "
-            "nothing in a one-player game. Rows by mean score.",
+    "solo": "Score reached (Solo Interaction: minus the moves used) over the games the rules "
+            "ended; finished = share of games ended by the rules, not stalled, capped or by a "
+            "fault; faults = games lost by the bot's fault (no score). The leaderboard's places "
+            "mean nothing in a one-player game. Rows by finished, then mean score.",
     "crosstable": "Score % of the row bot against the column bot (k players: 1 for placing "
                   "better, 1/2 for placing equal).",
     "leaderboard": "TrueSkill mu/sigma, conservative = mu - 3 sigma, rated in game-id order. "

@@ -23,6 +23,26 @@ def test_solo_table_by_hand():
     a, b = table.iloc[0], table.iloc[1]
     assert (a.games, a.finished, a.mean_score, a.best_score, a.worst_score, a.mean_plies) == (2, 1.0, -7.5, -7, -8, 7.5)
     assert (b.games, b.finished, b.mean_score, b.best_score, b.worst_score, b.mean_plies) == (2, 0.5, -19.5, -9, -30, 10.5)
+    assert a.faults == b.faults == 0
+
+
+def test_faulted_games_have_no_score_and_rank_last():
+    """A game the referee stopped (a timeout, a crash blamed on nobody) scores 0.0 in its
+    outcome, better than any real Solo Interaction score: it must not count as a score."""
+    games = pd.DataFrame({
+        "seats": [["faulty"], ["faulty"], ["good"], ["good"], ["half"], ["half"]],
+        "scores": [[0.0], [0.0], [-7.0], [-7.0], [0.0], [-9.0]],
+        "termination": ["timeout", "crash", "cleared", "cleared", "exception", "cleared"],
+        "fault_seat": [0, None, None, None, 0, None],
+        "plies": [3, 5, 7, 7, 2, 9],
+    })
+    table = solo_table(games, ["faulty", "half", "good"])
+    assert table["bot"].tolist() == ["good", "half", "faulty"]
+    good, half, faulty = (table.iloc[i] for i in range(3))
+    assert (good.finished, good.faults, good.mean_score) == (1.0, 0, -7.0)
+    assert (half.finished, half.faults, half.mean_score, half.best_score) == (0.5, 1, -9.0, -9.0)
+    assert (faulty.finished, faulty.faults) == (0.0, 1)  # the crash blamed on nobody is no fault
+    assert pd.isna(faulty.mean_score) and pd.isna(faulty.best_score)
 
 
 def test_a_one_player_run_plays_no_random_opening_and_reports_scores(tmp_path):
