@@ -159,11 +159,11 @@ def _choices(setup: int, plies: int) -> list[tuple[str, int, float]]:
 def test_staged_move_generation_searches_the_same_tree(monkeypatch):
     """Hash and killer moves checked alone before generating (``InteractionState.try_play`` /
     ``try_leaf``) give the same moves, node counts and values as generating every move first."""
-    from arena.games.interaction.state import InteractionState
+    from arena.games.interaction.search import SearchSteps
 
     staged = _choices(3, 12)
-    monkeypatch.delattr(InteractionState, "try_play")
-    monkeypatch.delattr(InteractionState, "try_leaf")
+    monkeypatch.delattr(SearchSteps, "try_play")
+    monkeypatch.delattr(SearchSteps, "try_leaf")
     assert _choices(3, 12) == staged
     assert sum(n for _, n, _ in staged) > 1000
 
@@ -171,11 +171,11 @@ def test_staged_move_generation_searches_the_same_tree(monkeypatch):
 def test_positions_kept_between_iterations_change_nothing_but_work(monkeypatch):
     """Children and leaves kept from one iteration of the deepening to the next (``_kids``,
     ``InteractionState.expand``) give the same moves, node counts and values as a search that
-    keeps nothing (the store emptied at every new node)."""
+    keeps nothing."""
     from bots.alphabeta import AlphaBetaBot
 
     kept = _choices(5, 10)
-    monkeypatch.setattr(AlphaBetaBot, "KIDS", 0)
+    monkeypatch.setattr(AlphaBetaBot, "_kids_of", lambda self, state: {})
     assert _choices(5, 10) == kept
     assert sum(n for _, n, _ in kept) > 1000
 

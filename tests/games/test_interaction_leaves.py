@@ -148,3 +148,14 @@ def test_random_child_plays_the_move_picked_from_legal_moves(params):
                 assert got.outcome() == want.outcome()
                 checked += 1
     assert checked > 300
+
+
+def test_child_of_a_move_that_a_wrong_legal_line_listed_is_refused_as_play_refuses_it():
+    """``given_legal`` takes any well-formed move texts (an engine's ``legal`` line is not
+    checked, to save generating the moves); ``child`` of one that is not a legal strike here
+    raises ``IllegalMoveError`` like ``play``, not a ``KeyError``."""
+    game = arena.games.make("interaction")
+    state = game.parse_state(game.initial_state().to_text())
+    state.given_legal(["a5N"])
+    with pytest.raises(IllegalMoveError):
+        state.child(state.legal_moves()[0])

@@ -12,7 +12,6 @@ filter of the keys in the chain, so ``play`` walks the chain only on a filter hi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
 from typing import Any
 
 from arena.errors import IllegalMoveError
@@ -20,13 +19,11 @@ from arena.games.interaction.geometry import NUM_CELLS, PATH_CELLS, cell_name
 from arena.games.interaction.mechanics import (
     Z_SIDE,
     ZOBRIST,
-    ball_strikes,
     board_key,
     neutral_mask,
     occupancy,
     score_key,
     simulate,
-    strike,
     strikes,
 )
 from arena.games.interaction.notation import (
@@ -39,33 +36,13 @@ from arena.games.interaction.notation import (
     format_position,
     parse_move_text,
 )
+from arena.games.interaction.search import LeafPosition, SearchSteps
 from arena.games.protocol import TERMINAL, Outcome, State
 
 _new = object.__new__
 
 
-class LeafPosition:
-    """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
-    an evaluator reads (``board``, ``occ``, ``nmask``, ``side``, ``scores``, ``ply``,
-    ``to_move``), no Zobrist key, history, moves or text. Not a ``State``: it cannot be played
-    from; the state that yielded it makes it whole (``InteractionState.expand``) from the
-    simulation it keeps (``_sim``: ``simulate``'s result, board and occupancy read from it)."""
-
-    __slots__ = ("nmask", "side", "scores", "ply", "to_move", "_sim")
-
-    @property
-    def board(self) -> bytes:
-        return self._sim[0]
-
-    @property
-    def occ(self) -> int:
-        return self._sim[3]
-
-    def is_terminal(self) -> bool:
-        return False
-
-
-class InteractionState(State):
+class InteractionState(SearchSteps, State):
     """An Interaction position. Immutable; ``play`` returns a new state.
 
     Fast accessors for search and evaluation (read-only):
@@ -184,179 +161,31 @@ class InteractionState(State):
         hit = hits.get(s)
         if hit is None:
             raise IllegalMoveError(self._why_illegal(move))
-        sim = (self._sims[s] if self._sims is not None
-               else simulate(self.board, self.occ, self.nmask, s, hit, self.game.stop_rule))
-        return self._child(*sim, False)
+        return self._after(s, hit)
 
     def child(self, move: Move) -> InteractionState:
         """The state after ``move``, one of this state's ``legal_moves()``, without checking its
-        legality again (for search: MCTS playouts); any other move gives an undefined state or
-        an exception. ``play`` checks and explains."""
+        legality again (for search: MCTS playouts). A move that is not a legal strike here
+        (possible only when ``given_legal`` took a wrong list) goes to ``play``, which raises
+        ``IllegalMoveError``."""
         if move is PASS:
             return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         s = move.cell * 8 + move.direction
         hits = self._hits
         if hits is None:  # the legal moves were given (``given_legal``), not generated
             hits = self._generate()
-        sims = self._sims
-        if sims is not None:
-            return self._child(*sims[s], False)
-        return self._child(*simulate(self.board, self.occ, self.nmask, s, hits[s], self.game.stop_rule), False)
-
-    def random_child(self, u: float) -> InteractionState:
-        """The state after ``legal_moves()[int(u * len(legal_moves()))]`` for ``u`` in [0, 1)
-        (a live state only): one ply of a random playout, the same move as picking from
-        ``legal_moves()``, without building the move list (MCTS playouts)."""
-        hits = self._hits if self._hits is not None else self._generate()
-        if not hits:
-            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
-        keys = list(hits)  # legal_moves() order: MOVES[s] for s in hits
-        s = keys[int(u * len(keys))]
-        sims = self._sims
-        if sims is not None:
-            return self._child(*sims[s], False)
-        return self._child(*simulate(self.board, self.occ, self.nmask, s, hits[s], self.game.stop_rule), False)
-
-    def leaves(self, skip: Collection[Move] = ()):
-        """Yield ``(move, position after move)`` for every legal move not in ``skip``, in
-        ``legal_moves`` order, lazily: from ply 2 on, with the legal moves not yet generated,
-        they are generated one cue ball at a time as the caller asks for more, so a search
-        cut-off after the first leaves skips both the simulations and the move generation of
-        the other balls.
-
-        A position is a ``LeafPosition`` (board, occupancy, neutral mask, side, scores, ply)
-        when the game goes on there, the full state (``play(move)``) when it may end there (a
-        pocketing that reaches the target, a possible repetition, a pass, the ply limit), so
-        ``to_move < 0`` and ``outcome()`` stay exact. A pocketing short of the target is a
-        light leaf with the new scores (no earlier position can recur once a score changed).
-        For search leaves: skips what ``play`` adds for a position searched further (the
-        child's Zobrist key, history, repetition filter). ``skip`` is read when the first
-        position is asked for (a search fills it with the moves it tried alone first).
-        Nothing is yielded at the end of the game.
-        """
-        if self.to_move < 0:
-            return
-        game = self.game
-        if self.ply + 1 >= game.max_plies:
-            for move in self.legal_moves():
-                if move not in skip:
-                    yield move, self.play(move)
-            return
-        hits = self._hits
-        if hits is None and self.ply < 2:
-            hits = self._generate()  # the first turn: legality needs the simulations
-        sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, game.stop_rule
-        key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
-        pocketed = None  # the scores after a pocketing, and whether they win: when first needed
-        for batch in (hits,) if hits is not None else self._strikes_by_ball():
-            for s, hit in batch.items():  # the hot loop of alpha-beta (try_leaf is one step of it)
-                move = MOVES[s]
-                if move in skip:
-                    continue
-                sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
-                if sim[2]:
-                    if pocketed is None:
-                        pocketed, won = self._pocket_scores()
-                    if won:
-                        yield move, self._child(*sim, False)
-                        continue
-                    after = pocketed
-                elif bloom >> ((key ^ sim[1]) & 1023) & 1:
-                    yield move, self._child(*sim, False)  # a possible repetition
-                    continue
-                else:
-                    after = scores
-                leaf = _new(LeafPosition)
-                leaf.nmask = sim[4]
-                leaf.to_move = leaf.side = side
-                leaf.scores = after
-                leaf.ply = ply
-                leaf._sim = sim
-                yield move, leaf
-        if not self._hits and PASS not in skip:  # no strike: the pass is the one legal move
-            yield PASS, self.play(PASS)
-
-    def _strikes_by_ball(self) -> Iterator[dict[int, int]]:
-        """The strikes of ``strikes`` one cue ball at a time, in cell order (a dict each); once
-        all are generated they are kept as this state's legal strikes."""
-        board, occ, piece = self.board, self.occ, self.side + 1
-        hits: dict[int, int] = {}
-        p = board.find(piece)
-        while p >= 0:
-            ball = ball_strikes(occ, p, {})
-            hits.update(ball)
-            yield ball
-            p = board.find(piece, p + 1)
-        self._hits = hits
-
-    def _pocket_scores(self) -> tuple[tuple[int, int], bool]:
-        """(the scores after the side to move pockets a neutral, whether that reaches the target)."""
-        red, blue = self.scores
-        after = (red, blue + 1) if self.side else (red + 1, blue)
-        return after, after[self.side] >= self.game.target
-
-    def _alone(self, move: Any) -> int:
-        """The momentum of ``move`` checked alone, without generating the other moves (0: not
-        legal here), or -1 when it cannot be checked alone: moves already generated, the
-        first turn (plies 0 and 1: legality needs the simulation), a pass, the game over."""
-        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0 or move.__class__ is not Move:
-            return -1
-        cell = move.cell
-        if not 0 <= cell < NUM_CELLS or self.board[cell] != self.side + 1:
-            return 0
-        return strike(self.occ, cell * 8 + move.direction)
-
-    def try_play(self, move: Any) -> InteractionState | None:
-        """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
-        is checked alone (a search tries its hash and killer moves before generating)."""
-        hit = self._alone(move)
-        if hit < 0:
-            return self.play(move) if move in self.legal_moves() else None
-        if not hit:
-            return None
-        return self._child(*simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit,
-                                     self.game.stop_rule), False)
-
-    def try_leaf(self, move: Any):
-        """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
-        legal here (checked alone from ply 2 on, as ``try_play``). One step of ``leaves``,
-        inlined: search tries its hash move here first, at every depth-1 node."""
-        hit = self._alone(move)
-        if hit < 0:
-            moves = self.legal_moves()
-            if move not in moves:
-                return None
-            return next(self.leaves({m for m in moves if m != move}))[1]
-        if not hit:
-            return None
-        game = self.game
-        if self.ply + 1 >= game.max_plies:
+        hit = hits.get(s)
+        if hit is None:
             return self.play(move)
-        sim = simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit, game.stop_rule)
-        if sim[2]:
-            scores, won = self._pocket_scores()
-            if won:
-                return self._child(*sim, False)
-        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
-            return self._child(*sim, False)  # a possible repetition
-        else:
-            scores = self.scores
-        leaf = _new(LeafPosition)
-        leaf.nmask = sim[4]
-        leaf.to_move = leaf.side = self.side ^ 1
-        leaf.scores = scores
-        leaf.ply = self.ply + 1
-        leaf._sim = sim
-        return leaf
+        return self._after(s, hit)
 
-    def expand(self, leaf: Any) -> InteractionState:
-        """The full state, as ``play`` makes it, of a position that this state's ``leaves`` or
-        ``try_leaf`` gave (a ``LeafPosition`` keeps its simulation: no move is simulated
-        again); a full state is returned as it is. A search keeps its leaves and searches them
-        deeper in its next iteration."""
-        if leaf.__class__ is LeafPosition:
-            return self._child(*leaf._sim, False)
-        return leaf
+    def _after(self, s: int, hit: int) -> InteractionState:
+        """The state after the legal strike ``s`` (``cell * 8 + direction``) of momentum
+        ``hit``: the simulation kept by move generation at plies 0 and 1, else a new one."""
+        sims = self._sims
+        if sims is not None:
+            return self._child(*sims[s], False)
+        return self._child(*simulate(self.board, self.occ, self.nmask, s, hit, self.game.stop_rule), False)
 
     def _child(self, board: bytes, z: int, pocketed: int, occ: int, nmask: int, passed: bool) -> InteractionState:
         game = self.game

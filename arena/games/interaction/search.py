@@ -1,0 +1,210 @@
+"""Search steps of Interaction positions (a mixin of ``InteractionState``): what alpha-beta
+and MCTS call instead of ``legal_moves`` + ``play`` at the hot spots of a search.
+
+- ``leaves(skip)``: the positions one move away, light ones (``LeafPosition``) for
+  evaluation only where the game goes on, the moves generated one cue ball at a time;
+  ``expand`` makes a light one whole later without simulating the move again.
+- ``try_play`` / ``try_leaf``: one move checked alone (a hash or killer move) without
+  generating the others.
+- ``random_child``: one ply of a random playout without building the move list.
+
+Every step gives what ``play`` gives (tests: ``tests/games/test_interaction_leaves.py``); the
+rules are in ``docs/rules/interaction.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from typing import Any
+
+from arena.games.interaction.geometry import NUM_CELLS
+from arena.games.interaction.mechanics import Z_SIDE, ball_strikes, simulate, strike
+from arena.games.interaction.notation import MOVES, PASS, Move
+
+_new = object.__new__
+
+
+class LeafPosition:
+    """A live position reached by ``InteractionState.leaves``, for evaluation only: the fields
+    an evaluator reads (``board``, ``occ``, ``nmask``, ``side``, ``scores``, ``ply``,
+    ``to_move``), no Zobrist key, history, moves or text. Not a ``State``: it cannot be played
+    from; the state that yielded it makes it whole (``InteractionState.expand``) from the
+    simulation it keeps (``_sim``: ``simulate``'s result, board and occupancy read from it)."""
+
+    __slots__ = ("nmask", "side", "scores", "ply", "to_move", "_sim")
+
+    @property
+    def board(self) -> bytes:
+        return self._sim[0]
+
+    @property
+    def occ(self) -> int:
+        return self._sim[3]
+
+    def is_terminal(self) -> bool:
+        return False
+
+
+def _leaf(sim: tuple, side: int, scores: tuple[int, int], ply: int) -> LeafPosition:
+    """A light position from ``simulate``'s result ``sim``, ``side`` to move."""
+    leaf = _new(LeafPosition)
+    leaf.nmask = sim[4]
+    leaf.to_move = leaf.side = side
+    leaf.scores = scores
+    leaf.ply = ply
+    leaf._sim = sim
+    return leaf
+
+
+class SearchSteps:
+    """Search steps of ``InteractionState`` (which provides ``board``, ``occ``, ``nmask``,
+    ``side``, ``scores``, ``ply``, ``to_move``, ``game``, the move caches and ``_child``)."""
+
+    __slots__ = ()
+
+    def random_child(self, u: float) -> Any:
+        """The state after ``legal_moves()[int(u * len(legal_moves()))]`` for ``u`` in [0, 1)
+        (a live state only): one ply of a random playout, the same move as picking from
+        ``legal_moves()``, without building the move list (MCTS playouts). The moves are taken
+        in generation order, which is ``legal_moves()`` order unless ``given_legal`` took a
+        list in another order."""
+        hits = self._hits if self._hits is not None else self._generate()
+        if not hits:
+            return self._child(self.board, 0, 0, self.occ, self.nmask, True)
+        keys = list(hits)  # generation order: MOVES[s] for s in hits
+        s = keys[int(u * len(keys))]
+        return self._after(s, hits[s])
+
+    def leaves(self, skip: Collection[Move] = ()):
+        """Yield ``(move, position after move)`` for every legal move not in ``skip``, in
+        generation order (``legal_moves`` order unless ``given_legal`` took another), lazily: from ply 2 on, with the legal moves not yet generated,
+        they are generated one cue ball at a time as the caller asks for more, so a search
+        cut-off after the first leaves skips both the simulations and the move generation of
+        the other balls.
+
+        A position is a ``LeafPosition`` (board, occupancy, neutral mask, side, scores, ply)
+        when the game goes on there, the full state (``play(move)``) when it may end there (a
+        pocketing that reaches the target, a possible repetition, a pass, the ply limit), so
+        ``to_move < 0`` and ``outcome()`` stay exact. A pocketing short of the target is a
+        light leaf with the new scores (no earlier position can recur once a score changed).
+        For search leaves: skips what ``play`` adds for a position searched further (the
+        child's Zobrist key, history, repetition filter). ``skip`` is read when the first
+        position is asked for (a search fills it with the moves it tried alone first).
+        Nothing is yielded at the end of the game.
+        """
+        if self.to_move < 0:
+            return
+        game = self.game
+        if self.ply + 1 >= game.max_plies:
+            for move in self.legal_moves():
+                if move not in skip:
+                    yield move, self.play(move)
+            return
+        hits = self._hits
+        if hits is None and self.ply < 2:
+            hits = self._generate()  # the first turn: legality needs the simulations
+        sims, board, occ, nmask, stop = self._sims, self.board, self.occ, self.nmask, game.stop_rule
+        key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
+        pocketed = None  # the scores after a pocketing, and whether they win: when first needed
+        for batch in (hits,) if hits is not None else self._strikes_by_ball():
+            for s, hit in batch.items():  # the hot loop of alpha-beta (try_leaf is one step of it)
+                move = MOVES[s]
+                if move in skip:
+                    continue
+                sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
+                if sim[2]:
+                    if pocketed is None:
+                        pocketed, won = self._pocket_scores()
+                    if won:
+                        yield move, self._child(*sim, False)
+                        continue
+                    after = pocketed
+                elif bloom >> ((key ^ sim[1]) & 1023) & 1:
+                    yield move, self._child(*sim, False)  # a possible repetition
+                    continue
+                else:
+                    after = scores
+                leaf = _new(LeafPosition)  # ``_leaf`` inlined: the hot loop of alpha-beta
+                leaf.nmask = sim[4]
+                leaf.to_move = leaf.side = side
+                leaf.scores = after
+                leaf.ply = ply
+                leaf._sim = sim
+                yield move, leaf
+        if not self._hits and PASS not in skip:  # no strike: the pass is the one legal move
+            yield PASS, self.play(PASS)
+
+    def _strikes_by_ball(self) -> Iterator[dict[int, int]]:
+        """The strikes of ``strikes`` one cue ball at a time, in cell order (a dict each); once
+        all are generated they are kept as this state's legal strikes."""
+        board, occ, piece = self.board, self.occ, self.side + 1
+        hits: dict[int, int] = {}
+        p = board.find(piece)
+        while p >= 0:
+            ball = ball_strikes(occ, p, {})
+            hits.update(ball)
+            yield ball
+            p = board.find(piece, p + 1)
+        self._hits = hits
+
+    def _pocket_scores(self) -> tuple[tuple[int, int], bool]:
+        """(the scores after the side to move pockets a neutral, whether that reaches the target)."""
+        red, blue = self.scores
+        after = (red, blue + 1) if self.side else (red + 1, blue)
+        return after, after[self.side] >= self.game.target
+
+    def _alone(self, move: Any) -> int:
+        """The momentum of ``move`` checked alone, without generating the other moves (0: not
+        legal here), or -1 when it cannot be checked alone: moves already generated, the
+        first turn (plies 0 and 1: legality needs the simulation), a pass, the game over."""
+        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0 or move.__class__ is not Move:
+            return -1
+        cell = move.cell
+        if not 0 <= cell < NUM_CELLS or self.board[cell] != self.side + 1:
+            return 0
+        return strike(self.occ, cell * 8 + move.direction)
+
+    def try_play(self, move: Any) -> Any:
+        """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
+        is checked alone (a search tries its hash and killer moves before generating)."""
+        hit = self._alone(move)
+        if hit < 0:
+            return self.play(move) if move in self.legal_moves() else None
+        if not hit:
+            return None
+        return self._after(move.cell * 8 + move.direction, hit)
+
+    def try_leaf(self, move: Any):
+        """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
+        legal here (checked alone from ply 2 on, as ``try_play``): one step of ``leaves``,
+        where search tries its hash move and killers first, at every depth-1 node."""
+        hit = self._alone(move)
+        if hit < 0:
+            moves = self.legal_moves()
+            if move not in moves:
+                return None
+            return next(self.leaves({m for m in moves if m != move}))[1]
+        if not hit:
+            return None
+        game = self.game
+        if self.ply + 1 >= game.max_plies:
+            return self.play(move)
+        sim = simulate(self.board, self.occ, self.nmask, move.cell * 8 + move.direction, hit, game.stop_rule)
+        if sim[2]:
+            scores, won = self._pocket_scores()
+            if won:
+                return self._child(*sim, False)
+        elif self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
+            return self._child(*sim, False)  # a possible repetition
+        else:
+            scores = self.scores
+        return _leaf(sim, self.side ^ 1, scores, self.ply + 1)
+
+    def expand(self, leaf: Any) -> Any:
+        """The full state, as ``play`` makes it, of a position that this state's ``leaves`` or
+        ``try_leaf`` gave (a ``LeafPosition`` keeps its simulation: no move is simulated
+        again); a full state is returned as it is. A search keeps its leaves and searches them
+        deeper in its next iteration."""
+        if leaf.__class__ is LeafPosition:
+            return self._child(*leaf._sim, False)
+        return leaf
