@@ -75,6 +75,12 @@ def _identity(func):
     return func
 
 
+#: hide the libraries numba probes for while its implementation loads
+#: (``_load_numba_without_probes``): the choice holds for the whole process, so only
+#: ``arena solve`` with a built-in solver sets it, a process that runs no one else's code
+LEAN_START = False
+
+
 def backend(module: str):
     """``(kernel, np, objmode)`` for the kernel module named ``module``: the plain-Python
     build for a name ending in ``PLAIN``, else the compiled one (importing numba; with no
@@ -86,7 +92,8 @@ def backend(module: str):
         import numba
     except ImportError:  # pragma: no cover - the plain-Python fallback
         return _identity, numpy, _NoObjmode
-    _load_numba_without_probes()
+    if LEAN_START:
+        _load_numba_without_probes()
     return _cached_njit, numpy, numba.objmode
 
 
@@ -146,7 +153,9 @@ def _load_numba_without_probes() -> None:
     (``np.correlate`` and ``np.convolve`` then use a plain loop; ``np.dot`` imports scipy when it
     is compiled) and "no cffi"; both libraries import as usual afterwards. A library already
     imported is not hidden, and nothing is hidden while other threads run (one of them could
-    be importing the library meanwhile). A numba without these modules is left alone.
+    be importing the library meanwhile). A numba without these modules is left alone. What
+    numba records holds for the whole process (anyone else's numba code there would find no
+    cffi support and no BLAS for ``np.correlate``), hence only under ``LEAN_START``.
     """
     if threading.active_count() > 1:
         return

@@ -79,6 +79,9 @@ SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
 #: IDA* nodes searched in plain Python before the compiled kernels are loaded (the cold start,
 #: module docstring): about 0.2 s on the machine measured
 COLD_NODES = 16384
+#: share of a time or node limit the optimal search spends on its proof; a greedy search
+#: gets the rest when the proof does not finish (``solve``)
+PROOF_SHARE = 0.85
 
 
 def compiled_loaded() -> bool:
@@ -159,11 +162,11 @@ def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = Tr
     that is not enough, the compiled kernels are loaded and go on from the bound the plain
     search did not finish (the module docstring, "Cold start"). The answer is the same.
     When the budget runs out (and ``fallback``), a greedy search gets what is left of it
-    (15% of it at least); its answer is not proven optimal.
+    (``1 - PROOF_SHARE`` of it at least); its answer is not proven optimal.
     """
     start = time.perf_counter()
-    deadline = None if limits.time is None else start + 0.85 * limits.time
-    nodes_cap = None if limits.nodes is None else max(1, int(limits.nodes * 0.85))
+    deadline = None if limits.time is None else start + PROOF_SHARE * limits.time
+    nodes_cap = None if limits.nodes is None else max(1, int(limits.nodes * PROOF_SHARE))
     nodes, first, proven = 0, 1, False
     if cold > 0 and not compiled_loaded():
         cap = cold if nodes_cap is None else min(cold, nodes_cap)

@@ -109,6 +109,20 @@ def test_a_puzzle_file_loads_numba_without_its_probes(tmp_path):
     assert after == "False True"
 
 
+def test_numba_outside_arena_solve_keeps_its_probes():
+    """The compiled kernels loaded by anything but ``arena solve`` with a built-in solver (a
+    tournament worker, a user's solver class) leave numba's BLAS and cffi probes alone: what
+    numba records there holds for the whole process."""
+    import subprocess
+    import sys
+
+    code = ("import bots.ricochet_search, numba.np.arraymath, sys\n"
+            "print(numba.np.arraymath._HAVE_BLAS, 'scipy.linalg' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+
+
 def test_a_puzzle_file_that_is_not_utf8_is_one_line(tmp_path, capsys):
     f = tmp_path / "bin.txt"
     f.write_bytes(b"\xff\xfe\x00garbage\n")

@@ -67,18 +67,20 @@ def _note(bot, limits: Limits, result, none: bool, depth: int, out_of_reach: str
     answer). Proven: no solution of at most ``depth`` moves (``depth`` 0: ``out_of_reach``).
     Else, for no answer or an answer found after the proof stopped at ``depth`` moves (none
     shorter exists), the limit that ran out (``limits`` with the bot's own ``time``/``nodes``;
-    a limit counts as run out once 85% of it is spent, the share the optimal solvers give their
-    proof, ``bots/ricochet.py``)."""
+    a limit counts as run out once ``bots.ricochet.PROOF_SHARE`` of it is spent, the share the
+    optimal solvers give their proof)."""
     if result.optimal:
         if not none:
             return ""
         return f"none of at most {depth} move{'s' if depth != 1 else ''} exists, proven" if depth > 0 else out_of_reach
     if not none and depth == 0:
         return ""  # a heuristic's answer (no bound searched through): "not proven optimal" says it all
+    from bots.ricochet import PROOF_SHARE
+
     eff = limits.tighter(bot.own_limits() if hasattr(bot, "own_limits") else Limits())
-    if eff.time is not None and result.seconds >= 0.85 * eff.time:
+    if eff.time is not None and result.seconds >= PROOF_SHARE * eff.time:
         why = f"the time limit of {eff.time:g} s ran out"
-    elif eff.nodes is not None and result.nodes >= 0.85 * eff.nodes:
+    elif eff.nodes is not None and result.nodes >= PROOF_SHARE * eff.nodes:
         why = f"the node limit of {eff.nodes} ran out"
     else:
         return "the search stopped without a proof" if none else ""
@@ -122,7 +124,12 @@ def solve(
     method, kinds, record = _SOLVERS[game]
     if (puzzle is None) == (file is None):
         raise ConfigError("give one puzzle or --file FILE (one puzzle a line)")
-    solver = _solver(bot or kinds[0], game, method, kinds)
+    spec = bot or kinds[0]
+    if spec.partition(":")[0] in kinds:  # only our solver in this process: numba may start lean
+        from bots import kernels
+
+        kernels.LEAN_START = True
+    solver = _solver(spec, game, method, kinds)
     if callable(getattr(solver, "reset", None)):
         solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
     if file is not None and hasattr(solver, "warm_up"):

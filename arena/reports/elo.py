@@ -86,7 +86,8 @@ class MatchStats:
         ``leftover``: games outside complete pairs; ``penta``: ``[LL, LD, DD+WL, WD, WW]``;
         ``sigma``: standard error of ``score``; ``elo``, ``elo_low``, ``elo_high``,
         ``elo_error`` (half the interval's width); ``nelo``; ``los`` in [0, 1]. Empty samples
-        give NaN.
+        give NaN; so do ``elo_low``, ``elo_high``, ``elo_error`` and ``nelo`` when every pair
+        scored the same (no spread seen: ``docs/statistics.md``, "No spread seen").
     """
 
     games: int
