@@ -15,6 +15,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+
 from arena.store import load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.dask_connect import LOCAL_CONFIG, WorkerEvents
@@ -105,7 +106,7 @@ def test_a_scheduler_dropped_after_connecting_closes_the_client_and_local_cluste
     """The scheduler drops while the run subscribes to its topics (after the bots are shipped):
     the error goes up, and the client, the ``local:1`` cluster with its worker process, and
     Dask's log redirect are closed (before, only a failure to ship the bots closed them)."""
-    import arena.tournament.cluster as cluster
+    from arena.tournament import cluster
     made = []
 
     def connect(address):
@@ -170,7 +171,7 @@ def test_a_worker_back_from_an_absence_gets_the_full_wait_at_its_next(monkeypatc
     """A worker holding games missed one look (a late heartbeat) and was back at the next: a
     later absence waits ``POLL_SECONDS`` again before the worker is given up on (before, the
     first absence's time stayed and the later one was given up on at once)."""
-    import arena.tournament.cluster as cluster
+    from arena.tournament import cluster
     addr, clock = "tcp://w:1", [0.0]
     client = FakeClient({addr: 1})
     monkeypatch.setattr(cluster, "connect", lambda address: (client, None))
