@@ -15,14 +15,18 @@ one game to the next without waiting for a Dask round trip.
 Faults (``docs/arena.md`` "Contracts / Faults"): inside a Dask worker the game runs in a
 watched child process under the local pool's rules (move time, game time, memory limit,
 replays of a child that dies). A Dask worker lost mid-game (killed, machine gone) makes the
-scheduler fail its tasks with ``KilledWorker``; the client submits the games without a record
-again, counting against ``retries`` only those that were playing (``ClusterPool._give_up``),
-and records a game lost more often as ``crash`` blamed on nobody (the seat on move died with
-the worker). A worker that holds games and ends none for ``ClusterPool.stall`` seconds (the
-game-time limit of each attempt, and a slack) is given up on the same way: the client never
-waits for ever on a frozen worker. With ``local:N`` the scheduler is set up for this
-(``dask_connect.LOCAL_CONFIG``); a scheduler of one's own should be started with the same
-settings (README "Running on a cluster").
+scheduler fail its tasks with ``KilledWorker`` (``allowed-failures`` 0), or leave them waiting
+for a worker at its address (Dask's default: the client then sees it gone from the cluster, and
+the scheduler's ``remove-worker`` event tells whether it was playing, ``WorkerEvents``); the
+client submits the games without a record again, counting against ``retries`` only those that
+were playing (``ClusterPool._give_up``), and records a game lost more often as ``crash``
+blamed on nobody (the seat on move died with the worker). A worker that holds games and ends
+none for ``ClusterPool.stall`` seconds (the game-time limit of each attempt, and a slack) is
+given up on the same way: the client never waits for ever on a frozen worker. A worker given
+up on gets work again once a game ends there (it recovered) or a new server joins at its
+address (a nanny's restart with a fixed ``--worker-port``). With ``local:N`` the scheduler is
+set up for this (``dask_connect.LOCAL_CONFIG``); a scheduler of one's own should be started
+with the same settings (README "Running on a cluster").
 
 A scheduler that cannot be reached, is lost mid-run, or leaves no worker making progress is a
 ``ClusterError``: the games stored so far stay, and the same command resumes (on the cluster,
@@ -51,10 +55,11 @@ from arena.referee import Termination, from_wire
 from arena.tournament.dask_connect import (
     CALL_TIMEOUT,
     WORKER_TIMEOUT,
-    _close,
-    _dask,
-    _DaskLog,
+    DaskLog,
+    WorkerEvents,
+    close_client,
     connect,
+    import_distributed,
 )
 from arena.tournament.pool import Result
 from arena.tournament.remote import RemoteJob, close_pools, play_remote
@@ -95,26 +100,10 @@ class ClusterPool:
                  move_time: float | None, retries: int = 2, default_memory: bool = False) -> None:
         self.address, self.retries = address, retries
         self.replaced = 0  # game children replaced on the workers, and Dask workers lost in a game
-        _dask()  # its logging set up before _DaskLog takes it over
-        self.dask_log = _DaskLog()
-        self.job = None
-        try:
-            self.client, self.cluster = connect(address)
-        except BaseException:
-            self.dask_log.restore()
-            raise
-        try:
-            setup = replace(setup, specs=ship_bots(self.client, setup.specs), close_fds=())
-        except BaseException:
-            self.close()
-            raise
-        cls = arena.games.game_class(setup.game)
-        self.job = RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
-                             game_time, move_time, retries, default_memory, self.client.id)
+        self.job = self.client = self.cluster = None
         #: seconds without a game ending on a worker that holds games before it is given up
         self.stall = (game_time + setup.time_margin + STALL_GRACE) * (retries + 1) + STALL_SLACK
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # ("game", event) and ("task", future)
-        self.client.subscribe_topic(self.job.topic, self._on_event)
         self.mean_seconds: float | None = None  # running mean of game durations (seconds)
         self.nthreads: dict[str, int] = {}  # the workers now: address -> threads
         self.threads_of: dict[str, int] = {}  # every worker seen (a lost one too)
@@ -125,11 +114,32 @@ class ClusterPool:
         self.heard: dict[str, float] = {}  # address -> when it last ended a game (or got work, idle)
         self.tasks: dict[int, GameTask] = {}  # game id -> game not yet stored
         self.submitted = 0
-        self.lost: set[str] = set()  # workers given up on: lost, left, or no game ended for ``stall`` seconds
+        #: workers given up on (lost, left, or no game ended for ``stall`` seconds): address -> the
+        #: server given up on there (``WorkerEvents.server``); a later server at that address gets work
+        self.lost: dict[str, int] = {}
+        self.epoch: dict[Any, int] = {}  # future in flight -> the server at its address when sent
+        self.roster = WorkerEvents(on_add=self._refresh)
         self.requeued: set[int] = set()  # games put back in ``pending`` (after a loss), not resent yet
         self.unrecorded: dict[int, int] = {}  # game id -> times its task ended without its record
         self.missing: dict[str, float] = {}  # worker holding games -> when it was first seen gone
         self.gone = False  # the scheduler is lost: nothing more to ask it
+        import_distributed()  # its logging set up before DaskLog takes it over
+        self.dask_log = DaskLog()
+        try:
+            self.client, self.cluster = connect(address)
+        except BaseException:
+            self.dask_log.restore()
+            raise
+        try:  # the scheduler can drop at any point: the client, a local:N cluster and the log redirect go with it
+            setup = replace(setup, specs=ship_bots(self.client, setup.specs), close_fds=())
+            cls = arena.games.game_class(setup.game)
+            self.job = RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
+                                 game_time, move_time, retries, default_memory, self.client.id)
+            self.client.subscribe_topic("all", self.roster)
+            self.client.subscribe_topic(self.job.topic, self._on_event)
+        except BaseException:
+            self.close()
+            raise
 
     def _on_event(self, event: tuple) -> None:
         """An event of the client's topic (in the client's event loop): a record of
@@ -137,6 +147,10 @@ class ClusterPool:
         scheduler's own (a dict), left out."""
         if isinstance(event[1], (list, tuple)):
             self.inbox.put(("game", event[1]))
+
+    def _refresh(self) -> None:
+        """The workers are asked again at the next look (a worker joined)."""
+        self.asked = -math.inf
 
     def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
         """Play ``tasks``; the client closes when the generator ends.
@@ -189,10 +203,14 @@ class ClusterPool:
         now = time.monotonic()
         if now - self.asked > 1.0:
             self.nthreads = {a: n for a, n in self.client.nthreads(callback_timeout=CALL_TIMEOUT).items()
-                             if a not in self.lost}
+                             if not self._given_up(a)}
             self.asked = now
             self.threads_of.update(self.nthreads)
         return self.nthreads
+
+    def _given_up(self, addr: str) -> bool:
+        """The server now at ``addr`` is one given up on (not a later one)."""
+        return addr in self.lost and self.lost[addr] >= self.roster.server(addr)
 
     def _await_workers(self) -> None:
         start = time.monotonic()
@@ -222,6 +240,7 @@ class ClusterPool:
             if not self.on_worker.get(addr):
                 self.heard[addr] = time.monotonic()  # an idle worker's clock starts with its work
             self.batch_of[future], self.where[future] = batch, addr
+            self.epoch[future] = self.roster.server(addr)
             self.on_worker.setdefault(addr, []).append(future)
             future.add_done_callback(lambda f: self.inbox.put(("task", f)))
 
@@ -230,6 +249,10 @@ class ClusterPool:
         a copy of it was (a game replayed while its first record was on its way)."""
         game_id, attempts, replaced, payload, addr = event
         self.heard[addr] = time.monotonic()
+        if self._given_up(addr):  # it plays again: a stalled worker that recovered
+            log.warning("Dask worker %s: a game ended there again, giving it work again", addr)
+            del self.lost[addr]
+            self.asked = -math.inf
         self.replaced += replaced
         task = self.tasks.pop(game_id, None)
         if task is None:
@@ -245,7 +268,7 @@ class ClusterPool:
     def _task_done(self, future: Any, deaths: dict[int, int], pending: deque) -> list[Result]:
         """A batch's task ended: the games whose record did not come are replayed (its worker
         lost: every game it held, see ``_give_up``)."""
-        distributed = _dask()
+        distributed = import_distributed()
         batch = self.batch_of.get(future)
         if batch is None:  # its worker was given up on
             return []
@@ -253,7 +276,7 @@ class ClusterPool:
         error = future.exception() if future.status == "error" else None
         if isinstance(error, distributed.KilledWorker):
             return self._give_up(addr, True, f"Dask worker lost ({one_line(error)})", deaths, pending)
-        del self.batch_of[future], self.where[future]
+        del self.batch_of[future], self.where[future], self.epoch[future]
         self.on_worker[addr].remove(future)
         self.heard[addr] = time.monotonic()
         left = [task for task in batch if task.game_id in self.tasks]
@@ -271,8 +294,9 @@ class ClusterPool:
         raise self._lost(f"game {batch[0].game_id} {future.status}")
 
     def _give_up(self, addr: str, ran: bool, why: str, deaths: dict[int, int], pending: deque) -> list[Result]:
-        """Worker ``addr`` is lost (``ran``: it was playing; else its tasks never began, sent to
-        it as it left): every game it holds without a record goes back to ``pending``.
+        """Worker ``addr`` is lost (``ran``: it was playing; else it was retired gracefully or
+        its tasks never began, sent to it as it left): every game it holds without a record
+        goes back to ``pending``.
 
         Each task is bound to the worker the client chose (no other may take it), a worker
         plays its games in the order they were submitted, one per thread, the others queued
@@ -286,13 +310,18 @@ class ClusterPool:
         few milliseconds) is lost with the worker, so when a game ends and the next one on that
         worker kills it within those milliseconds, the ended game is counted as the one playing
         (replayed, one attempt more) and the next as not begun. Each loss still counts once.
+        A stalled worker that recovers plays the games it held (cancelled tasks' games stay in
+        its game worker's pipe; a record that comes first is stored) ahead of the new ones, so
+        should it be lost again, the games counted as playing may be the wrong ones.
         """
         futures = self.on_worker.pop(addr, [])
         games = [task for f in futures for task in self.batch_of.pop(f, ()) if task.game_id in self.tasks]
+        epochs = [self.epoch.pop(f, 0) for f in futures]
         for f in futures:
             self.where.pop(f, None)
-        self.lost.add(addr)
-        self.asked = -math.inf  # a nanny's new worker has another address
+        self.lost[addr] = min(epochs, default=self.roster.server(addr))  # the server that held them
+        self.missing.pop(addr, None)
+        self.asked = -math.inf  # a nanny's new worker: another address, or a new server at this one
         self.replaced += ran
         if futures:  # tasks still waiting for it on the scheduler; not waited for (a frozen scheduler)
             threading.Thread(target=self.client.cancel, args=(futures,), daemon=True).start()
@@ -318,8 +347,9 @@ class ClusterPool:
         self.requeued.update(task.game_id for task in games)
 
     def _check_workers(self, deaths: dict[int, int], pending: deque) -> list[Result]:
-        """Give up on each worker that holds games and either left the cluster (for
-        ``POLL_SECONDS`` or more: its tasks' failures come first, when it was playing) or has
+        """Give up on each worker that holds games and either left the cluster (for more than
+        ``POLL_SECONDS``, each absence anew: its tasks' failures come first, when it was
+        playing and the scheduler fails them; else ``WorkerEvents.was_playing``) or has
         ended none for ``stall`` seconds (the game-time limit of every attempt its pool may
         make, and a slack: frozen, or cut off without the scheduler noticing). With no worker
         left, ``run`` waits ``WORKER_TIMEOUT`` seconds for one, then the cluster is lost."""
@@ -329,12 +359,14 @@ class ClusterPool:
                 continue
             if addr not in present:
                 if now - self.missing.setdefault(addr, now) > POLL_SECONDS:
-                    ran = any(f.status == "error" for f in futures)
+                    ran = self.roster.was_playing(addr, [f.key for f in futures])
                     out += self._give_up(addr, ran, "Dask worker left the cluster", deaths, pending)
-            elif now - self.heard.get(addr, now) > self.stall:
+                continue
+            self.missing.pop(addr, None)  # back (a late answer to a heartbeat): a later absence waits again
+            if now - self.heard.get(addr, now) > self.stall:
                 log.warning("Dask worker %s: no game ended for %.0fs, giving up on it", addr, now - self.heard[addr])
                 out += self._give_up(addr, True, f"Dask worker {addr} stalled for {self.stall:.0f}s", deaths, pending)
-        self.nthreads = {a: n for a, n in self.nthreads.items() if a not in self.lost}
+        self.nthreads = {a: n for a, n in self.nthreads.items() if not self._given_up(a)}
         return out
 
     def _lost(self, why: str) -> ClusterError:
@@ -349,10 +381,10 @@ class ClusterPool:
             return
         if self.cluster is None and self.job is not None and not self.gone:
             try:
-                workers = [a for a in self.threads_of if a not in self.lost]
+                workers = [a for a in self.threads_of if not self._given_up(a)]
                 self.client.run(close_pools, self.job.token, workers=workers, on_error="ignore", wait=False)
             except Exception:  # a lost cluster has nothing to stop
                 pass
-        _close(self.client, self.cluster)
+        close_client(self.client, self.cluster)
         self.client = self.cluster = None
         self.dask_log.restore()

@@ -6,6 +6,7 @@ tournament log (README "Running on a cluster").
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from arena.errors import ClusterError, one_line
@@ -23,9 +24,14 @@ LOCAL_CONFIG = {"distributed.scheduler.allowed-failures": 0, "distributed.worker
                 "distributed.scheduler.work-stealing": False, "distributed.admin.tick.interval": "1s"}
 
 
-class _DaskLog(logging.Handler):
-    """Dask's own warnings (a worker lost, the scheduler gone) go to the tournament log, not
-    to the terminal, where the arena prints its one-line error."""
+class DaskLog(logging.Handler):
+    """Dask's own warnings (a worker lost, the scheduler gone) go to the tournament log (the
+    ``arena.cluster`` logger), not to the terminal, where the arena prints its one-line error.
+
+    Created, it takes over the loggers of ``distributed`` and ``tornado`` (their handlers and
+    propagation saved); ``restore`` gives them back. Create it after ``import_distributed``:
+    Dask's logging configuration runs on import and would replace it.
+    """
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
@@ -39,11 +45,67 @@ class _DaskLog(logging.Handler):
         log.log(record.levelno, "%s: %s", record.name, record.getMessage())
 
     def restore(self) -> None:
+        """Give Dask's loggers back the handlers and propagation they had (idempotent)."""
         for logger, (handlers, propagate) in self.saved.items():
             logger.handlers, logger.propagate = handlers, propagate
 
 
-def _dask() -> Any:
+class WorkerEvents:
+    """The scheduler's word on its workers, from its ``all`` event topic (subscribe an instance
+    with ``Client.subscribe_topic("all", events)``; called in the client's event loop): each
+    worker added (``Scheduler.add_worker``) and removed (``Scheduler.remove_worker``: whether
+    it was retired gracefully, and which tasks it was processing). Other events are left out.
+
+    The scheduler's worker ``id`` (``Client.scheduler_info``) is the worker's name, the same
+    for the new server a nanny starts at a fixed ``--worker-port``: only the events tell the
+    servers at one address apart.
+
+    Args:
+        on_add: called (no arguments, in the event loop) when a worker joins.
+    """
+
+    def __init__(self, on_add: Callable[[], None] = lambda: None) -> None:
+        self.on_add = on_add
+        self.servers: dict[str, int] = {}  # address -> workers added there since the subscription
+        self.removed: dict[str, tuple[bool, set]] = {}  # address -> (graceful, keys processing) of its last removal
+
+    def __call__(self, event: tuple) -> None:
+        msg = event[1]
+        if not isinstance(msg, dict) or not isinstance(msg.get("worker"), str):
+            return
+        addr, action = msg["worker"], msg.get("action")
+        if action == "add-worker":
+            self.removed.pop(addr, None)
+            self.servers[addr] = self.servers.get(addr, 0) + 1
+            self.on_add()
+        elif action == "remove-worker":
+            self.removed[addr] = (bool(msg.get("expected")), set(msg.get("processing-tasks") or ()))
+
+    def server(self, addr: str) -> int:
+        """Which server is at ``addr``: 0 the one there at the subscription (or the first to
+        join there), each worker added there since one more."""
+        return self.servers.get(addr, 0)
+
+    def was_playing(self, addr: str, keys: Iterable[str]) -> bool:
+        """Worker ``addr``, gone from the cluster, was running some of the tasks ``keys``:
+        unless the scheduler reported retiring it gracefully, or its removal lists none of
+        them among the tasks it was processing (they never reached it). Without word of its
+        removal: ``True``, so a task that kills its worker counts as running even on a
+        scheduler that does not fail it (``allowed-failures`` above 0: the task waits for a
+        worker at that address, and the client replays it under a new key)."""
+        removed = self.removed.get(addr)
+        if removed is None:
+            return True
+        graceful, processing = removed
+        return not graceful and any(key in processing for key in keys)
+
+
+def import_distributed() -> Any:
+    """The ``distributed`` module (imported on use: Dask is an optional extra).
+
+    Raises:
+        ClusterError: Dask is not installed (the message names the extra to install).
+    """
     try:
         import distributed
     except ImportError:
@@ -59,7 +121,7 @@ def connect(address: str) -> tuple[Any, Any]:
         ClusterError: Dask missing, the scheduler unreachable, or no worker within
             ``WORKER_TIMEOUT`` seconds.
     """
-    distributed = _dask()
+    distributed = import_distributed()
     import dask
     cluster = None
     try:
@@ -79,13 +141,16 @@ def connect(address: str) -> tuple[Any, Any]:
     try:
         client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
     except Exception:
-        _close(client, cluster)
+        close_client(client, cluster)
         raise ClusterError(f"no Dask worker joined the scheduler at {address} within {WORKER_TIMEOUT}s; "
                            f"start some with `dask worker {address}`") from None
     return client, cluster
 
 
-def _close(client: Any, cluster: Any) -> None:
+def close_client(client: Any, cluster: Any) -> None:
+    """Close ``client`` (within 5 s; a lost scheduler is not an error), then ``cluster``, the
+    ``LocalCluster`` of ``local:N`` (``None`` for a scheduler of one's own), with its worker
+    processes (within 10 s)."""
     try:
         client.close(timeout=5)
     except Exception:  # a lost scheduler: nothing left to close
