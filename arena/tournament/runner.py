@@ -178,6 +178,16 @@ def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
                        default_memory=not local and cfg.memory_limit is None)
 
 
+def _remove_empty(path: Path) -> None:
+    """Remove ``path`` if it is an empty file. Never raises (it runs while a refusal is on its
+    way to the user): a file that cannot be removed is logged and left."""
+    try:
+        if path.exists() and not path.stat().st_size:
+            path.unlink()
+    except OSError as exc:
+        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
+
+
 def run_tournament(cfg: TournamentConfig, console: Console | None = None, progress: bool = True) -> RunSummary:
     """Play every game of ``cfg`` not yet stored under its name; each committed when it ends.
 
@@ -292,8 +302,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         finally:
             if log_setup:
                 log_setup.close()
-            if refused and store.abandon() and new_log and log_path.exists() and not log_path.stat().st_size:
-                log_path.unlink()  # the empty log of a run that left no results file
+            if refused and store.abandon() and new_log:
+                _remove_empty(log_path)  # the empty log of a run that left no results file
             store.close()
             if cfg.isolation == "process":
                 sweep_ended()  # the private directories of engines whose worker was killed
