@@ -213,9 +213,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
     """
     with _reaped():  # what bots built and engines probed here started: nothing outlives this
         p = plan(cfg)
-        k = p.game.num_players
-        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
-        check_isolated(p.specs, specs, p.game, cfg.seed)  # a bot its engine cannot load: a spec error now
+    k = p.game.num_players
+    specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
     legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
     if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
         p = replace(p, name=legacy)
@@ -245,6 +244,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         summary.stored = len(done)
         if not todo or (watch and watch.decided):
             return summary
+        with _reaped():  # a bot its engine cannot load: a spec error before any game
+            check_isolated(p.specs, specs, p.game, cfg.seed)
         log_setup = _Logging(log_path)
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
