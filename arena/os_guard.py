@@ -13,7 +13,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 #: a worker's exit code when a bot closed its pipe to the runner
 PIPE_CLOSED = 3
@@ -165,16 +165,78 @@ def set_subreaper(on: bool) -> bool:
     """Linux: make this process a child subreaper (``prctl(PR_SET_CHILD_SUBREAPER)``): an
     orphaned descendant (one that called ``setsid`` or whose parent died) is re-parented to it
     instead of to init, so ``kill_orphans`` finds it. Returns whether it was a subreaper before
-    (``False`` where ``prctl`` is missing)."""
+    (``False`` where ``prctl`` is missing). Code that wants it for a while uses
+    ``hold_subreaper``/``release_subreaper`` (several at once in one process)."""
+    was = is_subreaper()
     try:
         import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, int(on))
+    except (OSError, AttributeError):
+        pass
+    return was
+
+
+def is_subreaper() -> bool:
+    """Whether this process is a child subreaper now (``False`` where ``prctl`` is missing)."""
+    try:
+        import ctypes
         was = ctypes.c_int(0)
-        libc.prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(was))
-        libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on))
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_GET_CHILD_SUBREAPER, ctypes.byref(was))
         return bool(was.value)
     except (OSError, AttributeError):
         return False
+
+
+#: held while a child that sweeps must spare is started and recorded by its owner (a pool's
+#: worker, ``arena.tournament.pool``), and by every sweep (``kill_orphans``) from its list of
+#: children to spare to its last kill: a sweep never meets such a child before it is recorded
+_children_lock = threading.RLock()
+#: holders of the subreaper state (``hold_subreaper``) and the state from before the first
+_subreaper_holders = 0
+_subreaper_was = False
+
+
+def children_lock() -> threading.RLock:
+    """The lock (re-entrant) that an owner of children a sweep must spare holds while it starts
+    them and records them, and that ``kill_orphans`` holds while it sweeps."""
+    return _children_lock
+
+
+def _forgotten_in_child() -> None:
+    """A forked child is no subreaper (the kernel does not pass it on), holds nothing, and
+    owns a lock of its own (the parent's may be held by another of its threads)."""
+    global _children_lock, _subreaper_holders, _subreaper_was
+    _children_lock, _subreaper_holders, _subreaper_was = threading.RLock(), 0, False
+
+
+os.register_at_fork(after_in_child=_forgotten_in_child)
+
+
+def hold_subreaper() -> None:
+    """Be a child subreaper until the matching ``release_subreaper``. The holders of a process
+    (pools, ``orphans_reaped`` blocks, ``arena.watch``; several threads) share one saved state:
+    the state from before the first holder, put back when the last one releases, whatever the
+    order they end in."""
+    global _subreaper_holders, _subreaper_was
+    with _children_lock:
+        if _subreaper_holders == 0:
+            _subreaper_was = set_subreaper(True)
+        _subreaper_holders += 1
+
+
+def release_subreaper() -> None:
+    """End one ``hold_subreaper``; the last one puts back the state from before the first.
+
+    Raises:
+        RuntimeError: more releases than holds.
+    """
+    global _subreaper_holders
+    with _children_lock:
+        if _subreaper_holders == 0:
+            raise RuntimeError("release_subreaper without hold_subreaper")
+        _subreaper_holders -= 1
+        if _subreaper_holders == 0:
+            set_subreaper(_subreaper_was)
 
 
 def children(pid: int | None = None) -> set[int]:
@@ -202,42 +264,56 @@ def kill_group(pid: int) -> None:
         pass
 
 
-def kill_orphans(keep: set[int], rounds: int = 50) -> list[int]:
-    """SIGKILL and reap every child of this process not in ``keep``: with ``set_subreaper`` on,
-    the descendants of a worker that ended (``setsid`` ones included). A killed orphan's own
-    children are re-parented here in turn, so it repeats until none is left. Returns the pids
-    killed."""
+def kill_orphans(keep: set[int] | Callable[[], set[int]], rounds: int = 50) -> list[int]:
+    """SIGKILL and reap every child of this process not in ``keep``: with the subreaper state
+    on (``hold_subreaper``), the descendants of a worker that ended (``setsid`` ones included).
+    A killed orphan's own children are re-parented here in turn, so it repeats until none is
+    left. Returns the pids killed.
+
+    Runs under ``children_lock()``; ``keep`` may be a function, called under it (the children
+    that owners recorded under the lock, e.g. ``arena.tournament.pool.open_workers``). Not safe
+    against other threads starting children without that lock: a child another thread starts
+    meanwhile is killed."""
     killed: list[int] = []
-    for _ in range(rounds):
-        stray = children() - keep
-        if not stray:
-            break
-        for pid in stray:
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (OSError, ChildProcessError):
-                pass
-            killed.append(pid)
+    with _children_lock:
+        spared = keep() if callable(keep) else keep
+        for _ in range(rounds):
+            stray = children() - spared
+            if not stray:
+                break
+            for pid in stray:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                except (OSError, ChildProcessError):
+                    pass
+                killed.append(pid)
     return killed
 
 
 @contextlib.contextmanager
-def orphans_reaped() -> Iterator[list[int]]:
-    """Be a child subreaper for the block (``set_subreaper``), then SIGKILL every child of
+def orphans_reaped(spare: Callable[[], set[int]] | None = None) -> Iterator[list[int]]:
+    """Be a child subreaper for the block (``hold_subreaper``), then SIGKILL every child of
     this process that the block left (``kill_orphans``): the orphans of bots and engines
     started in the block, ``setsid`` ones included, e.g. a bot built to check a field or an
     engine started once to probe it. The caller's own children from before the block are
-    never touched. The list yielded receives the pids killed.
+    never touched, nor those ``spare`` returns (called under ``children_lock()``: the workers of
+    every open pool, ``arena.tournament.pool.open_workers``). The list yielded receives the
+    pids killed.
+
+    Not safe against other threads starting children during the block, except pools (given
+    ``spare``): any other child started meanwhile, by any thread, is killed at its end.
     """
-    was = set_subreaper(True)
+    hold_subreaper()
     before = children()
     killed: list[int] = []
     try:
         yield killed
     finally:
-        killed += kill_orphans(before)
-        set_subreaper(was)
+        try:
+            killed += kill_orphans(lambda: before | (spare() if spare is not None else set()))
+        finally:
+            release_subreaper()
 
 
 def has_children() -> bool:

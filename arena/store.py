@@ -18,6 +18,7 @@ import errno
 import fcntl
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 from collections.abc import Iterable
@@ -55,6 +56,7 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
 if TYPE_CHECKING:
     from arena.referee import GameRecord
 
+log = logging.getLogger("arena.store")
 
 SCHEMA = """
 CREATE TABLE tournament (
@@ -178,17 +180,24 @@ class Store:
     def abandon(self) -> bool:
         """Close after a refused run (exit code 2), removing the database if ``open`` created
         it and it holds no game (a database that existed before is never touched). Returns
-        whether it was removed."""
+        whether it was removed. Never raises (it runs while the refusal is on its way to the
+        user): a file that cannot be removed is logged and left, and ``False`` returned."""
         try:
             empty = self.created and not self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
         except sqlite3.Error:
             empty = False
-        self.conn.close()
         try:
+            self.conn.close()
             if empty:  # still under the run lock: no other run has the file open
                 _remove(self.path)
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("could not remove the empty results database %s of a refused run: %s", self.path, exc)
+            empty = False
         finally:
-            self.close()
+            try:
+                self.close()
+            except (OSError, sqlite3.Error):
+                pass
         return empty
 
     def __enter__(self) -> Store:

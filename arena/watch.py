@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.games import Game
-from arena.os_guard import (children, death_text, forked_copies, guard_child, has_children, kill_group, kill_orphans,
-                            new_session, set_subreaper)
+from arena.os_guard import (children, death_text, forked_copies, guard_child, has_children, hold_subreaper, kill_group,
+                            kill_orphans, new_session, release_subreaper)
 from arena.referee import GameRecord, MoveRecord, Termination, fault_record, referee_game
 from bots.base import Limits, Player
 
@@ -139,7 +139,7 @@ def watch_game(
     options = dict(labels=labels, opening=opening, limits=limits, time_margin=time_margin)
     proc = ctx.Process(target=_child, args=(sender, mark, game, list(bots), seed, options, memory_limit, diagrams),
                        daemon=True)
-    was_subreaper = set_subreaper(True)  # orphans of the child come back here (kill_orphans)
+    hold_subreaper()  # orphans of the child come back here (kill_orphans)
     before = children()  # the caller's own children are never touched
     start = time.perf_counter()
     proc.start()
@@ -197,5 +197,7 @@ def watch_game(
         if proc.is_alive():
             proc.kill()
         proc.join()
-        kill_orphans(before)  # descendants in other sessions (setsid), re-parented here
-        set_subreaper(was_subreaper)
+        try:
+            kill_orphans(before)  # descendants in other sessions (setsid), re-parented here
+        finally:
+            release_subreaper()

@@ -41,6 +41,33 @@ def test_a_command_still_running_after_ctrl_c_exits_130_within_the_grace():
     assert time.monotonic() - t0 < 100 and "Traceback" not in r.stderr
 
 
+def test_the_ctrl_c_watchdog_stands_down_when_main_returns():
+    """A caller of ``main`` in the same process (a test) lives on after an interrupted command
+    returned; a second interrupted call arms the watchdog again."""
+    code = ("import os, signal, sys, time\n"
+            "import arena.cli.app as app\n"
+            "app.STOP_GRACE = 1.0\n"
+            "def interrupted(argv):\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    time.sleep(5)\n"
+            "app._main = interrupted\n"
+            "try:\n"
+            "    app.main([])\n"
+            "except KeyboardInterrupt:\n"
+            "    pass\n"
+            "time.sleep(4)  # past the grace: the first call's watchdog is gone\n"
+            "print('alive', flush=True)\n"
+            "def hangs(argv):\n"
+            "    try:\n"
+            "        interrupted(argv)\n"
+            "    except KeyboardInterrupt:\n"
+            "        time.sleep(120)  # a teardown that never ends\n"
+            "app._main = hangs\n"
+            "app.main([])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=100)
+    assert r.stdout == "alive\n" and r.returncode == 130 and r.stderr.count("exiting now") == 1, (r.stdout, r.stderr)
+
+
 def test_a_usage_error_shows_non_utf8_bytes_as_bytes(capsys):
     """An unknown command or option given in bytes that are not UTF-8 (``arena $'\\xff'``)
     reads ``\\xff`` in the one-line error, not the surrogate escape ``\\udcff``."""

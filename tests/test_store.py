@@ -256,6 +256,41 @@ def test_an_empty_store_left_by_an_earlier_run_is_not_removed(tmp_path, monkeypa
     assert (tmp_path / "t.sqlite").is_file() and load_tournament(tmp_path / "t.sqlite")["name"] == "t"
 
 
+@pytest.mark.parametrize("stuck", [".sqlite", ".log"])
+def test_a_refused_run_whose_files_cannot_be_removed_still_exits_2_in_one_line(tmp_path, monkeypatch, capsys,
+                                                                              caplog, stuck):
+    """The clean-up after a refusal never replaces the refusal: an ``OSError`` removing the new
+    database or its empty log is logged, the file left, and the one-line exit 2 stands."""
+    import pathlib
+
+    unlink = pathlib.Path.unlink
+
+    def unlink_or_not(self, missing_ok=False):
+        if self.name.endswith(stuck):
+            raise PermissionError(13, "Permission denied", str(self))
+        unlink(self, missing_ok=missing_ok)
+
+    _refuse_pool(monkeypatch)
+    monkeypatch.setattr(pathlib.Path, "unlink", unlink_or_not)
+    code, out, err = run_cli(["run", "--game", "nim", "--bot", "random", "--bot", "b=random", "--games", "2",
+                              "--workers", "1", "--results", str(tmp_path), "--name", "t", "-q"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "keep dying" in err and "Traceback" not in err
+    assert f"could not remove the empty {'results database' if stuck == '.sqlite' else 'log'}" in caplog.text
+    assert (tmp_path / f"t{stuck}").exists()
+
+
+def test_abandon_never_raises(tmp_path, monkeypatch):
+    import arena.store as store
+
+    def cannot(path):
+        raise OSError(5, "Input/output error", str(path))
+
+    s = Store.open(tmp_path, "t")
+    monkeypatch.setattr(store, "_remove", cannot)
+    assert s.abandon() is False
+    assert s.lock_fd == -1  # closed all the same: the run lock is released
+
+
 def test_a_store_that_cannot_be_created_leaves_no_empty_file(tmp_path, monkeypatch):
     """A full disk while the schema is written: the refusal leaves no 0-byte ``.sqlite``."""
     def tiny(path):

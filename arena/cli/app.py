@@ -10,7 +10,6 @@ import os
 import signal
 import sys
 import threading
-import time
 
 import typer
 
@@ -55,6 +54,8 @@ for _name in COMMANDS:
 
 #: seconds a command may take to stop after Ctrl-C before the process exits at once
 STOP_GRACE = 30.0
+#: set when ``main`` returns: an armed Ctrl-C watchdog stands down
+_stopped = threading.Event()
 
 
 def _on_sigint(signum, frame) -> None:
@@ -62,13 +63,16 @@ def _on_sigint(signum, frame) -> None:
     watchdog once: a command still running ``STOP_GRACE`` seconds later says so in one line and
     exits 130 at once. ``arena run`` commits each game as it is stored, so nothing stored is
     lost; the watchdog bounds a teardown that waits too long (a worker or engine slow to die on
-    a starved machine). Not installed when the process inherited SIGINT ignored (a background
-    job): Ctrl-C then does nothing, as for any Unix program."""
+    a starved machine). It stands down when ``main`` returns (a caller in the same process
+    lives on). Not installed when the process inherited SIGINT ignored (a background job):
+    Ctrl-C then does nothing, as for any Unix program."""
     if not getattr(_on_sigint, "armed", False):
         _on_sigint.armed = True
+        stop = _stopped
 
         def stop_later() -> None:
-            time.sleep(STOP_GRACE)
+            if stop.wait(STOP_GRACE):
+                return
             os.write(2, f"arena: still stopping {STOP_GRACE:g}s after Ctrl-C; exiting now "
                         "(finished games are stored)\n".encode())
             os._exit(130)
@@ -80,15 +84,20 @@ def _on_sigint(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback;
     130 after Ctrl-C (within ``STOP_GRACE`` seconds)."""
+    global _stopped
     own = threading.current_thread() is threading.main_thread() and \
         signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if own:
+        _stopped = threading.Event()  # this call's own: a watchdog of an earlier call stood down already
+        _on_sigint.armed = False
         signal.signal(signal.SIGINT, _on_sigint)
     try:
         _main(argv)
     finally:
-        if own:  # a caller in the same process (tests) gets Python's handler back
+        if own:  # a caller in the same process (tests) gets Python's handler back, and lives on
             signal.signal(signal.SIGINT, signal.default_int_handler)
+            _stopped.set()
+            _on_sigint.armed = False
 
 
 def _main(argv: list[str] | None) -> None:

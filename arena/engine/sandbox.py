@@ -4,9 +4,10 @@
 between ``fork`` and ``exec``) gets its own session and process group (``start_new_session``),
 hard ``RLIMIT_AS`` (the address space of the process starting it plus ``--memory-limit``
 MiB: the same "MiB the bots may add" as in-process workers), hard ``RLIMIT_NPROC``
-(``MAX_PROCESSES``) and ``RLIMIT_CORE`` 0 (soft = hard, so it cannot raise them), and dies with
-its parent. Its working directory is a private temporary directory. When the arena runs as
-root, the server drops to ``UNPRIVILEGED_USER`` (``nobody``) after warming up (see
+(``MAX_PROCESSES``) and ``RLIMIT_CORE`` 0 (soft = hard, so it cannot raise them); it dies with
+its parent as every engine does (``PR_SET_PDEATHSIG``, set by ``arena.engine.process`` for all
+of them, sandboxed or not). Its working directory is a private temporary directory. When the
+arena runs as root, the server drops to ``UNPRIVILEGED_USER`` (``nobody``) after warming up (see
 ``arena.engine.server``): it can then neither write the results nor signal the runner. The
 server also lowers its own hard ``RLIMIT_AS`` to its size after start-up plus ``--memory-limit``
 MiB (``limit_address_space``) before it loads a bot file: the parent's size, used here, is only an
@@ -52,19 +53,17 @@ class Sandbox:
     max_processes: int = MAX_PROCESSES
 
     def preexec(self) -> Callable[[], None]:
-        """The function run in the child before ``exec`` (hard limits, parent-death signal)."""
+        """The function run in the child before ``exec``: the hard limits (the parent-death
+        signal is ``arena.engine.process``'s, for every engine)."""
         base = _address_space()
         memory = None if self.memory_limit is None else base + self.memory_limit * 2**20
         nproc = self.max_processes
-        prctl = prctl_function()
 
         def limit() -> None:  # between fork and exec: no imports, no allocation to speak of
             if memory is not None:
                 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            if prctl is not None:
-                prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
         return limit
 
     def workdir(self) -> str:

@@ -26,8 +26,13 @@ Faults handled here (``docs/arena.md`` "Contracts / Faults"):
   replaced, the forking seat loses (``crash``), the plies before the fork stand.
 
 Processes: each worker leads its own session and the pool makes this process a child subreaper
-while it runs, so killing a worker's process group and then every stray child of this process
-(``os_guard.kill_orphans``) leaves nothing a bot started, ``setsid`` ones included.
+while it is open (``os_guard.hold_subreaper``: one saved state for every pool and block of the
+process), so killing a worker's process group and then every stray child of this process
+(``os_guard.kill_orphans``) leaves nothing a bot started, ``setsid`` ones included. Workers are
+started and recorded under ``os_guard.children_lock()``, which every sweep holds: one pool's
+sweep spares every open pool's workers (``open_workers``), even one being started by another
+thread. Not safe against other threads starting other children while a pool is open: a sweep
+kills them.
 Dispatch: one task at a time to the least-loaded worker, never to one whose move is overdue.
 """
 
@@ -46,7 +51,7 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.os_guard import children, exit_text, kill_group, kill_orphans, set_subreaper
+from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_group, kill_orphans, release_subreaper
 from arena.referee import GameRecord, Termination, from_wire
 from arena.tournament.logs import WorkerLog, join_retired
 from arena.tournament.series import GameTask
@@ -62,8 +67,17 @@ PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
 _SERIAL = itertools.count(1)
-#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools)
+#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
+#: changed, and their ``slots`` changed or read whole, under ``os_guard.children_lock()``
 _POOLS: weakref.WeakSet = weakref.WeakSet()
+
+
+def open_workers() -> set[int]:
+    """Pids of the worker processes of every open pool (ended ones not yet replaced included:
+    reaping them would lose their exit code). Call under ``os_guard.children_lock()``, as
+    ``kill_orphans`` calls its ``keep``: no pool starts a worker meanwhile."""
+    with children_lock():
+        return {s.proc.pid for pool in list(_POOLS) for s in pool.slots if s.proc.pid is not None}
 
 
 def context() -> tuple[Any, bool]:
@@ -195,12 +209,15 @@ class Pool:
         pending = deque(tasks)
         deaths: dict[int, int] = {}
         if not hasattr(self, "_before"):  # once per pool (``keep``: a later run reuses it)
-            self._was_subreaper = set_subreaper(True)  # orphans of workers come back here (kill_orphans)
-            self._before = children()  # the caller's own children are never touched
-            _POOLS.add(self)
+            with children_lock():
+                hold_subreaper()  # orphans of workers come back here (kill_orphans)
+                self._release = weakref.finalize(self, release_subreaper)  # by close, or a pool never closed
+                self._before = children()  # the caller's own children are never touched
+                _POOLS.add(self)
         if not self.slots:
             count = self.workers if inbox is not None else min(self.workers, len(pending))
-            self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(count)]
+            with children_lock():  # no sweep meets a worker not yet in ``slots``
+                self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(count)]
         try:
             while pending or any(s.tasks for s in self.slots) or (inbox is not None and not inbox.closed):
                 if inbox is not None:
@@ -258,9 +275,9 @@ class Pool:
         return max(0.0, min(left))
 
     def _sweep(self) -> None:
-        """Kill every descendant of an ended worker (re-parented here: the pool is a subreaper)."""
-        others = {s.proc.pid for pool in list(_POOLS) if pool is not self for s in pool.slots}
-        killed = kill_orphans(self._before | others | {s.proc.pid for s in self.slots if s.proc.is_alive()})
+        """Kill every descendant of an ended worker (re-parented here: the pool is a subreaper);
+        the workers of every open pool are spared (``open_workers``)."""
+        killed = kill_orphans(lambda: self._before | open_workers())
         if killed:
             log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
 
@@ -387,7 +404,8 @@ class Pool:
         """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
         old = self.slots[i]
         old.kill()
-        self.slots[i] = _Slot(self.ctx, self.setup, self.worker_log)
+        with children_lock():  # no sweep meets the new worker before it is in ``slots``
+            self.slots[i] = _Slot(self.ctx, self.setup, self.worker_log)
         self.replaced += 1
         self._sweep()
         return list(old.tasks)
@@ -402,13 +420,16 @@ class Pool:
             if not slot.tasks:
                 slot.proc.join(max(0.0, deadline - time.monotonic()))
             slot.kill()
-        self.slots = []
+        with children_lock():
+            self.slots = []
         if hasattr(self, "_before"):
-            self._sweep()
-            _POOLS.discard(self)
-            if not _POOLS:
-                set_subreaper(self._was_subreaper)
-            del self._before
+            try:
+                self._sweep()
+            finally:
+                with children_lock():
+                    _POOLS.discard(self)
+                self._release()  # the subreaper state: put back when no holder is left
+                del self._before
         left = join_retired()
         if left:
             log.warning("log threads still reading after the workers ended: %s", ", ".join(left))

@@ -12,8 +12,10 @@ the stored tournament as it is; a tournament stored with an older bot seeding sc
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ from arena.store import Store, db_path, load_games, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.live import watch_for
 from arena.tournament.pairing import pairings
-from arena.tournament.pool import Pool
+from arena.tournament.pool import Pool, open_workers
 from arena.tournament.series import GameTask, schedule
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
@@ -178,6 +180,27 @@ def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
                        default_memory=not local and cfg.memory_limit is None)
 
 
+def _remove_empty(path: Path) -> None:
+    """Remove ``path`` if it is an empty file. Never raises (it runs while a refusal is on its
+    way to the user): a file that cannot be removed is logged and left."""
+    try:
+        if path.exists() and not path.stat().st_size:
+            path.unlink()
+    except OSError as exc:
+        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
+
+
+@contextlib.contextmanager
+def _reaped() -> Iterator[None]:
+    """``os_guard.orphans_reaped`` sparing every open pool's workers (another thread's run, a
+    Dask worker's other run), with a warning naming what it killed."""
+    with orphans_reaped(open_workers) as killed:
+        yield
+    if killed:
+        log.warning("killed %d process(es) left by bots built or engines started to check the field: %s",
+                    len(killed), killed)
+
+
 def run_tournament(cfg: TournamentConfig, console: Console | None = None, progress: bool = True) -> RunSummary:
     """Play every game of ``cfg`` not yet stored under its name; each committed when it ends.
 
@@ -188,14 +211,10 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
             that cannot be shipped to it (games already committed stay).
     """
-    with orphans_reaped() as killed:  # what bots built and engines probed here started: nothing outlives this
+    with _reaped():  # what bots built and engines probed here started: nothing outlives this
         p = plan(cfg)
-        k = p.game.num_players
-        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
-        check_isolated(p.specs, specs, p.game, cfg.seed)  # a bot its engine cannot load: a spec error now
-    if killed:
-        log.warning("killed %d process(es) left by bots built or engines started to check the field: %s",
-                    len(killed), killed)
+    k = p.game.num_players
+    specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
     legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
     if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
         p = replace(p, name=legacy)
@@ -225,6 +244,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         summary.stored = len(done)
         if not todo or (watch and watch.decided):
             return summary
+        with _reaped():  # a bot its engine cannot load: a spec error before any game
+            check_isolated(p.specs, specs, p.game, cfg.seed)
         log_setup = _Logging(log_path)
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
@@ -292,8 +313,8 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
         finally:
             if log_setup:
                 log_setup.close()
-            if refused and store.abandon() and new_log and log_path.exists() and not log_path.stat().st_size:
-                log_path.unlink()  # the empty log of a run that left no results file
+            if refused and store.abandon() and new_log:
+                _remove_empty(log_path)  # the empty log of a run that left no results file
             store.close()
             if cfg.isolation == "process":
                 sweep_ended()  # the private directories of engines whose worker was killed

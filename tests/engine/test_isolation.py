@@ -89,3 +89,24 @@ def test_round_robin_under_isolation_process(tmp_path):
     for seats, termination, *_ in stored:
         assert termination not in ("crash", "timeout", "exception")
     assert any(p.suffix == ".md" for p in write_report(summary.path))
+
+
+def test_each_isolated_bot_is_checked_once_and_only_with_games_to_play(tmp_path, monkeypatch):
+    """``check_isolated`` starts each isolated engine once before the games; a run of a
+    tournament already finished plays nothing and starts no engine to check."""
+    import arena.engine.sandbox as sandbox
+    import arena.tournament.runner as runner
+
+    checked = []
+
+    def counting(specs, isolated, game, seed=0):
+        checked.append(sorted(label for label, spec in isolated.items() if spec.options.get("_isolation")))
+        sandbox.check_isolated(specs, isolated, game, seed)
+
+    monkeypatch.setattr(runner, "check_isolated", counting)
+    cfg = build(dict(game="interaction", bots=["random", "b=random"], games=1, workers=1, results=str(tmp_path),
+                     isolation="process", name="t"))
+    first = run_tournament(cfg, progress=False)
+    assert first.played == first.total and checked == [["b", "random"]]
+    again = run_tournament(cfg, progress=False)
+    assert again.played == 0 and again.stored == first.total and checked == [["b", "random"]]

@@ -12,15 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.tournament.hostile import alive
+
 HANG = Path(__file__).parents[1] / "fixtures" / "hang_engine.sh"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie is dead
-    except FileNotFoundError:
-        return False
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG: Linux")
@@ -37,13 +31,13 @@ def test_exec_engine_dies_when_the_runner_is_killed(tmp_path, workers):
             time.sleep(0.1)
         assert pidfile.exists(), f"the engine never received go (runner exit {proc.poll()})"
         engine = int(pidfile.read_text())
-        assert _alive(engine)
+        assert alive(engine)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
         deadline = time.monotonic() + 30
-        while _alive(engine) and time.monotonic() < deadline:
+        while alive(engine) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not _alive(engine), "the engine outlived the runner"
+        assert not alive(engine), "the engine outlived the runner"
     finally:
         groups = [proc.pid] + ([int(pidfile.read_text())] if pidfile.exists() else [])
         for group in groups:  # the runner's workers, the engine's own group (its orphaned sleep)
