@@ -82,15 +82,15 @@ def test_spamming_bot_output_is_capped_per_worker(tmp_path):
     assert log.count(TRUNCATED.strip()) >= 1
 
 
-def _dead_on_arrival(conn, shared, setup):
+def _dead_on_arrival(*args):
     import os
     os._exit(3)
 
 
 def test_workers_that_cannot_start_stop_the_run(tmp_path, monkeypatch):
-    import arena.tournament.pool as pool
+    import arena.tournament.slot as slot
     from arena.errors import ConfigError
-    monkeypatch.setattr(pool, "worker_main", _dead_on_arrival)
+    monkeypatch.setattr(slot, "worker_main", _dead_on_arrival)
     with pytest.raises(ConfigError, match="keep dying outside any game"):
         run_field(tmp_path, "Raiser")
 
@@ -182,7 +182,7 @@ def test_run_help_states_the_real_defaults():
 
 def test_a_game_is_timed_from_its_own_start_before_the_runner_can_see_it_playing():
     """The worker writes the game's start time before the game id: the runner, which reads the
-    id first (``_Slot.playing``), can never time a new game from a fresh worker's start of 0 and
+    id first (``WorkerSlot.playing``), can never time a new game from a fresh worker's start of 0 and
     call it over ``game_time`` (a replayed game was once lost as ``game_time`` that way)."""
     from arena.tournament.series import GameTask
     from arena.tournament.worker import BEGUN, GAME, SHARED_SIZE, WorkerSetup, bot_factories, play_task

@@ -38,7 +38,6 @@ Dispatch: one task at a time to the least-loaded worker, never to one whose move
 
 from __future__ import annotations
 
-import itertools
 import logging
 import math
 import multiprocessing
@@ -51,12 +50,13 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from arena.errors import ConfigError
-from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_group, kill_orphans, release_subreaper
+from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
 from arena.referee import GameRecord, Termination, from_wire
-from arena.tournament.logs import WorkerLog, join_retired
+from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
-from arena.tournament.worker import (BEGUN, FORK_PLY, FORK_SEAT, FORKED, GAME, PLY, PLY_BUFFER, SEAT, SHARED_SIZE, STARTED,
-                                     WorkerSetup, read_plies, task_fault, worker_main)
+from arena.tournament.slot import WorkerSlot
+from arena.tournament.worker import (BEGUN, FORK_PLY, FORK_SEAT, FORKED, GAME, PLY, SEAT, STARTED,
+                                     WorkerSetup, read_plies, task_fault)
 
 log = logging.getLogger("arena.pool")
 
@@ -66,7 +66,6 @@ log = logging.getLogger("arena.pool")
 PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
-_SERIAL = itertools.count(1)
 #: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
 #: changed, and their ``slots`` changed or read whole, under ``os_guard.children_lock()``
 _POOLS: weakref.WeakSet = weakref.WeakSet()
@@ -96,60 +95,6 @@ class Result:
     attempts: int
 
 
-class _Slot:
-    """One worker process with its pipe, shared array and tasks in flight (in order)."""
-
-    def __init__(self, ctx: Any, setup: WorkerSetup, worker_log: bool = True) -> None:
-        self.shared = ctx.RawArray("d", SHARED_SIZE)
-        self.shared[GAME] = self.shared[FORKED] = -1
-        self.buffer = ctx.RawArray("c", PLY_BUFFER)
-        self.conn, child = ctx.Pipe()
-        # the worker's own log queue (arena.tournament.logs): made just before its fork
-        self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if worker_log else None
-        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer, self.log),
-                                daemon=True)
-        try:
-            self.proc.start()
-        finally:
-            if self.log is not None:
-                self.log.forked()
-                if self.proc.pid is None:  # the fork failed: nothing will write to it
-                    self.log.retire()
-        child.close()
-        self.tasks: deque[GameTask] = deque()
-
-    def give(self, task: GameTask) -> bool:
-        try:
-            self.conn.send(task)
-        except (OSError, ValueError):
-            return False
-        self.tasks.append(task)
-        return True
-
-    def playing(self) -> GameTask | None:
-        """The task the worker is playing now (``None`` between games)."""
-        if self.tasks and int(self.shared[GAME]) == self.tasks[0].game_id:
-            return self.tasks[0]
-        return None
-
-    def kill(self) -> None:
-        """Kill the worker and its process group (descendants in other sessions are the
-        pool's ``kill_orphans``)."""
-        if self.proc.is_alive():
-            kill_group(self.proc.pid)
-            self.proc.kill()
-        self.proc.join(5)
-        self.conn.close()
-        if self.log is not None:
-            self.log.retire()  # no wait: its thread reads to end-of-file (joined in Pool.close)
-
-    def stop(self) -> None:
-        try:
-            self.conn.send(None)
-        except (OSError, ValueError):
-            pass
-
-
 class Pool:
     """Plays ``GameTask`` s on ``workers`` processes; ``run`` yields each ``Result`` as it finishes.
 
@@ -175,7 +120,7 @@ class Pool:
         #: only); ``worker_log=False`` in a Dask worker (``arena.tournament.remote``), whose
         #: workers append to the log file themselves
         self.worker_log = self.fork and worker_log
-        self.slots: list[_Slot] = []
+        self.slots: list[WorkerSlot] = []
         self.replaced = 0
         self.idle_deaths = 0
         self.mean_seconds: float | None = None  # running mean of game durations
@@ -217,7 +162,7 @@ class Pool:
         if not self.slots:
             count = self.workers if inbox is not None else min(self.workers, len(pending))
             with children_lock():  # no sweep meets a worker not yet in ``slots``
-                self.slots = [_Slot(self.ctx, self.setup, self.worker_log) for _ in range(count)]
+                self.slots = [WorkerSlot(self.ctx, self.setup, self.worker_log) for _ in range(count)]
         try:
             while pending or any(s.tasks for s in self.slots) or (inbox is not None and not inbox.closed):
                 if inbox is not None:
@@ -238,7 +183,7 @@ class Pool:
         if not keep:
             self.close()
 
-    def _overdue(self, slot: _Slot, now: float) -> bool:
+    def _overdue(self, slot: WorkerSlot, now: float) -> bool:
         """The worker's bot on move is past its move time plus margin (the watchdog will kill
         it soon): no game is queued behind it."""
         return (self.move_limit is not None and slot.playing() is not None and slot.shared[STARTED] > 0
@@ -265,7 +210,7 @@ class Pool:
                 continue
             pending.popleft()
 
-    def _timeout(self, busy: list[_Slot]) -> float:
+    def _timeout(self, busy: list[WorkerSlot]) -> float:
         now, left = time.monotonic(), [1.0]
         for s in busy:
             if s.playing() is not None:
@@ -281,7 +226,7 @@ class Pool:
         if killed:
             log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
 
-    def _receive(self, slot: _Slot, deaths: dict, until: int | None = None) -> list[Result]:
+    def _receive(self, slot: WorkerSlot, deaths: dict, until: int | None = None) -> list[Result]:
         """The results waiting in ``slot``'s pipe, in order; with ``until``, stop before the
         result of game ``until``."""
         out = []
@@ -345,7 +290,7 @@ class Pool:
         return out
 
     @staticmethod
-    def _sent(slot: _Slot, game_id: int) -> GameRecord | None:
+    def _sent(slot: WorkerSlot, game_id: int) -> GameRecord | None:
         """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
         try:
             if slot.conn.poll():
@@ -405,7 +350,7 @@ class Pool:
         old = self.slots[i]
         old.kill()
         with children_lock():  # no sweep meets the new worker before it is in ``slots``
-            self.slots[i] = _Slot(self.ctx, self.setup, self.worker_log)
+            self.slots[i] = WorkerSlot(self.ctx, self.setup, self.worker_log)
         self.replaced += 1
         self._sweep()
         return list(old.tasks)

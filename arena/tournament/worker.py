@@ -195,7 +195,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     if plies is not None:
         plies.clear()
     shared[SEAT], shared[PLY], shared[STARTED] = -1, len(task.opening), 0.0
-    # BEGUN before GAME: the runner reads GAME first (``_Slot.playing``), then times the game from
+    # BEGUN before GAME: the runner reads GAME first (``WorkerSlot.playing``), then times the game from
     # BEGUN; the other order let it see a fresh worker's BEGUN of 0 and call the game overdue.
     shared[BEGUN] = time.monotonic()
     shared[GAME] = task.game_id

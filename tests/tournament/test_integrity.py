@@ -205,7 +205,7 @@ def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
     import time
     from collections import deque
 
-    from arena.tournament.pool import Pool, _Slot
+    from arena.tournament.pool import Pool, WorkerSlot
     from arena.tournament.series import GameTask
     from arena.tournament.worker import FORKED, WorkerSetup
     from bots.registry import parse_spec
@@ -219,7 +219,7 @@ def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
     second = GameTask(2, 0, ("greedy", "c"), ("c", "greedy"), 1, ())
     list(pool.run([], keep=True))  # the pool's subreaper and its own children, as in a run
     try:
-        pool.slots = [_Slot(pool.ctx, setup, False)]
+        pool.slots = [WorkerSlot(pool.ctx, setup, False)]
         slot = pool.slots[0]
         assert slot.give(first) and slot.give(second)
         deadline = time.monotonic() + 60
@@ -244,7 +244,7 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
     import time
     from collections import deque
 
-    from arena.tournament.pool import Pool, _Slot
+    from arena.tournament.pool import Pool, WorkerSlot
     from arena.tournament.series import GameTask
     from arena.tournament.worker import FORK_PLY, FORK_SEAT, FORKED, GAME, WorkerSetup
     from bots.registry import parse_spec
@@ -256,7 +256,7 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
     second = GameTask(2, 0, ("greedy", "s"), ("s", "greedy"), 1, ())  # hangs at its first move
     list(pool.run([], keep=True))
     try:
-        pool.slots = [_Slot(pool.ctx, setup, False)]
+        pool.slots = [WorkerSlot(pool.ctx, setup, False)]
         slot = pool.slots[0]
         assert slot.give(first) and slot.give(second)
         deadline = time.monotonic() + 60

@@ -10,7 +10,7 @@ import pytest
 
 import arena.tournament.pool as pool_module
 from arena.os_guard import children_lock, is_subreaper, orphans_reaped
-from arena.tournament.pool import Pool, _Slot, open_workers
+from arena.tournament.pool import Pool, WorkerSlot, open_workers
 from arena.tournament.worker import WorkerSetup
 from bots.registry import parse_spec
 from tests.tournament.hostile import alive
@@ -62,7 +62,7 @@ def test_a_sweep_spares_a_worker_another_pool_is_starting(monkeypatch):
     a, b = _open(_pool()), _open(_pool())
     sweeps: list[threading.Thread] = []
 
-    class Racing(_Slot):
+    class Racing(WorkerSlot):
         def __init__(self, *args):
             super().__init__(*args)  # the worker runs, not yet in b.slots
             sweeps.append(threading.Thread(target=a._sweep))
@@ -71,8 +71,8 @@ def test_a_sweep_spares_a_worker_another_pool_is_starting(monkeypatch):
 
     try:
         with children_lock():
-            b.slots = [_Slot(b.ctx, b.setup, False)]
-        monkeypatch.setattr(pool_module, "_Slot", Racing)
+            b.slots = [WorkerSlot(b.ctx, b.setup, False)]
+        monkeypatch.setattr(pool_module, "WorkerSlot", Racing)
         b._replace(0)
         sweeps[0].join(30)
         assert not sweeps[0].is_alive()
@@ -94,7 +94,7 @@ def test_orphans_reaped_spares_the_workers_of_pools_opened_meanwhile():
             stray = subprocess.Popen(["sleep", "60"])
             _open(pool)
             with children_lock():
-                pool.slots = [_Slot(pool.ctx, pool.setup, False)]
+                pool.slots = [WorkerSlot(pool.ctx, pool.setup, False)]
             worker = pool.slots[0].proc.pid
         assert killed == [stray.pid] and not alive(stray.pid)  # killed and reaped by the block
         assert alive(worker)

@@ -1,0 +1,72 @@
+"""A game worker process as the pool holds it (``arena.tournament.pool``): started with its
+pipe, shared array and ply buffer, given tasks, killed with its process group."""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from typing import Any
+
+from arena.os_guard import kill_group
+from arena.tournament.logs import WorkerLog
+from arena.tournament.series import GameTask
+from arena.tournament.worker import FORKED, GAME, PLY_BUFFER, SHARED_SIZE, WorkerSetup, worker_main
+
+_SERIAL = itertools.count(1)
+
+
+class WorkerSlot:
+    """One worker process of ``arena.tournament.pool.Pool`` with its pipe, its shared array
+    (``worker.SHARED_SIZE`` doubles: the game playing, the seat on move, plies, move start),
+    its ply buffer, its own log queue and its tasks in flight (in order). Start it (and put it
+    in a pool's ``slots``) under ``os_guard.children_lock()``: a sweep must see it."""
+
+    def __init__(self, ctx: Any, setup: WorkerSetup, worker_log: bool = True) -> None:
+        self.shared = ctx.RawArray("d", SHARED_SIZE)
+        self.shared[GAME] = self.shared[FORKED] = -1
+        self.buffer = ctx.RawArray("c", PLY_BUFFER)
+        self.conn, child = ctx.Pipe()
+        # the worker's own log queue (arena.tournament.logs): made just before its fork
+        self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if worker_log else None
+        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer, self.log),
+                                daemon=True)
+        try:
+            self.proc.start()
+        finally:
+            if self.log is not None:
+                self.log.forked()
+                if self.proc.pid is None:  # the fork failed: nothing will write to it
+                    self.log.retire()
+        child.close()
+        self.tasks: deque[GameTask] = deque()
+
+    def give(self, task: GameTask) -> bool:
+        try:
+            self.conn.send(task)
+        except (OSError, ValueError):
+            return False
+        self.tasks.append(task)
+        return True
+
+    def playing(self) -> GameTask | None:
+        """The task the worker is playing now (``None`` between games)."""
+        if self.tasks and int(self.shared[GAME]) == self.tasks[0].game_id:
+            return self.tasks[0]
+        return None
+
+    def kill(self) -> None:
+        """Kill the worker and its process group (descendants in other sessions are the
+        pool's ``kill_orphans``)."""
+        if self.proc.is_alive():
+            kill_group(self.proc.pid)
+            self.proc.kill()
+        self.proc.join(5)
+        self.conn.close()
+        if self.log is not None:
+            self.log.retire()  # no wait: its thread reads to end-of-file (joined in Pool.close)
+
+    def stop(self) -> None:
+        try:
+            self.conn.send(None)
+        except (OSError, ValueError):
+            pass
