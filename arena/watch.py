@@ -152,9 +152,25 @@ def watch_game(
         return fault_record(tuple(labels), seed, tuple(opening), seat, reason, detail, moves, stats,
                             time.perf_counter() - start)
 
+    def take(msg: tuple) -> None:
+        """A ply the child played: kept, and shown."""
+        ply = msg[1]
+        moves.append((ply.last_round or "") if ply.record.status is not None else ply.record.move)
+        if ply.record.status is None:
+            stats.append(ply.record)
+        if on_ply:
+            on_ply(ply)
+
     def forked() -> GameRecord:
         nonlocal seat
         seat, ply = int(mark[_MARK_SEAT]), int(mark[_MARK_PLY])
+        while receiver.poll(0):  # plies played before the fork may still be in the pipe
+            try:
+                msg = receiver.recv()
+            except (EOFError, OSError):
+                break
+            if msg[0] == "ply" and msg[1].record.ply < ply:
+                take(msg)
         del moves[max(0, ply - len(opening)):]  # the plies before the fork stand
         stats[:] = [m for m in stats if m.ply < ply]
         return lost(Termination.CRASH, f"seat {seat} ({labels[seat] if 0 <= seat < len(labels) else '?'}) forked "
@@ -183,12 +199,8 @@ def watch_game(
                 seat = msg[1]
                 deadline = msg[2] + move_time + time_margin if move_time is not None and msg[2] else None
             elif msg[0] == "ply":
-                deadline, ply = None, msg[1]
-                moves.append((ply.last_round or "") if ply.record.status is not None else ply.record.move)
-                if ply.record.status is None:
-                    stats.append(ply.record)
-                if on_ply:
-                    on_ply(ply)
+                deadline = None
+                take(msg)
             else:  # "done"
                 return msg[1]
     finally:
