@@ -3,7 +3,7 @@
 import pytest
 
 import arena.games
-from arena.store import load_games, load_moves
+from arena.store import Store, load_games, load_moves
 from arena.tournament import build, run_tournament
 
 BROKEN = "tests/fixtures/broken_bots.py#"
@@ -203,3 +203,28 @@ def test_a_game_is_timed_from_its_own_start_before_the_runner_can_see_it_playing
     order = [i for i, _ in shared.writes if i in (BEGUN, GAME)]
     assert order[:2] == [BEGUN, GAME], order
     assert shared[BEGUN] > 0 and shared[GAME] == 7
+
+
+@pytest.mark.parametrize("isolation", ["none", "process"])
+def test_an_exception_text_no_codec_writes_or_of_megabytes_is_stored_bounded(tmp_path, isolation):
+    """A bot's exception whose text has lone surrogates (the store's UTF-8 cannot encode them)
+    or is 5 MB long loses by ``exception`` like any other, its text escaped and bounded
+    (``arena.referee.records.fault_text``): the run ends, the games are stored."""
+    from arena.referee.records import DETAIL_LINE, DETAIL_TRACE
+
+    for bad in ("SurrogateRaiser", "HugeRaiser"):
+        out = tmp_path / bad
+        cfg = build(dict(game="interaction", bots=["random", f"bad={BROKEN}{bad}"], games=2, workers=2,
+                         results=str(out), isolation=isolation))
+        summary = run_tournament(cfg, progress=False)
+        assert summary.stored == summary.total == 2
+        games = load_games(summary.path)
+        for row in games.itertuples():
+            assert row.termination == "exception" and row.fault_seat == bad_seat(row)
+        with Store.open(out, summary.name) as store:
+            details = [d for (d,) in store.conn.execute("SELECT fault_detail FROM games")]
+        for detail in details:
+            assert len(detail) <= DETAIL_LINE + 1 + DETAIL_TRACE
+            assert detail.encode("utf-8")  # storable and printable
+        if bad == "SurrogateRaiser":
+            assert all("\\udcff" in d.splitlines()[0] for d in details), details

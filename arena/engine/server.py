@@ -278,7 +278,7 @@ class FdOutput:
         self.fd = fd
 
     def write(self, text: str) -> None:
-        data = text.encode()
+        data = text.encode("utf-8", "backslashreplace")  # a bot's text with lone surrogates: escaped
         written = os.write(self.fd, data)
         if written < len(data):  # a pipe takes up to 64 KiB at once; the rest (a long line) in more writes
             view = memoryview(data)

@@ -148,7 +148,8 @@ class GameRecord:
         outcome: scores, ranks and termination (a ``Termination`` or the game's own reason).
         seconds: wall-clock duration of the game, seconds.
         fault_seat: the 0-based seat that lost by a fault, or ``None``.
-        fault_detail: one line on the fault or game error, or ``None``.
+        fault_detail: one line on the fault or game error (a traceback may follow it), or
+            ``None``; bounded and storable whatever a bot raised (``fault_text``).
     """
 
     seats: tuple[str, ...]
@@ -161,10 +162,30 @@ class GameRecord:
     fault_seat: int | None = None
     fault_detail: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.fault_detail is not None:  # every path that makes a record: a bot's text bounded once
+            object.__setattr__(self, "fault_detail", fault_text(self.fault_detail))
+
     @property
     def plies(self) -> int:
         """Plies played, opening included (a simultaneous round counts one)."""
         return len(self.moves)
+
+
+#: characters of a fault detail's first line, and of the traceback after it
+DETAIL_LINE, DETAIL_TRACE = 500, 20_000
+
+
+def fault_text(detail: str) -> str:
+    """``detail`` as a record keeps it: the first line squeezed to one line of at most
+    ``DETAIL_LINE`` characters, a traceback after it (``arena.referee.play.exception_text``)
+    kept up to ``DETAIL_TRACE`` characters, and what UTF-8 cannot encode (a lone surrogate in
+    a bot's text) escaped (``\\udcff``), so any detail can be stored and shown. Idempotent."""
+    head, _, trace = detail.partition("\n")
+    text = " ".join(head[:4 * DETAIL_LINE].split())[:DETAIL_LINE]
+    if trace.strip():
+        text += "\n" + trace[:DETAIL_TRACE]
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def forfeit(num_players: int, seat: int | None, termination: str) -> Outcome:
@@ -180,12 +201,9 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
                  seconds: float = 0.0) -> GameRecord:
     """The record of a game stopped by a fault of ``seat`` (``None`` or < 0: nobody blamed).
 
-    ``moves`` and ``stats``: the plies played after the ``opening``; ``detail`` is squeezed to
-    one line of at most 500 characters (a traceback after it, ``arena.referee.play.exception_text``,
-    is kept whole up to 20,000 characters).
+    ``moves`` and ``stats``: the plies played after the ``opening``; ``detail`` as
+    ``fault_text`` stores it.
     """
-    head, _, trace = detail.partition("\n")
-    detail = " ".join(head.split())[:500] + ("\n" + trace[:20_000] if trace.strip() else "")
     blamed = seat if seat is not None and seat >= 0 else None
     opened = tuple(MoveRecord(i, -1, m) for i, m in enumerate(opening))
     return GameRecord(seats=tuple(seats), seed=seed, opening_plies=len(opening), moves=tuple(opening) + tuple(moves),
