@@ -19,8 +19,8 @@ Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
   standard deviation; for pairs only this is fastchess's ``scoreToNeloDiff`` for the
   pentanomial model, ``(s - ½)/√(2·var_pair) · 800/ln 10`` (fastchess
   ``src/elo/elo_pentanomial.cpp``).
-- **LOS**: ``Φ((s - ½)/σ_s)`` (fastchess ``EloPentanomial::los``); with no complete pair,
-  cutechess-cli's trinomial ``½ + ½·erf((W - L)/√(2(W + L)))``.
+- **LOS**: ``Φ((s - ½)/σ_s)`` (fastchess ``EloPentanomial::los``); with no complete pair, or
+  with no spread seen (``σ_s = 0``), cutechess-cli's trinomial ``½ + ½·erf((W - L)/√(2(W + L)))``.
 """
 
 from __future__ import annotations
@@ -161,10 +161,14 @@ def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
         nelo = (s - 0.5) / sigma_game * NELO_SCALE
         los = float(stats.norm.cdf((s - 0.5) / sigma)) if pairs else los_trinomial(sc[2], sc[0])
     else:  # every pair (game) scored the same: no spread seen, so no interval and no nElo to
-        # report (a zero-width interval would claim certainty the sample cannot give); the
-        # LOS is taken as certain either way, as the normal model's limit
+        # report (a zero-width interval would claim certainty the sample cannot give); the LOS
+        # is cutechess's from the game counts (2-0 gives 92%, not certainty), ½ with no decisive
+        # game, the normal model's limit only when the W-D-L is not known
         elo_lo = elo_hi = nelo = math.nan
-        los = 0.5 if s == 0.5 else float(s > 0.5)
+        if wdl is not None:
+            los = los_trinomial(w, l_) if w + l_ else 0.5
+        else:
+            los = 0.5 if s == 0.5 else float(s > 0.5)
     return MatchStats(n, w, d, l_, s, d / n, pairs, left, tuple(pc), sigma, elo_from_score(s),
                       elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, los)
 

@@ -62,9 +62,15 @@ def test_all_draws_all_wins_one_pair():
     assert draws.elo == 0 and draws.los == 0.5 and math.isnan(draws.nelo)
     assert math.isnan(draws.elo_low) and math.isnan(draws.elo_high) and math.isnan(draws.elo_error)
     wins = match_stats([0, 0, 0, 0, 4], wdl=(8, 0, 0))
-    assert wins.elo == math.inf and wins.los == 1.0 and math.isnan(wins.nelo) and math.isnan(wins.elo_error)
+    # the LOS from the game counts, as cutechess-cli: 8-0 is 99.77%, not certainty
+    assert wins.elo == math.inf and math.isnan(wins.nelo) and math.isnan(wins.elo_error)
+    assert wins.los == pytest.approx(0.5 + 0.5 * math.erf(8 / math.sqrt(16))) and wins.los < 1
+    pair = match_stats([0, 0, 0, 0, 1], wdl=(2, 0, 0))  # the tester's 2-0: LOS 92%, p 0.157
+    assert pair.los == pytest.approx(0.9214, abs=1e-4)
     one = match_stats([0, 0, 0, 1, 0], wdl=(1, 1, 0))
-    assert one.games == 2 and one.score == 0.75 and one.sigma == 0 and one.los == 1.0
+    assert one.games == 2 and one.score == 0.75 and one.sigma == 0
+    assert one.los == pytest.approx(0.5 + 0.5 * math.erf(1 / math.sqrt(2)))
+    assert match_stats([0, 0, 0, 0, 4]).los == 1.0  # without W-D-L: the normal model's limit
     assert one.elo == pytest.approx(-400 * math.log10(1 / 0.75 - 1)) and math.isnan(one.elo_low)
     same = match_stats([0, 0, 0, 3, 0], wdl=(3, 3, 0))  # three identical pairs (the tester's case)
     assert same.elo == pytest.approx(190.85, abs=0.01) and math.isnan(same.elo_error) and math.isnan(same.nelo)
