@@ -1,14 +1,18 @@
 """Every row of the engine protocol's fault list (``docs/engine-protocol.md`` "Faults"), each
 with a misbehaving engine (``misbehave.sh MODE``), played through ``arena.referee.play_game``."""
 
+import os
 import shlex
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 import arena.games
+from arena.engine import process
 from arena.engine.client import close_all
+from arena.engine.process import MAX_LINE_BYTES
 from arena.errors import BotSpecError
 from arena.referee import play_game
 from bots.base import Limits
@@ -115,6 +119,43 @@ def test_megabytes_on_stderr_never_block_the_engine(caplog):
     record = duel(engine("stderr"), Limits(time=20))
     assert record.fault_seat is None and record.outcome.termination not in ("timeout", "crash")
     assert "bad stderr: noise on standard error" in caplog.text
+    assert "the rest is dropped" in caplog.text
+
+
+def test_a_bestmove_line_over_the_cap_is_named_too_long_not_a_timeout():
+    """A 10 MB ``bestmove`` line: the fault says the line was too long and gives the cap (it
+    used to read as "no bestmove within 1.33s", the runner re-scanning the growing line)."""
+    bot = engine("longline")
+    record = duel(bot, Limits(time=0.3))
+    assert (record.outcome.termination, record.fault_seat) == ("bad_move", 0)
+    assert f"longer than the {MAX_LINE_BYTES} byte cap (1 MiB), starting 'bestmove aaa" in record.fault_detail
+    assert bot.engine is None  # killed
+
+
+def test_a_chatty_engine_is_drained_in_few_reads_and_log_records(caplog, monkeypatch):
+    """20,000 short standard-error lines per move: the drain reads them in chunks of many lines
+    (not one read each) and logs the first 64 KiB in a few records, each line still prefixed."""
+    caplog.set_level("INFO", logger="arena.worker.engine")
+    reads = []
+    real_read = os.read
+
+    def counting_read(fd, n):
+        data = real_read(fd, n)
+        if threading.current_thread().name.startswith("engine-stderr-"):
+            reads.append(len(data))
+        return data
+    monkeypatch.setattr(process.os, "read", counting_read)
+    bot = engine("chatty")
+    g = arena.games.make("interaction")
+    bot.reset(g, 0, 1)
+    bot.choose(g.initial_state(0), Limits(time=30))
+    bot.close()  # the drain reads to the end of the pipe
+    total = sum(reads)
+    assert total >= 20000 * len("debug line 0\n")
+    assert len(reads) < 2000, f"{len(reads)} reads for {total} bytes"  # one per line before
+    records = [r for r in caplog.records if "bad stderr: debug line" in r.getMessage()]
+    assert "bad stderr: debug line 0\nbad stderr: debug line 1\n" in records[0].getMessage()
+    assert len(records) < 200  # about 4,000 lines logged
     assert "the rest is dropped" in caplog.text
 
 
