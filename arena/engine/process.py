@@ -326,6 +326,8 @@ class EngineProcess:
         if line.startswith("info"):
             if line.startswith("info string fault "):  # an isolated bot names its fault, then exits
                 self.last_info_string = line[len("info string "):]
+            elif line.startswith("info string error "):  # the engine refused a message of ours
+                log.warning("%s said: %s", self.label, line[:500])
             return
         if line.strip():
             log.info("%s said: %s", self.label, line[:500])
