@@ -152,10 +152,11 @@ def test_a_chatty_engine_is_drained_in_few_reads_and_log_records(caplog, monkeyp
     bot.close()  # the drain reads to the end of the pipe
     total = sum(reads)
     assert total >= 20000 * len("debug line 0\n")
-    assert len(reads) < 2000, f"{len(reads)} reads for {total} bytes"  # one per line before
+    # about 20 reads here (2,000 before: a read per few lines); a loaded machine batches more, not less
+    assert len(reads) < 1000, f"{len(reads)} reads for {total} bytes"
     records = [r for r in caplog.records if "bad stderr: debug line" in r.getMessage()]
     assert "bad stderr: debug line 0\nbad stderr: debug line 1\n" in records[0].getMessage()
-    assert len(records) < 200  # about 4,000 lines logged
+    assert len(records) < 200  # about 4,000 lines logged, one record each before
     assert "the rest is dropped" in caplog.text
 
 
