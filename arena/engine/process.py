@@ -64,26 +64,28 @@ class StartError(Exception):
     """The engine could not be started or did not finish its handshake in time."""
 
 
-def _drain(fd: int, label: str) -> None:
-    """Read ``fd`` to its end in chunks of up to ``PIPE_BYTES``; log its first
+def _drain(fd: int, label: str, size: int = PIPE_BYTES) -> None:
+    """Read ``fd`` (a pipe of ``size`` bytes) to its end in chunks of up to ``size``; log its first
     ``STDERR_LOG_BYTES`` bytes, one log record per chunk (each line in it prefixed with the
     label), and drop the rest unread line by line.
 
     Cheap for an engine writing thousands of short lines per move: a short read (the pipe
-    nearly empty) is followed by a ``DRAIN_PAUSE`` pause, so the lines gather in the pipe
-    (``PIPE_BYTES`` deep) and come out in a few large reads instead of one wake-up, one system
+    a quarter full or less) is followed by a ``DRAIN_PAUSE`` pause, so the lines gather in the
+    pipe and come out in a few large reads instead of one wake-up, one system
     call and one log record per line competing with the engine and the arena for the cores."""
     logged, pending = 0, b""
     try:
-        while chunk := os.read(fd, PIPE_BYTES):
+        while chunk := os.read(fd, size):
             if logged < STDERR_LOG_BYTES:
-                pending += chunk[:STDERR_LOG_BYTES - logged + 1000]
-                *lines, pending = pending.split(b"\n")
+                *lines, pending = (pending + chunk).split(b"\n")
+                if len(pending) > STDERR_LOG_BYTES - logged:  # a line longer than what is left: logged cut
+                    lines.append(pending)
+                    pending = b""
                 logged = _log_lines(label, lines, logged)
                 if logged >= STDERR_LOG_BYTES:
                     log.info("%s stderr: more than %d bytes; the rest is dropped", label, STDERR_LOG_BYTES)
                     pending = b""
-            if len(chunk) < PIPE_BYTES // 4:
+            if len(chunk) <= size // 4:
                 time.sleep(DRAIN_PAUSE)
         if pending and logged < STDERR_LOG_BYTES:
             _log_lines(label, [pending], logged)
@@ -162,10 +164,10 @@ class EngineProcess:
         self.poll.register(self.stdout, select.POLLIN)
         err = self.proc.stderr.fileno()
         try:
-            fcntl.fcntl(err, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-        except OSError:  # above pipe-max-size for an unprivileged user: the default 64 KiB pipe
-            pass
-        threading.Thread(target=_drain, args=(err, self.label), daemon=True,
+            size = fcntl.fcntl(err, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        except OSError:  # over pipe-max-size or the user's pipe quota: the pipe as it is (64 KiB)
+            size = fcntl.fcntl(err, fcntl.F_GETPIPE_SZ)
+        threading.Thread(target=_drain, args=(err, self.label, size), daemon=True,
                          name=f"engine-stderr-{self.label}").start()
         deadline = time.monotonic() + self.startup_timeout
         try:

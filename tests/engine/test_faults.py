@@ -155,7 +155,9 @@ def test_a_chatty_engine_is_drained_in_few_reads_and_log_records(caplog, monkeyp
     # about 20 reads here (2,000 before: a read per few lines); a loaded machine batches more, not less
     assert len(reads) < 1000, f"{len(reads)} reads for {total} bytes"
     records = [r for r in caplog.records if "bad stderr: debug line" in r.getMessage()]
-    assert "bad stderr: debug line 0\nbad stderr: debug line 1\n" in records[0].getMessage()
+    logged = "\n".join(r.getMessage() for r in records).split("\n")
+    assert logged[:3] == ["bad stderr: debug line 0", "bad stderr: debug line 1", "bad stderr: debug line 2"]
+    assert all(line.startswith("bad stderr: debug line ") for line in logged) and len(logged) > 3000
     assert len(records) < 200  # about 4,000 lines logged, one record each before
     assert "the rest is dropped" in caplog.text
 
@@ -187,3 +189,19 @@ def test_ricochet_timeout_is_late_for_that_round_and_the_engine_comes_back():
     statuses = [m.status for m in record.move_stats if m.seat == 1 and m.status is not None]
     assert statuses == ["late", "late"]  # the second round was asked of a restarted engine
     assert record.fault_seat is None  # a round's fault voids that answer only
+
+
+def test_stderr_without_newlines_is_logged_cut_at_the_cap(caplog):
+    """3 MB on standard error and never a newline: the log gets one line cut at 1,000
+    characters and the note that the rest is dropped; nothing piles up waiting for a newline."""
+    caplog.set_level("INFO", logger="arena.worker.engine")
+    r, w = os.pipe()
+    drain = threading.Thread(target=process._drain, args=(r, "quiet"))
+    drain.start()
+    for _ in range(48):
+        os.write(w, b"x" * 65536)
+    os.close(w)
+    drain.join(30)
+    os.close(r)
+    messages = [rec.getMessage() for rec in caplog.records if rec.name == "arena.worker.engine"]
+    assert messages == ["quiet stderr: " + "x" * 1000, "quiet stderr: more than 65536 bytes; the rest is dropped"]
