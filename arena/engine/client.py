@@ -4,7 +4,9 @@
 sends ``position``, ``legal`` (sequential nodes) and ``go``, reads ``info`` lines into
 ``last_stats`` and answers the ``bestmove`` (``docs/engine-protocol.md``). Faults
 ("Faults" there) become ``arena.referee.BotFault``: no ``bestmove`` within the move time plus a
-grace is ``timeout``, an exit or closed output is ``crash`` (an isolated Python bot's own
+grace is ``timeout``, an exit or closed output is ``crash``, a line over
+``process.MAX_LINE_BYTES`` is ``bad_move`` when it is a ``bestmove`` (no move can be that
+long) and ``crash`` otherwise, the engine killed either way (an isolated Python bot's own
 ``info string fault REASON ...`` line names ``exception``, ``exit`` or ``memory`` instead).
 A ``bestmove`` that is no move or not legal is left to the referee (``bad_move``,
 ``illegal_move``), but a bare ``bestmove`` (no move at all) is ``bad_move`` "bestmove without
@@ -22,7 +24,7 @@ import shlex
 import time
 from typing import Any
 
-from arena.engine.process import EngineClosed, EngineProcess, StartError
+from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
 from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
 from arena.engine.server import FRAME_SEP
 from arena.errors import BotSpecError
@@ -136,7 +138,7 @@ class EngineBot:
                 _RUNNING[self._key(seat)] = self.engine
             self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
             self.engine.sync(self.startup_timeout)
-        except (StartError, BotSpecError, EngineClosed) as exc:
+        except (StartError, BotSpecError, EngineClosed, LineTooLong) as exc:
             said = self._self_reported(self.engine.last_info_string if self.engine else None)
             self.fault = said or ("crash", f"engine cannot be (re)started for this game: {exc}")
             self._drop()
@@ -147,7 +149,8 @@ class EngineBot:
         ``bestmove -`` at a simultaneous round.
 
         Raises:
-            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported);
+            BotFault: ``timeout``, ``crash`` (or a reason the isolated bot reported), or a
+                line over ``MAX_LINE_BYTES`` (``bad_move`` for a ``bestmove``, else ``crash``);
                 ``bad_move`` for a bare ``bestmove`` at a sequential node.
             RuntimeError: ``reset`` was not called first.
         """
@@ -191,6 +194,9 @@ class EngineBot:
                     self.engine.other(line)
         except EngineClosed:
             self._crashed(info)
+        except LineTooLong as exc:  # read no further: the line's end may be megabytes away, or never come
+            self._drop()
+            raise BotFault("bad_move" if exc.head.startswith(b"bestmove") else "crash", f"{exc}; engine killed") from None
         if info.seconds is None:
             self.last_stats = SearchStats(info.nodes or 0, info.depth or 0, time.perf_counter() - start, info.score)
         elif info is not self._stats[0]:  # the same figures as the last move: the same stats

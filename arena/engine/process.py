@@ -7,14 +7,16 @@ or not, gets ``PR_SET_PDEATHSIG`` SIGKILL between ``fork`` and ``exec`` (Linux; 
 children (a shell script's ``sleep``, a wrapper's real engine) outlive a SIGKILL of the whole arena
 (nothing is left to kill the group); when the arena ends an engine itself, ``kill`` SIGKILLs the
 group and they go with it. Also, Linux sends the signal when the *thread* that started the engine
-ends, so engines must be started from a thread that lives as long as they are used. Its standard error is drained by a thread into the tournament log, prefixed with its label
-(the first ``STDERR_LOG_BYTES`` of it; the rest is read and dropped), so an engine writing
-megabytes there can never block. Standard output is read with ``poll`` and a deadline (a
-blocking read when there is none: a move without a time limit).
+ends, so engines must be started from a thread that lives as long as they are used. Its standard error is drained by a thread into the tournament log, each line prefixed with its
+label (the first ``STDERR_LOG_BYTES`` of it; the rest is read in large chunks and dropped), so an
+engine writing megabytes there can never block, and thousands of short lines cost a few reads
+(see ``_drain``). Standard output is read with ``poll`` and a deadline (a blocking read when there
+is none: a move without a time limit), one line at most ``MAX_LINE_BYTES`` long.
 """
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import select
@@ -32,36 +34,77 @@ from arena.errors import BotSpecError
 log = logging.getLogger("arena.worker.engine")
 #: bytes of an engine's standard error copied to the log per process
 STDERR_LOG_BYTES = 64 * 1024
+#: bytes asked of the kernel for an engine's standard error pipe (``F_SETPIPE_SZ``; Linux's
+#: default ceiling ``/proc/sys/fs/pipe-max-size`` is 1 MiB) and read at once from it
+PIPE_BYTES = 2**20
+#: seconds the standard error drain waits after a short read, for more lines to gather
+DRAIN_PAUSE = 0.005
+#: bytes of one line from an engine's standard output at most (``LineTooLong`` beyond)
+MAX_LINE_BYTES = 2**20
 
 
 class EngineClosed(Exception):
     """The engine exited or closed its standard output."""
 
 
+class LineTooLong(Exception):
+    """The engine wrote a line longer than ``MAX_LINE_BYTES`` on its standard output.
+
+    Attributes:
+        head: the line's first bytes (at most 40), to name what kind of line it was.
+    """
+
+    def __init__(self, head: bytes) -> None:
+        super().__init__(f"the engine wrote a line longer than the {MAX_LINE_BYTES} byte cap "
+                         f"({MAX_LINE_BYTES // 2**20} MiB), starting {head[:40].decode('utf-8', 'replace')!r}")
+        self.head = head[:40]
+
+
 class StartError(Exception):
     """The engine could not be started or did not finish its handshake in time."""
 
 
-def _drain(fd: int, label: str) -> None:
-    """Read ``fd`` to its end in 64 KiB chunks; log its first ``STDERR_LOG_BYTES`` bytes line
-    by line (a partial last line included)."""
+def _drain(fd: int, label: str, size: int = PIPE_BYTES) -> None:
+    """Read ``fd`` (a pipe of ``size`` bytes) to its end in chunks of up to ``size``; log its first
+    ``STDERR_LOG_BYTES`` bytes, one log record per chunk (each line in it prefixed with the
+    label), and drop the rest unread line by line.
+
+    Cheap for an engine writing thousands of short lines per move: a short read (the pipe
+    a quarter full or less) is followed by a ``DRAIN_PAUSE`` pause, so the lines gather in the
+    pipe and come out in a few large reads instead of one wake-up, one system
+    call and one log record per line competing with the engine and the arena for the cores."""
     logged, pending = 0, b""
     try:
-        while chunk := os.read(fd, 65536):
-            if logged >= STDERR_LOG_BYTES:
-                continue
-            pending += chunk
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
-                log.info("%s stderr: %s", label, raw.decode("utf-8", "replace")[:1000])
-                logged += len(raw) + 1
+        while chunk := os.read(fd, size):
+            if logged < STDERR_LOG_BYTES:
+                *lines, pending = (pending + chunk).split(b"\n")
+                if len(pending) > STDERR_LOG_BYTES - logged:  # a line longer than what is left: logged cut
+                    lines.append(pending)
+                    pending = b""
+                logged = _log_lines(label, lines, logged)
                 if logged >= STDERR_LOG_BYTES:
                     log.info("%s stderr: more than %d bytes; the rest is dropped", label, STDERR_LOG_BYTES)
-                    break
+                    pending = b""
+            if len(chunk) <= size // 4:
+                time.sleep(DRAIN_PAUSE)
         if pending and logged < STDERR_LOG_BYTES:
-            log.info("%s stderr: %s", label, pending.decode("utf-8", "replace")[:1000])
+            _log_lines(label, [pending], logged)
     except OSError:
         pass
+
+
+def _log_lines(label: str, lines: list[bytes], logged: int) -> int:
+    """Log ``lines`` (as many as fit in ``STDERR_LOG_BYTES`` after ``logged``) in one record;
+    the bytes logged after them."""
+    kept = []
+    for raw in lines:
+        if logged >= STDERR_LOG_BYTES:
+            break
+        kept.append(f"{label} stderr: {raw.decode('utf-8', 'replace')[:1000]}")
+        logged += len(raw) + 1
+    if kept:
+        log.info("%s", "\n".join(kept))
+    return logged
 
 
 def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
@@ -95,7 +138,7 @@ class EngineProcess:
         self.preexec, self.cwd, self.remove_cwd = preexec, cwd, remove_cwd
         self.proc: subprocess.Popen | None = None
         self.stdin = self.stdout = -1  # the pipes' descriptors once started
-        self.buffer = b""
+        self.buffer = bytearray()
         self.handshake = Handshake()
         self.last_info_string: str | None = None
 
@@ -105,7 +148,8 @@ class EngineProcess:
         ``isready`` .. ``readyok``.
 
         Raises:
-            StartError: cannot execute, no ``aepok``/``readyok`` in time, or exited.
+            StartError: cannot execute, no ``aepok``/``readyok`` in time, exited, or wrote a
+                line over ``MAX_LINE_BYTES``.
             BotSpecError: an option the engine did not declare (when ``check_options``).
         """
         try:
@@ -118,7 +162,12 @@ class EngineProcess:
         self.stdin, self.stdout = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.poll = select.poll()
         self.poll.register(self.stdout, select.POLLIN)
-        threading.Thread(target=_drain, args=(self.proc.stderr.fileno(), self.label), daemon=True,
+        err = self.proc.stderr.fileno()
+        try:
+            size = fcntl.fcntl(err, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+        except OSError:  # over pipe-max-size or the user's pipe quota: the pipe as it is (64 KiB)
+            size = fcntl.fcntl(err, fcntl.F_GETPIPE_SZ)
+        threading.Thread(target=_drain, args=(err, self.label, size), daemon=True,
                          name=f"engine-stderr-{self.label}").start()
         deadline = time.monotonic() + self.startup_timeout
         try:
@@ -146,6 +195,8 @@ class EngineProcess:
             self.kill()  # and its private directory removed
             if code is not None:
                 raise StartError(f"exited during the handshake ({code})") from None
+            if isinstance(exc, LineTooLong):
+                raise StartError(str(exc)) from None
             raise
 
     def sync(self, timeout: float) -> None:
@@ -153,6 +204,7 @@ class EngineProcess:
 
         Raises:
             StartError: no ``readyok`` within ``timeout`` seconds. EngineClosed: it exited.
+            LineTooLong: a line over ``MAX_LINE_BYTES``.
         """
         self.send("isready")
         deadline = time.monotonic() + timeout
@@ -249,9 +301,13 @@ class EngineProcess:
 
         Raises:
             EngineClosed: end of its standard output.
+            LineTooLong: more than ``MAX_LINE_BYTES`` without a ``\\n``.
         """
-        fd = self.stdout
-        while b"\n" not in self.buffer:
+        fd, buffer = self.stdout, self.buffer
+        end = buffer.find(b"\n")
+        while end < 0:
+            if len(buffer) > MAX_LINE_BYTES:
+                raise LineTooLong(bytes(buffer[:40]))
             if deadline is not None:  # else a blocking read: one system call less
                 wait = deadline - time.monotonic()
                 if wait <= 0 or not self.poll.poll(wait * 1000.0):
@@ -259,8 +315,12 @@ class EngineProcess:
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise EngineClosed("standard output closed")
-            self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
+            end = chunk.find(b"\n")  # only the new bytes are searched: a long line is read in linear time
+            if end >= 0:
+                end += len(buffer)
+            buffer += chunk
+        line = bytes(buffer[:end])
+        del buffer[:end + 1]
         return line.decode("utf-8", "replace").rstrip("\r")
 
     def other(self, line: str) -> None:
@@ -268,6 +328,8 @@ class EngineProcess:
         if line.startswith("info"):
             if line.startswith("info string fault "):  # an isolated bot names its fault, then exits
                 self.last_info_string = line[len("info string "):]
+            elif line.startswith("info string error "):  # the engine refused a message of ours
+                log.warning("%s said: %s", self.label, line[:500])
             return
         if line.strip():
             log.info("%s said: %s", self.label, line[:500])

@@ -189,7 +189,11 @@ def parse_newgame(line: str) -> tuple[str, dict]:
     words = line.split(None, 2)
     if len(words) < 2:
         raise ValueError(f"bad newgame line {line[:80]!r}; expected: newgame GAME PARAMS_JSON")
-    params = json.loads(words[2]) if len(words) == 3 else {}
+    try:
+        params = json.loads(words[2]) if len(words) == 3 else {}
+    except ValueError as exc:
+        raise ValueError(f"bad newgame parameters {words[2][:80]!r} ({exc}); expected a JSON object, "
+                         f"e.g. {{}} or {{\"max_plies\": 100}}") from None
     if not isinstance(params, dict):
         raise ValueError(f"bad newgame parameters {words[2][:80]!r}; expected a JSON object")
     return words[1], params

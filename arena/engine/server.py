@@ -8,7 +8,9 @@ garble the protocol. The input is read with ``os.read`` and each answer leaves i
 ``os.write``; the ``legal`` line's moves are handed to the parsed state when it takes them
 (``given_legal``), so a bot asking for the legal moves does not generate them again.
 
-A bot's fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
+A malformed or out-of-order message (``ProtocolError``) is answered ``info string error TEXT``
+and the engine serves on (``docs/engine-protocol.md`` "Messages, engine → arena"). A bot's
+fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
 ``exception``, ``exit`` or ``memory``), which the arena's client turns into the same
 termination as in-process play; the client restarts the engine for the next game. Any
 exception but ``SystemExit`` and ``MemoryError`` (``KeyboardInterrupt``, ``GeneratorExit``
@@ -36,8 +38,9 @@ from typing import Any, TextIO
 
 import arena.games
 from arena.engine import protocol as P
-from arena.errors import ArenaError, BotSpecError
+from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import SIMULTANEOUS, Game, State
+from arena.games.protocol import coerce_params
 from bots.base import Limits
 from bots.registry import bot_class, parse_spec
 
@@ -45,6 +48,13 @@ from bots.registry import bot_class, parse_spec
 FRAME_SEP = " | at "
 #: exit code after a bot's fault (the reason is on the ``info string fault`` line)
 FAULT_EXIT = 3
+#: the commands an engine accepts (``docs/engine-protocol.md`` "Messages, arena → engine")
+COMMANDS = ("aep", "setoption", "newgame", "seat", "isready", "position", "legal", "go", "stop", "quit")
+
+
+class ProtocolError(ValueError):
+    """A malformed or out-of-order message: answered ``info string error MESSAGE`` and the
+    engine keeps serving (the message names the problem and what is accepted)."""
 #: standard modules imported before dropping privileges (a bot may use them afterwards even
 #: when the interpreter's own files are not readable by the unprivileged user)
 PRELOAD = ("sqlite3", "resource", "signal", "gc", "ctypes", "json", "random", "math", "itertools",
@@ -67,12 +77,21 @@ class Server:
         self.options: dict[str, str] = dict(self.spec.options)
         self.deferred = not self.confined and "#" in self.spec.kind
         self.cls = None if self.deferred else bot_class(self.spec.kind)
+        if self.cls is not None and self.options:
+            try:
+                coerce_params(f"bot {self.spec.text!r}", self._params(), self.options)
+            except ConfigError as exc:
+                raise BotSpecError(str(exc)) from None
         self.games: dict[str, Game] = {}
         self.game: Game | None = None
         self.bot: Any = None
         self.state: State | None = None
         self._limits: dict[str, Limits] = {}
         self._info: tuple[tuple, str] = ((), "")  # the last figures and their info line
+
+    def _params(self) -> dict:
+        """The bot class's declared parameters (``PARAMS``; none known before a deferred load)."""
+        return getattr(self.cls, "PARAMS", None) or {}
 
     def say(self, *lines: str) -> None:
         self.out.write("\n".join(lines) + "\n")
@@ -85,11 +104,45 @@ class Server:
             self.say(P.format_option(name, param.type, param.default))
         self.say("aepok")
 
+    def aep(self, rest: str) -> None:
+        if rest.strip() != str(P.VERSION):
+            raise ProtocolError(f"unsupported protocol version {rest.strip()!r}; accepted: aep {P.VERSION}")
+        self.hello()
+
+    def setoption(self, rest: str) -> None:
+        """``setoption name N value V``: checked against the bot's ``PARAMS`` when known.
+
+        Raises:
+            ProtocolError: malformed, an undeclared name, or a value the option does not take
+                (the option keeps its value).
+        """
+        name, has_value, value = rest.removeprefix("name ").partition(" value ")
+        name, value = name.strip(), value.strip()
+        if not rest.startswith("name ") or not name or not has_value:
+            raise ProtocolError(f"bad setoption line 'setoption {rest[:80]}'; expected: setoption name N value V")
+        params = self._params()
+        if self.cls is not None and name not in params:
+            raise ProtocolError(f"unknown option {name!r}; accepted: {', '.join(params) or 'none'}")
+        if name in params:
+            try:
+                params[name].coerce(name, value, "setoption")
+            except ConfigError as exc:
+                why = str(exc).removeprefix("setoption: ")
+                raise ProtocolError(f"option {name!r} refused: {why} (it takes {_kind(params[name])}); "
+                                    f"it stays {self.options.get(name, params[name].default)!r}") from None
+        self.options[name] = value
+
     def newgame(self, line: str) -> None:
-        name, params = P.parse_newgame(line)
-        key = P.format_newgame(name, params)
-        if key not in self.games:
-            self.games[key] = arena.games.make(name, **params)
+        self.game = self.bot = self.state = None  # until this game is made: no go on the last one
+        try:
+            name, params = P.parse_newgame(line)
+            key = P.format_newgame(name, params)
+            if key not in self.games:
+                self.games[key] = arena.games.make(name, **params)
+        except (ValueError, ArenaError) as exc:  # bad JSON, unknown game or parameter
+            raise ProtocolError(f"newgame: {exc}") from None
+        except TypeError as exc:
+            raise ProtocolError(f"newgame: bad parameters for {name!r}: {exc}") from None
         self.game = self.games[key]
         if not self.confined:
             self._confine()
@@ -120,9 +173,26 @@ class Server:
                 raise BotSpecError(f"{what}; {hint}") from None
 
     def position(self, text: str) -> None:
+        self.state = None
         if self.game is None:
-            raise ValueError("position before newgame")
-        self.state = round_state(self.game, text)
+            raise ProtocolError("position before newgame; send newgame GAME PARAMS_JSON first")
+        try:
+            self.state = round_state(self.game, text)
+        except Exception as exc:  # noqa: BLE001 - the arena's parser, not the bot: any failure is a bad line
+            raise ProtocolError(f"bad position {text[:80]!r} for {self.game.name}: "
+                                f"{' '.join(str(exc).split())[:300] or type(exc).__name__}") from None
+
+    def seat(self, rest: str) -> None:
+        words = rest.split()
+        if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
+            raise ProtocolError(f"bad seat line 'seat {rest[:80]}'; expected: seat K SEED (integers)")
+        if self.game is None:
+            raise ProtocolError("seat before newgame; send newgame GAME PARAMS_JSON first")
+        seat, seed = int(words[0]), int(words[1])
+        if not 0 <= seat < self.game.num_players:
+            raise ProtocolError(f"bad seat {seat}; accepted: 0 to {self.game.num_players - 1} in {self.game.name}")
+        if hasattr(self.bot, "reset"):
+            self.bot.reset(self.game, seat, seed)
 
     def limits(self, line: str) -> Limits:
         """The limits of a ``go`` line, read once per distinct line (an arena sends the same
@@ -137,7 +207,8 @@ class Server:
 
     def go(self, line: str) -> None:
         if self.state is None:
-            raise ValueError("go before position")
+            raise ProtocolError("go before position; send position TEXT (and legal M1 M2 ...) first"
+                                if self.game is not None else "go before newgame; send newgame GAME PARAMS_JSON first")
         answer = self.bot.choose(self.state, self.limits(line))
         stats = getattr(self.bot, "last_stats", None)
         info = "" if stats is None else self.info_line(stats)
@@ -171,33 +242,40 @@ class Server:
         elif word == "go":
             self.go(line)
         elif word == "aep":
-            self.hello()
+            self.aep(rest)
         elif word == "setoption":
-            name, _, value = rest.removeprefix("name ").partition(" value ")
-            self.options[name.strip()] = value.strip()
+            self.setoption(rest)
         elif word == "newgame":
             self.newgame(line)
         elif word == "seat":
-            seat, seed = (int(x) for x in rest.split()[:2])
-            if hasattr(self.bot, "reset"):
-                self.bot.reset(self.game, seat, seed)
+            self.seat(rest)
         elif word == "isready":
             self.say("readyok")
         elif word == "quit":
             return False
-        return True  # stop, unknown lines: nothing to do (a synchronous engine)
+        elif word and word != "stop":  # stop: nothing to do (a synchronous engine)
+            raise ProtocolError(f"unknown command {word[:80]!r}; accepted: {', '.join(COMMANDS)}")
+        return True
 
     def run(self, lines: Iterable[str]) -> int:
-        """Serve until ``quit`` or end of input; the exit code (``FAULT_EXIT`` after a fault)."""
+        """Serve until ``quit`` or end of input; the exit code (``FAULT_EXIT`` after a fault).
+
+        A malformed or out-of-order message (``ProtocolError``) is answered with one line
+        ``info string error MESSAGE`` and the engine serves on: ``docs/engine-protocol.md`` is
+        silent there, so this does what UCI engines (Stockfish) do with a command they cannot
+        use: say so and go on. Only the bot's own failures end the process."""
         try:
             for line in lines:
-                if not self.handle(line):
-                    break
+                try:
+                    if not self.handle(line):
+                        break
+                except ProtocolError as exc:
+                    self.say(f"info string error {' '.join(str(exc).split())[:1000]}")
         except SystemExit as exc:
             return self.fault("exit", f"bot called sys.exit({exc.code!r})")
         except MemoryError:
             return self.fault("memory", "MemoryError: out of memory (--memory-limit)")
-        except BaseException as exc:  # noqa: BLE001 - a bot's bug (or a bad message): reported, then the process ends
+        except BaseException as exc:  # noqa: BLE001 - a bot's bug: reported, then the process ends
             return self.fault("exception", exception_line(exc))
         return 0
 
@@ -207,6 +285,15 @@ class Server:
         except Exception:  # noqa: BLE001 - out of memory or a closed pipe: the exit code tells
             pass
         return FAULT_EXIT
+
+
+def _kind(param: Any) -> str:
+    """What a parameter accepts, for a message: ``an int >= 1``, ``one of a, b``..."""
+    if param.choices:
+        return f"one of {', '.join(map(str, param.choices))}"
+    t = param.type
+    kind = {int: "an int", float: "a float", bool: "a bool (true, false, 1, 0)"}.get(t, f"a {t.__name__}")
+    return f"{kind} >= {param.minimum:g}" if param.minimum is not None and t in (int, float) else kind
 
 
 def exception_line(exc: BaseException) -> str:

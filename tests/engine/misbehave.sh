@@ -17,6 +17,8 @@ while IFS= read -r line; do
         hang)    sleep 60 ;;
         exit)    exit 1 ;;
         stderr)  yes "noise on standard error, noise on standard error" | head -c 4000000 >&2; echo "bestmove $first" ;;
+        longline) head -c 10000000 /dev/zero | tr '\0' a | sed 's/^/bestmove /'; echo ;;
+        chatty)  i=0; while [ $i -lt 20000 ]; do echo "debug line $i" >&2; i=$((i+1)); done; echo "bestmove $first" ;;
         *)       echo "bestmove $first" ;;
       esac ;;
     quit)      exit 0 ;;

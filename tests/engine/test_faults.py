@@ -1,14 +1,18 @@
 """Every row of the engine protocol's fault list (``docs/engine-protocol.md`` "Faults"), each
 with a misbehaving engine (``misbehave.sh MODE``), played through ``arena.referee.play_game``."""
 
+import os
 import shlex
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 import arena.games
+from arena.engine import process
 from arena.engine.client import close_all
+from arena.engine.process import MAX_LINE_BYTES
 from arena.errors import BotSpecError
 from arena.referee import play_game
 from bots.base import Limits
@@ -118,6 +122,46 @@ def test_megabytes_on_stderr_never_block_the_engine(caplog):
     assert "the rest is dropped" in caplog.text
 
 
+def test_a_bestmove_line_over_the_cap_is_named_too_long_not_a_timeout():
+    """A 10 MB ``bestmove`` line: the fault says the line was too long and gives the cap (it
+    used to read as "no bestmove within 1.33s", the runner re-scanning the growing line)."""
+    bot = engine("longline")
+    record = duel(bot, Limits(time=0.3))
+    assert (record.outcome.termination, record.fault_seat) == ("bad_move", 0)
+    assert f"longer than the {MAX_LINE_BYTES} byte cap (1 MiB), starting 'bestmove aaa" in record.fault_detail
+    assert bot.engine is None  # killed
+
+
+def test_a_chatty_engine_is_drained_in_few_reads_and_log_records(caplog, monkeypatch):
+    """20,000 short standard-error lines per move: the drain reads them in chunks of many lines
+    (not one read each) and logs the first 64 KiB in a few records, each line still prefixed."""
+    caplog.set_level("INFO", logger="arena.worker.engine")
+    reads = []
+    real_read = os.read
+
+    def counting_read(fd, n):
+        data = real_read(fd, n)
+        if threading.current_thread().name.startswith("engine-stderr-"):
+            reads.append(len(data))
+        return data
+    monkeypatch.setattr(process.os, "read", counting_read)
+    bot = engine("chatty")
+    g = arena.games.make("interaction")
+    bot.reset(g, 0, 1)
+    bot.choose(g.initial_state(0), Limits(time=30))
+    bot.close()  # the drain reads to the end of the pipe
+    total = sum(reads)
+    assert total >= 20000 * len("debug line 0\n")
+    # about 20 reads here (2,000 before: a read per few lines); a loaded machine batches more, not less
+    assert len(reads) < 1000, f"{len(reads)} reads for {total} bytes"
+    records = [r for r in caplog.records if "bad stderr: debug line" in r.getMessage()]
+    logged = "\n".join(r.getMessage() for r in records).split("\n")
+    assert logged[:3] == ["bad stderr: debug line 0", "bad stderr: debug line 1", "bad stderr: debug line 2"]
+    assert all(line.startswith("bad stderr: debug line ") for line in logged) and len(logged) > 3000
+    assert len(records) < 200  # about 4,000 lines logged, one record each before
+    assert "the rest is dropped" in caplog.text
+
+
 def test_process_is_kept_across_games():
     first = make(f"sh=exec:{FIRST}")
     duel(first)
@@ -145,3 +189,19 @@ def test_ricochet_timeout_is_late_for_that_round_and_the_engine_comes_back():
     statuses = [m.status for m in record.move_stats if m.seat == 1 and m.status is not None]
     assert statuses == ["late", "late"]  # the second round was asked of a restarted engine
     assert record.fault_seat is None  # a round's fault voids that answer only
+
+
+def test_stderr_without_newlines_is_logged_cut_at_the_cap(caplog):
+    """3 MB on standard error and never a newline: the log gets one line cut at 1,000
+    characters and the note that the rest is dropped; nothing piles up waiting for a newline."""
+    caplog.set_level("INFO", logger="arena.worker.engine")
+    r, w = os.pipe()
+    drain = threading.Thread(target=process._drain, args=(r, "quiet"))
+    drain.start()
+    for _ in range(48):
+        os.write(w, b"x" * 65536)
+    os.close(w)
+    drain.join(30)
+    os.close(r)
+    messages = [rec.getMessage() for rec in caplog.records if rec.name == "arena.worker.engine"]
+    assert messages == ["quiet stderr: " + "x" * 1000, "quiet stderr: more than 65536 bytes; the rest is dropped"]

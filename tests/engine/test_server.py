@@ -191,3 +191,70 @@ def test_server_takes_the_legal_line_as_the_legal_moves():
         server.handle("legal " + " ".join(map(str, moves)))
         assert [m for m, _ in server.state.leaves()] == moves
         assert server.state.try_play(moves[0]).to_text() == start.play(moves[0]).to_text()
+
+
+def serve(spec: str, lines: list[str]) -> tuple[list[str], int]:
+    """The lines ``Server`` answers to ``lines`` (in this process) and its exit code."""
+    from arena.engine.server import Server
+    out = io.StringIO()
+    code = Server(spec, out).run(lines)
+    return out.getvalue().splitlines(), code
+
+
+@pytest.mark.parametrize("bad, problem, accepted", [
+    ("newgame chess {}", "unknown game 'chess'", "accepted: interaction, interaction-solo"),
+    ("newgame interaction {bad", "bad newgame parameters '{bad'", "expected a JSON object"),
+    ("newgame interaction [1]", "bad newgame parameters '[1]'", "expected a JSON object"),
+    ("newgame interaction {\"nosuch\": 1}", "unknown parameter 'nosuch'", "accepted: target, max_plies"),
+    ("position garbage", "bad position 'garbage' for interaction", "expected 5 fields"),
+    ("go movetime 100", "go before position", "send position TEXT"),
+    ("seat x", "bad seat line 'seat x'", "expected: seat K SEED"),
+    ("seat 5 1", "bad seat 5", "accepted: 0 to 1"),
+    ("frobnicate now", "unknown command 'frobnicate'", "accepted: aep, setoption, newgame"),
+    ("setoption depth 3", "bad setoption line", "expected: setoption name N value V"),
+    ("setoption name nosuch value 1", "unknown option 'nosuch'", "accepted: depth, nodes, time, tt"),
+    ("setoption name depth value abc", "option 'depth' refused: parameter depth='abc' is not a valid int",
+     "takes an int >= 1"),
+    ("setoption name depth value 0", "option 'depth' refused", "takes an int >= 1"),
+])
+def test_a_malformed_message_is_one_error_line_and_the_engine_serves_on(bad, problem, accepted):
+    """``docs/engine-protocol.md`` says nothing of malformed messages: as UCI engines do, the
+    engine names the problem (``info string error``, with what is accepted) and goes on; the
+    next game is played normally (here with depth 1: a refused ``depth`` keeps its value)."""
+    g = arena.games.make("interaction")
+    state = g.initial_state(3)
+    lines = ["aep 1", "setoption name depth value 1", "newgame interaction {}"]
+    lines += [bad, "isready"] if bad.startswith(("position", "go", "seat")) else ["isready", bad, "isready"]
+    lines += ["newgame interaction {}", "seat 0 3", "isready", f"position {state.to_text()}", "go", "quit"]
+    out, code = serve("alphabeta", lines)
+    errors = [line for line in out if line.startswith("info string error ")]
+    assert len(errors) == 1 and problem in errors[0] and accepted in errors[0], out
+    assert not any(line.startswith("info string fault") for line in out)
+    assert out[-1].split()[1] in {str(m) for m in state.legal_moves()} and code == 0
+    assert parse_info(out[-2]).depth == 1  # the option set before the bad line holds
+
+
+def test_a_newgame_that_fails_leaves_no_game_to_play_on():
+    """After a refused ``newgame`` a ``go`` is refused too (never a move in the previous game)."""
+    g = arena.games.make("interaction")
+    out, code = serve("random", ["aep 1", "newgame interaction {}", "isready", "newgame chess {}",
+                                 f"position {g.initial_state(1).to_text()}", "go", "quit"])
+    errors = [line for line in out if line.startswith("info string error ")]
+    assert [e.split(";")[0] for e in errors] == ["info string error newgame: unknown game 'chess'",
+                                                  "info string error position before newgame",
+                                                  "info string error go before newgame"]
+    assert not any(line.startswith("bestmove") for line in out) and code == 0
+
+
+def test_arena_engine_answers_bad_input_without_a_traceback():
+    """The tester's case: ``arena engine alphabeta`` given ``newgame chess {}`` used to print a
+    traceback and exit 3; now one error line, ``readyok``, a clean exit 0."""
+    out, code, err = talk("alphabeta", ["aep 1", "newgame chess {}", "isready", "quit"])
+    assert out[-2].startswith("info string error newgame: unknown game 'chess'; accepted: interaction")
+    assert out[-1] == "readyok" and code == 0 and "Traceback" not in err
+
+
+def test_arena_engine_bad_option_in_the_spec_is_one_line_exit_2():
+    out = subprocess.run([sys.executable, "-m", "arena", "engine", "alphabeta:depth=abc"], capture_output=True,
+                         text=True, timeout=120, input="aep 1\nquit\n")
+    assert out.returncode == 2 and "depth='abc' is not a valid int" in out.stderr and "Traceback" not in out.stderr
