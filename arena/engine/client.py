@@ -293,3 +293,10 @@ def engine_class(command: str) -> type:
     cls = share_state(type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."}))
     _CLASSES[command] = cls
     return cls
+
+
+def keeps_time(bot: Any) -> bool:
+    """``bot`` is an engine client with the arena's own ``choose``, which keeps the move's
+    deadline itself (kills a late engine, raises ``BotFault``: ``late`` at a simultaneous
+    round, the game goes on); a subclass overriding ``choose`` is not trusted to."""
+    return isinstance(bot, EngineBot) and type(bot).choose is EngineBot.choose

@@ -15,8 +15,10 @@ Faults handled here (``docs/arena.md`` "Contracts / Faults"):
 
 - a game over ``game_time`` seconds: the worker is killed and replaced, the seat on move loses
   (``game_time``);
-- a sequential move running past ``move_time + time_margin`` plus a grace (the greater of 1 s
-  and ``move_time``): killed, the seat on move loses (``timeout``);
+- a move running past ``move_time + time_margin`` plus a grace (the greater of 1 s and
+  ``move_time``): killed, the seat on move loses (``timeout``). At a simultaneous round
+  (Ricochet, Solo Interaction races) each seat's answer is timed so (``STARTED`` is written
+  for each seat asked): a racer that never answers loses the game, the rounds before stand;
 - a worker that dies (SIGKILL, ``os._exit``, segfault, all its fds closed) while a game is
   assigned to it (``GAME`` is set from the game's start until its result is sent): replaced,
   the game replayed up to ``retries`` times; then the seat on move loses (``crash``). Deaths

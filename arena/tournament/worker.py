@@ -2,9 +2,10 @@
 
 The worker tells the runner what it is doing through a shared array: ``GAME`` (id of the
 game being played) and ``BEGUN`` (its ``time.monotonic()`` start), ``SEAT``, ``PLY`` and
-``STARTED`` (``time.monotonic()`` when the bot on move was asked, 0 between moves), written
-by ``play_game``'s ``on_move`` / ``on_ply`` hooks: when a worker hangs or dies, the runner
-blames the seat on move. In the worker, fds 1 and 2 go to the tournament's log (a bot's prints
+``STARTED`` (``time.monotonic()`` when the bot on move was asked, each seat of a simultaneous
+round too; 0 between moves and while an engine client, which keeps its own deadline, answers a
+round), written by ``play_game``'s ``on_move`` / ``on_ply`` hooks: when a worker hangs or
+dies, the runner blames the seat on move. In the worker, fds 1 and 2 go to the tournament's log (a bot's prints
 never reach the arena's output; at most ``os_guard.OUTPUT_CAP`` bytes, 1 MiB, per worker
 process, then one "[bot output truncated]" line), SIGINT is ignored (the runner stops the pool), and
 ``--memory-limit`` caps the address space the bots may add (``RLIMIT_AS``).
@@ -207,7 +208,9 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         check_pid(shared, *here, known)  # also adds processes a bot started (an engine) to known
         here[0] = seat
         shared[SEAT] = seat
-        shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS else time.monotonic()
+        # the pool's watchdog times each move, each seat's answer at a simultaneous round too,
+        # but an engine's round (its client kills a late engine: ``late``, the game goes on)
+        shared[STARTED] = 0.0 if state.to_move == SIMULTANEOUS and own_deadline[seat] else time.monotonic()
 
     def on_reset(seat: int) -> None:
         check_pid(shared, *here, known)
@@ -231,6 +234,8 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
             bots.append(factories[label]())
     except Exception as exc:
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
+    engines = sys.modules.get("arena.engine.client")  # not imported: no engine bot in this worker
+    own_deadline = [engines is not None and engines.keeps_time(bot) for bot in bots]
     record = referee_game(game, bots, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                           time_margin=setup.time_margin, memory_limit=setup.memory_limit, on_move=on_move,
                           on_ply=on_ply, on_reset=on_reset, seeds=task.seeds or None, start=task.start)
