@@ -44,3 +44,35 @@ def test_dotted_bot_module_calling_sys_exit_at_import_is_reported(tmp_path, monk
     (tmp_path / "exitmod_fresh.py").write_text("import sys; sys.exit('bye')\n")
     code, out, err = run_cli(["play", "interaction", "--bot", "exitmod_fresh.Foo"], capsys)
     one_line_error(code, out, err, "cannot import bot class 'exitmod_fresh.Foo': it called sys.exit('bye') at import")
+
+
+def _engine_toml(path, bots=None):
+    import sys
+
+    text = 'game = "interaction"\n' + (f"bots = {bots!r}\n".replace("'", '"') if bots else "")
+    text += f'[[engine]]\nlabel = "eng"\ncommand = ["{sys.executable}", "-m", "arena.engine", "random"]\n'
+    path.write_text(text)
+    return path
+
+
+def _stored_labels(results):
+    import json
+    import sqlite3
+
+    (db,) = results.glob("*.sqlite")
+    with sqlite3.connect(db) as conn:
+        return {label for (seats,) in conn.execute("SELECT seats FROM games") for label in json.loads(seats)}
+
+
+@pytest.mark.parametrize("file_bots", [None, ["greedy"]])
+def test_config_engines_play_beside_command_line_bots(file_bots, tmp_path, capsys):
+    """README "Tournaments", TOML: options override the file's keys; ``--bot`` replaces ``bots``
+    but the ``[[engine]]`` tables, which no option gives, stay in the field (with a note)."""
+    config = _engine_toml(tmp_path / "e.toml", file_bots)
+    results = tmp_path / "r"
+    code, out, err = run_cli(["run", "--config", str(config), "--bot", "random", "--games", "2", "--workers", "1",
+                              "-q", "--results", str(results)], capsys)
+    assert code == 0, err
+    assert _stored_labels(results) == {"random", "eng"}
+    assert "[[engine]] tables of" in err and "(eng) play beside the --bot bots" in err
+    assert ("--bot replaces bots = ['greedy']" in err) == bool(file_bots)
