@@ -76,3 +76,34 @@ def test_config_engines_play_beside_command_line_bots(file_bots, tmp_path, capsy
     assert _stored_labels(results) == {"random", "eng"}
     assert "[[engine]] tables of" in err and "(eng) play beside the --bot bots" in err
     assert ("--bot replaces bots = ['greedy']" in err) == bool(file_bots)
+
+
+@pytest.mark.parametrize("args, name", [
+    (["run", "--game", "interaction", "--game", "sandpile"], "--game"),
+    (["run", "--games", "2", "--games", "4"], "--games"),
+    (["run", "--seed", "1", "--seed=2"], "--seed"),
+    (["play", "interaction", "--seed", "1", "--seed", "2"], "--seed"),
+    (["report", "x", "--results", "a", "--results", "b"], "--results"),
+    (["solve", "--game", "ricochet", "--game", "ricochet", PUZZLE], "--game"),
+])
+def test_single_value_option_given_twice_is_refused(args, name, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(args, capsys)
+    one_line_error(code, out, err, f"option {name} given twice; give it once")
+    assert not out and list(tmp_path.iterdir()) == []  # nothing played, nothing stored
+
+
+def test_game_parameter_key_given_twice_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["run", "-p", "target=3", "-p", "target=4"], capsys)
+    one_line_error(code, out, err, "game parameter 'target' given twice (-p target=3, -p target=4)")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_repeatable_options_flags_and_distinct_parameters_still_repeat(capsys):
+    from arena.numbers import parse_params
+
+    assert parse_params(["target=1", "max_plies=50"]) == {"target": "1", "max_plies": "50"}
+    code, out, err = run_cli(["play", "interaction", "-b", "random", "-b", "greedy", "-q", "-q",
+                              "-p", "target=1", "-p", "max_plies=50"], capsys)
+    assert code == 0 and "seat 0 random, seat 1 greedy" in out and "result after" in out, err
