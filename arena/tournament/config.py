@@ -215,14 +215,21 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         out["openings"] = str(Path(path).parent / out["openings"])  # relative to the TOML file
     if "params" in out and not isinstance(out["params"], dict):
         raise ConfigError(f"config file {str(path)!r}: params must be a table, e.g. [params] target = 5")
-    if "bots" in out:
-        if isinstance(out["bots"], str):
-            out["bots"] = [out["bots"]]
+    if "bots" in out:  # one string is a field of one bot, never a tournament: refused as the wrong type
         if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
-            raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot spec strings")
+            raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot specs, e.g. "
+                              f"bots = [\"random\", \"alphabeta:depth=3\"]; got {_toml_type(out['bots'])}")
     if engines is not None:  # kept apart: ``--bot`` replaces ``bots``, the engines stay in the field
         out["engines"] = engine_specs(engines, str(path))
     return out
+
+
+def _toml_type(value: Any) -> str:
+    """A TOML value's type in TOML's words (``a string``, ``a table``...)."""
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table", list: "a list"}
+    kind = names.get(type(value), "a date or time")
+    return f"{kind} {value!r}" if isinstance(value, str) else kind + (" with a value that is not a string" if
+                                                                       isinstance(value, list) else "")
 
 
 def engine_specs(tables: Any, where: str) -> list[str]:

@@ -107,3 +107,58 @@ def test_repeatable_options_flags_and_distinct_parameters_still_repeat(capsys):
     code, out, err = run_cli(["play", "interaction", "-b", "random", "-b", "greedy", "-q", "-q",
                               "-p", "target=1", "-p", "max_plies=50"], capsys)
     assert code == 0 and "seat 0 random, seat 1 greedy" in out and "result after" in out, err
+
+
+def test_malformed_database_is_named_in_the_report_error(tmp_path, monkeypatch, capsys):
+    """4a: ``arena report`` names the file as ``arena run`` does; the pages after the first
+    (the schema) are overwritten, so the tables cannot be read."""
+    from arena.tournament import build, run_tournament
+
+    monkeypatch.chdir(tmp_path)
+    cfg = build({"bots": ["random", "b=random"], "games": "2", "workers": "1", "name": "corrupt", "results": "results"})
+    summary = run_tournament(cfg, progress=False)
+    size = summary.path.stat().st_size
+    with open(summary.path, "r+b") as f:
+        f.seek(4096)
+        f.write(b"\xff" * (size - 4096))
+    code, out, err = run_cli(["report", "corrupt", "--no-write"], capsys)
+    one_line_error(code, out, err, "cannot read results database 'results/corrupt.sqlite': database disk image is malformed")
+
+
+def test_directory_named_like_a_database_is_called_a_directory(tmp_path, monkeypatch, capsys):
+    """4b: a folder ``r2/dirdb.sqlite`` is not listed as a tournament nor reported as missing."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r2" / "dirdb.sqlite").mkdir(parents=True)
+    for args in (["report", "dirdb", "--results", "r2"], ["report", "r2/dirdb.sqlite"]):
+        code, out, err = run_cli(args, capsys)
+        one_line_error(code, out, err, "'r2/dirdb.sqlite' is a directory, not a results database")
+    code, out, err = run_cli(["report", "other", "--results", "r2"], capsys)
+    one_line_error(code, out, err, "no tournament 'other' under 'r2'; none stored there yet")
+
+
+def test_lock_path_that_is_a_directory_is_named(tmp_path, monkeypatch, capsys):
+    """4c: the lock file is named, not its folder."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r3" / "t.lock").mkdir(parents=True)
+    code, out, err = run_cli(["run", "--name", "t", "--results", "r3", "--games", "2", "-q"], capsys)
+    one_line_error(code, out, err, "cannot open the run lock file 'r3/t.lock': Is a directory")
+    assert sorted(p.name for p in (tmp_path / "r3").iterdir()) == ["t.lock"]
+
+
+@pytest.mark.parametrize("value, got", [('"random"', "got a string 'random'"), ('["random", 3]', "got a list"),
+                                        ("3", "got an integer")])
+def test_toml_bots_not_a_list_of_strings_is_refused(value, got, tmp_path, capsys):
+    """4d: ``bots = "random"`` was taken as a one-bot field ("needs at least 2 bots, got 1")."""
+    config = tmp_path / "s.toml"
+    config.write_text(f"bots = {value}\n")
+    code, out, err = run_cli(["run", "--config", str(config)], capsys)
+    one_line_error(code, out, err, "bots must be a list of bot specs, e.g. bots = [")
+    assert got in err
+
+
+@pytest.mark.parametrize("quiet", [[], ["-q"]])
+def test_play_refuses_a_bad_setup_before_printing_anything(quiet, capsys):
+    """4e: the header line came before the error of a setup the parameters make impossible."""
+    code, out, err = run_cli(["play", "ricochet", "-p", "diagonals=100", *quiet], capsys)
+    one_line_error(code, out, err, "cannot place 100 barriers in a quadrant")
+    assert out == ""
