@@ -63,13 +63,16 @@ def parse_params(items: list[str] | None) -> dict[str, str]:
     """``key=value`` strings (``-p`` of ``arena run`` and ``arena play``) as a dict.
 
     Raises:
-        ConfigError: an item without ``=``.
+        ConfigError: an item without ``=``, or a key given twice.
     """
     out: dict[str, str] = {}
     for item in items or []:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise ConfigError(f"bad game parameter {item!r}; expected key=value, e.g. -p target=5")
+        if key.strip() in out:
+            raise ConfigError(f"game parameter {key.strip()!r} given twice (-p {key.strip()}={out[key.strip()]}, "
+                              f"-p {item.strip()}); give it once")
         out[key.strip()] = value.strip()
     return out
 

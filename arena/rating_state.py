@@ -36,6 +36,7 @@ from typing import Any
 import trueskill
 
 from arena.errors import ResultsError
+from arena.reading import unreadable
 from arena.ratings import rate_one
 from arena.aggregates import merge_sums, search_sums
 
@@ -158,7 +159,7 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
             return None
         stored = conn.execute("SELECT count(*) FROM games WHERE game_id BETWEEN 1 AND ?", (row[2],)).fetchone()[0]
     except sqlite3.Error as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
+        raise unreadable(conn, exc) from None
     if stored != row[2] or row[3] != row[2]:
         return None
     data = json.loads(row[4])
@@ -227,7 +228,7 @@ def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int
             return []
         return conn.execute(sql + " ORDER BY game_id, seat", args).fetchall()
     except sqlite3.Error as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
+        raise unreadable(conn, exc) from None
 
 
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,

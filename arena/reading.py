@@ -71,6 +71,27 @@ def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
     return connect_readonly(db), True
 
 
+def unreadable(conn: sqlite3.Connection, exc: BaseException, path: Any = None) -> ResultsError:
+    """``cannot read results database 'results/x.sqlite': <why>``: the file named (``path``,
+    or the connection's main database file) as ``arena run`` names it."""
+    if path is None:
+        try:
+            path = next((row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"), None)
+        except sqlite3.Error:
+            path = None
+    where = f" {_relative(path)!r}" if path else ""
+    return ResultsError(f"cannot read results database{where}: {exc}")
+
+
+def _relative(path: Any) -> str:
+    """``path`` relative to the current folder when under it (as the user gave it), else as is."""
+    try:
+        return os.path.relpath(path) if Path(path).is_absolute() and Path(path).resolve().is_relative_to(Path.cwd()) \
+            else str(path)
+    except (OSError, ValueError):
+        return str(path)
+
+
 @contextmanager
 def _reading(db: Any) -> Iterator[sqlite3.Connection]:
     """A connection to read ``db`` (a ``Store``, a connection, or a path opened read-only and
@@ -83,7 +104,8 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
     try:
         yield conn
     except (sqlite3.Error, pd.errors.DatabaseError) as exc:
-        raise ResultsError(f"cannot read results database: {exc}") from None
+        path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else None)
+        raise unreadable(conn, exc, path) from None
     finally:
         if owned:
             conn.close()

@@ -87,13 +87,19 @@ def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "resul
     """The database of a tournament given by name (under ``results``) or by path.
 
     Raises:
-        ResultsError: no such tournament (the message lists those under ``results``).
+        ResultsError: no such tournament (the message lists those under ``results``), or a
+            directory where the database would be.
     """
     given = Path(name_or_path)
-    for candidate in (given, db_path(str(name_or_path), results)):
+    candidates = (given, db_path(str(name_or_path), results))
+    for candidate in candidates:
         if candidate.is_file():
             return candidate
-    found = sorted(p.stem for p in Path(results).glob("*.sqlite")) if Path(results).is_dir() else []
+    folder = next((c for c in candidates if c.suffix == ".sqlite" and c.is_dir()), None)
+    if folder is not None:
+        raise ResultsError(f"{str(folder)!r} is a directory, not a results database; give a tournament's "
+                           "NAME or the path of its .sqlite file")
+    found = sorted(p.stem for p in Path(results).glob("*.sqlite") if p.is_file()) if Path(results).is_dir() else []
     raise ResultsError(
         f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
         + (f"found: {', '.join(found)}" if found else "none stored there yet")
@@ -119,10 +125,16 @@ class Store:
         root = Path(results)
         if root.exists() and not root.is_dir():
             raise ResultsError(f"results path {str(root)!r} is a file, not a directory; give --results DIR")
+        lock = root / f"{name}.lock"
         try:
             root.mkdir(parents=True, exist_ok=True)
-            lock_fd = os.open(root / f"{name}.lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
+            raise _fail(root, exc, "write results to") from None
+        try:
+            lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:  # the folder is there: name what failed in it (the lock file, or the folder)
+            if os.path.lexists(lock):
+                raise _fail(lock, exc, "open the run lock file") from None
             raise _fail(root, exc, "write results to") from None
         try:
             fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -125,13 +125,23 @@ def _load_file_class(kind: str) -> type:
         sys.modules[module_name] = module
         try:
             spec.loader.exec_module(module)
-        except Exception as exc:  # a user's file: report, never trace back
+        except (Exception, SystemExit) as exc:  # a user's file: report, never trace back
             del sys.modules[module_name]
-            raise BotSpecError(f"cannot load bot file {path_text!r}: {type(exc).__name__}: {exc}") from None
+            raise BotSpecError(f"cannot load bot file {path_text!r}: {_import_failure(exc)}") from None
     try:
         return getattr(module, cls_name)
     except AttributeError:
         raise BotSpecError(f"bot file {path_text!r} has no class {cls_name!r}") from None
+
+
+def _import_failure(exc: BaseException) -> str:
+    """Why a user's module failed at import, in words: ``ValueError: bad`` or, for a module
+    that calls ``sys.exit`` at import (``SystemExit`` would end the arena silently),
+    ``it called sys.exit(1) at import``. ``os._exit`` at import ends the process at once and
+    cannot be reported."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({'' if exc.code is None else repr(exc.code)}) at import"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def bot_class(kind: str) -> type:
@@ -159,8 +169,8 @@ def bot_class(kind: str) -> type:
             return getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
             raise BotSpecError(f"cannot import bot class {kind!r}: {exc}{_file_hint(module, attr, exc)}") from None
-        except Exception as exc:
-            raise BotSpecError(f"cannot import bot class {kind!r}: {type(exc).__name__}: {exc}") from None
+        except (Exception, SystemExit) as exc:
+            raise BotSpecError(f"cannot import bot class {kind!r}: {_import_failure(exc)}") from None
     raise BotSpecError(
         f"unknown bot kind {kind!r}; accepted: {', '.join(names())}, "
         "a dotted path package.module.ClassName or path/to/file.py#ClassName"

@@ -18,6 +18,8 @@ try:  # typer >= 0.20 vendors click; older releases use click itself
 except ImportError:  # pragma: no cover
     import click.exceptions as cx
 
+from typer.core import TyperCommand
+
 from arena.errors import ArenaError, as_line, one_line
 
 app = typer.Typer(
@@ -48,8 +50,31 @@ def _options(
     """Tournament engine-vs-engine arena for board-game AI."""
 
 
+class OnceCommand(TyperCommand):
+    """A command whose single-value options may be given once: ``--seed 1 --seed 2`` is refused
+    (click keeps the last value silently), as a bot spec's option or a TOML key given twice
+    is. Repeatable options (``multiple``) and flags are not checked."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        if args:  # click's parser, run once more on a copy: it records every occurrence in order
+            _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            seen: set[int] = set()
+            for param in order:
+                if getattr(param, "multiple", False) or getattr(param, "is_flag", False) \
+                        or getattr(param, "count", False) or param.param_type_name != "option":
+                    continue
+                if id(param) in seen:
+                    name = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+                    raise cx.BadOptionUsage(name, f"option {name} given twice; give it once", ctx=ctx)
+                seen.add(id(param))
+        return super().parse_args(ctx, args)
+
+
 for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)
+for _info in app.registered_commands:
+    if _info.cls in (None, TyperCommand):  # a command of its own class keeps it
+        _info.cls = OnceCommand
 
 
 #: seconds a command may take to stop after Ctrl-C before the process exits at once

@@ -93,14 +93,15 @@ def play(
         for b in bots:
             own = b.own_limits() if hasattr(b, "own_limits") else Limits()
             limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
+        # the start position before any output: a parameter the setup refuses (ConfigError) prints nothing
         opening = random_opening(g, seed, opening_plies) if opening_plies else []
+        start = g.initial_state(seed)
+        for text in opening:
+            start = start.play(g.parse_move(start, text))
         typer.echo(f"{_title(g)}, seed {seed}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
         if opening:
             typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
         if not quiet:
-            start = g.initial_state(seed)
-            for text in opening:
-                start = start.play(g.parse_move(start, text))
             typer.echo(start.diagram())
             typer.echo(f"position: {start.to_text()}")
             typer.echo("")

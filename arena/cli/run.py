@@ -59,11 +59,14 @@ def run(
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster)
+    note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     cfg = build(values)
     console, err = make_console(), make_console(stderr=True)
+    if note:
+        err.print(note, markup=False, highlight=False)
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, console=err, progress=not quiet)
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
@@ -86,6 +89,20 @@ def run(
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
     console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
+
+
+def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:
+    """What ``--bot`` did to the config file's field, in one line (options override the file's
+    keys, ``README.md`` "Tournaments"; ``[[engine]]`` tables have no option and stay)."""
+    if not bot or not (values.get("bots") or values.get("engines")):
+        return None
+    parts = []
+    if values.get("bots"):
+        parts.append(f"--bot replaces bots = {list(values['bots'])} of {str(config)!r}")
+    if values.get("engines"):
+        labels = ", ".join(spec.partition("=")[0] for spec in values["engines"])
+        parts.append(f"the [[engine]] tables of {str(config)!r} ({labels}) play beside the --bot bots")
+    return "note: " + "; ".join(parts)
 
 
 @contextmanager

@@ -184,7 +184,9 @@ def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | No
 
 
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
-    """The settings of a TOML file (same keys as the options, ``-`` or ``_``; ``[params]``).
+    """The settings of a TOML file (same keys as the options, ``-`` or ``_``; ``[params]``;
+    ``[[engine]]`` tables as bot specs under ``engines``, which ``build`` adds to ``bots``:
+    ``--bot`` given on the command line replaces the file's ``bots``, not its engines).
 
     Raises:
         ConfigError: unreadable file, bad TOML, or an unknown key.
@@ -213,14 +215,21 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         out["openings"] = str(Path(path).parent / out["openings"])  # relative to the TOML file
     if "params" in out and not isinstance(out["params"], dict):
         raise ConfigError(f"config file {str(path)!r}: params must be a table, e.g. [params] target = 5")
-    if "bots" in out:
-        if isinstance(out["bots"], str):
-            out["bots"] = [out["bots"]]
+    if "bots" in out:  # one string is a field of one bot, never a tournament: refused as the wrong type
         if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
-            raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot spec strings")
-    if engines is not None:
-        out["bots"] = list(out.get("bots", [])) + engine_specs(engines, str(path))
+            raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot specs, e.g. "
+                              f"bots = [\"random\", \"alphabeta:depth=3\"]; got {_toml_type(out['bots'])}")
+    if engines is not None:  # kept apart: ``--bot`` replaces ``bots``, the engines stay in the field
+        out["engines"] = engine_specs(engines, str(path))
     return out
+
+
+def _toml_type(value: Any) -> str:
+    """A TOML value's type in TOML's words (``a string``, ``a table``...)."""
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table", list: "a list"}
+    kind = names.get(type(value), "a date or time")
+    return f"{kind} {value!r}" if isinstance(value, str) else kind + (" with a value that is not a string" if
+                                                                       isinstance(value, list) else "")
 
 
 def engine_specs(tables: Any, where: str) -> list[str]:
@@ -257,7 +266,8 @@ def engine_specs(tables: Any, where: str) -> list[str]:
 
 
 def build(values: dict[str, Any]) -> TournamentConfig:
-    """A checked ``TournamentConfig`` from option values (``None`` = not given).
+    """A checked ``TournamentConfig`` from option values (``None`` = not given); ``engines``
+    (``load_toml``'s ``[[engine]]`` specs) join the field after ``bots``.
 
     Raises:
         ConfigError: a bad number (the message names the accepted range), format, rotation,
@@ -295,7 +305,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given["sprt"] = parse(given["sprt"]).text()
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
-    given["bots"] = tuple(given.get("bots") or ()) or default_bots
+    given["bots"] = tuple(given.get("bots") or ()) + tuple(given.pop("engines", None) or ()) or default_bots
     openings_file = given.pop("openings", None)
     params = dict(given.get("params") or {})
     cls = arena.games.game_class(game_name)  # UnknownGameError
