@@ -41,3 +41,11 @@ def test_paired_runs_bot_and_loop_for_as_long():
     r, a, b = speed.ratio("interaction", "alphabeta:depth=1", states, speed.perft, 1)
     assert r > 0 and abs(r - a / b) < 1e-9
     assert "speed" in MODULES
+
+
+def test_ratio_is_the_median_run_by_its_own_ratio(monkeypatch):
+    """Each run's ratio is taken within the run (bot and loop in the same seconds); the figure
+    is the median run's, never the best bot run over the best loop run of other runs."""
+    runs = iter([(100, 1.0, 200, 1.0), (90, 1.0, 100, 1.0), (300, 1.0, 400, 1.0)])  # 0.5, 0.9, 0.75
+    monkeypatch.setattr(speed, "paired", lambda *args: next(runs))
+    assert speed.ratio("interaction", "alphabeta", [], speed.perft, 3) == (0.75, 300.0, 400.0)
