@@ -14,7 +14,7 @@ As in a tournament worker (``arena.tournament.worker.check_pid``, ``docs/arena.m
 ``crash`` at the ply it was choosing, the plies before stand; the child runs in a session of
 its own and the caller is a child subreaper while the game runs, so when it ends the child's
 process group is killed and every descendant left (``setsid`` ones included) is killed and
-reaped (``os_guard.kill_group``, ``os_guard.kill_orphans``).
+reaped (``os_guard.kill_group``, ``os_guard.orphans_reaped``).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.games import Game
-from arena.os_guard import (children, death_text, forked_copies, guard_child, has_children, hold_subreaper, kill_group,
-                            kill_orphans, new_session, release_subreaper)
+from arena.os_guard import (children, death_text, forked_copies, guard_child, has_children, kill_group, new_session,
+                            orphans_reaped)
 from arena.referee import GameRecord, MoveRecord, Termination, fault_record, referee_game
 from bots.base import Limits, Player
 
@@ -139,77 +139,74 @@ def watch_game(
     options = dict(labels=labels, opening=opening, limits=limits, time_margin=time_margin)
     proc = ctx.Process(target=_child, args=(sender, mark, game, list(bots), seed, options, memory_limit, diagrams),
                        daemon=True)
-    hold_subreaper()  # orphans of the child come back here (kill_orphans)
-    before = children()  # the caller's own children are never touched
-    start = time.perf_counter()
-    proc.start()
-    sender.close()
-    seat, deadline = -1, None
-    moves: list[str] = []
-    stats: list[MoveRecord] = []
+    # a subreaper meanwhile: descendants in other sessions (setsid) come back here and are killed
+    # when the block ends; the caller's own children are never touched
+    with orphans_reaped():
+        start = time.perf_counter()
+        proc.start()
+        sender.close()
+        seat, deadline = -1, None
+        moves: list[str] = []
+        stats: list[MoveRecord] = []
 
-    def lost(reason: Termination, detail: str) -> GameRecord:
-        return fault_record(tuple(labels), seed, tuple(opening), seat, reason, detail, moves, stats,
-                            time.perf_counter() - start)
+        def lost(reason: Termination, detail: str) -> GameRecord:
+            return fault_record(tuple(labels), seed, tuple(opening), seat, reason, detail, moves, stats,
+                                time.perf_counter() - start)
 
-    def take(msg: tuple) -> None:
-        """A ply the child played: kept, and shown."""
-        ply = msg[1]
-        moves.append((ply.last_round or "") if ply.record.status is not None else ply.record.move)
-        if ply.record.status is None:
-            stats.append(ply.record)
-        if on_ply:
-            on_ply(ply)
+        def take(msg: tuple) -> None:
+            """A ply the child played: kept, and shown."""
+            ply = msg[1]
+            moves.append((ply.last_round or "") if ply.record.status is not None else ply.record.move)
+            if ply.record.status is None:
+                stats.append(ply.record)
+            if on_ply:
+                on_ply(ply)
 
-    def forked() -> GameRecord:
-        nonlocal seat
-        seat, ply = int(mark[_MARK_SEAT]), int(mark[_MARK_PLY])
-        while receiver.poll(0):  # plies played before the fork may still be in the pipe
-            try:
-                msg = receiver.recv()
-            except (EOFError, OSError):
-                break
-            if msg[0] == "ply" and msg[1].record.ply < ply:
-                take(msg)
-        del moves[max(0, ply - len(opening)):]  # the plies before the fork stand
-        stats[:] = [m for m in stats if m.ply < ply]
-        return lost(Termination.CRASH, f"seat {seat} ({labels[seat] if 0 <= seat < len(labels) else '?'}) forked "
-                                       f"the bot process (os.fork) at ply {ply}; it and its descendants killed")
+        def forked() -> GameRecord:
+            nonlocal seat
+            seat, ply = int(mark[_MARK_SEAT]), int(mark[_MARK_PLY])
+            while receiver.poll(0):  # plies played before the fork may still be in the pipe
+                try:
+                    msg = receiver.recv()
+                except (EOFError, OSError):
+                    break
+                if msg[0] == "ply" and msg[1].record.ply < ply:
+                    take(msg)
+            del moves[max(0, ply - len(opening)):]  # the plies before the fork stand
+            stats[:] = [m for m in stats if m.ply < ply]
+            return lost(Termination.CRASH, f"seat {seat} ({labels[seat] if 0 <= seat < len(labels) else '?'}) forked "
+                                           f"the bot process (os.fork) at ply {ply}; it and its descendants killed")
 
-    try:
-        while True:
-            ready = receiver.poll(FORK_POLL if deadline is None else
-                                  min(FORK_POLL, max(0.0, deadline - time.monotonic())))
-            if mark[_MARK]:
-                return forked()
-            if not ready:
-                if deadline is None or time.monotonic() < deadline:
-                    continue
-                proc.kill()
-                return lost(Termination.TIMEOUT, f"no move after {move_time + time_margin:g}s "
-                                       f"(--move-time {move_time:g} + --time-margin {time_margin:g}); bot process killed")
-            try:
-                msg = receiver.recv()
-            except (EOFError, OSError):
-                proc.join(5)
+        try:
+            while True:
+                ready = receiver.poll(FORK_POLL if deadline is None else
+                                      min(FORK_POLL, max(0.0, deadline - time.monotonic())))
                 if mark[_MARK]:
                     return forked()
-                return lost(Termination.CRASH, f"bot process {death_text(proc.exitcode)}")
-            if msg[0] == "move":
-                seat = msg[1]
-                deadline = msg[2] + move_time + time_margin if move_time is not None and msg[2] else None
-            elif msg[0] == "ply":
-                deadline = None
-                take(msg)
-            else:  # "done"
-                return msg[1]
-    finally:
-        receiver.close()
-        kill_group(proc.pid)  # the child and every descendant still in its session
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-        try:
-            kill_orphans(before)  # descendants in other sessions (setsid), re-parented here
+                if not ready:
+                    if deadline is None or time.monotonic() < deadline:
+                        continue
+                    proc.kill()
+                    return lost(Termination.TIMEOUT, f"no move after {move_time + time_margin:g}s "
+                                           f"(--move-time {move_time:g} + --time-margin {time_margin:g}); bot process killed")
+                try:
+                    msg = receiver.recv()
+                except (EOFError, OSError):
+                    proc.join(5)
+                    if mark[_MARK]:
+                        return forked()
+                    return lost(Termination.CRASH, f"bot process {death_text(proc.exitcode)}")
+                if msg[0] == "move":
+                    seat = msg[1]
+                    deadline = msg[2] + move_time + time_margin if move_time is not None and msg[2] else None
+                elif msg[0] == "ply":
+                    deadline = None
+                    take(msg)
+                else:  # "done"
+                    return msg[1]
         finally:
-            release_subreaper()
+            receiver.close()
+            kill_group(proc.pid)  # the child and every descendant still in its session
+            if proc.is_alive():
+                proc.kill()
+            proc.join()
