@@ -7,7 +7,9 @@ or not, gets ``PR_SET_PDEATHSIG`` SIGKILL between ``fork`` and ``exec`` (Linux; 
 children (a shell script's ``sleep``, a wrapper's real engine) outlive a SIGKILL of the whole arena
 (nothing is left to kill the group); when the arena ends an engine itself, ``kill`` SIGKILLs the
 group and they go with it. Also, Linux sends the signal when the *thread* that started the engine
-ends, so engines must be started from a thread that lives as long as they are used. Its standard error is drained by a thread into the tournament log, each line prefixed with its
+ends, so engines must be started from a thread that lives as long as they are used.
+
+Its standard error is drained by a thread into the tournament log, each line prefixed with its
 label (the first ``STDERR_LOG_BYTES`` of it; the rest is read in large chunks and dropped), so an
 engine writing megabytes there can never block, and thousands of short lines cost a few reads
 (see ``_drain``). Standard output is read with ``poll`` and a deadline (a blocking read when there
