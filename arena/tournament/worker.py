@@ -5,10 +5,12 @@ game being played) and ``BEGUN`` (its ``time.monotonic()`` start), ``SEAT``, ``P
 ``STARTED`` (``time.monotonic()`` when the bot on move was asked, each seat of a simultaneous
 round too; 0 between moves and while an engine client, which keeps its own deadline, answers a
 round), written by ``play_game``'s ``on_move`` / ``on_ply`` hooks: when a worker hangs or
-dies, the runner blames the seat on move. In the worker, fds 1 and 2 go to the tournament's log (a bot's prints
-never reach the arena's output; at most ``os_guard.OUTPUT_CAP`` bytes, 1 MiB, per worker
-process, then one "[bot output truncated]" line), SIGINT is ignored (the runner stops the pool), and
-``--memory-limit`` caps the address space the bots may add (``RLIMIT_AS``).
+dies, the runner blames the seat on move.
+
+In the worker, fds 1 and 2 go to the tournament's log (a bot's prints never reach the arena's
+output; at most ``os_guard.OUTPUT_CAP`` bytes, 1 MiB, per worker process, then one "[bot output
+truncated]" line), SIGINT is ignored (the runner stops the pool), and ``--memory-limit`` caps
+the address space the bots may add (``RLIMIT_AS``).
 
 Blame and termination are decided by ``arena.referee.referee_game``; the OS mechanics
 (output, SIGINT, parent death, memory cap) by ``arena.os_guard``.
