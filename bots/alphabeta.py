@@ -6,7 +6,10 @@
   value, bound and best move per position. A stored value is used as a cut-off only at the
   same remaining depth, so the root value at depth ``d`` equals plain minimax at depth ``d``
   (checked by the tests); deeper entries still give their best move for ordering.
-- Move ordering: the hash move, then two killer moves per ply, then the history heuristic.
+- Move ordering: the hash move, then two killer moves per ply, then the history heuristic
+  (not at depth-1 nodes, whose moves after the hash move and killers come in generation
+  order). A depth-1 node is one call of the state's ``best_leaf`` where it has one
+  (Interaction: simulate, value and cut off in one loop), else ``play`` of every move.
 - Each iteration of the deepening searches the tree of the one before plus one ply, so the
   positions of an iteration (children, and leaves completed by the state's ``expand``) are
   kept for the next one instead of being played again: the same tree, about a quarter fewer
@@ -23,8 +26,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import chain
 import time
 from typing import Any
 
@@ -230,34 +231,38 @@ class AlphaBetaBot(Bot):
         expand = getattr(state, "expand", None)
         play = getattr(state, "child", None) or state.play
         try_play = getattr(state, "try_play", None)
-
-        def kept(move: Any, make) -> State | None:
-            """The child kept for ``move``, a kept leaf completed by ``expand``, else ``make(move)``."""
+        killers = self._killers[ply]
+        if try_play is None or (hash_move is None and killers[0] is None):
+            order = self._ordered(state.legal_moves(), hash_move, ply)
+        else:
+            journal = self._journal
+            mark = len(journal)
+            tried: list = []
+            for move in (hash_move, *killers):
+                if move is None or move in tried:
+                    continue
+                child = kids.get(move)  # kept: legal here
+                if child is None:
+                    child = try_play(move)
+                    if child is None:
+                        continue
+                    kids[move] = child
+                elif child.__class__ is not cls:
+                    child = kids[move] = expand(child) if expand is not None else play(move)
+                tried.append(move)
+                yield move, child
+            order = [m for m in state.legal_moves() if m not in tried]
+            if self._history:
+                before = {m: old for m, old in reversed(journal[mark:])}  # the earliest update wins
+                hist = self._history.get_zero
+                order.sort(key=lambda m: before[m] if m in before else hist(m), reverse=True)
+        for move in order:
             child = kids.get(move)
             if child is None:
-                child = make(move)
-                if child is not None:
-                    kids[move] = child
-            elif child.__class__ is not cls:
+                child = kids[move] = play(move)
+            elif child.__class__ is not cls:  # a kept leaf: made whole
                 child = kids[move] = expand(child) if expand is not None else play(move)
-            return child
-
-        k1 = self._killers[ply][0]
-        if try_play is None or (hash_move is None and k1 is None):
-            for move in self._ordered(state.legal_moves(), hash_move, ply):
-                yield move, kept(move, play)
-            return
-        journal = self._journal
-        mark = len(journal)
-        tried: list = []
-        yield from self._tried(lambda move: kept(move, try_play), hash_move, ply, tried)
-        rest = [m for m in state.legal_moves() if m not in tried]
-        if self._history:
-            before = {m: old for m, old in reversed(journal[mark:])}  # the earliest update wins
-            hist = self._history.get_zero
-            rest.sort(key=lambda m: before[m] if m in before else hist(m), reverse=True)
-        for move in rest:
-            yield move, kept(move, play)
+            yield move, child
 
     def _kids_of(self, state: State) -> dict:
         """``{move: child}`` kept for ``state`` in this choice: a new dict the first time (the
@@ -274,40 +279,37 @@ class AlphaBetaBot(Bot):
         self._kids[id(state)] = (state, kids)  # the state held: its id is not reused meanwhile
         return kids
 
-    def _tried(self, single, hash_move: Any, ply: int, tried: list) -> Iterator[tuple[Any, Any]]:
-        """``(move, single(move))`` for the hash move and the killers of ``ply`` that ``single``
-        (the state's ``try_play`` or ``try_leaf``) finds legal, each once, appended to ``tried``."""
-        for move in (hash_move, *self._killers[ply]):
-            if move is None or move in tried:
-                continue
-            child = single(move)
-            if child is not None:
-                tried.append(move)
-                yield move, child
-
     def _frontier(self, state: State, me: int, alpha: float, beta: float, ply: int,
                   hash_move: Any) -> tuple[float, Any]:
-        """(best value, best move) of a depth-1 node: every child is a leaf.
-
-        The hot loop of the search: leaves are counted in a local variable and valued by the
-        evaluator; moves are ordered by hash move and killers only (no history look-ups). The
+        """(best value, best move) of a depth-1 node: every child is a leaf, valued by the
+        evaluator; moves ordered by hash move and killers only (no history look-ups). The
         leaves are kept (``_kids_of``): the next iteration searches them as depth-1 nodes.
+
+        The hot loop of the search: where the state has ``best_leaf`` (a whole depth-1 node
+        in one loop, with positions for evaluation only), that; else ``play`` of every move.
         """
+        best_leaf = getattr(state, "best_leaf", None)
+        if best_leaf is not None:
+            base = self._base = self.nodes
+            final = self._final
+            best, best_move, count = best_leaf(
+                self._evaluate, me, lambda end: final(end, me, ply + 1), alpha, beta,
+                (hash_move, *self._killers[ply]), self._kids_of(state) if self._keep else None,
+                self._next_check - base, self._leaf_check)
+            self.nodes = base + count
+            if best >= beta:
+                self._cutoff(best_move, hash_move, 1, ply)
+            return best, best_move
+        kids = self._kids_of(state)
         best, best_move = -INF, None
         evaluate = self._evaluate
-        nodes, check = self.nodes, self._next_check
-        kids = self._kids_of(state)
-        for move, child in self._leaves(state, hash_move, ply):
-            nodes += 1
-            kids[move] = child
-            if child.to_move < 0:
-                v = self._final(child, me, ply + 1)
-            else:
-                v = evaluate(child, me)
-            if nodes >= check:
-                self.nodes = nodes
+        play = state.play
+        for move in self._ordered(state.legal_moves(), hash_move, ply, False):
+            child = kids[move] = play(move)
+            self.nodes += 1
+            v = self._final(child, me, ply + 1) if child.to_move < 0 else evaluate(child, me)
+            if self.nodes >= self._next_check:
                 self._check()
-                check = self._next_check
             if v > best:
                 best, best_move = v, move
                 if v > alpha:
@@ -315,27 +317,15 @@ class AlphaBetaBot(Bot):
                     if alpha >= beta:
                         self._cutoff(move, hash_move, 1, ply)
                         break
-        self.nodes = nodes
         return best, best_move
 
-    def _leaves(self, state: State, hash_move: Any, ply: int) -> Iterator[tuple[Any, Any]]:
-        """``(move, leaf)`` of a depth-1 node, lazily, in ``_ordered`` order without history.
-
-        Where the state has ``try_leaf`` and ``leaves(skip)`` (positions for evaluation only,
-        full states where the game may end; the moves generated as they are asked for): the
-        hash move and killers, each checked alone, then the other moves in generation order
-        (``leaves`` reads ``tried`` only once those are done), so a cut-off by an early move
-        skips the rest of move generation. Else ``play`` of every legal move.
-        """
-        single = getattr(state, "try_leaf", None)
-        leaves = getattr(state, "leaves", None)
-        if single is None or leaves is None:
-            play = state.play
-            return ((m, play(m)) for m in self._ordered(state.legal_moves(), hash_move, ply, False))
-        if hash_move is None and self._killers[ply][0] is None:
-            return leaves()
-        tried: list = []
-        return chain(self._tried(single, hash_move, ply, tried), leaves(tried))
+    def _leaf_check(self, count: int) -> float:
+        """``best_leaf``'s ``check``: the limits, ``count`` leaves into the depth-1 node that
+        began at ``self._base`` nodes; returns the leaves until the next check."""
+        base = self._base
+        self.nodes = base + count
+        self._check()
+        return self._next_check - base
 
     @staticmethod
     def _final(state: State, me: int, ply: int) -> float:

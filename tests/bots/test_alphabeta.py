@@ -157,13 +157,14 @@ def _choices(setup: int, plies: int) -> list[tuple[str, int, float]]:
 
 
 def test_staged_move_generation_searches_the_same_tree(monkeypatch):
-    """Hash and killer moves checked alone before generating (``InteractionState.try_play`` /
-    ``try_leaf``) give the same moves, node counts and values as generating every move first."""
+    """Hash and killer moves checked alone before generating (``InteractionState.try_play``,
+    and ``best_leaf`` at depth-1 nodes) give the same moves, node counts and values as
+    generating every move first and playing each."""
     from arena.games.interaction.search import SearchSteps
 
     staged = _choices(3, 12)
     monkeypatch.delattr(SearchSteps, "try_play")
-    monkeypatch.delattr(SearchSteps, "try_leaf")
+    monkeypatch.delattr(SearchSteps, "best_leaf")
     assert _choices(3, 12) == staged
     assert sum(n for _, n, _ in staged) > 1000
 
@@ -198,3 +199,29 @@ def test_collector_paused_restores_the_collector_also_on_an_exception():
         assert not gc.isenabled()  # left as it was found
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("cap", [1, 2, 3, 40, 333, 1500])
+def test_a_node_limit_stops_best_leaf_where_the_plain_leaf_loop_stops(monkeypatch, cap):
+    """A node limit reached inside a depth-1 node (``best_leaf``'s ``check``) stops the search
+    at the same node, with the same move, depth and value, as the plain loop over ``play``."""
+    import arena.games
+    import bots
+    from arena.games.interaction.search import SearchSteps
+
+    from arena.bench import search as search_bench
+
+    game = arena.games.make("interaction")
+    state = search_bench.positions(6)[4]
+
+    def choice():
+        bot = bots.make(f"alphabeta:nodes={cap}")
+        bot.reset(game, state.to_move, 0)
+        move = bot.choose(state, bots.Limits())
+        stats = bot.last_stats
+        return str(move), stats.nodes, stats.depth, stats.evaluation
+
+    fused = choice()
+    monkeypatch.delattr(SearchSteps, "best_leaf")
+    assert choice() == fused
+    assert fused[1] == cap or cap > 1000  # the limit was met exactly, in the middle of a node

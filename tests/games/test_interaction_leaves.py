@@ -1,7 +1,8 @@
-"""``InteractionState.leaves``: the light positions of search leaves agree with ``play``."""
+"""``InteractionState.leaves`` and ``best_leaf``: the light positions of search leaves agree with ``play``."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -104,6 +105,10 @@ def test_a_pass_is_the_one_leaf_when_no_ball_can_strike():
     (move, leaf), = game.parse_state(text).leaves()  # found by a seeded random game: Blue is blocked
     assert move is PASS and leaf.to_text() == game.parse_state(text).play(PASS).to_text()
     assert list(game.parse_state(text).leaves([PASS])) == []
+    kept: dict = {}
+    best, best_move, count = game.parse_state(text).best_leaf(lambda pos, seat: 5.0, 1, lambda end: 0.0,
+                                                              -math.inf, math.inf, (PASS, None), kept)
+    assert (best, best_move, count) == (5.0, PASS, 1) and list(kept) == [PASS]
 
 
 @pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
@@ -159,3 +164,61 @@ def test_child_of_a_move_that_a_wrong_legal_line_listed_is_refused_as_play_refus
     state.given_legal(["a5N"])
     with pytest.raises(IllegalMoveError):
         state.child(state.legal_moves()[0])
+
+
+@pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
+def test_best_leaf_values_in_order_what_play_gives_and_cuts_off_at_beta(params):
+    """``best_leaf`` (a depth-1 node of alpha-beta in one loop): the legal moves of ``first``
+    in their order (illegal ones, ``None``, repeats and a pass skipped), then the others in
+    generation order; each position as ``play`` makes it, valued by ``evaluate`` or ``final``;
+    the best value and its first move; the loop stops at the first value ``>= beta``, and a
+    node left early keeps its legal moves whole."""
+    from arena.games.interaction.notation import MOVES, PASS
+    from bots.eval.interaction import evaluate
+    from bots.values import terminal_value
+
+    game = arena.games.make("interaction", **params)
+    rng = random.Random(11)
+    checked = cuts = 0
+    for seed in range(4):
+        walks = (walk(game, seed, 40, fresh=True) for _ in range(3))
+        for state, twin, cut_twin in zip(*walks):
+            seat = state.to_move
+            moves = state.legal_moves()
+            first = [rng.choice(moves), None, rng.choice(MOVES), rng.choice(moves), PASS, moves[0]]
+            order = list(dict.fromkeys(m for m in first if m in moves and m is not PASS))
+            order += [m for m in moves if m not in order]
+
+            def final(end):
+                return terminal_value(end.outcome(), seat)
+
+            values = []
+            for move in order:
+                full = state.play(move)
+                values.append(final(full) if full.is_terminal() else evaluate(full, seat))
+            kept: dict = {}
+            calls: list[int] = []
+            best, best_move, count = twin.best_leaf(evaluate, seat, final, -math.inf, math.inf, first, kept,
+                                                    3, lambda n: calls.append(n) or n + 3)
+            assert list(kept) == order and count == len(order)
+            assert calls == list(range(3, len(order) + 1, 3))
+            assert best == max(values) and best_move == order[values.index(best)]
+            for move, pos in kept.items():
+                full = state.play(move)
+                assert (pos.board, pos.scores, pos.side, pos.ply, pos.to_move) == \
+                       (full.board, full.scores, full.side, full.ply, full.to_move)
+                assert twin.expand(pos).key() == full.key()
+            # a cut-off: beta at a value reached in the middle of the order
+            beta = values[rng.randrange(len(values))]
+            stop = next(i for i, v in enumerate(values) if v >= beta)
+            best, best_move, count = cut_twin.best_leaf(evaluate, seat, final, -math.inf, beta, first)
+            assert (best, best_move, count) == (values[stop], order[stop], stop + 1)
+            assert best == max(values[:stop + 1])
+            cuts += stop + 1 < len(order)
+            assert cut_twin.legal_moves() == moves
+            checked += 1
+    assert checked >= 40 and cuts >= 10
+    over = arena.games.make("interaction", max_plies=1).initial_state()
+    over = over.play(over.legal_moves()[0])
+    assert over.is_terminal()
+    assert over.best_leaf(evaluate, 0, lambda end: 0.0, -math.inf, math.inf) == (-math.inf, None, 0)

@@ -58,8 +58,9 @@ class InteractionState(SearchSteps, State):
         key(): 64-bit Zobrist key of (board, scores, side to move).
         balls(piece): the cells holding ``piece``.
         successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
-        leaves(skip): ``(move, position)`` pairs for evaluation only (search leaves), the
-            moves generated lazily.
+        best_leaf(...): a depth-1 node of alpha-beta in one loop (positions simulated,
+            valued and cut off at ``beta``); leaves(skip): the same positions as
+            ``(move, position)`` pairs for evaluation only, the moves generated lazily.
         child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
         random_child(u): the state after the move a random playout picks with ``u`` in [0, 1).
         try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
