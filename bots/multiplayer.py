@@ -19,6 +19,7 @@ an evaluator scores 0 (uniform shares).
 from __future__ import annotations
 
 import math
+import operator
 import time
 from typing import Any
 
@@ -55,6 +56,29 @@ def _player(state: State):
     """``state.child`` (a game's unchecked move for moves of ``legal_moves()``) when the
     state has one, else ``state.play``."""
     return getattr(state, "child", None) or state.play
+
+
+def _steps(state: State, leaves: bool):
+    """(step, whole): ``step(move)`` the position after a move of ``state.legal_moves()``.
+
+    With ``leaves`` and a game whose states have ``leaf`` (Sandpile:
+    ``arena.games.sandpile.search``), ``step`` may give a light position for evaluation only
+    (``to_move`` and what the game's evaluator reads: no board copy, no key) and
+    ``whole(position)`` makes it a state to search on, for the children that turn out not
+    to be leaves. Otherwise ``step`` is ``_player(state)`` and ``whole`` the identity.
+    """
+    if leaves:
+        leaf = getattr(state, "leaf", None)
+        if leaf is not None:
+            return leaf, _whole
+    return _player(state), _same
+
+
+_whole = operator.methodcaller("whole")
+
+
+def _same(state: State) -> State:
+    return state
 
 
 def shares(values: tuple[float, ...]) -> tuple[float, ...]:
@@ -205,8 +229,8 @@ class ParanoidBot(_Search):
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         maximising = state.to_move == self.root
         best, best_move = (-INF if maximising else INF), None
-        play = _player(state)
         leaf = self._scalar if depth == 1 else None  # every child is a leaf: valued here
+        play = _steps(state, leaf is not None)[0]
         tick = self._tick
         for move in self._order(state.legal_moves(), tt_move):
             if leaf is not None:
@@ -291,9 +315,14 @@ class BestReplyBot(_Search):
             return value
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         best, best_move = -INF, None
-        play = _player(state)
+        step, whole = _steps(state, depth == 1)  # last layer: a child that ends it is a leaf
+        root = self.root
         for move in self._order(state.legal_moves(), tt_move):
-            value = self._after_root_ply(play(move), depth, alpha, beta)
+            child = step(move)
+            if child.to_move == root:  # same MAX layer (``_after_root_ply``)
+                value = self._max(whole(child), depth, alpha, beta)
+            else:
+                value = self._layer(child, depth - 1, alpha, beta)
             if value > best:
                 best, best_move, alpha = value, move, max(alpha, value)
             if alpha >= beta:
@@ -305,18 +334,18 @@ class BestReplyBot(_Search):
 
     def _min(self, state, depth, alpha, beta, replied: bool) -> float:
         """An opponent ply inside the MIN layer; ``replied``: the layer's one reply is made."""
+        if replied:
+            return self._default_line(state, depth, alpha, beta)
         self._tick()
-        if replied:  # only the default move: from the state alone where it can tell (no generation)
-            quick = getattr(state, "pass_or_first", None)
-            candidates = [(quick() if quick is not None else self._default(state.legal_moves()), True)]
-        else:  # reply here with any move, or play the default and let a later opponent reply
-            moves = state.legal_moves()
-            candidates = [(m, True) for m in self._order(moves)] + [(self._default(moves), False)]
+        # reply here with any move, or play the default and let a later opponent reply
+        moves = state.legal_moves()
+        candidates = [(m, True) for m in self._order(moves)] + [(self._default(moves), False)]
         best = INF
-        play = _player(state)
+        step, whole = _steps(state, depth == 1)  # last layer: a child that ends it is a leaf
+        root = self.root
         for move, done in candidates:
-            child = play(move)
-            if child.to_move == self.root or child.to_move < 0:
+            child = step(move)
+            if child.to_move == root or child.to_move < 0:
                 if not done:
                     continue  # the layer ends: the same line as (default, True)
                 if depth == 1:  # the last layer ends: a leaf (``_layer`` at depth 0)
@@ -325,14 +354,34 @@ class BestReplyBot(_Search):
                 else:
                     value = self._layer(child, depth - 1, alpha, beta)
             else:
-                value = self._min(child, depth, alpha, beta, done)
+                value = self._min(whole(child), depth, alpha, beta, done)
             if value < best:
                 best, beta = value, min(beta, value)
             if alpha >= beta:
-                if done and not replied:
+                if done:
                     self._reward(move, depth)
                 break
         return best
+
+    def _default_line(self, state, depth, alpha, beta) -> float:
+        """The value of an opponent ply after the layer's reply: this opponent and the ones
+        after it play their default moves until the layer ends (from the state alone where
+        it can tell, ``pass_or_first``: no move generation). A single line, walked in a loop:
+        the nodes, in order, and the value of one ``_min`` call per ply with one candidate."""
+        root, tick = self.root, self._tick
+        while True:
+            tick()
+            quick = getattr(state, "pass_or_first", None)
+            move = quick() if quick is not None else self._default(state.legal_moves())
+            step, whole = _steps(state, depth == 1)  # last layer: where the line ends is a leaf
+            child = step(move)
+            if child.to_move == root or child.to_move < 0:
+                break
+            state = whole(child)
+        if depth == 1:
+            tick()
+            return self._scalar(child)
+        return self._layer(child, depth - 1, alpha, beta)
 
 
 class MaxNBot(_Search):

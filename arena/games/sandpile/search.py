@@ -1,0 +1,130 @@
+"""Search steps of Sandpile positions (a mixin of ``SandpileState``): what paranoid, BRS and
+max^n call instead of ``play`` at the hot spots of a search.
+
+- ``child(move)``: the state after one of ``legal_moves()``, without the legality check of
+  ``play``; a placement that keeps the placing phase going builds one state (``play`` builds
+  the state after the piece, then the next turn's).
+- ``leaf(move)``: the position after ``move`` for evaluation only (``LeafPosition``) where a
+  placement keeps the placing phase going: the bit masks and the next turn, no board, pieces
+  placed or scores copied; ``whole()`` makes it a ``SandpileState`` if the search goes on.
+  Any other move gives the whole child.
+- ``pass_or_first()``: a best-reply search's default move without generating the others.
+
+Each gives what ``play`` gives (tests: ``tests/games/test_sandpile_search.py``); the turn
+order is ``docs/rules/sandpile.md`` "Placing phase" and "Bonus piece".
+"""
+
+from __future__ import annotations
+
+from arena.games.sandpile.rules import PASS, SandpileMove
+from arena.games.sandpile.view import SandpileView
+
+_new = object.__new__
+
+
+class LeafPosition(SandpileView):
+    """A live position one placement away from ``_parent``, still in the placing phase
+    (``place``, ``bonus`` or ``endbonus``), for evaluation only: the fields an evaluator reads
+    (``rules``, ``round``, ``phase``, ``player``, ``step``, ``holders``, ``to_move``, the
+    masks ``occ``/``tall``/``topm``/``three``, ``unstable_stacks``, ``banked``; meanings as in
+    ``SandpileState``) and the ``SandpileView`` accessors. Not a ``State``: ``whole()`` gives
+    the ``SandpileState`` to play on from."""
+
+    __slots__ = ("rules", "round", "phase", "player", "step", "holders", "to_move", "occ", "tall", "topm",
+                 "three", "unstable_stacks", "banked", "_parent", "_cell", "_stack")
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def whole(self):
+        """The ``SandpileState`` of this position: the parent's board with the placed stack
+        (``_stack`` on cell ``_cell``), the placer's piece counted, the masks kept."""
+        parent, i = self._parent, self._cell
+        board, placed, p = parent.board, parent.placed, parent.player
+        return parent.__class__(
+            self.rules, board[:i] + (self._stack,) + board[i + 1:], self.round, self.phase, self.player, self.step,
+            self.holders, placed[:p] + (placed[p] + 1,) + placed[p + 1:], parent.scores,
+            (self.occ, self.tall, self.topm, self.three, self.unstable_stacks), self.banked)
+
+
+class SearchSteps:
+    """Search steps of ``SandpileState`` (which provides the fields, ``_placement`` (the
+    masks after a piece), ``_place``, ``_topple``, ``_advance`` and ``_after_offer``)."""
+
+    __slots__ = ()
+
+    def leaf(self, move: SandpileMove):
+        """The position after ``move`` (one of ``legal_moves()``): a ``LeafPosition`` when it
+        is a placement after which the placing phase goes on, else the whole child (a pass, a
+        toppling, the round's last placement or bonus piece)."""
+        light = self._light(move)
+        return light if light is not None else self.child(move)
+
+    def whole(self):
+        """This state (already whole: what ``leaf`` may give besides a ``LeafPosition``)."""
+        return self
+
+    def child(self, move: SandpileMove):
+        """The state after ``move``, one of this state's ``legal_moves()``, without checking
+        its legality again (for search: the moves come from ``legal_moves``); any other move
+        gives an undefined state or an exception. ``play`` checks and explains."""
+        kind = move.kind
+        if kind == "place" or kind == "bonus":
+            light = self._light(move)
+            if light is not None:
+                return light.whole()
+            return self._place(self.rules.index[move.cell], self.player, kind == "bonus")
+        if kind == "topple":
+            return self._topple(self.rules.index[move.cell])
+        return self._after_offer(self.step) if self.phase == "endbonus" else self._advance()
+
+    def _light(self, move: SandpileMove) -> LeafPosition | None:
+        """``LeafPosition`` after a placement (``place`` or ``bonus``) when the placing phase
+        goes on, else ``None``. The next turn as ``_place`` finds it: a plain piece of a bonus
+        holder opens its bonus offer; otherwise the next placement turn (``_advance``), or in
+        the end-of-round offers the next holder's offer (``_after_offer``); past the last
+        turn or offer (toppling or scoring next): ``None``."""
+        kind = move.kind
+        if kind != "place" and kind != "bonus":
+            return None
+        p, step, holders, rules = self.player, self.step, self.holders, self.rules
+        if kind == "place" and holders >> p & 1:
+            phase, player = "bonus", p
+        elif kind == "bonus" and self.phase == "endbonus":
+            holders &= ~(1 << p)
+            starter = (self.round - 1) % 4
+            for step in range(step + 1, 4):
+                player = (starter + step) % 4
+                if holders >> player & 1:
+                    break
+            else:
+                return None
+            phase = "endbonus"
+        else:
+            if kind == "bonus":
+                holders &= ~(1 << p)
+            step += 1
+            if step >= rules.turns:
+                return None
+            phase, player = "place", (self.round - 1 + step) % 4
+        i = rules.index[move.cell]
+        pos = _new(LeafPosition)
+        pos.rules, pos.round, pos.phase, pos.banked = rules, self.round, phase, self.banked
+        pos.to_move = pos.player = player
+        pos.step, pos.holders, pos._parent, pos._cell = step, holders, self, i
+        pos._stack, pos.occ, pos.tall, pos.topm, pos.three, pos.unstable_stacks = self._placement(i, p)
+        return pos
+
+    def pass_or_first(self) -> SandpileMove | None:
+        """``PASS`` when it is legal here, else the first of ``legal_moves()`` (``None`` when
+        there is none), without generating the others (a best-reply search's default move)."""
+        phase = self.phase
+        if phase == "place":
+            mask = self.placeable_mask(self.player)
+            return self.rules.place_moves[(mask & -mask).bit_length() - 1] if mask else PASS
+        if phase in ("bonus", "endbonus"):
+            return PASS
+        if phase == "topple":
+            tall = self.tall
+            return self.rules.topple_moves[(tall & -tall).bit_length() - 1] if tall else None
+        return None
