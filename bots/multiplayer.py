@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import operator
 import time
+from collections import defaultdict
 from typing import Any
 
 from arena.games import TERMINAL, Param, State, place_points
@@ -132,7 +133,7 @@ class _Search(Bot):
         self.deadline = lim.deadline(start)
         self.use_tt = self.options["tt"]
         self.tt: dict = {}
-        self.history: dict = {}
+        self.history: defaultdict = defaultdict(int)  # move -> score; read as 0 when absent
         best, value, done = moves[0], None, 0
         if len(moves) > 1:
             for depth in range(1, depth_cap + 1):
@@ -160,14 +161,16 @@ class _Search(Bot):
     def _order(self, moves: list, first: Any = None) -> list:
         """TT/previous best move first, then by history score (stable: ties keep game order)."""
         history = self.history
-        if history:
-            moves = sorted(moves, key=lambda m: -history.get(m, 0))
+        if history:  # descending scores; ``reverse`` keeps the sort stable
+            moves = sorted(moves, key=history.__getitem__, reverse=True)
         if first is not None and first in moves:
-            moves = [first] + [m for m in moves if m != first]
+            k = moves.index(first)
+            if k:
+                moves = [first, *moves[:k], *moves[k + 1:]]
         return moves
 
     def _reward(self, move: Any, depth: int) -> None:
-        self.history[move] = self.history.get(move, 0) + depth * depth
+        self.history[move] += depth * depth
 
     def _scalar(self, state: State) -> float:
         """The root seat's value of a leaf (terminal or at the depth horizon)."""
@@ -367,14 +370,18 @@ class BestReplyBot(_Search):
         """The value of an opponent ply after the layer's reply: this opponent and the ones
         after it play their default moves until the layer ends (from the state alone where
         it can tell, ``pass_or_first``: no move generation). A single line, walked in a loop:
-        the nodes, in order, and the value of one ``_min`` call per ply with one candidate."""
+        the nodes, in order, and the value of one ``_min`` call per ply with one candidate.
+        The states of a line are all of one class (one game), so the steps are looked up once."""
         root, tick = self.root, self._tick
+        kind = type(state)
+        quick = getattr(kind, "pass_or_first", None)
+        if depth == 1 and hasattr(kind, "leaf"):  # last layer: where the line ends is a leaf
+            step, whole = kind.leaf, _whole
+        else:
+            step, whole = getattr(kind, "child", None) or kind.play, _same
         while True:
             tick()
-            quick = getattr(state, "pass_or_first", None)
-            move = quick() if quick is not None else self._default(state.legal_moves())
-            step, whole = _steps(state, depth == 1)  # last layer: where the line ends is a leaf
-            child = step(move)
+            child = step(state, quick(state) if quick is not None else self._default(state.legal_moves()))
             if child.to_move == root or child.to_move < 0:
                 break
             state = whole(child)

@@ -41,10 +41,15 @@ class LeafPosition(SandpileView):
         (``_stack`` on cell ``_cell``), the placer's piece counted, the masks kept."""
         parent, i = self._parent, self._cell
         board, placed, p = parent.board, parent.placed, parent.player
-        return parent.__class__(
-            self.rules, board[:i] + (self._stack,) + board[i + 1:], self.round, self.phase, self.player, self.step,
-            self.holders, placed[:p] + (placed[p] + 1,) + placed[p + 1:], parent.scores,
-            (self.occ, self.tall, self.topm, self.three, self.unstable_stacks), self.banked)
+        state = _new(parent.__class__)  # every field set here: the masks are known, no __init__
+        state.rules, state.round, state.phase, state.player, state.step = (
+            self.rules, self.round, self.phase, self.player, self.step)
+        state.to_move, state.holders, state.scores, state.banked = self.to_move, self.holders, parent.scores, self.banked
+        state.board = board[:i] + (self._stack,) + board[i + 1:]
+        state.placed = placed[:p] + (placed[p] + 1,) + placed[p + 1:]
+        state.occ, state.tall, state.topm, state.three = self.occ, self.tall, self.topm, self.three
+        state.unstable_stacks = self.unstable_stacks
+        return state
 
 
 class SearchSteps:
@@ -56,37 +61,17 @@ class SearchSteps:
     def leaf(self, move: SandpileMove):
         """The position after ``move`` (one of ``legal_moves()``): a ``LeafPosition`` when it
         is a placement after which the placing phase goes on, else the whole child (a pass, a
-        toppling, the round's last placement or bonus piece)."""
-        light = self._light(move)
-        return light if light is not None else self.child(move)
+        toppling, the round's last placement or bonus piece).
 
-    def whole(self):
-        """This state (already whole: what ``leaf`` may give besides a ``LeafPosition``)."""
-        return self
-
-    def child(self, move: SandpileMove):
-        """The state after ``move``, one of this state's ``legal_moves()``, without checking
-        its legality again (for search: the moves come from ``legal_moves``); any other move
-        gives an undefined state or an exception. ``play`` checks and explains."""
-        kind = move.kind
-        if kind == "place" or kind == "bonus":
-            light = self._light(move)
-            if light is not None:
-                return light.whole()
-            return self._place(self.rules.index[move.cell], self.player, kind == "bonus")
-        if kind == "topple":
-            return self._topple(self.rules.index[move.cell])
-        return self._after_offer(self.step) if self.phase == "endbonus" else self._advance()
-
-    def _light(self, move: SandpileMove) -> LeafPosition | None:
-        """``LeafPosition`` after a placement (``place`` or ``bonus``) when the placing phase
-        goes on, else ``None``. The next turn as ``_place`` finds it: a plain piece of a bonus
-        holder opens its bonus offer; otherwise the next placement turn (``_advance``), or in
-        the end-of-round offers the next holder's offer (``_after_offer``); past the last
-        turn or offer (toppling or scoring next): ``None``."""
+        The next turn as ``_place`` finds it ("Placing phase", "Bonus piece"): a plain piece
+        of a bonus holder opens its bonus offer; otherwise the next placement turn
+        (``_advance``), or in the end-of-round offers the next holder's offer
+        (``_after_offer``); past the last turn or offer (toppling or scoring next) ``_place``
+        makes the whole child.
+        """
         kind = move.kind
         if kind != "place" and kind != "bonus":
-            return None
+            return self.child(move)
         p, step, holders, rules = self.player, self.step, self.holders, self.rules
         if kind == "place" and holders >> p & 1:
             phase, player = "bonus", p
@@ -98,14 +83,14 @@ class SearchSteps:
                 if holders >> player & 1:
                     break
             else:
-                return None
+                return self._place(rules.index[move.cell], p, True)
             phase = "endbonus"
         else:
             if kind == "bonus":
                 holders &= ~(1 << p)
             step += 1
             if step >= rules.turns:
-                return None
+                return self._place(rules.index[move.cell], p, kind == "bonus")
             phase, player = "place", (self.round - 1 + step) % 4
         i = rules.index[move.cell]
         pos = _new(LeafPosition)
@@ -114,6 +99,21 @@ class SearchSteps:
         pos.step, pos.holders, pos._parent, pos._cell = step, holders, self, i
         pos._stack, pos.occ, pos.tall, pos.topm, pos.three, pos.unstable_stacks = self._placement(i, p)
         return pos
+
+    def whole(self):
+        """This state (already whole: what ``leaf`` may give besides a ``LeafPosition``)."""
+        return self
+
+    def child(self, move: SandpileMove):
+        """The state after ``move``, one of this state's ``legal_moves()``, without checking
+        its legality again (for search: the moves come from ``legal_moves``); any other move
+        gives an undefined state or an exception. ``play`` checks and explains."""
+        kind = move.kind
+        if kind == "place" or kind == "bonus":
+            return self.leaf(move).whole()
+        if kind == "topple":
+            return self._topple(self.rules.index[move.cell])
+        return self._after_offer(self.step) if self.phase == "endbonus" else self._advance()
 
     def pass_or_first(self) -> SandpileMove | None:
         """``PASS`` when it is legal here, else the first of ``legal_moves()`` (``None`` when
