@@ -11,7 +11,7 @@ max^n call instead of ``play`` at the hot spots of a search.
 - ``pass_or_first()``: a best-reply search's default move without generating the others.
 
 Each gives what ``play`` gives (tests: ``tests/games/test_sandpile_search.py``); the turn
-order is ``docs/rules/sandpile.md`` "Placing phase" and "Bonus piece".
+order is ``docs/rules/sandpile.md`` "Placing phase" (with its "Bonus piece" item).
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ class SearchSteps:
         is a placement after which the placing phase goes on, else the whole child (a pass, a
         toppling, the round's last placement or bonus piece).
 
-        The next turn as ``_place`` finds it ("Placing phase", "Bonus piece"): a plain piece
-        of a bonus holder opens its bonus offer; otherwise the next placement turn
+        The next turn as ``_place`` finds it ("Placing phase", its "Bonus piece" item): a
+        plain piece of a bonus holder opens its bonus offer; otherwise the next placement turn
         (``_advance``), or in the end-of-round offers the next holder's offer
         (``_after_offer``); past the last turn or offer (toppling or scoring next) ``_place``
         makes the whole child.

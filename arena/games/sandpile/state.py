@@ -71,6 +71,10 @@ class SandpileState(SearchSteps, SandpileView, State):
 
     The masks and ``banked`` follow from the eight text fields; ``play`` updates them
     incrementally (for evaluation at search leaves) and they never change afterwards.
+    The accessors an evaluator reads come from ``SandpileView`` (``view.py``), the search
+    steps (``child``, ``leaf``, ``pass_or_first``) from ``SearchSteps`` (``search.py``), whose
+    ``LeafPosition.whole`` sets every slot without ``__init__``: a new slot is set there too
+    (``tests/games/test_sandpile_search.py`` compares every slot with ``play``'s).
     """
 
     __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores",
