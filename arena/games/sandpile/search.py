@@ -97,7 +97,7 @@ class SearchSteps:
         pos.rules, pos.round, pos.phase, pos.banked = rules, self.round, phase, self.banked
         pos.to_move = pos.player = player
         pos.step, pos.holders, pos._parent, pos._cell = step, holders, self, i
-        pos._stack, pos.occ, pos.tall, pos.topm, pos.three, pos.unstable_stacks = self._placement(i, p)
+        pos._stack, (pos.occ, pos.tall, pos.topm, pos.three, pos.unstable_stacks) = self._placement(i, p)
         return pos
 
     def whole(self):

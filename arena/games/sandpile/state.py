@@ -139,8 +139,8 @@ class SandpileState(SearchSteps, SandpileView, State):
         return self._place(i, p, kind == "bonus")
 
     def _placement(self, i: int, p: int) -> tuple:
-        """(stack on cell ``i`` after seat ``p`` puts a piece there, then the masks ``occ``,
-        ``tall``, ``topm``, ``three`` and ``unstable_stacks`` after it)."""
+        """(stack on cell ``i`` after seat ``p`` puts a piece there, the masks ``occ``,
+        ``tall``, ``topm``, ``three`` and ``unstable_stacks`` after it as one tuple)."""
         bit = 1 << i
         under = self.board[i]
         stack = under + LETTERS[p]
@@ -150,14 +150,14 @@ class SandpileState(SearchSteps, SandpileView, State):
         topm[p] |= bit
         height = len(stack)
         if height > STABLE_MAX:
-            return (stack, self.occ | bit, self.tall | bit, tuple(topm), self.three & ~bit,
-                    _unstable_with(self.unstable_stacks, i, stack))
+            return stack, (self.occ | bit, self.tall | bit, tuple(topm), self.three & ~bit,
+                           _unstable_with(self.unstable_stacks, i, stack))
         three = self.three | bit if height == STABLE_MAX else self.three
-        return stack, self.occ | bit, self.tall, tuple(topm), three, self.unstable_stacks
+        return stack, (self.occ | bit, self.tall, tuple(topm), three, self.unstable_stacks)
 
     def _place(self, i: int, p: int, bonus: bool) -> SandpileState:
         board = self.board
-        stack, *masks = self._placement(i, p)
+        stack, masks = self._placement(i, p)
         board = board[:i] + (stack,) + board[i + 1:]
         placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
         if bonus:
