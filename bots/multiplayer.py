@@ -356,8 +356,10 @@ class BestReplyBot(_Search):
                     value = self._scalar(child)
                 else:
                     value = self._layer(child, depth - 1, alpha, beta)
+            elif done:  # the reply is made: the line of default moves (``_min`` with ``replied``)
+                value = self._default_line(whole(child), depth, alpha, beta)
             else:
-                value = self._min(whole(child), depth, alpha, beta, done)
+                value = self._min(whole(child), depth, alpha, beta, False)
             if value < best:
                 best, beta = value, min(beta, value)
             if alpha >= beta:

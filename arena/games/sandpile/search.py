@@ -45,7 +45,9 @@ class LeafPosition(SandpileView):
         state.rules, state.round, state.phase, state.player, state.step = (
             self.rules, self.round, self.phase, self.player, self.step)
         state.to_move, state.holders, state.scores, state.banked = self.to_move, self.holders, parent.scores, self.banked
-        state.board = board[:i] + (self._stack,) + board[i + 1:]
+        board = list(board)  # one list and one tuple: cheaper than slicing and joining
+        board[i] = self._stack
+        state.board = tuple(board)
         state.placed = placed[:p] + (placed[p] + 1,) + placed[p + 1:]
         state.occ, state.tall, state.topm, state.three = self.occ, self.tall, self.topm, self.three
         state.unstable_stacks = self.unstable_stacks
