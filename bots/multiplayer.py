@@ -357,7 +357,7 @@ class BestReplyBot(_Search):
                 else:
                     value = self._layer(child, depth - 1, alpha, beta)
             elif done:  # the reply is made: the line of default moves (``_min`` with ``replied``)
-                value = self._default_line(whole(child), depth, alpha, beta)
+                value = self._default_line(child, depth, alpha, beta)  # light in the last layer too
             else:
                 value = self._min(whole(child), depth, alpha, beta, False)
             if value < best:
@@ -373,20 +373,18 @@ class BestReplyBot(_Search):
         after it play their default moves until the layer ends (from the state alone where
         it can tell, ``pass_or_first``: no move generation). A single line, walked in a loop:
         the nodes, in order, and the value of one ``_min`` call per ply with one candidate.
-        The states of a line are all of one class (one game), so the steps are looked up once."""
+        In the last layer (``depth`` 1) the line is walked on ``leaf`` positions where the
+        game has them (Sandpile's take ``leaf`` and ``pass_or_first`` steps themselves)."""
         root, tick = self.root, self._tick
-        kind = type(state)
-        quick = getattr(kind, "pass_or_first", None)
-        if depth == 1 and hasattr(kind, "leaf"):  # last layer: where the line ends is a leaf
-            step, whole = kind.leaf, _whole
-        else:
-            step, whole = getattr(kind, "child", None) or kind.play, _same
+        leaves = depth == 1 and hasattr(state, "leaf")
+        quick = hasattr(state, "pass_or_first")
         while True:
             tick()
-            child = step(state, quick(state) if quick is not None else self._default(state.legal_moves()))
+            move = state.pass_or_first() if quick else self._default(state.legal_moves())
+            child = state.leaf(move) if leaves else _player(state)(move)
             if child.to_move == root or child.to_move < 0:
                 break
-            state = whole(child)
+            state = child
         if depth == 1:
             tick()
             return self._scalar(child)

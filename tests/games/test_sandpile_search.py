@@ -58,6 +58,30 @@ def test_child_and_leaf_give_what_play_gives(params, seed):
     assert expected - ({"bonus", "endbonus", "whole pass"} if params.get("bonus") is False else set()) <= kinds
 
 
+@pytest.mark.parametrize("params,seed", [({}, 3), ({"wrap": "mirror", "pieces_per_round": 2}, 4)])
+def test_steps_from_a_leaf_position_give_what_play_gives(params, seed):
+    """A ``LeafPosition`` takes ``leaf``, ``child`` and ``pass_or_first`` steps itself (a
+    best-reply search's line of default moves), through chains of light positions."""
+    rng = random.Random(seed)
+    chained = 0
+    for state, move in walk(params, seed):
+        if rng.random() > 0.15:
+            continue
+        light, whole = state.leaf(move), state.play(move)
+        for _ in range(3):  # a short line: light positions on light positions
+            if not isinstance(light, LeafPosition):
+                break
+            assert light.pass_or_first() == whole.pass_or_first()
+            following = whole.legal_moves()
+            for nxt in following:
+                assert fields(light.child(nxt)) == fields(whole.play(nxt))
+                assert fields(light.leaf(nxt).whole()) == fields(whole.play(nxt))
+            nxt = rng.choice(following)
+            light, whole = light.leaf(nxt), whole.play(nxt)
+            chained += 1
+    assert chained > 100
+
+
 def test_leaf_of_a_placement_onto_an_unstable_stack_replaces_it_in_the_unstable_stacks():
     """A piece put on a stack already unstable (placing phase) keeps one entry per cell."""
     game = arena.games.make("sandpile")

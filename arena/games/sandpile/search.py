@@ -7,7 +7,8 @@ max^n call instead of ``play`` at the hot spots of a search.
 - ``leaf(move)``: the position after ``move`` for evaluation only (``LeafPosition``) where a
   placement keeps the placing phase going: the bit masks and the next turn, no board, pieces
   placed or scores copied; ``whole()`` makes it a ``SandpileState`` if the search goes on.
-  Any other move gives the whole child.
+  Any other move gives the whole child. A ``LeafPosition`` takes these steps itself, so a
+  best-reply search walks its line of default moves on light positions.
 - ``pass_or_first()``: a best-reply search's default move without generating the others.
 
 Each gives what ``play`` gives (tests: ``tests/games/test_sandpile_search.py``); the turn
@@ -16,49 +17,49 @@ order is ``docs/rules/sandpile.md`` "Placing phase" (with its "Bonus piece" item
 
 from __future__ import annotations
 
-from arena.games.sandpile.rules import PASS, SandpileMove
+from arena.games.sandpile.rules import LETTERS, PASS, STABLE_MAX, SandpileMove
 from arena.games.sandpile.view import SandpileView
 
 _new = object.__new__
 
 
-class LeafPosition(SandpileView):
-    """A live position one placement away from ``_parent``, still in the placing phase
-    (``place``, ``bonus`` or ``endbonus``), for evaluation only: the fields an evaluator reads
-    (``rules``, ``round``, ``phase``, ``player``, ``step``, ``holders``, ``to_move``, the
-    masks ``occ``/``tall``/``topm``/``three``, ``unstable_stacks``, ``banked``; meanings as in
-    ``SandpileState``) and the ``SandpileView`` accessors. Not a ``State``: ``whole()`` gives
-    the ``SandpileState`` to play on from."""
+def placement(pos, i: int, p: int, under: str) -> tuple:
+    """(the stack on cell ``i`` once seat ``p`` puts a piece on the stack ``under`` there,
+    then the masks ``occ``, ``tall``, ``topm``, ``three`` and ``unstable_stacks`` after it as
+    one tuple) from those of ``pos`` (a ``SandpileState`` or a ``LeafPosition``)."""
+    bit = 1 << i
+    stack = under + LETTERS[p]
+    topm = list(pos.topm)
+    if under:
+        topm[ord(under[-1]) - 65] &= ~bit
+    topm[p] |= bit
+    height = len(stack)
+    if height > STABLE_MAX:
+        return stack, (pos.occ | bit, pos.tall | bit, tuple(topm), pos.three & ~bit,
+                       _unstable_with(pos.unstable_stacks, i, stack))
+    three = pos.three | bit if height == STABLE_MAX else pos.three
+    return stack, (pos.occ | bit, pos.tall, tuple(topm), three, pos.unstable_stacks)
 
-    __slots__ = ("rules", "round", "phase", "player", "step", "holders", "to_move", "occ", "tall", "topm",
-                 "three", "unstable_stacks", "banked", "_parent", "_cell", "_stack")
 
-    def is_terminal(self) -> bool:
-        return False
-
-    def whole(self):
-        """The ``SandpileState`` of this position: the parent's board with the placed stack
-        (``_stack`` on cell ``_cell``), the placer's piece counted, the masks kept."""
-        parent, i = self._parent, self._cell
-        board, placed, p = parent.board, parent.placed, parent.player
-        state = _new(parent.__class__)  # every field set here: the masks are known, no __init__
-        state.rules, state.round, state.phase, state.player, state.step = (
-            self.rules, self.round, self.phase, self.player, self.step)
-        state.to_move, state.holders, state.scores, state.banked = self.to_move, self.holders, parent.scores, self.banked
-        board = list(board)  # one list and one tuple: cheaper than slicing and joining
-        board[i] = self._stack
-        state.board = tuple(board)
-        state.placed = placed[:p] + (placed[p] + 1,) + placed[p + 1:]
-        state.occ, state.tall, state.topm, state.three = self.occ, self.tall, self.topm, self.three
-        state.unstable_stacks = self.unstable_stacks
-        return state
+def _unstable_with(stacks: tuple[tuple[int, str], ...], i: int, stack: str) -> tuple[tuple[int, str], ...]:
+    """``stacks`` (``(cell, stack)``, ascending cells) with cell ``i`` holding the unstable
+    ``stack`` (added, or replacing the cell's former stack)."""
+    out = [entry for entry in stacks if entry[0] != i]
+    out.append((i, stack))
+    out.sort()
+    return tuple(out)
 
 
 class SearchSteps:
-    """Search steps of ``SandpileState`` (which provides the fields, ``_placement`` (the
-    masks after a piece), ``_place``, ``_topple``, ``_advance`` and ``_after_offer``)."""
+    """Search steps of ``SandpileState`` and ``LeafPosition``: both provide the fields,
+    ``_under`` and ``whole``; the whole state provides ``_place``, ``_topple``, ``_advance``
+    and ``_after_offer``."""
 
     __slots__ = ()
+
+    def _under(self, i: int) -> str:
+        """The stack on cell ``i``."""
+        return self.board[i]
 
     def leaf(self, move: SandpileMove):
         """The position after ``move`` (one of ``legal_moves()``): a ``LeafPosition`` when it
@@ -85,21 +86,22 @@ class SearchSteps:
                 if holders >> player & 1:
                     break
             else:
-                return self._place(rules.index[move.cell], p, True)
+                return self.whole()._place(rules.index[move.cell], p, True)
             phase = "endbonus"
         else:
             if kind == "bonus":
                 holders &= ~(1 << p)
             step += 1
             if step >= rules.turns:
-                return self._place(rules.index[move.cell], p, kind == "bonus")
+                return self.whole()._place(rules.index[move.cell], p, kind == "bonus")
             phase, player = "place", (self.round - 1 + step) % 4
         i = rules.index[move.cell]
         pos = _new(LeafPosition)
         pos.rules, pos.round, pos.phase, pos.banked = rules, self.round, phase, self.banked
         pos.to_move = pos.player = player
         pos.step, pos.holders, pos._parent, pos._cell = step, holders, self, i
-        pos._stack, (pos.occ, pos.tall, pos.topm, pos.three, pos.unstable_stacks) = self._placement(i, p)
+        pos._stack, masks = placement(self, i, p, self._under(i))
+        pos.occ, pos.tall, pos.topm, pos.three, pos.unstable_stacks = masks
         return pos
 
     def whole(self):
@@ -113,9 +115,10 @@ class SearchSteps:
         kind = move.kind
         if kind == "place" or kind == "bonus":
             return self.leaf(move).whole()
+        state = self.whole()  # a LeafPosition neither passes nor topples by itself
         if kind == "topple":
-            return self._topple(self.rules.index[move.cell])
-        return self._after_offer(self.step) if self.phase == "endbonus" else self._advance()
+            return state._topple(state.rules.index[move.cell])
+        return state._after_offer(state.step) if state.phase == "endbonus" else state._advance()
 
     def pass_or_first(self) -> SandpileMove | None:
         """``PASS`` when it is legal here, else the first of ``legal_moves()`` (``None`` when
@@ -130,3 +133,40 @@ class SearchSteps:
             tall = self.tall
             return self.rules.topple_moves[(tall & -tall).bit_length() - 1] if tall else None
         return None
+
+
+class LeafPosition(SearchSteps, SandpileView):
+    """A live position one placement away from ``_parent`` (a ``SandpileState`` or another
+    ``LeafPosition``), still in the placing phase (``place``, ``bonus`` or ``endbonus``): the
+    fields an evaluator reads (``rules``, ``round``, ``phase``, ``player``, ``step``,
+    ``holders``, ``to_move``, the masks ``occ``/``tall``/``topm``/``three``,
+    ``unstable_stacks``, ``banked``; meanings as in ``SandpileState``), the ``SandpileView``
+    accessors and the search steps. No board, pieces placed or scores: not a ``State``;
+    ``whole()`` gives the ``SandpileState``."""
+
+    __slots__ = ("rules", "round", "phase", "player", "step", "holders", "to_move", "occ", "tall", "topm",
+                 "three", "unstable_stacks", "banked", "_parent", "_cell", "_stack")
+
+    def is_terminal(self) -> bool:
+        return False
+
+    def _under(self, i: int) -> str:
+        """The stack on cell ``i``: the placed one on ``_cell``, else the parent's."""
+        return self._stack if i == self._cell else self._parent._under(i)
+
+    def whole(self):
+        """The ``SandpileState`` of this position: the (whole) parent's board with the placed
+        stack (``_stack`` on cell ``_cell``), the placer's piece counted, the masks kept."""
+        parent, i = self._parent.whole(), self._cell
+        board, placed, p = parent.board, parent.placed, parent.player
+        state = _new(parent.__class__)  # every field set here: the masks are known, no __init__
+        state.rules, state.round, state.phase, state.player, state.step = (
+            self.rules, self.round, self.phase, self.player, self.step)
+        state.to_move, state.holders, state.scores, state.banked = self.to_move, self.holders, parent.scores, self.banked
+        board = list(board)  # one list and one tuple: cheaper than slicing and joining
+        board[i] = self._stack
+        state.board = tuple(board)
+        state.placed = placed[:p] + (placed[p] + 1,) + placed[p + 1:]
+        state.occ, state.tall, state.topm, state.three = self.occ, self.tall, self.topm, self.three
+        state.unstable_stacks = self.unstable_stacks
+        return state

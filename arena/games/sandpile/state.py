@@ -8,7 +8,7 @@ from arena.games.sandpile.diagram import diagram
 from arena.games.sandpile.rules import (
     LETTERS, PASS, STABLE_MAX, SandpileMove, cells_of, parse_move,
 )
-from arena.games.sandpile.search import SearchSteps
+from arena.games.sandpile.search import SearchSteps, placement
 from arena.games.sandpile.view import SandpileView
 
 
@@ -32,15 +32,6 @@ def _masks(board: tuple[str, ...]) -> tuple:
 def _unstable(board: tuple[str, ...], tall: int) -> tuple[tuple[int, str], ...]:
     """``(cell, stack)`` of every unstable stack, ascending cells."""
     return tuple((i, board[i]) for i in cells_of(tall)) if tall else ()
-
-
-def _unstable_with(stacks: tuple[tuple[int, str], ...], i: int, stack: str) -> tuple[tuple[int, str], ...]:
-    """``stacks`` (``(cell, stack)``, ascending cells) with cell ``i`` holding the unstable
-    ``stack`` (added, or replacing the cell's former stack)."""
-    out = [entry for entry in stacks if entry[0] != i]
-    out.append((i, stack))
-    out.sort()
-    return tuple(out)
 
 
 def _banked(scores: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
@@ -138,26 +129,9 @@ class SandpileState(SearchSteps, SandpileView, State):
             raise IllegalMoveError(f"{move}: cannot place on {move.cell} ({why})")
         return self._place(i, p, kind == "bonus")
 
-    def _placement(self, i: int, p: int) -> tuple:
-        """(stack on cell ``i`` after seat ``p`` puts a piece there, the masks ``occ``,
-        ``tall``, ``topm``, ``three`` and ``unstable_stacks`` after it as one tuple)."""
-        bit = 1 << i
-        under = self.board[i]
-        stack = under + LETTERS[p]
-        topm = list(self.topm)
-        if under:
-            topm[ord(under[-1]) - 65] &= ~bit
-        topm[p] |= bit
-        height = len(stack)
-        if height > STABLE_MAX:
-            return stack, (self.occ | bit, self.tall | bit, tuple(topm), self.three & ~bit,
-                           _unstable_with(self.unstable_stacks, i, stack))
-        three = self.three | bit if height == STABLE_MAX else self.three
-        return stack, (self.occ | bit, self.tall, tuple(topm), three, self.unstable_stacks)
-
     def _place(self, i: int, p: int, bonus: bool) -> SandpileState:
         board = self.board
-        stack, masks = self._placement(i, p)
+        stack, masks = placement(self, i, p, board[i])
         board = board[:i] + (stack,) + board[i + 1:]
         placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
         if bonus:
