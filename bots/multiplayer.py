@@ -1,4 +1,5 @@
-"""Search for sequential n-player games: ``paranoid``, ``maxn`` and ``brs``.
+"""Search for sequential n-player games: ``paranoid`` and ``brs`` here, ``maxn`` in
+``bots.maxn`` on the same driver (``_Search``).
 
 All three run iterative deepening under depth (plies; BRS: layers), node and time (seconds)
 limits and return the best move of the last completed iteration (if even the first
@@ -19,7 +20,9 @@ an evaluator scores 0 (uniform shares).
 from __future__ import annotations
 
 import math
+import operator
 import time
+from collections import defaultdict
 from typing import Any
 
 from arena.games import TERMINAL, Param, State, place_points
@@ -55,6 +58,31 @@ def _player(state: State):
     """``state.child`` (a game's unchecked move for moves of ``legal_moves()``) when the
     state has one, else ``state.play``."""
     return getattr(state, "child", None) or state.play
+
+
+def _steps(state: State, leaves: bool):
+    """(step, whole): ``step(move)`` the position after a move of ``state.legal_moves()``.
+
+    With ``leaves`` and a game whose states have ``leaf`` (Sandpile:
+    ``arena.games.sandpile.search``), ``step`` may give a light position for evaluation only
+    (``to_move`` and what the game's evaluator reads: no board copy, no key) and
+    ``whole(position)`` makes it a state to search on, for the children that turn out not
+    to be leaves. Otherwise ``step`` is ``_player(state)`` and ``whole`` the identity.
+    A game's light positions also take ``leaf`` (and ``pass_or_first``, if its states have
+    it) steps themselves: BRS walks a last-layer line of default moves on them.
+    """
+    if leaves:
+        leaf = getattr(state, "leaf", None)
+        if leaf is not None:
+            return leaf, _whole
+    return _player(state), _same
+
+
+_whole = operator.methodcaller("whole")
+
+
+def _same(state: State) -> State:
+    return state
 
 
 def shares(values: tuple[float, ...]) -> tuple[float, ...]:
@@ -108,7 +136,7 @@ class _Search(Bot):
         self.deadline = lim.deadline(start)
         self.use_tt = self.options["tt"]
         self.tt: dict = {}
-        self.history: dict = {}
+        self.history: defaultdict = defaultdict(int)  # move -> score; read as 0 when absent
         best, value, done = moves[0], None, 0
         if len(moves) > 1:
             for depth in range(1, depth_cap + 1):
@@ -136,14 +164,16 @@ class _Search(Bot):
     def _order(self, moves: list, first: Any = None) -> list:
         """TT/previous best move first, then by history score (stable: ties keep game order)."""
         history = self.history
-        if history:
-            moves = sorted(moves, key=lambda m: -history.get(m, 0))
+        if history:  # descending scores; ``reverse`` keeps the sort stable
+            moves = sorted(moves, key=history.__getitem__, reverse=True)
         if first is not None and first in moves:
-            moves = [first] + [m for m in moves if m != first]
+            k = moves.index(first)
+            if k:
+                moves = [first, *moves[:k], *moves[k + 1:]]
         return moves
 
     def _reward(self, move: Any, depth: int) -> None:
-        self.history[move] = self.history.get(move, 0) + depth * depth
+        self.history[move] += depth * depth
 
     def _scalar(self, state: State) -> float:
         """The root seat's value of a leaf (terminal or at the depth horizon)."""
@@ -205,8 +235,8 @@ class ParanoidBot(_Search):
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         maximising = state.to_move == self.root
         best, best_move = (-INF if maximising else INF), None
-        play = _player(state)
         leaf = self._scalar if depth == 1 else None  # every child is a leaf: valued here
+        play = _steps(state, leaf is not None)[0]
         tick = self._tick
         for move in self._order(state.legal_moves(), tt_move):
             if leaf is not None:
@@ -291,9 +321,14 @@ class BestReplyBot(_Search):
             return value
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         best, best_move = -INF, None
-        play = _player(state)
+        step, whole = _steps(state, depth == 1)  # last layer: a child that ends it is a leaf
+        root = self.root
         for move in self._order(state.legal_moves(), tt_move):
-            value = self._after_root_ply(play(move), depth, alpha, beta)
+            child = step(move)
+            if child.to_move == root:  # same MAX layer (``_after_root_ply``)
+                value = self._max(whole(child), depth, alpha, beta)
+            else:
+                value = self._layer(child, depth - 1, alpha, beta)
             if value > best:
                 best, best_move, alpha = value, move, max(alpha, value)
             if alpha >= beta:
@@ -305,18 +340,18 @@ class BestReplyBot(_Search):
 
     def _min(self, state, depth, alpha, beta, replied: bool) -> float:
         """An opponent ply inside the MIN layer; ``replied``: the layer's one reply is made."""
+        if replied:
+            return self._default_line(state, depth, alpha, beta)
         self._tick()
-        if replied:  # only the default move: from the state alone where it can tell (no generation)
-            quick = getattr(state, "pass_or_first", None)
-            candidates = [(quick() if quick is not None else self._default(state.legal_moves()), True)]
-        else:  # reply here with any move, or play the default and let a later opponent reply
-            moves = state.legal_moves()
-            candidates = [(m, True) for m in self._order(moves)] + [(self._default(moves), False)]
+        # reply here with any move, or play the default and let a later opponent reply
+        moves = state.legal_moves()
+        candidates = [(m, True) for m in self._order(moves)] + [(self._default(moves), False)]
         best = INF
-        play = _player(state)
+        step, whole = _steps(state, depth == 1)  # last layer: a child that ends it is a leaf
+        root = self.root
         for move, done in candidates:
-            child = play(move)
-            if child.to_move == self.root or child.to_move < 0:
+            child = step(move)
+            if child.to_move == root or child.to_move < 0:
                 if not done:
                     continue  # the layer ends: the same line as (default, True)
                 if depth == 1:  # the last layer ends: a leaf (``_layer`` at depth 0)
@@ -324,87 +359,36 @@ class BestReplyBot(_Search):
                     value = self._scalar(child)
                 else:
                     value = self._layer(child, depth - 1, alpha, beta)
+            elif done:  # the reply is made: the line of default moves (``_min`` with ``replied``)
+                value = self._default_line(child, depth, alpha, beta)  # light in the last layer too
             else:
-                value = self._min(child, depth, alpha, beta, done)
+                value = self._min(whole(child), depth, alpha, beta, False)
             if value < best:
                 best, beta = value, min(beta, value)
             if alpha >= beta:
-                if done and not replied:
+                if done:
                     self._reward(move, depth)
                 break
         return best
 
-
-class MaxNBot(_Search):
-    """max^n (Luckhardt & Irani 1986): every seat maximises its own component of a value
-    vector, with Korf's (1991) shallow pruning.
-
-    Shallow pruning needs a lower bound on each component and an upper bound on their sum:
-    leaf vectors are shares, each >= 0 and summing to 1 (see the module docstring). At a node
-    of seat p whose parent seat q (q != p) already has ``bound`` for its own component,
-    once p's best component exceeds ``1 - bound`` q gets less than ``bound`` here and will not
-    choose this node: the rest is pruned (strict inequality with a 1e-9 margin, so the
-    first-found best of equal vectors is kept as without pruning). Deep pruning is unsound
-    for max^n and not done. The transposition table stores only vectors of nodes that were
-    not pruned (exact values). Ties in the mover's component go to the move listed first by
-    ``legal_moves()``, whatever the search order, so values match plain max^n.
-    """
-
-    name = "maxn"
-    summary = "max^n with shallow pruning for n-player games (depth/nodes/time)"
-    EPS = 1e-9
-
-    def _root(self, state, moves, depth):
-        p, best, vec, rank = self.root, None, None, self._ranks(state.legal_moves())
-        play = _player(state)
-        for move in moves:
-            value, _ = self._search(play(move), depth - 1, None if vec is None else vec[p], p)
-            if vec is None or value[p] > vec[p] or (value[p] == vec[p] and rank[move] < rank[best]):
-                best, vec = move, value
-                self.partial = move
-        return best, vec[p]
-
-    @staticmethod
-    def _ranks(moves: list) -> dict:
-        return {m: k for k, m in enumerate(moves)}
-
-    def _leaf(self, state: State) -> tuple[float, ...]:
-        if state.is_terminal():
-            return terminal_shares(state)
-        self.cuts += 1
-        if self._eval_all is None:
-            return tuple(1.0 / self.players for _ in range(self.players))
-        return shares(tuple(self._eval_all(state)))
-
-    def _search(self, state: State, depth: int, bound: float | None, parent: int):
-        """(value vector, exact) of ``state``; ``bound``: the parent seat's best so far."""
-        self._tick()
-        if depth <= 0 or state.to_move < 0:
-            return self._leaf(state), True
-        key = tt_move = None
-        if self.use_tt:
-            key = state.key()
-            entry = self.tt.get(key)
-            if entry is not None:
-                edepth, vec, tt_move, complete = entry
-                if edepth >= depth:
-                    if not complete:
-                        self.cuts += 1
-                    return vec, True
-        p, cuts0 = state.to_move, self.cuts
-        limit = INF if bound is None or parent == p else 1.0 - bound + self.EPS
-        moves = state.legal_moves()
-        rank = self._ranks(moves) if self.history or tt_move is not None else None
-        best, best_move, best_k = None, None, -1
-        play = _player(state)
-        for k, move in enumerate(self._order(moves, tt_move)):
-            value, _ = self._search(play(move), depth - 1, None if best is None else best[p], p)
-            k = rank[move] if rank else k
-            if best is None or value[p] > best[p] or (value[p] == best[p] and k < best_k):
-                best, best_move, best_k = value, move, k
-            if best[p] > limit:
-                self._reward(move, depth)
-                return best, False
-        if key is not None:
-            self.tt[key] = (depth, best, best_move, self.cuts == cuts0)
-        return best, True
+    def _default_line(self, state, depth, alpha, beta) -> float:
+        """The value of an opponent ply after the layer's reply: this opponent and the ones
+        after it play their default moves until the layer ends (from the state alone where
+        it can tell, ``pass_or_first``: no move generation). A single line, walked in a loop:
+        the nodes, in order, and the value of one ``_min`` call per ply with one candidate.
+        In the last layer (``depth`` 1) the line is walked on ``leaf`` positions where the
+        game has them (Sandpile's take ``leaf`` and ``pass_or_first`` steps themselves)."""
+        root, tick = self.root, self._tick
+        leaves = depth == 1 and hasattr(state, "leaf")
+        quick = hasattr(state, "pass_or_first")
+        while True:
+            tick()
+            move = state.pass_or_first() if quick else self._default(state.legal_moves())
+            child = state.leaf(move) if leaves else _player(state)(move)
+            if child.to_move == root or child.to_move < 0:
+                break
+            state = child
+        if depth == 1:
+            tick()
+            return self._scalar(child)
+        return self._layer(child, depth - 1, alpha, beta)

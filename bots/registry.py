@@ -25,7 +25,7 @@ from bots.base import refusal
 _BUILTIN: dict[str, str] = {
     "random": "bots.random:RandomBot",
     "paranoid": "bots.multiplayer:ParanoidBot",
-    "maxn": "bots.multiplayer:MaxNBot",
+    "maxn": "bots.maxn:MaxNBot",
     "brs": "bots.multiplayer:BestReplyBot",
     "greedy": "bots.greedy:GreedyBot",
     "alphabeta": "bots.alphabeta:AlphaBetaBot",

@@ -8,6 +8,8 @@ from arena.games.sandpile.diagram import diagram
 from arena.games.sandpile.rules import (
     LETTERS, PASS, STABLE_MAX, SandpileMove, cells_of, parse_move,
 )
+from arena.games.sandpile.search import SearchSteps, placement
+from arena.games.sandpile.view import SandpileView
 
 
 def _masks(board: tuple[str, ...]) -> tuple:
@@ -37,7 +39,7 @@ def _banked(scores: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(sum(r[p] for r in scores) for p in range(4))
 
 
-class SandpileState(State):
+class SandpileState(SearchSteps, SandpileView, State):
     """An immutable Sandpile position (the eight fields of the position text).
 
     Attributes:
@@ -60,6 +62,10 @@ class SandpileState(State):
 
     The masks and ``banked`` follow from the eight text fields; ``play`` updates them
     incrementally (for evaluation at search leaves) and they never change afterwards.
+    The accessors an evaluator reads come from ``SandpileView`` (``view.py``), the search
+    steps (``child``, ``leaf``, ``pass_or_first``) from ``SearchSteps`` (``search.py``), whose
+    ``LeafPosition.whole`` sets every slot without ``__init__``: a new slot is set there too
+    (``tests/games/test_sandpile_search.py`` compares every slot with ``play``'s).
     """
 
     __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores",
@@ -79,55 +85,6 @@ class SandpileState(State):
             self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm, self.three, self.unstable_stacks),
             self.banked if scores is None else None)
 
-    # ---- accessors for evaluation functions ------------------------------------------------
-    @property
-    def starter(self) -> int:
-        """0-based seat starting the current round (``(round - 1) mod 4``)."""
-        return (self.round - 1) % 4
-
-    def holds_bonus(self, seat: int) -> bool:
-        return bool(self.holders >> seat & 1)
-
-    def tops(self) -> list[int]:
-        """Per seat, the number of visible (top) pieces of that colour now."""
-        return [m.bit_count() for m in self.topm]
-
-    def unstable(self) -> list[int]:
-        """Cells (indices) whose stack holds more than 3 pieces, ascending."""
-        return cells_of(self.tall)
-
-    def totals(self) -> list[int]:
-        """Per seat, the sum of the finished rounds' scores."""
-        return list(self.banked)
-
-    def turns_left(self, seat: int) -> int:
-        """Placement turns ``seat`` still has, this round and the following ones (bonus excluded)."""
-        rules = self.rules
-        later = (rules.rounds - self.round) * rules.pieces_per_round if self.phase != "over" else 0
-        if self.phase not in ("place", "bonus"):
-            return later
-        first = self.step + (self.phase == "bonus")
-        offset = (seat - self.starter - first) % 4
-        return later + max(0, (rules.turns - first - offset + 3) // 4)
-
-    def placeable_mask(self, seat: int) -> int:
-        """Bit mask of the cells where ``seat`` may put a piece ("Placing phase"): an empty
-        cell sharing a side with an occupied one (no wrapping), a stack not topped by the
-        seat's colour; any cell on an empty board."""
-        occ, rules = self.occ, self.rules
-        if not occ:
-            return rules.full
-        n = rules.size
-        near = ((occ << n) | (occ >> n) | ((occ & rules.not_last_file) << 1) | ((occ & rules.not_first_file) >> 1))
-        return (near & rules.full & ~occ) | (occ & ~self.topm[seat])
-
-    def can_place(self, i: int, seat: int) -> bool:
-        return bool(self.placeable_mask(seat) >> i & 1)
-
-    def placeable(self, seat: int) -> list[int]:
-        """Cells (indices, ascending) where ``seat`` may put a piece."""
-        return cells_of(self.placeable_mask(seat))
-
     # ---- protocol --------------------------------------------------------------------------
     def legal_moves(self) -> list[SandpileMove]:
         phase, rules = self.phase, self.rules
@@ -139,20 +96,6 @@ class SandpileState(State):
         if phase == "topple":
             return list(rules.moves_on(rules.topple_moves, self.tall))
         return []
-
-    def pass_or_first(self) -> SandpileMove | None:
-        """``PASS`` when it is legal here, else the first of ``legal_moves()`` (``None`` when
-        there is none), without generating the others (a best-reply search's default move)."""
-        phase = self.phase
-        if phase == "place":
-            mask = self.placeable_mask(self.player)
-            return self.rules.place_moves[(mask & -mask).bit_length() - 1] if mask else PASS
-        if phase in ("bonus", "endbonus"):
-            return PASS
-        if phase == "topple":
-            tall = self.tall
-            return self.rules.topple_moves[(tall & -tall).bit_length() - 1] if tall else None
-        return None
 
     def play(self, move) -> SandpileState:
         """The state after ``move`` (a ``SandpileMove``, or its text).
@@ -186,30 +129,10 @@ class SandpileState(State):
             raise IllegalMoveError(f"{move}: cannot place on {move.cell} ({why})")
         return self._place(i, p, kind == "bonus")
 
-    def child(self, move: SandpileMove) -> SandpileState:
-        """The state after ``move``, one of this state's ``legal_moves()``, without checking
-        its legality again (for search: the moves come from ``legal_moves``); any other move
-        gives an undefined state or an exception. ``play`` checks and explains."""
-        kind = move.kind
-        if kind == "place" or kind == "bonus":
-            return self._place(self.rules.index[move.cell], self.player, kind == "bonus")
-        if kind == "topple":
-            return self._topple(self.rules.index[move.cell])
-        return self._after_offer(self.step) if self.phase == "endbonus" else self._advance()
-
     def _place(self, i: int, p: int, bonus: bool) -> SandpileState:
-        board, bit = self.board, 1 << i
-        stack = board[i] + LETTERS[p]
-        topm = list(self.topm)
-        if len(stack) > 1:
-            topm[ord(stack[-2]) - 65] &= ~bit
-        topm[p] |= bit
-        height = len(stack)
-        tall = self.tall | bit if height > STABLE_MAX else self.tall
-        three = self.three | bit if height == STABLE_MAX else self.three & ~bit
+        board = self.board
+        stack, masks = placement(self, i, p, board[i])
         board = board[:i] + (stack,) + board[i + 1:]
-        unstable = _unstable(board, tall) if height > STABLE_MAX else self.unstable_stacks
-        masks = (self.occ | bit, tall, tuple(topm), three, unstable)
         placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
         if bonus:
             after = self._new(self.phase, p, self.step, board, masks, self.holders & ~(1 << p), placed)
