@@ -138,15 +138,19 @@ def test_one_move_checked_alone_agrees_with_generation(params):
     assert checked > 200
 
 
+@pytest.mark.parametrize("fresh", [False, True], ids=["generated", "fresh"])
 @pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}])
-def test_random_child_plays_the_move_picked_from_legal_moves(params):
+def test_random_child_plays_the_move_picked_from_legal_moves(params, fresh):
+    """With the moves generated (a tree node) and without (a playout's own positions: from
+    ply 2 on only their legality is tested, ``legal_strikes``)."""
     game = arena.games.make("interaction", **params)
     checked = 0
+    us = (0.0, 0.37, 0.5, 0.999999)
     for seed in range(4):
-        for state in walk(game, seed, 50):  # from the start: plies 0 and 1 keep their simulations
+        for state in walk(game, seed, 50, fresh):  # from the start: plies 0 and 1 keep their simulations
+            gots = [state.random_child(u) for u in us]  # before legal_moves, on a fresh twin
             moves = state.legal_moves()
-            for u in (0.0, 0.37, 0.5, 0.999999):
-                got = state.random_child(u)
+            for u, got in zip(us, gots):
                 want = state.play(moves[int(u * len(moves))])
                 assert (got.board, got.occ, got.nmask, got.scores, got.side, got.ply, got.to_move, got.key()) == \
                        (want.board, want.occ, want.nmask, want.scores, want.side, want.ply, want.to_move, want.key())

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from arena.games.interaction import PASS, Move
 from arena.games.interaction.geometry import CELLS, NEXT, NUM_CELLS, PATH_CELLS, POCKET, RAW
+from arena.games.interaction.mechanics import legal_strikes, occupancy, strike, strikes
 from arena.errors import PositionSyntaxError
 from arena.games.interaction.notation import _parse_position_checked, format_position, parse_position
 from tests.games.interaction_util import game
@@ -72,6 +73,16 @@ def test_legal_moves_are_exactly_the_strikes_with_momentum(board, side):
             if met and m >= 1:
                 expected.add(str(Move(cell, d)))
     assert legal == (expected or {"pass"})
+
+
+@given(boards(), st.integers(0, 1))
+@settings(max_examples=150)
+def test_legal_strikes_are_the_strikes_in_their_order_and_strike_finds_each_momentum_or_0(board, side):
+    occ = occupancy(board)
+    found = strikes(board, occ, side)
+    assert legal_strikes(board, occ, side) == list(found)
+    own = [c for c in range(NUM_CELLS) if board[c] == side + 1]
+    assert [strike(occ, c * 8 + d) for c in own for d in range(8)] == [found.get(c * 8 + d, 0) for c in own for d in range(8)]
 
 
 # An independent, cell-by-cell oracle of one move, written for clarity rather than speed.

@@ -210,6 +210,34 @@ def strike(occ: int, s: int) -> int:
     return 0
 
 
+def _legality_tests(cell: int) -> tuple[tuple[int, int, int], ...]:
+    """For each direction with a free path from ``cell``: (``s``, the bit of the path's first
+    cell, the mask of its other cells, ``cell`` itself left out as the cue ball leaves it)."""
+    return tuple((s, BIT[PATH_CELLS[s][0]], path_mask & ~BIT[cell] & ~BIT[PATH_CELLS[s][0]])
+                 for s, path_mask, *_ in STRIKES[cell])
+
+
+#: ``LEGALITY[cell]``: ``_legality_tests(cell)``, in ``STRIKES`` order (``legal_strikes``)
+LEGALITY = tuple(_legality_tests(cell) for cell in range(NUM_CELLS))
+
+
+def legal_strikes(board: bytes, occ: int, seat: int) -> list[int]:
+    """The keys of ``strikes(board, occ, seat)`` (``cell * 8 + direction``, in its order),
+    without their momenta: a strike is legal when the first cell of its free path is empty
+    (else momentum 0) and a ball lies further on the path. Two mask tests a direction, so a
+    random playout counts the moves and finds the momentum of the one it plays alone
+    (``strike``)."""
+    out = []
+    piece = seat + 1
+    p = board.find(piece)
+    while p >= 0:
+        for s, first, rest in LEGALITY[p]:
+            if not occ & first and occ & rest:
+                out.append(s)
+        p = board.find(piece, p + 1)
+    return out
+
+
 #: piece codes -> ``0``/``1`` digits (``occupancy``)
 _BITS = bytes.maketrans(bytes(range(256)), b"0" + b"1" * 255)
 

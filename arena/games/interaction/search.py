@@ -20,7 +20,7 @@ import math
 from typing import Any
 
 from arena.games.interaction.geometry import NUM_CELLS
-from arena.games.interaction.mechanics import Z_SIDE, ball_strikes, simulate, strike
+from arena.games.interaction.mechanics import Z_SIDE, ball_strikes, legal_strikes, simulate, strike
 from arena.games.interaction.notation import MOVES, PASS, Move
 
 _new = object.__new__
@@ -69,8 +69,19 @@ class SearchSteps:
         (a live state only): one ply of a random playout, the same move as picking from
         ``legal_moves()``, without building the move list (MCTS playouts). The moves are taken
         in generation order, which is ``legal_moves()`` order unless ``given_legal`` took a
-        list in another order."""
-        hits = self._hits if self._hits is not None else self._generate()
+        list in another order. Moves not yet generated from ply 2 on (a playout's own
+        positions) are only tested for legality (``legal_strikes``), and the momentum of the
+        one played alone (``strike``): the others' momenta are never needed."""
+        hits = self._hits
+        if hits is None and self.ply >= 2:
+            occ = self.occ
+            keys = legal_strikes(self.board, occ, self.side)
+            if keys:
+                s = keys[int(u * len(keys))]
+                return self._child(*simulate(self.board, occ, self.nmask, s, strike(occ, s), self.game.stop_rule), False)
+            return self._child(self.board, 0, 0, occ, self.nmask, True)
+        if hits is None:  # the first turn: legality needs the simulations
+            hits = self._generate()
         if not hits:
             return self._child(self.board, 0, 0, self.occ, self.nmask, True)
         keys = list(hits)  # generation order: MOVES[s] for s in hits
