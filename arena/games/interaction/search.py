@@ -74,19 +74,15 @@ class SearchSteps:
         one played alone (``strike``): the others' momenta are never needed."""
         hits = self._hits
         if hits is None and self.ply >= 2:
-            occ = self.occ
-            keys = legal_strikes(self.board, occ, self.side)
-            if keys:
-                s = keys[int(u * len(keys))]
-                return self._child(*simulate(self.board, occ, self.nmask, s, strike(occ, s), self.game.stop_rule), False)
-            return self._child(self.board, 0, 0, occ, self.nmask, True)
-        if hits is None:  # the first turn: legality needs the simulations
-            hits = self._generate()
-        if not hits:
+            keys = legal_strikes(self.board, self.occ, self.side)
+        else:
+            if hits is None:  # the first turn: legality needs the simulations
+                hits = self._generate()
+            keys = list(hits)  # generation order: MOVES[s] for s in hits
+        if not keys:
             return self._child(self.board, 0, 0, self.occ, self.nmask, True)
-        keys = list(hits)  # generation order: MOVES[s] for s in hits
         s = keys[int(u * len(keys))]
-        return self._after(s, hits[s])
+        return self._after(s, hits[s] if hits is not None else strike(self.occ, s))
 
     def best_leaf(self, evaluate: Callable[[Any, int], float], seat: int, final: Callable[[Any], float],
                   alpha: float, beta: float, first: Iterable[Any] = (), kept: dict | None = None,
