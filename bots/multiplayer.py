@@ -291,9 +291,11 @@ class BestReplyBot(_Search):
                 self.partial = move
         return best, alpha
 
-    def _after_root_ply(self, state, depth, alpha, beta) -> float:
+    def _after_root_ply(self, state, depth, alpha, beta, whole=_same) -> float:
+        """The value after a root-seat move to ``state``: the same MAX layer goes on, else the
+        next layer; ``whole`` makes a light last-layer position (``_steps``) a state first."""
         if state.to_move == self.root:
-            return self._max(state, depth, alpha, beta)  # same MAX layer
+            return self._max(whole(state), depth, alpha, beta)  # same MAX layer
         return self._layer(state, depth - 1, alpha, beta)
 
     def _layer(self, state, depth, alpha, beta) -> float:
@@ -322,13 +324,8 @@ class BestReplyBot(_Search):
         alpha0, beta0, cuts0 = alpha, beta, self.cuts
         best, best_move = -INF, None
         step, whole = _steps(state, depth == 1)  # last layer: a child that ends it is a leaf
-        root = self.root
         for move in self._order(state.legal_moves(), tt_move):
-            child = step(move)
-            if child.to_move == root:  # same MAX layer (``_after_root_ply``)
-                value = self._max(whole(child), depth, alpha, beta)
-            else:
-                value = self._layer(child, depth - 1, alpha, beta)
+            value = self._after_root_ply(step(move), depth, alpha, beta, whole)
             if value > best:
                 best, best_move, alpha = value, move, max(alpha, value)
             if alpha >= beta:
