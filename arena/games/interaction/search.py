@@ -93,10 +93,10 @@ class SearchSteps:
         exactly when its move cut the node off (the other moves were then not valued).
 
         - **Order**: the moves of ``first`` that are legal here (a search's hash move and
-          killers; ``None`` entries and repeats ignored), each checked alone, then the others in
-          generation order (``leaves`` order); from ply 2 on, moves are generated one cue ball
-          at a time as the loop reaches them, so a cut-off early skips the simulations and the
-          move generation of the other balls.
+          killers; ``None`` entries and repeats ignored), each checked alone (``try_leaf``),
+          then the others in generation order (``leaves`` order); from ply 2 on, moves are
+          generated one cue ball at a time as the loop reaches them, so a cut-off early skips
+          the simulations and the move generation of the other balls.
         - **Values** for 0-based ``seat`` (the side to move here): ``evaluate(position, seat)``
           of a live position, ``final(state)`` of a finished game. Positions are what
           ``leaves`` gives: a ``LeafPosition`` where the game goes on, the full state where it
@@ -129,11 +129,10 @@ class SearchSteps:
             s = move.cell * 8 + move.direction
             if s in skip:
                 continue
-            hit = hits.get(s, 0) if hits is not None else self._alone(move)
-            if hit <= 0:
+            pos = self.try_leaf(move)
+            if pos is None:
                 continue
             skip[s] = None
-            pos = self._position(s, hit)
             v = final(pos) if pos.to_move < 0 else evaluate(pos, seat)
             count += 1
             if kept is not None:
