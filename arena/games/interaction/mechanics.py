@@ -19,6 +19,11 @@ Z_SIDE = _rng.getrandbits(64)
 _Z_SCORE: dict[tuple[int, int], int] = {}
 
 
+#: ``BLOOM_BITS[i] == 1 << i``: the bits of a state's 1024-bit repetition filter, looked up
+#: (an ``&`` with one of them is cheaper than shifting the whole filter)
+BLOOM_BITS = tuple(1 << i for i in range(1024))
+
+
 def score_key(seat: int, score: int) -> int:
     """The Zobrist term of a seat's score (0 for a score of 0)."""
     if score < 64:

@@ -20,7 +20,7 @@ import math
 from typing import Any
 
 from arena.games.interaction.geometry import NUM_CELLS
-from arena.games.interaction.mechanics import Z_SIDE, ball_strikes, legal_strikes, simulate, strike
+from arena.games.interaction.mechanics import BLOOM_BITS, Z_SIDE, ball_strikes, legal_strikes, simulate, strike
 from arena.games.interaction.notation import MOVES, PASS, Move
 
 _new = object.__new__
@@ -154,7 +154,7 @@ class SearchSteps:
                     if pocketed is None:
                         pocketed, won = self._pocket_scores()
                     after = None if won or whole else pocketed
-                elif whole or bloom >> ((key ^ sim[1]) & 1023) & 1:
+                elif whole or bloom & BLOOM_BITS[(key ^ sim[1]) & 1023]:
                     after = None  # a possible repetition: ``_child`` checks it exactly
                 else:
                     after = scores
@@ -231,7 +231,7 @@ class SearchSteps:
                 scores, won = self._pocket_scores()
                 if not won:
                     return _leaf(sim, self.side ^ 1, scores, self.ply + 1)
-            elif not self._bloom >> ((self._key ^ Z_SIDE ^ sim[1]) & 1023) & 1:
+            elif not self._bloom & BLOOM_BITS[(self._key ^ Z_SIDE ^ sim[1]) & 1023]:
                 return _leaf(sim, self.side ^ 1, self.scores, self.ply + 1)
         return self._child(*sim, False)
 

@@ -17,6 +17,7 @@ from typing import Any
 from arena.errors import IllegalMoveError
 from arena.games.interaction.geometry import NUM_CELLS, PATH_CELLS, cell_name
 from arena.games.interaction.mechanics import (
+    BLOOM_BITS,
     Z_SIDE,
     ZOBRIST,
     board_key,
@@ -82,7 +83,7 @@ class InteractionState(SearchSteps, State):
         st.occ = occupancy(board)
         st.nmask = neutral_mask(board)
         st._key = board_key(board) ^ (Z_SIDE if side else 0) ^ score_key(0, scores[0]) ^ score_key(1, scores[1])
-        st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, 1 << (st._key & 1023), False, None, None, None
+        st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, BLOOM_BITS[st._key & 1023], False, None, None, None
         st._term = ("target" if max(scores) >= game.target else "max_plies" if ply >= game.max_plies else None)
         st.to_move = TERMINAL if st._term else side
         return st
@@ -213,17 +214,17 @@ class InteractionState(SearchSteps, State):
                 st.scores = (red + 1, blue)
                 won = red + 1 >= game.target
             st._prev = None  # no earlier position can recur: the scores changed
-            st._bloom = 1 << (key & 1023)
+            st._bloom = BLOOM_BITS[key & 1023]
             if won:
                 term = "target"
         else:
             st.scores = self.scores
             st._prev = self
-            bit = key & 1023
+            bit = BLOOM_BITS[key & 1023]
             bloom = self._bloom
-            if bloom >> bit & 1 and self._repeats(key, board) >= 2:
+            if bloom & bit and self._repeats(key, board) >= 2:
                 term = "repetition"
-            st._bloom = bloom | (1 << bit)
+            st._bloom = bloom | bit
         st._key = key
         if term is None:
             if passed and self._passed:
