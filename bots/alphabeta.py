@@ -9,7 +9,9 @@
 - Move ordering: the hash move, then two killer moves per ply, then the history heuristic
   (not at depth-1 nodes, whose moves after the hash move and killers come in generation
   order). A depth-1 node is one call of the state's ``best_leaf`` where it has one
-  (Interaction: simulate, value and cut off in one loop), else ``play`` of every move.
+  (Interaction: simulate, value and cut off in one loop; in the last iteration, where no leaf
+  is kept, the leaves are valued from their fields by the evaluator's ``evaluate_fields``,
+  never built), else ``play`` of every move.
 - Each iteration of the deepening searches the tree of the one before plus one ply, so the
   positions of an iteration (children, and leaves completed by the state's ``expand``) are
   kept for the next one instead of being played again: the same tree, about a quarter fewer
@@ -27,11 +29,12 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from arena.games import Game, Param, State
 from bots.base import Bot, Limits, Plays, SearchStats, collector_paused
-from bots.eval import WIN
+from bots.eval import WIN, fields_evaluator
 from bots.values import heuristic, terminal_value
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -84,6 +87,7 @@ class AlphaBetaBot(Bot):
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
         self._evaluate = heuristic(game.name)
+        self._light = fields_evaluator(game.name)
         self._tt: dict[Any, tuple] = {}
         self._tt_cap = self.options["tt"]
         self._history = _History()
@@ -105,6 +109,10 @@ class AlphaBetaBot(Bot):
         self._kids: dict[int, tuple[State, dict]] = {}  # id(state) -> (state, {move: child})
         moves = state.legal_moves()
         best, value, reached = moves[0], None, 0
+        self._leafy = hasattr(state, "best_leaf")
+        final = self._final
+        self._finals = [[partial(final, me=seat, ply=ply + 1) for ply in range(max_depth + 1)]
+                        for seat in range(self.game.num_players)]
         with collector_paused():
             for depth in range(1, max_depth + 1):
                 self._keep = depth < max_depth
@@ -182,7 +190,17 @@ class AlphaBetaBot(Bot):
         alpha0 = alpha
         best, best_move = -INF, None
         if depth == 1:
-            best, best_move = self._frontier(state, me, alpha, beta, ply, hash_move)
+            if self._leafy:  # the hot spot: the whole depth-1 node in one call of the state's
+                base = self._base = self.nodes
+                best, best_move, count = state.best_leaf(
+                    self._evaluate, me, self._finals[me][ply], alpha, beta, (hash_move, *self._killers[ply]),
+                    self._kids_of(state) if self._keep else None, self._next_check - base, self._leaf_check,
+                    self._light)
+                self.nodes = base + count
+                if best >= beta:
+                    self._cutoff(best_move, hash_move, 1, ply)
+            else:
+                best, best_move = self._frontier(state, me, alpha, beta, ply, hash_move)
         else:
             for move, child in self._children(state, hash_move, ply):
                 if child.to_move < 0:
@@ -281,25 +299,12 @@ class AlphaBetaBot(Bot):
 
     def _frontier(self, state: State, me: int, alpha: float, beta: float, ply: int,
                   hash_move: Any) -> tuple[float, Any]:
-        """(best value, best move) of a depth-1 node: every child is a leaf, valued by the
-        evaluator; moves ordered by hash move and killers only (no history look-ups). The
-        leaves are kept (``_kids_of``): the next iteration searches them as depth-1 nodes.
-
-        The hot loop of the search: where the state has ``best_leaf`` (a whole depth-1 node
-        in one loop, with positions for evaluation only), that; else ``play`` of every move.
+        """(best value, best move) of a depth-1 node of a state without ``best_leaf``: every
+        child is a leaf, ``play``ed and valued by the evaluator; moves ordered by hash move and
+        killers only (no history look-ups). The leaves are kept (``_kids_of``): the next
+        iteration searches them as depth-1 nodes. (A state with ``best_leaf`` does all this in
+        that one call, made by ``_search``.)
         """
-        best_leaf = getattr(state, "best_leaf", None)
-        if best_leaf is not None:
-            base = self._base = self.nodes
-            final = self._final
-            best, best_move, count = best_leaf(
-                self._evaluate, me, lambda end: final(end, me, ply + 1), alpha, beta,
-                (hash_move, *self._killers[ply]), self._kids_of(state) if self._keep else None,
-                self._next_check - base, self._leaf_check)
-            self.nodes = base + count
-            if best >= beta:
-                self._cutoff(best_move, hash_move, 1, ply)
-            return best, best_move
         kids = self._kids_of(state)
         best, best_move = -INF, None
         evaluate = self._evaluate

@@ -3,7 +3,10 @@
 An evaluation module defines ``evaluate(state, seat) -> float``: the heuristic value of a
 non-terminal position for 0-based ``seat`` (higher is better; its own units, far below
 ``WIN``), and may define ``evaluate_all(state) -> tuple[float, ...]`` (one value per seat,
-for max^n). Terminal positions are scored by the search from ``state.outcome()``, not here.
+for max^n), and ``evaluate_fields(...)``: ``evaluate`` from the fields of a position that the
+game's search steps hand over without building the position (Interaction:
+``evaluate_fields(nmask, scores, side, seat)`` for ``InteractionState.best_leaf``'s
+``light``). Terminal positions are scored by the search from ``state.outcome()``, not here.
 """
 
 from __future__ import annotations
@@ -25,6 +28,13 @@ def evaluator(game_name: str) -> Callable | None:
     """``evaluate(state, seat)`` for the game, or ``None`` when the game has none."""
     module = EVALUATORS.get(game_name)
     return importlib.import_module(module).evaluate if module else None
+
+
+def fields_evaluator(game_name: str) -> Callable | None:
+    """The game's ``evaluate_fields`` (``evaluate`` from a position's fields, as its search
+    steps pass them), or ``None`` when its module has none."""
+    module = EVALUATORS.get(game_name)
+    return getattr(importlib.import_module(module), "evaluate_fields", None) if module else None
 
 
 def evaluator_all(game_name: str, num_players: int = 2) -> Callable | None:

@@ -43,14 +43,22 @@ _NEAR_BITS, _FAR_BITS = _rank_bits(3, 5), _rank_bits(2, 6)
 
 def evaluate(state: State, seat: int) -> float:
     """Heuristic value of a live Interaction position for 0-based ``seat`` (higher is better)."""
-    neutrals = state.nmask
-    s0, s1 = state.scores
+    return evaluate_fields(state.nmask, state.scores, state.side, seat)
+
+
+def evaluate_fields(neutrals: int, scores: tuple[int, int], side: int, seat: int) -> float:
+    """``evaluate`` from the fields it reads: the neutral mask ``neutrals`` (bit ``cell`` per
+    neutral), ``scores`` (Red, Blue) and ``side`` (the 0-based seat to move). A search values
+    the positions one move away without building them (``InteractionState.best_leaf``'s
+    ``light``)."""
+    s0, s1 = scores
     tempo = NEAR * (neutrals & _NEAR_BITS).bit_count() + FAR * (neutrals & _FAR_BITS).bit_count()
-    if state.side == seat:
+    if side == seat:
         return SCORE * (s0 - s1 if seat == 0 else s1 - s0) + tempo
     return SCORE * (s0 - s1 if seat == 0 else s1 - s0) - tempo
 
 
 def evaluate_all(state: State) -> tuple[float, float]:
     """``(value for Red, value for Blue)``."""
-    return evaluate(state, 0), evaluate(state, 1)
+    neutrals, scores, side = state.nmask, state.scores, state.side
+    return evaluate_fields(neutrals, scores, side, 0), evaluate_fields(neutrals, scores, side, 1)

@@ -226,3 +226,48 @@ def test_best_leaf_values_in_order_what_play_gives_and_cuts_off_at_beta(params):
     over = over.play(over.legal_moves()[0])
     assert over.is_terminal()
     assert over.best_leaf(evaluate, 0, lambda end: 0.0, -math.inf, math.inf) == (-math.inf, None, 0)
+
+
+@pytest.mark.parametrize("params", [{}, {"pocketing": "stop", "target": 2}, {"max_plies": 12}])
+def test_best_leaf_valued_from_fields_gives_what_it_gives_with_positions(params):
+    """``light`` (``evaluate`` from a leaf's fields, ``bots.eval.interaction.evaluate_fields``):
+    without ``kept``, every node gives the same best value, move and count as valuing built
+    positions, at every beta; ``evaluate_fields`` of a position's fields is ``evaluate``; with
+    ``kept`` the positions are still built and kept."""
+    from bots.eval.interaction import evaluate, evaluate_fields
+    from bots.values import terminal_value
+
+    game = arena.games.make("interaction", **params)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(4):
+        walks = (walk(game, seed, 40, fresh=True) for _ in range(4))
+        for state, twin, light_twin, kept_twin in zip(*walks):
+            seat = state.to_move
+            moves = state.legal_moves()
+            first = [rng.choice(moves), None, rng.choice(moves)]
+
+            def final(end):
+                return terminal_value(end.outcome(), seat)
+
+            built: list = []
+
+            def recorded(pos, s):
+                built.append(pos)
+                return evaluate(pos, s)
+
+            for pos in (state.play(m) for m in moves):
+                if not pos.is_terminal():
+                    assert evaluate_fields(pos.nmask, pos.scores, pos.side, seat) == evaluate(pos, seat)
+            values = [final(p) if p.is_terminal() else evaluate(p, seat) for p in map(state.play, moves)]
+            beta = rng.choice([math.inf, *values])
+            want = twin.best_leaf(evaluate, seat, final, -math.inf, beta, first)
+            got = light_twin.best_leaf(recorded, seat, final, -math.inf, beta, first, light=evaluate_fields)
+            assert got == want
+            assert not any(isinstance(p, LeafPosition) for p in built)  # light leaves never built
+            kept: dict = {}
+            assert kept_twin.best_leaf(evaluate, seat, final, -math.inf, beta, first, kept,
+                                       light=evaluate_fields) == want
+            assert len(kept) == want[2]
+            checked += 1
+    assert checked >= 40

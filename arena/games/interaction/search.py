@@ -86,7 +86,8 @@ class SearchSteps:
 
     def best_leaf(self, evaluate: Callable[[Any, int], float], seat: int, final: Callable[[Any], float],
                   alpha: float, beta: float, first: Iterable[Any] = (), kept: dict | None = None,
-                  budget: float = math.inf, check: Callable[[int], float] | None = None) -> tuple[float, Any, int]:
+                  budget: float = math.inf, check: Callable[[int], float] | None = None,
+                  light: Callable[[int, tuple[int, int], int, int], float] | None = None) -> tuple[float, Any, int]:
         """Alpha-beta over the positions one move away, in one loop: a depth-1 node of a
         search, the hot spot of alpha-beta. Returns ``(best value, its move, positions
         valued)``: ``(-inf, None, 0)`` at the end of the game; the best value is ``>= beta``
@@ -101,6 +102,9 @@ class SearchSteps:
           of a live position, ``final(state)`` of a finished game. Positions are what
           ``leaves`` gives: a ``LeafPosition`` where the game goes on, the full state where it
           may end (``final`` reads its ``outcome()``).
+        - **Light**: ``light(nmask, scores, side, seat)``, when given, is ``evaluate`` from the
+          fields of a ``LeafPosition`` (the neutral mask, the scores, the side to move): the
+          positions not kept are then valued from their fields and never built.
         - **Kept**: each position valued is stored in ``kept[move]`` when ``kept`` is given (a
           search keeps them for its next iteration; ``expand`` makes them whole).
         - **Limits**: ``check(count)`` is called once ``count`` positions are valued and
@@ -108,8 +112,8 @@ class SearchSteps:
           raises to stop the search or returns the next budget.
 
         The loop is ``leaves`` and the cut-off test of alpha-beta run as one, with no generator
-        between them (``_position`` inlined): same positions, same values, about 3% fewer
-        instructions per node of ``alphabeta`` at depth 4 than pulling from ``leaves``.
+        between them (``_position`` inlined) and one loop body for the moves of ``first`` and
+        the generated ones: same positions, same values as pulling from ``leaves``.
         """
         best, best_move, count = -math.inf, None, 0
         if self.to_move < 0:
@@ -122,31 +126,19 @@ class SearchSteps:
         key, bloom, side, scores, ply = self._key ^ Z_SIDE, self._bloom, self.side ^ 1, self.scores, self.ply + 1
         whole = ply >= game.max_plies  # every position ends the game: full states only
         pocketed = won = None  # the scores after a pocketing, and whether they win: when first needed
-        skip: dict[int, None] = {}  # the strikes of ``first``, valued first
-        for move in first:
-            if move is None or move is PASS or move.__class__ is not Move:
-                continue  # a pass is legal only when no strike is: it comes last
-            s = move.cell * 8 + move.direction
-            if s in skip:
-                continue
-            pos = self.try_leaf(move)
-            if pos is None:
-                continue
-            skip[s] = None
-            v = final(pos) if pos.to_move < 0 else evaluate(pos, seat)
-            count += 1
-            if kept is not None:
-                kept[move] = pos
-            if count >= budget:
-                budget = check(count)
-            if v > best:
-                best, best_move = v, move
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        return best, best_move, count
-        for batch in (hits,) if hits is not None else self._strikes_by_ball():
-            for s, hit in batch.items():
+        bare = light is not None and kept is None  # light positions valued from their fields
+        # The batches of strikes ``{s: momentum}``, one loop body for all: ``first``'s legal
+        # strikes, then the generated ones less those (``skip``), all at once when known, else
+        # one cue ball at a time (``ball_strikes``; ``found`` becomes ``_hits`` once complete).
+        firsts = self._strikes_of(first, hits)
+        batch = firsts.items()
+        skip: dict[int, int] = {}
+        if hits is None:
+            found: dict[int, int] = {}
+            piece = self.side + 1
+            cell = board.find(piece)
+        while True:
+            for s, hit in batch:
                 if s in skip:
                     continue
                 sim = sims[s] if sims is not None else simulate(board, occ, nmask, s, hit, stop)
@@ -161,6 +153,8 @@ class SearchSteps:
                 if after is None:
                     pos = self._child(*sim, False)
                     v = final(pos) if pos.to_move < 0 else evaluate(pos, seat)
+                elif bare:
+                    v = light(sim[4], after, side, seat)
                 else:
                     pos = _new(LeafPosition)  # ``_leaf`` inlined
                     pos.nmask = sim[4]
@@ -180,6 +174,19 @@ class SearchSteps:
                         alpha = v
                         if alpha >= beta:
                             return best, best_move, count
+            if hits is not None:
+                if skip is firsts:
+                    break
+                skip, batch = firsts, hits.items()
+            elif cell >= 0:
+                skip = firsts
+                ball = ball_strikes(occ, cell, {})
+                found.update(ball)
+                batch = ball.items()
+                cell = board.find(piece, cell + 1)
+            else:
+                self._hits = found
+                break
         if not self._hits:  # no strike: the pass is the one legal move
             pos = self.play(PASS)
             count += 1
@@ -254,43 +261,62 @@ class SearchSteps:
         after = (red, blue + 1) if self.side else (red + 1, blue)
         return after, after[self.side] >= self.game.target
 
-    def _alone(self, move: Any) -> int:
-        """The momentum of ``move`` checked alone, without generating the other moves (0: not
-        legal here), or -1 when it cannot be checked alone: moves already generated, the
-        first turn (plies 0 and 1: legality needs the simulation), a pass, the game over."""
-        if self._hits is not None or self.ply < 2 or move is PASS or self.to_move < 0 or move.__class__ is not Move:
-            return -1
-        cell = move.cell
-        if not 0 <= cell < NUM_CELLS or self.board[cell] != self.side + 1:
+    def _strikes_of(self, moves: Iterable[Any], hits: dict[int, int] | None) -> dict[int, int]:
+        """``{s: momentum}`` of the legal strikes among ``moves`` (``s = cell * 8 +
+        direction``), in their order; repeats, ``None``, a pass and illegal moves left out
+        (``best_leaf``'s first batch). ``hits``: this state's generated strikes, or ``None``
+        when they are not generated; then each move is checked alone (``strike``), without
+        generating the others, which is right from ply 2 on (the first turn needs them
+        generated)."""
+        out: dict[int, int] = {}
+        if hits is None:
+            board, occ, piece = self.board, self.occ, self.side + 1
+            for move in moves:
+                if move.__class__ is Move and 0 <= move.cell < NUM_CELLS and board[move.cell] == piece:
+                    s = move.cell * 8 + move.direction
+                    if s not in out:
+                        hit = strike(occ, s)
+                        if hit:
+                            out[s] = hit
+        else:
+            for move in moves:
+                if move.__class__ is Move:  # a pass has no entry in ``hits``
+                    s = move.cell * 8 + move.direction
+                    hit = hits.get(s)
+                    if hit is not None and s not in out:
+                        out[s] = hit
+        return out
+
+    def _checked(self, move: Any) -> int:
+        """The momentum of ``move`` when it is a legal strike here, else 0 (a pass included),
+        as ``_strikes_of`` finds it, the strikes generated first at the first turn (plies 0
+        and 1); 0 at the end of the game."""
+        if self.to_move < 0:
             return 0
-        return strike(self.occ, cell * 8 + move.direction)
+        hits = self._hits
+        if hits is None and self.ply < 2:
+            hits = self._generate()
+        return next(iter(self._strikes_of((move,), hits).values()), 0)
 
     def try_play(self, move: Any) -> Any:
         """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
         is checked alone (a search tries its hash and killer moves before generating)."""
-        hit = self._alone(move)
-        if hit < 0:
-            return self.play(move) if move in self.legal_moves() else None
-        if not hit:
-            return None
-        return self._after(move.cell * 8 + move.direction, hit)
+        hit = self._checked(move)
+        if hit:
+            return self._after(move.cell * 8 + move.direction, hit)
+        if move is PASS and self.legal_moves() == [PASS]:
+            return self.play(PASS)
+        return None
 
     def try_leaf(self, move: Any) -> Any:
         """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
         legal here (checked alone from ply 2 on, as ``try_play``)."""
-        hit = self._alone(move)
-        if hit < 0:
-            if move not in self.legal_moves():
-                return None
-            if move is PASS:
-                return self.play(PASS)
-            hits = self._hits if self._hits is not None else self._generate()
-            hit = hits.get(move.cell * 8 + move.direction)
-            if hit is None:  # listed by a wrong ``given_legal``, not a legal strike
-                return None
-        elif not hit:
-            return None
-        return self._position(move.cell * 8 + move.direction, hit)
+        hit = self._checked(move)
+        if hit:
+            return self._position(move.cell * 8 + move.direction, hit)
+        if move is PASS and self.legal_moves() == [PASS]:
+            return self.play(PASS)
+        return None
 
     def expand(self, leaf: Any) -> Any:
         """The full state, as ``play`` makes it, of a position that this state's ``leaves`` or
