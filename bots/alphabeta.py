@@ -192,8 +192,9 @@ class AlphaBetaBot(Bot):
         if depth == 1:
             if self._leafy:  # the hot spot: the whole depth-1 node in one call of the state's
                 base = self._base = self.nodes
+                killers = self._killers[ply]
                 best, best_move, count = state.best_leaf(
-                    self._evaluate, me, self._finals[me][ply], alpha, beta, (hash_move, *self._killers[ply]),
+                    self._evaluate, me, self._finals[me][ply], alpha, beta, (hash_move, killers[0], killers[1]),
                     self._kids_of(state) if self._keep else None, self._next_check - base, self._leaf_check,
                     self._light)
                 self.nodes = base + count

@@ -39,6 +39,12 @@ def _rank_bits(*ranks: int) -> int:
 
 #: ranks 4 and 6, ranks 3 and 7 (0-based 3, 5 and 2, 6)
 _NEAR_BITS, _FAR_BITS = _rank_bits(3, 5), _rank_bits(2, 6)
+#: ``_TEMPO[near][far]``: the tempo term ``NEAR * near + FAR * far`` for the side to move, of
+#: ``near`` neutrals on ranks 4 and 6 and ``far`` on ranks 3 and 7 (18 cells each);
+#: ``_TEMPO_AGAINST``: the same for the other side, ``0.0 - tempo``. Looked up, not computed:
+#: a leaf's value makes no new float but its sum (the same values, bit for bit)
+_TEMPO = tuple(tuple(NEAR * near + FAR * far for far in range(19)) for near in range(19))
+_TEMPO_AGAINST = tuple(tuple(0.0 - t for t in row) for row in _TEMPO)
 
 
 def evaluate(state: State, seat: int) -> float:
@@ -52,10 +58,10 @@ def evaluate_fields(neutrals: int, scores: tuple[int, int], side: int, seat: int
     the positions one move away without building them (``InteractionState.best_leaf``'s
     ``light``)."""
     s0, s1 = scores
-    tempo = NEAR * (neutrals & _NEAR_BITS).bit_count() + FAR * (neutrals & _FAR_BITS).bit_count()
-    if side == seat:
-        return SCORE * (s0 - s1 if seat == 0 else s1 - s0) + tempo
-    return SCORE * (s0 - s1 if seat == 0 else s1 - s0) - tempo
+    lead = s0 - s1 if seat == 0 else s1 - s0
+    tempo = (_TEMPO if side == seat else _TEMPO_AGAINST)[(neutrals & _NEAR_BITS).bit_count()][
+        (neutrals & _FAR_BITS).bit_count()]
+    return SCORE * lead + tempo if lead else tempo
 
 
 def evaluate_all(state: State) -> tuple[float, float]:
