@@ -50,8 +50,11 @@ _HASH, _KILLER1, _KILLER2 = 1 << 62, 1 << 61, 1 << 60
 class _History(dict):
     """History heuristic: move -> sum of depth squared over the cut-offs it caused."""
 
-    def get_zero(self, move: Any) -> int:
-        return self.get(move, 0)
+    def scores(self, moves: list) -> dict:
+        """``{move: history score}`` (0 for a move without one) of ``moves``: a sort key looked
+        up at C speed (``scores.__getitem__``), not a Python call per move."""
+        get = self.get
+        return {m: get(m, 0) for m in moves}
 
 
 class _Stop(Exception):
@@ -152,19 +155,12 @@ class AlphaBetaBot(Bot):
         if hash_move is None and k1 is None:
             if not history or not self._history:
                 return moves
-            return sorted(moves, key=self._history.get_zero, reverse=True)
-        bonus = {}
-        if k2 is not None:
-            bonus[k2] = _KILLER2
-        if k1 is not None:
-            bonus[k1] = _KILLER1
-        if hash_move is not None:
-            bonus[hash_move] = _HASH
-        get = bonus.get
-        if not history:
-            return sorted(moves, key=lambda m: get(m, 0), reverse=True)
-        hist = self._history.get_zero
-        return sorted(moves, key=lambda m: get(m) or hist(m), reverse=True)
+            return sorted(moves, key=self._history.scores(moves).__getitem__, reverse=True)
+        score = self._history.scores(moves) if history else dict.fromkeys(moves, 0)
+        for move, bonus in ((k2, _KILLER2), (k1, _KILLER1), (hash_move, _HASH)):
+            if move in score:  # None never is
+                score[move] = bonus
+        return sorted(moves, key=score.__getitem__, reverse=True)
 
     def _search(self, state: State, depth: int, alpha: float, beta: float, ply: int) -> float:
         """Negamax value of a non-terminal ``state`` for its side to move, ``depth`` >= 1."""
@@ -272,9 +268,11 @@ class AlphaBetaBot(Bot):
                 yield move, child
             order = [m for m in state.legal_moves() if m not in tried]
             if self._history:
-                before = {m: old for m, old in reversed(journal[mark:])}  # the earliest update wins
-                hist = self._history.get_zero
-                order.sort(key=lambda m: before[m] if m in before else hist(m), reverse=True)
+                score = self._history.scores(order)
+                for m, old in reversed(journal[mark:]):  # the earliest update wins
+                    if m in score:
+                        score[m] = old
+                order.sort(key=score.__getitem__, reverse=True)
         for move in order:
             child = kids.get(move)
             if child is None:
