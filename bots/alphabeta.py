@@ -57,6 +57,13 @@ class _History(dict):
         return {m: get(m, 0) for m in moves}
 
 
+def _steps(cls: type) -> tuple:
+    """(``expand``, ``child`` or else ``play``, ``try_play``) of a state class, as functions of
+    (state, argument); ``None`` for the optional ones it lacks (``_children`` looks them up
+    once per class, not three times a node)."""
+    return getattr(cls, "expand", None), getattr(cls, "child", None) or cls.play, getattr(cls, "try_play", None)
+
+
 class _Stop(Exception):
     """Raised inside the search when a node or time limit runs out."""
 
@@ -113,6 +120,7 @@ class AlphaBetaBot(Bot):
         moves = state.legal_moves()
         best, value, reached = moves[0], None, 0
         self._leafy = hasattr(state, "best_leaf")
+        self._steps: dict[type, tuple] = {}
         final = self._final
         self._finals = [[partial(final, me=seat, ply=ply + 1) for ply in range(max_depth + 1)]
                         for seat in range(self.game.num_players)]
@@ -243,9 +251,10 @@ class AlphaBetaBot(Bot):
         """
         kids = self._kids_of(state)
         cls = state.__class__
-        expand = getattr(state, "expand", None)
-        play = getattr(state, "child", None) or state.play
-        try_play = getattr(state, "try_play", None)
+        steps = self._steps.get(cls)
+        if steps is None:
+            steps = self._steps[cls] = _steps(cls)
+        expand, play, try_play = steps
         killers = self._killers[ply]
         if try_play is None or (hash_move is None and killers[0] is None):
             order = self._ordered(state.legal_moves(), hash_move, ply)
@@ -258,12 +267,12 @@ class AlphaBetaBot(Bot):
                     continue
                 child = kids.get(move)  # kept: legal here
                 if child is None:
-                    child = try_play(move)
+                    child = try_play(state, move)
                     if child is None:
                         continue
                     kids[move] = child
                 elif child.__class__ is not cls:
-                    child = kids[move] = expand(child) if expand is not None else play(move)
+                    child = kids[move] = expand(state, child) if expand is not None else play(state, move)
                 tried.append(move)
                 yield move, child
             order = [m for m in state.legal_moves() if m not in tried]
@@ -276,9 +285,9 @@ class AlphaBetaBot(Bot):
         for move in order:
             child = kids.get(move)
             if child is None:
-                child = kids[move] = play(move)
+                child = kids[move] = play(state, move)
             elif child.__class__ is not cls:  # a kept leaf: made whole
-                child = kids[move] = expand(child) if expand is not None else play(move)
+                child = kids[move] = expand(state, child) if expand is not None else play(state, move)
             yield move, child
 
     def _kids_of(self, state: State) -> dict:
