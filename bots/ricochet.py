@@ -72,6 +72,9 @@ class SolveResult:
 
 #: a 5-move puzzle solved once per process before timed play
 WARM_UP = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
+#: the same with two diagonal barriers: the search compiles plain boards and boards with
+#: barriers apart (``bots.ricochet_search.ida_iteration``), so ``warm_up`` loads both
+WARM_UP_BARRIERS = "1A,2B,4A,3B diag=e5/R,k11\\G R:c5,G:k12,B:a1,Y:p16 RC"
 
 #: the kernel modules (``bots.kernels``: one source, a compiled and a plain-Python build)
 SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
@@ -97,8 +100,11 @@ def _build(compiled: bool):
 
 def warm_up() -> None:
     """Load the compiled kernels (compiling them and writing numba's cache the first time):
-    solves ``WARM_UP`` with them."""
+    solves ``WARM_UP`` and ``WARM_UP_BARRIERS`` with them (the second adds about 10 ms once
+    the cache is written: a game's first round on a board with barriers no longer loads the
+    barrier kernels inside its clock)."""
     solve_optimal(Puzzle.parse(WARM_UP))
+    solve_optimal(Puzzle.parse(WARM_UP_BARRIERS))
 
 
 @lru_cache(maxsize=64)

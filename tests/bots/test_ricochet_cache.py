@@ -38,6 +38,16 @@ def test_kernels_cache_on_disk():
         assert not isinstance(kernel._cache, numba.core.caching.NullCache), name
 
 
+def test_warm_up_loads_the_plain_board_and_the_barrier_search():
+    """A plain board's search is a specialisation of its own (``paths`` None: no barrier walk in
+    its move loop, ``ricochet_search.ida_iteration``); the warm-up loads both before timed play."""
+    from bots.ricochet import warm_up
+
+    warm_up()
+    kinds = {str(sig[1]) for sig in ricochet_search.ida_iteration.signatures}
+    assert {"none", "array(int64, 1d, C)"} <= kinds
+
+
 _SOLVE = ("from arena.games.ricochet.puzzle import Puzzle; from bots.ricochet import WARM_UP, solve_optimal; "
           "print(len(solve_optimal(Puzzle.parse(WARM_UP)).solution))")
 
