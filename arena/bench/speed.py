@@ -2,18 +2,21 @@
 
 Each figure is a ratio (bot speed / bare-loop speed), so the load of a shared machine cancels
 out; the note gives both speeds. CPU seconds of this process (``time.process_time``): in
-each position the bot chooses, then the loop runs from that position for as much CPU time
-(``paired``); the figure is the median over ``repeats`` such runs of each run's own ratio.
+each position the bot chooses, then the loop runs for as much CPU time, walking the positions
+in turn from that one (``paired``; not one position over and over, which reads faster than
+real work: the first figure, the bare loop timed as if it were a bot, shows what is left of
+the method's own bias); the figure is the median over ``repeats`` such runs of each run's own
+ratio.
 The ratio is taken within a run, never across runs: this VM's speed changes by up to 2x from
 one run to the next (the bare loop measured 115k-200k nodes/s in the same minute), so the best
 bot run and the best loop run of separate runs (timeit's rule, each alone) came from different
 speeds, and the same code read 0.50-0.68 on Sandpile paranoid in four runs.
 
-- **bare move-generation loop**: a perft walk to depth 2 from the same position
+- **bare move-generation loop**: a perft walk to depth 2 from each position
   (``legal_moves()`` then ``play()`` of every move, at the root and at each child); nodes/s =
   moves played per second. Alpha-beta and paranoid/BRS count positions visited (leaves
   included) per second against it.
-- **plain random playouts**: from the same position, ``MCTSBot.DEFAULT_HORIZON``
+- **plain random playouts**: from each position, ``MCTSBot.DEFAULT_HORIZON``
   random plies (``legal_moves()`` + ``play()``, a seeded ``random.Random``) then the game's
   ``evaluate_all`` of the last position, as an MCTS playout does without the tree;
   MCTS playouts/s against it, both on the positions where MCTS searches (``searched``).
@@ -34,6 +37,7 @@ import resource
 import subprocess
 import sys
 import time
+from functools import partial
 
 import arena.games
 import bots
@@ -91,25 +95,46 @@ def searched(states: list) -> list:
 
 def paired(game_name: str, spec: str, states: list, loop) -> tuple[int, float, int, float]:
     """(bot nodes, bot CPU seconds, loop units, loop CPU seconds): in each state a fresh
-    ``spec`` bot chooses a move, then ``loop(state)`` runs on that state for as much CPU time
-    (at least once): bot and loop alternate within milliseconds, so both meet the same load
-    of a shared machine."""
+    ``spec`` bot chooses a move, then the loop runs for as much CPU time (at least once): bot
+    and loop alternate within milliseconds, so both meet the same load of a shared machine.
+
+    The loop walks the positions in turn (``loop(states[j])``, ``j`` from the bot's position
+    on, round the list), never one position over and over: a loop that repeats the same
+    position reads faster than the same work on changing positions (the machine learns its
+    branches), which a search never gets. Timed as if it were the bot (``self_check``), the
+    bare loop read 0.96-0.99x of itself when it repeated the bot's position, 0.99-1.02x
+    walking the positions in turn."""
     game = arena.games.make(game_name)
+
+    def prepare(i: int, state):
+        bot = bots.make(spec)
+        bot.reset(game, state.to_move, i)
+
+        def choose() -> int:
+            bot.choose(state, bots.Limits())
+            return bot.last_stats.nodes
+        return choose
+
+    return _paired(prepare, states, loop)
+
+
+def _paired(prepare, states: list, loop) -> tuple[int, float, int, float]:
+    """``paired`` for any timed work: ``prepare(i, state)`` (not timed) gives the call that
+    does the work on ``state`` and returns its units."""
     bot_n = loop_n = 0
     bot_s = loop_s = 0.0
     for i, state in enumerate(states):
-        bot = bots.make(spec)
-        bot.reset(game, state.to_move, i)
+        work = prepare(i, state)
         t0 = time.process_time()
-        bot.choose(state, bots.Limits())
+        bot_n += work()
         spent = time.process_time() - t0
-        bot_n += bot.last_stats.nodes
         bot_s += spent
-        used = 0.0
+        used, j = 0.0, i
         while used <= spent:
             t0 = time.process_time()
-            loop_n += loop(state)
+            loop_n += loop(states[j % len(states)])
             used += time.process_time() - t0
+            j += 1
         loop_s += used
     return bot_n, bot_s, loop_n, loop_s
 
@@ -118,9 +143,21 @@ def ratio(game_name: str, spec: str, states: list, loop, repeats: int) -> tuple[
     """(ratio, bot per second, loop per second) of the median run among ``repeats``
     ``paired`` runs, ranked by the ratio within each run (bot and loop side by side in the
     same seconds: the machine's speed of the moment cancels)."""
+    return _median_run(lambda: paired(game_name, spec, states, loop), repeats)
+
+
+def self_check(states: list, repeats: int) -> tuple[float, float, float]:
+    """The pairing's own bias, as ``ratio`` gives it: the bare loop (``perft``) timed as if it
+    were the bot (one walk of each position) against itself; 1.0 for a fair method."""
+    return _median_run(lambda: _paired(lambda i, state: partial(perft, state), states, perft), repeats)
+
+
+def _median_run(run, repeats: int) -> tuple[float, float, float]:
+    """``ratio``'s figure from ``repeats`` calls of ``run`` (each giving ``paired``'s four
+    numbers)."""
     runs = []
     for _ in range(repeats):
-        bn, bs, ln, ls = paired(game_name, spec, states, loop)
+        bn, bs, ln, ls = run()
         bot, base = bn / max(bs, 1e-9), ln / max(ls, 1e-9)
         runs.append((bot / base, bot, base))
     runs.sort()
@@ -141,6 +178,8 @@ def search_ratios(quick: bool) -> list[Figure]:
     sand = sandpile_bench.positions(4 if quick else 8)
     where_i, where_s = f"{len(inter)} Interaction positions", f"{len(sand)} Sandpile positions"
     figs = [
+        _figure("bare loop timed as a bot / bare loop (the method's own bias)", "≈ 1",
+                self_check(inter, repeats), "nodes/s", where_i),
         _figure("interaction alpha-beta depth 4 / bare loop", "≥ 0.75",
                 ratio("interaction", "alphabeta:depth=4", inter, perft, repeats), "nodes/s", where_i),
         _figure("sandpile paranoid depth 3 / bare loop", "≥ 0.5",

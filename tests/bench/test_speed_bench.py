@@ -43,6 +43,42 @@ def test_paired_runs_bot_and_loop_for_as_long():
     assert "speed" in MODULES
 
 
+def test_the_loop_walks_the_positions_in_turn_from_the_bots_own():
+    """``paired``'s loop never repeats one position back to back (a loop over one position
+    reads faster than the same work on changing positions): it walks the list round from the
+    position the bot just searched, for at least as long as the bot took."""
+    import time
+
+    states = ["a", "b", "c"]
+    walked: list[tuple[str, str]] = []
+    current = []
+
+    def prepare(i, state):
+        def work():
+            current[:] = [state]
+            end = time.process_time() + 0.002  # a bot that takes 2 ms of CPU
+            while time.process_time() < end:
+                pass
+            return 1
+        return work
+
+    def loop(state):
+        walked.append((current[0], state))
+        return 1
+
+    bot_n, bot_s, loop_n, loop_s = speed._paired(prepare, states, loop)
+    assert bot_n == 3 and loop_n == len(walked) > 3 and loop_s >= bot_s
+    for bot_state in states:
+        seen = [s for b, s in walked if b == bot_state]
+        start = states.index(bot_state)
+        assert seen == [states[(start + k) % 3] for k in range(len(seen))]  # in turn, from its own
+
+
+def test_self_check_times_the_bare_loop_against_itself():
+    r, a, b = speed.self_check(search_bench.positions(2), 1)
+    assert r > 0 and abs(r - a / b) < 1e-9 and a > 0 and b > 0
+
+
 def test_ratio_is_the_median_run_by_its_own_ratio(monkeypatch):
     """Each run's ratio is taken within the run (bot and loop in the same seconds); the figure
     is the median run's, never the best bot run over the best loop run of other runs."""
