@@ -14,7 +14,7 @@ cached kernel 0.5-0.75 s: numba's typing context and LLVM set-up), whatever the 
 So a lone puzzle (``reset(None, ...)``, ``arena solve PUZZLE``) starts in plain Python:
 ``bots.kernels`` loads the kernel modules' own source a second time with a no-op ``njit``
 and Python lists for arrays (one source, no second copy of the search), which solves the
-puzzle at 60-80k nodes/s against about 4M compiled, but without importing numba or
+puzzle at 60-170k nodes/s (by the load) against about 4M compiled, but without importing numba or
 numpy. ``COLD_NODES`` (16384 nodes, about 0.2 s) settles 92% of random puzzles (300 of
 ``arena.bench.ricochet.random_puzzles``; 91% with barriers); the others hand over: the
 compiled kernels load and go on from the first bound the plain search did not finish, so
