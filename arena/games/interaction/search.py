@@ -301,19 +301,19 @@ class SearchSteps:
     def try_play(self, move: Any) -> Any:
         """``play(move)``, or ``None`` when ``move`` is not legal here; from ply 2 on, a move
         is checked alone (a search tries its hash and killer moves before generating)."""
-        hit = self._checked(move)
-        if hit:
-            return self._after(move.cell * 8 + move.direction, hit)
-        if move is PASS and self.legal_moves() == [PASS]:
-            return self.play(PASS)
-        return None
+        return self._try(move, self._after)
 
     def try_leaf(self, move: Any) -> Any:
         """The position after ``move`` as ``leaves`` yields it, or ``None`` when ``move`` is not
         legal here (checked alone from ply 2 on, as ``try_play``)."""
+        return self._try(move, self._position)
+
+    def _try(self, move: Any, make: Callable[[int, int], Any]) -> Any:
+        """``make(s, momentum)`` of a legal strike ``move``, ``play(PASS)`` of a legal pass,
+        else ``None``."""
         hit = self._checked(move)
         if hit:
-            return self._position(move.cell * 8 + move.direction, hit)
+            return make(move.cell * 8 + move.direction, hit)
         if move is PASS and self.legal_moves() == [PASS]:
             return self.play(PASS)
         return None
