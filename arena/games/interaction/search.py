@@ -103,8 +103,8 @@ class SearchSteps:
           ``leaves`` gives: a ``LeafPosition`` where the game goes on, the full state where it
           may end (``final`` reads its ``outcome()``).
         - **Light**: ``light(nmask, scores, side, seat)``, when given, is ``evaluate`` from the
-          fields of a ``LeafPosition`` (the neutral mask, the scores, the side to move): the
-          positions not kept are then valued from their fields and never built.
+          fields of a ``LeafPosition`` (the neutral mask, the scores, the side to move): light
+          positions are valued by it, and built only to be kept.
         - **Kept**: each position valued is stored in ``kept[move]`` when ``kept`` is given (a
           search keeps them for its next iteration; ``expand`` makes them whole).
         - **Limits**: ``check(count)`` is called once ``count`` positions are valued and
@@ -162,7 +162,7 @@ class SearchSteps:
                     pos.scores = after
                     pos.ply = ply
                     pos._sim = sim
-                    v = evaluate(pos, seat)
+                    v = evaluate(pos, seat) if light is None else light(sim[4], after, side, seat)
                 count += 1
                 if kept is not None:
                     kept[MOVES[s]] = pos
