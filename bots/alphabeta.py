@@ -41,6 +41,8 @@ EXACT, LOWER, UPPER = 0, 1, 2
 INF = float("inf")
 #: a value beyond this is a proven result (a finished game), not a heuristic
 PROVEN = WIN / 2
+#: the deepest iteration, plies (the bound of ``depth``, and the depth under a time or node limit)
+MAX_DEPTH = 64
 
 
 #: ordering priorities above any history score
@@ -81,18 +83,20 @@ class AlphaBetaBot(Bot):
     PLAYS = Plays(2, 2)
     summary = "negamax alpha-beta, iterative deepening, transposition table (two players)"
     PARAMS = {
-        "depth": Param(None, "deepest iteration, plies (default 4; 64 when a time or node limit is set)",
-                       kind=int, minimum=1),
+        "depth": Param(None, "deepest iteration, plies (default 4; 64, the most, when a time or node "
+                             "limit is set)", kind=int, minimum=1, maximum=MAX_DEPTH),
         "nodes": Param(None, "nodes (positions visited) per move", kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0),
         "tt": Param(200_000, "transposition table entries kept between moves (cleared when full)", minimum=1),
     }
     DEFAULT_DEPTH = 4
-    MAX_DEPTH = 64
+    MAX_DEPTH = MAX_DEPTH
     #: nodes between two clock readings
     CHECK_EVERY = 256
     #: interior nodes whose children are kept between iterations (about 16 children each)
     KIDS = 4096
+    #: journal entries before it is compacted (``_compact``)
+    JOURNAL = 1 << 16
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
@@ -108,14 +112,16 @@ class AlphaBetaBot(Bot):
         if self.no_answer(state, start):
             return None
         lim = self.own_limits().tighter(limits or Limits())
-        max_depth = lim.depth or (self.MAX_DEPTH if lim.time is not None or lim.nodes is not None
-                                  else self.DEFAULT_DEPTH)
+        max_depth = min(lim.depth or (self.MAX_DEPTH if lim.time is not None or lim.nodes is not None
+                                      else self.DEFAULT_DEPTH), self.MAX_DEPTH)  # a runner's depth too
         self._deadline = lim.deadline(start)
         self._node_cap = lim.nodes if lim.nodes is not None else float("inf")
         self.nodes = 0
         self._next_check = self._stop_at()
         self._killers = [[None, None] for _ in range(max_depth + 1)]
         self._journal: list = []  # (move, history score before) per history update, in order
+        self._marks: list[int] = []  # the journal's length as each waiting node began (_children)
+        self._compact_at = self.JOURNAL
         self._kids: dict[int, tuple[State, dict]] = {}  # id(state) -> (state, {move: child})
         moves = state.legal_moves()
         best, value, reached = moves[0], None, 0
@@ -259,29 +265,35 @@ class AlphaBetaBot(Bot):
         if try_play is None or (hash_move is None and killers[0] is None):
             order = self._ordered(state.legal_moves(), hash_move, ply)
         else:
-            journal = self._journal
-            mark = len(journal)
-            tried: list = []
-            for move in (hash_move, *killers):
-                if move is None or move in tried:
-                    continue
-                child = kids.get(move)  # kept: legal here
-                if child is None:
-                    child = try_play(state, move)
-                    if child is None:
+            marks = self._marks  # this node waits for the history as it began: the journal keeps it
+            slot = len(marks)
+            marks.append(len(self._journal))
+            try:
+                tried: list = []
+                for move in (hash_move, *killers):
+                    if move is None or move in tried:
                         continue
-                    kids[move] = child
-                elif child.__class__ is not cls:
-                    child = kids[move] = expand(state, child) if expand is not None else play(state, move)
-                tried.append(move)
-                yield move, child
-            order = [m for m in state.legal_moves() if m not in tried]
-            if self._history:
-                score = self._history.scores(order)
-                for m, old in reversed(journal[mark:]):  # the earliest update wins
-                    if m in score:
-                        score[m] = old
-                order.sort(key=score.__getitem__, reverse=True)
+                    child = kids.get(move)  # kept: legal here
+                    if child is None:
+                        child = try_play(state, move)
+                        if child is None:
+                            continue
+                        kids[move] = child
+                    elif child.__class__ is not cls:
+                        child = kids[move] = expand(state, child) if expand is not None else play(state, move)
+                    tried.append(move)
+                    yield move, child
+                order = [m for m in state.legal_moves() if m not in tried]
+                if self._history:
+                    score = self._history.scores(order)
+                    for m, old in reversed(self._journal[marks[slot]:]):  # the earliest update wins
+                        if m in score:
+                            score[m] = old
+                    order.sort(key=score.__getitem__, reverse=True)
+            finally:  # also when a first move cut the node off (the generator closed)
+                del marks[slot:]
+                if not marks:
+                    self._journal.clear()  # no node waits: nothing in it is read again
         for move in order:
             child = kids.get(move)
             if child is None:
@@ -354,5 +366,28 @@ class AlphaBetaBot(Bot):
                 killers[1] = killers[0]
                 killers[0] = move
         old = self._history.get(move, 0)
-        self._journal.append((move, old))
+        if self._marks:  # a node waits to order its moves by the history as it began
+            journal = self._journal
+            journal.append((move, old))
+            if len(journal) > self._compact_at:
+                self._compact()
         self._history[move] = old + depth * depth
+
+    def _compact(self) -> None:
+        """Bound the journal (a long search makes millions of cut-offs): between two marks of
+        waiting nodes, and after the last, only each move's first entry is kept, which is all
+        any waiting node reads (per move, its earliest entry since its own mark); what lies
+        before the first mark is dropped. At most (waiting nodes x distinct moves) entries
+        stay; the next compaction waits until the journal has doubled again."""
+        journal, marks = self._journal, self._marks
+        out: list = []
+        starts = list(marks)
+        for i, (start, end) in enumerate(zip(starts, [*starts[1:], len(journal)])):
+            marks[i] = len(out)
+            seen: set = set()
+            for entry in journal[start:end]:
+                if entry[0] not in seen:
+                    seen.add(entry[0])
+                    out.append(entry)
+        journal[:] = out
+        self._compact_at = max(self.JOURNAL, 2 * len(out))

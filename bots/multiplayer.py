@@ -100,7 +100,8 @@ class _Search(Bot):
     """Shared driver: limits, iterative deepening, node counting, move ordering."""
 
     PARAMS = {
-        "depth": Param(None, "plies of full-width search", kind=int, minimum=1),
+        "depth": Param(None, "plies of full-width search (64 at most)", kind=int, minimum=1,
+                       maximum=MAX_DEPTH),
         "nodes": Param(None, "nodes per move", kind=int, minimum=1),
         "time": Param(None, "seconds per move", kind=float, minimum=0.0),
         "tt": Param(True, "use a transposition table"),
@@ -131,7 +132,8 @@ class _Search(Bot):
         if state.to_move < 0 or not moves:
             return None
         lim = self.own_limits().tighter(limits or Limits())
-        depth_cap = lim.depth or (MAX_DEPTH if lim.time is not None or lim.nodes is not None else DEFAULT_DEPTH)
+        depth_cap = min(lim.depth or (MAX_DEPTH if lim.time is not None or lim.nodes is not None else DEFAULT_DEPTH),
+                        MAX_DEPTH)
         self.root, self.nodes, self.max_nodes = state.to_move, 0, lim.nodes
         self.deadline = lim.deadline(start)
         self.use_tt = self.options["tt"]
@@ -272,7 +274,7 @@ class BestReplyBot(_Search):
 
     PARAMS = {**_Search.PARAMS,
               "depth": Param(None, "layers of search (a run of the root seat's plies, or of the opponents', is "
-                                   "one layer)", kind=int, minimum=1)}
+                                   "one layer; 64 at most)", kind=int, minimum=1, maximum=MAX_DEPTH)}
 
     name = "brs"
     summary = "best-reply search for n-player games (depth in layers, nodes, time)"

@@ -45,6 +45,7 @@ class Param:
         kind: the Python type values are coerced to (``int``, ``float``, ``bool``, ``str``);
             defaults to ``type(default)``; needed when ``default`` is ``None``.
         minimum: the smallest accepted number, when numeric.
+        maximum: the largest accepted number, when numeric.
     """
 
     default: Any
@@ -52,6 +53,7 @@ class Param:
     choices: tuple[Any, ...] | None = None
     kind: type | None = None
     minimum: float | None = None
+    maximum: float | None = None
 
     @property
     def type(self) -> type:
@@ -99,8 +101,13 @@ class Param:
                 f"{owner}: parameter {name}={value!r} is not accepted; "
                 f"accepted: {', '.join(map(str, self.choices))}"
             )
-        if self.minimum is not None and t in (int, float) and value < self.minimum:
-            raise ConfigError(f"{owner}: parameter {name}={value!r} must be >= {self.minimum:g}")
+        low, high = self.minimum, self.maximum
+        if t in (int, float) and ((low is not None and value < low) or (high is not None and value > high)):
+            if high is None:
+                raise ConfigError(f"{owner}: parameter {name}={value!r} must be >= {low:g}")
+            if low is None:
+                raise ConfigError(f"{owner}: parameter {name}={value!r} must be <= {high:g}")
+            raise ConfigError(f"{owner}: parameter {name}={value!r} is out of range; accepted: {low:g} to {high:g}")
         return value
 
 

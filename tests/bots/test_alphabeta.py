@@ -181,6 +181,56 @@ def test_positions_kept_between_iterations_change_nothing_but_work(monkeypatch):
     assert sum(n for _, n, _ in kept) > 1000
 
 
+def test_a_compacted_journal_searches_the_same_tree(monkeypatch):
+    """The history journal (what a node that tried its hash move and killers first reads to
+    order the rest as the history stood when it began) is compacted past ``JOURNAL`` entries
+    and emptied when no node waits: the same moves, node counts and values as keeping every
+    entry, and it stays small."""
+    from bots.alphabeta import AlphaBetaBot
+
+    full = _choices(7, 10)
+    sizes: list[int] = []
+    compact = AlphaBetaBot._compact
+
+    def recorded(self):
+        compact(self)
+        sizes.append(len(self._journal))
+
+    monkeypatch.setattr(AlphaBetaBot, "JOURNAL", 8)
+    monkeypatch.setattr(AlphaBetaBot, "_compact", recorded)
+    assert _choices(7, 10) == full
+    assert len(sizes) > 5 and max(sizes) < 8 * 64  # compacted; (waiting nodes x moves) at most
+    assert sum(n for _, n, _ in full) > 1000
+
+
+def test_the_journal_is_bounded_in_a_long_search(monkeypatch):
+    """A long search keeps no unbounded record of its cut-offs: the journal is compacted past
+    ``JOURNAL`` entries (here 256, over thousands of cut-offs; it used to keep every cut-off of
+    the choice, about 5 MB/s at depth 30)."""
+    import arena.games
+    import bots
+    from bots.alphabeta import AlphaBetaBot
+
+    monkeypatch.setattr(AlphaBetaBot, "JOURNAL", 256)
+
+    game = arena.games.make("interaction")
+    state = game.initial_state(3)
+    for _ in range(6):
+        state = state.play(state.legal_moves()[0])
+    bot = bots.make("alphabeta:nodes=40000")
+    bot.reset(game, state.to_move, 0)
+    grew: list[int] = []
+    cutoff = bot._cutoff
+
+    def watched(*args):
+        cutoff(*args)
+        grew.append(len(bot._journal))
+
+    bot._cutoff = watched
+    bot.choose(state, bots.Limits())
+    assert len(grew) > 5000 and max(grew) <= 4 * 256  # twice the size it compacted to, at most
+
+
 def test_collector_paused_restores_the_collector_also_on_an_exception():
     import gc
 

@@ -30,6 +30,18 @@ def test_unknown_option_names_key():
         bots.make("random:depth=3")
 
 
+@pytest.mark.parametrize("spec", ["alphabeta:depth=65", "alphabeta:depth=99999999999999999999", "alphabeta:depth=0",
+                                  "paranoid:depth=65", "brs:depth=100", "maxn:depth=65"])
+def test_search_depth_is_bounded(spec):
+    """A search's depth is 1 to 64 plies: a mistyped huge depth is refused at once (alpha-beta
+    keeps a table per ply of depth: 10**20 plies once filled the machine's memory)."""
+    from arena.errors import ArenaError
+
+    with pytest.raises(ArenaError, match="accepted: 1 to 64"):
+        bots.make(spec)
+    bots.make(spec.split("=")[0] + "=64")
+
+
 def test_repeated_specs_numbered():
     labels = [s.label for s in assign_labels(["random", "random", "x=random", "random"])]
     assert labels == ["random", "random-2", "x", "random-3"]
