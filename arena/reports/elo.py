@@ -182,7 +182,8 @@ def los_trinomial(wins: int, losses: int) -> float:
 
 
 def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: Sequence[float] | None = None,
-                 confidence: float = 0.95) -> tuple[float, float, float, int]:
+                 confidence: float = 0.95,
+                 bounds: tuple[float, float] | None = None) -> tuple[float, float, float, int]:
     """Ratio mean ``Σy/Σw`` with a cluster-robust 95% interval (clusters = series).
 
     ``y`` are ``values`` (e.g. a seat's points per game) and ``w`` the ``weights`` (1 per game
@@ -190,6 +191,10 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     small-sample factor ``C/(C-1)`` (Cameron & Miller 2015, "A Practitioner's Guide to
     Cluster-Robust Inference", eq. 11 with the CR1 factor):
     ``Var = C/(C-1) · Σ_c (Y_c - m·W_c)² / (Σ W)²`` over the ``C`` clusters' sums.
+
+    ``bounds``: the range the mean lives in (a share or a score: ``(0, 1)``); the interval is
+    clipped to it, since a normal interval from few clusters can reach past it (three pairs
+    gave 1.3-132%).
 
     Returns:
         ``(mean, low, high, clusters)``; NaN when empty, NaN interval with one cluster or
@@ -209,7 +214,10 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     if var == 0:  # every cluster at the mean: no spread seen, no interval (not a zero-width one)
         return m, math.nan, math.nan, c
     z = float(stats.norm.ppf(0.5 + confidence / 2))
-    return m, m - z * math.sqrt(var), m + z * math.sqrt(var), c
+    low, high = m - z * math.sqrt(var), m + z * math.sqrt(var)
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return m, low, high, c
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -20,6 +20,9 @@ from arena.reports import bt
 from arena.reports.coded import codes, matrix, seat_sizes
 from arena.reports.elo import cluster_mean, holm, match_stats
 
+#: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
+SHARE = (0.0, 1.0)
+
 PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses", "score", "draw_ratio",
                 "pairs", "leftover", "LL", "LD", "DD_WL", "WD", "WW", "elo", "elo_error", "elo_low", "elo_high",
                 "nelo", "los", "p_value", "p_holm"]
@@ -103,9 +106,10 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     for scope, sub in scopes:
         series = sub["series"].to_numpy(np.int64)
         cluster = sub["pair"].to_numpy(np.int64) * (int(series.max()) - int(series.min()) + 1) + series - series.min()
-        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster)
+        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster, bounds=SHARE)
         dec = (sub["seat0_pts"] != 0.5).to_numpy()
-        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec])
+        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec],
+                                      bounds=SHARE)
         per = sub.groupby("cell").agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum"),
                                       seat0=("seat0", "first"), seat1=("seat1", "first"))
         cells = per.sort_values(["seat0", "seat1"])[["seat0", "seat1", "n", "points"]].reset_index(drop=True)
@@ -138,7 +142,8 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for seat in range(k):
         m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster)
-        se = (hi - lo) / (2 * stats.norm.ppf(0.975))
+        se = (hi - lo) / (2 * stats.norm.ppf(0.975))  # from the interval before it is clipped
+        lo, hi = max(lo, SHARE[0]), min(hi, SHARE[1])
         p = float(2 * stats.norm.sf(abs(m - 1 / k) / se)) if se > 0 else math.nan
         rows.append({"seat": seat, "games": len(sub), "win_share": m, "ci_low": lo, "ci_high": hi, "p_value": p})
     table = pd.DataFrame(rows)

@@ -1,5 +1,6 @@
 """``arena.reports.pairs`` as it was before issue 14 (the reference of
-``tests/reports/reference.py``).
+``tests/reports/reference.py``), with the one change of definition since: intervals of a
+share or score clipped to [0, 1] (``docs/statistics.md`` "Presentation").
 
 Per-pairing tables of 2-player tournaments as engine testers read them, and the
 pair-aware (series-clustered) seat statistics (``docs/statistics.md`` "Two-player results:
@@ -93,9 +94,10 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     rows = []
     for scope, sub in scopes:
         cluster = sub.groupby(["a", "b", "series"], sort=False).ngroup().to_numpy()
-        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster)
+        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster, bounds=(0.0, 1.0))
         dec = (sub["seat0_pts"] != 0.5).to_numpy()
-        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec])
+        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec],
+                                      bounds=(0.0, 1.0))
         cells = sub.groupby(["seat0", "seat1"]).agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum")).reset_index()
         fitted = bt.fit_cells(cells, order)
         rows.append({"scope": scope, "score": score, "score_low": lo, "score_high": hi, "share_low": slo,
@@ -122,6 +124,7 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     for seat in range(k):
         m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster.to_numpy())
         se = (hi - lo) / (2 * stats.norm.ppf(0.975))
+        lo, hi = max(lo, 0.0), min(hi, 1.0)
         p = float(2 * stats.norm.sf(abs(m - 1 / k) / se)) if se > 0 else math.nan
         rows.append({"seat": seat, "games": len(sub), "win_share": m, "ci_low": lo, "ci_high": hi, "p_value": p})
     table = pd.DataFrame(rows)

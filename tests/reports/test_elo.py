@@ -106,6 +106,17 @@ def test_cluster_mean_by_hand():
     assert flat[0] == 0.5 and flat[3] == 2 and math.isnan(flat[1]) and math.isnan(flat[2])
 
 
+def test_cluster_mean_of_a_share_stays_inside_zero_to_one():
+    """Three clusters, two at 1 and one at 0.5: Y = [2, 2, 1], W = [2, 2, 2], m = 5/6,
+    residuals [1/3, 1/3, -2/3], Var = 3/2 * (6/9) / 6² = 1/36, so the normal interval
+    5/6 ± 1.96/6 reaches 1.16; clipped to the share's range."""
+    values, clusters = [1, 1, 1, 1, 1, 0], ["a", "a", "b", "b", "c", "c"]
+    m, lo, hi, _ = cluster_mean(values, clusters)
+    assert m == pytest.approx(5 / 6) and hi == pytest.approx(5 / 6 + Z / 6) and hi > 1
+    m2, lo2, hi2, _ = cluster_mean(values, clusters, bounds=(0.0, 1.0))
+    assert (m2, lo2, hi2) == (m, lo, 1.0)
+
+
 def test_pair_table_from_stored_games():
     # series of two games (games_frame: series = (id - 1) // 2); "new" first in field order
     W, D, L = [1, 2], [1, 1], [2, 1]  # ranks of seat 0, seat 1
