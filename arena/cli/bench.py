@@ -18,6 +18,8 @@ from arena.errors import ConfigError
 
 #: Modules whose ``run`` takes a store size (``--games``).
 SIZED = ("report",)
+#: optional packages a module may need -> how to install them (that module is then skipped)
+OPTIONAL = {"dask": "pip install -e '.[cluster]'", "distributed": "pip install -e '.[cluster]'"}
 
 
 def run_modules(quick: bool, only: str | None = None,
@@ -45,6 +47,11 @@ def run_modules(quick: bool, only: str | None = None,
         try:
             module = importlib.import_module(f"arena.bench.{name}")
             figures = list(module.run(quick, games) if games is not None else module.run(quick))
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").split(".")[0] not in OPTIONAL:
+                raise
+            out.append((name, None, f"skipped: needs {exc.name} ({OPTIONAL[exc.name.split('.')[0]]})"))
+            say(f"  {name}: {out[-1][2]}")
         except Exception as exc:  # a broken benchmark is a row of the report, not a crash
             out.append((name, None, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))
             say(f"  {name}: failed: {out[-1][2]}")
@@ -62,7 +69,8 @@ def _value(value: float) -> str:
 
 
 def bench(
-    quick: bool = typer.Option(False, "--quick", help="smaller samples: a rough figure in seconds"),
+    quick: bool = typer.Option(False, "--quick", help="smaller samples: rough figures in seconds (the goals are "
+                                                     "for the full run)"),
     only: str = typer.Option(None, "--only", metavar="AREA", help=f"run one module only: {', '.join(MODULES)}"),
     games: str = typer.Option(None, "--games", metavar="N",
                               help="with --only report: games in the synthetic store (default 100000, --quick 10000)"),
@@ -75,17 +83,20 @@ def bench(
     start = time.perf_counter()
     table = Table(title="arena bench" + (" (quick)" if quick else ""))
     for col, justify in (("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"),
-                         ("goal", "left"), ("note", "left")):
+                         ("goal", "left"), ("met", "center"), ("note", "left")):
         table.add_column(col, justify=justify)
     progress = make_console(stderr=True)
     size = _games(games)
     for name, figures, error in run_modules(quick, only, lambda line: progress.print(line, markup=False, highlight=False),
                                             size):
         if error is not None:
-            table.add_row(name, Text("failed", style="red"), "-", "", "", Text(error))
+            skipped = error.startswith("skipped")
+            table.add_row(name, Text("skipped" if skipped else "failed", style="yellow" if skipped else "red"),
+                          "-", "", "", "", Text(error))
             continue
         for f in figures:
-            table.add_row(f.area, f.name, _value(f.value), f.unit, f.goal, Text(f.note))
+            mark = {True: Text("yes", style="green"), False: Text("no", style="red"), None: ""}[f.met]
+            table.add_row(f.area, f.name, _value(f.value), f.unit, f.goal, mark, Text(f.note))
     console = make_console()
     console.print(table)
     console.print(f"{time.perf_counter() - start:.1f} s")

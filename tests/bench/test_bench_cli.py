@@ -28,6 +28,7 @@ def test_failures_are_rows_not_crashes(monkeypatch):
     assert result.exit_code == 0, result.output
     assert "failed" in result.output and "RuntimeError: no [red]widgets[/red] at all" in result.output
     assert "widgets/s" in result.output and "123,456" in result.output and "[note]" in result.output
+    assert "yes" in result.output  # 123,456 meets its goal "≥ 5"
 
 
 def test_only_selects_one_module_and_rejects_unknown(monkeypatch):
@@ -68,3 +69,29 @@ def test_report_bench_on_a_small_store(tmp_path):
         assert state.is_terminal()
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT prefix FROM rating_state").fetchone() == (6,)
+
+
+def test_a_module_needing_an_optional_package_is_skipped_with_how_to_install(monkeypatch):
+    fake_modules(monkeypatch)
+    needs = types.ModuleType("arena.bench.fake_cluster")
+
+    def missing(quick):
+        raise ModuleNotFoundError("No module named 'dask'", name="dask")
+
+    needs.run = missing
+    monkeypatch.setitem(sys.modules, "arena.bench.fake_cluster", needs)
+    monkeypatch.setattr(bench_cli, "MODULES", ["fake_cluster", "fake_ok"])
+    rows = bench_cli.run_modules(quick=True)
+    assert rows[0] == ("fake_cluster", None, "skipped: needs dask (pip install -e '.[cluster]')")
+    result = CliRunner().invoke(app, ["bench", "--quick"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "skipped" in result.output and "failed" not in result.output
+
+
+def test_the_met_column_reads_the_goal():
+    def met(value, goal):
+        return Figure("a", "f", value, "x", goal).met
+
+    assert (met(0.8, "≥ 0.75"), met(0.7, "≥ 0.75"), met(50_001, "≥ 50000"), met(12.3, "≤ 3 (linear)")) == \
+           (True, False, True, False)
+    assert (met(19.9, "< 20"), met(20, "< 20"), met(1.04, "≈ 1"), met(0.94, "≈ 1")) == (True, False, True, False)
+    assert (met(1.0, ""), met(float("nan"), "≥ 1"), met(2.0, "fast")) == (None, None, None)
