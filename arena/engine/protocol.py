@@ -169,10 +169,12 @@ def parse_option(line: str) -> Option | None:
 
 
 def format_option(name: str, kind: type, default: Any) -> str:
-    """``option name N type int|float|string|bool default V`` for a Python parameter."""
+    """``option name N type int|float|string|bool default V`` for a Python parameter; ``V`` is
+    ``none`` for a parameter without a default (the bot then decides; ``setoption ... value
+    none`` sets that again), so that every line has its value after ``default``."""
     t = {int: "int", float: "float", bool: "bool"}.get(kind, "string")
-    value = str(default).lower() if isinstance(default, bool) else ("" if default is None else str(default))
-    return f"option name {name} type {t} default {value}".rstrip()
+    value = str(default).lower() if isinstance(default, bool) else ("none" if default is None else str(default))
+    return f"option name {name} type {t} default {value}"
 
 
 def format_newgame(game: str, params: dict) -> str:

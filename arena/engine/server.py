@@ -101,7 +101,7 @@ class Server:
     def hello(self) -> None:
         self.say(f"id name {self.spec.label}", "id author arena")
         for name, param in (getattr(self.cls, "PARAMS", None) or {}).items():
-            self.say(P.format_option(name, param.type, param.default))
+            self.say(P.format_option(name, param.type, self.options.get(name, param.default)))  # the spec's
         self.say("aepok")
 
     def aep(self, rest: str) -> None:

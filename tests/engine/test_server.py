@@ -12,7 +12,7 @@ import pytest
 
 import arena.games
 from arena.engine.client import close_all
-from arena.engine.protocol import parse_info
+from arena.engine.protocol import parse_info, parse_option
 from arena.engine.sandbox import Sandbox, isolate
 from arena.errors import BotSpecError, ConfigError
 from arena.referee import play_game
@@ -258,3 +258,14 @@ def test_arena_engine_bad_option_in_the_spec_is_one_line_exit_2():
     out = subprocess.run([sys.executable, "-m", "arena", "engine", "alphabeta:depth=abc"], capture_output=True,
                          text=True, timeout=120, input="aep 1\nquit\n")
     assert out.returncode == 2 and "depth='abc' is not a valid int" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_every_option_line_has_its_value_and_the_specs_values_are_the_defaults():
+    """``option name N type T default V`` always ends in a value (``none`` for a parameter
+    without a default), and the values of the served spec are the declared defaults."""
+    out, code = serve("alphabeta:depth=4", ["aep 1", "quit"])
+    options = [line for line in out if line.startswith("option ")]
+    assert options == ["option name depth type int default 4", "option name nodes type int default none",
+                       "option name time type float default none", "option name tt type int default 200000"]
+    assert [parse_option(line).default for line in options] == ["4", "none", "none", "200000"]
+    assert code == 0
