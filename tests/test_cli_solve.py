@@ -32,6 +32,11 @@ def test_single_puzzle_readable_and_json(capsys):
     assert rec["optimal"] is True and isinstance(rec["nodes"], int) and isinstance(rec["seconds"], float)
 
 
+def test_one_move_is_singular(capsys):
+    code, out, _ = run(capsys, "solve", "1A,2B,4A,3B R:d11,G:k12,B:a1,Y:p16 RC")
+    assert code == 0 and "  1 move: " in out and "optimal" in out
+
+
 def test_zero_moves_is_empty_string(capsys):
     code, out, _ = run(capsys, "solve", ZERO, "--json")
     rec = json.loads(out)

@@ -42,7 +42,8 @@ def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
         who = labels[record.seat] if record.seat >= 0 else "opening"
         head = f"ply {record.ply + 1}: {who} plays {record.move}"
         if record.seat >= 0 and record.nodes:
-            head += f"  ({record.nodes} nodes, depth {record.depth}, {record.seconds:.2f}s)"
+            depth = f", depth {record.depth}" if record.depth is not None else ""  # MCTS has none
+            head += f"  ({record.nodes} nodes{depth}, {record.seconds:.2f}s)"
     typer.echo(head)
     if not quiet:
         typer.echo(ply.diagram)

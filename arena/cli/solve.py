@@ -103,9 +103,13 @@ def _line(rec: dict, note: str = "") -> str:
     if solo:
         count = rec["solutions"]  # counted only by a search that proves the minimum
         counted = f", {count} minimal solution{'s' if count != 1 else ''}" if rec["optimal"] else ""
-        return (f"{what}  {rec['length']} moves{counted}: "
+        return (f"{what}  {_moves(rec['length'])}{counted}: "
                 f"{found or '(none needed)'}  [{tag}, {stats}]")
-    return f"{what}  {rec['moves']} moves: {found or '(none needed)'}  [{tag}, {stats}]"
+    return f"{what}  {_moves(rec['moves'])}: {found or '(none needed)'}  [{tag}, {stats}]"
+
+
+def _moves(count: int) -> str:
+    return f"{count} move{'' if count == 1 else 's'}"
 
 
 def solve(
