@@ -218,8 +218,12 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
     return {name: frame for name, frame in data._tables["all"].items() if _section_of(name) in wanted}
 
 
+#: tables printed within another section (the names of ``--json``'s keys) -> that section
+PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults"}
+
+
 def _section_of(table: str) -> str:
-    return {"seat_test": "seat_advantage", "fault_summary": "faults"}.get(table, table)
+    return PART_OF.get(table, table)
 
 
 def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
@@ -285,11 +289,11 @@ def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, o
 def _sections(sections: Iterable[str] | None) -> set[str]:
     if sections is None:
         return set(SECTIONS)
-    wanted = set(sections)
+    wanted = {_section_of(s) for s in sections}  # a table's name selects its section
     unknown = sorted(wanted - set(SECTIONS))
     if unknown:
         raise ConfigError(f"unknown report section(s) {', '.join(unknown)}; "
-                           f"choose from {', '.join(SECTIONS)}")
+                           f"choose from {', '.join(SECTIONS)} (or a table within one: {', '.join(PART_OF)})")
     return wanted
 
 

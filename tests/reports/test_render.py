@@ -49,8 +49,11 @@ def test_sections_that_apply():
         "fault_summary", "faults", "search"}
     three = build_tables(three_player())
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
-    with pytest.raises(ConfigError, match="unknown report section"):
+    with pytest.raises(ConfigError, match="unknown report section.*or a table within one: seat_test"):
         build_tables(two_player(), ["leaderbord"])
+    # a table printed within a section (a key of --json) selects its section
+    assert set(build_tables(two_player(), ["fault_summary"])) == {"fault_summary", "faults"}
+    assert set(build_tables(three_player(), ["seat_test"])) == {"seat_advantage", "seat_test"}
 
 
 def test_terminal_report_names_the_faulty_bot():
