@@ -50,8 +50,15 @@ def test_file_with_a_bad_line_goes_on_and_exits_2(tmp_path, capsys):
     recs = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and len(recs) == 3
     assert recs[0]["solution"] and recs[0]["optimal"] is False
-    assert recs[1]["puzzle"] == "not a puzzle" and "error" in recs[1]
+    assert recs[1]["puzzle"] == "not a puzzle" and recs[1]["error"].startswith(f"{f}:2: ")  # FILE:LINE
     assert recs[2]["solution"] == ""
+
+
+def test_a_file_without_a_puzzle_is_one_line_and_exit_2(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text("# only a comment\n\n")
+    code, out, err = run(capsys, "solve", "--file", str(f))
+    assert code == 2 and out == "" and "no puzzle in" in err and "accepted: one puzzle a line" in err
 
 
 def test_time_limit_gives_unproven_answer(capsys):
