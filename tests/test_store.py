@@ -147,6 +147,8 @@ def run_cli(args, capsys):
     (["run", "--game", "nim", "--bot", "random", "--name", "../x"], "bad tournament name"),
     (["run", "--game", "nim", "--bot", "random"], "--fill"),
     (["replay", "nosuch", "1"], "no tournament"),
+    (["replay", "t", "abc"], "bad game id 'abc'; accepted: a whole number"),
+    (["replay", "t", "999"], "no game 999 stored"),
     (["export", "nosuch"], "no tournament"),
 ])
 def test_bad_inputs_exit_2_with_one_line(tmp_path, capsys, args, needle):

@@ -5,11 +5,12 @@ from __future__ import annotations
 import typer
 
 from arena.cli.console import make_console
+from arena.errors import ConfigError
 
 
 def replay(
     name: str = typer.Argument(..., help="tournament name (or path to its .sqlite)"),
-    game_id: int = typer.Argument(..., help="game id (see `arena export`)"),
+    game_id: str = typer.Argument(..., help="game id (see `arena export`)"),
     results: str = typer.Option("results", "--results", help="results directory"),
 ) -> None:
     """Print a stored game move by move, with the game's diagram after each ply."""
@@ -19,9 +20,14 @@ def replay(
     from arena.store import load_game, load_tournament, resolve  # pandas: imported on use
     from arena.tournament.series import series_start
 
+    try:
+        number = int(game_id)
+    except ValueError:
+        raise ConfigError(f"bad game id {game_id!r}; accepted: a whole number, a stored game's id "
+                          "(`arena export` lists them)") from None
     path = resolve(name, results)
     info = load_tournament(path)
-    row = load_game(path, game_id)
+    row = load_game(path, number)
     game = arena.games.make(info["game"], **info["params"])
     console = make_console()
     seats = row["seats"]
