@@ -57,29 +57,38 @@ def test_strong_bot_accepts_h1_well_before_the_game_limit(tmp_path):
 def test_equal_strength_bots_accept_h0_and_a_killed_run_resumes_to_the_same_pair(tmp_path):
     # Until series seeds differ per game, two copies of ``random`` replay mirrored games, so
     # the equal-strength pair is ``random`` against one-playout MCTS (a uniformly random
-    # playout policy from the root: about as strong).
-    bots, sprt = ["a=random", "b=mcts:playouts=1"], "elo0=50,elo1=100"
+    # playout policy from the root: about as strong). ``random`` is the gated fixture (the same
+    # moves): the killed run's workers stop at a gate set to about half of the whole run's moves,
+    # so it cannot reach the verdict before the kill however fast the games are (a poll every
+    # 0.2 s once saw a run of 1 s finish first: 56 games stored against 51).
+    bots, sprt = ["a=tests/fixtures/broken_bots.py#GatedRandom", "b=mcts:playouts=1"], "elo0=50,elo1=100"
     whole = run_tournament(cfg(tmp_path, bots, sprt, name="whole"), progress=False)
     assert whole.sprt["verdict"] == "H0" and whole.stored < 2000
-    # the same match under another name, killed after some pairs, then resumed
+    half = load_games(whole.path).sort_values("game_id").head(max(2, whole.stored // 2))
+    after = max(1, int(half["plies"].sum()) // 2 // 2)  # seat a's moves there, split over 2 workers
+    # the same match under another name, stopped at the gate, killed, then resumed
+    gate = tmp_path / "gate"
     args = [sys.executable, "-m", "arena.cli.app", "run", *sum((["--bot", b] for b in bots), []), "--sprt", sprt,
             "--games", "2000", "--results", str(tmp_path), "--name", "killed", "--workers", "2", "-q"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=os.environ | {"ARENA_TEST_GATE": str(gate), "ARENA_TEST_GATE_AFTER": str(after)})
     db = tmp_path / "killed.sqlite"
-    stored, deadline = 0, time.monotonic() + 120
-    target = max(4, whole.sprt["decided_at"] // 2)
-    while stored < target and time.monotonic() < deadline and proc.poll() is None:
+    stored, still, deadline = 0, 0, time.monotonic() + 120
+    while still < 10 and time.monotonic() < deadline and proc.poll() is None:  # 2 s without a new game
         time.sleep(0.2)
         if db.exists():
             try:
                 with sqlite3.connect(db, timeout=5) as conn:
-                    stored = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+                    now = conn.execute("SELECT count(*) FROM games").fetchone()[0]
             except sqlite3.Error:
-                pass
+                continue
+            still = still + 1 if now == stored and now > 0 else 0
+            stored = now
+    assert proc.poll() is None  # held at the gate, not finished
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert 0 < stored < whole.stored
-    resumed = run_tournament(cfg(tmp_path, bots, sprt, name="killed"), progress=False)
+    resumed = run_tournament(cfg(tmp_path, bots, sprt, name="killed"), progress=False)  # no gate here
     assert resumed.sprt["verdict"] == "H0"
     assert resumed.sprt["decided_at"] == whole.sprt["decided_at"]
     assert resumed.sprt["llr"] == pytest.approx(whole.sprt["llr"])
