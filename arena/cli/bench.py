@@ -81,7 +81,8 @@ def bench(
     from rich.text import Text
 
     start = time.perf_counter()
-    table = Table(title="arena bench" + (" (quick)" if quick else ""))
+    table = Table(title="arena bench" + (" (quick: rough figures; the goals are judged in the full run)"
+                                         if quick else ""))
     for col, justify in (("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"),
                          ("goal", "left"), ("met", "center"), ("note", "left")):
         table.add_column(col, justify=justify)
@@ -95,7 +96,7 @@ def bench(
                           "-", "", "", "", Text(error))
             continue
         for f in figures:
-            mark = {True: Text("yes", style="green"), False: Text("no", style="red"), None: ""}[f.met]
+            mark = "" if quick else {True: Text("yes", style="green"), False: Text("no", style="red"), None: ""}[f.met]
             table.add_row(f.area, f.name, _value(f.value), f.unit, f.goal, mark, Text(f.note))
     console = make_console()
     console.print(table)

@@ -28,7 +28,9 @@ def test_failures_are_rows_not_crashes(monkeypatch):
     assert result.exit_code == 0, result.output
     assert "failed" in result.output and "RuntimeError: no [red]widgets[/red] at all" in result.output
     assert "widgets/s" in result.output and "123,456" in result.output and "[note]" in result.output
-    assert "yes" in result.output  # 123,456 meets its goal "≥ 5"
+    assert "yes" not in result.output and "goals are judged in the full run" in result.output  # quick
+    result = CliRunner().invoke(app, ["bench"], env={"COLUMNS": "200"})
+    assert " no " in result.output  # the full run judges: 1.0 does not meet "≥ 5"
 
 
 def test_only_selects_one_module_and_rejects_unknown(monkeypatch):
