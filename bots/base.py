@@ -21,6 +21,10 @@ from arena.errors import ConfigError
 from arena.games.protocol import coerce_params
 
 
+#: seconds of a move's time a search leaves unused (``Limits.deadline``)
+MOVE_OVERHEAD = 0.01
+
+
 @dataclass(frozen=True)
 class Limits:
     """Per-move search limits; ``None`` means unlimited.
@@ -42,10 +46,14 @@ class Limits:
         return Limits(*(pick(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)))
 
     def deadline(self, start: float | None = None) -> float | None:
-        """``time.perf_counter()`` value at which time runs out, or ``None``."""
+        """``time.perf_counter()`` value at which a search should stop, or ``None``: ``time``
+        seconds after ``start`` (now when omitted) less a move overhead (``MOVE_OVERHEAD``, at
+        most a fifth of ``time``) kept for returning the move and the arena's messages, as
+        engines keep one ("Move Overhead"): a bot that searched to the last millisecond lost
+        on time at ``--time-margin 0`` (1-2 ms late in process, more across processes)."""
         if self.time is None:
             return None
-        return (time.perf_counter() if start is None else start) + self.time
+        return (time.perf_counter() if start is None else start) + self.time - min(MOVE_OVERHEAD, self.time / 5)
 
     def __str__(self) -> str:
         parts = [f"{f.name}={getattr(self, f.name)}" for f in fields(self) if getattr(self, f.name) is not None]

@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from arena.games import TERMINAL, Game, Param, State
-from bots.base import Bot, Limits, SearchStats
+from bots.base import Bot, Limits, SearchStats, collector_paused
 from arena.games import competition_ranks, place_rewards
 from bots.values import heuristic_all, rewards
 
@@ -109,11 +109,12 @@ class MCTSBot(Bot):
             self.last_stats = SearchStats(0, 0, time.perf_counter() - start, 1.0)
             return win
         playouts = 0
-        while budget is None or playouts < budget:
-            if deadline is not None and (playouts & 7) == 0 and time.perf_counter() >= deadline and playouts:
-                break
-            self._iterate(root)
-            playouts += 1
+        with collector_paused():  # the tree holds no cycle: reference counting frees it
+            while budget is None or playouts < budget:
+                if deadline is not None and (playouts & 7) == 0 and time.perf_counter() >= deadline and playouts:
+                    break
+                self._iterate(root)
+                playouts += 1
         child = max(root.children, key=lambda nd: (nd.visits, nd.totals[root.to_move]))
         rate = child.totals[root.to_move] / child.visits
         self.last_stats = SearchStats(playouts, 0, time.perf_counter() - start, rate)
