@@ -33,7 +33,7 @@ from functools import partial
 from typing import Any
 
 from arena.games import Game, Param, State
-from bots.base import Bot, Limits, Plays, SearchStats, collector_paused
+from bots.base import MAX_DEPTH, Bot, Limits, Plays, SearchStats, collector_paused
 from bots.eval import WIN, fields_evaluator
 from bots.values import heuristic, terminal_value
 
@@ -41,8 +41,6 @@ EXACT, LOWER, UPPER = 0, 1, 2
 INF = float("inf")
 #: a value beyond this is a proven result (a finished game), not a heuristic
 PROVEN = WIN / 2
-#: the deepest iteration, plies (the bound of ``depth``, and the depth under a time or node limit)
-MAX_DEPTH = 64
 
 
 #: ordering priorities above any history score
@@ -90,7 +88,6 @@ class AlphaBetaBot(Bot):
         "tt": Param(200_000, "transposition table entries kept between moves (cleared when full)", minimum=1),
     }
     DEFAULT_DEPTH = 4
-    MAX_DEPTH = MAX_DEPTH
     #: nodes between two clock readings
     CHECK_EVERY = 256
     #: interior nodes whose children are kept between iterations (about 16 children each)
@@ -112,8 +109,7 @@ class AlphaBetaBot(Bot):
         if self.no_answer(state, start):
             return None
         lim = self.own_limits().tighter(limits or Limits())
-        max_depth = min(lim.depth or (self.MAX_DEPTH if lim.time is not None or lim.nodes is not None
-                                      else self.DEFAULT_DEPTH), self.MAX_DEPTH)  # a runner's depth too
+        max_depth = lim.plies(self.DEFAULT_DEPTH)
         self._deadline = lim.deadline(start)
         self._node_cap = lim.nodes if lim.nodes is not None else float("inf")
         self.nodes = 0

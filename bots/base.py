@@ -23,6 +23,8 @@ from arena.games.protocol import coerce_params
 
 #: seconds of a move's time a search leaves unused (``Limits.deadline``)
 MOVE_OVERHEAD = 0.01
+#: the deepest a search goes, plies (``Limits.plies``; the bound of the search bots' ``depth``)
+MAX_DEPTH = 64
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,14 @@ class Limits:
         def pick(a, b):
             return b if a is None else a if b is None else min(a, b)
         return Limits(*(pick(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)))
+
+    def plies(self, default: int) -> int:
+        """The deepest iteration of a search, plies: ``depth`` (``MAX_DEPTH`` at most, also
+        when a runner set it); ``MAX_DEPTH`` under a time or node limit alone; else
+        ``default``."""
+        if self.depth is not None:
+            return min(self.depth, MAX_DEPTH)
+        return MAX_DEPTH if self.time is not None or self.nodes is not None else default
 
     def deadline(self, start: float | None = None) -> float | None:
         """``time.perf_counter()`` value at which a search should stop, or ``None``: ``time``

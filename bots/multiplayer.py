@@ -26,14 +26,12 @@ from collections import defaultdict
 from typing import Any
 
 from arena.games import TERMINAL, Param, State, place_points
-from bots.base import Bot, Limits, SearchStats
+from bots.base import MAX_DEPTH, Bot, Limits, SearchStats
 from bots.eval import evaluator, evaluator_all
 from bots.values import terminal_value
 
 #: depth used when neither the bot's spec nor the tournament sets any limit
 DEFAULT_DEPTH = 3
-#: deepest iteration tried under time or node limits only
-MAX_DEPTH = 64
 INF = math.inf
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -132,8 +130,7 @@ class _Search(Bot):
         if state.to_move < 0 or not moves:
             return None
         lim = self.own_limits().tighter(limits or Limits())
-        depth_cap = min(lim.depth or (MAX_DEPTH if lim.time is not None or lim.nodes is not None else DEFAULT_DEPTH),
-                        MAX_DEPTH)
+        depth_cap = lim.plies(DEFAULT_DEPTH)
         self.root, self.nodes, self.max_nodes = state.to_move, 0, lim.nodes
         self.deadline = lim.deadline(start)
         self.use_tt = self.options["tt"]

@@ -112,6 +112,15 @@ def test_a_timed_search_leaves_a_move_overhead():
     assert Limits().deadline(0.0) is None
 
 
+def test_the_deepest_iteration_of_a_search():
+    """``Limits.plies``: the depth given (at most ``MAX_DEPTH``, a runner's too), ``MAX_DEPTH``
+    under a time or node limit alone, else the bot's default."""
+    from bots.base import MAX_DEPTH, Limits
+
+    assert (Limits(depth=5).plies(4), Limits(depth=10 ** 20).plies(4), Limits(time=1.0).plies(4),
+            Limits(nodes=9, depth=3).plies(4), Limits().plies(4)) == (5, MAX_DEPTH, MAX_DEPTH, 3, 4)
+
+
 def test_mcts_pauses_the_collector_while_it_searches(monkeypatch):
     """The tree holds no reference cycle, so the cyclic collector would free nothing; its full
     passes over a process's objects made MCTS overrun a 50 ms move (``arena play`` at
