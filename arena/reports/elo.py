@@ -216,8 +216,13 @@ def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: S
     z = float(stats.norm.ppf(0.5 + confidence / 2))
     low, high = m - z * math.sqrt(var), m + z * math.sqrt(var)
     if bounds is not None:
-        low, high = max(low, bounds[0]), min(high, bounds[1])
+        low, high = clipped(low, high, bounds)
     return m, low, high, c
+
+
+def clipped(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
+    """The interval ``low``..``high`` cut to ``bounds`` (NaN ends stay NaN)."""
+    return (low if math.isnan(low) else max(low, bounds[0]), high if math.isnan(high) else min(high, bounds[1]))
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

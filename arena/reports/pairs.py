@@ -18,7 +18,7 @@ from scipy import stats
 
 from arena.reports import bt
 from arena.reports.coded import codes, matrix, seat_sizes
-from arena.reports.elo import cluster_mean, holm, match_stats
+from arena.reports.elo import clipped, cluster_mean, holm, match_stats
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
 SHARE = (0.0, 1.0)
@@ -143,7 +143,7 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     for seat in range(k):
         m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster)
         se = (hi - lo) / (2 * stats.norm.ppf(0.975))  # from the interval before it is clipped
-        lo, hi = max(lo, SHARE[0]), min(hi, SHARE[1])
+        lo, hi = clipped(lo, hi, SHARE)
         p = float(2 * stats.norm.sf(abs(m - 1 / k) / se)) if se > 0 else math.nan
         rows.append({"seat": seat, "games": len(sub), "win_share": m, "ci_low": lo, "ci_high": hi, "p_value": p})
     table = pd.DataFrame(rows)
