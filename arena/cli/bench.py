@@ -48,9 +48,10 @@ def run_modules(quick: bool, only: str | None = None,
             module = importlib.import_module(f"arena.bench.{name}")
             figures = list(module.run(quick, games) if games is not None else module.run(quick))
         except ModuleNotFoundError as exc:
-            if (exc.name or "").split(".")[0] not in OPTIONAL:
+            package = (exc.name or "").split(".")[0]
+            if package not in OPTIONAL:
                 raise
-            out.append((name, None, f"skipped: needs {exc.name} ({OPTIONAL[exc.name.split('.')[0]]})"))
+            out.append((name, None, f"skipped: needs {exc.name} ({OPTIONAL[package]})"))
             say(f"  {name}: {out[-1][2]}")
         except Exception as exc:  # a broken benchmark is a row of the report, not a crash
             out.append((name, None, f"{type(exc).__name__}: {' '.join(str(exc).split())}"))

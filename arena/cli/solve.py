@@ -150,18 +150,18 @@ def solve(
     except UnicodeDecodeError as exc:
         raise ConfigError(f"puzzle file {str(file)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
                           "accepted: one puzzle a line") from None
-    failed, solved = False, 0
+    failed, puzzles = False, 0
     for number, raw in enumerate(lines, 1):
         text = raw.strip()
         if not text or (text.startswith("#") and (game == "ricochet" or text[1:2] in ("", " ", "\t"))):
             continue
-        solved += 1
+        puzzles += 1
         try:
             rec, note = record(solver, text, limits)
         except ArenaError as exc:
             rec, note, failed = {"puzzle": text, "error": f"{file}:{number}: {one_line(exc)}"}, "", True
         typer.echo(json.dumps(rec) if as_json else _line(rec, note))
-    if not solved:
+    if not puzzles:
         raise ConfigError(f"no puzzle in {str(file)!r} (only blank or comment lines); accepted: one puzzle a line")
     if failed:
         raise typer.Exit(2)
