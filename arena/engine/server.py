@@ -101,7 +101,8 @@ class Server:
     def hello(self) -> None:
         self.say(f"id name {self.spec.label}", "id author arena")
         for name, param in (getattr(self.cls, "PARAMS", None) or {}).items():
-            self.say(P.format_option(name, param.type, self.options.get(name, param.default)))  # the spec's
+            # the served spec's value is the default the engine declares (module docstring)
+            self.say(P.format_option(name, param.type, self.options.get(name, param.default)))
         self.say("aepok")
 
     def aep(self, rest: str) -> None:
