@@ -31,7 +31,6 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import trueskill
 

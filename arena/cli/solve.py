@@ -182,7 +182,7 @@ def _solver(spec: str, game: str, method: str, kinds: tuple[str, ...]):
     kind = parse_spec(spec).kind
     try:
         cls = bot_class(kind)
-    except BotSpecError as exc:
+    except BotSpecError:
         if "#" in kind or "." in kind or ":" in kind:
             raise  # the loader's own message says what is wrong with the file or import path
         raise BotSpecError(f"unknown solver bot {kind!r}; {accepted}") from None

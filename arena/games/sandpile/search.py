@@ -17,7 +17,7 @@ order is ``docs/rules/sandpile.md`` "Placing phase" (with its "Bonus piece" item
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from arena.games.sandpile.rules import LETTERS, PASS, STABLE_MAX, Phase, SandpileMove
 from arena.games.sandpile.view import SandpileView
@@ -95,7 +95,7 @@ class SearchSteps(SandpileView):
         elif kind == "bonus" and self.phase == _ENDBONUS:
             holders &= ~(1 << p)
             starter = (self.round - 1) % 4
-            for step in range(step + 1, 4):
+            for step in range(step + 1, 4):  # noqa: B020  # leaves step at the offer found (else: returns)
                 player = (starter + step) % 4
                 if holders >> player & 1:
                     break
