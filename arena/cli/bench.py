@@ -91,7 +91,8 @@ def bench(
     columns: tuple[tuple[str, JustifyMethod], ...] = (
         ("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"), ("goal", "left"),
         ("met", "center"), ("note", "left"))
-    marks: dict[bool | None, Text | str] = {True: Text("yes", style="green"), False: Text("no", style="red"), None: ""}
+    marks: dict[bool | None, Text | str] = {True: Text("yes", style="green"), False: Text("no", style="red"),
+                                            None: ""}
     for col, justify in columns:
         table.add_column(col, justify=justify)
     progress = make_console(stderr=True)

@@ -95,7 +95,8 @@ class SearchSteps(SandpileView):
         elif kind == "bonus" and self.phase == _ENDBONUS:
             holders &= ~(1 << p)
             starter = (self.round - 1) % 4
-            for step in range(step + 1, 4):  # noqa: B020  # leaves step at the offer found (else: returns)
+            # the loop leaves ``step`` at the offer found (``else``: none left, returns)
+            for step in range(step + 1, 4):  # noqa: B020
                 player = (starter + step) % 4
                 if holders >> player & 1:
                     break
