@@ -31,7 +31,6 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 import trueskill
 
@@ -76,7 +75,7 @@ class Rater:
         self.prefix = prefix
         self.ratings: dict[str, tuple[float, float]] = dict(ratings or {})
         self.counts: dict[str, int] = dict(counts or {})
-        self.pending: dict[int, tuple[Sequence[str], Sequence[int]]] = {}
+        self.pending: dict[int, tuple[Sequence[str], Sequence[int], dict | None]] = {}
         self.saving = False  # the runner's rater: whether its state is still being stored
         self.unsaved: list[tuple] = []  # history rows rated since the last save (``flush``)
         self.search: dict[str, list] = {}  # per-bot search sums of the prefix (``arena.aggregates.search_sums``)
@@ -246,10 +245,9 @@ def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trues
         game); the prefix whose history is stored (``read_history(conn, prefix)``; 0 when
         nothing is stored); the history rows of the games beyond it.
     """
-    rater = read(conn, env, labels)
-    rebuilt = rater is None
-    if rebuilt:
-        rater = Rater(env, labels)
+    found = read(conn, env, labels)
+    rebuilt = found is None
+    rater = Rater(env, labels) if found is None else found
     prefix_rows: list[tuple] = []
     beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []
     start = rater.prefix

@@ -19,6 +19,7 @@ package's documented updates as reference values. Pass your own ``env`` to chang
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import pandas as pd
 import trueskill
@@ -162,7 +163,7 @@ def rate_one(env: trueskill.TrueSkill, margin: float, ratings: dict[str, tuple[f
         return []
     if len(seats) == 2 and seats[0] != seats[1]:
         result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
-        updated = update_1vs1(ratings[seats[0]], ratings[seats[1]], result, env.beta, env.tau, margin)
+        updated: Sequence[tuple[float, float]] = update_1vs1(ratings[seats[0]], ratings[seats[1]], result, env.beta, env.tau, margin)
     else:
         rated = env.rate([(env.create_rating(*ratings[label]),) for label in seats],
                          ranks=[int(r) - 1 for r in ranks])

@@ -57,7 +57,7 @@ class _History(dict):
         return {m: get(m, 0) for m in moves}
 
 
-def _steps(cls: type) -> tuple:
+def _steps(cls: type[State]) -> tuple:
     """(``expand``, ``child`` or else ``play``, ``try_play``) of a state class, as functions of
     (state, argument); ``None`` for the optional ones it lacks (``_children`` looks them up
     once per class, not three times a node)."""
@@ -124,11 +124,13 @@ class AlphaBetaBot(Bot):
         self._leafy = hasattr(state, "best_leaf")
         self._steps: dict[type, tuple] = {}
         final = self._final
+        game = self.game
+        assert game is not None  # reset() gave the game
         self._finals = [[partial(final, me=seat, ply=ply + 1) for ply in range(max_depth + 1)]
-                        for seat in range(self.game.num_players)]
+                        for seat in range(game.num_players)]
         with collector_paused():
             for depth in range(1, max_depth + 1):
-                self._keep = depth < max_depth
+                self._keep: bool = depth < max_depth
                 try:
                     v = self._search(state, depth, -INF, INF, 0)
                 except _Stop:
@@ -136,7 +138,7 @@ class AlphaBetaBot(Bot):
                 best, value, reached = self._root_move, v, depth
                 if abs(v) >= PROVEN:
                     break  # a proven result: a deeper search finds no faster win nor slower loss
-                if self._deadline is not None and time.perf_counter() - start > 0.5 * lim.time:
+                if self._deadline is not None and lim.time is not None and time.perf_counter() - start > 0.5 * lim.time:
                     break  # the next iteration would not finish
             self._kids = {}
         self.last_stats = SearchStats(self.nodes, reached, time.perf_counter() - start, value)
@@ -199,7 +201,7 @@ class AlphaBetaBot(Bot):
             if self._leafy:  # the hot spot: the whole depth-1 node in one call of the state's
                 base = self._base = self.nodes
                 killers = self._killers[ply]
-                best, best_move, count = state.best_leaf(
+                best, best_move, count = state.best_leaf(  # type: ignore[attr-defined]  # self._leafy: it has one
                     self._evaluate, me, self._finals[me][ply], alpha, beta, (hash_move, killers[0], killers[1]),
                     self._kids_of(state) if self._keep else None, self._next_check - base, self._leaf_check,
                     self._light)
@@ -351,7 +353,7 @@ class AlphaBetaBot(Bot):
     @staticmethod
     def _final(state: State, me: int, ply: int) -> float:
         """Value for ``me`` of a finished game ``ply`` plies below the root."""
-        v = terminal_value(state.outcome(), me)
+        v = terminal_value(state.outcome(), me)  # type: ignore[arg-type]  # a terminal state: outcome() is set
         return v - ply if v > 0 else v + ply if v < 0 else v
 
     def _cutoff(self, move: Any, hash_move: Any, depth: int, ply: int) -> None:

@@ -38,7 +38,7 @@ class GreedyBot(Bot):
         pairs = successors(state)
         for move, child in pairs:
             if child.is_terminal():
-                value = terminal_value(child.outcome(), seat)
+                value = terminal_value(child.outcome(), seat)  # type: ignore[arg-type]  # a terminal state: outcome() is set
             else:
                 value = evaluate(child, seat)
             if value > best_value:

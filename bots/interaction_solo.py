@@ -15,6 +15,7 @@ solution at once), through ``solve_position``.
 from __future__ import annotations
 
 import time
+from typing import cast
 
 from arena.games import SIMULTANEOUS, Dynamics, Param, State
 from arena.games.interaction.solo import SoloSolution, SoloState
@@ -62,19 +63,20 @@ class _SoloBot(Bot):
             position = getattr(state, "position", None)
             if position is None:
                 return None
-            game = state.game
+            game = position.game
             limits = limits.tighter(Limits(time=game.params.get("think_time"), nodes=game.params.get("think_nodes")))
             result = self.solve_position(position, limits)
             return None if result.moves is None else SoloSolution(result.moves)
+        solo = cast(SoloState, state)  # sequential: the game is interaction-solo
         plan = getattr(self, "_plan", [])
-        if not plan or getattr(self, "_expect", None) != state.board:
-            result = self.solve_position(state, limits)
+        if not plan or getattr(self, "_expect", None) != solo.board:
+            result = self.solve_position(solo, limits)
             plan = list(result.moves or ())
             if not plan:
                 plan = [state.legal_moves()[0]]
         move = plan.pop(0)
         self._plan = plan
-        self._expect = state.play(move).board if plan else None
+        self._expect = solo.play(move).board if plan else None
         return move
 
     def _solve(self, state: SoloState, limits: Limits) -> SoloResult:

@@ -105,7 +105,11 @@ def plain(module: str):
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(f"no module named {module!r}", name=module)
     copy = importlib.util.spec_from_file_location(name, spec.origin)
+    if copy is None or copy.loader is None:
+        raise ImportError(f"cannot load {spec.origin} as {name}", name=name)
     mod = importlib.util.module_from_spec(copy)
     sys.modules[name] = mod
     try:
@@ -163,7 +167,7 @@ def _load_numba_without_probes() -> None:
     for module, library in _PROBES.items():
         if module in sys.modules or library in sys.modules:
             continue
-        sys.modules[library] = None  # ``import library`` raises ImportError meanwhile
+        sys.modules[library] = None  # type: ignore[assignment]  # ``import library`` raises ImportError meanwhile
         try:
             importlib.import_module(module)
         except ImportError:  # another numba version without this module: nothing to skip

@@ -127,13 +127,14 @@ class MCTSBot(Bot):
         while not node.untried and node.children:
             log_n = log(node.visits)
             seat = node.to_move
-            best, best_score = None, -1.0
+            best: _Node | None = None
+            best_score = -1.0
             for child in node.children:
                 v = child.visits
                 score = child.totals[seat] / v + c * sqrt(log_n / v)
                 if score > best_score:
                     best, best_score = child, score
-            node = best
+            node = best  # type: ignore[assignment]  # children exist: one scored above -1
             path.append(node)
         if node.untried:
             move = node.untried.pop()
@@ -172,7 +173,7 @@ class MCTSBot(Bot):
         for move in moves:
             after = state.play(move)
             if after.is_terminal():
-                ranks = after.outcome().ranks
+                ranks = after.outcome().ranks  # type: ignore[union-attr]  # terminal: outcome() is set
                 if ranks[seat] == 1 and ranks.count(1) == 1:
                     return move, []
             made.append(after)
@@ -189,7 +190,9 @@ class MCTSBot(Bot):
         rnd = self.rng.random
         horizon = self._horizon
         plies = 0
-        cls = step = pick = None
+        cls: type | None = None
+        step: Any = None  # the class's stepping functions, looked up once per class
+        pick: Any = None
         while state.to_move != TERMINAL:
             if plies == horizon:
                 if self._evaluate_all is None:
@@ -211,6 +214,7 @@ class MCTSBot(Bot):
                 state = step(state, moves[int(rnd() * len(moves))])
             plies += 1
         outcome = state.outcome()
+        assert outcome is not None  # the loop ran to a terminal state
         found = self._finals.get(outcome.ranks)
         if found is None:  # few rank patterns: computed once each
             found = self._finals[outcome.ranks] = rewards(outcome)

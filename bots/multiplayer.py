@@ -42,12 +42,12 @@ class _Abort(Exception):
 
 def terminal_scalar(state: State, seat: int) -> float:
     """Value of a terminal position for ``seat`` in [-WIN, WIN] (sole winner: WIN)."""
-    return terminal_value(state.outcome(), seat)
+    return terminal_value(state.outcome(), seat)  # type: ignore[arg-type]  # a terminal state: outcome() is set
 
 
 def terminal_shares(state: State) -> tuple[float, ...]:
     """Per seat, place points over ``n(n-1)/2``: non-negative, summing to 1."""
-    points = place_points(state.outcome().ranks)
+    points = place_points(state.outcome().ranks)  # type: ignore[union-attr]  # terminal: outcome() is set
     n = len(points)
     return tuple(p / (n * (n - 1) / 2) for p in points)
 

@@ -18,10 +18,15 @@ visits every cell it ever reaches.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bots.kernels import backend
 from bots.ricochet_layout import INF, NBAR, ORIENT
 
 kernel, np, objmode = backend(__name__)
+
+if TYPE_CHECKING:
+    from numpy import ndarray
 
 
 @kernel
@@ -39,7 +44,7 @@ def _stops(walls):
     return out
 
 
-def board_arrays(board) -> tuple[np.ndarray, np.ndarray]:
+def board_arrays(board) -> tuple[ndarray, ndarray]:
     """(walls: uint8[256] wall masks, stops: int64[1024] the ``_stops`` table) of a board."""
     walls = np.frombuffer(bytes(board.walls), np.uint8)
     return walls, _stops(walls)
@@ -162,8 +167,8 @@ def _turning_ahead(walls, colour, orient, out):
     return out
 
 
-def lower_bounds(walls, goal: int, paths: np.ndarray | None = None, robot: int = 0,
-                 stops: np.ndarray | None = None) -> np.ndarray:
+def lower_bounds(walls, goal: int, paths: ndarray | None = None, robot: int = 0,
+                 stops: ndarray | None = None) -> ndarray:
     """Per cell, a lower bound on the moves robot ``robot`` needs to reach ``goal``: int64[256],
     ``INF`` where it never can (the module docstring: slides may stop anywhere on their path).
 
@@ -177,7 +182,7 @@ def lower_bounds(walls, goal: int, paths: np.ndarray | None = None, robot: int =
     return _barrier_bounds(stops, paths, robot, goal)
 
 
-def path_table(board, walls: np.ndarray | None = None) -> np.ndarray:
+def path_table(board, walls: ndarray | None = None) -> ndarray:
     """A board's barriers for the IDA* kernel (``bots.ricochet_search``: ``r * 1024 + d * 256 +
     cell`` the nearest barrier turning robot ``r``, ``ORIENT + cell`` 1 for ``/``, 2 for ``\\``,
     ``NBAR`` the number of barriers): int64[NBAR + 1]. ``walls``: ``board_arrays(board)[0]``

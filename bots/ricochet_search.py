@@ -34,10 +34,15 @@ from __future__ import annotations
 
 import time
 
+from typing import TYPE_CHECKING
+
 from bots.kernels import backend
 from bots.ricochet_layout import INF, NBAR, ORIENT
 
 kernel, np, objmode = backend(__name__)
+
+if TYPE_CHECKING:
+    from numpy import ndarray
 
 STEP = (16, 1, -16, -1)
 WALL_BIT = (1, 2, 4, 8)
@@ -281,9 +286,9 @@ def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max
     return EXHAUSTED, nodes
 
 
-def ida_star(stops: np.ndarray, h: np.ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
+def ida_star(stops: ndarray, h: ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
              target: int, deadline: float | None = None, max_nodes: int | None = None,
-             max_depth: int = 60, table_bits: int = 22, paths: np.ndarray | None = None,
+             max_depth: int = 60, table_bits: int = 22, paths: ndarray | None = None,
              start: int = 1, every: int = 0xFFFF):
     """Iterative deepening A*: returns (moves or None, nodes, depth reached, proven).
 

@@ -142,7 +142,7 @@ def greedy_solution(state: SoloState, max_nodes: int = 5000) -> tuple[tuple[Move
     import heapq
 
     start = state
-    heap = [(state.neutrals, 0, 0, state, ())]
+    heap: list[tuple[int, int, int, SoloState, tuple[Move, ...]]] = [(state.neutrals, 0, 0, state, ())]
     seen = {state.board}
     nodes = tie = 0
     while heap and nodes < max_nodes:
@@ -166,9 +166,9 @@ def breadth_first_count(state: SoloState, max_depth: int = 12) -> tuple[int | No
     cleared within ``max_depth`` moves. A reference for tests (small layouts only)."""
     if state.termination == "cleared":
         return 0, 1
-    layer = {state.to_text(): (state, 1)}
+    layer = {state.board: (state, 1)}  # boards identify positions of one ply
     for depth in range(1, max_depth + 1):
-        nxt: dict[str, list] = {}
+        nxt: dict[bytes, list] = {}
         cleared = 0
         for st, paths in layer.values():
             for _, child in st.successors():

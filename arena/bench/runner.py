@@ -29,6 +29,8 @@ import os
 import resource
 import tempfile
 import time
+from collections.abc import Callable
+from typing import Any
 
 import arena.games
 from arena.bench import Figure
@@ -43,6 +45,11 @@ def _cpu() -> float:
     """CPU seconds of this process and its reaped children (the workers)."""
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def _recorder(seen: list[tuple[int, Any]]) -> Callable[[int, Any], None]:
+    """An ``on_move`` callback appending ``(seat, state)`` to ``seen``."""
+    return lambda seat, state: seen.append((seat, state))
 
 
 def _loop_seconds(cfg) -> tuple[float, float]:
@@ -81,10 +88,10 @@ def _integrity_ms(cfg) -> tuple[float, float, float]:
     factories = bot_factories(p.specs)
     records, positions = [], []
     for task in p.tasks:
-        seen: list = []
+        seen: list[tuple[int, Any]] = []
         rec = play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
                         opening=task.opening, seeds=task.seeds, start=task.start,
-                        on_move=lambda seat, state, seen=seen: seen.append((seat, state)))
+                        on_move=_recorder(seen))
         records.append(rec)
         positions.append(seen)
     copies, checks = [], []
@@ -201,7 +208,8 @@ def replacement(games: int) -> list[Figure]:
     killer = "kill=arena.bench.runner.KillWorker"
     values = {"game": GAME, "games": games, "workers": 2, "retries": 0, "opening_plies": 2,
               "results": tempfile.gettempdir()}
-    quiet_runs, logging_runs = [], []
+    quiet_runs: list[float] = []
+    logging_runs: list[float] = []
     for _ in range(2):  # interleaved, best of 2
         for runs, spec in ((quiet_runs, killer), (logging_runs, f"{killer}:records=50,size=1000")):
             with tempfile.TemporaryDirectory() as tmp:

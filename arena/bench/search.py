@@ -53,6 +53,7 @@ def search_speed(spec: str, states: list[State], game_name: str = GAME, repeats:
             nodes += bot.last_stats.nodes
         if best is None or seconds < best[1]:
             best = (nodes, seconds)
+    assert best is not None  # repeats >= 1
     return best
 
 

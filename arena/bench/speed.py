@@ -192,7 +192,7 @@ def search_ratios(quick: bool) -> list[Figure]:
         evaluate_all = heuristic_all(name, arena.games.make(name).num_players)
         rng = random.Random(5)
         found = ratio(name, f"mcts:playouts={playouts}", states,
-                      lambda s: random_playouts(s, 20, evaluate_all, rng), repeats)
+                      lambda s, evaluate_all=evaluate_all, rng=rng: random_playouts(s, 20, evaluate_all, rng), repeats)
         figs.append(_figure(f"{name} mcts / plain random playouts", "≥ 0.8", found, "playouts/s",
                             f"{len(states)} positions where MCTS searches"))
     return figs

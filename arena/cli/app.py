@@ -16,7 +16,7 @@ import typer
 try:  # typer >= 0.20 vendors click; older releases use click itself
     from typer._click import exceptions as cx
 except ImportError:  # pragma: no cover
-    import click.exceptions as cx
+    import click.exceptions as cx  # type: ignore[no-redef]  # the same module, older typer
 
 from typer.core import TyperCommand
 
@@ -81,6 +81,8 @@ for _info in app.registered_commands:
 STOP_GRACE = 30.0
 #: set when ``main`` returns: an armed Ctrl-C watchdog stands down
 _stopped = threading.Event()
+#: a Ctrl-C was seen in this ``main`` call (the next one exits at once)
+_armed = False
 
 
 def _on_sigint(signum, frame) -> None:
@@ -91,8 +93,9 @@ def _on_sigint(signum, frame) -> None:
     a starved machine). It stands down when ``main`` returns (a caller in the same process
     lives on). Not installed when the process inherited SIGINT ignored (a background job):
     Ctrl-C then does nothing, as for any Unix program."""
-    if not getattr(_on_sigint, "armed", False):
-        _on_sigint.armed = True
+    global _armed
+    if not _armed:
+        _armed = True
         stop = _stopped
 
         def stop_later() -> None:
@@ -109,12 +112,12 @@ def _on_sigint(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback;
     130 after Ctrl-C (within ``STOP_GRACE`` seconds)."""
-    global _stopped
+    global _stopped, _armed
     own = threading.current_thread() is threading.main_thread() and \
         signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if own:
         _stopped = threading.Event()  # this call's own: a watchdog of an earlier call stood down already
-        _on_sigint.armed = False
+        _armed = False
         signal.signal(signal.SIGINT, _on_sigint)
     try:
         _main(argv)
@@ -122,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         if own:  # a caller in the same process (tests) gets Python's handler back, and lives on
             signal.signal(signal.SIGINT, signal.default_int_handler)
             _stopped.set()
-            _on_sigint.armed = False
+            _armed = False
 
 
 def _main(argv: list[str] | None) -> None:

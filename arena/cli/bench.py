@@ -8,12 +8,16 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import typer
 
 from arena.bench import MODULES, Figure
 from arena.cli.console import make_console
 from arena.errors import ConfigError
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 
 #: Modules whose ``run`` takes a store size (``--games``).
@@ -40,7 +44,7 @@ def run_modules(quick: bool, only: str | None = None,
         raise ConfigError(f"--games goes with --only {' or '.join(SIZED)}; accepted: --only report --games N")
     if games is not None and games < 2:
         raise ConfigError(f"bad --games {games}; accepted: a whole number of games >= 2")
-    out = []
+    out: list[tuple[str, list[Figure] | None, str | None]] = []
     say = progress or (lambda line: None)
     for i, name in enumerate(selected, 1):
         say(f"bench {i}/{len(selected)}: {name} ...")
@@ -84,8 +88,12 @@ def bench(
     start = time.perf_counter()
     table = Table(title="arena bench" + (" (quick: rough figures; the goals are judged in the full run)"
                                          if quick else ""))
-    for col, justify in (("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"),
-                         ("goal", "left"), ("met", "center"), ("note", "left")):
+    columns: tuple[tuple[str, JustifyMethod], ...] = (
+        ("area", "left"), ("figure", "left"), ("value", "right"), ("unit", "left"), ("goal", "left"),
+        ("met", "center"), ("note", "left"))
+    marks: dict[bool | None, Text | str] = {True: Text("yes", style="green"), False: Text("no", style="red"),
+                                            None: ""}
+    for col, justify in columns:
         table.add_column(col, justify=justify)
     progress = make_console(stderr=True)
     size = _games(games)
@@ -96,8 +104,8 @@ def bench(
             table.add_row(name, Text("skipped" if skipped else "failed", style="yellow" if skipped else "red"),
                           "-", "", "", "", Text(error))
             continue
-        for f in figures:
-            mark = "" if quick else {True: Text("yes", style="green"), False: Text("no", style="red"), None: ""}[f.met]
+        for f in figures or ():
+            mark: Text | str = "" if quick else marks[f.met]
             table.add_row(f.area, f.name, _value(f.value), f.unit, f.goal, mark, Text(f.note))
     console = make_console()
     console.print(table)

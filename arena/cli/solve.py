@@ -122,7 +122,7 @@ def solve(
 ) -> None:
     """Solve Ricochet Robots puzzles or Solo Interaction positions: the fewest moves, with nodes,
     seconds and proof of optimality (Solo Interaction: also the number of minimal solutions)."""
-    time_limit = check_number("time_limit", time_limit)
+    seconds = check_number("time_limit", time_limit)
     if game not in _SOLVERS:
         raise ConfigError(f"arena solve: unknown --game {game!r}; accepted: {', '.join(_SOLVERS)}")
     method, kinds, record = _SOLVERS[game]
@@ -138,11 +138,12 @@ def solve(
         solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
     if file is not None and hasattr(solver, "warm_up"):
         solver.warm_up()  # many puzzles: load the compiled search before any timing
-    limits = Limits(time=time_limit)
+    limits = Limits(time=seconds)
     if puzzle is not None:
         rec, note = record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2
         typer.echo(json.dumps(rec) if as_json else _line(rec, note))
         return
+    assert file is not None  # exactly one of puzzle and file, checked above
     try:
         lines = file.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -181,7 +182,7 @@ def _solver(spec: str, game: str, method: str, kinds: tuple[str, ...]):
     kind = parse_spec(spec).kind
     try:
         cls = bot_class(kind)
-    except BotSpecError as exc:
+    except BotSpecError:
         if "#" in kind or "." in kind or ":" in kind:
             raise  # the loader's own message says what is wrong with the file or import path
         raise BotSpecError(f"unknown solver bot {kind!r}; {accepted}") from None

@@ -79,6 +79,7 @@ def check_outcomes(game: Game, seeds: Iterable[int] = range(5)) -> None:
                  game, "a simultaneous node in a game whose type is sequential")
         out = final.outcome()
         _require(out is not None, game, "outcome() must be set at a terminal state")
+        assert out is not None  # _require raised otherwise (narrows the type)
         _require(isinstance(out.termination, str) and out.termination, game,
                  "Outcome.termination must be a non-empty string")
         n = game.num_players

@@ -7,7 +7,8 @@ picture is well-formed XML and text is escaped.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # ElementTree's escaping, reused
+# ElementTree's escaping, reused; private, so typeshed does not declare them
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
 from collections.abc import Callable
 
 SVG_NS = "http://www.w3.org/2000/svg"

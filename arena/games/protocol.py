@@ -73,10 +73,10 @@ class Param:
         try:
             if t is bool:
                 if isinstance(value, str):
-                    low = value.strip().lower()
-                    if low not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+                    word = value.strip().lower()
+                    if word not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
                         raise ValueError(value)
-                    value = low in ("true", "1", "yes", "on")
+                    value = word in ("true", "1", "yes", "on")
                 elif not isinstance(value, bool):
                     raise ValueError(value)
             elif t is int:

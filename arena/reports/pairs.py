@@ -77,7 +77,7 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
         single = np.bincount(np.rint(2 * sub["pts"].to_numpy()[~in_pair]).astype(int), minlength=3)
         pts = sub["pts"].to_numpy()
         wdl = [int((pts == 1).sum()), int((pts == 0.5).sum()), int((pts == 0).sum())]
-        st = match_stats(penta[:5], single[:3], wdl)
+        st = match_stats(penta[:5].tolist(), single[:3].tolist(), wdl)
         p = 2 * min(st.los, 1 - st.los) if st.los == st.los else math.nan
         rows.append({"pairing": f"{a} vs {b}", "bot": a, "opponent": b, **st.as_row(), "p_value": p})
     table = pd.DataFrame(rows)

@@ -20,7 +20,11 @@ mask-and-popcounts count the ranks, with no pass over the board at each leaf of 
 
 from __future__ import annotations
 
-from arena.games import State
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from arena.games.interaction.search import LeafPosition
+    from arena.games.interaction.state import InteractionState
 
 #: value of one pocketed neutral
 SCORE = 1000.0
@@ -47,7 +51,7 @@ _TEMPO = tuple(tuple(NEAR * near + FAR * far for far in range(19)) for near in r
 _TEMPO_AGAINST = tuple(tuple(0.0 - t for t in row) for row in _TEMPO)
 
 
-def evaluate(state: State, seat: int) -> float:
+def evaluate(state: InteractionState | LeafPosition, seat: int) -> float:
     """Heuristic value of a live Interaction position for 0-based ``seat`` (higher is better)."""
     return evaluate_fields(state.nmask, state.scores, state.side, seat)
 
@@ -64,7 +68,7 @@ def evaluate_fields(neutrals: int, scores: tuple[int, int], side: int, seat: int
     return SCORE * lead + tempo if lead else tempo
 
 
-def evaluate_all(state: State) -> tuple[float, float]:
+def evaluate_all(state: InteractionState | LeafPosition) -> tuple[float, float]:
     """``(value for Red, value for Blue)``."""
     neutrals, scores, side = state.nmask, state.scores, state.side
     return evaluate_fields(neutrals, scores, side, 0), evaluate_fields(neutrals, scores, side, 1)

@@ -86,7 +86,7 @@ def test_round_robin_under_isolation_process(tmp_path):
     summary = run_tournament(cfg, progress=False)
     assert summary.stored == summary.total == 6 and not summary.faults, summary.faults
     stored = games(summary.path)
-    for seats, termination, *_ in stored:
+    for _seats, termination, *_ in stored:
         assert termination not in ("crash", "timeout", "exception")
     assert any(p.suffix == ".md" for p in write_report(summary.path))
 

@@ -51,6 +51,6 @@ def test_base_exceptions_of_a_bot_are_exception(tmp_path, isolation, cls, name):
 
 @pytest.mark.parametrize("isolation", ISOLATIONS)
 def test_a_bot_wiping_the_state_it_was_given_changes_nothing(tmp_path, isolation):
-    for seats, termination, fault_seat, detail in play(tmp_path, "StateWiper", isolation):
+    for _seats, termination, fault_seat, detail in play(tmp_path, "StateWiper", isolation):
         assert fault_seat is None and termination not in ("exception", "crash", "bad_move", "illegal_move"), \
             (termination, detail)

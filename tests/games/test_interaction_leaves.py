@@ -193,7 +193,7 @@ def test_best_leaf_values_in_order_what_play_gives_and_cuts_off_at_beta(params):
             order = list(dict.fromkeys(m for m in first if m in moves and m is not PASS))
             order += [m for m in moves if m not in order]
 
-            def final(end):
+            def final(end, seat=seat):  # called in this iteration only; seat bound for clarity
                 return terminal_value(end.outcome(), seat)
 
             values = []
@@ -203,7 +203,7 @@ def test_best_leaf_values_in_order_what_play_gives_and_cuts_off_at_beta(params):
             kept: dict = {}
             calls: list[int] = []
             best, best_move, count = twin.best_leaf(evaluate, seat, final, -math.inf, math.inf, first, kept,
-                                                    3, lambda n: calls.append(n) or n + 3)
+                                                    3, lambda n, calls=calls: calls.append(n) or n + 3)
             assert list(kept) == order and count == len(order)
             assert calls == list(range(3, len(order) + 1, 3))
             assert best == max(values) and best_move == order[values.index(best)]
@@ -247,12 +247,12 @@ def test_best_leaf_valued_from_fields_gives_what_it_gives_with_positions(params)
             moves = state.legal_moves()
             first = [rng.choice(moves), None, rng.choice(moves)]
 
-            def final(end):
+            def final(end, seat=seat):  # called in this iteration only; seat bound for clarity
                 return terminal_value(end.outcome(), seat)
 
             built: list = []
 
-            def recorded(pos, s):
+            def recorded(pos, s, built=built):
                 built.append(pos)
                 return evaluate(pos, s)
 

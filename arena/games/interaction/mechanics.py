@@ -162,7 +162,7 @@ def strikes(board: bytes, occ: int, seat: int) -> dict[int, int]:
 
     ``occ`` is the occupancy mask of ``board`` (bit ``cell`` set for a ball).
     """
-    out = {}
+    out: dict[int, int] = {}
     piece = seat + 1
     p = board.find(piece)
     while p >= 0:

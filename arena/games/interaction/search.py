@@ -17,11 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.games.interaction.geometry import NUM_CELLS
 from arena.games.interaction.mechanics import BLOOM_BITS, Z_SIDE, ball_strikes, legal_strikes, simulate, strike
 from arena.games.interaction.notation import MOVES, PASS, Move
+
+if TYPE_CHECKING:
+    from arena.games.interaction.game import InteractionGame
+    from arena.games.interaction.state import InteractionState
+
+#: ``simulate``'s result: (board after, Zobrist change, neutrals pocketed, occupancy mask,
+#: neutral mask).
+Sim = tuple[bytes, int, int, int, int]
 
 _new = object.__new__
 
@@ -35,6 +43,13 @@ class LeafPosition:
 
     __slots__ = ("nmask", "side", "scores", "ply", "to_move", "_sim")
 
+    nmask: int
+    side: int
+    scores: tuple[int, int]
+    ply: int
+    to_move: int
+    _sim: Sim
+
     @property
     def board(self) -> bytes:
         return self._sim[0]
@@ -47,7 +62,7 @@ class LeafPosition:
         return False
 
 
-def _leaf(sim: tuple, side: int, scores: tuple[int, int], ply: int) -> LeafPosition:
+def _leaf(sim: Sim, side: int, scores: tuple[int, int], ply: int) -> LeafPosition:
     """A light position from ``simulate``'s result ``sim``, ``side`` to move."""
     leaf = _new(LeafPosition)
     leaf.nmask = sim[4]
@@ -60,9 +75,35 @@ def _leaf(sim: tuple, side: int, scores: tuple[int, int], ply: int) -> LeafPosit
 
 class SearchSteps:
     """Search steps of ``InteractionState`` (which provides ``board``, ``occ``, ``nmask``,
-    ``side``, ``scores``, ``ply``, ``to_move``, ``game``, the move caches and ``_child``)."""
+    ``side``, ``scores``, ``ply``, ``to_move``, ``game``, the move caches and ``_child``).
 
-    __slots__ = ()
+    The fields are declared here for the type checker (annotations only, no class
+    attributes); ``_hits``, which the steps fill, is this class's slot."""
+
+    __slots__ = ("_hits",)
+
+    game: InteractionGame
+    board: bytes
+    occ: int
+    nmask: int
+    side: int
+    scores: tuple[int, int]
+    ply: int
+    to_move: int
+    _key: int
+    _bloom: int
+    #: the legal strikes ``{cell * 8 + direction: momentum}`` once generated, else ``None``
+    _hits: dict[int, int] | None
+    #: at plies 0 and 1, the simulations of the legal strikes (by strike), else ``None``
+    _sims: dict[int, Sim] | None
+
+    if TYPE_CHECKING:  # provided by ``InteractionState``
+        def _generate(self) -> dict[int, int]: ...
+        def _child(self, board: bytes, z: int, pocketed: int, occ: int, nmask: int,
+                   passed: bool) -> InteractionState: ...
+        def _after(self, s: int, hit: int) -> InteractionState: ...
+        def play(self, move: Any) -> InteractionState: ...
+        def legal_moves(self) -> list[Move]: ...
 
     def random_child(self, u: float) -> Any:
         """The state after ``legal_moves()[int(u * len(legal_moves()))]`` for ``u`` in [0, 1)
@@ -116,6 +157,7 @@ class SearchSteps:
         the generated ones: same positions, same values as pulling from ``leaves``.
         """
         best, best_move, count = -math.inf, None, 0
+        pos: InteractionState | LeafPosition  # the position valued (an annotation: no code)
         if self.to_move < 0:
             return best, best_move, count
         game = self.game
@@ -154,7 +196,7 @@ class SearchSteps:
                     pos = self._child(*sim, False)
                     v = final(pos) if pos.to_move < 0 else evaluate(pos, seat)
                 elif bare:
-                    v = light(sim[4], after, side, seat)
+                    v = light(sim[4], after, side, seat)  # type: ignore[misc]  # bare: light is not None
                 else:
                     pos = _new(LeafPosition)  # ``_leaf`` inlined
                     pos.nmask = sim[4]
@@ -167,7 +209,7 @@ class SearchSteps:
                 if kept is not None:
                     kept[MOVES[s]] = pos
                 if count >= budget:
-                    budget = check(count)
+                    budget = check(count)  # type: ignore[misc]  # a finite budget comes with check
                 if v > best:
                     best, best_move = v, MOVES[s]
                     if v > alpha:
@@ -194,7 +236,7 @@ class SearchSteps:
                 kept[PASS] = pos
             v = final(pos) if pos.to_move < 0 else evaluate(pos, seat)
             if count >= budget:
-                check(count)
+                check(count)  # type: ignore[misc]  # a finite budget comes with check
             if v > best:
                 best, best_move = v, PASS
         return best, best_move, count
@@ -282,9 +324,9 @@ class SearchSteps:
             for move in moves:
                 if move.__class__ is Move:  # a pass has no entry in ``hits``
                     s = move.cell * 8 + move.direction
-                    hit = hits.get(s)
-                    if hit is not None and s not in out:
-                        out[s] = hit
+                    known = hits.get(s)
+                    if known is not None and s not in out:
+                        out[s] = known
         return out
 
     def _checked(self, move: Any) -> int:

@@ -67,7 +67,8 @@ class SoloSolution(tuple):
         return cls.parse(str(moves))
 
 
-def first_turn_filter(board: bytes, occ: int, hits: dict[int, int], nmask: int | None = None) -> dict[int, object]:
+def first_turn_filter(board: bytes, occ: int, hits: dict[int, int],
+                      nmask: int | None = None) -> dict[int, tuple[bytes, int, int, int, int]]:
     """``{state s: simulation}`` of the moves in ``hits`` that pocket nothing (the first
     move's rule, "Solo Interaction": the rulebook's rule of the first turn); ``nmask``: the
     neutral mask of ``board`` (computed when ``None``)."""

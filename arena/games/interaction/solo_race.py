@@ -67,10 +67,10 @@ class SoloRaceState(State):
         Raises:
             IllegalMoveError: the game is over, or not one ``Answer`` per seat.
         """
-        if self.layout is None:
+        start = self.position  # set exactly when ``layout`` is
+        if self.layout is None or start is None:
             raise IllegalMoveError("the game is over; no round to answer")
         check_answers(answers, self.game.num_players)
-        start = self.position
 
         def check(move: Any):
             sol = SoloSolution.of(move)

@@ -12,7 +12,7 @@ filter of the keys in the chain, so ``play`` walks the chain only on a filter hi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from arena.errors import IllegalMoveError
 from arena.games.interaction.geometry import NUM_CELLS, PATH_CELLS, cell_name
@@ -73,7 +73,14 @@ class InteractionState(SearchSteps, State):
     """
 
     __slots__ = ("game", "board", "occ", "nmask", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",
-                 "_passed", "_term", "_hits", "_sims", "_moves")
+                 "_passed", "_term", "_sims", "_moves")  # ``_hits``: ``SearchSteps``'s slot
+
+    #: the parent state (repetition history), ``None`` after a pocketing or at a start
+    _prev: InteractionState | None
+    #: this state was reached by a pass
+    _passed: bool
+    _term: str | None
+    _moves: list[Move] | None
 
     @classmethod
     def start(cls, game: Any, board: bytes, side: int, scores: tuple[int, int], ply: int) -> InteractionState:
@@ -123,7 +130,7 @@ class InteractionState(SearchSteps, State):
         if self._moves is None and self.to_move >= 0 and texts:
             moves = [_BY_NAME.get(t) for t in texts]
             if None not in moves:
-                self._moves = moves
+                self._moves = cast("list[Move]", moves)
 
     def successors(self) -> list[tuple[Move, InteractionState]]:
         """``[(move, state after), ...]`` in ``legal_moves`` order (``[]`` when terminal)."""
@@ -238,7 +245,7 @@ class InteractionState(SearchSteps, State):
     def _repeats(self, key: int, board: bytes) -> int:
         """Earlier occurrences of (key, board) in this state's history, itself included."""
         count = 0
-        st = self
+        st: InteractionState | None = self
         while st is not None:
             if st._key == key and st.board == board:
                 count += 1

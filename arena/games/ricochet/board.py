@@ -347,7 +347,7 @@ def place_diagonals(board: Board, per_quadrant: int, rng: random.Random) -> dict
     Raises:
         PositionSyntaxError: a quadrant has too few such cells.
     """
-    banned = set()
+    banned: set[int] = set()
     for cell in list(CENTRE) + list(board.target_at):
         f, rk = cell % 16, cell // 16
         banned.update(r * 16 + g for r in range(rk - 1, rk + 2) for g in range(f - 1, f + 2)

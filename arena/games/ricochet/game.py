@@ -71,7 +71,8 @@ class RicochetState(State):
 
     def random_answer(self, rng: random.Random) -> Solution | None:
         """A short random walk that may happen to solve the round (for the ``random`` bot)."""
-        return self.puzzle.random_walk(rng) if self.target else None
+        puzzle = self.puzzle
+        return puzzle.random_walk(rng) if puzzle is not None else None
 
     def play(self, answers: Sequence[Answer]) -> RicochetState:
         """Resolve a round: check each seat's answer, award the chip, move the robots.
@@ -82,16 +83,17 @@ class RicochetState(State):
         if self.termination:
             raise IllegalMoveError("the game is over; no round to answer")
         check_answers(answers, self.game.num_players)
-        puzzle = self.puzzle
+        puzzle, chip = self.puzzle, self.target
+        if puzzle is None or chip is None:  # set while the game goes on
+            raise IllegalMoveError("the game is over; no round to answer")
 
-        def check(move):
+        def check(move: Any) -> tuple[Solution, tuple[int, ...]] | None:
             sol = Solution.of(move)
             after = puzzle.check(sol)
             return None if after is None else (sol, after)
 
         winner, status, valid = resolve_round(answers, check, [len(c) for c in self.chips],
                                               self.game.params["ties"])
-        chip = self.target
         if winner is None:
             stack = list(self.stack)
             stack.insert(_seeded_rng(self.to_text(), "back").randint(0, len(stack)), chip)
@@ -162,7 +164,7 @@ class RicochetGame(Game):
             raise ConfigError("game ricochet: parameter players must be 1-8")
         self.num_players = self.params["players"]
         if self.params["board"].lower() != "random":
-            self.fixed_board = Board.parse(self.params["board"])
+            self.fixed_board: Board | None = Board.parse(self.params["board"])
         else:
             self.fixed_board = None
         try:

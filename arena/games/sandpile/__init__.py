@@ -16,13 +16,13 @@ from __future__ import annotations
 from arena.errors import ConfigError
 from arena.games.protocol import Dynamics, Game, GameType, Param
 from arena.games.sandpile.rules import (
-    LETTERS, PASS, PHASES, SIDES, STABLE_MAX, SandpileMove, SandpileRules, cells_of, parse_move, rules_for,
+    LETTERS, PASS, PHASES, SIDES, Phase, STABLE_MAX, SandpileMove, SandpileRules, cells_of, parse_move, rules_for,
 )
 from arena.games.sandpile.state import SandpileState
 from arena.games.sandpile.text import parse_state
 
 __all__ = [
-    "LETTERS", "PASS", "PHASES", "SIDES", "STABLE_MAX", "Sandpile", "SandpileMove", "SandpileRules",
+    "LETTERS", "PASS", "PHASES", "Phase", "SIDES", "STABLE_MAX", "Sandpile", "SandpileMove", "SandpileRules",
     "SandpileState", "cells_of", "parse_move", "rules_for",
 ]
 
@@ -64,7 +64,7 @@ class Sandpile(Game):
     def initial_state(self, seed: int | None = None) -> SandpileState:
         """The empty board, round 1, A to place (no randomness: ``seed`` is ignored)."""
         r = self.rules
-        return SandpileState(r, ("",) * r.cells, 1, "place", 0, 0, 0b1111 if r.bonus else 0, (0,) * 4, ())
+        return SandpileState(r, ("",) * r.cells, 1, Phase.PLACE, 0, 0, 0b1111 if r.bonus else 0, (0,) * 4, ())
 
     def parse_state(self, text: str) -> SandpileState:
         """Read the eight-field position text ("Notation").

@@ -6,7 +6,7 @@ module, nothing imports back.
 
 from __future__ import annotations
 
-from arena.games.sandpile.rules import LETTERS, SIDES
+from arena.games.sandpile.rules import LETTERS, SIDES, Phase
 
 
 def diagram(s) -> str:
@@ -18,7 +18,7 @@ def diagram(s) -> str:
         cells = (f"{st[-1]}{len(st)}" if st else " ." for st in s.board[r * n:(r + 1) * n])
         lines.append(f"{r + 1:>2} " + " ".join(cells))
     lines.append("   " + " ".join(f" {chr(97 + f)}" for f in range(n)))
-    mover = "-" if s.phase == "over" else f"{LETTERS[s.player]} ({SIDES[s.player]})"
+    mover = "-" if s.phase == Phase.OVER else f"{LETTERS[s.player]} ({SIDES[s.player]})"
     lines.append(f"round {s.round}/{rules.rounds}  phase {s.phase}  to move {mover}  step {s.step}  wrap {rules.wrap}")
     holders = "".join(LETTERS[p] for p in range(4) if s.holds_bonus(p)) or "-"
     lines.append(f"bonus held by {holders}  placed {','.join(map(str, s.placed))}  tops now {','.join(map(str, s.tops()))}")

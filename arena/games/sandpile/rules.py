@@ -4,13 +4,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 
 LETTERS = "ABCD"
 SIDES = ("south", "west", "north", "east")
-PHASES = ("place", "bonus", "endbonus", "topple", "over")
+
+
+class Phase(StrEnum):
+    """The phase of a Sandpile position, the third field of the position text
+    (``docs/rules/sandpile.md`` "Notation"). A ``str``: it compares equal to its text and
+    formats as it."""
+
+    PLACE = "place"
+    """A placement turn of the placing phase (``step``: the turn's index)."""
+    BONUS = "bonus"
+    """The bonus offer after the player's own placement (``step``: that placement's turn)."""
+    ENDBONUS = "endbonus"
+    """An end-of-round bonus offer to a holder after the last lap (``step``: the offer index
+    0-3 from the round's starter)."""
+    TOPPLE = "topple"
+    """The toppling phase: the player topples one unstable stack."""
+    OVER = "over"
+    """The game is over (player ``A``, step 0)."""
+
+
+#: The phases in text order (the accepted texts of the position's phase field).
+PHASES = tuple(Phase)
 #: A stack holding more than this many pieces is unstable ("Toppling phase").
 STABLE_MAX = 3
 #: (file, rank) steps N, E, S, W; player p topples in the order starting at index p.
@@ -49,12 +71,12 @@ class SandpileRules:
         self.names = tuple(f"{chr(97 + i % size)}{i // size + 1}" for i in range(self.cells))
         self.index = {name: i for i, name in enumerate(self.names)}
         self.adjacent = tuple(
-            tuple(j for j in (self._step(i, d, wrap=None) for d in _DIRS) if j is not None)
+            tuple(j for j in (self._step(i, d) for d in _DIRS) if j is not None)
             for i in range(self.cells)
         )
         #: dest[p][i]: the four cells receiving the 1st..4th piece when player p topples i.
         self.dest = tuple(
-            tuple(tuple(self._step(i, _DIRS[(p + k) % 4], wrap) for k in range(4)) for i in range(self.cells))
+            tuple(tuple(self._wrapped(i, _DIRS[(p + k) % 4], wrap) for k in range(4)) for i in range(self.cells))
             for p in range(4)
         )
         #: around[i]: the distinct cells a toppling of i sends pieces to (any player).
@@ -81,13 +103,22 @@ class SandpileRules:
             found = self._lists[key] = tuple(table[i] for i in cells_of(mask))
         return found
 
-    def _step(self, i: int, d: tuple[int, int], wrap: str | None) -> int | None:
+    def _step(self, i: int, d: tuple[int, int]) -> int | None:
+        """The cell one step ``d`` (file, rank) from cell ``i``, ``None`` off the board."""
         n = self.size
         f, r = i % n + d[0], i // n + d[1]
         if 0 <= f < n and 0 <= r < n:
             return r * n + f
-        if wrap is None:
-            return None
+        return None
+
+    def _wrapped(self, i: int, d: tuple[int, int], wrap: str) -> int:
+        """The cell one step ``d`` from cell ``i``, re-entering the board by ``wrap``
+        (``torus``, ``mirror``) off the edge."""
+        j = self._step(i, d)
+        if j is not None:
+            return j
+        n = self.size
+        f, r = i % n + d[0], i // n + d[1]
         if wrap == "mirror":  # re-enter on the opposite side at the mirrored cell
             if not 0 <= r < n:
                 f = n - 1 - f

@@ -6,10 +6,15 @@ from arena.errors import IllegalMoveError
 from arena.games.protocol import TERMINAL, Outcome, State
 from arena.games.sandpile.diagram import diagram
 from arena.games.sandpile.rules import (
-    LETTERS, PASS, STABLE_MAX, SandpileMove, cells_of, parse_move,
+    LETTERS, PASS, STABLE_MAX, Phase, SandpileMove, SandpileRules, cells_of, parse_move,
 )
-from arena.games.sandpile.search import SearchSteps, placement
+from arena.games.sandpile.search import Masks, SearchSteps, placement
 from arena.games.sandpile.view import SandpileView
+
+#: The phases used here as module constants (a global load: cheaper than the enum's attribute
+#: lookup in hot code; a phase compares equal to its text, identity first).
+_PLACE, _BONUS, _ENDBONUS, _TOPPLE, _OVER = Phase.PLACE, Phase.BONUS, Phase.ENDBONUS, Phase.TOPPLE, Phase.OVER
+
 
 
 def _masks(board: tuple[str, ...]) -> tuple:
@@ -71,29 +76,45 @@ class SandpileState(SearchSteps, SandpileView, State):
     __slots__ = ("rules", "board", "round", "phase", "player", "step", "holders", "placed", "scores",
                  "to_move", "occ", "tall", "topm", "three", "unstable_stacks", "banked")
 
-    def __init__(self, rules, board, rnd, phase, player, step, holders, placed, scores, masks=None, banked=None):
+    board: tuple[str, ...]
+    placed: tuple[int, ...]
+    scores: tuple[tuple[int, ...], ...]
+
+    def __init__(self, rules: SandpileRules, board: tuple[str, ...], rnd: int, phase: Phase, player: int, step: int,
+                 holders: int, placed: tuple[int, ...], scores: tuple[tuple[int, ...], ...],
+                 masks: Masks | None = None, banked: tuple[int, ...] | None = None) -> None:
         self.rules, self.board, self.round, self.phase = rules, board, rnd, phase
         self.player, self.step, self.holders, self.placed, self.scores = player, step, holders, placed, scores
-        self.to_move = TERMINAL if phase == "over" else player
+        self.to_move = TERMINAL if phase == _OVER else player
         self.occ, self.tall, self.topm, self.three, self.unstable_stacks = masks or _masks(board)
         self.banked = banked if banked is not None else _banked(scores)
 
-    def _new(self, phase, player, step, board=None, masks=None, holders=None, placed=None, rnd=None, scores=None):
+    def _new(self, phase: Phase, player: int, step: int, board: tuple[str, ...] | None = None,
+             masks: Masks | None = None, holders: int | None = None, placed: tuple[int, ...] | None = None,
+             rnd: int | None = None, scores: tuple[tuple[int, ...], ...] | None = None) -> SandpileState:
         return SandpileState(
             self.rules, self.board if board is None else board, self.round if rnd is None else rnd, phase,
             player, step, self.holders if holders is None else holders, self.placed if placed is None else placed,
             self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm, self.three, self.unstable_stacks),
             self.banked if scores is None else None)
 
+    def whole(self) -> SandpileState:
+        """This state (already whole: what ``leaf`` may give besides a ``LeafPosition``)."""
+        return self
+
+    def _under(self, i: int) -> str:
+        """The stack on cell ``i``."""
+        return self.board[i]
+
     # ---- protocol --------------------------------------------------------------------------
     def legal_moves(self) -> list[SandpileMove]:
         phase, rules = self.phase, self.rules
-        if phase == "place":
+        if phase == _PLACE:
             mask = self.placeable_mask(self.player)
             return list(rules.moves_on(rules.place_moves, mask)) if mask else [PASS]
-        if phase in ("bonus", "endbonus"):
+        if phase in (_BONUS, _ENDBONUS):
             return [*rules.moves_on(rules.bonus_moves, self.placeable_mask(self.player)), PASS]
-        if phase == "topple":
+        if phase == _TOPPLE:
             return list(rules.moves_on(rules.topple_moves, self.tall))
         return []
 
@@ -109,20 +130,20 @@ class SandpileState(SearchSteps, SandpileView, State):
         if not isinstance(move, SandpileMove):
             raise IllegalMoveError(f"{move!r} is not a Sandpile move; expected c3, +c3, pass or xc3")
         phase, kind, p = self.phase, move.kind, self.player
-        if phase == "over":
+        if phase == _OVER:
             raise IllegalMoveError(f"the game is over; no move {move} is legal")
         if kind == "topple":
-            if phase != "topple":
+            if phase != _TOPPLE:
                 raise IllegalMoveError(f"{move}: toppling only in the topple phase (now {phase})")
             return self._topple(self.rules.cell(move))
         if kind == "pass":
-            if phase == "topple":
+            if phase == _TOPPLE:
                 raise IllegalMoveError("pass: a player cannot pass while a stack is unstable")
-            if phase == "place" and self.placeable_mask(p):
+            if phase == _PLACE and self.placeable_mask(p):
                 raise IllegalMoveError("pass: only a player with no legal placement passes")
-            return self._after_offer(self.step) if phase == "endbonus" else self._advance()
+            return self._after_offer(self.step) if phase == _ENDBONUS else self._advance()
         i = self.rules.cell(move)
-        if (kind == "place") != (phase == "place") or (kind == "bonus" and phase not in ("bonus", "endbonus")):
+        if (kind == "place") != (phase == _PLACE) or (kind == "bonus" and phase not in (_BONUS, _ENDBONUS)):
             raise IllegalMoveError(f"{move}: not a {phase} move; legal: {' '.join(map(str, self.legal_moves()))}")
         if not self.placeable_mask(p) >> i & 1:
             why = "the stack is topped by your own colour" if self.board[i] else "no occupied neighbour"
@@ -136,16 +157,16 @@ class SandpileState(SearchSteps, SandpileView, State):
         placed = self.placed[:p] + (self.placed[p] + 1,) + self.placed[p + 1:]
         if bonus:
             after = self._new(self.phase, p, self.step, board, masks, self.holders & ~(1 << p), placed)
-            return after._after_offer(self.step) if self.phase == "endbonus" else after._advance()
+            return after._after_offer(self.step) if self.phase == _ENDBONUS else after._advance()
         if self.holders >> p & 1:
-            return self._new("bonus", p, self.step, board, masks, placed=placed)
-        return self._new("place", p, self.step, board, masks, placed=placed)._advance()
+            return self._new(_BONUS, p, self.step, board, masks, placed=placed)
+        return self._new(_PLACE, p, self.step, board, masks, placed=placed)._advance()
 
     def _advance(self) -> SandpileState:
         """Next placement turn, or the end-of-round bonus offers after the last lap."""
         nxt = self.step + 1
         if nxt < self.rules.turns:
-            return self._new("place", (self.round - 1 + nxt) % 4, nxt)
+            return self._new(_PLACE, (self.round - 1 + nxt) % 4, nxt)
         return self._after_offer(-1)
 
     def _after_offer(self, done: int) -> SandpileState:
@@ -155,9 +176,9 @@ class SandpileState(SearchSteps, SandpileView, State):
         for k in range(done + 1, 4):
             seat = (starter + k) % 4
             if self.holders >> seat & 1:
-                return self._new("endbonus", seat, k)
+                return self._new(_ENDBONUS, seat, k)
         if self.tall:
-            return self._new("topple", starter, 0)
+            return self._new(_TOPPLE, starter, 0)
         return self._score()
 
     def _topple(self, i: int) -> SandpileState:
@@ -165,14 +186,14 @@ class SandpileState(SearchSteps, SandpileView, State):
         if len(s) <= STABLE_MAX:
             raise IllegalMoveError(f"x{self.rules.names[i]}: the stack holds {len(s)} pieces; "
                                    f"only stacks of more than {STABLE_MAX} topple")
-        board = list(self.board)
-        board[i] = s[:-4]
+        cells = list(self.board)
+        cells[i] = s[:-4]
         dest = self.rules.dest[self.player][i]
         for k, j in enumerate(dest):
-            board[j] += s[-1 - k]
+            cells[j] += s[-1 - k]
         occ, tall, topm, three = self.occ, self.tall, list(self.topm), self.three
         for j in (i, *dest):
-            bit, t = 1 << j, board[j]
+            bit, t = 1 << j, cells[j]
             occ, tall, three = occ & ~bit, tall & ~bit, three & ~bit
             topm = [m & ~bit for m in topm]
             if t:
@@ -182,23 +203,23 @@ class SandpileState(SearchSteps, SandpileView, State):
                     tall |= bit
                 elif len(t) == STABLE_MAX:
                     three |= bit
-        board = tuple(board)
-        after = self._new("topple", (self.player + 1) % 4, 0, board, (occ, tall, tuple(topm), three,
+        board = tuple(cells)
+        after = self._new(_TOPPLE, (self.player + 1) % 4, 0, board, (occ, tall, tuple(topm), three,
                                                                       _unstable(board, tall)))
         return after if tall else after._score()
 
     def _score(self) -> SandpileState:
         scores = self.scores + (tuple(self.tops()),)
         if self.round >= self.rules.rounds:
-            return self._new("over", 0, 0, scores=scores)
-        return self._new("place", self.round % 4, 0, rnd=self.round + 1, scores=scores)
+            return self._new(_OVER, 0, 0, scores=scores)
+        return self._new(_PLACE, self.round % 4, 0, rnd=self.round + 1, scores=scores)
 
     def is_terminal(self) -> bool:
-        return self.phase == "over"
+        return self.phase == _OVER
 
     def outcome(self) -> Outcome | None:
         """Totals of the rounds' scores, ranked with ties; termination ``"rounds"``."""
-        return Outcome.from_scores(self.totals(), "rounds") if self.phase == "over" else None
+        return Outcome.from_scores(self.totals(), "rounds") if self.phase == _OVER else None
 
     def to_text(self) -> str:
         n = self.rules.size

@@ -10,7 +10,7 @@ from typing import Any
 
 from arena.games.drawing import add, svg_root, to_text
 from arena.errors import MoveSyntaxError
-from arena.games.sandpile.rules import LETTERS, SIDES, STABLE_MAX, parse_move
+from arena.games.sandpile.rules import LETTERS, SIDES, STABLE_MAX, Phase, parse_move
 from arena.games.sandpile.state import SandpileState
 
 CELL = 60
@@ -40,7 +40,7 @@ def render(state: SandpileState, last_move: Any = None, previous: SandpileState 
     """The SVG document of ``state``; see ``Game.render_svg`` for the arguments."""
     n = state.rules.size
     side = n * CELL + 2 * MARGIN
-    to_move = "over" if state.phase == "over" else f"{LETTERS[state.player]} ({SIDES[state.player]}) to move"
+    to_move = "over" if state.phase == Phase.OVER else f"{LETTERS[state.player]} ({SIDES[state.player]}) to move"
     totals = " ".join(f"{LETTERS[p]} {t}" for p, t in enumerate(state.totals()))
     title = f"Sandpile, round {state.round}, {state.phase}: {to_move}; totals {totals}"
     root = svg_root(side, side + 20, title, "sandpile")

@@ -4,7 +4,7 @@ state writes it: ``SandpileState.to_text``)."""
 from __future__ import annotations
 
 from arena.errors import PositionSyntaxError
-from arena.games.sandpile.rules import LETTERS, PHASES, SandpileRules
+from arena.games.sandpile.rules import LETTERS, PHASES, Phase, SandpileRules
 from arena.games.sandpile.state import SandpileState
 
 _FORMAT = ("expected 8 fields: BOARD ROUND PHASE PLAYER STEP HOLDERS PLACED SCORES, e.g. "
@@ -53,9 +53,10 @@ def parse_state(rules: SandpileRules, text: str) -> SandpileState:
     board = _board(rules, fields[0], text)
     if not fields[1].isdigit() or not 1 <= int(fields[1]) <= rules.rounds:
         raise _fail(text, f"round {fields[1]!r} is not 1 to {rules.rounds}")
-    rnd, phase = int(fields[1]), fields[2]
-    if phase not in PHASES:
-        raise _fail(text, f"phase {phase!r}; accepted: {', '.join(PHASES)}")
+    rnd = int(fields[1])
+    if fields[2] not in PHASES:
+        raise _fail(text, f"phase {fields[2]!r}; accepted: {', '.join(PHASES)}")
+    phase = Phase(fields[2])
     if fields[3] not in tuple(LETTERS):
         raise _fail(text, f"player {fields[3]!r}; accepted: A, B, C, D")
     player = LETTERS.index(fields[3])
@@ -86,21 +87,21 @@ _SUBSETS = frozenset("".join(LETTERS[p] for p in range(4) if m >> p & 1) for m i
 
 def _check(s: SandpileState, text: str) -> None:
     rules, phase, step = s.rules, s.phase, s.step
-    finished = rules.rounds if phase == "over" else s.round - 1
-    if phase == "over" and s.round != rules.rounds:
+    finished = rules.rounds if phase is Phase.OVER else s.round - 1
+    if phase is Phase.OVER and s.round != rules.rounds:
         raise _fail(text, f"phase over needs round {rules.rounds}")
     if len(s.scores) != finished:
         raise _fail(text, f"{len(s.scores)} rounds of scores; {finished} rounds are finished")
-    limit = {"place": rules.turns, "bonus": rules.turns, "endbonus": 4}.get(phase, 1)
+    limit = {Phase.PLACE: rules.turns, Phase.BONUS: rules.turns, Phase.ENDBONUS: 4}.get(phase, 1)
     if step >= limit:
         raise _fail(text, f"step {step} out of range for phase {phase} (0 to {limit - 1})")
-    if phase in ("place", "bonus", "endbonus") and s.player != (s.starter + step) % 4:
+    if phase in (Phase.PLACE, Phase.BONUS, Phase.ENDBONUS) and s.player != (s.starter + step) % 4:
         raise _fail(text, f"step {step} of round {s.round} belongs to {LETTERS[(s.starter + step) % 4]}")
-    if phase in ("bonus", "endbonus") and not s.holds_bonus(s.player):
+    if phase in (Phase.BONUS, Phase.ENDBONUS) and not s.holds_bonus(s.player):
         raise _fail(text, f"{LETTERS[s.player]} is offered the bonus piece but does not hold it")
-    if phase == "topple" and not s.unstable():
+    if phase is Phase.TOPPLE and not s.unstable():
         raise _fail(text, "phase topple with no unstable stack")
-    if phase == "over" and s.player != 0:
+    if phase is Phase.OVER and s.player != 0:
         raise _fail(text, "phase over is written with player A")
     pieces = "".join(s.board)  # every piece on the board, stack after stack
     for p in range(4):

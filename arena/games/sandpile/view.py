@@ -3,15 +3,35 @@
 
 from __future__ import annotations
 
-from arena.games.sandpile.rules import cells_of
+from arena.games.sandpile.rules import Phase, SandpileRules, cells_of
+
+#: The phases used here as module constants (a global load: cheaper than the enum's attribute
+#: lookup in hot code; a phase compares equal to its text, identity first).
+_PLACE, _BONUS, _OVER = Phase.PLACE, Phase.BONUS, Phase.OVER
+
 
 
 class SandpileView:
     """Accessors computed from the fields both position classes have: ``rules``, ``round``,
     ``phase``, ``step``, ``holders``, the bit masks ``occ``/``tall``/``topm`` (bit i = cell i)
-    and ``banked`` (see ``SandpileState``)."""
+    and ``banked`` (see ``SandpileState``), declared here for the type checker (annotations
+    only: the slots are the position classes')."""
 
     __slots__ = ()
+
+    rules: SandpileRules
+    round: int
+    phase: Phase
+    player: int
+    step: int
+    holders: int
+    to_move: int
+    occ: int
+    tall: int
+    topm: tuple[int, ...]
+    three: int
+    unstable_stacks: tuple[tuple[int, str], ...]
+    banked: tuple[int, ...]
 
     @property
     def starter(self) -> int:
@@ -36,10 +56,10 @@ class SandpileView:
     def turns_left(self, seat: int) -> int:
         """Placement turns ``seat`` still has, this round and the following ones (bonus excluded)."""
         rules = self.rules
-        later = (rules.rounds - self.round) * rules.pieces_per_round if self.phase != "over" else 0
-        if self.phase not in ("place", "bonus"):
+        later = (rules.rounds - self.round) * rules.pieces_per_round if self.phase != _OVER else 0
+        if self.phase not in (_PLACE, _BONUS):
             return later
-        first = self.step + (self.phase == "bonus")
+        first = self.step + (self.phase == _BONUS)
         offset = (seat - self.starter - first) % 4
         return later + max(0, (rules.turns - first - offset + 3) // 4)
 
