@@ -24,21 +24,18 @@ import logging
 import random
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
-from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
+from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
 from arena.referee.private import Private, shares_state
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
+from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
 from bots.base import Limits, Player, Resettable, SearchStats
 
 log = logging.getLogger("arena.referee")
 
-#: verdicts of a void answer at a simultaneous round (``MoveRecord.status``)
-LATE, CRASHED = "late", "crash"
-OnMove = Callable[[int, State], None]
-OnPly = Callable[[State, MoveRecord], None]
 
 
 def derive_seed(seed: int, *parts: Any) -> int:
@@ -191,7 +188,7 @@ def _answer_text(move: Any) -> str:
 
 
 #: a fault at a simultaneous round, as the round's verdict on that seat's answer
-_ROUND_FAULT = {Termination.EXCEPTION: CRASHED, Termination.TIMEOUT: LATE}
+_ROUND_FAULT = {Termination.EXCEPTION: AnswerStatus.CRASH, Termination.TIMEOUT: AnswerStatus.LATE}
 
 
 def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | None], margin: float,
@@ -222,59 +219,34 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
     return after, records
 
 
-def play_game(
-    game: Game,
-    bots: Sequence[Player],
-    seed: int,
-    *,
-    labels: Sequence[str] | None = None,
-    opening: Sequence[str] = (),
-    limits: Sequence[Limits | None] | Limits | None = None,
-    time_margin: float = 0.5,
-    on_move: OnMove | None = None,
-    on_ply: OnPly | None = None,
-    on_reset: Callable[[int], None] | None = None,
-    seeds: Sequence[int] | None = None,
-    start: str | None = None,
-) -> GameRecord:
+def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks = NO_HOOKS) -> GameRecord:
     """Play one game to the end.
 
     Args:
-        game: the game (its parameters fixed).
+        settings: the game, seed, labels, opening, limits, margin, seeds and start
+            (``GameSettings``).
         bots: one bot per 0-based seat; ``reset(game, seat, its seed)`` is called when it has one.
-        seed: the game's (series) seed: ``game.initial_state(seed)``; the bots' seeds derive
-            from it (``seeds``).
-        labels: bot labels by seat, stored in the record (default: ``bot.label`` or the class name).
-        opening: forced opening plies in notation, played before the bots move.
-        limits: ``Limits`` for every seat, or one per seat; ``None`` = unlimited.
-        time_margin: seconds a move may overrun ``limits.time`` before it loses (``timeout``).
-        on_move: called with (seat, state) before a bot is asked (the runner tracks who is
-            thinking, to blame a hang or a crash).
-        on_ply: called with (state after, record) after each ply; once per simultaneous
-            round, with the last seat's record.
-        on_reset: called with the seat before that seat's bot is reset.
-        seeds: each seat's bot seed (a tournament passes ``bot_seeds`` of the game's index in
-            its series); default ``bot_seeds(seed, 0, labels)`` (a label given twice is
-            made unique with ``@seat``).
-        start: position text the game starts from (``game.parse_state``) instead of
-            ``game.initial_state(seed)`` (an opening from a file).
+        hooks: callbacks on each move, ply and reset (``GameHooks``).
 
     Raises:
         IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
-        PositionSyntaxError: ``start`` is not a position of the game.
+        PositionSyntaxError: ``settings.start`` is not a position of the game.
         ValueError: not one bot per seat.
     """
+    game, seed, time_margin = settings.game, settings.seed, settings.time_margin
+    on_move, on_ply = hooks.on_move, hooks.on_ply
     n = game.num_players
     if len(bots) != n:
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
-    per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * n
-    labels = tuple(labels or (getattr(b, "label", None) or type(b).__name__ for b in bots))
+    per_seat = settings.per_seat()
+    labels = settings.labels or tuple(getattr(b, "label", None) or type(b).__name__ for b in bots)
+    seeds = settings.seeds
     if seeds is None:  # a repeated label (library callers) is told apart by its seat
         seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
-    state = game.parse_state(start) if start is not None else game.initial_state(seed)
+    state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(seed)
     start_time = time.perf_counter()
     played: list[str] = []  # the opening as the game writes it
-    for text in opening:
+    for text in settings.opening:
         move = game.parse_move(state, text)
         state = state.play(move)
         played.append(str(move))
@@ -282,8 +254,8 @@ def play_game(
     owed = [0.0] * n  # seconds spent in reset, counted against the seat's first move
     for seat, bot in enumerate(bots):
         if isinstance(bot, Resettable):
-            if on_reset:
-                on_reset(seat)
+            if hooks.on_reset:
+                hooks.on_reset(seat)
             t0 = time.perf_counter()
             bot.reset(views[seat].game, seat, seeds[seat])
             owed[seat] = time.perf_counter() - t0
