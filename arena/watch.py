@@ -142,7 +142,8 @@ def watch_game(settings: GameSettings, bots: Sequence[Player], *, move_time: flo
             return parent.watch(proc, receiver, Deadlines(move_time=move_time, time_margin=settings.time_margin))
         finally:
             receiver.close()
-            kill_group(proc.pid)  # the child and every descendant still in its session
+            if proc.pid is not None:
+                kill_group(proc.pid)  # the child and every descendant still in its session
             if proc.is_alive():
                 proc.kill()
             proc.join()

@@ -188,7 +188,7 @@ def _answer_text(move: Any) -> str:
 
 
 #: a fault at a simultaneous round, as the round's verdict on that seat's answer
-_ROUND_FAULT = {Termination.EXCEPTION: AnswerStatus.CRASH, Termination.TIMEOUT: AnswerStatus.LATE}
+_ROUND_FAULT: dict[str, str] = {Termination.EXCEPTION: AnswerStatus.CRASH, Termination.TIMEOUT: AnswerStatus.LATE}
 
 
 def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | None], margin: float,

@@ -22,7 +22,7 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,11 +69,11 @@ class WorkerSetup:
 
 def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
     """label -> a function making a fresh bot (classes resolved once; fresh state per game)."""
-    out = {}
+    out: dict[str, Callable[[], Any]] = {}
     for label, spec in specs.items():
         cls = bot_class(spec.kind)
 
-        def make(cls=cls, spec=spec):
+        def make(cls: Any = cls, spec: BotSpec = spec) -> Any:
             bot = cls(**spec.options)
             try:
                 bot.label = spec.label
@@ -84,10 +84,10 @@ def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
     return out
 
 
-def task_fault(task: GameTask, seat: int, reason: str, detail: str, moves: list[str] = (),
-               stats: list[MoveRecord] = (), seconds: float = 0.0) -> GameRecord:
+def task_fault(task: GameTask, seat: int, reason: str, detail: str, moves: Sequence[str] = (),
+               stats: Sequence[MoveRecord] = (), seconds: float = 0.0) -> GameRecord:
     """The record of ``task`` lost by ``seat`` (< 0: nobody to blame, all share rank 1)."""
-    return fault_record(task.seats, task.seed, task.opening, seat, reason, detail, moves, stats, seconds)
+    return fault_record(task.seats, task.seed, task.opening, seat, reason, detail, list(moves), list(stats), seconds)
 
 
 def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: GameTask, setup: WorkerSetup,

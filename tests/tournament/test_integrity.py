@@ -72,14 +72,16 @@ def test_referee_check_stores_what_the_moves_decide():
 def test_tampered_worker_record_is_corrected_and_counted(tmp_path, monkeypatch):
     """A record the worker got wrong (forged here in the runner's pool) is stored as replayed."""
     from arena.tournament import pool as pool_mod
-    real = pool_mod.from_wire
+    from arena.referee import GameEnded
+    real = pool_mod.message_from_wire
 
     def forge(packed):
-        rec: GameRecord = real(packed)
+        ended = real(packed)
+        rec: GameRecord = ended.record
         if rec.fault_seat is None and rec.plies > 6:
-            return dataclasses.replace(rec, moves=rec.moves[:6], outcome=forfeit(2, 1, "target"))
-        return rec
-    monkeypatch.setattr(pool_mod, "from_wire", forge)
+            rec = dataclasses.replace(rec, moves=rec.moves[:6], outcome=forfeit(2, 1, "target"))
+        return GameEnded(ended.game_id, rec)
+    monkeypatch.setattr(pool_mod, "message_from_wire", forge)
     summary, frame = run_hostile(tmp_path, "_Second", games=2)
     assert summary.mismatches == 2
     assert set(frame.termination) == {"unfinished"} and (frame.plies == 6).all()
