@@ -219,6 +219,43 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
     return after, records
 
 
+def _labels_and_seeds(settings: GameSettings, bots: Sequence[Player]) -> tuple[tuple[str, ...], Sequence[int]]:
+    """The labels (given, or each bot's ``label`` or class name) and bot seeds (given, or
+    ``bot_seeds`` of index 0, a repeated label told apart by its seat) of a game."""
+    labels = settings.labels or tuple(getattr(b, "label", None) or type(b).__name__ for b in bots)
+    if settings.seeds is not None:
+        return labels, settings.seeds
+    return labels, bot_seeds(settings.seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab
+                                                for i, lab in enumerate(labels)])
+
+
+def _opening(game: Game, state: State, opening: Sequence[str]) -> tuple[State, list[str]]:
+    """``(state after, the plies as the game writes them)`` of the forced ``opening``.
+
+    Raises:
+        IllegalMoveError, MoveSyntaxError: an opening ply is not legal.
+    """
+    played = []
+    for text in opening:
+        move = game.parse_move(state, text)
+        state = state.play(move)
+        played.append(str(move))
+    return state, played
+
+
+def _reset(bots: Sequence[Player], views: Sequence[Private], seeds: Sequence[int], hooks: GameHooks) -> list[float]:
+    """Reset each seat's bot that has ``reset`` with its seed; the seconds each took."""
+    owed = [0.0] * len(bots)
+    for seat, bot in enumerate(bots):
+        if isinstance(bot, Resettable):
+            if hooks.on_reset:
+                hooks.on_reset(seat)
+            t0 = time.perf_counter()
+            bot.reset(views[seat].game, seat, seeds[seat])
+            owed[seat] = time.perf_counter() - t0
+    return owed
+
+
 def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks = NO_HOOKS) -> GameRecord:
     """Play one game to the end.
 
@@ -239,26 +276,12 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     if len(bots) != n:
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
     per_seat = settings.per_seat()
-    labels = settings.labels or tuple(getattr(b, "label", None) or type(b).__name__ for b in bots)
-    seeds = settings.seeds
-    if seeds is None:  # a repeated label (library callers) is told apart by its seat
-        seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
+    labels, seeds = _labels_and_seeds(settings, bots)
     state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(seed)
     start_time = time.perf_counter()
-    played: list[str] = []  # the opening as the game writes it
-    for text in settings.opening:
-        move = game.parse_move(state, text)
-        state = state.play(move)
-        played.append(str(move))
+    state, played = _opening(game, state, settings.opening)  # the opening as the game writes it
     views = [Private(game, shares_state(bot)) for bot in bots]  # each its own copies (arena.referee.private)
-    owed = [0.0] * n  # seconds spent in reset, counted against the seat's first move
-    for seat, bot in enumerate(bots):
-        if isinstance(bot, Resettable):
-            if hooks.on_reset:
-                hooks.on_reset(seat)
-            t0 = time.perf_counter()
-            bot.reset(views[seat].game, seat, seeds[seat])
-            owed[seat] = time.perf_counter() - t0
+    owed = _reset(bots, views, seeds, hooks)  # seconds spent in reset, counted against the seat's first move
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 

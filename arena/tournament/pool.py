@@ -4,9 +4,9 @@ Why not ``pebble.ProcessPool``: its per-task timeout kills and replaces a worker
 cannot tell which seat was thinking when the worker hung or died, nor distinguish a hung move
 (``timeout``) from a hung game (``game_time``). Here each worker is the child of the one
 game supervisor (``arena.supervisor``): it keeps a shared ``Status`` current (seat on move,
-plies played, move start, game playing and its start, fork mark), and the runner waits on the pipes and the process sentinels with
-``multiprocessing.connection.wait``, then judges each busy worker from its status
-(``arena.supervisor.blame``). Each finished ply is also written to a shared buffer
+plies played, move start, game playing and its start, fork mark), and the runner waits on
+the pipes and the process sentinels with ``multiprocessing.connection.wait``, then judges
+each busy worker from its status (``arena.supervisor.blame``). Each finished ply is also written to a shared buffer
 (``arena.supervisor.PlyLog``), so a game lost to a kill or a crash keeps its moves; a finished
 game comes through the pipe as ``arena.referee.GameEnded``. Each worker holds a few tasks (one
 playing, the next already in its pipe; more for short games), so it never waits for the runner

@@ -123,6 +123,16 @@ def _log_to_file(path: str) -> None:
     top.propagate = False
 
 
+def _close_engines() -> None:
+    """``os._exit`` skips atexit: quit the engines (their private directories go too)."""
+    engines = sys.modules.get("arena.engine.client")
+    if engines is not None:
+        try:
+            engines.close_all()
+        except Exception:  # noqa: BLE001 - the worker is ending anyway; the runner sweeps what is left
+            pass
+
+
 def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = None, log_handler: Any = None) -> None:
     """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back its ``GameEnded``
     (``message_to_wire``). ``buffer``: the shared ply buffer (``None``: plies not kept).
@@ -167,12 +177,7 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
         traceback.print_exc()  # to the log file (fd 2)
         code = 1
     finally:
-        engines = sys.modules.get("arena.engine.client")
-        if engines is not None:  # os._exit skips atexit: quit the engines (their private directories go too)
-            try:
-                engines.close_all()
-            except Exception:  # noqa: BLE001 - the worker is ending anyway; the runner sweeps what is left
-                pass
+        _close_engines()
         if log_handler is not None:
             log_handler.flush()
         flush_output()
