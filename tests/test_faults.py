@@ -184,25 +184,28 @@ def test_a_game_is_timed_from_its_own_start_before_the_runner_can_see_it_playing
     """The worker writes the game's start time before the game id: the runner, which reads the
     id first (``WorkerSlot.playing``), can never time a new game from a fresh worker's start of 0 and
     call it over ``game_time`` (a replayed game was once lost as ``game_time`` that way)."""
+    from arena.supervisor import Status, Watched
     from arena.tournament.series import GameTask
-    from arena.tournament.worker import BEGUN, GAME, SHARED_SIZE, WorkerSetup, bot_factories, play_task
+    from arena.tournament.worker import WorkerSetup, bot_factories, play_task
     from bots.registry import parse_spec
 
-    class Recorded(list):
-        writes: list = []
+    writes: list = []
 
-        def __setitem__(self, index, value):
-            self.writes.append((index, value))
-            super().__setitem__(index, value)
+    class Recorded(Status):
+        def __setattr__(self, name, value):
+            writes.append(name)
+            super().__setattr__(name, value)
 
-    shared = Recorded([0.0] * SHARED_SIZE)
+    recorded = Recorded()
+    recorded.game = recorded.forked = -1
     setup = WorkerSetup(game="nim", params={"pile": "5"}, specs={"a": parse_spec("random"), "b": parse_spec("random")})
     task = GameTask(game_id=7, series=0, pairing=("a", "b"), seats=("a", "b"), seed=1, opening=())
-    record = play_task(arena.games.make("nim", pile="5"), bot_factories(setup.specs), task, setup, shared)
+    writes.clear()
+    record = play_task(arena.games.make("nim", pile="5"), bot_factories(setup.specs), task, setup, Watched(recorded))
     assert record.moves
-    order = [i for i, _ in shared.writes if i in (BEGUN, GAME)]
-    assert order[:2] == [BEGUN, GAME], order
-    assert shared[BEGUN] > 0 and shared[GAME] == 7
+    order = [name for name in writes if name in ("game_started", "game")]
+    assert order[:2] == ["game_started", "game"], order
+    assert recorded.game_started > 0 and recorded.game == 7 and recorded.ply == len(record.moves)
 
 
 @pytest.mark.parametrize("isolation", ["none", "process"])

@@ -15,8 +15,9 @@ import arena.games
 import bots
 from arena.errors import BotSpecError
 from arena.games import Outcome
-from arena.referee import (FAULTS, RECORD_VERSION, GameRecord, MoveRecord, Termination, from_wire, play_game,
-                           ply_from_wire, ply_to_wire, referee_game, to_wire)
+from arena.referee import (FAULTS, RECORD_VERSION, GameRecord, GameSettings, MoveRecord, Ply, Termination, from_wire,
+                           message_from_wire, message_to_wire, play_game, ply_from_wire, ply_to_wire, referee_game,
+                           to_wire)
 from arena.tournament import build, plan
 from tests.toy import Nim, NimState
 
@@ -68,11 +69,24 @@ def test_wire_refuses_another_version():
 
 def test_ply_wire_round_trip_and_foreign_numbers():
     rec = MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75)
-    assert ply_from_wire(ply_to_wire("e1N", rec)) == ("e1N", rec)
-    assert ply_from_wire(ply_to_wire("round", None)) == ("round", None)
+    assert ply_from_wire(ply_to_wire(Ply("e1N", rec))) == Ply("e1N", rec)
+    round_rec = MoveRecord(4, 1, "-", 0.5, None, None, status="late")
+    back = ply_from_wire(ply_to_wire(Ply("7 - -", round_rec, "diagram", "text")))
+    assert back == Ply("7 - -", round_rec, "diagram", "text") and back.round
     numpy = MoveRecord(3, 1, "e1N", 0.125, np.int64(100), np.int64(4), np.float32(0.75))
-    move, back = ply_from_wire(ply_to_wire("e1N", numpy))
+    back = ply_from_wire(ply_to_wire(Ply("e1N", numpy))).record
     assert back == MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75) and type(back.nodes) is int
+
+
+def test_messages_round_trip_through_one_serialisation():
+    from arena.referee import GameEnded
+    ended = GameEnded(7, full_record())
+    assert message_from_wire(message_to_wire(ended)) == ended
+    with pytest.raises(ValueError, match="unknown message kind"):
+        message_from_wire(("nonsense", 1))
+    with pytest.raises(ValueError, match="a game record where a ply was expected"):
+        import marshal
+        ply_from_wire(marshal.dumps(message_to_wire(GameEnded(1, full_record()))))
 
 
 def test_termination_is_a_string_with_a_documented_reason_per_member():
@@ -84,7 +98,7 @@ def test_termination_is_a_string_with_a_documented_reason_per_member():
 
 def test_a_game_bug_is_a_game_error_not_the_bots(caplog):
     with caplog.at_level(logging.ERROR, logger="arena.referee"):
-        rec = play_game(BuggyNim(pile=9), [bots.make("random"), TakeTwo()], seed=1)
+        rec = play_game(GameSettings(BuggyNim(pile=9), 1), [bots.make("random"), TakeTwo()])
     assert rec.outcome.termination == Termination.GAME_ERROR
     assert rec.fault_seat is None and rec.outcome.ranks == (1, 1)
     assert "ZeroDivisionError: the game's own bug" in rec.fault_detail
@@ -95,7 +109,7 @@ def test_an_illegal_move_is_still_the_bots_fault_in_a_buggy_game():
     class TakeNine:
         def choose(self, state, limits):
             return 9
-    rec = play_game(BuggyNim(pile=9), [TakeNine(), bots.make("random")], seed=1)
+    rec = play_game(GameSettings(BuggyNim(pile=9), 1), [TakeNine(), bots.make("random")])
     assert rec.outcome.termination == "illegal_move" and rec.fault_seat == 0
 
 
@@ -110,9 +124,9 @@ def test_referee_blames_exit_and_reset_on_the_seat():
 
         def choose(self, state, limits):
             return 1
-    rec = referee_game(Nim(), [bots.make("random"), Exiter()], 1, labels=("r", "x"))
+    rec = referee_game(GameSettings(Nim(), 1, labels=("r", "x")), [bots.make("random"), Exiter()])
     assert rec.outcome.termination == "exit" and rec.fault_seat == 1 and rec.plies == 1
-    rec = referee_game(Nim(), [BadReset(), bots.make("random")], 1, labels=("b", "r"))
+    rec = referee_game(GameSettings(Nim(), 1, labels=("b", "r")), [BadReset(), bots.make("random")])
     assert rec.outcome.termination == "exception" and rec.fault_seat == 0 and "RuntimeError: no" in rec.fault_detail
 
 
@@ -160,7 +174,7 @@ def test_figures_a_bot_does_not_report_are_none_not_zero(tmp_path):
     NaN for it while alpha-beta's figures are numbers (``docs/statistics.md`` "Presentation")."""
     game = arena.games.make("interaction")
     rnd, ab = bots.make("random"), bots.make("alphabeta:depth=2")
-    record = play_game(game, [rnd, ab], seed=3, labels=["random", "ab"])
+    record = play_game(GameSettings(game, 3, labels=["random", "ab"]), [rnd, ab])
     own = [m for m in record.move_stats if m.seat >= 0]
     assert all(m.nodes is None and m.depth is None for m in own if m.seat == 0)
     assert all(m.nodes > 0 and m.depth >= 1 for m in own if m.seat == 1)

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 import arena.games
 from arena.bench import Figure
 from arena.engine.client import close_all, engine_class
-from arena.referee import play_game
+from arena.referee import GameSettings, play_game
 from bots.base import Limits
 from bots.registry import make
 
@@ -88,7 +88,7 @@ def _games(bots: list, seeds: range) -> tuple[float, float, int]:
     game = arena.games.make(GAME)
     plies, start, cpu = 0, time.perf_counter(), time.process_time()
     for seed in seeds:
-        plies += play_game(game, bots, seed, labels=["a", "b"], limits=MOVE_TIME).plies
+        plies += play_game(GameSettings(game, seed, labels=["a", "b"], limits=MOVE_TIME), bots).plies
     return time.perf_counter() - start, time.process_time() - cpu, plies
 
 

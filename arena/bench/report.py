@@ -40,7 +40,7 @@ def real_games(distinct: int = DISTINCT, seed: int = 1) -> list[list]:
     """``[records with LABELS in seat order, records with the seats swapped]``: ``distinct``
     seeded random-vs-random Interaction games each."""
     import arena.games
-    from arena.referee import play_game
+    from arena.referee import GameSettings, play_game
     from bots import registry
     from bots.base import Limits
 
@@ -48,7 +48,8 @@ def real_games(distinct: int = DISTINCT, seed: int = 1) -> list[list]:
     bots = [registry.make("random"), registry.make("random")]  # seeded by play_game per game
     out = []
     for order in (LABELS, LABELS[::-1]):
-        out.append([play_game(game, bots, seed=seed + i, labels=order, limits=Limits()) for i in range(distinct)])
+        out.append([play_game(GameSettings(game, seed + i, labels=order, limits=Limits()), bots)
+                    for i in range(distinct)])
     return out
 
 

@@ -34,7 +34,7 @@ from typing import Any
 
 import arena.games
 from arena.bench import Figure
-from arena.referee import Private, play_game, referee_check
+from arena.referee import GameHooks, GameSettings, Private, play_game, referee_check
 from arena.tournament import build, plan, run_tournament
 from arena.tournament.worker import bot_factories
 
@@ -52,6 +52,11 @@ def _recorder(seen: list[tuple[int, Any]]) -> Callable[[int, Any], None]:
     return lambda seat, state: seen.append((seat, state))
 
 
+def _settings(game, task) -> GameSettings:
+    """The settings of ``task`` as a worker plays it (no limits: the plain loop)."""
+    return GameSettings(game, task.seed, labels=task.seats, opening=task.opening, seeds=task.seeds, start=task.start)
+
+
 def _loop_seconds(cfg) -> tuple[float, float]:
     """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop (the
     schedule, i.e. the seeded openings, included: a loop needs them too)."""
@@ -60,8 +65,7 @@ def _loop_seconds(cfg) -> tuple[float, float]:
     game = arena.games.make(cfg.game, **cfg.params)
     factories = bot_factories(p.specs)
     for task in p.tasks:
-        play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
-                  opening=task.opening, seeds=task.seeds, start=task.start)
+        play_game(_settings(game, task), [factories[label]() for label in task.seats])
     return time.perf_counter() - start, _cpu() - cpu
 
 
@@ -89,9 +93,8 @@ def _integrity_ms(cfg) -> tuple[float, float, float]:
     records, positions = [], []
     for task in p.tasks:
         seen: list[tuple[int, Any]] = []
-        rec = play_game(game, [factories[label]() for label in task.seats], task.seed, labels=task.seats,
-                        opening=task.opening, seeds=task.seeds, start=task.start,
-                        on_move=_recorder(seen))
+        rec = play_game(_settings(game, task), [factories[label]() for label in task.seats],
+                        GameHooks(on_move=_recorder(seen)))
         records.append(rec)
         positions.append(seen)
     copies, checks = [], []
@@ -148,8 +151,7 @@ def _plain_parallel(cfg) -> tuple[float, float]:
 
     def work(tasks):
         for t in tasks:
-            play_game(game, [factories[label]() for label in t.seats], t.seed, labels=t.seats, opening=t.opening,
-                      seeds=t.seeds, start=t.start)
+            play_game(_settings(game, t), [factories[label]() for label in t.seats])
 
     start = time.perf_counter()
     work(p.tasks)

@@ -14,7 +14,7 @@ from arena.errors import ConfigError
 
 if TYPE_CHECKING:
     import arena.games
-    from arena.watch import Ply
+    from arena.referee import Ply
 
 
 def _round_text(record: str, labels: tuple[str, ...]) -> str:
@@ -36,8 +36,8 @@ def _title(g: arena.games.Game) -> str:
 
 def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
     record = ply.record
-    if record.status is not None:  # a simultaneous round: one record per seat, show the round
-        head = f"round {record.ply + 1}: {_round_text(ply.last_round or '-', labels)}"
+    if ply.round:  # a simultaneous round: one record per seat, show the round
+        head = f"round {record.ply + 1}: {_round_text(ply.move or '-', labels)}"
     else:
         who = labels[record.seat] if record.seat >= 0 else "opening"
         head = f"ply {record.ply + 1}: {who} plays {record.move}"
@@ -70,7 +70,7 @@ def play(
     (timeout), one that kills or forks its process loses (crash); every process a bot started
     is killed when the game ends; the bots' output is discarded."""
     import arena.games  # imported on use: other commands start without the referee
-    from arena.referee import random_opening
+    from arena.referee import GameSettings, random_opening
     from arena.watch import watch_game
     from arena.os_guard import orphans_reaped
     from bots.base import Limits
@@ -113,12 +113,11 @@ def play(
             plies.append(ply)
             _print_ply(ply, labels, quiet)
 
-        record = watch_game(
-            g, bots, seed, labels=labels, opening=opening, limits=limits, move_time=move_time,
-            time_margin=time_margin, memory_limit=memory_limit, diagrams=not quiet, on_ply=show,
-        )
+        settings = GameSettings(g, seed, labels=labels, opening=tuple(opening), limits=tuple(limits),
+                                time_margin=time_margin, memory_limit=memory_limit)
+        record = watch_game(settings, bots, move_time=move_time, diagrams=not quiet, on_ply=show)
         if not quiet:  # the final position's text, under its diagram (the last ply's)
-            typer.echo(f"position: {plies[-1].text if plies else final_text}")
+            typer.echo(f"position: {plies[-1].position if plies else final_text}")
         out = record.outcome
         typer.echo(f"result after {record.plies} plies ({record.seconds:.2f}s): {out.termination}")
         for seat, label in enumerate(labels):

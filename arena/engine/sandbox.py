@@ -26,6 +26,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from arena.errors import BotSpecError
@@ -36,8 +37,17 @@ UNPRIVILEGED_USER = "nobody"
 #: hard limit on the processes (and threads) of an isolated bot's user (RLIMIT_NPROC counts
 #: per user: every isolated bot of the machine shares it when they run as ``nobody``)
 MAX_PROCESSES = 256
-#: ``--isolation`` values
-ISOLATIONS = ("none", "process")
+class Isolation(StrEnum):
+    """Where a tournament's Python bots run (``--isolation``; a ``str``: ``"process"`` compares equal)."""
+
+    NONE = "none"
+    """In the game worker's own process (fastest; a bot can reach the worker's objects)."""
+    PROCESS = "process"
+    """Each Python bot as its own sandboxed ``arena engine`` process (``isolate``, ``Sandbox``)."""
+
+
+#: ``--isolation`` values, as the command line accepts them
+ISOLATIONS = tuple(Isolation)
 
 
 @dataclass(frozen=True)
@@ -162,9 +172,10 @@ def limit_address_space(mib: int) -> None:
 
 
 def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None) -> dict[str, BotSpec]:
-    """The specs a worker plays: with ``isolation == "process"``, every Python bot replaced by
-    an engine spec running it sandboxed (``exec:`` bots are external already); labels kept."""
-    if isolation != "process":
+    """The specs a worker plays: with ``isolation`` ``Isolation.PROCESS`` (or its string), every
+    Python bot replaced by an engine spec running it sandboxed (``exec:`` bots are external
+    already); labels kept."""
+    if isolation != Isolation.PROCESS:
         return specs
     out = {}
     for label, spec in specs.items():

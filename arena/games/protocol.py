@@ -162,7 +162,7 @@ class Answer:
         move: the answer (for Ricochet a solution), or ``None`` for no answer.
         seconds: measured thinking time, seconds.
         nodes: nodes searched, as reported by the bot.
-        error: why a given answer is void (``"late"``, ``"crash"``...), or ``None``.
+        error: why a given answer is void (``AnswerStatus.LATE``, ``AnswerStatus.CRASH``), or ``None``.
     """
 
     move: Any = None
@@ -233,6 +233,25 @@ class Dynamics(StrEnum):
     """One seat moves at a time (``State.to_move`` is a seat)."""
     SIMULTANEOUS = "simultaneous"
     """Every seat answers at once at some nodes (``State.to_move == SIMULTANEOUS``)."""
+
+
+class AnswerStatus(StrEnum):
+    """The verdict on one seat's answer at a simultaneous round (``State.last_status``,
+    ``Answer.error``, stored as ``MoveRecord.status``; a ``str``, so stored values compare equal)."""
+
+    WON = "won"
+    """A valid answer that won the round (the shortest, ties by the game's rule)."""
+    VALID = "valid"
+    """A valid answer beaten by another."""
+    INVALID = "invalid"
+    """An answer that is not a solution of the round's puzzle."""
+    NONE = "none"
+    """No answer (the bot returned ``None``)."""
+    LATE = "late"
+    """The referee voided the answer: it came after the move time plus margin (``timeout`` at a
+    sequential ply); an engine's client also kills a late engine so."""
+    CRASH = "crash"
+    """The referee voided the answer: ``choose`` raised (``exception`` at a sequential ply)."""
 
 
 @dataclass(frozen=True)

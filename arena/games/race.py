@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
-from arena.games.protocol import Answer
+from arena.games.protocol import Answer, AnswerStatus
 
 #: ``ties`` values: equal lengths go to fewer chips then the lower seat, or to the first answer.
 TIES = ("fewer-chips", "first")
@@ -45,16 +45,16 @@ def resolve_round(answers: Sequence[Answer], check: Callable[[Any], Any], chips:
         if a.error:
             status.append(str(a.error))
         elif a.move is None:
-            status.append("none")
+            status.append(AnswerStatus.NONE)
         else:
             try:
                 got = check(a.move)
             except MoveSyntaxError:
                 got = None
             if got is None:
-                status.append("invalid")
+                status.append(AnswerStatus.INVALID)
             else:
-                status.append("valid")
+                status.append(AnswerStatus.VALID)
                 valid[seat] = got
     if not valid:
         return None, status, valid
@@ -62,7 +62,7 @@ def resolve_round(answers: Sequence[Answer], check: Callable[[Any], Any], chips:
         winner = min(valid, key=lambda s: (len(valid[s][0]), answers[s].seconds, s))
     else:
         winner = min(valid, key=lambda s: (len(valid[s][0]), chips[s], s))
-    status[winner] = "won"
+    status[winner] = AnswerStatus.WON
     return winner, status, valid
 
 

@@ -1,15 +1,18 @@
 """The referee: the one place that plays a game with seated bots under limits, decides blame
 and termination, and produces a typed ``GameRecord``.
 
-- ``records``: ``Termination``, ``MoveRecord``, ``GameRecord`` and their serialisation each way
-  (``to_wire`` / ``from_wire`` between processes, ``ply_to_wire`` / ``ply_from_wire`` for the
-  plies a worker shares with the runner);
+- ``records``: ``Termination``, ``MoveRecord``, ``GameRecord``, the messages of a watched game
+  (``Ply``, ``GameEnded``) and their serialisation each way (``to_wire`` / ``from_wire``,
+  ``message_to_wire`` / ``message_from_wire``; ``ply_to_wire`` / ``ply_from_wire`` for the
+  plies a worker leaves in shared memory);
+- ``settings``: ``GameSettings`` (what one game is played with) and ``GameHooks`` (the match
+  loop's callbacks), taken whole by ``play_game``, ``referee_game`` and ``arena.supervisor``;
 - ``play``: the match loop ``play_game`` (``play_round`` for simultaneous rounds), seeds
   (``derive_seed``, ``bot_seeds``: the one place a bot's seed is computed) and
   ``random_opening``;
 - ``guarded``: ``referee_game``, the loop plus the faults of a process running bots
   (``exit``, ``memory``, ``exception`` in ``reset``) — what the tournament worker and
-  ``arena play`` call;
+  ``arena play`` call (through ``arena.supervisor``);
 - ``private``: the copies of the state and game each bot is handed (``Private``);
 - ``check``: ``referee_check``, the runner's replay of a record before it is stored.
 
@@ -21,24 +24,15 @@ from arena.referee.guarded import ply_text, referee_game
 from arena.referee.play import (SEEDING, SEEDINGS, bot_seeds, derive_seed, exception_text, last_frame, play_game,
                                 play_round, random_opening)
 from arena.referee.private import Private
-from arena.referee.records import (
-    FAULTS,
-    BotFault,
-    RECORD_VERSION,
-    GameRecord,
-    MoveRecord,
-    Termination,
-    fault_record,
-    forfeit,
-    from_wire,
-    ply_from_wire,
-    ply_to_wire,
-    to_wire,
-)
+from arena.referee.records import (FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message, MoveRecord, Ply,
+                                   Termination, fault_record, forfeit, from_wire, message_from_wire, message_to_wire,
+                                   ply_from_wire, ply_to_wire, to_wire)
+from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 
 __all__ = [
-    "FAULTS", "BotFault", "RECORD_VERSION", "SEEDING", "SEEDINGS", "GameRecord", "MoveRecord", "Termination", "bot_seeds",
-    "derive_seed", "Checked", "referee_check", "round_answers", "exception_text", "last_frame", "Private",
-    "fault_record", "forfeit", "from_wire", "play_game", "play_round", "ply_from_wire", "ply_text",
-    "ply_to_wire", "random_opening", "referee_game", "to_wire",
+    "FAULTS", "NO_HOOKS", "RECORD_VERSION", "SEEDING", "SEEDINGS", "BotFault", "Checked", "GameEnded", "GameHooks",
+    "GameRecord", "GameSettings", "Message", "MoveRecord", "Ply", "Private", "Termination", "bot_seeds",
+    "derive_seed", "exception_text", "fault_record", "forfeit", "from_wire", "last_frame", "message_from_wire",
+    "message_to_wire", "play_game", "play_round", "ply_from_wire", "ply_text", "ply_to_wire", "random_opening",
+    "referee_check", "referee_game", "round_answers", "to_wire",
 ]

@@ -12,13 +12,14 @@ same way. Hangs and deaths of the process itself are judged by the parent that w
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
-from arena.games import Game, State
-from arena.referee.play import OnMove, OnPly, exception_text, play_game
+from arena.games import State
+from arena.referee.play import exception_text, play_game
 from arena.referee.records import GameRecord, MoveRecord, Termination, fault_record, forfeit
-from bots.base import Limits, Player
+from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
+from bots.base import Player
 
 
 def ply_text(state: State, record: MoveRecord) -> str:
@@ -31,26 +32,11 @@ def _memory_text(memory_limit: int | None) -> str:
     return f"limit {memory_limit} MiB" if memory_limit else "no --memory-limit"
 
 
-def referee_game(
-    game: Game,
-    bots: Sequence[Player],
-    seed: int,
-    *,
-    labels: Sequence[str],
-    opening: Sequence[str] = (),
-    limits: Sequence[Limits | None] | Limits | None = None,
-    time_margin: float = 0.5,
-    memory_limit: int | None = None,
-    on_move: OnMove | None = None,
-    on_ply: OnPly | None = None,
-    on_reset: Callable[[int], None] | None = None,
-    seeds: Sequence[int] | None = None,
-    start: str | None = None,
-) -> GameRecord:
+def referee_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks = NO_HOOKS) -> GameRecord:
     """Play one game to a ``GameRecord``, whatever the bots do short of killing the process.
 
-    Args: as ``arena.referee.play_game``; ``memory_limit``: the MiB cap in force (named in a
-    ``memory`` fault's detail), ``None`` when none.
+    Args: as ``arena.referee.play_game``; ``settings.memory_limit`` is named in a ``memory``
+    fault's detail.
     """
     seat = -1
     moves: list[str] = []
@@ -59,32 +45,30 @@ def referee_game(
     def moving(s: int, state: State) -> None:
         nonlocal seat
         seat = s
-        if on_move:
-            on_move(s, state)
+        if hooks.on_move:
+            hooks.on_move(s, state)
 
     def resetting(s: int) -> None:
         nonlocal seat
         seat = s
-        if on_reset:
-            on_reset(s)
+        if hooks.on_reset:
+            hooks.on_reset(s)
 
     def played(state: State, rec: MoveRecord) -> None:
-        if on_ply:
-            on_ply(state, rec)
+        if hooks.on_ply:
+            hooks.on_ply(state, rec)
         moves.append(ply_text(state, rec))
         if rec.status is None:
             stats.append(rec)
 
-    began = time.perf_counter()
+    began, memory_limit = time.perf_counter(), settings.memory_limit
 
     def lost(reason: Termination, detail: str) -> GameRecord:
-        return fault_record(tuple(labels), seed, tuple(opening), seat, reason, detail, moves, stats,
-                            time.perf_counter() - began)
+        return fault_record(settings.labels or (), settings.seed, settings.opening, seat, reason, detail, moves,
+                            stats, time.perf_counter() - began)
 
     try:
-        record = play_game(game, bots, seed, labels=labels, opening=opening, limits=limits,
-                           time_margin=time_margin, on_move=moving, on_ply=played, on_reset=resetting,
-                           seeds=seeds, start=start)
+        record = play_game(settings, bots, GameHooks(moving, played, resetting))
     except SystemExit as exc:
         return lost(Termination.EXIT, f"bot called sys.exit({exc.code!r})")
     except MemoryError:
@@ -94,6 +78,6 @@ def referee_game(
     detail = record.fault_detail or ""
     if record.outcome.termination == Termination.EXCEPTION and detail.startswith("MemoryError"):
         said = detail.split(":", 1)[1].strip() if ":" in detail else ""
-        record = replace(record, outcome=forfeit(game.num_players, record.fault_seat, Termination.MEMORY),
+        record = replace(record, outcome=forfeit(settings.game.num_players, record.fault_seat, Termination.MEMORY),
                          fault_detail=f"MemoryError ({_memory_text(memory_limit)}){': ' + said if said else ''}")
     return record

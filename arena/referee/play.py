@@ -24,21 +24,18 @@ import logging
 import random
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
-from arena.games import SIMULTANEOUS, Answer, Game, Outcome, State
+from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
 from arena.referee.private import Private, shares_state
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
+from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
 from bots.base import Limits, Player, Resettable, SearchStats
 
 log = logging.getLogger("arena.referee")
 
-#: verdicts of a void answer at a simultaneous round (``MoveRecord.status``)
-LATE, CRASHED = "late", "crash"
-OnMove = Callable[[int, State], None]
-OnPly = Callable[[State, MoveRecord], None]
 
 
 def derive_seed(seed: int, *parts: Any) -> int:
@@ -191,7 +188,7 @@ def _answer_text(move: Any) -> str:
 
 
 #: a fault at a simultaneous round, as the round's verdict on that seat's answer
-_ROUND_FAULT = {Termination.EXCEPTION: CRASHED, Termination.TIMEOUT: LATE}
+_ROUND_FAULT: dict[str, str] = {Termination.EXCEPTION: AnswerStatus.CRASH, Termination.TIMEOUT: AnswerStatus.LATE}
 
 
 def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | None], margin: float,
@@ -222,71 +219,69 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
     return after, records
 
 
-def play_game(
-    game: Game,
-    bots: Sequence[Player],
-    seed: int,
-    *,
-    labels: Sequence[str] | None = None,
-    opening: Sequence[str] = (),
-    limits: Sequence[Limits | None] | Limits | None = None,
-    time_margin: float = 0.5,
-    on_move: OnMove | None = None,
-    on_ply: OnPly | None = None,
-    on_reset: Callable[[int], None] | None = None,
-    seeds: Sequence[int] | None = None,
-    start: str | None = None,
-) -> GameRecord:
-    """Play one game to the end.
+def _labels_and_seeds(settings: GameSettings, bots: Sequence[Player]) -> tuple[tuple[str, ...], Sequence[int]]:
+    """The labels (given, or each bot's ``label`` or class name) and bot seeds (given, or
+    ``bot_seeds`` of index 0, a repeated label told apart by its seat) of a game."""
+    labels = settings.labels or tuple(getattr(b, "label", None) or type(b).__name__ for b in bots)
+    if settings.seeds is not None:
+        return labels, settings.seeds
+    return labels, bot_seeds(settings.seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab
+                                                for i, lab in enumerate(labels)])
 
-    Args:
-        game: the game (its parameters fixed).
-        bots: one bot per 0-based seat; ``reset(game, seat, its seed)`` is called when it has one.
-        seed: the game's (series) seed: ``game.initial_state(seed)``; the bots' seeds derive
-            from it (``seeds``).
-        labels: bot labels by seat, stored in the record (default: ``bot.label`` or the class name).
-        opening: forced opening plies in notation, played before the bots move.
-        limits: ``Limits`` for every seat, or one per seat; ``None`` = unlimited.
-        time_margin: seconds a move may overrun ``limits.time`` before it loses (``timeout``).
-        on_move: called with (seat, state) before a bot is asked (the runner tracks who is
-            thinking, to blame a hang or a crash).
-        on_ply: called with (state after, record) after each ply; once per simultaneous
-            round, with the last seat's record.
-        on_reset: called with the seat before that seat's bot is reset.
-        seeds: each seat's bot seed (a tournament passes ``bot_seeds`` of the game's index in
-            its series); default ``bot_seeds(seed, 0, labels)`` (a label given twice is
-            made unique with ``@seat``).
-        start: position text the game starts from (``game.parse_state``) instead of
-            ``game.initial_state(seed)`` (an opening from a file).
+
+def _opening(game: Game, state: State, opening: Sequence[str]) -> tuple[State, list[str]]:
+    """``(state after, the plies as the game writes them)`` of the forced ``opening``.
 
     Raises:
-        IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
-        PositionSyntaxError: ``start`` is not a position of the game.
-        ValueError: not one bot per seat.
+        IllegalMoveError, MoveSyntaxError: an opening ply is not legal.
     """
-    n = game.num_players
-    if len(bots) != n:
-        raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
-    per_seat = list(limits) if isinstance(limits, (list, tuple)) else [limits] * n
-    labels = tuple(labels or (getattr(b, "label", None) or type(b).__name__ for b in bots))
-    if seeds is None:  # a repeated label (library callers) is told apart by its seat
-        seeds = bot_seeds(seed, 0, [f"{lab}@{i}" if labels.count(lab) > 1 else lab for i, lab in enumerate(labels)])
-    state = game.parse_state(start) if start is not None else game.initial_state(seed)
-    start_time = time.perf_counter()
-    played: list[str] = []  # the opening as the game writes it
+    played = []
     for text in opening:
         move = game.parse_move(state, text)
         state = state.play(move)
         played.append(str(move))
-    views = [Private(game, shares_state(bot)) for bot in bots]  # each its own copies (arena.referee.private)
-    owed = [0.0] * n  # seconds spent in reset, counted against the seat's first move
+    return state, played
+
+
+def _reset(bots: Sequence[Player], views: Sequence[Private], seeds: Sequence[int], hooks: GameHooks) -> list[float]:
+    """Reset each seat's bot that has ``reset`` with its seed; the seconds each took."""
+    owed = [0.0] * len(bots)
     for seat, bot in enumerate(bots):
         if isinstance(bot, Resettable):
-            if on_reset:
-                on_reset(seat)
+            if hooks.on_reset:
+                hooks.on_reset(seat)
             t0 = time.perf_counter()
             bot.reset(views[seat].game, seat, seeds[seat])
             owed[seat] = time.perf_counter() - t0
+    return owed
+
+
+def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks = NO_HOOKS) -> GameRecord:
+    """Play one game to the end.
+
+    Args:
+        settings: the game, seed, labels, opening, limits, margin, seeds and start
+            (``GameSettings``).
+        bots: one bot per 0-based seat; ``reset(game, seat, its seed)`` is called when it has one.
+        hooks: callbacks on each move, ply and reset (``GameHooks``).
+
+    Raises:
+        IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
+        PositionSyntaxError: ``settings.start`` is not a position of the game.
+        ValueError: not one bot per seat.
+    """
+    game, seed, time_margin = settings.game, settings.seed, settings.time_margin
+    on_move, on_ply = hooks.on_move, hooks.on_ply
+    n = game.num_players
+    if len(bots) != n:
+        raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
+    per_seat = settings.per_seat()
+    labels, seeds = _labels_and_seeds(settings, bots)
+    state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(seed)
+    start_time = time.perf_counter()
+    state, played = _opening(game, state, settings.opening)  # the opening as the game writes it
+    views = [Private(game, shares_state(bot)) for bot in bots]  # each its own copies (arena.referee.private)
+    owed = _reset(bots, views, seeds, hooks)  # seconds spent in reset, counted against the seat's first move
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 

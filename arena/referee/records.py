@@ -1,9 +1,12 @@
 """Typed records of a played game and their one serialisation each way.
 
 ``MoveRecord`` (one ply) and ``GameRecord`` (a finished game) are what the referee produces and
-what crosses every process boundary: worker -> runner (``to_wire`` / ``from_wire``), the plies
-a worker leaves in shared memory (``ply_to_wire`` / ``ply_from_wire``) and the store
-(``arena.store.Store.add_game`` reads the fields by name). fastchess's ``MatchData`` is the
+what crosses every process boundary: worker -> runner and Dask worker -> client (``to_wire`` /
+``from_wire``), the store (``arena.store.Store.add_game`` reads the fields by name). A watched
+game (``arena.supervisor``) sends two messages: ``Ply`` (each ply, with the diagram when
+``arena play`` shows it) and ``GameEnded`` (the record), written by ``message_to_wire`` and read
+by ``message_from_wire``, the only serialisation of either; ``ply_to_wire`` / ``ply_from_wire``
+are the bytes of a ``Ply`` in the shared ply buffer. fastchess's ``MatchData`` is the
 model: one type passed whole, never positional tuples rebuilt in several modules.
 
 ``Termination`` names every ending the arena itself decides (``docs/arena.md`` "Contracts /
@@ -243,11 +246,74 @@ def from_wire(data: tuple) -> GameRecord:
     return GameRecord(**values)
 
 
-def ply_to_wire(move: str, record: MoveRecord | None) -> bytes:
-    """One ply's bytes for a shared buffer: its move text and its record (``None`` at a
-    simultaneous round). Values a bot reported in foreign number types (numpy, which ``marshal``
-    would write as raw bytes) are converted to Python numbers first."""
-    return marshal.dumps((RECORD_VERSION, str(move), None if record is None else _plain(record)))
+@dataclass(frozen=True)
+class Ply:
+    """Message: one ply as a watched process played it (to the ply buffer, or ``arena play`` 's pipe).
+
+    Attributes:
+        move: the move stored for it (``ply_text``: at a simultaneous round, the round's text).
+        record: the ``MoveRecord`` given to ``on_ply`` (at a simultaneous round the last seat's,
+            ``status`` set: it is then not one of the game's ``move_stats``).
+        diagram: ``state.diagram()`` after it, ``""`` when not asked for.
+        position: ``state.to_text()`` after it, ``""`` when not asked for.
+    """
+
+    move: str
+    record: MoveRecord
+    diagram: str = ""
+    position: str = ""
+
+    @property
+    def round(self) -> bool:
+        """A simultaneous round (its ``record`` is no sequential ply's)."""
+        return self.record.status is not None
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    """Message: the record of a finished game, from the process that played it.
+
+    Attributes:
+        game_id: the tournament's game id (``GameTask.game_id``; 0 for ``arena play``).
+        record: the finished game.
+    """
+
+    game_id: int
+    record: GameRecord
+
+
+#: a message between a watched process and its supervisor
+Message = Ply | GameEnded
+_PLY, _ENDED = "ply", "ended"
+
+
+def message_to_wire(message: Message) -> tuple:
+    """``message`` as plain values (marshal- and pickle-able): ``(kind, ...)``. Values a bot
+    reported in foreign number types (numpy, which ``marshal`` would write as raw bytes) are
+    converted to Python numbers. Read back with ``message_from_wire``."""
+    if isinstance(message, Ply):
+        return (_PLY, RECORD_VERSION, str(message.move), _plain(message.record), message.diagram, message.position)
+    return (_ENDED, message.game_id, to_wire(message.record))
+
+
+def message_from_wire(data: tuple) -> Message:
+    """The message of ``message_to_wire``.
+
+    Raises:
+        ValueError: an unknown kind, or values written by another ``RECORD_VERSION``.
+    """
+    if data[0] == _ENDED:
+        return GameEnded(data[1], from_wire(data[2]))
+    if data[0] != _PLY:
+        raise ValueError(f"unknown message kind {data[0]!r}")
+    if data[1] != RECORD_VERSION:
+        raise ValueError(f"ply of version {data[1]!r}; this arena reads version {RECORD_VERSION}")
+    return Ply(data[2], MoveRecord(*data[3]), data[4], data[5])
+
+
+def ply_to_wire(ply: Ply) -> bytes:
+    """One ``Ply`` as bytes for a shared buffer (``marshal`` of ``message_to_wire``)."""
+    return marshal.dumps(message_to_wire(ply))
 
 
 def _plain(record: MoveRecord) -> tuple:
@@ -257,13 +323,13 @@ def _plain(record: MoveRecord) -> tuple:
             num(record.depth, int), num(record.evaluation, float), num(record.status, str))
 
 
-def ply_from_wire(data: bytes) -> tuple[str, MoveRecord | None]:
-    """``(move text, MoveRecord or None)`` of ``ply_to_wire``.
+def ply_from_wire(data: bytes) -> Ply:
+    """The ``Ply`` of ``ply_to_wire``.
 
     Raises:
-        ValueError: bytes written by another record version.
+        ValueError: bytes of another record version, or not a ply.
     """
-    version, move, values = marshal.loads(data)
-    if version != RECORD_VERSION:
-        raise ValueError(f"ply of version {version!r}; this arena reads version {RECORD_VERSION}")
-    return move, None if values is None else MoveRecord(*values)
+    message = message_from_wire(marshal.loads(data))
+    if not isinstance(message, Ply):
+        raise ValueError("a game record where a ply was expected")
+    return message

@@ -2,14 +2,15 @@
 
 Why not ``pebble.ProcessPool``: its per-task timeout kills and replaces a worker well, but it
 cannot tell which seat was thinking when the worker hung or died, nor distinguish a hung move
-(``timeout``) from a hung game (``game_time``). Here each worker has a pipe and a shared array
-written by ``play_game``'s ``on_move`` hook (seat on move, plies played, move start), and the
-runner waits on the pipes and the process sentinels with ``multiprocessing.connection.wait``.
-Each finished ply is also written to
-a shared buffer (``worker.PlyLog``), so a game lost to a kill or a crash keeps its moves. Each
-worker holds a few tasks (one playing, the next already in its pipe; more for short
-games), so it never waits for the runner to store a result; the shared array says which game
-is playing.
+(``timeout``) from a hung game (``game_time``). Here each worker is the child of the one
+game supervisor (``arena.supervisor``): it keeps a shared ``Status`` current (seat on move,
+plies played, move start, game playing and its start, fork mark), and the runner waits on
+the pipes and the process sentinels with ``multiprocessing.connection.wait``, then judges
+each busy worker from its status (``arena.supervisor.blame``). Each finished ply is also written to a shared buffer
+(``arena.supervisor.PlyLog``), so a game lost to a kill or a crash keeps its moves; a finished
+game comes through the pipe as ``arena.referee.GameEnded``. Each worker holds a few tasks (one
+playing, the next already in its pipe; more for short games), so it never waits for the runner
+to store a result; ``Status.game`` says which game is playing.
 
 Faults handled here (``docs/arena.md`` "Contracts / Faults"):
 
@@ -17,14 +18,14 @@ Faults handled here (``docs/arena.md`` "Contracts / Faults"):
   (``game_time``);
 - a move running past ``move_time + time_margin`` plus a grace (the greater of 1 s and
   ``move_time``): killed, the seat on move loses (``timeout``). At a simultaneous round
-  (Ricochet, Solo Interaction races) each seat's answer is timed so (``STARTED`` is written
-  for each seat asked): a racer that never answers loses the game, the rounds before stand;
+  (Ricochet, Solo Interaction races) each seat's answer is timed so (``Status.move_started``
+  is written for each seat asked): a racer that never answers loses the game, the rounds before stand;
 - a worker that dies (SIGKILL, ``os._exit``, segfault, all its fds closed) while a game is
-  assigned to it (``GAME`` is set from the game's start until its result is sent): replaced,
+  assigned to it (``Status.game`` is set from the game's start until its result is sent): replaced,
   the game replayed up to ``retries`` times; then the seat on move loses (``crash``). Deaths
   between games are nobody's fault; ``MAX_IDLE_DEATHS`` in a row stop the run (workers that
   cannot start);
-- a bot that forks the worker (``worker.check_pid`` marks ``FORKED``): the worker is killed and
+- a bot that forks the worker (``arena.supervisor.Watched.check`` marks ``Status.forked``): the worker is killed and
   replaced, the forking seat loses (``crash``), the plies before the fork stand.
 
 Processes: each worker leads its own session and the pool makes this process a child subreaper
@@ -53,12 +54,12 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
-from arena.referee import GameRecord, Termination, from_wire
+from arena.referee import GameEnded, GameRecord, Termination, message_from_wire
+from arena.supervisor import Deadlines, blame, played, read_plies
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
 from arena.tournament.slot import WorkerSlot
-from arena.tournament.worker import (BEGUN, FORK_PLY, FORK_SEAT, FORKED, GAME, PLY, SEAT, STARTED,
-                                     WorkerSetup, read_plies, task_fault)
+from arena.tournament.worker import WorkerSetup, task_fault
 
 log = logging.getLogger("arena.pool")
 
@@ -115,7 +116,8 @@ class Pool:
                  worker_log: bool = True) -> None:
         self.setup, self.workers, self.n = setup, workers, num_players
         self.game_time, self.retries = game_time, retries
-        self.move_grace = None if move_time is None else move_time + time_margin + max(1.0, move_time)
+        #: a move is killed after its move time, margin and a grace (the greater of 1 s and the move time)
+        self.deadlines = Deadlines(game_time, move_time, time_margin, 0.0 if move_time is None else max(1.0, move_time))
         self.move_limit = None if move_time is None else move_time + time_margin
         self.ctx, self.fork = context()
         #: worker records through a per-worker ``WorkerLog`` to this process's handlers (fork
@@ -188,8 +190,8 @@ class Pool:
     def _overdue(self, slot: WorkerSlot, now: float) -> bool:
         """The worker's bot on move is past its move time plus margin (the watchdog will kill
         it soon): no game is queued behind it."""
-        return (self.move_limit is not None and slot.playing() is not None and slot.shared[STARTED] > 0
-                and now - slot.shared[STARTED] > self.move_limit)
+        return (self.move_limit is not None and slot.playing() is not None and slot.status.move_started > 0
+                and now - slot.status.move_started > self.move_limit)
 
     def _fill(self, pending: deque) -> None:
         """Top up the workers' tasks in flight, one task at a time to the least-loaded worker
@@ -216,9 +218,7 @@ class Pool:
         now, left = time.monotonic(), [1.0]
         for s in busy:
             if s.playing() is not None:
-                left.append(s.shared[BEGUN] + self.game_time - now)
-                if self.move_grace is not None and s.shared[STARTED] > 0:
-                    left.append(s.shared[STARTED] + self.move_grace - now)
+                left.append(self.deadlines.next_check(s.status, now))
         return max(0.0, min(left))
 
     def _sweep(self) -> None:
@@ -234,11 +234,12 @@ class Pool:
         out = []
         try:
             while slot.tasks and slot.tasks[0].game_id != until and slot.conn.poll():
-                game_id, packed = slot.conn.recv()
-                record = from_wire(packed)
+                ended = message_from_wire(slot.conn.recv())
+                assert isinstance(ended, GameEnded), "a worker sends only finished games"
+                record = ended.record
                 task = slot.tasks.popleft()
-                assert task.game_id == game_id, "results come back in order"
-                out.append(Result(task, record, deaths.get(game_id, 0) + 1))
+                assert task.game_id == ended.game_id, "results come back in order"
+                out.append(Result(task, record, deaths.get(task.game_id, 0) + 1))
                 self.idle_deaths = 0
                 m = self.mean_seconds
                 self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
@@ -248,47 +249,43 @@ class Pool:
 
     def _forked(self, i: int, pending: deque, deaths: dict) -> list[Result] | None:
         """The results of the games before the one whose bot forked the worker (a copy of the
-        worker, or the worker itself, marked ``FORKED`` with the game id), then that game's:
-        the worker and its descendants are killed, the forking seat loses (``crash``), the game
-        is not replayed. ``None`` when no fork is marked.
+        worker, or the worker itself, marked ``Status.forked`` with the game id), then that
+        game's: the worker and its descendants are killed, the forking seat loses (``crash``),
+        the game is not replayed. ``None`` when no fork is marked.
 
         The marked game may be behind results not read yet: the worker sent them before it
-        began that game (``shared[GAME]`` moves on only after a send), so they are in the pipe
+        began that game (``Status.game`` moves on only after a send), so they are in the pipe
         and read first. A result of the marked game itself (the copy was gone before the worker
         looked) gives the plies before the fork: the ply buffer is then the next game's.
         """
         slot = self.slots[i]
-        game_id = int(slot.shared[FORKED])
+        st, game_id = slot.status, slot.status.forked
         if game_id < 0:
             return None
-        slot.shared[FORKED] = -1
+        st.forked = -1
         if all(t.game_id != game_id for t in slot.tasks):
             log.warning("a bot forked worker %d during game %d (its result was already sent)", slot.proc.pid, game_id)
             return None
         out = self._receive(slot, deaths, until=game_id)
-        task = slot.tasks[0] if slot.tasks else None
         unread = []
-        if task is None or task.game_id != game_id:  # the worker died before sending them all
+        if not slot.tasks or slot.tasks[0].game_id != game_id:  # the worker died before sending them all
             log.warning("worker %d: results before game %d (a bot forked) lost with the worker",
                         slot.proc.pid, game_id)
             while slot.tasks[0].game_id != game_id:
                 unread.append(slot.tasks.popleft())  # replayed (nobody's fault)
-            task = slot.tasks[0]
-        seat, ply = int(slot.shared[FORK_SEAT]), int(slot.shared[FORK_PLY])
+        task, ply = slot.tasks[0], st.fork_ply
         sent = self._sent(slot, game_id)
         if sent is not None:  # the worker missed the copy (already gone) and played on: its plies, not the buffer's
             after = len(task.opening)  # its opening plies are the fault record's own
-            played = (list(sent.moves[after:ply]), [m for m in sent.move_stats if after <= m.ply < ply])
-        elif int(slot.shared[GAME]) == game_id:
-            moves, stats = read_plies(slot.buffer, slot.shared)  # the plies before the fork stand
-            played = (moves[:max(0, ply - len(task.opening))], [m for m in stats if m.ply < ply])
+            kept = (list(sent.moves[after:ply]), [m for m in sent.move_stats if after <= m.ply < ply])
+        elif st.game == game_id:  # the plies before the fork stand
+            kept = played(read_plies(slot.buffer, st), ply, len(task.opening))
         else:
-            played = ([], [])
-        seconds = time.monotonic() - slot.shared[BEGUN]
+            kept = ([], [])
+        seconds = time.monotonic() - st.game_started
+        detail = blame.forked(st, task.seats, "worker process")
         pending.extendleft(reversed(unread + self._replace(i)[1:]))
-        detail = (f"seat {seat} ({task.seats[seat] if 0 <= seat < len(task.seats) else '?'}) forked the worker "
-                  f"process (os.fork) at ply {ply}; worker and its descendants killed")
-        out.append(Result(task, task_fault(task, seat, Termination.CRASH, detail, *played, seconds=seconds), 1))
+        out.append(Result(task, task_fault(task, st.fork_seat, Termination.CRASH, detail, *kept, seconds=seconds), 1))
         return out
 
     @staticmethod
@@ -296,13 +293,37 @@ class Pool:
         """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
         try:
             if slot.conn.poll():
-                sent_id, packed = slot.conn.recv()
-                return from_wire(packed) if sent_id == game_id else None
+                ended = message_from_wire(slot.conn.recv())
+                return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
         except (EOFError, OSError):
             pass
         return None
 
+    def _died(self, i: int, task: GameTask | None, pending: deque, deaths: dict) -> Result | None:
+        """Worker ``i`` ended: its games go back to ``pending`` (nobody's fault between games, a
+        replay while ``retries`` allow), or the game playing is lost by the seat on move (``crash``)."""
+        slot = self.slots[i]
+        code = slot.proc.exitcode
+        plies = read_plies(slot.buffer, slot.status) if task is not None else []
+        rest = self._replace(i)
+        if task is None:  # died between games: replay all, nobody's fault
+            pending.extendleft(reversed(rest))
+            self._startup_failure(code)
+            return None
+        deaths[task.game_id] = deaths.get(task.game_id, 0) + 1
+        if deaths[task.game_id] <= self.retries:
+            log.warning("game %d: worker died (%s), replaying", task.game_id, exit_text(code))
+            pending.extendleft(reversed(rest))
+            return None
+        pending.extendleft(reversed(rest[1:]))
+        detail = f"{blame.died(slot.status, code, task.seats, 'worker')}, {deaths[task.game_id]} attempts"
+        seconds = time.monotonic() - slot.status.game_started
+        return Result(task, task_fault(task, slot.status.seat, Termination.CRASH, detail, *played(plies),
+                                       seconds=seconds), deaths[task.game_id])
+
     def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+        """The results of worker ``i``: those in its pipe, then a fault of the game playing (a
+        fork, a death, ``game_time``, ``timeout``: ``arena.supervisor.blame``), if any."""
         forked = self._forked(i, pending, deaths)
         if forked is not None:
             return forked
@@ -310,41 +331,17 @@ class Pool:
         out = self._receive(slot, deaths)
         if not slot.tasks:
             return out
-        task, now = slot.playing(), time.monotonic()
-        seat, ply = int(slot.shared[SEAT]), int(slot.shared[PLY])
-        who = f"seat {seat} ({task.seats[seat]})" if task and seat >= 0 else "no bot (before the first move)"
+        task, now, st = slot.playing(), time.monotonic(), slot.status
         if not slot.proc.is_alive():
-            code = slot.proc.exitcode
-            played = read_plies(slot.buffer, slot.shared) if task is not None else ([], [])
-            rest = self._replace(i)
-            if task is None:  # died between games: replay all, nobody's fault
-                pending.extendleft(reversed(rest))
-                self._startup_failure(code)
-                return out
-            deaths[task.game_id] = deaths.get(task.game_id, 0) + 1
-            if deaths[task.game_id] <= self.retries:
-                log.warning("game %d: worker died (%s), replaying", task.game_id, exit_text(code))
-                pending.extendleft(reversed(rest))
-                return out
-            pending.extendleft(reversed(rest[1:]))
-            detail = (f"worker died ({exit_text(code)}) at ply {ply} while {who} was choosing a move, "
-                      f"{deaths[task.game_id]} attempts")
-            reason = Termination.CRASH
-        elif task is not None and now - slot.shared[BEGUN] > self.game_time:
-            detail = f"game over {self.game_time:g}s at ply {ply}; {who} was choosing a move; worker killed"
-            reason = Termination.GAME_TIME
-        elif (task is not None and self.move_grace is not None and slot.shared[STARTED] > 0
-              and now - slot.shared[STARTED] > self.move_grace):
-            detail = f"move at ply {ply} not returned after {now - slot.shared[STARTED]:.1f}s; worker killed"
-            reason = Termination.TIMEOUT
-        else:
+            lost = self._died(i, task, pending, deaths)
+            return out + ([lost] if lost is not None else [])
+        late = None if task is None else blame.overdue(st, now, self.deadlines, task.seats, "worker")
+        if task is None or late is None:
             return out
-        seconds = now - slot.shared[BEGUN]
-        if reason != Termination.CRASH:
-            played = read_plies(slot.buffer, slot.shared)
-            pending.extendleft(reversed(self._replace(i)[1:]))
-        out.append(Result(task, task_fault(task, seat, reason, detail, *played, seconds=seconds),
-                          deaths.get(task.game_id, 0) + (reason != Termination.CRASH)))
+        plies = played(read_plies(slot.buffer, st))
+        pending.extendleft(reversed(self._replace(i)[1:]))
+        out.append(Result(task, task_fault(task, st.seat, *late, *plies, seconds=now - st.game_started),
+                          deaths.get(task.game_id, 0) + 1))
         return out
 
     def _replace(self, i: int) -> list[GameTask]:

@@ -2,7 +2,8 @@
 
 A Dask task is a batch of games: ``play_remote(job, tasks)`` plays them in watched child
 processes of the Dask worker. The children are the local pool's workers
-(``arena.tournament.pool.Pool``, one per Dask thread, kept for the whole run), so move time,
+(``arena.tournament.pool.Pool``, one per Dask thread, kept for the whole run), watched by the
+one game supervisor (``arena.supervisor``) as with ``--workers``, so move time,
 game time, memory limit, output isolation and every fault termination are decided by the same
 code as with ``--workers``, and a child that dies is replayed there up to ``retries``. The
 pool runs in a thread of its own (``_Feeder``) that the run's tasks feed: a task hands its
@@ -74,7 +75,7 @@ def _allow_children() -> None:
     Dask's nanny starts workers as daemonic ``multiprocessing`` processes (setting
     ``distributed.worker.daemon``), and ``multiprocessing`` refuses children to a daemonic
     process. Daemonic only serves to end children with their parent; the game's child does
-    that itself (``arena.watch.die_with_parent``).
+    that itself (``arena.os_guard.guard_child``: a parent-death signal).
     """
     proc = multiprocessing.current_process()
     if proc.daemon:

@@ -1,5 +1,5 @@
 """A game worker process as the pool holds it (``arena.tournament.pool``): started with its
-pipe, shared array and ply buffer, given tasks, killed with its process group."""
+pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed with its process group."""
 
 from __future__ import annotations
 
@@ -10,25 +10,25 @@ from typing import Any
 from arena.os_guard import kill_group
 from arena.tournament.logs import WorkerLog
 from arena.tournament.series import GameTask
-from arena.tournament.worker import FORKED, GAME, PLY_BUFFER, SHARED_SIZE, WorkerSetup, worker_main
+from arena.supervisor import PLY_BUFFER, new_status
+from arena.tournament.worker import WorkerSetup, worker_main
 
 _SERIAL = itertools.count(1)
 
 
 class WorkerSlot:
-    """One worker process of ``arena.tournament.pool.Pool`` with its pipe, its shared array
-    (``worker.SHARED_SIZE`` doubles: the game playing, the seat on move, plies, move start),
-    its ply buffer, its own log queue and its tasks in flight (in order). Start it (and put it
+    """One worker process of ``arena.tournament.pool.Pool`` with its pipe, its shared
+    ``status`` (``arena.supervisor.Status``: the game playing, the seat on move, plies, move
+    start, fork mark), its ply ``buffer``, its own log queue and its tasks in flight (in order). Start it (and put it
     in a pool's ``slots``) under ``os_guard.children_lock()``: a sweep must see it."""
 
     def __init__(self, ctx: Any, setup: WorkerSetup, worker_log: bool = True) -> None:
-        self.shared = ctx.RawArray("d", SHARED_SIZE)
-        self.shared[GAME] = self.shared[FORKED] = -1
+        self.status = new_status(ctx)
         self.buffer = ctx.RawArray("c", PLY_BUFFER)
         self.conn, child = ctx.Pipe()
         # the worker's own log queue (arena.tournament.logs): made just before its fork
         self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if worker_log else None
-        self.proc = ctx.Process(target=worker_main, args=(child, self.shared, setup, self.buffer, self.log),
+        self.proc = ctx.Process(target=worker_main, args=(child, self.status, setup, self.buffer, self.log),
                                 daemon=True)
         try:
             self.proc.start()
@@ -50,7 +50,7 @@ class WorkerSlot:
 
     def playing(self) -> GameTask | None:
         """The task the worker is playing now (``None`` between games)."""
-        if self.tasks and int(self.shared[GAME]) == self.tasks[0].game_id:
+        if self.tasks and self.status.game == self.tasks[0].game_id:
             return self.tasks[0]
         return None
 

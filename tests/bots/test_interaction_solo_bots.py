@@ -14,7 +14,7 @@ from arena.games import Answer
 from arena.games.interaction.geometry import CELLS, POCKET
 from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.notation import format_position
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from bots.base import Limits
 from bots.registry import make
 from bots.solo_search import breadth_first_count, count_solutions
@@ -70,7 +70,7 @@ def test_budget_runs_out_gracefully():
 @pytest.mark.parametrize("kind", ["interaction-solo-optimal", "interaction-solo-greedy"])
 def test_bots_play_the_sequential_game(kind):
     game = arena.games.make("interaction-solo", layout=3)
-    record = play_game(game, [make(kind)], seed=1)
+    record = play_game(GameSettings(game, 1), [make(kind)])
     assert record.outcome.termination == "cleared"
     if kind == "interaction-solo-optimal":
         assert record.outcome.scores == (-LAYOUTS[2].moves,)

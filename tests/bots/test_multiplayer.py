@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import arena.games
 from arena.errors import BotSpecError
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from bots.base import Limits
 from bots.eval import WIN, evaluator, evaluator_all
 from arena.games import place_points
@@ -228,7 +228,7 @@ def test_node_depth_and_time_limits(kind):
 def test_deterministic_and_legal_through_a_whole_game(kind):
     def run():
         bots = [make(f"{kind}:depth=1"), make("random"), make(f"{kind}:nodes=300"), make("random")]
-        record = play_game(SANDPILE, bots, seed=3)
+        record = play_game(GameSettings(SANDPILE, 3), bots)
         return record.moves, [m.nodes for m in record.move_stats], record.outcome
     first = run()
     assert first == run() and first[2].termination == "rounds"  # no fault, reproducible
@@ -257,7 +257,7 @@ def mean_rank(spec: str, games: int) -> float:
         seat = g % 4
         bots = [make("random") for _ in range(4)]
         bots[seat] = make(spec)
-        record = play_game(SANDPILE, bots, seed=1000 + g)
+        record = play_game(GameSettings(SANDPILE, 1000 + g), bots)
         assert record.fault_seat is None
         ranks.append(record.outcome.ranks[seat])
     return sum(ranks) / len(ranks)

@@ -8,7 +8,7 @@ import arena.games
 from arena.bench.ricochet import random_puzzles
 from arena.games import Answer
 from arena.games.ricochet import Puzzle
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from bots.base import Limits
 from bots.registry import make
 from bots.ricochet import solve_bfs, solve_greedy, solve_optimal
@@ -87,8 +87,7 @@ def test_bots_answer_rounds_and_report_stats():
 
 def test_optimal_beats_greedy_in_a_match():
     game = arena.games.make("ricochet", max_rounds=12)
-    record = play_game(game, [make("ricochet-optimal"), make("ricochet-greedy:max_nodes=300")], seed=4,
-                       limits=Limits(time=5))
+    record = play_game(GameSettings(game, 4, limits=Limits(time=5)), [make("ricochet-optimal"), make("ricochet-greedy:max_nodes=300")])
     out = record.outcome
     assert out.scores[0] >= out.scores[1]
 
@@ -142,7 +141,7 @@ def test_optimal_matches_bfs_on_several_hundred_puzzles():
 
 def test_solvers_play_a_game_with_barriers():
     game = arena.games.make("ricochet", max_rounds=3, diagonals=2, robots=5)
-    record = play_game(game, [make("ricochet-optimal"), make("ricochet-greedy")], seed=9, limits=Limits(time=5))
+    record = play_game(GameSettings(game, 9, limits=Limits(time=5)), [make("ricochet-optimal"), make("ricochet-greedy")])
     assert record.outcome.termination in ("max_rounds", "chips", "stack_exhausted")
     state = game.initial_state(9)
     assert state.board.diagonals and "diag=" in state.to_text()

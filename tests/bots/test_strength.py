@@ -5,7 +5,7 @@ import pytest
 
 import arena.games
 import bots
-from arena.referee import play_game, random_opening
+from arena.referee import play_game, random_opening, GameSettings
 
 
 def score(spec, opponent, games=40, seed=1000):
@@ -18,7 +18,7 @@ def score(spec, opponent, games=40, seed=1000):
         seat = i % 2
         players = [bots.make(opponent), bots.make(opponent)]
         players[seat] = bots.make(spec)
-        rec = play_game(game, players, pair_seed, opening=opening)
+        rec = play_game(GameSettings(game, pair_seed, opening=opening), players)
         mine, theirs = rec.outcome.ranks[seat], rec.outcome.ranks[1 - seat]
         assert rec.fault_seat is None, rec.fault_detail
         total += 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from arena.referee import GameSettings
 from arena.watch import watch_game
 from bots.registry import make
 from tests.toy import Nim
@@ -50,9 +51,9 @@ def test_watch_game_streams_plies_and_matches_the_in_process_game():
 
     game = Nim(pile=9)
     seen = []
-    rec = watch_game(game, [make("random"), make("random")], 4, labels=("a", "b"), move_time=5,
+    rec = watch_game(GameSettings(game, 4, labels=("a", "b")), [make("random"), make("random")], move_time=5,
                      on_ply=lambda ply: seen.append((ply.record.move, ply.diagram)))
-    same = play_game(game, [make("random"), make("random")], 4, labels=("a", "b"))
+    same = play_game(GameSettings(game, 4, labels=("a", "b")), [make("random"), make("random")])
     assert rec.moves == same.moves and rec.outcome == same.outcome
     assert [m for m, _ in seen] == list(rec.moves) and all(d for _, d in seen)
 
@@ -60,7 +61,7 @@ def test_watch_game_streams_plies_and_matches_the_in_process_game():
 def test_watch_game_timeout_keeps_the_plies_played():
     game = Nim(pile=9)
     bots = [make("random"), make(BROKEN + "Slow:ms=2000")]
-    rec = watch_game(game, bots, 1, labels=("r", "slow"), move_time=0.05, time_margin=0.1)
+    rec = watch_game(GameSettings(game, 1, labels=("r", "slow"), time_margin=0.1), bots, move_time=0.05)
     assert rec.outcome.termination == "timeout" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
     assert rec.plies == 1 and rec.move_stats[0].seat == 0
 
@@ -96,7 +97,7 @@ def test_play_kills_a_setsid_grandchild_when_the_game_ends(tmp_path):
 
 def test_watch_game_forking_bot_keeps_the_plies_before_the_fork(tmp_path):
     game = Nim(pile=9)
-    rec = watch_game(game, [make("random"), make(f"{HOSTILE}Forker:dir={tmp_path}")], 1, labels=("r", "f"))
+    rec = watch_game(GameSettings(game, 1, labels=("r", "f")), [make("random"), make(f"{HOSTILE}Forker:dir={tmp_path}")])
     assert rec.outcome.termination == "crash" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
     assert rec.plies == 3 and [m.seat for m in rec.move_stats] == [0, 1, 0]
     assert "forked the bot process" in rec.fault_detail

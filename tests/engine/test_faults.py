@@ -14,7 +14,7 @@ from arena.engine import process
 from arena.engine.client import close_all
 from arena.engine.process import MAX_LINE_BYTES
 from arena.errors import BotSpecError
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from bots.base import Limits
 from bots.registry import make, parse_spec
 
@@ -37,7 +37,7 @@ def _quit_engines():
 def duel(bot, limits=Limits(time=0.3), game="interaction"):
     g = arena.games.make(game)
     other = make("random")
-    return play_game(g, [bot, other], seed=5, labels=["bad", "random"], limits=limits, time_margin=0.5)
+    return play_game(GameSettings(g, 5, labels=["bad", "random"], limits=limits, time_margin=0.5), [bot, other])
 
 
 def test_exec_spec_parses_path_and_options():
@@ -175,7 +175,7 @@ def test_ricochet_rounds_solution_and_no_answer():
     py = shlex.join([sys.executable, "-m", "arena.engine", "ricochet-greedy"])
     solver, shell = make(f"solver=exec:{py}"), make(f"sh=exec:{FIRST}")
     g = arena.games.make("ricochet", players=2, max_rounds=3)
-    record = play_game(g, [solver, shell], seed=3, labels=["solver", "sh"], limits=Limits(time=5))
+    record = play_game(GameSettings(g, 3, labels=["solver", "sh"], limits=Limits(time=5)), [solver, shell])
     rounds = [m for m in record.move_stats if m.status is not None]
     assert {m.status for m in rounds if m.seat == 1} == {"none"}  # bestmove -
     assert any(m.status == "won" for m in rounds if m.seat == 0)  # bestmove RN GE ...
@@ -185,7 +185,7 @@ def test_ricochet_rounds_solution_and_no_answer():
 def test_ricochet_timeout_is_late_for_that_round_and_the_engine_comes_back():
     g = arena.games.make("ricochet", players=2, max_rounds=2)
     hang = engine("hang")
-    record = play_game(g, [make("ricochet-greedy"), hang], seed=3, labels=["solver", "bad"], limits=Limits(time=0.2))
+    record = play_game(GameSettings(g, 3, labels=["solver", "bad"], limits=Limits(time=0.2)), [make("ricochet-greedy"), hang])
     statuses = [m.status for m in record.move_stats if m.seat == 1 and m.status is not None]
     assert statuses == ["late", "late"]  # the second round was asked of a restarted engine
     assert record.fault_seat is None  # a round's fault voids that answer only

@@ -15,7 +15,7 @@ from arena.engine.client import close_all
 from arena.engine.protocol import parse_info, parse_option
 from arena.engine.sandbox import Sandbox, isolate
 from arena.errors import BotSpecError, ConfigError
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from arena.tournament.config import engine_specs
 from bots.base import Limits
 from bots.registry import make, parse_spec
@@ -65,7 +65,7 @@ def test_c_engine_builds_and_plays(tmp_path):
     try:
         bot = make(f"c=exec:{exe}:greeting=hi")
         g = arena.games.make("interaction")
-        record = play_game(g, [bot, make("random")], seed=2, labels=["c", "random"], limits=Limits(time=2))
+        record = play_game(GameSettings(g, 2, labels=["c", "random"], limits=Limits(time=2)), [bot, make("random")])
         assert record.fault_seat is None and record.plies > 0
         assert all(m.nodes == 1 and m.depth == 1 for m in record.move_stats if m.seat == 0)
     finally:
@@ -127,8 +127,8 @@ def test_served_bots_play_the_same_games_as_in_process_and_see_the_referees_stat
     engines = [cls(), cls()]
     try:
         for seed in (1, 2, 3):
-            local = play_game(game, [make("random"), make("r2=random")], seed, labels=["a", "b"])
-            remote = play_game(game, engines, seed, labels=["a", "b"])
+            local = play_game(GameSettings(game, seed, labels=["a", "b"]), [make("random"), make("r2=random")])
+            remote = play_game(GameSettings(game, seed, labels=["a", "b"]), engines)
             assert remote.moves == local.moves and remote.outcome == local.outcome and local.plies > 10
     finally:
         close_all()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import arena.games
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from arena.reports.replay import round_answers
 from arena.games import SIMULTANEOUS
 from arena.store import Store, load_game
@@ -48,11 +48,11 @@ def make_store(folder: Path, game_name: str, fault: bool = False) -> Path:
             k = game_id % len(labels)
             seats, seat_specs = labels[k:] + labels[:k], specs[k:] + specs[:k]
             bots = [registry.make(s) for s in seat_specs]
-            record = play_game(game, bots, seed=10 + game_id, labels=seats, limits=Limits())
+            record = play_game(GameSettings(game, 10 + game_id, labels=seats, limits=Limits()), bots)
             store.add_game(game_id, game_id - 1, record)
         if fault:  # the second bot raises on its second move and loses the game
             bots = [registry.make(specs[0]), *[FirstThenRaise() for _ in specs[1:]]]
-            store.add_game(total, total - 1, play_game(game, bots, seed=99, labels=labels, limits=Limits()))
+            store.add_game(total, total - 1, play_game(GameSettings(game, 99, labels=labels, limits=Limits()), bots))
         return store.path
 
 

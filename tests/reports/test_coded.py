@@ -13,7 +13,7 @@ import pytest
 
 import arena.games
 from arena import aggregates, store
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from arena.reports import bt, coded, pairs
 from arena.reports import tables as t
 from arena.store import Store
@@ -37,11 +37,11 @@ def field_store(folder, name="field"):
         for seats in ([a, b], [b, a]):
             game_id += 1
             bots = [registry.make(specs[s]) for s in seats]
-            record = play_game(game, bots, seed=40 + series, labels=[labels[s] for s in seats], limits=Limits())
+            record = play_game(GameSettings(game, 40 + series, labels=[labels[s] for s in seats], limits=Limits()), bots)
             batch.append((game_id, series, record, 1))
     batch.append((game_id + 1, 1, batch[2][2], 1))  # series 1 again: the same moves, a copy
     bots = [registry.make("greedy"), registry.make("random")]
-    batch.append((game_id + 2, 5, play_game(game, bots, seed=77, labels=["g1", "r0"], limits=Limits()), 1))
+    batch.append((game_id + 2, 5, play_game(GameSettings(game, 77, labels=["g1", "r0"], limits=Limits()), bots), 1))
     with Store.open(folder, name) as s:
         s.begin(name, "interaction", {"max_plies": 24}, 2, 1, {"games": 2}, list(zip(labels, specs)), len(batch))
         s.add_games(batch[:5])
@@ -57,7 +57,7 @@ def nim_store(folder):
         s.begin("nim3", "nim", {"players": 3, "pile": 9}, 3, 5, {"games": 7}, [(lab, "random") for lab in labels], 7)
         for game_id in range(1, 7):
             seats = labels[game_id % 3:] + labels[:game_id % 3]
-            record = play_game(game, [RandomBot() for _ in seats], seed=100 + game_id, labels=seats)
+            record = play_game(GameSettings(game, 100 + game_id, labels=seats), [RandomBot() for _ in seats])
             s.add_game(game_id, (game_id - 1) // 3, record)
             if game_id == 4:
                 copy = record

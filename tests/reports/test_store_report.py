@@ -5,7 +5,7 @@ import pytest
 from rich.console import Console
 
 from arena.cli.app import main
-from arena.referee import play_game
+from arena.referee import play_game, GameSettings
 from arena.reports.output import print_report, print_summary, write_report
 from arena.reports.render import load
 from arena.store import Store
@@ -27,9 +27,9 @@ def database(tmp_path):
         for game_id in range(1, 7):
             seats = LABELS[game_id % 3:] + LABELS[:game_id % 3]
             bots = [RandomBot() for _ in seats]
-            record = play_game(game, bots, seed=100 + game_id, labels=seats)
+            record = play_game(GameSettings(game, 100 + game_id, labels=seats), bots)
             store.add_game(game_id, (game_id - 1) // 3, record)
-        record = play_game(game, [RandomBot(), RandomBot(), Raiser()], seed=7, labels=LABELS)
+        record = play_game(GameSettings(game, 7, labels=LABELS), [RandomBot(), RandomBot(), Raiser()])
         store.add_game(7, 2, record)
         path = store.path
     return path

@@ -8,7 +8,7 @@ import pytest
 
 import arena.games
 import bots
-from arena.referee import GameRecord, Private, last_frame, play_game, referee_check
+from arena.referee import GameRecord, Private, last_frame, play_game, referee_check, GameSettings
 from arena.referee.records import Termination, forfeit
 from tests.fixtures import hostile_bots as hb
 from tests.tournament.hostile import HOSTILE, assert_no_survivors, run_hostile
@@ -16,7 +16,7 @@ from tests.tournament.hostile import HOSTILE, assert_no_survivors, run_hostile
 
 def play(bot, seed=3):
     game = arena.games.make("interaction")
-    return game, play_game(game, [bot, bots.make("greedy")], seed, labels=["c", "greedy"])
+    return game, play_game(GameSettings(game, seed, labels=["c", "greedy"]), [bot, bots.make("greedy")])
 
 
 @pytest.mark.parametrize("bot", [hb.ScoreForger(), hb.TargetSetter(), hb.CacheForger(), hb.ResetTampering()])
@@ -72,14 +72,16 @@ def test_referee_check_stores_what_the_moves_decide():
 def test_tampered_worker_record_is_corrected_and_counted(tmp_path, monkeypatch):
     """A record the worker got wrong (forged here in the runner's pool) is stored as replayed."""
     from arena.tournament import pool as pool_mod
-    real = pool_mod.from_wire
+    from arena.referee import GameEnded
+    real = pool_mod.message_from_wire
 
     def forge(packed):
-        rec: GameRecord = real(packed)
+        ended = real(packed)
+        rec: GameRecord = ended.record
         if rec.fault_seat is None and rec.plies > 6:
-            return dataclasses.replace(rec, moves=rec.moves[:6], outcome=forfeit(2, 1, "target"))
-        return rec
-    monkeypatch.setattr(pool_mod, "from_wire", forge)
+            rec = dataclasses.replace(rec, moves=rec.moves[:6], outcome=forfeit(2, 1, "target"))
+        return GameEnded(ended.game_id, rec)
+    monkeypatch.setattr(pool_mod, "message_from_wire", forge)
     summary, frame = run_hostile(tmp_path, "_Second", games=2)
     assert summary.mismatches == 2
     assert set(frame.termination) == {"unfinished"} and (frame.plies == 6).all()
@@ -109,8 +111,7 @@ def test_reset_time_counts_against_the_first_move():
             return state.legal_moves()[0]
     game = arena.games.make("interaction")
     from bots.base import Limits
-    rec = play_game(game, [Slow(), bots.make("greedy")], 3, labels=["c", "g"], limits=Limits(time=0.05),
-                    time_margin=0.1)
+    rec = play_game(GameSettings(game, 3, labels=["c", "g"], limits=Limits(time=0.05), time_margin=0.1), [Slow(), bots.make("greedy")])
     assert rec.outcome.termination == "timeout" and rec.fault_seat == 0 and "for a 0.05s move" in rec.fault_detail
 
 
@@ -159,7 +160,7 @@ def test_fill_hands_out_round_robin():
     class FakeSlot:
         def __init__(self):
             self.tasks = []
-            self.shared = [0.0] * 9
+            self.status = __import__("arena.supervisor", fromlist=["new_status"]).new_status()
             self.proc = type("P", (), {"is_alive": lambda self: True})()
 
         def playing(self):
@@ -207,7 +208,7 @@ def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
 
     from arena.tournament.pool import Pool, WorkerSlot
     from arena.tournament.series import GameTask
-    from arena.tournament.worker import FORKED, WorkerSetup
+    from arena.tournament.worker import WorkerSetup
     from bots.registry import parse_spec
 
     marks = tmp_path / "marks"
@@ -223,9 +224,9 @@ def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
         slot = pool.slots[0]
         assert slot.give(first) and slot.give(second)
         deadline = time.monotonic() + 60
-        while slot.shared[FORKED] < 0 and time.monotonic() < deadline:  # nobody reads the pipe meanwhile
+        while slot.status.forked < 0 and time.monotonic() < deadline:  # nobody reads the pipe meanwhile
             time.sleep(0.02)
-        assert int(slot.shared[FORKED]) == 2 and slot.tasks[0] is first
+        assert slot.status.forked == 2 and slot.tasks[0] is first
         pending = deque()
         results = pool._check(0, pending, {})
         assert [r.task.game_id for r in results] == [1, 2] and not pending
@@ -246,7 +247,7 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
 
     from arena.tournament.pool import Pool, WorkerSlot
     from arena.tournament.series import GameTask
-    from arena.tournament.worker import FORK_PLY, FORK_SEAT, FORKED, GAME, WorkerSetup
+    from arena.tournament.worker import WorkerSetup
     from bots.registry import parse_spec
 
     specs = {s.label: s for s in (parse_spec(f"s={HOSTILE}Sleeper"), parse_spec("greedy"))}
@@ -260,9 +261,9 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
         slot = pool.slots[0]
         assert slot.give(first) and slot.give(second)
         deadline = time.monotonic() + 60
-        while slot.shared[GAME] != 2 and time.monotonic() < deadline:
+        while slot.status.game != 2 and time.monotonic() < deadline:
             time.sleep(0.02)
-        slot.shared[FORK_SEAT], slot.shared[FORK_PLY], slot.shared[FORKED] = 1, 3, 1  # as a copy in game 1 would
+        slot.status.fork_seat, slot.status.fork_ply, slot.status.forked = 1, 3, 1  # as a copy in game 1 would
         pending = deque()
         results = pool._check(0, pending, {})
         assert [r.task.game_id for r in results] == [1] and pending == deque([second])

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from arena.referee import bot_seeds, derive_seed, play_game
+from arena.referee import bot_seeds, derive_seed, play_game, GameSettings
 from arena.tournament import build, run_tournament
 from arena.tournament.runner import plan
 from arena.tournament.series import seat_orders
@@ -31,8 +31,7 @@ def copies(game, kind, series, seeding=None, **extra):
     make = bot_factories(p.specs)
     out = {}
     for t in p.tasks:
-        rec = play_game(p.game, [make[label]() for label in t.seats], t.seed, labels=t.seats, opening=t.opening,
-                        seeds=t.seeds, start=t.start)
+        rec = play_game(GameSettings(p.game, t.seed, labels=t.seats, opening=t.opening, seeds=t.seeds, start=t.start), [make[label]() for label in t.seats])
         answers = tuple((m.seat, m.move) for m in rec.move_stats if m.status is not None)
         out.setdefault(t.series, []).append((rec.moves, answers))
     return out
