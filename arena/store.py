@@ -429,7 +429,7 @@ SPRT_TABLE = "CREATE TABLE IF NOT EXISTS sprt (id INTEGER PRIMARY KEY CHECK (id 
 
 
 def save_sprt(store: Store, state: dict) -> None:
-    """Store the SPRT's state (``arena.sprt.SprtTally.state``) with the tournament, replacing
+    """Store the SPRT's state (``arena.stats.sprt.SprtTally.state``) with the tournament, replacing
     the previous one (table ``sprt``, one JSON row; created on first use).
 
     Raises:
