@@ -27,9 +27,10 @@ import arena.games
 from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
+from arena.openings import OPENINGS_ORDERS
 from arena.referee import SEEDING
 from arena.tournament.pairing import check_format
-from arena.tournament.series import OPENINGS_ORDERS, check_rotation, read_openings, seat_orders
+from arena.tournament.series import check_rotation, read_openings, seat_orders
 from bots.registry import BotSpec, assign_labels
 
 #: The default field of ``arena run`` with no options (different strengths).
