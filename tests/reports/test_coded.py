@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import arena.games
-from arena import aggregates, store
+from arena import aggregates, store, writing
 from arena.referee import play_game
 from arena.reports import coded, pairs
 from arena.reports import tables as t
@@ -123,7 +123,7 @@ def test_an_older_store_gets_its_hashes_when_a_run_opens_it(tmp_path):
     conn = sqlite3.connect(path)
     assert aggregates.has_hashes(conn)
     for moves, stored in conn.execute("SELECT moves, moves_hash FROM games"):
-        assert stored == store.moves_hash(moves)
+        assert stored == writing.moves_hash(moves)
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'games_series_hash'").fetchone()
     assert aggregates.load_copies(path) == before
     _compare(path)
