@@ -6,9 +6,10 @@ game is committed at once, in one transaction with its moves: a killed run loses
 games in flight, and re-running resumes with the missing games.
 
 Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``; the schema
-and row helpers in ``arena.writing``). Reading lives in ``arena.reading`` (``connect_readonly``,
-``load_moves``, ``load_tournament``, ``load_game``, ``load_series_start``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games`` is
-its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
+and row helpers in ``arena.writing``). Reading lives in ``arena.reading``
+(``connect_readonly``, ``load_moves``, ``load_tournament``, ``load_game``,
+``load_series_start``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games``
+is its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
 ``resolve(name, results)`` finds a tournament's database.
 """
 

@@ -27,7 +27,7 @@ Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -125,8 +125,8 @@ def _variance(counts: Sequence[float], values: Sequence[float]) -> tuple[int, fl
     return int(total), float((c * (v - mean) ** 2).sum() / total)
 
 
-def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
-                wdl: Sequence[int] | None = None) -> MatchStats:
+def match_stats(penta: Iterable[int], single: Iterable[int] = (0, 0, 0),
+                wdl: Iterable[int] | None = None) -> MatchStats:
     """Statistics of ``penta`` (``[LL, LD, DD+WL, WD, WW]`` complete pairs) and ``single``
     (``[L, D, W]`` of leftover games outside complete pairs), from one bot's side. ``wdl``:
     the bot's W-D-L over the same games (the pentanomial counts cannot tell DD from WL);
