@@ -150,8 +150,14 @@ def _prefix_of(kind: str) -> str | None:
 
 
 def names() -> list[str]:
-    """Registered bot kinds, sorted; prefix kinds as ``PREFIX:`` (e.g. ``exec:``)."""
-    return sorted([*_registry(), *(f"{p}:" for p in _prefixes())])
+    """Registered bot kinds, sorted (prefix kinds are in ``prefix_kinds``)."""
+    return sorted(_registry())
+
+
+def prefix_kinds() -> list[str]:
+    """Registered prefix kinds, sorted (``exec`` once the arena is installed): the spec is
+    ``PREFIX:ARGUMENT[:key=value,...]``."""
+    return sorted(_prefixes())
 
 
 def parse_spec(text: str) -> BotSpec:
