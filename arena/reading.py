@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from arena.errors import ResultsError
+from arena.openings import series_start
 
 APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
 SCHEMA_VERSION = 1
@@ -127,6 +128,28 @@ def load_sprt(db: Any) -> dict | None:
             return None
         row = conn.execute("SELECT state FROM sprt WHERE id = 1").fetchone()
     return json.loads(row[0]) if row else None
+
+
+def load_series_start(db: Any, series: int) -> str | None:
+    """The position text series ``series`` (0-based) started from, or ``None`` for the game's
+    seeded initial state. Read from the ``series`` table; a store written before it existed (or
+    a series stored without its start) gets it computed from the stored settings
+    (``arena.openings.series_start``): the one place that falls back.
+
+    Raises:
+        ResultsError: unreadable database, or no tournament recorded.
+    """
+    with _reading(db) as conn:
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='series'").fetchone():
+            row = conn.execute("SELECT start FROM series WHERE series = ?", (int(series),)).fetchone()
+            if row is not None:
+                return str(row[0])
+        tournament = conn.execute("SELECT settings, seed FROM tournament").fetchone()
+    if tournament is None:
+        raise ResultsError("results database has no tournament recorded")
+    settings = json.loads(tournament[0])
+    return series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"),
+                        int(tournament[1]), int(series))
 
 
 MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status"]

@@ -5,10 +5,11 @@ One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 game is committed at once, in one transaction with its moves: a killed run loses at most the
 games in flight, and re-running resumes with the missing games.
 
-Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``). Reading
-lives in ``arena.reading`` (``connect_readonly``, ``load_moves``, ``load_tournament``,
-``load_game``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games`` is
-its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
+Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``; the schema
+and row helpers in ``arena.writing``). Reading lives in ``arena.reading``
+(``connect_readonly``, ``load_moves``, ``load_tournament``, ``load_game``,
+``load_series_start``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games``
+is its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
 ``resolve(name, results)`` finds a tournament's database.
 """
 
@@ -16,12 +17,11 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import hashlib
 import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,34 +49,17 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_answers,
     load_game,
     load_moves,
+    load_series_start,
     load_sprt,
     load_tournament,
 )
+
+from arena.writing import MOVE_FIELDS, SCHEMA, SERIES_INSERT, game_row, insert_sql, transaction, upgrade
 
 if TYPE_CHECKING:
     from arena.referee import GameRecord
 
 log = logging.getLogger("arena.store")
-
-SCHEMA = """
-CREATE TABLE tournament (
-    id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, game TEXT NOT NULL,
-    params TEXT NOT NULL, num_players INTEGER NOT NULL, seed INTEGER NOT NULL,
-    settings TEXT NOT NULL, total_games INTEGER NOT NULL, created TEXT NOT NULL);
-CREATE TABLE bots (position INTEGER NOT NULL, label TEXT PRIMARY KEY, spec TEXT NOT NULL);
-CREATE TABLE games (
-    game_id INTEGER PRIMARY KEY, series INTEGER NOT NULL, seed INTEGER NOT NULL,
-    seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
-    moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
-    fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
-    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER);
-CREATE INDEX games_series_hash ON games (series, moves_hash);
-CREATE TABLE moves (
-    game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
-    seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
-    evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
-"""
-
 
 def db_path(name: str, results: str | os.PathLike = "results") -> Path:
     """``<results>/<name>.sqlite``."""
@@ -141,7 +124,8 @@ class Store:
         except OSError as exc:
             os.close(lock_fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise ResultsError(f"tournament {name!r} is already being run by another process (lock {str(root / (name + '.lock'))!r}); wait for it or choose another --name") from None
+                raise ResultsError(f"tournament {name!r} is already being run by another process (lock "
+                                   f"{str(root / (name + '.lock'))!r}); wait for it or choose another --name") from None
             raise _fail(root, exc, "lock") from None
         path = db_path(name, root)
         created, conn = not path.exists(), None
@@ -159,7 +143,7 @@ class Store:
                     raise _fail(path, exc, "create results database") from None
             else:
                 conn.execute("PRAGMA journal_mode=WAL")
-                _add_hashes(conn, path)
+                upgrade(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
             _give_up(path, conn, lock_fd, created)
@@ -233,8 +217,9 @@ class Store:
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
         if row is not None and extend:
-            with _transaction(self.conn, self.path):
-                self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?", (json.dumps(settings), total_games))
+            with transaction(self.conn, self.path):
+                self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
+                                  (json.dumps(settings), total_games))
             return
         if row is not None:
             stored = json.loads(row[0])
@@ -246,14 +231,14 @@ class Store:
                     f"{stored.get(key)!r}, now {new.get(key)!r}); use another --name or the same settings"
                 )
             return
-        with _transaction(self.conn, self.path):
+        with transaction(self.conn, self.path):
             row = dict(id=1, name=name, game=game, params=json.dumps(params), num_players=num_players, seed=seed,
                        settings=json.dumps(settings), total_games=total_games,
                        created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-            self.conn.execute(_insert("tournament", row), row)
+            self.conn.execute(insert_sql("tournament", row), row)
             rows = [dict(position=i, label=label, spec=spec) for i, (label, spec) in enumerate(bots)]
             if rows:
-                self.conn.executemany(_insert("bots", rows[0]), rows)
+                self.conn.executemany(insert_sql("bots", rows[0]), rows)
 
     def stored(self) -> tuple[dict[str, Any], int] | None:
         """The stored tournament's (settings, total games), or ``None`` before ``begin``.
@@ -274,18 +259,23 @@ class Store:
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
 
-    def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1) -> None:
+    def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
+                 start: str | None = None) -> None:
         """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
+        ``start``: the position text its series started from (a series of an openings file;
+        ``GameTask.start``), kept once per series; ``None``: the game's seeded initial state.
 
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
         """
-        self.add_games([(game_id, series, record, attempts)])
+        self.add_games([(game_id, series, record, attempts)], {} if start is None else {series: start})
 
-    def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]]) -> None:
+    def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]],
+                  starts: Mapping[int, str] | None = None) -> None:
         """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
         transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
-        same rows as ``add_game`` one at a time.
+        same rows as ``add_game`` one at a time. ``starts``: series -> the position text it
+        started from (series of an openings file only); a series' first start stays.
 
         Raises:
             ResultsError: the write failed; nothing of the batch is stored.
@@ -294,19 +284,18 @@ class Store:
         moves: list[tuple] = []
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         for game_id, series, record, attempts in batch:
-            rows.append(_game_row(game_id, series, record, attempts, now))
+            rows.append(game_row(game_id, series, record, attempts, now))
             moves += [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
                       for m in record.move_stats]
         if not rows:
             return
-        with _transaction(self.conn, self.path):
-            self.conn.executemany(_insert("games", rows[0]), rows)
+        with transaction(self.conn, self.path):
+            self.conn.executemany(insert_sql("games", rows[0]), rows)
             if moves:
-                self.conn.executemany(f"INSERT INTO moves ({', '.join(_MOVE_FIELDS)}) VALUES "
-                                      f"({', '.join('?' * len(_MOVE_FIELDS))})", moves)
-
-
-_MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status")
+                self.conn.executemany(f"INSERT INTO moves ({', '.join(MOVE_FIELDS)}) VALUES "
+                                      f"({', '.join('?' * len(MOVE_FIELDS))})", moves)
+            if starts:
+                self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
 
 
 def _remove(path: Path) -> None:
@@ -327,83 +316,6 @@ def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created:
         pass  # the error that made open fail is the one to report
     finally:
         os.close(lock_fd)
-
-
-def _game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
-    """The ``games`` row of one finished game, by column name."""
-    o = record.outcome
-    moves = json.dumps(list(record.moves))
-    return dict(
-        game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
-        opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
-        moves=moves, scores=json.dumps([float(s) for s in o.scores]),
-        ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
-        fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
-        seconds=float(record.seconds), attempts=attempts, finished=finished, moves_hash=moves_hash(moves),
-    )
-
-
-def moves_hash(moves_json: str) -> int:
-    """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
-    ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
-    detection groups on it (``arena.aggregates.load_copies``)."""
-    return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
-
-
-HASH_INDEX = "CREATE INDEX IF NOT EXISTS games_series_hash ON games (series, moves_hash)"
-
-
-def _add_hashes(conn: sqlite3.Connection, path: Path) -> None:
-    """Give a store written before ``moves_hash`` existed the column, every stored game its
-    hash (``moves_hash``) and the index copy detection reads: once, when a
-    run opens it (a report only reads, and falls back to grouping on the move lists).
-
-    Raises:
-        ResultsError: the write failed (nothing changed).
-    """
-    if "moves_hash" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
-        return
-    conn.create_function("arena_moves_hash", 1, moves_hash, deterministic=True)
-    with _transaction(conn, path):
-        conn.execute("ALTER TABLE games ADD COLUMN moves_hash INTEGER")
-        conn.execute("UPDATE games SET moves_hash = arena_moves_hash(moves)")
-        conn.execute(HASH_INDEX)
-
-
-def _insert(table: str, row: dict[str, Any]) -> str:
-    """``INSERT INTO table (col, ...) VALUES (:col, ...)`` for the keys of ``row``: rows are
-    written by column name, never by position."""
-    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})"
-
-
-class _transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; sqlite errors -> ResultsError."""
-
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self.conn, self.path = conn, path
-
-    def __enter__(self) -> None:
-        try:
-            if not self.conn.in_transaction:
-                self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "write results database") from None
-
-    def __exit__(self, kind, exc, tb) -> bool:
-        if kind is None:
-            try:
-                self.conn.execute("COMMIT")
-                return False
-            except sqlite3.Error as err:
-                exc = err
-        if self.conn.in_transaction:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-        if isinstance(exc, sqlite3.Error):
-            raise _fail(self.path, exc, "write results database") from None
-        return False
 
 
 def load_games(db: Any) -> pd.DataFrame:
@@ -429,12 +341,12 @@ SPRT_TABLE = "CREATE TABLE IF NOT EXISTS sprt (id INTEGER PRIMARY KEY CHECK (id 
 
 
 def save_sprt(store: Store, state: dict) -> None:
-    """Store the SPRT's state (``arena.sprt.SprtTally.state``) with the tournament, replacing
+    """Store the SPRT's state (``arena.stats.sprt.SprtTally.state``) with the tournament, replacing
     the previous one (table ``sprt``, one JSON row; created on first use).
 
     Raises:
         ResultsError: the write failed.
     """
-    with _transaction(store.conn, store.path):
+    with transaction(store.conn, store.path):
         store.conn.execute(SPRT_TABLE)
         store.conn.execute("INSERT OR REPLACE INTO sprt VALUES (1, ?)", (json.dumps(state),))

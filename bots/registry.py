@@ -1,9 +1,23 @@
 """Bot specs and the bot registry (``docs/arena.md`` "Contracts / Python API").
 
-A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, or from the
-``arena.bots`` entry points), a dotted import path ``package.module.ClassName``, a file
-path ``path/to/file.py#ClassName``, or ``exec:PATH``: an engine program driven over the engine
-protocol (``docs/engine-protocol.md``), its options sent as ``setoption``.
+A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, given to
+``register``, or from the ``arena.bots`` entry points), a dotted import path
+``package.module.ClassName``, a file path ``path/to/file.py#ClassName``, or
+``PREFIX:ARGUMENT`` for a registered prefix kind: ``register(PREFIX, factory, prefix=True)`` or
+the ``arena.bot_prefixes`` entry points, where ``factory(ARGUMENT)`` returns the class.
+``exec:PATH`` (an engine program driven over the engine protocol, ``docs/engine-protocol.md``,
+its options sent as ``setoption``) is such a kind, registered by the ``arena`` distribution's
+own entry point (``exec = "arena.engine.client:engine_class"`` in ``pyproject.toml``): this
+package never imports ``arena.engine``.
+
+A third-party package registers its bots in its ``pyproject.toml``::
+
+    [project.entry-points."arena.bots"]
+    mybot = "mypackage.mybot:MyBot"
+    [project.entry-points."arena.bot_prefixes"]
+    remote = "mypackage.remote:remote_class"     # remote:HOST[:key=value,...]
+
+or, without installing anything, at run time: ``bots.register("mybot", MyBot)``.
 """
 
 from __future__ import annotations
@@ -12,7 +26,9 @@ import importlib
 import importlib.util
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
@@ -36,8 +52,16 @@ _BUILTIN: dict[str, str] = {
     "interaction-solo-greedy": "bots.interaction_solo:GreedySoloSolver",
 }
 
-#: the kind prefix of an external engine: ``exec:PATH[:key=value,...]`` (``arena.engine``)
-EXEC = "exec"
+#: Entry-point group of bot kinds: ``name = "module:Class"``.
+GROUP = "arena.bots"
+#: Entry-point group of prefix kinds: ``prefix = "module:factory"``, ``factory(argument) -> class``.
+PREFIX_GROUP = "arena.bot_prefixes"
+
+#: Kinds given to ``register``: kind -> class or ``"module:Class"``.
+_REGISTERED: dict[str, type | str] = {}
+#: Prefix kinds given to ``register(..., prefix=True)``: prefix -> factory or ``"module:factory"``.
+_REGISTERED_PREFIXES: dict[str, Callable[[str], type] | str] = {}
+_KIND = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_+-]*$")
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
@@ -59,19 +83,81 @@ class BotSpec:
     text: str = ""
 
 
-def _registry() -> dict[str, str]:
-    """Kind -> ``"module:attr"``: the built-ins, then the ``arena.bots`` entry points (a
-    built-in name wins). Scans the installed distributions (about 25 ms): ``bot_class``
-    looks a built-in kind up without it."""
-    found = dict(_BUILTIN)
-    for ep in entry_points(group="arena.bots"):
-        found.setdefault(ep.name, ep.value)
+def register(kind: str, target: type | str | Callable[[str], type], *, prefix: bool = False) -> None:
+    """Register a bot kind for this process, beside the entry points (``GROUP``,
+    ``PREFIX_GROUP``).
+
+    Args:
+        kind: the name used in specs (letters, digits, ``_ + -``; not ``.`` or ``:``).
+        target: the bot class, or ``"module:Class"`` imported on first use; with ``prefix``, a
+            factory ``(argument: str) -> class`` or ``"module:factory"``: the spec
+            ``KIND:ARGUMENT[:key=value,...]`` makes ``factory(ARGUMENT)(**options)``, and a bot
+            of a prefix kind with a ``probe()`` method is probed once by ``make``.
+        prefix: register a prefix kind (like ``exec:PATH``) instead of a plain kind.
+
+    Raises:
+        BotSpecError: a malformed kind, a ``"module:attr"`` text without ``:``, or a kind that
+            is built in or already registered to another target.
+    """
+    if not isinstance(kind, str) or not _KIND.match(kind):
+        raise BotSpecError(f"bad bot kind {kind!r} to register; kinds use letters, digits and _ + -")
+    if isinstance(target, str) and ":" not in target:
+        raise BotSpecError(f"bot kind {kind!r}: target {target!r} is not 'module:attr'")
+    table: dict = _REGISTERED_PREFIXES if prefix else _REGISTERED
+    if kind in _BUILTIN or table.get(kind, target) != target:
+        raise BotSpecError(f"bot kind {kind!r} is already registered")
+    table[kind] = target
+
+
+def _load(target: object) -> Any:
+    """``target`` itself, or the attribute a ``"module:attr"`` text names."""
+    if not isinstance(target, str):
+        return target
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@cache
+def _entry_points(group: str) -> dict[str, str]:
+    """Name -> ``"module:attr"`` of an entry-point group (scanned once: about 25 ms)."""
+    return {ep.name: ep.value for ep in entry_points(group=group)}
+
+
+def _registry() -> dict[str, type | str]:
+    """Kind -> class or ``"module:attr"``: the built-ins, then ``register``'s, then the
+    ``arena.bots`` entry points (an earlier name wins). ``bot_class`` looks a built-in kind up
+    without scanning the installed distributions."""
+    found: dict[str, type | str] = {**_BUILTIN}
+    for table in (_REGISTERED, _entry_points(GROUP)):
+        for name, target in table.items():
+            found.setdefault(name, target)
     return found
 
 
+def _prefixes() -> dict[str, Callable[[str], type] | str]:
+    """Prefix kind -> factory or ``"module:factory"``: ``register``'s, then the
+    ``arena.bot_prefixes`` entry points."""
+    found: dict[str, Callable[[str], type] | str] = dict(_REGISTERED_PREFIXES)
+    for name, target in _entry_points(PREFIX_GROUP).items():
+        found.setdefault(name, target)
+    return found
+
+
+def _prefix_of(kind: str) -> str | None:
+    """The registered prefix kind of ``kind`` (``exec`` of ``exec:./engine``), or None."""
+    head, colon, _ = kind.partition(":")
+    return head if colon and head not in _BUILTIN and head in _prefixes() else None
+
+
 def names() -> list[str]:
-    """Registered bot kinds, sorted."""
+    """Registered bot kinds, sorted (prefix kinds are in ``prefix_kinds``)."""
     return sorted(_registry())
+
+
+def prefix_kinds() -> list[str]:
+    """Registered prefix kinds, sorted (``exec`` once the arena is installed): the spec is
+    ``PREFIX:ARGUMENT[:key=value,...]``."""
+    return sorted(_prefixes())
 
 
 def parse_spec(text: str) -> BotSpec:
@@ -91,11 +177,13 @@ def parse_spec(text: str) -> BotSpec:
         if not _LABEL.match(label):
             raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use letters, digits and _ . + -")
     kind = head.strip()
-    if kind == EXEC and sep:  # exec:COMMAND[:key=value,...]; the options are after the last ':'
-        command, sep, tail = tail.rpartition(":") if "=" in tail.rpartition(":")[2] else (tail, "", "")
-        if not command.strip():
-            raise BotSpecError(f"bot spec {raw!r} has no executable; expected exec:PATH[:key=value,...]")
-        kind = f"{EXEC}:{command.strip()}"
+    if sep and kind not in _BUILTIN and kind in _prefixes():
+        # PREFIX:ARGUMENT[:key=value,...] (exec:COMMAND...); the options are after the last ':'
+        argument, sep, tail = tail.rpartition(":") if "=" in tail.rpartition(":")[2] else (tail, "", "")
+        if not argument.strip():
+            noun, shape = ("executable", "PATH") if kind == "exec" else ("argument", "ARGUMENT")
+            raise BotSpecError(f"bot spec {raw!r} has no {noun}; expected {kind}:{shape}[:key=value,...]")
+        kind = f"{kind}:{argument.strip()}"
     if not kind:
         raise BotSpecError(f"bot spec {raw!r} has no kind; accepted kinds: {', '.join(names())}")
     options: dict[str, str] = {}
@@ -116,11 +204,14 @@ def _load_file_class(kind: str) -> type:
     path_text, _, cls_name = kind.partition("#")
     path = Path(path_text)
     if not path.is_file() or not cls_name:
-        raise BotSpecError(f"bot file {path_text!r} not found or no #ClassName given; expected path/to/file.py#ClassName")
+        raise BotSpecError(f"bot file {path_text!r} not found or no #ClassName given; "
+                           "expected path/to/file.py#ClassName")
     module_name = f"arena_user_bot_{abs(hash(str(path.resolve())))}"
     module = sys.modules.get(module_name)
     if module is None:
         spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise BotSpecError(f"cannot load bot file {path_text!r}: not a Python module")
         module = importlib.util.module_from_spec(spec)
         sys.modules[module_name] = module
         try:
@@ -150,13 +241,12 @@ def bot_class(kind: str) -> type:
     Raises:
         BotSpecError: unknown kind, unimportable module or missing class.
     """
-    if kind.startswith(EXEC + ":"):  # an engine process speaking docs/engine-protocol.md
-        from arena.engine.client import engine_class
-        return engine_class(kind[len(EXEC) + 1:])
+    prefix = _prefix_of(kind) if ":" in kind else None
+    if prefix is not None:  # e.g. exec:COMMAND, an engine process (docs/engine-protocol.md)
+        return _load(_prefixes()[prefix])(kind[len(prefix) + 1:])
     target = _BUILTIN.get(kind) or _registry().get(kind)
     if target is not None:
-        module, _, attr = target.partition(":")
-        return getattr(importlib.import_module(module), attr)
+        return _load(target)
     if "#" in kind:
         return _load_file_class(kind)
     if kind.endswith(".py"):  # "mybot.py": a file, not a dotted path ending in class "py"
@@ -212,8 +302,8 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
         bot.label = parsed.label
     except AttributeError:
         pass
-    if parsed.kind.startswith(EXEC + ":"):
-        bot.probe()  # start it once: no handshake or an unknown option is a spec error now
+    if ":" in parsed.kind and _prefix_of(parsed.kind) is not None and callable(getattr(bot, "probe", None)):
+        bot.probe()  # an engine: start it once, so no handshake or an unknown option is a spec error now
     return bot
 
 

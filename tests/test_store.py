@@ -304,3 +304,48 @@ def test_a_store_that_cannot_be_created_leaves_no_empty_file(tmp_path, monkeypat
     with pytest.raises(ResultsError, match="cannot create results database .* full"):
         run_tournament(cfg(tmp_path), progress=False)
     assert not list(tmp_path.glob("t.sqlite*"))
+
+
+def test_the_store_keeps_each_series_start_and_old_stores_compute_it(tmp_path):
+    """A run from an openings file stores each series' start (table ``series``); a store
+    written before that table (dropped here), or the legacy fixture, gets the same starts
+    computed from its settings by ``load_series_start``."""
+    from arena.store import load_series_start
+    game = arena.games.make("nim", pile="15")
+    first = game.initial_state(0)
+    positions = [first.to_text(), first.play(first.legal_moves()[0]).to_text()]
+    openings = tmp_path / "o.txt"
+    openings.write_text("\n".join(positions) + "\n")
+    s = run_tournament(cfg(tmp_path, games=6, openings=str(openings), openings_order="random"), progress=False)
+    with sqlite3.connect(s.path) as conn:
+        stored = dict(conn.execute("SELECT series, start FROM series ORDER BY series"))
+    assert sorted(stored) == [0, 1, 2] and set(stored.values()) <= set(positions)
+    assert [load_series_start(s.path, k) for k in range(3)] == [stored[k] for k in range(3)]
+    with sqlite3.connect(s.path) as conn:
+        conn.execute("DROP TABLE series")
+    assert [load_series_start(s.path, k) for k in range(3)] == [stored[k] for k in range(3)]
+    # a store without an openings file: every series starts from the game's seeded initial state
+    plain = run_tournament(cfg(tmp_path, name="plain"), progress=False)
+    assert load_series_start(plain.path, 0) is None
+    assert sqlite3.connect(plain.path).execute("SELECT count(*) FROM series").fetchone() == (0,)
+
+
+def test_a_legacy_store_reports_its_series_starts():
+    """The schema-1 fixture (no ``series`` table) still reads: starts come from its settings."""
+    from pathlib import Path
+
+    from arena.store import load_series_start
+    legacy = Path(__file__).parent / "fixtures" / "legacy_store" / "interaction-13c07c51.sqlite"
+    with sqlite3.connect(f"file:{legacy}?mode=ro", uri=True) as conn:
+        assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name='series'").fetchone()
+    assert load_series_start(legacy, 0) is None
+
+
+def test_a_store_opened_for_a_run_gains_the_series_table(tmp_path):
+    """An earlier store resumed by a run is upgraded: the table appears, games stay."""
+    s = run_tournament(cfg(tmp_path), progress=False)
+    with sqlite3.connect(s.path) as conn:
+        conn.execute("DROP TABLE series")
+    with Store.open(tmp_path, "t") as store:
+        tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert "series" in tables and len(store.done_ids()) == 4

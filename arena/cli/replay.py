@@ -17,8 +17,7 @@ def replay(
     import arena.games
     from arena.games import SIMULTANEOUS
     from arena.reports.replay import round_answers
-    from arena.store import load_game, load_tournament, resolve  # pandas: imported on use
-    from arena.tournament.series import series_start
+    from arena.store import load_game, load_series_start, load_tournament, resolve  # pandas: imported on use
 
     try:
         number = int(game_id)
@@ -33,9 +32,7 @@ def replay(
     seats = row["seats"]
     console.print(f"[bold]{info['name']}[/] game {row['game_id']} (series {row['series']}, seed {row['seed']}): "
                   + ", ".join(f"seat {i} {label}" for i, label in enumerate(seats)))
-    settings = info["settings"]  # a series from an openings file starts from its stored position
-    start = series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"), info["seed"],
-                         row["series"])
+    start = load_series_start(path, row["series"])  # a series of an openings file starts from its position
     state = game.parse_state(start) if start is not None else game.initial_state(row["seed"])
     console.print(state.diagram(), markup=False)
     for ply, text in enumerate(row["moves"]):

@@ -22,11 +22,11 @@ import atexit
 import os
 import shlex
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
-from arena.engine.protocol import NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text, format_newgame, parse_info
-from arena.engine.server import FRAME_SEP
+from arena.engine.protocol import (FRAME_SEP, NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text,
+                                   format_newgame, parse_info)
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.referee import BotFault
@@ -196,7 +196,8 @@ class EngineBot:
             self._crashed(info)
         except LineTooLong as exc:  # read no further: the line's end may be megabytes away, or never come
             self._drop()
-            raise BotFault("bad_move" if exc.head.startswith(b"bestmove") else "crash", f"{exc}; engine killed") from None
+            reason = "bad_move" if exc.head.startswith(b"bestmove") else "crash"
+            raise BotFault(reason, f"{exc}; engine killed") from None
         if info.seconds is None:
             self.last_stats = SearchStats(info.nodes or 0, info.depth or 0, time.perf_counter() - start, info.score)
         elif info is not self._stats[0]:  # the same figures as the last move: the same stats
@@ -219,7 +220,7 @@ class EngineBot:
         """(reason, detail) of ``fault REASON DETAIL`` (an isolated bot's last words), or None.
 
         The detail reads as in-process play's: ``Type: message (code)``, then the bot's last
-        frame (``File "bot.py", line N, in f``, after ``server.FRAME_SEP``) on a line of its own,
+        frame (``File "bot.py", line N, in f``, after ``protocol.FRAME_SEP``) on a line of its own,
         where ``arena.referee.last_frame`` finds it (the full traceback is in the log)."""
         said = (string or "").split(None, 2)
         if len(said) >= 2 and said[0] == "fault" and said[1] in SELF_REPORTED:
@@ -228,13 +229,22 @@ class EngineBot:
             return said[1], f"{head}\n  {frame}" if frame else head
         return None
 
-    def _crashed(self, info: Info) -> None:
-        code = self.engine.wait_exit()
+    def _crashed(self, info: Info) -> NoReturn:
+        """Raise the fault of an engine that closed its output mid-search (its own words, or
+        ``crash``).
+
+        Raises:
+            BotFault: always.
+        """
+        code = self.engine.wait_exit() if self.engine is not None else "not started"
+
         reason, detail = self._self_reported(info.string, code) or ("crash", f"engine exited mid-game ({code})")
         self._drop()
         raise BotFault(reason, detail)
 
     def _parse(self, state: State, text: str) -> Any:
+        if self.game is None:
+            return text
         try:
             return self.game.parse_move(state, text)
         except Exception:  # not a move: the referee calls it bad_move

@@ -155,16 +155,17 @@ class EngineProcess:
             BotSpecError: an option the engine did not declare (when ``check_options``).
         """
         try:
-            self.proc = subprocess.Popen(
+            proc = self.proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, start_new_session=True, preexec_fn=_child_setup(self.preexec), cwd=self.cwd, close_fds=True)
         except OSError as exc:
             self._remove_cwd()
             raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
-        self.stdin, self.stdout = self.proc.stdin.fileno(), self.proc.stdout.fileno()
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None  # PIPE, PIPE, PIPE
+        self.stdin, self.stdout = proc.stdin.fileno(), proc.stdout.fileno()
         self.poll = select.poll()
         self.poll.register(self.stdout, select.POLLIN)
-        err = self.proc.stderr.fileno()
+        err = proc.stderr.fileno()
         try:
             size = fcntl.fcntl(err, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
         except OSError:  # over pipe-max-size or the user's pipe quota: the pipe as it is (64 KiB)
@@ -188,8 +189,9 @@ class EngineProcess:
                     raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}): unknown option "
                                        f"{name!r}; accepted: {accepted}")
                 if check_options and not option_value_fits(declared[name].type, str(value)):
+                    kind = declared[name].type
                     raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}): option {name!r} "
-                                       f"takes {'an' if declared[name].type == 'int' else 'a'} {declared[name].type} value; got {str(value)!r}")
+                                       f"takes {'an' if kind == 'int' else 'a'} {kind} value; got {str(value)!r}")
                 self.send(f"setoption name {name} value {value}")
             self.sync(self.startup_timeout)
         except BaseException as exc:
@@ -225,6 +227,8 @@ class EngineProcess:
 
     def wait_exit(self, timeout: float = 1.0) -> str:
         """Wait up to ``timeout`` seconds for the exit; its description ("exit code 1"...)."""
+        if self.proc is None:
+            return "not started"
         try:
             code = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
@@ -255,7 +259,8 @@ class EngineProcess:
         self.stdin = self.stdout = -1  # closed below: never a descriptor number reused by another file
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
-                stream.close()
+                if stream is not None:
+                    stream.close()
             except OSError:
                 pass
         self._remove_cwd()
@@ -266,7 +271,7 @@ class EngineProcess:
 
     def quit(self) -> None:
         """``quit``; killed if still running ``QUIT_TIMEOUT`` seconds later."""
-        if self.alive:
+        if self.proc is not None and self.alive:
             try:
                 self.send("quit")
                 self.proc.wait(QUIT_TIMEOUT)

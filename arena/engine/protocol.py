@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -22,6 +24,8 @@ QUIT_TIMEOUT = 1.0
 NO_ANSWER = "-"
 #: option types an engine may declare
 OPTION_TYPES = ("int", "float", "string", "bool")
+#: between an exception's ``Type: message`` and its last frame in ``info string fault exception``
+FRAME_SEP = " | at "
 
 
 class Info(NamedTuple):
@@ -259,3 +263,16 @@ class Handshake:
 def command_text(command: list[str]) -> str:
     """A command list as one shell-quoted line (for messages and logs)."""
     return shlex.join(command)
+
+
+def exception_line(exc: BaseException) -> str:
+    """``Type: message`` (at most 400 characters) plus ``FRAME_SEP`` and the traceback's last
+    frame, for ``info string fault exception``; the full traceback is written to standard error."""
+    traceback.print_exception(exc, file=sys.stderr)
+    sys.stderr.flush()
+    head = " ".join(f"{type(exc).__name__}: {exc}".split())[:400]
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return head
+    last = frames[-1]
+    return f'{head}{FRAME_SEP}File "{last.filename}", line {last.lineno}, in {last.name}'

@@ -32,9 +32,8 @@ import importlib
 import os
 import re
 import sys
-import traceback
-from collections.abc import Iterable, Iterator
-from typing import Any, TextIO
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 import arena.games
 from arena.engine import protocol as P
@@ -42,10 +41,10 @@ from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.games.protocol import coerce_params
 from bots.base import Limits
+from arena.engine.fdio import FdOutput, read_lines
+from arena.engine.protocol import exception_line
 from bots.registry import bot_class, parse_spec
 
-#: between an exception's ``Type: message`` and its last frame in ``info string fault exception``
-FRAME_SEP = " | at "
 #: exit code after a bot's fault (the reason is on the ``info string fault`` line)
 FAULT_EXIT = 3
 #: the commands an engine accepts (``docs/engine-protocol.md`` "Messages, arena → engine")
@@ -62,6 +61,14 @@ PRELOAD = ("sqlite3", "resource", "signal", "gc", "ctypes", "json", "random", "m
            "typing", "enum", "operator", "bisect", "statistics", "struct", "array", "string")
 
 
+class Output(Protocol):
+    """Where the server writes its messages (``fdio.FdOutput``, or a ``StringIO`` in tests)."""
+
+    def write(self, text: str, /) -> Any: ...
+
+    def flush(self) -> Any: ...
+
+
 class Server:
     """The protocol's engine side for one bot spec.
 
@@ -70,13 +77,13 @@ class Server:
             imported after a privilege drop).
     """
 
-    def __init__(self, spec: str, out: TextIO, drop_user: str | None = None, memory_limit: int | None = None) -> None:
+    def __init__(self, spec: str, out: Output, drop_user: str | None = None, memory_limit: int | None = None) -> None:
         self.spec = parse_spec(spec)
         self.out, self.drop_user, self.memory_limit = out, drop_user, memory_limit
         self.confined = drop_user is None and memory_limit is None
         self.options: dict[str, str] = dict(self.spec.options)
         self.deferred = not self.confined and "#" in self.spec.kind
-        self.cls = None if self.deferred else bot_class(self.spec.kind)
+        self.cls: type | None = None if self.deferred else bot_class(self.spec.kind)
         if self.cls is not None and self.options:
             try:
                 coerce_params(f"bot {self.spec.text!r}", self._params(), self.options)
@@ -147,6 +154,7 @@ class Server:
         self.game = self.games[key]
         if not self.confined:
             self._confine()
+        assert self.cls is not None, "a deferred bot class is loaded by _confine"
         self.bot = self.cls(**self.options)
 
     def _confine(self) -> None:
@@ -154,7 +162,7 @@ class Server:
         now plus ``memory_limit`` MiB (hard), drop to ``drop_user``, load a deferred bot file."""
         from arena.engine.sandbox import drop_privileges, limit_address_space
         if self.drop_user is not None:
-            if self.cls is not None:
+            if self.cls is not None and self.game is not None:
                 _warm_up(self.cls(**self.options), self.game)
             for module in PRELOAD:
                 importlib.import_module(module)
@@ -297,19 +305,6 @@ def _kind(param: Any) -> str:
     return f"{kind} >= {param.minimum:g}" if param.minimum is not None and t in (int, float) else kind
 
 
-def exception_line(exc: BaseException) -> str:
-    """``Type: message`` (at most 400 characters) plus ``FRAME_SEP`` and the traceback's last
-    frame, for ``info string fault exception``; the full traceback is written to standard error."""
-    traceback.print_exception(exc, file=sys.stderr)
-    sys.stderr.flush()
-    head = " ".join(f"{type(exc).__name__}: {exc}".split())[:400]
-    frames = traceback.extract_tb(exc.__traceback__)
-    if not frames:
-        return head
-    last = frames[-1]
-    return f'{head}{FRAME_SEP}File "{last.filename}", line {last.lineno}, in {last.name}'
-
-
 def round_state(game: Game, text: str) -> State:
     """The state of a ``position`` line: the game's position text, or at a simultaneous round
     the round's puzzle text (Ricochet: ``board robots target``, completed to a state with no
@@ -356,37 +351,6 @@ def _warm_up(bot: Any, game: Game) -> None:
             bot.choose(state, Limits(time=0.2, nodes=50, depth=1))
     except Exception:  # noqa: BLE001 - only a warm-up: the real game reports the bot's faults
         pass
-
-
-class FdOutput:
-    """The protocol's output on a file descriptor: each ``write`` is one ``os.write`` of the
-    UTF-8 text (no text or buffer layer to flush: a message leaves at once, in one piece)."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-
-    def write(self, text: str) -> None:
-        data = text.encode("utf-8", "backslashreplace")  # a bot's text with lone surrogates: escaped
-        written = os.write(self.fd, data)
-        if written < len(data):  # a pipe takes up to 64 KiB at once; the rest (a long line) in more writes
-            view = memoryview(data)
-            while written < len(data):
-                written += os.write(self.fd, view[written:])
-
-    def flush(self) -> None:
-        """Nothing to do (each write is already out)."""
-
-
-def read_lines(fd: int) -> Iterator[str]:
-    """The lines read from ``fd`` (``\n`` removed; bad UTF-8 replaced), each as soon as it
-    is complete: raw ``os.read`` calls, one per batch of lines the arena writes at once."""
-    pending = b""
-    while chunk := os.read(fd, 65536):
-        *lines, pending = (pending + chunk if pending else chunk).split(b"\n")
-        for raw in lines:
-            yield raw.decode("utf-8", "replace")
-    if pending:
-        yield pending.decode("utf-8", "replace")
 
 
 def main(spec: str, drop_user: str | None = None, memory_limit: int | None = None) -> int:

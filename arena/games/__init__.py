@@ -9,6 +9,9 @@ A third-party package registers a game in its ``pyproject.toml``::
     [project.entry-points."arena.games"]
     mygame = "mypackage.mygame:MyGame"
 
+or, without installing anything, at run time: ``arena.games.register("mygame", MyGame)`` (or
+``"mypackage.mygame:MyGame"``, imported on first use).
+
 An author of a game checks it with ``arena.games.check(game)`` (``arena/games/conformance.py``):
 each broken rule raises ``GameCheckError`` naming it.
 
@@ -18,10 +21,12 @@ Rules only live here: no I/O, nothing imported from bots, the runner, storage or
 from __future__ import annotations
 
 import importlib
+import re
+from functools import cache
 from importlib.metadata import entry_points
 from typing import Any
 
-from arena.errors import UnknownGameError
+from arena.errors import ConfigError, UnknownGameError
 from arena.games.protocol import (
     SIMULTANEOUS,
     TERMINAL,
@@ -42,7 +47,7 @@ from arena.games.ranking import place_points, place_rewards
 __all__ = [
     "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome", "Param", "State",
     "competition_ranks", "place_points", "place_rewards", "check", "GameCheckError", "make", "names",
-    "game_class",
+    "game_class", "register",
 ]
 
 #: Built-in games: name -> "module:Class" (imported lazily).
@@ -55,10 +60,43 @@ _BUILTIN: dict[str, str] = {
 }
 
 
-def _registry() -> dict[str, str]:
-    found = dict(_BUILTIN)
-    for ep in entry_points(group="arena.games"):
-        found.setdefault(ep.name, ep.value)
+#: Games given to ``register``: name -> class or ``"module:Class"``.
+_REGISTERED: dict[str, type[Game] | str] = {}
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_+-]*$")
+
+
+def register(name: str, target: type[Game] | str) -> None:
+    """Register a game for this process, beside the ``arena.games`` entry points.
+
+    Args:
+        name: lower-case letters, digits and ``_ + -``.
+        target: the ``Game`` subclass, or ``"module:Class"`` imported on first use.
+
+    Raises:
+        ConfigError: a malformed name or target, or a name that is built in or already
+            registered to another target.
+    """
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ConfigError(f"bad game name {name!r} to register; names use lower-case letters, digits and _ + -")
+    if isinstance(target, str) and ":" not in target:
+        raise ConfigError(f"game {name!r}: target {target!r} is not 'module:Class'")
+    if name in _BUILTIN or _REGISTERED.get(name, target) != target:
+        raise ConfigError(f"game {name!r} is already registered")
+    _REGISTERED[name] = target
+
+
+@cache
+def _entry_points() -> dict[str, str]:
+    """Name -> ``"module:Class"`` of the ``arena.games`` entry points (scanned once)."""
+    return {ep.name: ep.value for ep in entry_points(group="arena.games")}
+
+
+def _registry() -> dict[str, type[Game] | str]:
+    """Name -> class or ``"module:Class"``: built-ins, then ``register``'s, then entry points."""
+    found: dict[str, type[Game] | str] = {**_BUILTIN}
+    for table in (_REGISTERED, _entry_points()):
+        for name, target in table.items():
+            found.setdefault(name, target)
     return found
 
 
@@ -76,6 +114,8 @@ def game_class(name: str) -> type[Game]:
     target = _registry().get(str(name).strip().lower())
     if target is None:
         raise UnknownGameError(f"unknown game {name!r}; accepted: {', '.join(names())}")
+    if not isinstance(target, str):
+        return target
     module, _, attr = target.partition(":")
     return getattr(importlib.import_module(module), attr)
 

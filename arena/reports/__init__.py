@@ -1,5 +1,6 @@
-"""Reports over stored games: statistics (``stats``), pandas tables (``tables``,
-``ricochet``) and their output as rich tables, Markdown and CSV (``render``)."""
+"""Reports over stored games: pandas tables (``tables``, ``pairs``, ``ricochet``) and their
+output as rich tables, Markdown and CSV (``render``) and HTML (``html``). The statistics they
+use live below, in ``arena.stats``."""
 
 #: Every section, in report order (``arena report --section``; here so the CLI lists them
 #: without importing pandas). ``first_move`` applies to two-player games,

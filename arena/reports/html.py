@@ -113,17 +113,14 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
         ResultsError: a selected id that is not stored (the message gives the stored range).
     """
     from arena import store
-    from arena.tournament.series import series_start  # a series of an openings file starts there
 
     check_stored(ids, data)
     game = arena.games.make(data.tournament["game"], **data.tournament.get("params", {}))
-    settings, seed = data.tournament.get("settings") or {}, data.tournament.get("seed", 0)
     out = []
     for game_id in ids:
         row = store.load_game(path, game_id)
         answers = _answers(store.load_moves(path, game_id))
-        start = series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"), seed,
-                             row["series"])
+        start = store.load_series_start(path, row["series"])  # a series of an openings file starts there
         frames, stopped = replay_frames(game, row["seed"], row["moves"], row["seats"], row["opening_plies"], answers,
                                         start)
         packed = json.dumps([f.to_dict() for f in frames], separators=(",", ":")).encode()

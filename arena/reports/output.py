@@ -20,7 +20,7 @@ from arena.errors import ResultsError, one_line
 from arena.reports.display import display_frame, format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.render import TITLES, ReportData, load, notes, tables_for, warnings
-from arena.sprt import state_line
+from arena.stats.sprt import state_line
 
 
 def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Table:

@@ -16,9 +16,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from arena.reports import bt
-from arena.reports.coded import codes, matrix, seat_sizes
-from arena.reports.elo import clipped, cluster_mean, holm, match_stats
+from arena.reports.coded import codes, matrix, seat_sizes, weights
+from arena.stats import bt
+from arena.stats.elo import match_stats
+from arena.stats.intervals import clipped, cluster_mean
+from arena.stats.significance import holm
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
 SHARE = (0.0, 1.0)
@@ -62,7 +64,7 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     n, W-D-L, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
     pentanomial counts ``LL, LD, DD_WL, WD, WW``, Elo with its ± half-width and 95% interval,
     nElo, LOS (fraction) and the two-sided p-value of "equal strength" ``2·min(LOS, 1 − LOS)``
-    with its Holm-adjusted value across the pairings (``arena.reports.elo``). The games of a
+    with its Holm-adjusted value across the pairings (``arena.stats.significance.holm``). The games of a
     pairing are paired by series (numpy over integer columns)."""
     g = _two_player(games, order)
     if g.empty:
@@ -92,9 +94,9 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
     """Pair-aware seat-0 figures of a 2-player tournament, one row for all games then one per
     pairing (``scope``), over distinct games (copies dropped): ``score``, ``score_low``,
     ``score_high`` (seat 0's mean points, series-clustered 95% interval,
-    ``arena.reports.elo.cluster_mean``), ``share_low``, ``share_high`` (the same for the
+    ``arena.stats.intervals.cluster_mean``), ``share_low``, ``share_high`` (the same for the
     decisive-game win share), and the Bradley–Terry first-move term ``first_elo``,
-    ``first_low``, ``first_high`` (Elo points, ``arena.reports.bt``)."""
+    ``first_low``, ``first_high`` (Elo points, ``arena.stats.bt``)."""
     g = _two_player(games, order)
     g = g[~g["copy"].astype(bool)]
     if g.empty:
@@ -122,7 +124,7 @@ def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -
 
 def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     """k-player seat win shares (a shared first place split equally) over distinct games, each
-    with a 95% interval clustered by series (``arena.reports.elo.cluster_mean``): ``seat``,
+    with a 95% interval clustered by series (``arena.stats.intervals.cluster_mean``): ``seat``,
     ``games``, ``win_share``, ``ci_low``, ``ci_high``, and the two-sided z-test p-value of
     share = 1/k with its Holm-adjusted value across the seats."""
     distinct = games[~games["copy"]] if "copy" in games else games
@@ -149,3 +151,29 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     table = pd.DataFrame(rows)
     table["p_holm"] = holm(table["p_value"].tolist())
     return table
+
+
+def bt_cells(games: pd.DataFrame) -> pd.DataFrame:
+    """Aggregated 2-player games: one row per (``seat0``, ``seat1``) labels with ``n`` games
+    and ``points`` of seat 0 (win 1, draw ½). Rows with an ``n`` column (``coded.grouped``)
+    count ``n`` games each."""
+    sizes = seat_sizes(games)
+    two = games[sizes == 2]
+    if two.empty:
+        return pd.DataFrame(columns=["seat0", "seat1", "n", "points"])
+    sc, sv = codes(two, "seats")
+    rc, rv = codes(two, "ranks")
+    ranks = matrix(rv, 2, float)[rc]
+    pts = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
+    seats = matrix(sv, 2, object)[sc]
+    n = weights(two)
+    frame = pd.DataFrame({"seat0": seats[:, 0], "seat1": seats[:, 1], "n": n, "points": pts * n})
+    return frame.groupby(["seat0", "seat1"], sort=True)[["n", "points"]].sum().reset_index()
+
+
+def bt_fit(games: pd.DataFrame, order: Sequence[str] | None = None) -> bt.BTFit:
+    """The Bradley–Terry fit of the 2-player ``games`` (store frame: ``seats``, ``ranks``).
+
+    Returns NaN figures (``converged`` False) without games or when a rating diverges.
+    """
+    return bt.fit_cells(bt_cells(games), order)

@@ -18,11 +18,12 @@ import pandas as pd
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
-from arena.reports import bt, coded, pairs
+from arena.reports import coded, pairs
 from arena.reports import tables as t
-from arena.reports.elo import holm
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.solo import solo_table
+from arena.stats import bt
+from arena.stats.significance import holm
 
 TITLES = {
     "leaderboard": "Leaderboard",
@@ -102,9 +103,9 @@ class ReportData:
         return self._grouped
 
     def bt_fit(self) -> bt.BTFit:
-        """The Bradley–Terry fit of every 2-player game (``bt.fit``), fitted once."""
+        """The Bradley–Terry fit of every 2-player game (``pairs.bt_fit``), fitted once."""
         if self._fit is None:
-            self._fit = bt.fit(self.grouped(), self.order)
+            self._fit = pairs.bt_fit(self.grouped(), self.order)
         return self._fit
 
     @property

@@ -59,7 +59,7 @@ def replay_frames(
         answers: at simultaneous rounds, ply -> each seat's answer text (``"-"`` for none),
             drawn as paths by games that draw answers (Ricochet).
         start: the position text the game started from (a series of an openings file,
-            ``arena.tournament.series.series_start``); ``None``: ``initial_state(seed)``.
+            ``arena.store.load_series_start``); ``None``: ``initial_state(seed)``.
     """
     state = game.parse_state(start) if start is not None else game.initial_state(seed)
     frames = [Frame(0, "", "start", state.to_text(), game.render_svg(state))]

@@ -41,7 +41,8 @@ import pandas as pd
 from arena.referee.play import last_frame
 from arena.ratings import rate_games
 from arena.reports.coded import codes, matrix, seat_sizes, weights
-from arena.reports.stats import ChiSquare, binomial_test, equal_shares_test, wilson_interval
+from arena.stats.intervals import wilson_interval
+from arena.stats.significance import ChiSquare, binomial_test, equal_shares_test
 
 #: Scope name of a table row that covers every pairing of the tournament.
 ALL = "all"

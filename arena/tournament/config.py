@@ -27,9 +27,10 @@ import arena.games
 from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
+from arena.openings import OPENINGS_ORDERS
 from arena.referee import SEEDING
 from arena.tournament.pairing import check_format
-from arena.tournament.series import OPENINGS_ORDERS, check_rotation, read_openings, seat_orders
+from arena.tournament.series import check_rotation, read_openings, seat_orders
 from bots.registry import BotSpec, assign_labels
 
 #: The default field of ``arena run`` with no options (different strengths).
@@ -82,7 +83,7 @@ class TournamentConfig:
     #: the positions of ``--openings`` (their text, not the file's path, decides the games)
     openings: tuple[str, ...] = ()
     openings_order: str = "sequential"
-    #: ``--sprt`` text (canonical, ``arena.sprt.SprtSpec.text``); None = no early stop
+    #: ``--sprt`` text (canonical, ``arena.stats.sprt.SprtSpec.text``); None = no early stop
     sprt: str | None = None
     #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
     tau: float = 0.0
@@ -301,7 +302,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     if "tau" in given:
         given["tau"] = _tau(given["tau"])
     if given.get("sprt") is not None:
-        from arena.sprt import parse  # ConfigError on a bad text
+        from arena.stats.sprt import parse  # ConfigError on a bad text
         given["sprt"] = parse(given["sprt"]).text()
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))

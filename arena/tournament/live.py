@@ -17,8 +17,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from arena.reports.elo import match_stats
-from arena.sprt import SprtTally, parse
+from arena.stats.elo import match_stats
+from arena.stats.sprt import SprtTally, parse
 
 
 def points_of(label: str, seats: Sequence[str], ranks: Sequence[int]) -> float:

@@ -266,7 +266,7 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
                     summary.mismatches += 1
                     log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
                     res = replace(res, record=checked.record)
-                store.add_game(res.task.game_id, res.task.series, res.record, res.attempts)
+                store.add_game(res.task.game_id, res.task.series, res.record, res.attempts, start=res.task.start)
                 # the contiguous prefix of game ids is rated as it grows, its state stored about once
                 # a second (and at the end): a killed run leaves a shorter prefix, never a wrong one
                 rater.unsaved += rater.add(res.task.game_id, res.record.seats, res.record.outcome.ranks,

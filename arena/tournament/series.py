@@ -18,7 +18,6 @@ so two copies of a stochastic bot never replay one game with the seats swapped
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import permutations
@@ -27,10 +26,10 @@ from pathlib import Path
 from arena.errors import ArenaError, ConfigError
 from arena.games import Game
 from arena.numbers import check_choice
+from arena.openings import series_start
 from arena.referee import SEEDING, bot_seeds, derive_seed, random_opening
 
 ROTATIONS = ("cyclic", "all")
-OPENINGS_ORDERS = ("sequential", "random")
 
 
 @dataclass(frozen=True)
@@ -121,26 +120,6 @@ def read_openings(path: str | Path, game: Game) -> tuple[str, ...]:
     if not out:
         raise ConfigError(f"openings file {str(path)!r} has no position (one position text a line; '# ' starts a comment)")
     return tuple(out)
-
-
-def series_start(openings: Sequence[str], order: str, seed: int, series: int) -> str | None:
-    """The position of an openings list that series ``series`` (0-based) of every pairing plays.
-
-    ``sequential``: the list in order, from the top again after the last; ``random``: each pass
-    through the list a shuffle seeded by ``derive_seed(seed, "openings", pass)``.
-
-    Raises:
-        ConfigError: unknown order.
-    """
-    if order not in OPENINGS_ORDERS:
-        raise ConfigError(f"unknown openings order {order!r}; accepted: {', '.join(OPENINGS_ORDERS)}")
-    if not openings:
-        return None
-    cycle, place = divmod(series, len(openings))
-    order_ = list(range(len(openings)))
-    if order == "random":
-        random.Random(derive_seed(seed, "openings", cycle)).shuffle(order_)
-    return openings[order_[place]]
 
 
 def schedule(

@@ -79,3 +79,71 @@ def test_a_bad_bot_option_has_one_bot_prefix():
         make("alphabeta:depth=abc")
     assert str(info.value).startswith("bot 'alphabeta:depth=abc': parameter depth='abc'")
     assert str(info.value).count("bot ") == 1
+
+
+# --- register(): third-party kinds at run time, beside the entry points --------------------------------
+
+
+@pytest.fixture
+def clean_registry(monkeypatch):
+    """``register`` writes process-wide tables: give each test its own."""
+    from bots import registry
+    monkeypatch.setattr(registry, "_REGISTERED", {})
+    monkeypatch.setattr(registry, "_REGISTERED_PREFIXES", {})
+    return registry
+
+
+def test_register_a_class_and_a_lazy_target(clean_registry):
+    from bots.random import RandomBot
+    bots.register("my-random", RandomBot)
+    bots.register("my-greedy", "bots.greedy:GreedyBot")
+    assert {"my-random", "my-greedy"} <= set(bots.names())
+    assert type(bots.make("x=my-random")).__name__ == "RandomBot"
+    assert bots.make("my-random").label == "my-random"
+    assert type(bots.make("my-greedy")).__name__ == "GreedyBot"
+    bots.register("my-random", RandomBot)  # the same again: no error
+
+
+def test_register_refuses_clashes_and_bad_names(clean_registry):
+    from bots.random import RandomBot
+    with pytest.raises(BotSpecError, match="already registered"):
+        bots.register("alphabeta", RandomBot)
+    bots.register("mine", RandomBot)
+    with pytest.raises(BotSpecError, match="already registered"):
+        bots.register("mine", "bots.greedy:GreedyBot")
+    for bad in ("", "a.b", "x:y", "has space"):
+        with pytest.raises(BotSpecError, match="bad bot kind"):
+            bots.register(bad, RandomBot)
+    with pytest.raises(BotSpecError, match="not 'module:attr'"):
+        bots.register("lazy", "bots.greedy.GreedyBot")
+
+
+def test_register_a_prefix_kind(clean_registry):
+    """A prefix kind takes an argument (like exec:PATH): the factory makes the class from it,
+    the options after the last ':' go to the class."""
+    from bots.random import RandomBot
+    made = []
+
+    def factory(argument: str) -> type:
+        made.append(argument)
+        return type(f"Seeded_{argument}", (RandomBot,), {})
+
+    bots.register("seeded", factory, prefix=True)
+    assert "seeded" in clean_registry.prefix_kinds() and "seeded" not in bots.names()
+    spec = parse_spec("s=seeded:alpha:seed=3")
+    assert (spec.label, spec.kind, spec.options) == ("s", "seeded:alpha", {"seed": "3"})
+    bot = bots.make("seeded:beta")
+    assert type(bot).__name__ == "Seeded_beta" and bot.label == "seeded:beta" and made == ["beta"]
+    with pytest.raises(BotSpecError, match="has no argument; expected seeded:ARGUMENT"):
+        parse_spec("seeded:")
+
+
+def test_bots_never_import_the_engine():
+    """exec: is registered by the arena distribution's entry point (arena.bot_prefixes), so
+    importing and using the registry does not load arena.engine."""
+    import subprocess
+    import sys
+    code = ("import sys, bots; bots.make('random'); bots.names(); "
+            "print(sorted(m for m in sys.modules if m.startswith('arena.engine')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

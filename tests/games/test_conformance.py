@@ -66,3 +66,26 @@ def test_check_names_a_game_that_never_ends():
     game = Nim(pile=10**6, take=1)
     with pytest.raises(GameCheckError, match="did not end within"):
         check_outcomes(game, seeds=[0])
+
+
+def test_register_a_game_at_run_time(monkeypatch):
+    """``arena.games.register``: a class or a lazy "module:Class", found by ``make`` and
+    listed by ``names``; clashes and bad names are one-line ConfigErrors."""
+    import arena.games
+    from arena.errors import ConfigError
+    from arena.games.sandpile import Sandpile
+    monkeypatch.setattr(arena.games, "_REGISTERED", {})
+    arena.games.register("my-sandpile", Sandpile)
+    arena.games.register("lazy-sandpile", "arena.games.sandpile:Sandpile")
+    assert {"my-sandpile", "lazy-sandpile"} <= set(arena.games.names())
+    assert isinstance(arena.games.make("my-sandpile"), Sandpile)
+    assert arena.games.game_class("lazy-sandpile") is Sandpile
+    arena.games.register("my-sandpile", Sandpile)  # the same again: no error
+    with pytest.raises(ConfigError, match="already registered"):
+        arena.games.register("sandpile", Sandpile)
+    with pytest.raises(ConfigError, match="already registered"):
+        arena.games.register("my-sandpile", "arena.games.interaction:InteractionGame")
+    with pytest.raises(ConfigError, match="bad game name"):
+        arena.games.register("My Game", Sandpile)
+    with pytest.raises(ConfigError, match="not 'module:Class'"):
+        arena.games.register("dotted", "arena.games.sandpile.Sandpile")

@@ -20,8 +20,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from arena.reports import bt
-from arena.reports.elo import cluster_mean, holm, match_stats
+from arena.stats import bt
+from arena.stats.elo import match_stats
+from arena.stats.intervals import cluster_mean
+from arena.stats.significance import holm
 
 PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses", "score", "draw_ratio",
                 "pairs", "leftover", "LL", "LD", "DD_WL", "WD", "WW", "elo", "elo_error", "elo_low", "elo_high",

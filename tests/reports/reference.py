@@ -16,8 +16,9 @@ import trueskill
 
 from arena import store
 from arena.ratings import RATING_COLUMNS, make_env, update_1vs1
-from arena.reports import bt, render
-from arena.reports.elo import holm
+from arena.reports import render
+from arena.stats import bt
+from arena.stats.significance import holm
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.tables import _key
 from tests.reports import legacy_pairs as lp
@@ -93,7 +94,7 @@ def old_build_tables(data: render.ReportData) -> dict[str, pd.DataFrame]:
 
 
 def legacy_cells(games: pd.DataFrame) -> pd.DataFrame:
-    """``arena.reports.bt.cells`` before issue 14."""
+    """``arena.reports.pairs.bt_cells`` before issue 14."""
     two = games[games["seats"].map(len) == 2]
     if two.empty:
         return pd.DataFrame(columns=["seat0", "seat1", "n", "points"])

@@ -11,8 +11,10 @@ import pytest
 import trueskill
 
 from arena.ratings import make_env, rate_games, update_1vs1
-from arena.reports import bt
-from arena.reports.elo import Z95, holm
+from arena.reports.pairs import bt_fit
+from arena.stats import bt
+from arena.stats.elo import Z95
+from arena.stats.significance import holm
 from arena.reports.pairs import first_move_extras, seat_intervals
 from arena.reports.output import report_json
 from arena.reports.render import ReportData, build_tables, warnings
@@ -32,7 +34,7 @@ def two_bots(a_home, b_home):
 
 def test_two_bot_fit_has_a_closed_form():
     # seat-0 scores: a at home 7/10, b at home 4/10. r_a - r_b + f = logit(.7), r_b - r_a + f = logit(.4)
-    fit = bt.fit(two_bots((6, 2, 2), (3, 2, 5)), ["a", "b"])
+    fit = bt_fit(two_bots((6, 2, 2), (3, 2, 5)), ["a", "b"])
     d = (logit(0.7) - logit(0.4)) / 2
     f = (logit(0.7) + logit(0.4)) / 2
     elo = dict(zip(fit.table["label"], fit.table["elo"]))
@@ -48,18 +50,18 @@ def test_two_bot_fit_has_a_closed_form():
 def test_fit_mean_zero_and_aggregation():
     rng = random.Random(2)
     rows = [(list(rng.sample("abc", 2)), rng.choice([W, D, L])) for _ in range(300)]
-    fit = bt.fit(games_frame(rows))
+    fit = bt_fit(games_frame(rows))
     assert fit.table["elo"].sum() == pytest.approx(0, abs=1e-8)
-    ten = bt.fit(games_frame(rows * 10))  # same shares, 10x the games: same ratings, sqrt(10) narrower
+    ten = bt_fit(games_frame(rows * 10))  # same shares, 10x the games: same ratings, sqrt(10) narrower
     assert ten.table["elo"].tolist() == pytest.approx(fit.table["elo"].tolist(), abs=1e-6)
     width = lambda t: (t["elo_high"] - t["elo_low"]).to_numpy()  # noqa: E731
     assert width(ten.table) == pytest.approx(width(fit.table) / math.sqrt(10), rel=1e-6)
 
 
 def test_a_bot_that_won_every_game_has_no_finite_rating():
-    fit = bt.fit(two_bots((5, 0, 0), (0, 0, 5)))
+    fit = bt_fit(two_bots((5, 0, 0), (0, 0, 5)))
     assert not fit.converged and fit.table["elo"].isna().all() and math.isnan(fit.first_move)
-    assert not bt.fit(games_frame([])).converged
+    assert not bt_fit(games_frame([])).converged
 
 
 def test_two_player_trueskill_equals_the_package_and_tau_zero_converges():
@@ -136,23 +138,23 @@ def test_a_bot_that_scored_only_in_seat_0_has_no_finite_fit():
     # the tester's fresh40: random scored 3 points as seat 0 and none as seat 1, so r_greedy and
     # the first-move term can grow together without bound (quasi-complete separation)
     games = two_bots((3, 0, 17), (20, 0, 0))  # "a" = random, "b" = greedy
-    fit = bt.fit(games, ["a", "b"])
+    fit = bt_fit(games, ["a", "b"])
     assert not fit.converged and fit.table["elo"].isna().all() and math.isnan(fit.first_move)
     assert "separated" in fit.reason
     # a mixed result in the other seat makes the estimate exist again (closed form as above)
-    ok = bt.fit(two_bots((3, 0, 17), (19, 0, 1)), ["a", "b"])
+    ok = bt_fit(two_bots((3, 0, 17), (19, 0, 1)), ["a", "b"])
     assert ok.converged and ok.first_move == pytest.approx((logit(0.15) + logit(0.95)) / 2, abs=1e-6)
 
 
 def test_separation_detects_a_one_way_cycle_and_accepts_a_connected_field():
     # a beats b, b beats c, c beats a, each from both seats: strongly connected, mixed overall
     rows = [(["a", "b"], W), (["b", "a"], L), (["b", "c"], W), (["c", "b"], L), (["c", "a"], W), (["a", "c"], L)]
-    assert bt.fit(games_frame(rows * 3)).converged
+    assert bt_fit(games_frame(rows * 3)).converged
     # b and c split, a beats b from both seats but only draws with c as seat 1 and wins as
     # seat 0: no path back to a from b (Ford's condition fails), though a neither won nor lost
     # every game -- every figure NaN with a reason
     rows = [(["a", "b"], W), (["b", "a"], L), (["a", "c"], W), (["c", "a"], D), (["b", "c"], W), (["c", "b"], W)]
-    fit = bt.fit(games_frame(rows * 3))
+    fit = bt_fit(games_frame(rows * 3))
     assert not fit.converged and "separated" in fit.reason
     assert bt.separation(np.array([[1.0, 1.0], [-1.0, 1.0]]), np.array([5.0, 5.0]), np.array([5.0, 2.0]))
 

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 import arena.games
-from arena import aggregates, store
-from arena.referee import play_game, GameSettings
-from arena.reports import bt, coded, pairs
+from arena import aggregates, store, writing
+from arena.referee import GameSettings, play_game
+from arena.reports import coded, pairs
 from arena.reports import tables as t
 from arena.store import Store
 from bots import registry
@@ -123,7 +123,7 @@ def test_an_older_store_gets_its_hashes_when_a_run_opens_it(tmp_path):
     conn = sqlite3.connect(path)
     assert aggregates.has_hashes(conn)
     for moves, stored in conn.execute("SELECT moves, moves_hash FROM games"):
-        assert stored == store.moves_hash(moves)
+        assert stored == writing.moves_hash(moves)
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'games_series_hash'").fetchone()
     assert aggregates.load_copies(path) == before
     _compare(path)
@@ -165,7 +165,7 @@ def test_tables_on_codes_equal_tables_on_lists(tmp_path):
                         ("lengths", lambda g: t.game_lengths(g, order)),
                         ("pairs", lambda g: pairs.pair_table(g, order)),
                         ("extras", lambda g: pairs.first_move_extras(g, order)),
-                        ("cells", bt.cells)]:
+                        ("cells", pairs.bt_cells)]:
         assert_same(build(games), build(plain), name)
     grouped = coded.grouped(games)
     assert grouped["n"].sum() == len(games) and len(grouped) < len(games)
@@ -174,7 +174,7 @@ def test_tables_on_codes_equal_tables_on_lists(tmp_path):
     per_game = t.leaderboard(games, ratings, order, t.seat_results(plain, order))
     assert_same(t.leaderboard(games, ratings, order, t.seat_results(grouped, order)), per_game, "leaderboard")
     assert_same(t.crosstable(grouped, order), t.crosstable(plain, order), "crosstable")
-    assert_same(bt.cells(grouped), bt.cells(plain), "cells")
+    assert_same(pairs.bt_cells(grouped), pairs.bt_cells(plain), "cells")
     distinct = plain[~plain["copy"]]
     assert_same(t.first_move(grouped[~grouped["copy"]], "x", order,
                              t.seat_results(grouped[~grouped["copy"]], order)),

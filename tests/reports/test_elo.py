@@ -4,8 +4,9 @@ import math
 
 import pytest
 
-from arena.reports.elo import (cluster_mean, elo_from_score, holm, los_trinomial, match_stats,
-                               pentanomial)
+from arena.stats.elo import elo_from_score, los_trinomial, match_stats, pentanomial
+from arena.stats.intervals import cluster_mean
+from arena.stats.significance import holm
 from arena.reports.pairs import pair_table
 from tests.reports.frames import games_frame
 

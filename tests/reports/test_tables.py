@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from arena.reports.stats import wilson_interval
+from arena.stats.intervals import wilson_interval
 from arena.reports.tables import (crosstable, fault_summary, faults, first_move, game_lengths,
                                   leaderboard, seat_advantage, seat_results, search_stats,
                                   terminations)

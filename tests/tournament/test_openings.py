@@ -14,7 +14,8 @@ from arena.store import load_tournament
 from arena.tournament import build, run_tournament
 from arena.tournament.config import load_toml
 from arena.tournament.runner import plan
-from arena.tournament.series import read_openings, series_start
+from arena.openings import series_start
+from arena.tournament.series import read_openings
 
 NIM = "# three nim starts\n\n12 0 0\n  9 1 0  \n#\n15 0 0\n"
 POSITIONS = ("12 0 0", "9 1 0", "15 0 0")

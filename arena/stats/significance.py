@@ -1,16 +1,13 @@
-"""Small statistics for reports: Wilson interval, exact binomial test, chi-square of shares.
+"""Significance tests for reports: exact binomial test, chi-square of shares, Holm's
+adjustment of several p-values. Uses scipy (reports only).
 
-All three delegate to scipy (``docs/arena.md`` "Contracts / Statistics"):
-
-- ``wilson_interval``: the Wilson score interval without continuity correction (Wilson 1927;
-  Newcombe 1998, method 3), via ``scipy.stats.binomtest(...).proportion_ci("wilson")``.
 - ``binomial_test``: the two-sided exact binomial test (``scipy.stats.binomtest``; two-sided
   p = sum of the probabilities of all outcomes no more likely than the one observed).
 - ``equal_shares_test``: Pearson's chi-square test that counts (possibly fractional, e.g. a
   first place shared by two counts 1/2 to each seat) are equal (``scipy.stats.chisquare``).
+- ``holm``: Holm's step-down adjusted p-values.
 
-Empty samples give NaN rather than an error: a report of a tournament without decisive games
-still prints.
+Empty samples give NaN rather than an error.
 """
 
 from __future__ import annotations
@@ -20,25 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scipy import stats
-
-#: Confidence level of every interval in the reports.
-CONFIDENCE = 0.95
-
-
-def wilson_interval(successes: int, trials: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion ``successes / trials``.
-
-    Returns ``(low, high)`` as fractions in [0, 1]; ``(nan, nan)`` when ``trials`` is 0.
-
-    Raises:
-        ValueError: ``successes`` outside ``0..trials`` or ``confidence`` outside (0, 1).
-    """
-    if trials == 0:
-        return math.nan, math.nan
-    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(
-        confidence_level=confidence, method="wilson"
-    )
-    return float(ci.low), float(ci.high)
 
 
 def binomial_test(successes: int, trials: int, p: float = 0.5) -> float:
@@ -81,3 +59,16 @@ def equal_shares_test(counts: Sequence[float]) -> ChiSquare:
         return ChiSquare(math.nan, max(dof, 0), math.nan)
     result = stats.chisquare(values)
     return ChiSquare(float(result.statistic), dof, float(result.pvalue))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (Holm 1979, "A simple sequentially rejective multiple
+    test procedure", Scand. J. Statist. 6:65–70): sort ascending, ``p_(i)·(m - i + 1)``, running
+    maximum, capped at 1. NaN p-values stay NaN and do not count in ``m``."""
+    p = [float(x) for x in p_values]
+    finite = sorted((v, i) for i, v in enumerate(p) if v == v)
+    m, out, running = len(finite), [math.nan] * len(p), 0.0
+    for rank, (v, i) in enumerate(finite):
+        running = max(running, min(1.0, (m - rank) * v))
+        out[i] = running
+    return out

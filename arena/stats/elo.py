@@ -1,5 +1,6 @@
 """Two-bot match statistics as engine testers read them: pentanomial pair counts, Elo ± 95%,
-nElo, LOS, plus the small helpers other tables share (cluster-robust means, Holm's method).
+nElo, LOS. Needs numpy only (no scipy, no pandas): the tournament's live line imports it
+during a run.
 
 Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
 
@@ -26,15 +27,14 @@ Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
-import pandas as pd
-from scipy import stats
 
-#: Two-sided 95% normal quantile (fastchess's ``CI95zscore``).
-Z95 = float(stats.norm.ppf(0.975))
+#: Two-sided 95% normal quantile Φ⁻¹(0.975) (fastchess's ``CI95zscore``; scipy's
+#: ``norm.ppf(0.975)`` to the last digit).
+Z95 = 1.959963984540054
 #: 800 / ln 10: the slope of the logistic Elo curve at s = ½, times 4 (nElo's scale).
 NELO_SCALE = 800.0 / math.log(10.0)
 #: Pair points (out of 2) of each pentanomial category, in ``[LL, LD, DD+WL, WD, WW]`` order.
@@ -125,8 +125,8 @@ def _variance(counts: Sequence[float], values: Sequence[float]) -> tuple[int, fl
     return int(total), float((c * (v - mean) ** 2).sum() / total)
 
 
-def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
-                wdl: Sequence[int] | None = None) -> MatchStats:
+def match_stats(penta: Iterable[int], single: Iterable[int] = (0, 0, 0),
+                wdl: Iterable[int] | None = None) -> MatchStats:
     """Statistics of ``penta`` (``[LL, LD, DD+WL, WD, WW]`` complete pairs) and ``single``
     (``[L, D, W]`` of leftover games outside complete pairs), from one bot's side. ``wdl``:
     the bot's W-D-L over the same games (the pentanomial counts cannot tell DD from WL);
@@ -145,10 +145,14 @@ def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
     pairs, var_pair = _variance(pc, PAIR_POINTS)  # variance of pair points out of 2
     left, var_game = _variance(sc, (0.0, 0.5, 1.0))
     n = 2 * pairs + left
+    penta5 = (pc[0], pc[1], pc[2], pc[3], pc[4])
     points = sum(c * p for c, p in zip(pc, PAIR_POINTS)) + sc[1] * 0.5 + sc[2]
     if n == 0:
         nan = math.nan
-        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, tuple(pc), nan, nan, nan, nan, nan, nan, nan)
+        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, penta5, nan, nan, nan, nan, nan, nan, nan)
+    w: int | float
+    d: int | float
+    l_: int | float
     w, d, l_ = (int(x) for x in wdl) if wdl is not None else (math.nan,) * 3
     if wdl is not None and w + d + l_ != n:
         raise ValueError(f"W-D-L {w}-{d}-{l_} does not add up to the {n} games of the counts")
@@ -159,7 +163,7 @@ def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
     if sigma_game > 0:
         elo_lo, elo_hi = elo_from_score(s - Z95 * sigma), elo_from_score(s + Z95 * sigma)
         nelo = (s - 0.5) / sigma_game * NELO_SCALE
-        los = float(stats.norm.cdf((s - 0.5) / sigma)) if pairs else los_trinomial(sc[2], sc[0])
+        los = normal_cdf((s - 0.5) / sigma) if pairs else los_trinomial(sc[2], sc[0])
     else:  # every pair (game) scored the same: no spread seen, so no interval and no nElo to
         # report (a zero-width interval would claim certainty the sample cannot give); the LOS
         # is cutechess's from the game counts (2-0 gives 92%, not certainty), ½ with no decisive
@@ -169,11 +173,11 @@ def match_stats(penta: Sequence[int], single: Sequence[int] = (0, 0, 0),
             los = los_trinomial(w, l_) if w + l_ else 0.5
         else:
             los = 0.5 if s == 0.5 else float(s > 0.5)
-    return MatchStats(n, w, d, l_, s, d / n, pairs, left, tuple(pc), sigma, elo_from_score(s),
+    return MatchStats(n, w, d, l_, s, d / n, pairs, left, penta5, sigma, elo_from_score(s),
                       elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, los)
 
 
-def los_trinomial(wins: int, losses: int) -> float:
+def los_trinomial(wins: int | float, losses: int | float) -> float:
     """cutechess-cli's likelihood of superiority from W and L: ``½ + ½·erf((W - L)/√(2(W + L)))``
     (NaN when W + L = 0)."""
     if wins + losses == 0:
@@ -181,58 +185,7 @@ def los_trinomial(wins: int, losses: int) -> float:
     return 0.5 + 0.5 * math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses)))
 
 
-def cluster_mean(values: Sequence[float], clusters: Sequence[object], weights: Sequence[float] | None = None,
-                 confidence: float = 0.95,
-                 bounds: tuple[float, float] | None = None) -> tuple[float, float, float, int]:
-    """Ratio mean ``Σy/Σw`` with a cluster-robust 95% interval (clusters = series).
-
-    ``y`` are ``values`` (e.g. a seat's points per game) and ``w`` the ``weights`` (1 per game
-    when omitted). Variance: the cluster-robust (sandwich) estimator of a ratio mean with the
-    small-sample factor ``C/(C-1)`` (Cameron & Miller 2015, "A Practitioner's Guide to
-    Cluster-Robust Inference", eq. 11 with the CR1 factor):
-    ``Var = C/(C-1) · Σ_c (Y_c - m·W_c)² / (Σ W)²`` over the ``C`` clusters' sums.
-
-    ``bounds``: the range the mean lives in (a share or a score: ``(0, 1)``); the interval is
-    clipped to it, since a normal interval from few clusters can reach past it (three pairs
-    gave 1.3-132%).
-
-    Returns:
-        ``(mean, low, high, clusters)``; NaN when empty, NaN interval with one cluster or
-        when every cluster sits at the mean (no spread seen).
-    """
-    y = np.asarray(values, dtype=float)
-    w = np.ones_like(y) if weights is None else np.asarray(weights, dtype=float)
-    if y.size == 0 or w.sum() == 0:
-        return math.nan, math.nan, math.nan, 0
-    idx, _ = pd.factorize(np.asarray(clusters))
-    yc, wc = np.bincount(idx, y), np.bincount(idx, w)
-    c = len(yc)
-    m = float(yc.sum() / wc.sum())
-    if c < 2:
-        return m, math.nan, math.nan, c
-    var = c / (c - 1) * float(((yc - m * wc) ** 2).sum()) / float(wc.sum()) ** 2
-    if var == 0:  # every cluster at the mean: no spread seen, no interval (not a zero-width one)
-        return m, math.nan, math.nan, c
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
-    low, high = m - z * math.sqrt(var), m + z * math.sqrt(var)
-    if bounds is not None:
-        low, high = clipped(low, high, bounds)
-    return m, low, high, c
-
-
-def clipped(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
-    """The interval ``low``..``high`` cut to ``bounds`` (NaN ends stay NaN)."""
-    return (low if math.isnan(low) else max(low, bounds[0]), high if math.isnan(high) else min(high, bounds[1]))
-
-
-def holm(p_values: Sequence[float]) -> list[float]:
-    """Holm's step-down adjusted p-values (Holm 1979, "A simple sequentially rejective multiple
-    test procedure", Scand. J. Statist. 6:65–70): sort ascending, ``p_(i)·(m - i + 1)``, running
-    maximum, capped at 1. NaN p-values stay NaN and do not count in ``m``."""
-    p = [float(x) for x in p_values]
-    finite = sorted((v, i) for i, v in enumerate(p) if v == v)
-    m, out, running = len(finite), [math.nan] * len(p), 0.0
-    for rank, (v, i) in enumerate(finite):
-        running = max(running, min(1.0, (m - rank) * v))
-        out[i] = running
-    return out
+def normal_cdf(x: float) -> float:
+    """Φ(x), the standard normal distribution function, as ``½·erfc(-x/√2)`` (accurate in
+    the lower tail, where ``½(1 + erf)`` loses digits)."""
+    return 0.5 * math.erfc(-x / math.sqrt(2.0))

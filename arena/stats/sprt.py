@@ -26,15 +26,29 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+from enum import StrEnum
+from functools import partial
 
 import numpy as np
-from scipy.optimize import brentq
 
 from arena.errors import ConfigError
-from arena.reports.elo import NELO_SCALE, match_stats, score_from_elo
+from arena.stats.elo import NELO_SCALE, match_stats, score_from_elo
 
-MODELS = ("logistic", "normalized")
+
+class SprtModel(StrEnum):
+    """The Elo model of an SPRT's hypotheses (``--sprt ...,model=NAME``)."""
+
+    #: H0/H1 constrain the expected pair score ``s = 1/(1 + 10^(−elo/400))`` (fishtest's and
+    #: fastchess's default).
+    LOGISTIC = "logistic"
+    #: H0/H1 constrain the normalized Elo ``(μ − ½)/σ`` of a pair (Van den Bergh, section 4.1).
+    NORMALIZED = "normalized"
+
+
+#: The accepted model names, in the order error messages list them.
+MODELS = tuple(m.value for m in SprtModel)
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 #: What a zero pentanomial count becomes before the LLR (fastchess's ``regularize``).
 REGULARIZE = 1e-3
@@ -49,7 +63,15 @@ class SprtSpec:
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
-    model: str = "logistic"
+    model: SprtModel = SprtModel.LOGISTIC
+
+    def __post_init__(self) -> None:
+        """Accept the model's name too (``SprtSpec(**stored)``).
+
+        Raises:
+            ValueError: an unknown model name.
+        """
+        object.__setattr__(self, "model", SprtModel(self.model))
 
     def text(self) -> str:
         """The canonical ``--sprt`` text (stored with the settings)."""
@@ -83,14 +105,15 @@ def parse(text: str) -> SprtSpec:
                 raise ConfigError(f"bad --sprt {text!r}: {key} must be a number, not {values[key]!r}") from None
             if not math.isfinite(nums[key]):
                 raise ConfigError(f"bad --sprt {text!r}: {key} must be finite")
-    spec = SprtSpec(**nums, model=values.get("model", "logistic").lower())
+    spec = SprtSpec(nums["elo0"], nums["elo1"], nums.get("alpha", 0.05), nums.get("beta", 0.05))
     if spec.elo0 >= spec.elo1:
         raise ConfigError(f"bad --sprt {text!r}: elo0 must be less than elo1")
     if not (0 < spec.alpha < 1 and 0 < spec.beta < 1 and spec.alpha + spec.beta < 1):
         raise ConfigError(f"bad --sprt {text!r}: alpha and beta must be in (0, 1) with alpha + beta < 1")
-    if spec.model not in MODELS:
+    model = values.get("model", SprtModel.LOGISTIC.value).lower()
+    if model not in MODELS:
         raise ConfigError(f"bad --sprt {text!r}: model must be one of {', '.join(MODELS)}")
-    return spec
+    return replace(spec, model=SprtModel(model))
 
 
 def bounds(alpha: float, beta: float) -> tuple[float, float]:
@@ -99,17 +122,59 @@ def bounds(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
 
 
-def _root(f, lo: float, hi: float) -> float:
-    """The root of a decreasing ``f`` on the open interval (lo, hi) (f → +∞ at lo, −∞ at hi)."""
+def _root(f: Callable[[float], float], lo: float, hi: float) -> float:
+    """The root of a decreasing ``f`` on the open interval (lo, hi) (f → +∞ at lo, −∞ at hi),
+    by Brent's method (Brent 1973, "Algorithms for Minimization without Derivatives", ch. 4,
+    ``zeroin``) to ``xtol`` 1e-15 and ``rtol`` 4·ε, as scipy's ``brentq`` was called: pure
+    Python, so the runner's SPRT tally needs no scipy."""
     eps = (hi - lo) * 1e-12
-    return brentq(f, lo + eps, hi - eps, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+    a, b = lo + eps, hi - eps
+    fa, fb = f(a), f(b)
+    c, fc, d, e = a, fa, b - a, b - a
+    for _ in range(500):
+        if (fb > 0) == (fc > 0):  # the root is between a and b: c takes a's place
+            c, fc, d, e = a, fa, b - a, b - a
+        if abs(fc) < abs(fb):  # b is the best guess
+            a, b, c, fa, fb, fc = b, c, b, fb, fc, fb
+        tol = 0.5 * (1e-15 + _RTOL * abs(b))
+        half = 0.5 * (c - b)
+        if abs(half) <= tol or fb == 0:
+            return b
+        if abs(e) >= tol and abs(fa) > abs(fb):  # interpolate (secant or inverse quadratic)
+            s = fb / fa
+            if a == c:
+                p, q = 2 * half * s, 1 - s
+            else:
+                q, r = fa / fc, fb / fc
+                p = s * (2 * half * q * (q - r) - (b - a) * (r - 1))
+                q = (q - 1) * (r - 1) * (s - 1)
+            p, q = (p, -q) if p > 0 else (-p, q)
+            if 2 * p < min(3 * half * q - abs(tol * q), abs(e * q)):
+                e, d = d, p / q
+            else:
+                d = e = half
+        else:  # bisect
+            d = e = half
+        a, fa = b, fb
+        b += d if abs(d) > tol else math.copysign(tol, half)
+        fb = f(b)
+    return b
+
+
+#: Brent's relative tolerance (scipy's ``brentq`` default, 4·machine epsilon).
+_RTOL = 4 * float(np.finfo(float).eps)
+
+
+def _weighted(phat: np.ndarray, d: np.ndarray, x: float) -> float:
+    """``Σ p̂ᵢ·dᵢ/(1 + x·dᵢ)``: the score equation whose root θ gives the constrained MLE."""
+    return float(np.sum(phat * d / (1 + x * d)))
 
 
 def mle_score(phat: np.ndarray, scores: np.ndarray, s: float) -> np.ndarray:
     """The distribution nearest ``phat`` (maximum likelihood) with mean ``s`` (Van den Bergh,
     proposition 1.1)."""
     d = scores - s
-    theta = _root(lambda x: float(np.sum(phat * d / (1 + x * d))), -1 / d.max(), -1 / d.min())
+    theta = _root(partial(_weighted, phat, d), -1 / d.max(), -1 / d.min())
     return phat / (1 + theta * d)
 
 
@@ -122,7 +187,7 @@ def mle_normalized(phat: np.ndarray, scores: np.ndarray, t: float, mu_ref: float
         mu = float(np.sum(p * scores))
         sigma = math.sqrt(float(np.sum(p * (scores - mu) ** 2)))
         phi = scores - mu_ref - 0.5 * t * sigma * (1 + ((scores - mu) / sigma) ** 2)
-        theta = _root(lambda x: float(np.sum(phat * phi / (1 + x * phi))), -1 / phi.max(), -1 / phi.min())
+        theta = _root(partial(_weighted, phat, phi), -1 / phi.max(), -1 / phi.min())
         new = phat / (1 + theta * phi)
         done = float(np.max(np.abs(new - p))) < tol
         p = new
@@ -140,7 +205,7 @@ def llr(penta: Sequence[int], spec: SprtSpec) -> float:
     counts = np.where(counts == 0, REGULARIZE, counts)
     total = float(counts.sum())
     phat = counts / total
-    if spec.model == "normalized":
+    if spec.model is SprtModel.NORMALIZED:
         t0, t1 = (math.sqrt(2) * e / NELO_SCALE for e in (spec.elo0, spec.elo1))
         p0, p1 = mle_normalized(phat, PAIR_SCORES, t0), mle_normalized(phat, PAIR_SCORES, t1)
     else:

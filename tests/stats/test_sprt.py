@@ -1,4 +1,4 @@
-"""The GSPRT (arena/sprt.py): LLR against an independent constrained maximum-likelihood fit,
+"""The GSPRT (arena/stats/sprt.py): LLR against an independent constrained maximum-likelihood fit,
 Wald's bounds, pair order, edge cases, and the --sprt settings."""
 
 import math
@@ -9,8 +9,8 @@ import pytest
 from scipy.optimize import minimize
 
 from arena.errors import ConfigError
-from arena.reports.elo import score_from_elo
-from arena.sprt import SprtTally, bounds, llr, parse, verdict
+from arena.stats.elo import score_from_elo
+from arena.stats.sprt import SprtTally, bounds, llr, parse, verdict
 from arena.tournament.config import build
 
 A = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
@@ -138,7 +138,7 @@ def test_sprt_settings(tmp_path):
 
 
 def test_state_line_without_an_interval():
-    from arena.sprt import state_line
+    from arena.stats.sprt import state_line
     state = dict(elo0=0, elo1=50, llr=3.0, lower=-2.94, upper=2.94, verdict="H1", decided_at=20, pairs=20,
                  elo=math.inf, elo_low=math.nan, elo_high=math.nan)
     line = state_line(state)

@@ -4,7 +4,8 @@ import math
 
 import pytest
 
-from arena.reports.stats import binomial_test, equal_shares_test, wilson_interval
+from arena.stats.intervals import wilson_interval
+from arena.stats.significance import binomial_test, equal_shares_test
 
 
 def textbook_wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:

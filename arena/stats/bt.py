@@ -1,5 +1,6 @@
 """Bradley–Terry Elo of a 2-player field with a first-move term, fitted on all games at once
-(``docs/statistics.md`` "Ratings of a field").
+(``docs/statistics.md`` "Ratings of a field"). Uses scipy and pandas (reports only); the
+store's games become cells in ``arena.reports.pairs.bt_cells``.
 
 Model: the seat-0 bot ``i`` against the seat-1 bot ``j`` scores
 ``P = 1/(1 + 10^(-(r_i - r_j + f)/400))`` per game (the logistic Elo model of Bradley & Terry
@@ -36,8 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import linprog, minimize
 
-from arena.reports.coded import codes, matrix, seat_sizes, weights
-from arena.reports.elo import Z95
+from arena.stats.elo import Z95
 
 K = math.log(10) / 400  # Elo points -> natural logit
 #: Beyond this many Elo points a rating is treated as infinite (perfect separation).
@@ -60,35 +60,15 @@ class BTFit:
     reason: str = ""
 
 
-def cells(games: pd.DataFrame) -> pd.DataFrame:
-    """Aggregated 2-player games: one row per (``seat0``, ``seat1``) labels with ``n`` games
-    and ``points`` of seat 0 (win 1, draw ½). Rows with an ``n`` column (``coded.grouped``)
-    count ``n`` games each."""
-    sizes = seat_sizes(games)
-    two = games[sizes == 2]
-    if two.empty:
-        return pd.DataFrame(columns=["seat0", "seat1", "n", "points"])
-    sc, sv = codes(two, "seats")
-    rc, rv = codes(two, "ranks")
-    ranks = matrix(rv, 2, float)[rc]
-    pts = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
-    seats = matrix(sv, 2, object)[sc]
-    n = weights(two)
-    frame = pd.DataFrame({"seat0": seats[:, 0], "seat1": seats[:, 1], "n": n, "points": pts * n})
-    return frame.groupby(["seat0", "seat1"], sort=True)[["n", "points"]].sum().reset_index()
-
-
-def fit(games: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
-    """The Bradley–Terry fit of the 2-player ``games`` (store frame: ``seats``, ``ranks``).
-
-    Returns NaN figures (``converged`` False) without games or when a rating diverges.
-    """
-    return fit_cells(cells(games), order)
-
-
 def fit_cells(c: pd.DataFrame, order: Sequence[str] | None = None) -> BTFit:
-    """The Bradley–Terry fit of aggregated games (``cells``: ``seat0``, ``seat1``, ``n``,
-    ``points``); see ``fit``."""
+    """The Bradley–Terry fit of aggregated 2-player games: ``c`` has one row per (``seat0``,
+    ``seat1``) labels with ``n`` games and ``points`` of seat 0 (win 1, draw ½;
+    ``arena.reports.pairs.bt_cells`` builds it from the store's games). ``order``: labels in
+    field order (ties in the table keep it).
+
+    Returns NaN figures (``converged`` False, ``reason`` says why) with fewer than two bots,
+    separated games, a rank-deficient design or a diverging rating.
+    """
     labels = list(dict.fromkeys([*(order or ()), *sorted(set(c["seat0"]) | set(c["seat1"]))]))
     labels = [lab for lab in labels if lab in set(c["seat0"]) | set(c["seat1"])]
     k = len(labels)

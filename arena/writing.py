@@ -1,0 +1,140 @@
+"""Writing a tournament's results database (``docs/arena.md`` "Storage"): the schema, the
+rows of one game, the one-transaction helper and the upgrade of a store written by an earlier
+arena. ``arena.store.Store`` uses them; ``arena.reading`` reads what they write.
+
+Tables: ``tournament`` (one row), ``bots``, ``games`` (one row per finished game, with
+``moves_hash``), ``moves`` (one row per ply and seat), ``series`` (the position text a series
+started from, for a series of an openings file only; stores written before it existed have no
+such table, and ``arena.reading.load_series_start`` computes the start from the settings),
+``sprt`` (created by ``arena.store.save_sprt``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from arena.reading import _fail
+
+if TYPE_CHECKING:
+    from arena.referee import GameRecord
+
+SCHEMA = """
+CREATE TABLE tournament (
+    id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, game TEXT NOT NULL,
+    params TEXT NOT NULL, num_players INTEGER NOT NULL, seed INTEGER NOT NULL,
+    settings TEXT NOT NULL, total_games INTEGER NOT NULL, created TEXT NOT NULL);
+CREATE TABLE bots (position INTEGER NOT NULL, label TEXT PRIMARY KEY, spec TEXT NOT NULL);
+CREATE TABLE games (
+    game_id INTEGER PRIMARY KEY, series INTEGER NOT NULL, seed INTEGER NOT NULL,
+    seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
+    moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
+    fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER);
+CREATE INDEX games_series_hash ON games (series, moves_hash);
+CREATE TABLE moves (
+    game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
+    seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
+    evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
+CREATE TABLE series (series INTEGER PRIMARY KEY, start TEXT NOT NULL);
+"""
+#: The ``series`` table, for stores created before it (``upgrade``).
+SERIES_TABLE = "CREATE TABLE IF NOT EXISTS series (series INTEGER PRIMARY KEY, start TEXT NOT NULL)"
+#: Insert a series' start; the first one written stays.
+SERIES_INSERT = "INSERT OR IGNORE INTO series (series, start) VALUES (?, ?)"
+
+MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status")
+
+
+def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
+    """The ``games`` row of one finished game, by column name."""
+    o = record.outcome
+    moves = json.dumps(list(record.moves))
+    return dict(
+        game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
+        opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
+        moves=moves, scores=json.dumps([float(s) for s in o.scores]),
+        ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
+        fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
+        seconds=float(record.seconds), attempts=attempts, finished=finished, moves_hash=moves_hash(moves),
+    )
+
+
+def moves_hash(moves_json: str) -> int:
+    """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
+    ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
+    detection groups on it (``arena.aggregates.load_copies``)."""
+    return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
+
+
+HASH_INDEX = "CREATE INDEX IF NOT EXISTS games_series_hash ON games (series, moves_hash)"
+
+
+def _add_hashes(conn: sqlite3.Connection, path: Path) -> None:
+    """Give a store written before ``moves_hash`` existed the column, every stored game its
+    hash (``moves_hash``) and the index copy detection reads: once, when a
+    run opens it (a report only reads, and falls back to grouping on the move lists).
+
+    Raises:
+        ResultsError: the write failed (nothing changed).
+    """
+    if "moves_hash" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
+        return
+    conn.create_function("arena_moves_hash", 1, moves_hash, deterministic=True)
+    with transaction(conn, path):
+        conn.execute("ALTER TABLE games ADD COLUMN moves_hash INTEGER")
+        conn.execute("UPDATE games SET moves_hash = arena_moves_hash(moves)")
+        conn.execute(HASH_INDEX)
+
+
+def insert_sql(table: str, row: dict[str, Any]) -> str:
+    """``INSERT INTO table (col, ...) VALUES (:col, ...)`` for the keys of ``row``: rows are
+    written by column name, never by position."""
+    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})"
+
+
+class transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; sqlite errors -> ResultsError."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn, self.path = conn, path
+
+    def __enter__(self) -> None:
+        try:
+            if not self.conn.in_transaction:
+                self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "write results database") from None
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> Literal[False]:
+        if kind is None:
+            try:
+                self.conn.execute("COMMIT")
+                return False
+            except sqlite3.Error as err:
+                exc = err
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+        if isinstance(exc, sqlite3.Error):
+            raise _fail(self.path, exc, "write results database") from None
+        return False
+
+
+def upgrade(conn: sqlite3.Connection, path: Path) -> None:
+    """Bring a store written by an earlier arena up to this schema when a run opens it: the
+    ``moves_hash`` column and index (``_add_hashes``), the ``series`` table. A report only
+    reads, and falls back (``arena.reading``).
+
+    Raises:
+        ResultsError: the write failed (nothing changed).
+    """
+    _add_hashes(conn, path)
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='series'").fetchone():
+        with transaction(conn, path):
+            conn.execute(SERIES_TABLE)
