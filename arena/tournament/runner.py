@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,11 @@ from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
 from bots.registry import BotSpec, check_field
 
-__all__ = ["Plan", "RunSummary", "plan", "resume", "run_tournament"]
+__all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament"]
+
+#: makes a format's schedule from the game, the field's labels and the series settings (a
+#: ``Schedule`` subclass is one)
+ScheduleFactory = Callable[[Game, Sequence[str], SeriesSettings], Schedule]
 
 log = logging.getLogger("arena.runner")
 #: games released ahead of the results per local worker (the pool keeps at most
@@ -85,9 +89,10 @@ def series_settings(cfg: TournamentConfig, seeding: int = SEEDING) -> SeriesSett
                           tuple(cfg.openings), check_openings_order(cfg.openings_order), seeding)
 
 
-def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
+def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
     """Check the settings and make the schedule (``seeding``: the bot seeding scheme, default
-    the current one).
+    the current one; ``schedule``: a format of one's own, called with the game, the field's
+    labels and the ``SeriesSettings``, instead of ``make_schedule``'s).
 
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, or
@@ -105,12 +110,15 @@ def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
             raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
     labels = [s.label for s in specs]
     settings = series_settings(cfg, SEEDING if seeding is None else seeding)
-    schedule = make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt)
-    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, schedule, cfg.settings())
+    made = (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if schedule is None
+            else schedule(game, labels, settings))
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings())
 
 
-def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan, str | None]:
-    """The plan of a run on a stored tournament, and a note for the user (or ``None``).
+def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any],
+           factory: ScheduleFactory | None = None) -> tuple[Plan, str | None]:
+    """The plan of a run on a stored tournament, and a note for the user (or ``None``)
+    (``factory``: as ``plan``'s ``schedule``).
 
     The stored settings stay the tournament's (a larger ``games`` raises their ``games``); the
     schedule uses the stored bot seeding scheme (``seeding``, 1 when absent: stored before it).
@@ -125,7 +133,7 @@ def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan
                            "use another --name or the same settings")
     seeding = stored.get("seeding", 1)
     if seeding != p.settings["seeding"]:
-        p = replace(p, schedule=plan(cfg, seeding).schedule)
+        p = replace(p, schedule=plan(cfg, seeding, factory).schedule)
     had, note = int(stored["games"]), None
     if cfg.games > had:
         note = f"extended from {had} to {cfg.games} games per pairing"
@@ -194,9 +202,12 @@ def _reaped() -> Iterator[None]:
                     len(killed), killed)
 
 
-def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = ()) -> RunSummary:
+def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
+                   schedule: ScheduleFactory | None = None) -> RunSummary:
     """Play the games of ``cfg``'s schedule not yet stored under its name; each committed when
-    it ends. ``observers`` are told of the run after the runner's own (ratings, faults).
+    it ends. ``observers`` are told of the run after the runner's own (ratings, faults);
+    ``schedule``: a format of one's own (as ``plan``'s; the stored settings do not name it:
+    give such a run its own ``name``).
 
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad settings (nothing is stored).
@@ -206,20 +217,21 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = ()) ->
             that cannot be shipped to it (games already committed stay).
     """
     with _reaped():  # what bots built and engines probed here started: nothing outlives this
-        p = plan(cfg)
+        p = plan(cfg, schedule=schedule)
     specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
     legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
     if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
         p = replace(p, name=legacy)
-    return _Run(cfg, p, specs, Store.open(cfg.results, p.name), observers).run()
+    return _Run(cfg, p, specs, Store.open(cfg.results, p.name), observers, schedule).run()
 
 
 class _Run:
     """One run of ``run_tournament`` on its open store: open, play, close."""
 
     def __init__(self, cfg: TournamentConfig, p: Plan, specs: dict[str, BotSpec], store: Store,
-                 observers: Sequence[Observer]) -> None:
+                 observers: Sequence[Observer], factory: ScheduleFactory | None) -> None:
         self.cfg, self.p, self.specs, self.store, self.extra = cfg, p, specs, store, list(observers)
+        self.factory = factory
         self.summary = RunSummary(p.name, store.path, p.schedule.total, 0)
         self.observers: list[Observer] = []  # told once ``started`` (``_open``)
         self.before: tuple[dict[str, Any], int] | None = None  # the stored settings and total
@@ -249,7 +261,7 @@ class _Run:
         cfg, store = self.cfg, self.store
         self.before = stored = store.stored()
         if stored is not None:
-            self.p, self.summary.note = resume(self.p, cfg, stored[0])
+            self.p, self.summary.note = resume(self.p, cfg, stored[0], self.factory)
             self.summary.total = max(self.p.schedule.total, stored[1])
         p, grow = self.p, stored is not None and cfg.games > int(stored[0]["games"])
         store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, p.settings,

@@ -93,7 +93,7 @@ class FixedPairings(Schedule):
 
     def next_games(self, limit: int) -> list[GameTask]:
         out: list[GameTask] = []
-        while self._next < len(self.tasks) and len(out) < limit:
+        while not self.done and self._next < len(self.tasks) and len(out) < limit:
             task = self.tasks[self._next]
             if task.game_id not in self._stored:
                 out.append(task)
