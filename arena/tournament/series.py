@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from itertools import permutations
 from pathlib import Path
+from typing import Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.games import Game
@@ -102,7 +103,7 @@ def check_openings_order(order: str) -> OpeningsOrder:
     return OpeningsOrder(check_choice("openings order", order, OPENINGS_ORDERS))
 
 
-def seat_orders(pairing: Sequence[str], rotation: str = "cyclic") -> list[tuple[str, ...]]:
+def seat_orders(pairing: Sequence[Any], rotation: str = "cyclic") -> list[tuple[Any, ...]]:
     """The seat orders of one series: the k cyclic rotations, or all k! permutations.
 
     Raises:
