@@ -13,12 +13,14 @@ objects (issue 14: reports at a million games).
 from __future__ import annotations
 
 import json
-from typing import Any
-
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from arena.reading import _reading
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
 
 def has_hashes(conn: Any) -> bool:
     """Whether every stored game has its ``moves_hash`` (stores written before it was added
@@ -42,6 +44,8 @@ def load_copies(db: Any) -> list[int]:
     Raises:
         ResultsError: unreadable database.
     """
+    import pandas as pd
+
     with _reading(db) as conn:
         key = "moves_hash" if has_hashes(conn) else "moves"
         df = pd.read_sql_query(
@@ -73,6 +77,9 @@ def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.Dat
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
+    import numpy as np
+    import pandas as pd
+
     cols = ", ".join(f"group_concat({c})" for c in _NUMBERS[:-1])
     times = "group_concat(printf('%!.17g', seconds))" if seconds else "NULL"
     sql = (f"SELECT {cols}, group_concat(coalesce(fault_seat, -1)), {times}, "

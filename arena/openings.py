@@ -9,12 +9,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from enum import StrEnum
 
-from arena.errors import ConfigError
+from arena.numbers import check_choice
 from arena.referee import derive_seed
 
-#: ``--openings-order`` values: the file's order, or a seeded shuffle of each pass.
-OPENINGS_ORDERS = ("sequential", "random")
+
+class OpeningsOrder(StrEnum):
+    """The order series take the positions of an openings file (``--openings-order``; the
+    value is the option's text)."""
+
+    #: file order, from the top again after the last
+    SEQUENTIAL = "sequential"
+    #: each pass through the file a seeded shuffle (``series_start``)
+    RANDOM = "random"
+
+
+#: the accepted texts, in the order error messages list them
+OPENINGS_ORDERS = tuple(o.value for o in OpeningsOrder)
+
+
+def check_openings_order(order: str) -> OpeningsOrder:
+    """``order`` as an ``OpeningsOrder``.
+
+    Raises:
+        ConfigError: unknown order (the message lists the accepted ones).
+    """
+    return OpeningsOrder(check_choice("openings order", order, OPENINGS_ORDERS))
 
 
 def series_start(openings: Sequence[str], order: str, seed: int, series: int) -> str | None:
@@ -26,12 +47,11 @@ def series_start(openings: Sequence[str], order: str, seed: int, series: int) ->
     Raises:
         ConfigError: unknown order.
     """
-    if order not in OPENINGS_ORDERS:
-        raise ConfigError(f"unknown openings order {order!r}; accepted: {', '.join(OPENINGS_ORDERS)}")
+    kind = check_openings_order(order)
     if not openings:
         return None
     cycle, place = divmod(series, len(openings))
     order_ = list(range(len(openings)))
-    if order == "random":
+    if kind is OpeningsOrder.RANDOM:
         random.Random(derive_seed(seed, "openings", cycle)).shuffle(order_)
     return openings[order_[place]]

@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import trueskill
 
 from arena.errors import ResultsError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: The draw probability of the default environment (see the module docstring).
 DRAW_PROBABILITY = 0.10
@@ -74,6 +77,8 @@ def rate_games(
     rows = [
         (label, r.mu, r.sigma, conservative(r), counts[label]) for label, r in ratings.items()
     ]
+    import pandas as pd
+
     frame = pd.DataFrame(rows, columns=RATING_COLUMNS)
     frame["games"] = frame["games"].astype(int)
     return frame.sort_values(["conservative", "label"], ascending=[False, True], ignore_index=True)
@@ -91,6 +96,8 @@ def rating_history(games: pd.DataFrame, env: trueskill.TrueSkill | None = None) 
     """
     history: list[tuple] = []
     _replay(games, env or make_env(), None, history)
+    import pandas as pd
+
     return pd.DataFrame(history, columns=["game_id", *RATING_COLUMNS])
 
 
@@ -196,6 +203,8 @@ def _replay(games, env, labels, history):
 def ratings_frame(ratings: dict[str, tuple[float, float]], counts: dict[str, int]) -> pd.DataFrame:
     """The ``rate_games`` table of ratings ``label -> (mu, sigma)`` and games rated."""
     rows = [(label, mu, sigma, mu - 3 * sigma, counts[label]) for label, (mu, sigma) in ratings.items()]
+    import pandas as pd
+
     frame = pd.DataFrame(rows, columns=RATING_COLUMNS)
     frame["games"] = frame["games"].astype(int)
     return frame.sort_values(["conservative", "label"], ascending=[False, True], ignore_index=True)

@@ -8,15 +8,17 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError
 from arena.openings import series_start
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
 SCHEMA_VERSION = 1
@@ -104,7 +106,7 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
     conn, owned = _conn(db)
     try:
         yield conn
-    except (sqlite3.Error, pd.errors.DatabaseError) as exc:
+    except (sqlite3.Error, *_pandas_errors()) as exc:
         path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else None)
         raise unreadable(conn, exc, path) from None
     finally:
@@ -112,7 +114,15 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
             conn.close()
 
 
+def _pandas_errors() -> tuple[type[BaseException], ...]:
+    """pandas' database error, once pandas is loaded (only a pandas reader raises it)."""
+    pandas = sys.modules.get("pandas")
+    return (pandas.errors.DatabaseError,) if pandas is not None else ()
+
+
 def _query(db: Any, sql: str) -> pd.DataFrame:
+    import pandas as pd
+
     with _reading(db) as conn:
         return pd.read_sql_query(sql, conn)
 

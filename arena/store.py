@@ -22,11 +22,10 @@ import logging
 import os
 import sqlite3
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import pandas as pd
 
 from arena.aggregates import (  # noqa: F401 (re-exported: their home before the split)
     SEARCH_SUMS,
@@ -57,6 +56,8 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
 from arena.writing import MOVE_FIELDS, SCHEMA, SERIES_INSERT, game_row, insert_sql, transaction, upgrade
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from arena.referee import GameRecord
 
 log = logging.getLogger("arena.store")
@@ -87,6 +88,23 @@ def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "resul
         f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
         + (f"found: {', '.join(found)}" if found else "none stored there yet")
     )
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """The outcome of one stored game, as a schedule and the run's observers read it.
+
+    Attributes:
+        game_id: 1-based game id.
+        series: 0-based series index within its pairing.
+        seats: bot labels by 0-based seat.
+        ranks: each seat's rank, 1 = first (ties share a rank).
+    """
+
+    game_id: int
+    series: int
+    seats: tuple[str, ...]
+    ranks: tuple[int, ...]
 
 
 class Store:
@@ -258,6 +276,19 @@ class Store:
             return {r[0] for r in self.conn.execute("SELECT game_id FROM games")}
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
+
+    def results(self) -> list[StoredGame]:
+        """Every stored game's outcome, in game-id order (plain rows: no pandas).
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        try:
+            rows = self.conn.execute("SELECT game_id, series, seats, ranks FROM games ORDER BY game_id").fetchall()
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+        return [StoredGame(int(g), int(s), tuple(json.loads(seats)), tuple(int(r) for r in json.loads(ranks)))
+                for g, s, seats, ranks in rows]
 
     def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
                  start: str | None = None) -> None:

@@ -17,7 +17,7 @@ def nim_registered(monkeypatch):
 def run_field(tmp_path, bad, **extra):
     cfg = build(dict(game="nim", params={"pile": "12"}, bots=["random", f"bad={BROKEN}{bad}"], games=2,
                      workers=2, results=str(tmp_path), opening_plies=0, **extra))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     assert summary.stored == summary.total == 2
     return summary, load_games(summary.path)
 
@@ -102,7 +102,7 @@ def test_workers_killed_while_logging_never_hang_the_run(tmp_path):
     code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
             "from arena.tournament import build, run_tournament\n"
             f"s = run_tournament(build(dict(game='nim', params={{'pile': '12'}}, bots=['random', "
-            f"'{BROKEN}LogAndDie'], games=6, workers=2, retries=1, results={str(tmp_path)!r})), progress=False)\n"
+            f"'{BROKEN}LogAndDie'], games=6, workers=2, retries=1, results={str(tmp_path)!r})))\n"
             "assert s.stored == s.total == 6, s\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=root, timeout=120, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -219,7 +219,7 @@ def test_an_exception_text_no_codec_writes_or_of_megabytes_is_stored_bounded(tmp
         out = tmp_path / bad
         cfg = build(dict(game="interaction", bots=["random", f"bad={BROKEN}{bad}"], games=2, workers=2,
                          results=str(out), isolation=isolation))
-        summary = run_tournament(cfg, progress=False)
+        summary = run_tournament(cfg)
         assert summary.stored == summary.total == 2
         games = load_games(summary.path)
         for row in games.itertuples():

@@ -204,6 +204,5 @@ def test_the_runner_side_statistics_load_no_scipy_or_pandas(module):
     assert not {"scipy", "pandas"} & loaded_after(module)
 
 
-@pytest.mark.xfail(strict=False, reason="lands with the schedule runner")
 def test_importing_the_runner_loads_no_pandas_or_scipy():
     assert not {"scipy", "pandas"} & loaded_after("arena.tournament.runner")

@@ -162,7 +162,7 @@ def test_a_game_error_in_a_tournament_is_stored_and_logged(tmp_path, monkeypatch
     monkeypatch.setitem(arena.games._BUILTIN, "buggy-nim", "tests.test_referee:BuggyNim")
     cfg = build(dict(game="buggy-nim", params={"pile": "9"}, bots=["random", "t2=tests/test_referee.py#TakeTwo"],
                      games=2, workers=1, results=str(tmp_path), opening_plies=0))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     games = load_games(summary.path)
     assert (games.termination == "game_error").any() and games.fault_seat.isna().all()
     log = (tmp_path / f"{summary.name}.log").read_text()

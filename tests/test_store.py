@@ -29,7 +29,7 @@ def digest(path):
 
 
 def test_loaders_layout(tmp_path):
-    s = run_tournament(cfg(tmp_path, opening_plies=2), progress=False)
+    s = run_tournament(cfg(tmp_path, opening_plies=2))
     games = load_games(s.path)
     assert list(games.columns) == ["game_id", "series", "seed", "seats", "ranks", "scores", "termination",
                                    "fault_seat", "plies", "opening_plies", "seconds"]
@@ -59,7 +59,7 @@ def test_results_path_that_is_a_file(tmp_path):
     f = tmp_path / "file"
     f.write_text("x")
     with pytest.raises(ResultsError, match="is a file"):
-        run_tournament(cfg(f), progress=False)
+        run_tournament(cfg(f))
     assert f.read_text() == "x"
 
 
@@ -76,7 +76,7 @@ def test_corrupt_or_foreign_database_is_refused_unchanged(tmp_path, content, mat
         path.write_bytes(content)
     before = digest(path)
     with pytest.raises(ResultsError, match=match):
-        run_tournament(cfg(tmp_path), progress=False)
+        run_tournament(cfg(tmp_path))
     with pytest.raises(ResultsError):
         load_games(path)
     assert digest(path) == before
@@ -92,7 +92,7 @@ def _stored(path):
 
 
 def test_read_only_database_is_refused_with_nothing_changed(tmp_path, monkeypatch):
-    s = run_tournament(cfg(tmp_path), progress=False)
+    s = run_tournament(cfg(tmp_path))
     conn = sqlite3.connect(s.path)
     conn.execute("DELETE FROM moves WHERE game_id = 4")
     conn.execute("DELETE FROM games WHERE game_id = 4")
@@ -102,7 +102,7 @@ def test_read_only_database_is_refused_with_nothing_changed(tmp_path, monkeypatc
     monkeypatch.setattr(Store, "_connect", staticmethod(
         lambda path: sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)))
     with pytest.raises(ResultsError, match="readonly"):
-        run_tournament(cfg(tmp_path), progress=False)
+        run_tournament(cfg(tmp_path))
     assert _stored(s.path) == before
 
 
@@ -116,8 +116,7 @@ def test_full_disk_stops_the_run_keeping_whole_games(tmp_path, monkeypatch):
 
     monkeypatch.setattr(Store, "begin", begin_then_fill)
     with pytest.raises(ResultsError, match="full"):
-        run_tournament(cfg(tmp_path, params={"pile": "60"}, games=40, bots=["random", "b=random", "c=random"]),
-                       progress=False)
+        run_tournament(cfg(tmp_path, params={"pile": "60"}, games=40, bots=["random", "b=random", "c=random"]))
     games, moves = _stored(tmp_path / "t.sqlite")
     assert 0 < len(games) < 120
     assert {m[0] for m in moves} == {g[0] for g in games}
@@ -152,7 +151,7 @@ def run_cli(args, capsys):
     (["export", "nosuch"], "no tournament"),
 ])
 def test_bad_inputs_exit_2_with_one_line(tmp_path, capsys, args, needle):
-    s = run_tournament(cfg(tmp_path), progress=False)
+    s = run_tournament(cfg(tmp_path))
     before = _stored(s.path)
     code, out, err = run_cli(args + ["--results", str(tmp_path)], capsys)
     assert code == 2
@@ -173,7 +172,7 @@ def test_bad_toml_and_changed_config_exit_2(tmp_path, capsys):
     twice.write_text("move_time = 0.5\nmove-time = 1\n")
     code, _, err = run_cli(["run", "--config", str(twice)], capsys)
     assert code == 2 and "key 'move-time' given twice" in err and err.count("\n") == 1
-    s = run_tournament(cfg(tmp_path), progress=False)
+    s = run_tournament(cfg(tmp_path))
     before = _stored(s.path)
     code, _, err = run_cli(["run", "--game", "nim", "-p", "pile=15", "--bot", "random", "--bot", "b=random",
                             "--seed", "6", "--name", "t", "--results", str(tmp_path)], capsys)
@@ -182,7 +181,7 @@ def test_bad_toml_and_changed_config_exit_2(tmp_path, capsys):
 
 def test_export_and_replay(tmp_path, capsys):
     import json
-    run_tournament(cfg(tmp_path, opening_plies=1), progress=False)
+    run_tournament(cfg(tmp_path, opening_plies=1))
     out = tmp_path / "g.jsonl"
     main_ok = ["export", "t", "--format", "jsonl", "--out", str(out), "--results", str(tmp_path)]
     with pytest.raises(SystemExit) as exc:
@@ -241,11 +240,11 @@ def test_a_run_refused_after_the_store_opened_leaves_no_new_results_file(tmp_pat
 def test_a_refused_run_leaves_a_stored_tournament_as_it_was(tmp_path, monkeypatch):
     """A store with games, resumed with more games per pairing and then refused: its games and
     its settings stay as they were (no extension recorded)."""
-    s = run_tournament(cfg(tmp_path), progress=False)
+    s = run_tournament(cfg(tmp_path))
     before, info = _stored(s.path), load_tournament(s.path)
     _refuse_pool(monkeypatch)
     with pytest.raises(ConfigError, match="keep dying"):
-        run_tournament(cfg(tmp_path, games=8), progress=False)
+        run_tournament(cfg(tmp_path, games=8))
     assert _stored(s.path) == before and load_tournament(s.path) == info and info["settings"]["games"] == 4
 
 
@@ -254,7 +253,7 @@ def test_an_empty_store_left_by_an_earlier_run_is_not_removed(tmp_path, monkeypa
     Store.open(tmp_path, "t").close()
     _refuse_pool(monkeypatch)
     with pytest.raises(ConfigError, match="keep dying"):
-        run_tournament(cfg(tmp_path), progress=False)
+        run_tournament(cfg(tmp_path))
     assert (tmp_path / "t.sqlite").is_file() and load_tournament(tmp_path / "t.sqlite")["name"] == "t"
 
 
@@ -302,7 +301,7 @@ def test_a_store_that_cannot_be_created_leaves_no_empty_file(tmp_path, monkeypat
 
     monkeypatch.setattr(Store, "_connect", staticmethod(tiny))
     with pytest.raises(ResultsError, match="cannot create results database .* full"):
-        run_tournament(cfg(tmp_path), progress=False)
+        run_tournament(cfg(tmp_path))
     assert not list(tmp_path.glob("t.sqlite*"))
 
 

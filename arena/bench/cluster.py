@@ -62,7 +62,7 @@ def _seconds(values: dict, **where) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one run."""
     with tempfile.TemporaryDirectory() as tmp:
         cpu, start = _cpu(), time.perf_counter()
-        summary = run_tournament(build({**values, **where, "results": tmp}), progress=False)
+        summary = run_tournament(build({**values, **where, "results": tmp}))
         elapsed = time.perf_counter() - start
         time.sleep(0.2)  # the Dask worker reaps its game worker (closed at the run's end)
         cpu = _cpu() - cpu

@@ -73,7 +73,7 @@ def _arena_seconds(cfg) -> tuple[float, float]:
     """(wall, CPU) seconds of ``run_tournament`` into a fresh results directory."""
     with tempfile.TemporaryDirectory() as tmp:
         start, cpu = time.perf_counter(), _cpu()
-        summary = run_tournament(build({**_values(cfg), "results": tmp}), progress=False)
+        summary = run_tournament(build({**_values(cfg), "results": tmp}))
         elapsed = time.perf_counter() - start, _cpu() - cpu
         assert summary.played == summary.total
     return elapsed
@@ -216,7 +216,7 @@ def replacement(games: int) -> list[Figure]:
         for runs, spec in ((quiet_runs, killer), (logging_runs, f"{killer}:records=50,size=1000")):
             with tempfile.TemporaryDirectory() as tmp:
                 start = time.perf_counter()
-                summary = run_tournament(build({**values, "bots": ["random", spec], "results": tmp}), progress=False)
+                summary = run_tournament(build({**values, "bots": ["random", spec], "results": tmp}))
                 runs.append(time.perf_counter() - start)
                 assert summary.played == summary.total and summary.workers_replaced == summary.total
     quiet, logged = min(quiet_runs), min(logging_runs)

@@ -68,7 +68,7 @@ def run(
     if note:
         err.print(note, markup=False, highlight=False)
     with _console_log(err if verbose else None):
-        summary = run_tournament(cfg, console=err, progress=not quiet)
+        summary = run_tournament(cfg, () if quiet else _progress_observers(err))
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
                   f"{summary.stored}/{summary.total} stored in {summary.path}"
@@ -89,6 +89,49 @@ def run(
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
     console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
+
+
+def _progress_observers(console) -> list:
+    """The run's progress bar on ``console``: the games stored of those planned, games per
+    second, the time left, and a two-bot match's score line (with the SPRT's state) as its
+    description (``arena.tournament.live.MatchLine``)."""
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    from arena.tournament.live import MatchLine
+    from arena.tournament.observers import Observer
+
+    class Rate(ProgressColumn):
+        def render(self, task) -> Text:
+            return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
+
+    class Bar(Observer):
+        """Drawn from the first game stored on (a refused run draws nothing)."""
+
+        def __init__(self, line: MatchLine) -> None:
+            self.line, self.start, self.bar, self.task = line, None, None, None
+
+        def started(self, start) -> None:
+            self.start = start
+
+        def stored(self, result) -> None:
+            if self.bar is None:
+                self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                    Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                                    transient=False)
+                self.bar.start()
+                self.task = self.bar.add_task(self.start.name, total=self.start.total,
+                                              completed=len(self.start.stored))
+            line = self.line.line()
+            self.bar.update(self.task, advance=1, **({} if line is None else {"description": escape(line)}))
+
+        def finished(self, summary) -> None:
+            if self.bar is not None:
+                self.bar.stop()
+
+    line = MatchLine()
+    return [line, Bar(line)]
 
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:

@@ -113,6 +113,7 @@ class ClusterPool:
         self.batch_of: dict[Any, list[GameTask]] = {}  # future in flight -> its games, in order
         self.heard: dict[str, float] = {}  # address -> when it last ended a game (or got work, idle)
         self.tasks: dict[int, GameTask] = {}  # game id -> game not yet stored
+        self.pending: deque[GameTask] = deque()  # games not submitted to the cluster yet
         self.submitted = 0
         #: workers given up on (lost, left, or no game ended for ``stall`` seconds): address -> the
         #: server given up on there (``WorkerEvents.server``); a later server at that address gets work
@@ -152,15 +153,23 @@ class ClusterPool:
         """The workers are asked again at the next look (a worker joined)."""
         self.asked = -math.inf
 
-    def run(self, tasks: Iterable[GameTask]) -> Iterator[Result]:
-        """Play ``tasks``; the client closes when the generator ends.
+    def submit(self, tasks: Iterable[GameTask]) -> None:
+        """Queue ``tasks``: a running ``run`` plays them too (call it between two of its
+        results, from the thread iterating it)."""
+        for task in tasks:
+            self.pending.append(task)
+            self.tasks[task.game_id] = task
+
+    def run(self, tasks: Iterable[GameTask] = ()) -> Iterator[Result]:
+        """Play ``tasks`` and the games submitted until none is left without a record; the
+        client closes when the generator ends.
 
         Raises:
             ClusterError: the scheduler was lost or stalled, or a game task failed on a worker
                 (for instance arena is not installed there).
         """
-        pending, deaths, checked = deque(tasks), {}, time.monotonic()
-        self.tasks = {task.game_id: task for task in pending}
+        self.submit(tasks)
+        pending, deaths, checked = self.pending, {}, time.monotonic()
         try:
             while self.tasks:
                 try:

@@ -1,28 +1,40 @@
 """Pairings: which bots meet (``docs/arena.md`` "Tournaments").
 
 A pairing is a tuple of k bot labels (k = the game's number of players) in field order;
-series.py turns it into games with rotated seats. A new format is one small function here.
+series.py turns it into games with rotated seats; ``arena.tournament.schedule`` plays them
+(a format that decides its next games from the results is a ``Schedule`` class there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from itertools import combinations
 
 from arena.errors import ConfigError
 from arena.numbers import check_choice
 
-FORMATS = ("round-robin", "gauntlet")
+
+class Format(StrEnum):
+    """A tournament format (``--format``; the value is the option's text)."""
+
+    #: every k-subset of the field meets (``round_robin``)
+    ROUND_ROBIN = "round-robin"
+    #: the first bot, the challenger, meets every (k-1)-subset of the others (``gauntlet``)
+    GAUNTLET = "gauntlet"
 
 
+#: the accepted ``--format`` texts, in the order the error message lists them
+FORMATS = tuple(f.value for f in Format)
 
-def check_format(fmt: str) -> str:
-    """``fmt`` if it is a tournament format (``FORMATS``).
+
+def check_format(fmt: str) -> Format:
+    """``fmt`` as a ``Format``.
 
     Raises:
         ConfigError: unknown format (the message lists the accepted ones).
     """
-    return check_choice("tournament format", fmt, FORMATS)
+    return Format(check_choice("tournament format", fmt, FORMATS))
 
 
 def round_robin(field: Sequence[str], k: int) -> list[tuple[str, ...]]:
@@ -47,12 +59,12 @@ def pairings(fmt: str, field: Sequence[str], k: int) -> list[tuple[str, ...]]:
         ConfigError: unknown format, or a field too small for one game (fill it first:
             ``--fill SPEC``).
     """
-    check_format(fmt)
+    kind = check_format(fmt)
     if len(field) < k:
         raise ConfigError(
             f"a {k}-player game needs at least {k} bots, got {len(field)}; "
             "add --bot SPEC or fill empty seats with --fill random (or another bot spec)"
         )
-    if fmt == "gauntlet" and len(field) < 2:
+    if kind is Format.GAUNTLET and len(field) < 2:
         raise ConfigError("a gauntlet needs a challenger and at least one opponent (two --bot)")
-    return round_robin(field, k) if fmt == "round-robin" else gauntlet(field, k)
+    return round_robin(field, k) if kind is Format.ROUND_ROBIN else gauntlet(field, k)

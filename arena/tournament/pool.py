@@ -100,6 +100,7 @@ class Result:
 
 class Pool:
     """Plays ``GameTask`` s on ``workers`` processes; ``run`` yields each ``Result`` as it finishes.
+    Games enter by ``submit`` (before or while ``run`` goes on) or ``run``'s ``tasks``.
 
     Args:
         setup: what every worker needs (game, bots, limits).
@@ -128,6 +129,7 @@ class Pool:
         self.replaced = 0
         self.idle_deaths = 0
         self.mean_seconds: float | None = None  # running mean of game durations
+        self.pending: deque[GameTask] = deque()  # games submitted, not yet given to a worker
 
     def _depth(self) -> int:
         if not self.mean_seconds:
@@ -145,8 +147,15 @@ class Pool:
             raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
 
-    def run(self, tasks: Iterable[GameTask], keep: bool = False, inbox: Any = None) -> Iterator[Result]:
-        """Play ``tasks``, yielding each ``Result`` as it ends.
+    def submit(self, tasks: Iterable[GameTask]) -> None:
+        """Queue ``tasks`` behind the games pending: a running ``run`` plays them too (call it
+        between two of its results, from the thread iterating it)."""
+        self.pending.extend(tasks)
+
+    def run(self, tasks: Iterable[GameTask] = (), keep: bool = False, inbox: Any = None) -> Iterator[Result]:
+        """Play ``tasks`` and the games submitted, yielding each ``Result`` as it ends; the run
+        ends when none is pending or in flight. Workers started: ``workers``, at most as many as
+        games pending when it starts (all of them with ``inbox``).
 
         ``keep``: leave the worker processes running after the last result, for the next
         ``run``; an interrupted run closes them whatever ``keep`` says.
@@ -155,7 +164,8 @@ class Pool:
         wait, ``take()`` returns them, ``closed`` ends the run once they are played); the
         workers then all start at once and keep their next game in their pipe, as here.
         """
-        pending = deque(tasks)
+        self.submit(tasks)
+        pending = self.pending
         deaths: dict[int, int] = {}
         if not hasattr(self, "_before"):  # once per pool (``keep``: a later run reuses it)
             with children_lock():
@@ -182,6 +192,7 @@ class Pool:
                 self._fill(pending)  # workers play on while the caller stores
                 yield from done
         except BaseException:
+            pending.clear()  # an interrupted run's games are not played by a later one
             self.close()
             raise
         if not keep:

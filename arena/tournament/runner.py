@@ -1,8 +1,13 @@
-"""Run a tournament: plan the games, open the store, play the missing games on the pool.
+"""Run a tournament: ask the schedule for games, play them on the pool, store each record.
 
-``run_tournament(config)`` is what ``arena run`` calls; library users call it the same way.
-A resumed run (same name, same settings) plays only the games not yet stored; Ctrl-C stops
-cleanly, keeping every finished game (``docs/arena.md`` "Tournaments", "Storage").
+``run_tournament(config, observers)`` is what ``arena run`` calls; library users call it the
+same way. The run is one loop: the schedule (``arena.tournament.schedule``) releases the games
+it wants now, the pool plays them, each record is checked (``referee_check``), committed and
+told to the schedule and to the observers (``arena.tournament.observers``: ratings, faults,
+and the caller's own, e.g. a progress bar), until the schedule is done. A resumed run (same
+name, same settings) replays the stored games into the schedule, which releases only the games
+not yet stored; Ctrl-C stops cleanly, keeping every finished game (``docs/arena.md``
+"Tournaments", "Storage").
 
 Resuming (``resume``): a larger ``games`` extends a stored tournament (new series appended, game
 ids continue); a smaller one plays nothing beyond its first ``games`` per pairing and leaves
@@ -15,75 +20,79 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
-from rich.markup import escape
-from rich.text import Text
 
 import arena.games
 import bots as bot_registry
 from arena.engine.sandbox import check_isolated, isolate, sweep_ended
-from arena.os_guard import orphans_reaped
 from arena.errors import ArenaError, BotSpecError, ResultsError
 from arena.games import Game
-from arena import rating_state
-from arena.ratings import make_env
-from arena.referee import referee_check
-from arena.aggregates import game_sums
-from arena.store import Store, db_path, load_games, save_sprt
+from arena.os_guard import orphans_reaped
+from arena.referee import SEEDING, referee_check
+from arena.store import Store, StoredGame, db_path, save_sprt
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
-from arena.tournament.live import watch_for
-from arena.tournament.pairing import pairings
-from arena.tournament.pool import Pool, open_workers
-from arena.tournament.series import GameTask, schedule
+from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary
+from arena.tournament.pairing import check_format
+from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
+from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch, make_schedule
+from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
 from bots.registry import BotSpec, check_field
 
+__all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament"]
+
+#: makes a format's schedule from the game, the field's labels and the series settings (a
+#: ``Schedule`` subclass is one)
+ScheduleFactory = Callable[[Game, Sequence[str], SeriesSettings], Schedule]
+
 log = logging.getLogger("arena.runner")
-#: Seconds between saves of the rating state during a run.
-SAVE_EVERY = 1.0
+#: games released ahead of the results per local worker (the pool keeps at most
+#: ``PREFETCH_MAX`` in each worker's pipe: the rest wait in its queue)
+WINDOW_PER_WORKER = 2 * PREFETCH_MAX
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A tournament's games before they are played."""
+    """A tournament before it is played: its name, game, field (label -> spec, field order),
+    schedule, and the settings stored with it."""
 
     name: str
     game: Game
-    specs: dict[str, BotSpec]  # label -> spec, field order
-    tasks: list[GameTask]
+    specs: dict[str, BotSpec]
+    schedule: Schedule
     settings: dict[str, Any]
 
+    @property
+    def tasks(self) -> list[GameTask]:
+        """Every game of a fixed-pairings schedule (round-robin, gauntlet; an SPRT match's up to
+        its limit), in game-id order.
 
-@dataclass
-class RunSummary:
-    """What a run did: ``played`` now, ``stored`` in all, ``total`` planned; ``seconds`` wall."""
-
-    name: str
-    path: Path
-    total: int
-    stored: int
-    played: int = 0
-    seconds: float = 0.0
-    interrupted: bool = False
-    workers_replaced: int = 0
-    faults: dict[str, int] = field(default_factory=dict)
-    #: one line on how the stored tournament was resumed (extended, or asked for fewer games)
-    note: str | None = None
-    sprt: dict | None = None  # the SPRT's state (``arena.sprt.SprtTally.state``) with --sprt
-    #: games whose worker record the runner's replay contradicted (``arena.referee.check``)
-    mismatches: int = 0
+        Raises:
+            TypeError: a schedule that decides its games as it goes.
+        """
+        if not isinstance(self.schedule, FixedPairings):
+            raise TypeError(f"a {type(self.schedule).__name__} schedule does not list its games up front")
+        return self.schedule.tasks
 
 
-def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
-    """Check the settings and list the games (``seeding``: the bot seeding scheme, default the
-    current one).
+def series_settings(cfg: TournamentConfig, seeding: int = SEEDING) -> SeriesSettings:
+    """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme).
+
+    Raises:
+        ConfigError: unknown seat rotation or openings order.
+    """
+    return SeriesSettings(cfg.games, cfg.seed, cfg.opening_plies, check_rotation(cfg.seat_rotation),
+                          tuple(cfg.openings), check_openings_order(cfg.openings_order), seeding)
+
+
+def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
+    """Check the settings and make the schedule (``seeding``: the bot seeding scheme, default
+    the current one; ``schedule``: a format of one's own, called with the game, the field's
+    labels and the ``SeriesSettings``, instead of ``make_schedule``'s).
 
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, or
@@ -100,17 +109,19 @@ def plan(cfg: TournamentConfig, seeding: int | None = None) -> Plan:
         except Exception as exc:
             raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
     labels = [s.label for s in specs]
-    tasks = schedule(game, pairings(cfg.format, labels, game.num_players), cfg.games, cfg.seed,
-                     cfg.opening_plies, cfg.seat_rotation, openings=cfg.openings,
-                     openings_order=cfg.openings_order, **({} if seeding is None else {"seeding": seeding}))
-    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, tasks, cfg.settings())
+    settings = series_settings(cfg, SEEDING if seeding is None else seeding)
+    made = (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if schedule is None
+            else schedule(game, labels, settings))
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings())
 
 
-def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan, str | None]:
-    """The plan of a run on a stored tournament, and a note for the user (or ``None``).
+def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any],
+           factory: ScheduleFactory | None = None) -> tuple[Plan, str | None]:
+    """The plan of a run on a stored tournament, and a note for the user (or ``None``)
+    (``factory``: as ``plan``'s ``schedule``).
 
     The stored settings stay the tournament's (a larger ``games`` raises their ``games``); the
-    tasks use the stored bot seeding scheme (``seeding``, 1 when absent: stored before it).
+    schedule uses the stored bot seeding scheme (``seeding``, 1 when absent: stored before it).
 
     Raises:
         ResultsError: the settings decide other games than the stored ones.
@@ -118,10 +129,11 @@ def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan
     key = settings_difference(stored, p.settings)
     if key is not None:
         raise ResultsError(f"tournament {p.name!r} exists with different settings ({key}: stored "
-                           f"{stored.get(key)!r}, now {p.settings.get(key)!r}); use another --name or the same settings")
+                           f"{stored.get(key)!r}, now {p.settings.get(key)!r}); "
+                           "use another --name or the same settings")
     seeding = stored.get("seeding", 1)
     if seeding != p.settings["seeding"]:
-        p = replace(p, tasks=plan(cfg, seeding).tasks)
+        p = replace(p, schedule=plan(cfg, seeding, factory).schedule)
     had, note = int(stored["games"]), None
     if cfg.games > had:
         note = f"extended from {had} to {cfg.games} games per pairing"
@@ -130,11 +142,6 @@ def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan
         note = (f"stored tournament has {had} games per pairing; --games {cfg.games} plays nothing beyond the "
                 f"first {cfg.games} (reports cover every stored game)")
     return replace(p, settings=stored), note
-
-
-class _Rate(ProgressColumn):
-    def render(self, task: Any) -> Text:
-        return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
 
 
 class _Logging:
@@ -161,12 +168,6 @@ class _Logging:
         self.logger.setLevel(self.saved[0])
         self.logger.propagate = self.saved[1]
         self.file.close()
-
-
-def _progress(console: Console | None) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), _Rate(),
-                    TextColumn("ETA"), TimeRemainingColumn(), console=console or Console(stderr=True),
-                    transient=False)
 
 
 def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
@@ -201,8 +202,12 @@ def _reaped() -> Iterator[None]:
                     len(killed), killed)
 
 
-def run_tournament(cfg: TournamentConfig, console: Console | None = None, progress: bool = True) -> RunSummary:
-    """Play every game of ``cfg`` not yet stored under its name; each committed when it ends.
+def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
+                   schedule: ScheduleFactory | None = None) -> RunSummary:
+    """Play the games of ``cfg``'s schedule not yet stored under its name; each committed when
+    it ends. ``observers`` are told of the run after the runner's own (ratings, faults);
+    ``schedule``: a format of one's own (as ``plan``'s; the stored settings do not name it:
+    give such a run its own ``name``).
 
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad settings (nothing is stored).
@@ -212,110 +217,146 @@ def run_tournament(cfg: TournamentConfig, console: Console | None = None, progre
             that cannot be shipped to it (games already committed stay).
     """
     with _reaped():  # what bots built and engines probed here started: nothing outlives this
-        p = plan(cfg)
-    k = p.game.num_players
+        p = plan(cfg, schedule=schedule)
     specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
     legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
     if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
         p = replace(p, name=legacy)
-    store = Store.open(cfg.results, p.name)
-    summary = RunSummary(p.name, store.path, len(p.tasks), 0)
-    log_setup = watch = rater = None
-    start, refused, extend = time.perf_counter(), False, False
-    log_path = Path(cfg.results) / f"{p.name}.log"
-    new_log = not log_path.exists()
-    try:
-        stored = store.stored()
-        if stored is not None:
-            p, summary.note = resume(p, cfg, stored[0])
-            summary.total = max(len(p.tasks), stored[1])
-        grow = stored is not None and cfg.games > int(stored[0]["games"])
-        store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, p.settings, [(label, s.text) for label, s in p.specs.items()],
-                    len(p.tasks), extend=grow)
-        extend = grow  # written: a refusal below puts the stored settings back
-        done = store.done_ids()
-        stored_games = load_games(store) if done else None
-        watch = watch_for(cfg, list(p.specs), k, stored_games)
-        rater = rating_state.keeper(store.conn, store.path, make_env(tau=float(p.settings.get("tau", 0.0))),
-                                    list(p.specs), None if stored_games is None else
-                                    zip(stored_games["game_id"].tolist(), stored_games["seats"].tolist(),
-                                        stored_games["ranks"].tolist()), k)
-        todo = [t for t in p.tasks if t.game_id not in done]
-        summary.stored = len(done)
-        if not todo or (watch and watch.decided):
-            return summary
-        with _reaped():  # a bot its engine cannot load: a spec error before any game
-            check_isolated(p.specs, specs, p.game, cfg.seed)
-        log_setup = _Logging(log_path)
-        limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
-        setup = WorkerSetup(p.game.name, dict(cfg.params), specs, limits, cfg.time_margin, cfg.effective_memory_limit,
-                            str(log_path), (store.lock_fd,))
-        pool = _pool(cfg, setup, k)
-        log.info("run %s: %d games to play of %d, %s", p.name, len(todo), len(p.tasks),
-                 f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
-        results = pool.run(todo)
-        saved = time.perf_counter()
-        bar = _progress(console) if progress else None
+    return _Run(cfg, p, specs, Store.open(cfg.results, p.name), observers, schedule).run()
+
+
+class _Run:
+    """One run of ``run_tournament`` on its open store: open, play, close."""
+
+    def __init__(self, cfg: TournamentConfig, p: Plan, specs: dict[str, BotSpec], store: Store,
+                 observers: Sequence[Observer], factory: ScheduleFactory | None) -> None:
+        self.cfg, self.p, self.specs, self.store, self.extra = cfg, p, specs, store, list(observers)
+        self.factory = factory
+        self.summary = RunSummary(p.name, store.path, p.schedule.total, 0)
+        self.observers: list[Observer] = []  # told once ``started`` (``_open``)
+        self.before: tuple[dict[str, Any], int] | None = None  # the stored settings and total
+        self.extend = self.refused = False
+        self.log_path = Path(cfg.results) / f"{p.name}.log"
+        self.new_log = not self.log_path.exists()
+        self.logging: _Logging | None = None
+
+    def run(self) -> RunSummary:
+        start = time.perf_counter()
         try:
-            if bar:
-                bar.start()
-                tid = bar.add_task(p.name, total=len(p.tasks), completed=len(p.tasks) - len(todo))
+            self._open()
+            if not self.p.schedule.done:
+                self._play()
+        except ArenaError:  # refused (exit code 2): no new results file, a stored one left as it was
+            self.refused = True
+            self._restore()
+            raise
+        finally:
+            self.summary.seconds = time.perf_counter() - start
+            self._close()
+        return self.summary
+
+    def _open(self) -> None:
+        """Resume or begin the stored tournament, replay its games into the schedule, start the
+        observers."""
+        cfg, store = self.cfg, self.store
+        self.before = stored = store.stored()
+        if stored is not None:
+            self.p, self.summary.note = resume(self.p, cfg, stored[0], self.factory)
+            self.summary.total = max(self.p.schedule.total, stored[1])
+        p, grow = self.p, stored is not None and cfg.games > int(stored[0]["games"])
+        store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, p.settings,
+                    [(label, s.text) for label, s in p.specs.items()], p.schedule.total, extend=grow)
+        self.extend = grow  # written: a refusal below puts the stored settings back
+        games = store.results()
+        for game in games:
+            p.schedule.add(game)
+        self.summary.stored = len(games)
+        self.observers = [RatingKeeper(store, float(p.settings.get("tau", 0.0))), FaultTally(), *self.extra]
+        start = RunStart(p.name, tuple(p.specs), p.game.num_players, games, self.summary.total, p.schedule)
+        for observer in self.observers:
+            observer.started(start)
+
+    def _play(self) -> None:
+        """Hand the schedule's games to the pool and store each record until the schedule is
+        done (the games still in flight are dropped) or the pool has no game left."""
+        cfg, p, schedule = self.cfg, self.p, self.p.schedule
+        with _reaped():  # a bot its engine cannot load: a spec error before any game
+            check_isolated(p.specs, self.specs, p.game, cfg.seed)
+        self.logging = _Logging(self.log_path)
+        pool = _pool(cfg, self._setup(), p.game.num_players)
+        window = WINDOW_PER_WORKER * cfg.workers
+        released = self._release(pool, window)
+        log.info("run %s: %d games to play of %d, %s", p.name, released, self.summary.total,
+                 f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
+        results = pool.run()
+        try:
             for res in results:
-                checked = referee_check(p.game, res.record, res.task.start)  # never the worker's objects
-                if checked.mismatch:
-                    summary.mismatches += 1
-                    log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
-                    res = replace(res, record=checked.record)
-                store.add_game(res.task.game_id, res.task.series, res.record, res.attempts, start=res.task.start)
-                # the contiguous prefix of game ids is rated as it grows, its state stored about once
-                # a second (and at the end): a killed run leaves a shorter prefix, never a wrong one
-                rater.unsaved += rater.add(res.task.game_id, res.record.seats, res.record.outcome.ranks,
-                                           game_sums(res.record.seats, res.record.move_stats))
-                if time.perf_counter() - saved > SAVE_EVERY:
-                    rating_state.flush(store.conn, store.path, rater)
-                    saved = time.perf_counter()
-                summary.played += 1
-                summary.stored += 1
-                if res.record.fault_seat is not None or res.record.outcome.termination == "crash":
-                    reason = res.record.outcome.termination
-                    summary.faults[reason] = summary.faults.get(reason, 0) + 1
-                    log.info("game %d: %s by seat %s: %s", res.task.game_id, reason, res.record.fault_seat,
-                             res.record.fault_detail)
-                if bar:
-                    bar.advance(tid)
-                if watch and watch.add(res.task.series, res.task.seats, res.record.outcome.ranks):
-                    break  # SPRT decided: the games in flight are dropped
-                if bar and watch:
-                    bar.update(tid, description=escape(watch.line()))
+                self._store(res)
+                if schedule.done:
+                    break
+                released += self._release(pool, window - (released - self.summary.played))
+            else:
+                if not schedule.done:
+                    raise RuntimeError(f"schedule {type(schedule).__name__} released no game with none in flight")
         except KeyboardInterrupt:
-            summary.interrupted = True
+            self.summary.interrupted = True
         finally:
             results.close()
-            if bar:
-                bar.stop()
-            summary.workers_replaced = pool.replaced
-    except ArenaError:  # refused (exit code 2): no new results file, a stored one left as it was
-        refused = True
-        if extend and not summary.played:  # the stored settings and total before --games raised them
+            self.summary.workers_replaced = pool.replaced
+
+    def _release(self, pool: Any, limit: int) -> int:
+        """Hand at most ``limit`` of the schedule's next games to ``pool``; returns how many."""
+        games = self.p.schedule.next_games(max(0, limit))
+        pool.submit(games)
+        return len(games)
+
+    def _setup(self) -> WorkerSetup:
+        cfg = self.cfg
+        limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
+        return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
+                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,))
+
+    def _store(self, res: Result) -> None:
+        """Check a finished game's record, commit it, tell the schedule and the observers."""
+        checked = referee_check(self.p.game, res.record, res.task.start)  # never the worker's objects
+        if checked.mismatch:
+            self.summary.mismatches += 1
+            log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
+            res = replace(res, record=checked.record)
+        task, record = res.task, res.record
+        self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start)
+        self.summary.played += 1
+        self.summary.stored += 1
+        self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
+                                       tuple(int(r) for r in record.outcome.ranks)))
+        for observer in self.observers:
+            observer.stored(res)
+
+    def _restore(self) -> None:
+        """A refused run that raised the stored ``games`` and played nothing puts the stored
+        settings and total back. Never raises: the refusal is the message."""
+        if self.extend and not self.summary.played and self.before is not None:
+            p, cfg = self.p, self.cfg
             try:
-                store.begin(p.name, p.game.name, cfg.params, k, cfg.seed, stored[0], [], stored[1], extend=True)
+                self.store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, self.before[0], [],
+                                 self.before[1], extend=True)
             except ArenaError:
-                pass  # the refusal is the message; resuming with the larger --games is unaffected
-        raise
-    finally:
-        summary.seconds = time.perf_counter() - start
+                pass  # resuming with the larger --games is unaffected
+
+    def _close(self) -> None:
+        """Tell the observers the run ended, store the SPRT's state, close the log and the store
+        (a refused run that created them removes them)."""
         try:
-            if rater is not None:
-                rating_state.flush(store.conn, store.path, rater)
-            if watch is not None and watch.sprt is not None:
-                summary.sprt = watch.sprt.state()
-                save_sprt(store, summary.sprt)
+            for observer in self.observers:
+                observer.finished(self.summary)
+            if self.observers and isinstance(self.p.schedule, SprtMatch):
+                self.summary.sprt = self.p.schedule.tally.state()
+                save_sprt(self.store, self.summary.sprt)
         finally:
-            if log_setup:
-                log_setup.close()
-            if refused and store.abandon() and new_log:
-                _remove_empty(log_path)  # the empty log of a run that left no results file
-            store.close()
-            if cfg.isolation == "process":
+            if self.logging:
+                self.logging.close()
+            if self.refused and self.store.abandon() and self.new_log:
+                _remove_empty(self.log_path)  # the empty log of a run that left no results file
+            self.store.close()
+            if self.cfg.isolation == "process":
                 sweep_ended()  # the private directories of engines whose worker was killed
-    return summary

@@ -20,16 +20,30 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import permutations
 from pathlib import Path
+from typing import Any
 
 from arena.errors import ArenaError, ConfigError
 from arena.games import Game
 from arena.numbers import check_choice
-from arena.openings import series_start
+from arena.openings import OpeningsOrder, check_openings_order, series_start
 from arena.referee import SEEDING, bot_seeds, derive_seed, random_opening
 
-ROTATIONS = ("cyclic", "all")
+
+
+class Rotation(StrEnum):
+    """How the seats of a series rotate (``--seat-rotation``; the value is the option's text)."""
+
+    #: the k cyclic rotations of the pairing: k games a series
+    CYCLIC = "cyclic"
+    #: every order of the pairing: k! games a series
+    ALL = "all"
+
+
+#: the accepted texts, in the order error messages list them
+ROTATIONS = tuple(r.value for r in Rotation)
 
 
 @dataclass(frozen=True)
@@ -61,24 +75,23 @@ class GameTask:
     start: str | None = None
 
 
-def check_rotation(rotation: str) -> str:
-    """``rotation`` if it is a seat rotation (``ROTATIONS``).
+def check_rotation(rotation: str) -> Rotation:
+    """``rotation`` as a ``Rotation``.
 
     Raises:
         ConfigError: unknown rotation (the message lists the accepted ones).
     """
-    return check_choice("seat rotation", rotation, ROTATIONS)
+    return Rotation(check_choice("seat rotation", rotation, ROTATIONS))
 
 
-def seat_orders(pairing: Sequence[str], rotation: str = "cyclic") -> list[tuple[str, ...]]:
+def seat_orders(pairing: Sequence[Any], rotation: str = "cyclic") -> list[tuple[Any, ...]]:
     """The seat orders of one series: the k cyclic rotations, or all k! permutations.
 
     Raises:
         ConfigError: unknown rotation.
     """
-    check_rotation(rotation)
     p = tuple(pairing)
-    if rotation == "all":
+    if check_rotation(rotation) is Rotation.ALL:
         return list(permutations(p))
     return [p[i:] + p[:i] for i in range(len(p))]
 
@@ -118,8 +131,54 @@ def read_openings(path: str | Path, game: Game) -> tuple[str, ...]:
             raise ConfigError(f"{path}:{number}: the game is already over in this position")
         out.append(line)
     if not out:
-        raise ConfigError(f"openings file {str(path)!r} has no position (one position text a line; '# ' starts a comment)")
+        raise ConfigError(f"openings file {str(path)!r} has no position "
+                          "(one position text a line; '# ' starts a comment)")
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class SeriesSettings:
+    """What decides the games of a series (the tournament's settings that schedules share).
+
+    Attributes:
+        games: games per pairing (fixed formats: rounded up to whole series).
+        seed: the tournament seed; series seeds derive from it and the pairing's labels.
+        opening_plies: seeded random plies at the start of every series (after the file's
+            position when ``openings`` are given).
+        rotation: the seat orders of a series.
+        openings: position texts (``read_openings``); series ``s`` plays ``series_start``.
+        openings_order: the order series take ``openings`` in.
+        seeding: the bot seeding scheme (``arena.referee.bot_seeds``): the current one, or that
+            of a tournament stored before it.
+    """
+
+    games: int
+    seed: int
+    opening_plies: int = 0
+    rotation: Rotation = Rotation.CYCLIC
+    openings: tuple[str, ...] = ()
+    openings_order: OpeningsOrder = OpeningsOrder.SEQUENTIAL
+    seeding: int = SEEDING
+
+    def per_series(self, k: int) -> int:
+        """Games in one series of a ``k``-player pairing."""
+        return len(seat_orders(range(k), self.rotation))
+
+
+def series_games(game: Game, pairing: Sequence[str], series: int, first_id: int,
+                 settings: SeriesSettings) -> list[GameTask]:
+    """The games of series ``series`` (0-based) of one pairing, with ids from ``first_id``.
+
+    Raises:
+        ConfigError: unknown rotation or openings order.
+    """
+    start = series_start(settings.openings, settings.openings_order, settings.seed, series)
+    sseed = derive_seed(settings.seed, "series", *pairing, series)
+    plies = settings.opening_plies
+    opening = tuple(random_opening(game, sseed, plies, start)) if plies else ()
+    return [GameTask(first_id + index, series, tuple(pairing), seats, sseed, opening, index,
+                     bot_seeds(sseed, index, seats, settings.seeding), start)
+            for index, seats in enumerate(seat_orders(pairing, settings.rotation))]
 
 
 def schedule(
@@ -134,32 +193,16 @@ def schedule(
     openings_order: str = "sequential",
     seeding: int = SEEDING,
 ) -> list[GameTask]:
-    """Every game of a tournament, in game-id order.
-
-    Args:
-        game: the game (random openings are played on it).
-        pairings: from ``pairing.pairings``.
-        games: games per pairing, rounded up to whole series.
-        seed: the tournament seed; series seeds derive from it and the pairing's labels.
-        opening_plies: seeded random plies at the start of every series (after the file's
-            position when ``openings`` are given).
-        rotation: ``cyclic`` or ``all``.
-        openings: position texts (``read_openings``); series ``s`` plays ``series_start``.
-        openings_order: ``sequential`` or ``random``.
-        seeding: the bot seeding scheme (``arena.referee.bot_seeds``): the current one, or that of
-            a tournament stored before it.
+    """Every game of a fixed-pairings tournament, in game-id order: series 0 of every pairing,
+    then series 1... (``series_games``; arguments as ``SeriesSettings``).
 
     Raises:
         ConfigError: unknown rotation or openings order.
     """
-    n_series = series_count(games, game.num_players, rotation)
+    settings = SeriesSettings(games, seed, opening_plies, check_rotation(rotation), tuple(openings),
+                              check_openings_order(openings_order), seeding)
     tasks: list[GameTask] = []
-    for s in range(n_series):
-        start = series_start(openings, openings_order, seed, s)
+    for s in range(series_count(games, game.num_players, rotation)):
         for pairing in pairings:
-            sseed = derive_seed(seed, "series", *pairing, s)
-            opening = tuple(random_opening(game, sseed, opening_plies, start)) if opening_plies else ()
-            for index, seats in enumerate(seat_orders(pairing, rotation)):
-                tasks.append(GameTask(len(tasks) + 1, s, tuple(pairing), seats, sseed, opening, index,
-                                      bot_seeds(sseed, index, seats, seeding), start))
+            tasks += series_games(game, pairing, s, len(tasks) + 1, settings)
     return tasks

@@ -64,7 +64,7 @@ def test_piped_tables_do_not_wrap_cells():
 def test_export_jsonl_has_every_column(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
     run_tournament(build(dict(game="nim", params={"pile": "9"}, games=2, workers=1, results=str(tmp_path), name="t",
-                              bots=["random", "b=tests/fixtures/broken_bots.py#Raiser"])), progress=False)
+                              bots=["random", "b=tests/fixtures/broken_bots.py#Raiser"])))
     out = tmp_path / "t.jsonl"
     code, _, err = run_cli(["export", "t", "--out", str(out), "--results", str(tmp_path)], capsys)
     assert code in (0, None), err

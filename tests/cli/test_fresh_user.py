@@ -116,7 +116,7 @@ def test_malformed_database_is_named_in_the_report_error(tmp_path, monkeypatch, 
 
     monkeypatch.chdir(tmp_path)
     cfg = build({"bots": ["random", "b=random"], "games": "2", "workers": "1", "name": "corrupt", "results": "results"})
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     size = summary.path.stat().st_size
     with open(summary.path, "r+b") as f:
         f.seek(4096)

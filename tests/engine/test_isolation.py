@@ -36,7 +36,7 @@ def test_hostile_bots_change_nothing_stored_and_lose(tmp_path):
         field.append(f"db={EVIL}#DbWriter:path={db}")
     cfg = build(dict(game="interaction", bots=field, format="gauntlet", games=2, workers=1, name="evil",
                      results=str(results), isolation="process", memory_limit=128, opening_plies=0, retries=0))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     total = 2 * (len(field) - 1)
     assert summary.stored == summary.total == total
     stored = games(db)
@@ -68,7 +68,7 @@ def test_round_robin_shell_engine_engine_served_alphabeta_and_greedy(tmp_path):
         values = load_toml(config)
         values.update(games=1 if game == "sandpile" else 2, workers=2, results=str(tmp_path / "r"), fill="random")
         cfg = build(values)
-        summary = run_tournament(cfg, progress=False)
+        summary = run_tournament(cfg)
         assert summary.stored == summary.total and not summary.faults, summary.faults
         stored = games(summary.path)
         assert {label for seats, *_ in stored for label in seats} >= {"sh", "greedy", "ab2"}
@@ -83,7 +83,7 @@ def test_round_robin_under_isolation_process(tmp_path):
     """Every Python bot its own sandboxed process; the shell engine as it is."""
     cfg = build(dict(game="interaction", bots=[f"sh=exec:{FIRST}", "alphabeta:depth=2", "greedy"], games=2,
                      workers=2, results=str(tmp_path), isolation="process", memory_limit=256))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     assert summary.stored == summary.total == 6 and not summary.faults, summary.faults
     stored = games(summary.path)
     for _seats, termination, *_ in stored:
@@ -106,7 +106,7 @@ def test_each_isolated_bot_is_checked_once_and_only_with_games_to_play(tmp_path,
     monkeypatch.setattr(runner, "check_isolated", counting)
     cfg = build(dict(game="interaction", bots=["random", "b=random"], games=1, workers=1, results=str(tmp_path),
                      isolation="process", name="t"))
-    first = run_tournament(cfg, progress=False)
+    first = run_tournament(cfg)
     assert first.played == first.total and checked == [["b", "random"]]
-    again = run_tournament(cfg, progress=False)
+    again = run_tournament(cfg)
     assert again.played == 0 and again.stored == first.total and checked == [["b", "random"]]

@@ -78,7 +78,7 @@ def test_relative_bot_file_plays_under_isolation_process(public, monkeypatch):
     (public / "b_plain.py").write_text(FIRST)
     (public / "b_plain.py").chmod(0o644)
     monkeypatch.chdir(public)
-    summary = run_tournament(config(public, ["random", "x=b_plain.py#First"]), progress=False)
+    summary = run_tournament(config(public, ["random", "x=b_plain.py#First"]))
     assert summary.stored == summary.total == 2
     assert not summary.faults, summary.faults
 
@@ -88,7 +88,7 @@ def test_bot_its_engine_cannot_load_is_a_spec_error_before_any_game(public, caps
     bot.write_text(ENGINE_ONLY_IMPORT_ERROR)
     bot.chmod(0o644)
     with pytest.raises(BotSpecError, match=r"cannot be loaded in its isolated engine process .*engine_only_xyz"):
-        run_tournament(config(public, ["random", f"x={bot}#First"]), progress=False)
+        run_tournament(config(public, ["random", f"x={bot}#First"]))
     results = public / "results"
     assert not list(results.glob("*.sqlite")) if results.exists() else True  # nothing stored
     assert engine_dirs(public) == []
@@ -120,14 +120,14 @@ def test_python_install_unreadable_to_nobody_is_named(public):
     bot.write_text("import wave\n" + FIRST)  # a standard module the engine does not preload
     bot.chmod(0o644)
     with pytest.raises(BotSpecError, match=r"not readable by user nobody"):
-        run_tournament(config(public, ["random", f"x={bot}#First"]), progress=False)
+        run_tournament(config(public, ["random", f"x={bot}#First"]))
 
 
 def test_private_directories_removed_after_quit_crash_and_restart(public):
     bot = public / "b_crash.py"
     bot.write_text(CRASHER)
     bot.chmod(0o644)
-    summary = run_tournament(config(public, ["random", f"crash={bot}#Crasher"], games=4), progress=False)
+    summary = run_tournament(config(public, ["random", f"crash={bot}#Crasher"], games=4))
     assert summary.stored == summary.total == 4
     assert summary.faults, "the crasher loses every game"
     assert engine_dirs(public) == []

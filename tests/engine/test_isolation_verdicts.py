@@ -23,7 +23,7 @@ def play(tmp_path, cls, isolation, games=2):
     results = tmp_path / isolation
     cfg = build(dict(game="interaction", bots=["random", f"bad={FAULTY}#{cls}"], format="gauntlet", games=games,
                      workers=1, name=cls, results=str(results), isolation=isolation, opening_plies=0, retries=0))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     assert summary.stored == summary.total == games
     db = sqlite3.connect(summary.path)
     rows = db.execute("SELECT seats, termination, fault_seat, fault_detail FROM games ORDER BY game_id").fetchall()

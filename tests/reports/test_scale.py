@@ -156,7 +156,7 @@ def test_run_keeps_the_state_and_matches(tmp_path):
 
     cfg = build(dict(game="interaction", bots=["random", "greedy"], games=6, workers=2, results=str(tmp_path),
                      name="t", params={"max_plies": "30"}))
-    run_tournament(cfg, progress=False)
+    run_tournament(cfg)
     path = tmp_path / "t.sqlite"
     conn = sqlite3.connect(path)
     rater = rating_state.read(conn, make_env(), ())

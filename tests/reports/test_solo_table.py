@@ -49,7 +49,7 @@ def test_a_one_player_run_plays_no_random_opening_and_reports_scores(tmp_path):
     cfg = build(dict(game="interaction-solo", params={"layout": "2"}, games=2, results=str(tmp_path), name="s",
                      bots=["interaction-solo-optimal", "random"]))
     assert cfg.opening_plies == 0  # random plies would give each bot a different puzzle
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     table = build_tables(load(summary.path))["solo"]
     best = table.iloc[0]
     assert best.bot == "interaction-solo-optimal" and best.finished == 1.0

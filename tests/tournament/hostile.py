@@ -17,7 +17,7 @@ def run_hostile(tmp_path, bot, games=2, workers=1, **extra):
     """``arena run --game interaction --bot c=<bot> --bot greedy --games 2 --workers 1``."""
     cfg = build(dict(game="interaction", bots=[f"c={HOSTILE}{bot}", "greedy"], games=games, workers=workers,
                      results=str(tmp_path), **extra))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     frame = games_frame(summary.path)
     assert_stored_is_replayed(frame, cfg.game, cfg.params)
     return summary, frame

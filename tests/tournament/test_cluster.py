@@ -64,7 +64,7 @@ def frame(path):
 def run(tmp_path, where, **values):
     cfg = build(dict(results=str(tmp_path / where.replace(":", "-").replace("/", "")), name="t", **values,
                      **({"workers": int(where)} if where.isdigit() else {"cluster": where})))
-    return run_tournament(cfg, progress=False)
+    return run_tournament(cfg)
 
 
 @pytest.mark.parametrize("game", sorted(FIELDS))
@@ -234,7 +234,7 @@ def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
                   results=str(tmp_path), opening_plies=2)
     code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
             "from arena.tournament import build, run_tournament\n"
-            f"run_tournament(build({values!r} | {{'cluster': 'local:2'}}), progress=False)\n")
+            f"run_tournament(build({values!r} | {{'cluster': 'local:2'}}))\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     db, deadline = tmp_path / "k.sqlite", time.monotonic() + 120
     try:
@@ -248,10 +248,10 @@ def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
     assert 3 <= _stored(db) < 30, proc.stderr.read()[-2000:]
     gone, alive = psutil.wait_procs(family, timeout=30)
     assert not alive  # the Dask workers and the games' children end with the client
-    resumed = run_tournament(build(values | {"workers": 2}), progress=False)  # on the local pool
+    resumed = run_tournament(build(values | {"workers": 2}))  # on the local pool
     games = load_games(resumed.path)
     assert resumed.stored == 30 and list(games.game_id) == list(range(1, 31))
-    fresh = run_tournament(build(values | {"workers": 2, "results": str(tmp_path / "fresh")}), progress=False)
+    fresh = run_tournament(build(values | {"workers": 2, "results": str(tmp_path / "fresh")}))
     assert frame(fresh.path)[0].equals(frame(resumed.path)[0])
 
 

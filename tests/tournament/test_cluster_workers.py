@@ -29,7 +29,7 @@ NIM = dict(game="nim", params={"pile": "12"}, opening_plies=0)
 
 def run(tmp_path, cluster, **values):
     cfg = build(dict(results=str(tmp_path / "results"), name="t", cluster=cluster, **values))
-    return run_tournament(cfg, progress=False)
+    return run_tournament(cfg)
 
 
 @contextlib.contextmanager

@@ -64,10 +64,10 @@ def test_settings_difference_ignores_games_and_seeding_and_reads_missing_later_k
 
 
 def test_more_games_extend_and_fewer_play_nothing_more(tmp_path):
-    first = run_tournament(nim(tmp_path), progress=False)
+    first = run_tournament(nim(tmp_path))
     assert first.played == 4 and first.note is None
     before = load_games(first.path).drop(columns=["seconds"])
-    more = run_tournament(nim(tmp_path, games=8), progress=False)
+    more = run_tournament(nim(tmp_path, games=8))
     assert more.path == first.path and more.played == 4 and more.stored == more.total == 8
     assert more.note == "extended from 4 to 8 games per pairing"
     games = load_games(first.path)
@@ -76,9 +76,9 @@ def test_more_games_extend_and_fewer_play_nothing_more(tmp_path):
     info = load_tournament(first.path)
     assert info["settings"]["games"] == 8 and info["total_games"] == 8
     # the extended tournament is the one a fresh run of --games 8 plays
-    fresh = run_tournament(nim(tmp_path / "fresh", games=8), progress=False)
+    fresh = run_tournament(nim(tmp_path / "fresh", games=8))
     assert stored_moves(fresh.path) == stored_moves(first.path)
-    fewer = run_tournament(nim(tmp_path, games=2), progress=False)
+    fewer = run_tournament(nim(tmp_path, games=2))
     assert fewer.played == 0 and fewer.stored == fewer.total == 8
     assert fewer.note.startswith("stored tournament has 8 games per pairing; --games 2 plays nothing beyond")
     assert load_tournament(first.path)["settings"]["games"] == 8
@@ -91,7 +91,7 @@ def test_a_store_written_before_identity_and_seeding_changes_resumes_on_its_sche
     shutil.copy(LEGACY / "interaction-13c07c51.sqlite", results)
     cfg = build(LEGACY_VALUES | {"results": str(results)})
     assert cfg.run_name() != "interaction-13c07c51" and cfg.legacy_run_name() == "interaction-13c07c51"
-    s = run_tournament(cfg, progress=False)  # the same command finds the store by its old default name
+    s = run_tournament(cfg)  # the same command finds the store by its old default name
     assert s.name == "interaction-13c07c51" and s.played == 2 and s.stored == 4
     conn = sqlite3.connect(s.path)
     played = {str(g): {"seats": json.loads(seats), "moves": json.loads(moves)}
@@ -102,4 +102,4 @@ def test_a_store_written_before_identity_and_seeding_changes_resumes_on_its_sche
     assert "seeding" not in settings  # still scheme 1: it is finished the way it began
     # a changed setting is still refused, naming it
     with pytest.raises(ResultsError, match="different settings .seed"):
-        run_tournament(build(LEGACY_VALUES | {"results": str(results), "seed": 3, "name": s.name}), progress=False)
+        run_tournament(build(LEGACY_VALUES | {"results": str(results), "seed": 3, "name": s.name}))

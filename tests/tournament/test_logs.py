@@ -135,7 +135,7 @@ def test_library_caller_gets_records_from_every_worker(tmp_path, arena_logger):
     marks.mkdir()
     cfg = build(dict(game="nim", params={"pile": "12"}, bots=["random", f"bad={BROKEN}KillOnce:dir={marks}"],
                      games=4, workers=2, results=str(tmp_path), opening_plies=0))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     assert summary.stored == 4 and summary.workers_replaced == 4
     ready = [r for r in arena_logger.records if r.name == "arena.worker" and r.getMessage().startswith("worker ")]
     assert len(ready) == 2 + summary.workers_replaced  # one per worker process
@@ -152,7 +152,7 @@ def test_workers_flooding_the_log_then_killed_leave_no_logging_thread(tmp_path, 
     before = set(threading.enumerate())
     cfg = build(dict(game="nim", params={"pile": "12"}, bots=["random", f"{BROKEN}LogAndDie"], games=4,
                      workers=2, retries=1, results=str(tmp_path), opening_plies=0))
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     assert summary.stored == 4 and summary.faults == {"crash": 4}
     assert set(threading.enumerate()) <= before and receiving_threads() == []
     assert any(r.getMessage().startswith("flood ") for r in arena_logger.records)
@@ -191,7 +191,7 @@ def test_fifty_runs_of_dying_workers_never_hang_and_leave_no_logging_thread(tmp_
             "for i in range(50):\n"
             f"    s = run_tournament(build(dict(game='nim', params={{'pile': '12'}}, format='gauntlet', "
             f"bots=['random'] + ['{BROKEN}' + b for b in bad], games=2, workers=2, retries=1, opening_plies=0, "
-            f"results={str(tmp_path)!r} + f'/{{i}}')), progress=False)\n"
+            f"results={str(tmp_path)!r} + f'/{{i}}')))\n"
             "    assert s.stored == s.total == 10, s\n"
             "    left = [t.name for t in threading.enumerate() if t is not threading.main_thread()]\n"
             "    assert not left, (i, left)\n"

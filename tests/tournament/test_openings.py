@@ -50,7 +50,7 @@ def test_each_opening_is_a_series_in_file_order_by_default(tmp_path, openings):
     tasks = plan(cfg).tasks
     assert [t.start for t in tasks] == [p for p in POSITIONS for _ in range(2)]
     assert [t.series for t in tasks] == [0, 0, 1, 1, 2, 2] and all(t.opening == () for t in tasks)
-    s = run_tournament(cfg, progress=False)
+    s = run_tournament(cfg)
     conn = sqlite3.connect(s.path)
     taken = [sum(map(int, json.loads(m))) for (m,) in conn.execute("SELECT moves FROM games ORDER BY game_id")]
     assert taken == [12, 12, 9, 9, 15, 15]  # each game empties the pile of its series' position
@@ -135,7 +135,7 @@ def test_an_interaction_series_starts_from_the_file_and_replays(tmp_path, capsys
     path = tmp_path / "o.txt"
     path.write_text(state.to_text() + "\n")
     s = run_tournament(build(dict(game="interaction", bots=["random", "greedy"], workers=1, results=str(tmp_path),
-                                  openings=str(path))), progress=False)
+                                  openings=str(path))))
     assert s.stored == 2
     code, out, _ = run_cli(["replay", s.name, "2", "--results", str(tmp_path)], capsys)
     assert code in (0, None) and "cannot replay" not in out

@@ -30,7 +30,7 @@ def test_a_hung_racer_loses_by_timeout_long_before_the_game_time(tmp_path, game,
                  "workers": 2, "results": str(tmp_path / "run"), "move_time": 0.5, "time_margin": 0.5,
                  "game_time": GAME_TIME})
     began = time.monotonic()
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     elapsed = time.monotonic() - began
     assert summary.stored == summary.total == 2
     assert summary.faults == {"timeout": 2}
@@ -57,7 +57,7 @@ def test_an_isolated_hung_racer_only_loses_its_rounds(tmp_path):
     cfg = build({"game": "ricochet", "params": {"max_rounds": "2"}, "games": 2, "workers": 2,
                  "isolation": "process", "bots": ["ricochet-greedy", f"hung={BROKEN}HungRacer:after=0"],
                  "results": str(tmp_path / "run"), "move_time": 0.5, "time_margin": 0.0, "game_time": GAME_TIME})
-    summary = run_tournament(cfg, progress=False)
+    summary = run_tournament(cfg)
     assert summary.stored == summary.total == 2 and summary.faults == {}
     games, moves = games_frame(summary.path), load_moves(summary.path)
     assert_stored_is_replayed(games, cfg.game, cfg.params)

@@ -30,13 +30,13 @@ def frame(path):
 
 
 def test_same_seed_same_games_whatever_the_worker_count(tmp_path):
-    one = run_tournament(nim(tmp_path / "a", workers=1, name="t"), progress=False)
-    two = run_tournament(nim(tmp_path / "b", workers=2, name="t"), progress=False)
+    one = run_tournament(nim(tmp_path / "a", workers=1, name="t"))
+    two = run_tournament(nim(tmp_path / "b", workers=2, name="t"))
     g1, m1 = frame(one.path)
     g2, m2 = frame(two.path)
     assert len(g1) == one.total == 12
     assert g1.equals(g2) and m1.equals(m2)
-    other = run_tournament(nim(tmp_path / "c", seed=2, name="t"), progress=False)
+    other = run_tournament(nim(tmp_path / "c", seed=2, name="t"))
     assert not frame(other.path)[1].equals(m1)
 
 
@@ -45,8 +45,8 @@ def test_rerun_resumes_and_default_name_is_stable(tmp_path):
     assert cfg.run_name() == nim(tmp_path, workers=1).run_name()  # workers do not change the games
     assert cfg.run_name() == nim(tmp_path, games=6).run_name()  # --games extends the same tournament
     assert cfg.run_name() != nim(tmp_path, seed=2).run_name()
-    first = run_tournament(cfg, progress=False)
-    again = run_tournament(cfg, progress=False)
+    first = run_tournament(cfg)
+    again = run_tournament(cfg)
     assert first.played == 12 and again.played == 0 and again.stored == 12
     import sqlite3
     conn = sqlite3.connect(first.path)
@@ -55,7 +55,7 @@ def test_rerun_resumes_and_default_name_is_stable(tmp_path):
     conn.commit()
     conn.close()
     before = frame(first.path)
-    resumed = run_tournament(cfg, progress=False)
+    resumed = run_tournament(cfg)
     assert resumed.played == 2 and resumed.stored == 12
     after = frame(first.path)
     assert sorted(after[0].game_id) == list(range(1, 13))
@@ -63,17 +63,17 @@ def test_rerun_resumes_and_default_name_is_stable(tmp_path):
 
 
 def test_changed_settings_under_a_name_are_refused(tmp_path):
-    run_tournament(nim(tmp_path, name="x"), progress=False)
+    run_tournament(nim(tmp_path, name="x"))
     with pytest.raises(ResultsError, match="different settings .*seed"):
-        run_tournament(nim(tmp_path, name="x", seed=9), progress=False)
+        run_tournament(nim(tmp_path, name="x", seed=9))
     assert len(load_games(tmp_path / "x.sqlite")) == 12
 
 
 def test_fill_and_four_player_games(tmp_path):
     with pytest.raises(ConfigError, match="--fill"):
-        run_tournament(nim(tmp_path, bots=["random", "random"], params={"players": "4"}), progress=False)
+        run_tournament(nim(tmp_path, bots=["random", "random"], params={"players": "4"}))
     s = run_tournament(nim(tmp_path, bots=["a=random", "b=random"], params={"players": "4", "pile": "30"},
-                           fill="random"), progress=False)
+                           fill="random"))
     info = load_tournament(s.path)
     assert list(info["bots"]) == ["a", "b", "random", "random-2"] and info["num_players"] == 4
     games = load_games(s.path)
@@ -81,8 +81,7 @@ def test_fill_and_four_player_games(tmp_path):
 
 
 def test_gauntlet(tmp_path):
-    s = run_tournament(nim(tmp_path, bots=["c=random", "random", "random"], format="gauntlet", games=2),
-                       progress=False)
+    s = run_tournament(nim(tmp_path, bots=["c=random", "random", "random"], format="gauntlet", games=2))
     games = load_games(s.path)
     assert len(games) == 4 and all("c" in seats for seats in games.seats)
 
@@ -98,7 +97,7 @@ def test_bad_numbers_name_the_range(tmp_path, key, value, accepted):
 def _script(args: str) -> list[str]:
     code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
             "from arena.tournament import build, run_tournament\n"
-            f"run_tournament(build(dict({args})), progress=False)\n")
+            f"run_tournament(build(dict({args})))\n")
     return [sys.executable, "-c", code]
 
 
@@ -112,7 +111,7 @@ def test_second_run_on_the_same_name_is_refused(tmp_path):
             time.sleep(0.05)
         assert proc.poll() is None, "the first run ended before the second started"
         with pytest.raises(ResultsError, match="already being run"):
-            run_tournament(build(eval(f"dict({args})")), progress=False)
+            run_tournament(build(eval(f"dict({args})")))
     finally:
         proc.kill()
         proc.wait()
@@ -141,11 +140,11 @@ def test_resume_after_killing_the_whole_run_many_times(tmp_path):
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             conn.close()
     assert kills >= 20
-    final = run_tournament(build(eval(f"dict({args})")), progress=False)
+    final = run_tournament(build(eval(f"dict({args})")))
     games, moves = load_games(final.path), load_moves(final.path)
     assert list(games.game_id) == list(range(1, final.total + 1))
     assert (moves.groupby("game_id").size() == games.set_index("game_id").plies).all()
-    fresh = run_tournament(build(eval(f"dict({args})") | {"results": str(tmp_path / "fresh")}), progress=False)
+    fresh = run_tournament(build(eval(f"dict({args})") | {"results": str(tmp_path / "fresh")}))
     assert frame(fresh.path)[0].equals(frame(final.path)[0])
 
 
@@ -181,5 +180,5 @@ def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
     assert 5 <= len(stored) < games and stored.game_id.is_unique
     # this process has no ARENA_TEST_GATE, so the resumed run's bots play freely
     resumed = run_tournament(build(dict(game="nim", params={"pile": "30"}, bots=bots,
-                                        games=games, workers=2, name="c", results=str(tmp_path))), progress=False)
+                                        games=games, workers=2, name="c", results=str(tmp_path))))
     assert resumed.stored == games and resumed.played == games - len(stored)

@@ -1,10 +1,17 @@
+import math
+import random
 from collections import Counter
+from itertools import combinations
 
 import pytest
 
 from arena.errors import ConfigError
+from arena.store import StoredGame, load_games
+from arena.tournament import build, run_tournament
+from arena.tournament.live import points_of
 from arena.tournament.pairing import gauntlet, pairings, round_robin
-from arena.tournament.series import schedule, seat_orders, series_count
+from arena.tournament.schedule import RoundRobin, Schedule, SprtMatch
+from arena.tournament.series import GameTask, SeriesSettings, schedule, seat_orders, series_count, series_games
 from tests.toy import Nim
 
 
@@ -59,3 +66,125 @@ def test_schedule_is_deterministic_and_seed_dependent():
     a = schedule(game, [("x", "y")], 6, seed=1, opening_plies=3)
     assert a == schedule(game, [("x", "y")], 6, seed=1, opening_plies=3)
     assert [t.seed for t in a] != [t.seed for t in schedule(game, [("x", "y")], 6, seed=2, opening_plies=3)]
+
+
+# --- schedules: a format decides its next games from the stored results (issue 28) ---------
+
+
+
+class UntilLeadBy3(Schedule):
+    """Each pair plays series after series until one side leads by 3 points at the end of a
+    series, at most ``settings.games`` games (whole series). Game ids are laid out as a
+    round-robin's: series ``s`` of pair ``i`` starts at ``1 + (s * pairs + i) * per_series``."""
+
+    def __init__(self, game, labels, settings: SeriesSettings) -> None:
+        super().__init__(game, labels, settings)
+        self.pairs = list(combinations(self.labels, 2))
+        self.per = settings.per_series(2)
+        self.cap = math.ceil(settings.games / self.per)  # series per pair
+        self.total = len(self.pairs) * self.cap * self.per
+        self.lead = {p: 0.0 for p in self.pairs}  # first label's points minus the second's
+        self.count = {p: 0 for p in self.pairs}  # games stored
+        self.released = {p: 0 for p in self.pairs}  # series released
+
+    def add(self, game: StoredGame) -> None:
+        pair = next(p for p in self.pairs if set(p) == set(game.seats))
+        self.count[pair] += 1
+        self.lead[pair] += points_of(pair[0], game.seats, game.ranks) - points_of(pair[1], game.seats, game.ranks)
+
+    def _wants_more(self, pair) -> bool:
+        return abs(self.lead[pair]) < 3 and self.count[pair] < self.cap * self.per
+
+    def next_games(self, limit: int) -> list[GameTask]:
+        out: list[GameTask] = []
+        for i, pair in enumerate(self.pairs):
+            series, partial = divmod(self.count[pair], self.per)
+            if partial or self.released[pair] > series or not self._wants_more(pair) or len(out) + self.per > limit:
+                continue  # a series in flight, decided, or no room
+            out += series_games(self.game, pair, series, 1 + (series * len(self.pairs) + i) * self.per, self.settings)
+            self.released[pair] = series + 1
+        return out
+
+    @property
+    def done(self) -> bool:
+        return all(self.count[p] % self.per == 0 and not self._wants_more(p) for p in self.pairs)
+
+
+def _outcome(task: GameTask) -> StoredGame:
+    """A made-up result: ``a`` wins (draws one game id in three); without ``a``, a series
+    splits or is drawn (by its seed's parity)."""
+    if "a" in task.seats:
+        ranks = tuple(1 if label == "a" or task.game_id % 3 == 0 else 2 for label in task.seats)
+    else:
+        ranks = (1, 1) if task.seed % 2 else (1, 2)
+    return StoredGame(task.game_id, task.series, task.seats, ranks)
+
+
+def _play_out(schedule: Schedule, rng: random.Random, stop_after: int | None = None) -> list[StoredGame]:
+    """Drive ``schedule`` as the runner does, results arriving in a shuffled order; stop once
+    ``stop_after`` games are stored with none in flight (or when done)."""
+    stored, flight = [], []
+    while not schedule.done:
+        flight += schedule.next_games(5 - len(flight))  # five games in flight at most
+        assert flight, "a schedule that is not done releases a game when none is in flight"
+        rng.shuffle(flight)
+        game = _outcome(flight.pop())
+        schedule.add(game)
+        stored.append(game)
+        if stop_after is not None and len(stored) >= stop_after and not flight:
+            break
+    return stored
+
+
+def _replayed(make, stored: list[StoredGame]) -> Schedule:
+    schedule = make()
+    for game in stored:
+        schedule.add(game)
+    return schedule
+
+
+SETTINGS = SeriesSettings(games=12, seed=3, opening_plies=2)
+MAKERS = {
+    "round-robin": lambda: RoundRobin(Nim(pile=30), ["a", "b", "c"], SETTINGS),
+    "sprt": lambda: SprtMatch(Nim(pile=30), ["a", "b"], SeriesSettings(games=100, seed=3), "elo0=0,elo1=200"),
+    "lead-by-3": lambda: UntilLeadBy3(Nim(pile=30), ["a", "b", "c"], SETTINGS),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAKERS))
+def test_resume_is_replaying_the_stored_games(name):
+    make = MAKERS[name]
+    first = make()
+    stored = _play_out(first, random.Random(1), stop_after=4)
+    again = _replayed(make, list(reversed(stored)))  # any order of the stored games
+    assert again.done == first.done
+    assert again.next_games(1000) == first.next_games(1000)
+    ids = [g.game_id for g in _play_out(make(), random.Random(2))]
+    assert len(ids) == len(set(ids)), "no game is released twice"
+
+
+def test_schedules_finish_as_their_format_says():
+    rr = _play_out(MAKERS["round-robin"](), random.Random(0))
+    assert sorted(g.game_id for g in rr) == list(range(1, 3 * 12 + 1))
+    sprt = MAKERS["sprt"]()
+    assert len(_play_out(sprt, random.Random(0))) < 100 and sprt.tally.decided_at is not None
+    lead = _play_out(MAKERS["lead-by-3"](), random.Random(0))
+    per_pair = Counter(frozenset(g.seats) for g in lead)
+    assert 4 <= per_pair[frozenset("ab")] < 12 and 4 <= per_pair[frozenset("ac")] < 12  # "a" pulls ahead
+    assert per_pair[frozenset("bc")] == 12  # splits and draws: no lead of 3 before the cap
+
+
+def test_a_new_format_runs_through_the_real_runner_pool_and_store(tmp_path):
+    cfg = build(dict(game="interaction", bots=["greedy", "random", "r2=random"], games=10, workers=2,
+                     name="lead", results=str(tmp_path)))
+    summary = run_tournament(cfg, schedule=UntilLeadBy3)
+    games = load_games(summary.path)
+    assert summary.played == summary.stored == len(games) > 0
+    for pair, rows in games.groupby(games.seats.map(lambda s: tuple(sorted(s)))):
+        assert len(rows) % 2 == 0 and len(rows) <= 10
+        points = [points_of(pair[0], s, r) - points_of(pair[1], s, r) for s, r in zip(rows.seats, rows.ranks)]
+        leads = [sum(points[:n]) for n in range(2, len(points) + 1, 2)]
+        assert all(abs(x) < 3 for x in leads[:-1]), "a decided pair plays no further series"
+        assert abs(leads[-1]) >= 3 or len(rows) == 10
+    again = run_tournament(cfg, schedule=UntilLeadBy3)
+    assert again.played == 0 and again.stored == summary.stored  # resumed: the replay finds it done

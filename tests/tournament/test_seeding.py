@@ -54,7 +54,7 @@ def test_bot_seeds_are_computed_from_what_is_stored(tmp_path):
     cfg = build(dict(game="nim", params={"pile": "9"}, bots=["random", "random", "r=random"], games=4,
                      workers=1, results=str(tmp_path), opening_plies=1))
     p = plan(cfg)
-    conn = sqlite3.connect(run_tournament(cfg, progress=False).path)
+    conn = sqlite3.connect(run_tournament(cfg).path)
     stored = dict(conn.execute("SELECT game_id, seats FROM games").fetchall())
     field = [label for (label,) in conn.execute("SELECT label FROM bots ORDER BY position")]
     for task in p.tasks:
@@ -83,14 +83,14 @@ def distinct_games(path):
 
 def test_200_random_self_play_games_are_200_distinct_games(tmp_path):
     s = run_tournament(build(dict(game="interaction", bots=["random", "random"], games=200, opening_plies=0,
-                                  workers=2, results=str(tmp_path))), progress=False)
+                                  workers=2, results=str(tmp_path))))
     assert distinct_games(s.path) == (200, 200)
 
 
 @pytest.mark.slow
 def test_200_mcts_self_play_games_are_200_distinct_games(tmp_path):
     s = run_tournament(build(dict(game="interaction", bots=["mcts:playouts=20", "mcts:playouts=20"], games=200,
-                                  workers=2, results=str(tmp_path))), progress=False)
+                                  workers=2, results=str(tmp_path))))
     assert distinct_games(s.path) == (200, 200)
 
 

@@ -37,7 +37,7 @@ def cfg(tmp_path, bots, sprt, games=2000, name="m", **kw):
 @pytest.mark.slow
 def test_strong_bot_accepts_h1_well_before_the_game_limit(tmp_path):
     sprt = "elo0=0,elo1=50"
-    summary = run_tournament(cfg(tmp_path, ["a=alphabeta:depth=3", "b=random"], sprt), progress=False)
+    summary = run_tournament(cfg(tmp_path, ["a=alphabeta:depth=3", "b=random"], sprt))
     st = summary.sprt
     assert st["verdict"] == "H1" and st["llr"] >= st["upper"] and st["decided_at"] < 200
     assert summary.stored < 2000
@@ -48,7 +48,7 @@ def test_strong_bot_accepts_h1_well_before_the_game_limit(tmp_path):
     again = replay(summary.path, sprt)
     assert (again["verdict"], again["decided_at"]) == ("H1", st["decided_at"])
     assert again["llr"] == pytest.approx(st["llr"])
-    rerun = run_tournament(cfg(tmp_path, ["a=alphabeta:depth=3", "b=random"], sprt), progress=False)
+    rerun = run_tournament(cfg(tmp_path, ["a=alphabeta:depth=3", "b=random"], sprt))
     assert rerun.played == 0 and rerun.sprt["decided_at"] == st["decided_at"]
     assert '"verdict": "H1"' in report_json(load(summary.path), ["sprt"])
 
@@ -62,7 +62,7 @@ def test_equal_strength_bots_accept_h0_and_a_killed_run_resumes_to_the_same_pair
     # so it cannot reach the verdict before the kill however fast the games are (a poll every
     # 0.2 s once saw a run of 1 s finish first: 56 games stored against 51).
     bots, sprt = ["a=tests/fixtures/broken_bots.py#GatedRandom", "b=mcts:playouts=1"], "elo0=50,elo1=100"
-    whole = run_tournament(cfg(tmp_path, bots, sprt, name="whole"), progress=False)
+    whole = run_tournament(cfg(tmp_path, bots, sprt, name="whole"))
     assert whole.sprt["verdict"] == "H0" and whole.stored < 2000
     half = load_games(whole.path).sort_values("game_id").head(max(2, whole.stored // 2))
     after = max(1, int(half["plies"].sum()) // 2 // 2)  # seat a's moves there, split over 2 workers
@@ -88,7 +88,7 @@ def test_equal_strength_bots_accept_h0_and_a_killed_run_resumes_to_the_same_pair
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert 0 < stored < whole.stored
-    resumed = run_tournament(cfg(tmp_path, bots, sprt, name="killed"), progress=False)  # no gate here
+    resumed = run_tournament(cfg(tmp_path, bots, sprt, name="killed"))  # no gate here
     assert resumed.sprt["verdict"] == "H0"
     assert resumed.sprt["decided_at"] == whole.sprt["decided_at"]
     assert resumed.sprt["llr"] == pytest.approx(whole.sprt["llr"])
