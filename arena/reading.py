@@ -106,7 +106,7 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
     conn, owned = _conn(db)
     try:
         yield conn
-    except (sqlite3.Error, *_pandas_errors()) as exc:
+    except _read_errors() as exc:
         path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else None)
         raise unreadable(conn, exc, path) from None
     finally:
@@ -114,10 +114,11 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
             conn.close()
 
 
-def _pandas_errors() -> tuple[type[BaseException], ...]:
-    """pandas' database error, once pandas is loaded (only a pandas reader raises it)."""
+def _read_errors() -> tuple[type[BaseException], ...]:
+    """sqlite3's errors, and pandas' database error once pandas is loaded (only a pandas
+    reader raises it)."""
     pandas = sys.modules.get("pandas")
-    return (pandas.errors.DatabaseError,) if pandas is not None else ()
+    return (sqlite3.Error, pandas.errors.DatabaseError) if pandas is not None else (sqlite3.Error,)
 
 
 def _query(db: Any, sql: str) -> pd.DataFrame:

@@ -9,10 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from arena.cli.console import make_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from arena.tournament.observers import Observer
+    from arena.tournament.pool import Result
 
 
 def run(
@@ -91,44 +97,49 @@ def run(
     console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
 
 
-def _progress_observers(console) -> list:
+def _progress_observers(console: Console) -> list[Observer]:
     """The run's progress bar on ``console``: the games stored of those planned, games per
     second, the time left, and a two-bot match's score line (with the SPRT's state) as its
     description (``arena.tournament.live.MatchLine``)."""
     from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TaskID, TextColumn
+    from rich.progress import Task, TimeRemainingColumn
     from rich.text import Text
 
     from arena.tournament.live import MatchLine
-    from arena.tournament.observers import Observer
+    from arena.tournament.observers import Observer, RunStart, RunSummary
 
     class Rate(ProgressColumn):
-        def render(self, task) -> Text:
+        def render(self, task: Task) -> Text:
             return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
 
     class Bar(Observer):
         """Drawn from the first game stored on (a refused run draws nothing)."""
 
         def __init__(self, line: MatchLine) -> None:
-            self.line, self.start, self.bar, self.task = line, None, None, None
+            self.line = line
+            self.start: RunStart | None = None
+            self.drawn: tuple[Progress, TaskID] | None = None  # the bar and its one task, once drawn
 
-        def started(self, start) -> None:
+        def started(self, start: RunStart) -> None:
             self.start = start
 
-        def stored(self, result) -> None:
-            if self.bar is None:
-                self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                    Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                                    transient=False)
-                self.bar.start()
-                self.task = self.bar.add_task(self.start.name, total=self.start.total,
-                                              completed=len(self.start.stored))
+        def stored(self, result: Result) -> None:
+            if self.drawn is None:
+                assert self.start is not None, "the runner calls started() before stored()"
+                bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                               Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                               transient=False)
+                bar.start()
+                self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
+                                               completed=len(self.start.stored))
+            bar, task = self.drawn
             line = self.line.line()
-            self.bar.update(self.task, advance=1, **({} if line is None else {"description": escape(line)}))
+            bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept
 
-        def finished(self, summary) -> None:
-            if self.bar is not None:
-                self.bar.stop()
+        def finished(self, summary: RunSummary) -> None:
+            if self.drawn is not None:
+                self.drawn[0].stop()
 
     line = MatchLine()
     return [line, Bar(line)]
