@@ -41,7 +41,8 @@ def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
     if app_id == 0 and not tables:
         return False
     if app_id != APPLICATION_ID or not TABLES <= tables:
-        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); choose another --name or --results")
+        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); "
+                           "choose another --name or --results")
     if version > SCHEMA_VERSION:
         raise ResultsError(f"{str(path)!r} was written by a newer arena (schema {version} > {SCHEMA_VERSION})")
     return True
@@ -205,7 +206,8 @@ def load_tournament(db: Any) -> dict[str, Any]:
         ResultsError: unreadable, corrupt, foreign or empty database.
     """
     with _reading(db) as conn:
-        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created FROM tournament").fetchone()
+        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created "
+                           "FROM tournament").fetchone()
         bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
     if row is None:
         raise ResultsError("results database has no tournament recorded")

@@ -52,13 +52,18 @@ def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
 
 def play(
     game: str = typer.Argument(..., help="game name (see `arena games`)"),
-    bot: list[str] = typer.Option([], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
+    bot: list[str] = typer.Option(
+        [], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
     seed: str = typer.Option("0", "--seed", metavar="N", help="game seed (setup, opening and every bot's randomness)"),
     param: list[str] = typer.Option([], "--param", "-p", help="game parameter key=value (repeatable)"),
     opening_plies: str = typer.Option("0", "--opening-plies", metavar="PLIES", help="seeded random opening plies"),
-    move_time: Optional[str] = typer.Option(None, "--move-time", metavar="SECONDS", help="seconds per move, enforced (default: the bots' own limits, no deadline)"),
-    time_margin: str = typer.Option("0.5", "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time before it loses"),
-    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", metavar="MIB", help="MiB the bots may add to the game's process"),
+    move_time: Optional[str] = typer.Option(
+        None, "--move-time", metavar="SECONDS",
+        help="seconds per move, enforced (default: the bots' own limits, no deadline)"),
+    time_margin: str = typer.Option(
+        "0.5", "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time before it loses"),
+    memory_limit: Optional[str] = typer.Option(
+        None, "--memory-limit", metavar="MIB", help="MiB the bots may add to the game's process"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print the moves and the result, no diagrams"),
 ) -> None:
     """Play one game and show it ply by ply, then the outcome (scores, ranks, termination).
