@@ -5,7 +5,7 @@ accepted: 0 to ...``; and the one parser of ``-p key=value`` game parameters (``
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from arena.errors import ConfigError
 
@@ -57,6 +57,36 @@ def check_number(key: str, value: Any) -> int | float | None:
     if not (lo <= num <= hi) or num != num:
         raise ConfigError(f"{option} {value} is out of range; accepted: {low} to {high}")
     return int(num) if key in INTEGER else float(num)
+
+
+@overload
+def check_int(key: str, value: None) -> None: ...
+@overload
+def check_int(key: str, value: str | int) -> int: ...
+def check_int(key: str, value: str | int | None) -> int | None:
+    """``check_number`` for a key of ``INTEGER`` (``"seed"``, ``"memory_limit"``, ...), typed: an
+    ``int``, or ``None`` for ``None``.
+
+    Raises:
+        ConfigError: as ``check_number``.
+    """
+    num = check_number(key, value)
+    return None if num is None else int(num)
+
+
+@overload
+def check_float(key: str, value: None) -> None: ...
+@overload
+def check_float(key: str, value: str | float) -> float: ...
+def check_float(key: str, value: str | float | None) -> float | None:
+    """``check_number`` for a key outside ``INTEGER`` (``"move_time"``, ``"time_margin"``, ...),
+    typed: a ``float`` (seconds), or ``None`` for ``None``.
+
+    Raises:
+        ConfigError: as ``check_number``.
+    """
+    num = check_number(key, value)
+    return None if num is None else float(num)
 
 
 def parse_params(items: list[str] | None) -> dict[str, str]:

@@ -136,7 +136,8 @@ def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: 
     if rows:
         conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)", rows)
     conn.execute("INSERT OR REPLACE INTO rating_state VALUES (1, ?, ?, ?, ?, ?, ?)",
-                 (VERSION, env_key(rater.env), rater.prefix, rater.prefix, rater.state_json(), json.dumps(rater.search)))
+                 (VERSION, env_key(rater.env), rater.prefix, rater.prefix, rater.state_json(),
+                  json.dumps(rater.search)))
 
 
 def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[str] = ()) -> Rater | None:
@@ -151,7 +152,8 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_state'").fetchone():
             return None
         try:
-            row = conn.execute("SELECT version, env, prefix, rated, ratings, search FROM rating_state WHERE id = 1").fetchone()
+            row = conn.execute("SELECT version, env, prefix, rated, ratings, search FROM rating_state "
+                               "WHERE id = 1").fetchone()
         except sqlite3.OperationalError:  # another layout (an older arena's): stale
             return None
         if row is None or row[0] != VERSION or row[1] != env_key(env):

@@ -170,7 +170,8 @@ def rate_one(env: trueskill.TrueSkill, margin: float, ratings: dict[str, tuple[f
         return []
     if len(seats) == 2 and seats[0] != seats[1]:
         result = 1.0 if ranks[0] < ranks[1] else 0.5 if ranks[0] == ranks[1] else 0.0
-        updated: Sequence[tuple[float, float]] = update_1vs1(ratings[seats[0]], ratings[seats[1]], result, env.beta, env.tau, margin)
+        updated: Sequence[tuple[float, float]] = update_1vs1(ratings[seats[0]], ratings[seats[1]], result,
+                                                             env.beta, env.tau, margin)
     else:
         rated = env.rate([(env.create_rating(*ratings[label]),) for label in seats],
                          ranks=[int(r) - 1 for r in ranks])

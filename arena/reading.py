@@ -41,7 +41,8 @@ def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
     if app_id == 0 and not tables:
         return False
     if app_id != APPLICATION_ID or not TABLES <= tables:
-        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); choose another --name or --results")
+        raise ResultsError(f"{str(path)!r} is not an arena results database (foreign SQLite file); "
+                           "choose another --name or --results")
     if version > SCHEMA_VERSION:
         raise ResultsError(f"{str(path)!r} was written by a newer arena (schema {version} > {SCHEMA_VERSION})")
     return True
@@ -106,7 +107,7 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
     conn, owned = _conn(db)
     try:
         yield conn
-    except (sqlite3.Error, *_pandas_errors()) as exc:
+    except _read_errors() as exc:
         path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else None)
         raise unreadable(conn, exc, path) from None
     finally:
@@ -114,10 +115,11 @@ def _reading(db: Any) -> Iterator[sqlite3.Connection]:
             conn.close()
 
 
-def _pandas_errors() -> tuple[type[BaseException], ...]:
-    """pandas' database error, once pandas is loaded (only a pandas reader raises it)."""
+def _read_errors() -> tuple[type[BaseException], ...]:
+    """sqlite3's errors, and pandas' database error once pandas is loaded (only a pandas
+    reader raises it)."""
     pandas = sys.modules.get("pandas")
-    return (pandas.errors.DatabaseError,) if pandas is not None else ()
+    return (sqlite3.Error, pandas.errors.DatabaseError) if pandas is not None else (sqlite3.Error,)
 
 
 def _query(db: Any, sql: str) -> pd.DataFrame:
@@ -204,7 +206,8 @@ def load_tournament(db: Any) -> dict[str, Any]:
         ResultsError: unreadable, corrupt, foreign or empty database.
     """
     with _reading(db) as conn:
-        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created FROM tournament").fetchone()
+        row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created "
+                           "FROM tournament").fetchone()
         bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
     if row is None:
         raise ResultsError("results database has no tournament recorded")

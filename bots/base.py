@@ -95,8 +95,9 @@ class Player(Protocol):
     (``ReportsStats``), ``PLAYS`` (``Plays``: checked before a tournament or ``arena play``).
     """
 
-    def choose(self, state: State, limits: Limits) -> Any:  # noqa: D102 - documented in Player
-        """The move to play (at a simultaneous node: the seat's answer, ``None`` for none)."""
+    def choose(self, state: State, limits: Limits | None) -> Any:  # noqa: D102 - documented in Player
+        """The move to play (at a simultaneous node: the seat's answer, ``None`` for none).
+        ``limits``: the seat's per-move limits, ``None`` when unlimited (``GameSettings.limits``)."""
 
 
 @runtime_checkable

@@ -26,13 +26,13 @@ solve --file`` load the compiled kernels first, outside the clock, as before.
 Rejected: numba's ahead-of-time compiler (``numba.pycc``, a plain extension module written at
 install) is pending deprecation since numba 0.57 with no replacement yet (numba 0.68.1 here
 still warns), needs a C compiler where it is installed, and fails on ``objmode`` (the
-kernel's deadline check: a ``TypeError`` in ``CC.compile`` with numba 0.68.1). Shaving the CLI's imports would not have been enough on its
-own (numba's floor stays), and what is left of them is typer, which builds a pydantic
-``TypeAdapter`` for each option it coerces (pydantic 0.1-0.17 s): bypassing typer means a
-second parser for ``arena solve``. Measured (``/usr/bin/time``, 10 runs each, old and new
-interleaved, load average 4.8-5.5): ``arena solve "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"``
-median 0.92 s, 35 MB against 3.09 s, 155 MB before (0.30×; 1.50-1.66 s before at load ~1);
-CPU 0.46 s against 1.51 s (5 runs each).
+kernel's deadline check: a ``TypeError`` in ``CC.compile`` with numba 0.68.1). Shaving the
+CLI's imports would not have been enough on its own (numba's floor stays), and what is left of
+them is typer, which builds a pydantic ``TypeAdapter`` for each option it coerces (pydantic
+0.1-0.17 s): bypassing typer means a second parser for ``arena solve``. Measured
+(``/usr/bin/time``, 10 runs each, old and new interleaved, load average 4.8-5.5):
+``arena solve "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"`` median 0.92 s, 35 MB against 3.09 s,
+155 MB before (0.30×; 1.50-1.66 s before at load ~1); CPU 0.46 s against 1.51 s (5 runs each).
 """
 
 from __future__ import annotations

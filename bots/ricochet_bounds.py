@@ -172,10 +172,11 @@ def lower_bounds(walls, goal: int, paths: ndarray | None = None, robot: int = 0,
     """Per cell, a lower bound on the moves robot ``robot`` needs to reach ``goal``: int64[256],
     ``INF`` where it never can (the module docstring: slides may stop anywhere on their path).
 
-    ``walls``: 256 wall masks (a sequence, or ``board_arrays``' uint8 array); ``paths``: the board's ``path_table`` when it has barriers, else
-    ``None``; with barriers, ``robot`` is the colour index (R G B Y K = 0-4) that decides which
-    barriers turn it and ``stops`` the kernel's slide table (int64[1024], ``d * 256 + cell``:
-    where a lone robot sliding towards ``d`` stops, barriers ignored).
+    ``walls``: 256 wall masks (a sequence, or ``board_arrays``' uint8 array); ``paths``: the
+    board's ``path_table`` when it has barriers, else ``None``; with barriers, ``robot`` is the
+    colour index (R G B Y K = 0-4) that decides which barriers turn it and ``stops`` the
+    kernel's slide table (int64[1024], ``d * 256 + cell``: where a lone robot sliding towards
+    ``d`` stops, barriers ignored).
     """
     if paths is None:
         return _straight_bounds(np.array(walls, np.int64) if isinstance(walls, (list, tuple)) else walls, goal)

@@ -71,9 +71,10 @@ def _seconds(values: dict, **where) -> tuple[float, float]:
 
 
 def run(quick: bool) -> list[Figure]:
-    heavy: dict[str, Any] = {"game": GAME, "bots": ["alphabeta:depth=4", "mcts:playouts=200"], "games": 16 if quick else 32,
-             "opening_plies": 2}
-    cheap: dict[str, Any] = {"game": GAME, "bots": ["random", "r2=random"], "games": 200 if quick else 400, "opening_plies": 2}
+    heavy: dict[str, Any] = {"game": GAME, "bots": ["alphabeta:depth=4", "mcts:playouts=200"],
+                             "games": 16 if quick else 32, "opening_plies": 2}
+    cheap: dict[str, Any] = {"game": GAME, "bots": ["random", "r2=random"], "games": 200 if quick else 400,
+                             "opening_plies": 2}
     one, two = _cluster(1), _cluster(2)
     try:
         for cluster in (one, two):  # imports and compiled code warm in every worker, as after a run's first games

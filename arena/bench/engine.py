@@ -88,7 +88,7 @@ def _games(bots: list, seeds: range) -> tuple[float, float, int]:
     game = arena.games.make(GAME)
     plies, start, cpu = 0, time.perf_counter(), time.process_time()
     for seed in seeds:
-        plies += play_game(GameSettings(game, seed, labels=["a", "b"], limits=MOVE_TIME), bots).plies
+        plies += play_game(GameSettings(game, seed, labels=("a", "b"), limits=MOVE_TIME), bots).plies
     return time.perf_counter() - start, time.process_time() - cpu, plies
 
 

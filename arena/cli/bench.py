@@ -97,8 +97,8 @@ def bench(
         table.add_column(col, justify=justify)
     progress = make_console(stderr=True)
     size = _games(games)
-    for name, figures, error in run_modules(quick, only, lambda line: progress.print(line, markup=False, highlight=False),
-                                            size):
+    for name, figures, error in run_modules(
+            quick, only, lambda line: progress.print(line, markup=False, highlight=False), size):
         if error is not None:
             skipped = error.startswith("skipped")
             table.add_row(name, Text("skipped" if skipped else "failed", style="yellow" if skipped else "red"),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from arena.numbers import check_number, parse_params
+from arena.numbers import check_float, check_int, parse_params
 from arena.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -52,13 +52,18 @@ def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
 
 def play(
     game: str = typer.Argument(..., help="game name (see `arena games`)"),
-    bot: list[str] = typer.Option([], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
+    bot: list[str] = typer.Option(
+        [], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
     seed: str = typer.Option("0", "--seed", metavar="N", help="game seed (setup, opening and every bot's randomness)"),
     param: list[str] = typer.Option([], "--param", "-p", help="game parameter key=value (repeatable)"),
     opening_plies: str = typer.Option("0", "--opening-plies", metavar="PLIES", help="seeded random opening plies"),
-    move_time: Optional[str] = typer.Option(None, "--move-time", metavar="SECONDS", help="seconds per move, enforced (default: the bots' own limits, no deadline)"),
-    time_margin: str = typer.Option("0.5", "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time before it loses"),
-    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", metavar="MIB", help="MiB the bots may add to the game's process"),
+    move_time: Optional[str] = typer.Option(
+        None, "--move-time", metavar="SECONDS",
+        help="seconds per move, enforced (default: the bots' own limits, no deadline)"),
+    time_margin: str = typer.Option(
+        "0.5", "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time before it loses"),
+    memory_limit: Optional[str] = typer.Option(
+        None, "--memory-limit", metavar="MIB", help="MiB the bots may add to the game's process"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="print the moves and the result, no diagrams"),
 ) -> None:
     """Play one game and show it ply by ply, then the outcome (scores, ranks, termination).
@@ -76,11 +81,11 @@ def play(
     from bots.base import Limits
     from bots.registry import assign_labels, check_field, make
 
-    seed = check_number("seed", seed)
-    opening_plies = check_number("opening_plies", opening_plies)
-    move_time = check_number("move_time", move_time)
-    time_margin = check_number("time_margin", time_margin)
-    memory_limit = check_number("memory_limit", memory_limit)
+    seed_n = check_int("seed", seed)
+    plies_n = check_int("opening_plies", opening_plies)
+    move_s = check_float("move_time", move_time)
+    margin_s = check_float("time_margin", time_margin)
+    memory_mib = check_int("memory_limit", memory_limit)
     g = arena.games.make(game, **parse_params(param))
     n = g.num_players
     if len(bot) > n:
@@ -93,13 +98,13 @@ def play(
         limits = []
         for b in bots:
             own = b.own_limits() if hasattr(b, "own_limits") else Limits()
-            limits.append(own.tighter(Limits(time=move_time)) if move_time is not None else own)
+            limits.append(own.tighter(Limits(time=move_s)) if move_s is not None else own)
         # the start position before any output: a parameter the setup refuses (ConfigError) prints nothing
-        opening = random_opening(g, seed, opening_plies) if opening_plies else []
-        start = g.initial_state(seed)
+        opening = random_opening(g, seed_n, plies_n) if plies_n else []
+        start = g.initial_state(seed_n)
         for text in opening:
             start = start.play(g.parse_move(start, text))
-        typer.echo(f"{_title(g)}, seed {seed}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
+        typer.echo(f"{_title(g)}, seed {seed_n}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
         if opening:
             typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
         if not quiet:
@@ -113,9 +118,9 @@ def play(
             plies.append(ply)
             _print_ply(ply, labels, quiet)
 
-        settings = GameSettings(g, seed, labels=labels, opening=tuple(opening), limits=tuple(limits),
-                                time_margin=time_margin, memory_limit=memory_limit)
-        record = watch_game(settings, bots, move_time=move_time, diagrams=not quiet, on_ply=show)
+        settings = GameSettings(g, seed_n, labels=labels, opening=tuple(opening), limits=tuple(limits),
+                                time_margin=margin_s, memory_limit=memory_mib)
+        record = watch_game(settings, bots, move_time=move_s, diagrams=not quiet, on_ply=show)
         if not quiet:  # the final position's text, under its diagram (the last ply's)
             typer.echo(f"position: {plies[-1].position if plies else final_text}")
         out = record.outcome

@@ -17,12 +17,17 @@ def report(
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     section: list[str] = typer.Option(
         None, "--section", "-s", help=f"Print only these sections (repeatable): {', '.join(SECTIONS)}."),
-    write: bool = typer.Option(True, "--write/--no-write", help="Also write NAME.report.md and NAME.<table>.csv beside the database."),
-    json_out: bool = typer.Option(False, "--json", help="Print every table as JSON (an object of tables, each a list of row objects; NaN as null) instead; writes nothing."),
+    write: bool = typer.Option(
+        True, "--write/--no-write", help="Also write NAME.report.md and NAME.<table>.csv beside the database."),
+    json_out: bool = typer.Option(
+        False, "--json",
+        help="Print every table as JSON (an object of tables, each a list of row objects; NaN as null) instead; "
+             "writes nothing."),
     html: bool = typer.Option(
         False, "--html", help="Also write the self-contained HTML report (plots, game replays) to FILE "
                               "(default: off; FILE defaults to <results>/NAME.html)."),
-    file: Optional[Path] = typer.Argument(None, metavar="FILE", help="Where --html writes (default <results>/NAME.html)."),
+    file: Optional[Path] = typer.Argument(
+        None, metavar="FILE", help="Where --html writes (default <results>/NAME.html)."),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
@@ -34,7 +39,8 @@ def report(
     from arena.reports.render import load
 
     if file is not None and not html:
-        raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html (arena report NAME --html FILE)")
+        raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html "
+                          "(arena report NAME --html FILE)")
     path = store.resolve(name, results)
     data = load(path)
     if games is not None and not json_out:  # a bad selection stops before anything is printed or written

@@ -9,41 +9,86 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from arena.cli.console import make_console
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from arena.tournament.observers import Observer
+    from arena.tournament.pool import Result
+
 
 def run(
     game: Optional[str] = typer.Option(None, "--game", help="game name (see `arena games`); default interaction"),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction)"),
-    format: Optional[str] = typer.Option(None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
-    games: Optional[str] = typer.Option(None, "--games", metavar="N", help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet 6, interaction-solo 1, interaction-solo-race 1)"),
+    bot: Optional[list[str]] = typer.Option(
+        None, "--bot",
+        help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of "
+             "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction)"),
+    format: Optional[str] = typer.Option(
+        None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
+    games: Optional[str] = typer.Option(
+        None, "--games", metavar="N",
+        help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet "
+             "6, interaction-solo 1, interaction-solo-race 1)"),
     workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
-    cluster: Optional[str] = typer.Option(None, "--cluster", metavar="ADDRESS", help="play on a Dask cluster instead of --workers (default: none, the local pool): tcp://host:port (a running `dask scheduler`) or local:N (N worker processes here); needs pip install 'arena\\[cluster]'"),
+    cluster: Optional[str] = typer.Option(
+        None, "--cluster", metavar="ADDRESS",
+        help="play on a Dask cluster instead of --workers (default: none, the local pool): tcp://host:port (a "
+             "running `dask scheduler`) or local:N (N worker processes here); needs pip install 'arena\\[cluster]'"),
     name: Optional[str] = typer.Option(None, "--name", help="tournament name (default: derived from the settings)"),
     seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
     results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
-    opening_plies: Optional[str] = typer.Option(None, "--opening-plies", metavar="PLIES", help="seeded random opening plies per series (default 2)"),
-    move_time: Optional[str] = typer.Option(None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the bots' own limits)"),
-    move_nodes: Optional[str] = typer.Option(None, "--move-nodes", metavar="NODES", help="nodes per move (default: none)"),
-    game_time: Optional[str] = typer.Option(None, "--game-time", metavar="SECONDS", help="hard wall-clock seconds per game (default 600, or 500 × (move time + margin) when larger)"),
-    time_margin: Optional[str] = typer.Option(None, "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time (default 0.5)"),
-    memory_limit: Optional[str] = typer.Option(None, "--memory-limit", metavar="MIB", help="MiB the bots may add to each worker; past it a bot loses by 'memory' (default: half the physical memory divided by --workers, at least 256)"),
-    param: Optional[list[str]] = typer.Option(None, "-p", "--param", help="game parameter key=value (repeatable; default: the game's defaults, see `arena games`)"),
-    seat_rotation: Optional[str] = typer.Option(None, "--seat-rotation", help="cyclic (k games a series) | all (k! games); default cyclic"),
-    fill: Optional[str] = typer.Option(None, "--fill", help="bot spec filling empty seats when the field is smaller than the game (default: none, such a field is refused)"),
-    openings: Optional[str] = typer.Option(None, "--openings", metavar="FILE", help="start positions, one a line in the game's notation (# comments); each one a series (default --games: every position once per pairing, --opening-plies 0)"),
-    openings_order: Optional[str] = typer.Option(None, "--openings-order", help="sequential (file order, default) | random (seeded shuffle)"),
-    config: Optional[Path] = typer.Option(None, "--config", help="TOML file of settings (same keys as these options; default: none)"),
-    retries: Optional[str] = typer.Option(None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
-    sprt: Optional[str] = typer.Option(None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=M]",
-                                       help="two-bot match: stop when the GSPRT on game pairs accepts H0 or H1 (alpha, beta default 0.05; model logistic|normalized)"),
-    tau: Optional[str] = typer.Option(None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
-    isolation: Optional[str] = typer.Option(None, "--isolation", help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena engine` process)"),
+    opening_plies: Optional[str] = typer.Option(
+        None, "--opening-plies", metavar="PLIES", help="seeded random opening plies per series (default 2)"),
+    move_time: Optional[str] = typer.Option(
+        None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the bots' own limits)"),
+    move_nodes: Optional[str] = typer.Option(
+        None, "--move-nodes", metavar="NODES", help="nodes per move (default: none)"),
+    game_time: Optional[str] = typer.Option(
+        None, "--game-time", metavar="SECONDS",
+        help="hard wall-clock seconds per game (default 600, or 500 × (move time + margin) when larger)"),
+    time_margin: Optional[str] = typer.Option(
+        None, "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time (default 0.5)"),
+    memory_limit: Optional[str] = typer.Option(
+        None, "--memory-limit", metavar="MIB",
+        help="MiB the bots may add to each worker; past it a bot loses by 'memory' (default: half the physical "
+             "memory divided by --workers, at least 256)"),
+    param: Optional[list[str]] = typer.Option(
+        None, "-p", "--param",
+        help="game parameter key=value (repeatable; default: the game's defaults, see `arena games`)"),
+    seat_rotation: Optional[str] = typer.Option(
+        None, "--seat-rotation", help="cyclic (k games a series) | all (k! games); default cyclic"),
+    fill: Optional[str] = typer.Option(
+        None, "--fill",
+        help="bot spec filling empty seats when the field is smaller than the game (default: none, such a field is "
+             "refused)"),
+    openings: Optional[str] = typer.Option(
+        None, "--openings", metavar="FILE",
+        help="start positions, one a line in the game's notation (# comments); each one a series (default --games: "
+             "every position once per pairing, --opening-plies 0)"),
+    openings_order: Optional[str] = typer.Option(
+        None, "--openings-order", help="sequential (file order, default) | random (seeded shuffle)"),
+    config: Optional[Path] = typer.Option(
+        None, "--config", help="TOML file of settings (same keys as these options; default: none)"),
+    retries: Optional[str] = typer.Option(
+        None, "--retries", metavar="N", help="replays of a game whose worker died (default 2)"),
+    sprt: Optional[str] = typer.Option(
+        None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=M]",
+        help="two-bot match: stop when the GSPRT on game pairs accepts H0 or H1 (alpha, beta default 0.05; model "
+             "logistic|normalized)"),
+    tau: Optional[str] = typer.Option(
+        None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
+    isolation: Optional[str] = typer.Option(
+        None, "--isolation",
+        help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
+             "engine` process)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
-    verbose: bool = typer.Option(False, "--verbose", "-v", help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v",
+        help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
     from arena.reports.output import print_summary, write_files
@@ -85,50 +130,56 @@ def run(
     print_summary(data, console)
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
-    console.print(f"full report: arena report {summary.name}" + (f" (written to {report} and CSV files beside it)" if report else ""))
+    console.print(f"full report: arena report {summary.name}"
+                  + (f" (written to {report} and CSV files beside it)" if report else ""))
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
     console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
 
 
-def _progress_observers(console) -> list:
+def _progress_observers(console: Console) -> list[Observer]:
     """The run's progress bar on ``console``: the games stored of those planned, games per
     second, the time left, and a two-bot match's score line (with the SPRT's state) as its
     description (``arena.tournament.live.MatchLine``)."""
     from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TaskID, TextColumn
+    from rich.progress import Task, TimeRemainingColumn
     from rich.text import Text
 
     from arena.tournament.live import MatchLine
-    from arena.tournament.observers import Observer
+    from arena.tournament.observers import Observer, RunStart, RunSummary
 
     class Rate(ProgressColumn):
-        def render(self, task) -> Text:
+        def render(self, task: Task) -> Text:
             return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
 
     class Bar(Observer):
         """Drawn from the first game stored on (a refused run draws nothing)."""
 
         def __init__(self, line: MatchLine) -> None:
-            self.line, self.start, self.bar, self.task = line, None, None, None
+            self.line = line
+            self.start: RunStart | None = None
+            self.drawn: tuple[Progress, TaskID] | None = None  # the bar and its one task, once drawn
 
-        def started(self, start) -> None:
+        def started(self, start: RunStart) -> None:
             self.start = start
 
-        def stored(self, result) -> None:
-            if self.bar is None:
-                self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                    Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                                    transient=False)
-                self.bar.start()
-                self.task = self.bar.add_task(self.start.name, total=self.start.total,
-                                              completed=len(self.start.stored))
+        def stored(self, result: Result) -> None:
+            if self.drawn is None:
+                assert self.start is not None, "the runner calls started() before stored()"
+                bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                               Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                               transient=False)
+                bar.start()
+                self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
+                                               completed=len(self.start.stored))
+            bar, task = self.drawn
             line = self.line.line()
-            self.bar.update(self.task, advance=1, **({} if line is None else {"description": escape(line)}))
+            bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept
 
-        def finished(self, summary) -> None:
-            if self.bar is not None:
-                self.bar.stop()
+        def finished(self, summary: RunSummary) -> None:
+            if self.drawn is not None:
+                self.drawn[0].stop()
 
     line = MatchLine()
     return [line, Bar(line)]

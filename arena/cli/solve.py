@@ -113,12 +113,19 @@ def _moves(count: int) -> str:
 
 
 def solve(
-    puzzle: Optional[str] = typer.Argument(None, help="'<board> <robots> <target>', e.g. '1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC'"),
+    puzzle: Optional[str] = typer.Argument(
+        None, help="'<board> <robots> <target>', e.g. '1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC'"),
     file: Optional[Path] = typer.Option(None, "--file", help="file with one puzzle a line"),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per puzzle"),
     game: str = typer.Option("ricochet", "--game", help="ricochet or interaction-solo"),
-    bot: Optional[str] = typer.Option(None, "--bot", help="solver bot spec: ricochet-optimal (default), ricochet-greedy; interaction-solo-optimal (default), interaction-solo-greedy; or your class with solve_puzzle(puzzle, limits) (Ricochet) or solve_position(state, limits) (Solo Interaction) as path/to/file.py#ClassName or package.module.ClassName"),
-    time_limit: Optional[str] = typer.Option(None, "--time-limit", metavar="SECONDS", help="seconds per puzzle (default: none)"),
+    bot: Optional[str] = typer.Option(
+        None, "--bot",
+        help="solver bot spec: ricochet-optimal (default), ricochet-greedy; interaction-solo-optimal (default), "
+             "interaction-solo-greedy; or your class with solve_puzzle(puzzle, limits) (Ricochet) or "
+             "solve_position(state, limits) (Solo Interaction) as path/to/file.py#ClassName or "
+             "package.module.ClassName"),
+    time_limit: Optional[str] = typer.Option(
+        None, "--time-limit", metavar="SECONDS", help="seconds per puzzle (default: none)"),
 ) -> None:
     """Solve Ricochet Robots puzzles or Solo Interaction positions: the fewest moves, with nodes,
     seconds and proof of optimality (Solo Interaction: also the number of minimal solutions)."""

@@ -45,7 +45,8 @@ from arena.games.conformance import GameCheckError, check
 from arena.games.ranking import place_points, place_rewards
 
 __all__ = [
-    "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome", "Param", "State",
+    "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome", "Param",
+    "State",
     "competition_ranks", "place_points", "place_rewards", "check", "GameCheckError", "make", "names",
     "game_class", "register",
 ]

@@ -83,7 +83,8 @@ def check_outcomes(game: Game, seeds: Iterable[int] = range(5)) -> None:
         _require(isinstance(out.termination, str) and out.termination, game,
                  "Outcome.termination must be a non-empty string")
         n = game.num_players
-        _require(len(out.scores) == n and len(out.ranks) == n, game, "Outcome must give one score and one rank per seat")
+        _require(len(out.scores) == n and len(out.ranks) == n, game,
+                 "Outcome must give one score and one rank per seat")
         _require(min(out.ranks) == 1 and all(1 <= r <= n for r in out.ranks), game,
                  "Outcome.ranks must be 1..num_players with 1 = best")
         again = [s.to_text() for s in random_game(game, seed)]

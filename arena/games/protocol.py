@@ -161,13 +161,13 @@ class Answer:
     Attributes:
         move: the answer (for Ricochet a solution), or ``None`` for no answer.
         seconds: measured thinking time, seconds.
-        nodes: nodes searched, as reported by the bot.
+        nodes: nodes searched, as reported by the bot (``None``: not reported).
         error: why a given answer is void (``AnswerStatus.LATE``, ``AnswerStatus.CRASH``), or ``None``.
     """
 
     move: Any = None
     seconds: float = 0.0
-    nodes: int = 0
+    nodes: int | None = 0
     error: str | None = None
 
 

@@ -87,6 +87,7 @@ def referee_check(game: Game, record: GameRecord, start: str | None = None) -> C
     for ply, text in enumerate(record.moves):
         if state.is_terminal():
             out = state.outcome()
+            assert out is not None, "a terminal state has an outcome (State.outcome)"
             return _cut(record, ply, out, None, None,
                         f"the rules end the game at ply {ply} ({_text(out)}); the worker stored "
                         f"{len(record.moves)} plies and {_text(record.outcome)}")
@@ -102,6 +103,7 @@ def referee_check(game: Game, record: GameRecord, start: str | None = None) -> C
     reported = record.outcome
     if state.is_terminal():
         out = state.outcome()
+        assert out is not None, "a terminal state has an outcome (State.outcome)"
         if str(reported.termination) not in ARENA_ENDINGS and _same(out, reported):
             return Checked(record)
         return _cut(record, len(record.moves), out, None, None,

@@ -25,14 +25,14 @@ import random
 import time
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
 from arena.referee.private import Private, shares_state
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
-from bots.base import Limits, Player, Resettable, SearchStats
+from bots.base import Limits, Player, Resettable
 
 log = logging.getLogger("arena.referee")
 
@@ -134,11 +134,20 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     return answer, secs, None, None
 
 
-#: figures of a bot that reports none: stored as NULL ("not reported"), never as 0
-UNREPORTED = SearchStats(None, None, 0.0, None)  # type: ignore[arg-type]
+class Reported(NamedTuple):
+    """A bot's ``last_stats`` as stored with its move: ``nodes`` (count), ``depth`` (plies),
+    ``evaluation`` (the bot's units); ``None``: not reported (stored as NULL, never as 0)."""
+
+    nodes: int | None
+    depth: int | None
+    evaluation: float | None
 
 
-def _stats(bot: Player) -> SearchStats:
+#: figures of a bot that reports none
+UNREPORTED = Reported(None, None, None)
+
+
+def _stats(bot: Player) -> Reported:
     """The bot's ``last_stats`` as numbers. A figure the bot does not report — no
     ``last_stats``, nonsense, or 0 nodes / 0 depth (``SearchStats``' "not a search" defaults)
     — is ``None``, stored as NULL and shown empty, never as 0 (``docs/statistics.md``
@@ -147,8 +156,8 @@ def _stats(bot: Player) -> SearchStats:
     if st is None:
         return UNREPORTED
     try:
-        return SearchStats(int(st.nodes) if st.nodes else None, int(st.depth) if st.depth else None, 0.0,
-                           None if st.evaluation is None else float(st.evaluation))
+        return Reported(int(st.nodes) if st.nodes else None, int(st.depth) if st.depth else None,
+                        None if st.evaluation is None else float(st.evaluation))
     except (AttributeError, TypeError, ValueError):
         return UNREPORTED
 
@@ -205,7 +214,9 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
         Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
     """
     answers = []
-    views = views or [Private(getattr(state, "game", None), shares_state(bot)) for bot in bots]
+    # a state without ``game`` gives views of None (Private copies whatever it is given)
+    views = views or [Private(getattr(state, "game", None), shares_state(bot))  # type: ignore[arg-type]
+                      for bot in bots]
     for seat, bot in enumerate(bots):
         if on_move:
             on_move(seat, state)
@@ -314,10 +325,13 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         if fault is not None:
             blamed = None if fault == Termination.GAME_ERROR else seat
             return finish(forfeit(n, blamed, fault), blamed, detail)
+        assert after is not None, "_judge gives a state when it finds no fault"
         state = after
         st = _stats(bots[seat])
         moves.append(str(move))
         stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation))
         if on_ply:
             on_ply(state, stats[-1])
-    return finish(state.outcome())
+    outcome = state.outcome()
+    assert outcome is not None, "a terminal state has an outcome (State.outcome)"
+    return finish(outcome)

@@ -69,7 +69,8 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
                                  showlegend=False, legendgroup=label))
         fig.add_trace(go.Scatter(x=x, y=rows["mu"].to_numpy(float), mode="lines", name=label, line=dict(color=colour),
                                  legendgroup=label, customdata=rows["sigma"].to_numpy(float),
-                                 hovertemplate=f"{label}<br>game %{{x}}: mu %{{y:.2f}} ± %{{customdata:.2f}}<extra></extra>"))
+                                 hovertemplate=f"{label}<br>game %{{x}}: mu %{{y:.2f}} "
+                                               "± %{customdata:.2f}<extra></extra>"))
     fig.update_layout(title="Rating progression (TrueSkill mu ± sigma)", xaxis_title="games played",
                       yaxis_title="mu", **_LAYOUT)
     return fig

@@ -57,6 +57,7 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
             console.print(_seat_test_line(frame))
             continue
         if name == "sprt":
+            assert data.sprt is not None, "the sprt table comes of a stored SPRT state"
             console.print(state_line(data.sprt))
             continue
         if frame.empty:
@@ -137,6 +138,7 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
             lines += ["", _seat_test_line(frame)]
             continue
         if name == "sprt":
+            assert data.sprt is not None, "the sprt table comes of a stored SPRT state"
             lines += ["", f"## {TITLES[name]}", "", state_line(data.sprt)]
             continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]

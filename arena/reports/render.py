@@ -69,7 +69,8 @@ NOTES = {
              "stronger); p = 2 min(LOS, 1 - LOS), Holm-adjusted across pairings. See "
              "docs/statistics.md.",
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
-           "observed information; NaN when no finite fit exists (a bot won or lost every game, or the games are separated otherwise).",
+           "observed information; NaN when no finite fit exists (a bot won or lost every game, "
+           "or the games are separated otherwise).",
 }
 
 
@@ -265,7 +266,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "faults" in wanted:
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:
-        out["search"] = t.search_from_sums(data.search, order) if data.search is not None else t.search_stats(moves, order)
+        out["search"] = (t.search_from_sums(data.search, order) if data.search is not None
+                         else t.search_stats(moves, order))
     if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
     if "solo" in wanted and k == 1:

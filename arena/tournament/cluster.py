@@ -100,7 +100,10 @@ class ClusterPool:
                  move_time: float | None, retries: int = 2, default_memory: bool = False) -> None:
         self.address, self.retries = address, retries
         self.replaced = 0  # game children replaced on the workers, and Dask workers lost in a game
-        self.job = self.client = self.cluster = None
+        self.job: RemoteJob | None = None  # set below, or the constructor raises
+        # distributed's Client and a local:N cluster (untyped: Any), None once closed
+        self.client: Any = None
+        self.cluster: Any = None
         #: seconds without a game ending on a worker that holds games before it is given up
         self.stall = (game_time + setup.time_margin + STALL_GRACE) * (retries + 1) + STALL_SLACK
         self.inbox: queue.SimpleQueue = queue.SimpleQueue()  # ("game", event) and ("task", future)
@@ -169,7 +172,8 @@ class ClusterPool:
                 (for instance arena is not installed there).
         """
         self.submit(tasks)
-        pending, deaths, checked = self.pending, {}, time.monotonic()
+        pending, checked = self.pending, time.monotonic()
+        deaths: dict[int, int] = {}  # game id -> workers lost while playing it
         try:
             while self.tasks:
                 try:
@@ -244,7 +248,9 @@ class ClusterPool:
             batch = [pending.popleft() for _ in range(min(size, len(pending)))]
             self.requeued.difference_update(task.game_id for task in batch)
             self.submitted += 1
-            future = self.client.submit(play_remote, self.job, batch, key=f"arena-{self.job.token}-{self.submitted}",
+            job = self.job
+            assert job is not None, "set by the constructor"
+            future = self.client.submit(play_remote, job, batch, key=f"arena-{job.token}-{self.submitted}",
                                         workers=[addr], allow_other_workers=False, pure=False)
             if not self.on_worker.get(addr):
                 self.heard[addr] = time.monotonic()  # an idle worker's clock starts with its work

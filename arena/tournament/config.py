@@ -204,7 +204,8 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
     for key, value in data.items():
         k = key.replace("-", "_")
         if k not in known:
-            raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
+            raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; "
+                              f"accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
         name = {"bot": "bots", "param": "params"}.get(k, k)
         if name in out:
             raise ConfigError(f"key {key!r} given twice in config file {str(path)!r} (spelled with '-' and '_'); "
@@ -248,7 +249,8 @@ def engine_specs(tables: Any, where: str) -> list[str]:
     for table in tables:
         unknown = sorted(set(table) - keys)
         if unknown:
-            raise ConfigError(f"config file {where!r}: unknown key {unknown[0]!r} in [[engine]]; accepted: {', '.join(sorted(keys))}")
+            raise ConfigError(f"config file {where!r}: unknown key {unknown[0]!r} in [[engine]]; "
+                              f"accepted: {', '.join(sorted(keys))}")
         label, command, options = table.get("label"), table.get("command"), table.get("options", {})
         if not isinstance(label, str) or not label or not isinstance(command, list) or not command \
                 or not all(isinstance(c, str) for c in command) or not isinstance(options, dict):

@@ -79,7 +79,7 @@ def _allow_children() -> None:
     """
     proc = multiprocessing.current_process()
     if proc.daemon:
-        proc._config["daemon"] = False  # noqa: SLF001 - see the docstring
+        proc._config["daemon"] = False  # type: ignore[attr-defined]  # noqa: SLF001 - private; see the docstring
 
 
 def _register_game(name: str, target: str) -> None:

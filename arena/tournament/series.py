@@ -18,6 +18,7 @@ so two copies of a stochastic bot never replay one game with the seats swapped
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -101,7 +102,7 @@ def series_count(games: int, k: int, rotation: str = "cyclic") -> int:
     return math.ceil(games / len(seat_orders(range(k), rotation)))
 
 
-def read_openings(path: str | Path, game: Game) -> tuple[str, ...]:
+def read_openings(path: str | os.PathLike[str], game: Game) -> tuple[str, ...]:
     """The positions of an openings file: one position text a line in the game's own notation
     (``Game.parse_state``); blank lines and comments are skipped. A comment is a line whose
     first word is ``#`` (``#`` then a space, or ``#`` alone): an Interaction position itself

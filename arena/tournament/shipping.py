@@ -42,7 +42,8 @@ def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
             clashes with an installed module or another bot file, or the workers cannot
             import it).
     """
-    out, shipped = {}, {}
+    out: dict[str, BotSpec] = {}
+    shipped: dict[str, Path] = {}  # module name -> the bot file uploaded as it
     for label, spec in specs.items():
         if "#" not in spec.kind:
             out[label] = spec

@@ -138,7 +138,8 @@ def _runs(cells: tuple[int, ...], dirs: tuple[int, ...]) -> tuple[tuple[int, boo
         while j < len(cells) and dirs[j] == dirs[i]:
             j += 1
         run = cells[i:j]
-        out.append((sum(1 << c for c in run), run[-1] > run[0] or (len(run) == 1), {c: i + k for k, c in enumerate(run)}))
+        out.append((sum(1 << c for c in run), run[-1] > run[0] or (len(run) == 1),
+                    {c: i + k for k, c in enumerate(run)}))
         i = j
     return tuple(out)
 

@@ -116,7 +116,8 @@ def parse_move_text(text: str) -> Move:
         )
     cell = (int(m.group(2)) - 1) * SIZE + FILES.index(m.group(1).lower())
     if cell in CORNERS:
-        raise MoveSyntaxError(f"bad Interaction move {raw.strip()!r}: {cell_name(cell)} is a clipped corner, not a cell")
+        raise MoveSyntaxError(f"bad Interaction move {raw.strip()!r}: {cell_name(cell)} is a clipped corner, "
+                              "not a cell")
     return MOVES[cell * 8 + DIRECTION_INDEX[m.group(3).upper()]]
 
 
@@ -183,7 +184,8 @@ def _parse_position_checked(fields: list[str], text: str) -> tuple[bytes, int, t
                     f"bad Interaction board: {ch!r} on {name}; accepted: . R B Y ('#' only on the corners)"
                 )
             if piece == NEUTRAL and POCKET[cell]:
-                raise PositionSyntaxError(f"bad Interaction board: a neutral on pocket {name} (rank 5 is the line of pockets)")
+                raise PositionSyntaxError(f"bad Interaction board: a neutral on pocket {name} "
+                                          "(rank 5 is the line of pockets)")
             board[cell] = piece
     side = {"r": 0, "b": 1}.get(fields[1].lower())
     if side is None:

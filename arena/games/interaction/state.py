@@ -5,9 +5,10 @@ Hot path: ``legal_moves`` finds where each cue ball strikes with an occupancy ma
 one bit per cell) over the straight runs of its precomputed free path (``geometry.STRIKES``);
 ``play`` simulates one move on a ``bytearray`` copy of the 81-byte board and updates the
 Zobrist key and the occupancy mask incrementally; at plies 0 and 1 (the first-turn rule needs
-the simulation for legality) ``legal_moves`` keeps the simulations, so ``play`` reuses them. Repetition history is a parent chain cut at
-every pocketing (no earlier position can recur once a score changed) plus a 1024-bit Bloom
-filter of the keys in the chain, so ``play`` walks the chain only on a filter hit.
+the simulation for legality) ``legal_moves`` keeps the simulations, so ``play`` reuses them.
+Repetition history is a parent chain cut at every pocketing (no earlier position can recur once
+a score changed) plus a 1024-bit Bloom filter of the keys in the chain, so ``play`` walks the
+chain only on a filter hit.
 """
 
 from __future__ import annotations
@@ -90,7 +91,8 @@ class InteractionState(SearchSteps, State):
         st.occ = occupancy(board)
         st.nmask = neutral_mask(board)
         st._key = board_key(board) ^ (Z_SIDE if side else 0) ^ score_key(0, scores[0]) ^ score_key(1, scores[1])
-        st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = None, BLOOM_BITS[st._key & 1023], False, None, None, None
+        st._prev, st._bloom, st._passed, st._hits, st._sims, st._moves = (
+            None, BLOOM_BITS[st._key & 1023], False, None, None, None)
         st._term = ("target" if max(scores) >= game.target else "max_plies" if ply >= game.max_plies else None)
         st.to_move = TERMINAL if st._term else side
         return st
@@ -307,4 +309,5 @@ class InteractionState(SearchSteps, State):
         return f"InteractionState({self.to_text()!r})"
 
 
-__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "neutral_mask", "board_key", "score_key", "ZOBRIST", "Z_SIDE"]
+__all__ = ["InteractionState", "LeafPosition", "simulate", "strikes", "occupancy", "neutral_mask", "board_key",
+           "score_key", "ZOBRIST", "Z_SIDE"]

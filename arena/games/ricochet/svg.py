@@ -67,8 +67,8 @@ def render(state: Any, last_move: Any = None, previous: Any = None) -> str:
     add(root, "rect", x=MARGIN, y=MARGIN, width=SIZE * CELL, height=SIZE * CELL, fill="#fbfaf5", stroke="#999")
     for cell in range(SIZE * SIZE):
         x, y = _xy(cell)
-        add(root, "rect", x=x - CELL / 2, y=y - CELL / 2, width=CELL, height=CELL, fill="#d9d9d9" if cell in CENTRE else "none",
-            stroke="#ddd", stroke_width=0.5)
+        add(root, "rect", x=x - CELL / 2, y=y - CELL / 2, width=CELL, height=CELL,
+            fill="#d9d9d9" if cell in CENTRE else "none", stroke="#ddd", stroke_width=0.5)
     _targets(root, state)
     _walls(root, state.board.walls)
     if previous is not None and getattr(previous, "target", None):

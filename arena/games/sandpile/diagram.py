@@ -21,7 +21,8 @@ def diagram(s) -> str:
     mover = "-" if s.phase == Phase.OVER else f"{LETTERS[s.player]} ({SIDES[s.player]})"
     lines.append(f"round {s.round}/{rules.rounds}  phase {s.phase}  to move {mover}  step {s.step}  wrap {rules.wrap}")
     holders = "".join(LETTERS[p] for p in range(4) if s.holds_bonus(p)) or "-"
-    lines.append(f"bonus held by {holders}  placed {','.join(map(str, s.placed))}  tops now {','.join(map(str, s.tops()))}")
+    lines.append(f"bonus held by {holders}  placed {','.join(map(str, s.placed))}  "
+                 f"tops now {','.join(map(str, s.tops()))}")
     rounds = " | ".join(",".join(map(str, r)) for r in s.scores) or "-"
     lines.append(f"round scores {rounds}  totals {','.join(map(str, s.totals()))}")
     return "\n".join(lines)

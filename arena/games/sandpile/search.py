@@ -178,7 +178,8 @@ class LeafPosition(SearchSteps, SandpileView):
         state = _new(parent.__class__)  # every field set here: the masks are known, no __init__
         state.rules, state.round, state.phase, state.player, state.step = (
             self.rules, self.round, self.phase, self.player, self.step)
-        state.to_move, state.holders, state.scores, state.banked = self.to_move, self.holders, parent.scores, self.banked
+        state.to_move, state.holders, state.scores, state.banked = (
+            self.to_move, self.holders, parent.scores, self.banked)
         cells = list(board)  # one list and one tuple: cheaper than slicing and joining
         cells[i] = self._stack
         state.board = tuple(cells)

@@ -95,7 +95,8 @@ class SandpileState(SearchSteps, SandpileView, State):
         return SandpileState(
             self.rules, self.board if board is None else board, self.round if rnd is None else rnd, phase,
             player, step, self.holders if holders is None else holders, self.placed if placed is None else placed,
-            self.scores if scores is None else scores, masks or (self.occ, self.tall, self.topm, self.three, self.unstable_stacks),
+            self.scores if scores is None else scores,
+            masks or (self.occ, self.tall, self.topm, self.three, self.unstable_stacks),
             self.banked if scores is None else None)
 
     def whole(self) -> SandpileState:
