@@ -315,7 +315,7 @@ def test_the_store_keeps_each_series_start_and_old_stores_compute_it(tmp_path):
     positions = [first.to_text(), first.play(first.legal_moves()[0]).to_text()]
     openings = tmp_path / "o.txt"
     openings.write_text("\n".join(positions) + "\n")
-    s = run_tournament(cfg(tmp_path, games=6, openings=str(openings), openings_order="random"), progress=False)
+    s = run_tournament(cfg(tmp_path, games=6, openings=str(openings), openings_order="random"))
     with sqlite3.connect(s.path) as conn:
         stored = dict(conn.execute("SELECT series, start FROM series ORDER BY series"))
     assert sorted(stored) == [0, 1, 2] and set(stored.values()) <= set(positions)
@@ -324,7 +324,7 @@ def test_the_store_keeps_each_series_start_and_old_stores_compute_it(tmp_path):
         conn.execute("DROP TABLE series")
     assert [load_series_start(s.path, k) for k in range(3)] == [stored[k] for k in range(3)]
     # a store without an openings file: every series starts from the game's seeded initial state
-    plain = run_tournament(cfg(tmp_path, name="plain"), progress=False)
+    plain = run_tournament(cfg(tmp_path, name="plain"))
     assert load_series_start(plain.path, 0) is None
     assert sqlite3.connect(plain.path).execute("SELECT count(*) FROM series").fetchone() == (0,)
 
@@ -342,7 +342,7 @@ def test_a_legacy_store_reports_its_series_starts():
 
 def test_a_store_opened_for_a_run_gains_the_series_table(tmp_path):
     """An earlier store resumed by a run is upgraded: the table appears, games stay."""
-    s = run_tournament(cfg(tmp_path), progress=False)
+    s = run_tournament(cfg(tmp_path))
     with sqlite3.connect(s.path) as conn:
         conn.execute("DROP TABLE series")
     with Store.open(tmp_path, "t") as store:
