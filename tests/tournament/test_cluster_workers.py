@@ -68,6 +68,7 @@ def _free_port():
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_a_worker_restarted_at_the_same_address_gets_work_again(tmp_path):
     """The only Dask worker listens at a fixed port; each game SIGKILLs it the first time it
     plays, and its nanny starts a new one at the same address. The address was given up on
@@ -103,6 +104,7 @@ def test_a_game_that_keeps_killing_its_worker_ends_on_a_default_scheduler(tmp_pa
     assert attempts == [(2,), (2,)]
 
 
+@pytest.mark.slow
 def test_a_scheduler_dropped_after_connecting_closes_the_client_and_local_cluster(tmp_path, monkeypatch):
     """The scheduler drops while the run subscribes to its topics (after the bots are shipped):
     the error goes up, and the client, the ``local:1`` cluster with its worker process, and
