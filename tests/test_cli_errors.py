@@ -41,6 +41,7 @@ def test_a_command_still_running_after_ctrl_c_exits_130_within_the_grace():
     assert time.monotonic() - t0 < 100 and "Traceback" not in r.stderr
 
 
+@pytest.mark.slow
 def test_the_ctrl_c_watchdog_stands_down_when_main_returns():
     """A caller of ``main`` in the same process (a test) lives on after an interrupted command
     returned; a second interrupted call arms the watchdog again."""

@@ -208,7 +208,7 @@ def test_a_game_is_timed_from_its_own_start_before_the_runner_can_see_it_playing
     assert recorded.game_started > 0 and recorded.game == 7 and recorded.ply == len(record.moves)
 
 
-@pytest.mark.parametrize("isolation", ["none", "process"])
+@pytest.mark.parametrize("isolation", ["none", pytest.param("process", marks=pytest.mark.slow)])
 def test_an_exception_text_no_codec_writes_or_of_megabytes_is_stored_bounded(tmp_path, isolation):
     """A bot's exception whose text has lone surrogates (the store's UTF-8 cannot encode them)
     or is 5 MB long loses by ``exception`` like any other, its text escaped and bounded

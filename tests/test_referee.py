@@ -142,7 +142,8 @@ def test_plan_refuses_a_bot_that_cannot_play_the_game():
     ["play", "sandpile", "--bot", "alphabeta"],
 ])
 def test_cli_refuses_an_unsupported_pairing_in_one_line(tmp_path, command):
-    proc = subprocess.run([sys.executable, "-m", "arena", *command, *(["--results", str(tmp_path)] if command[0] == "run" else [])],
+    results = ["--results", str(tmp_path)] if command[0] == "run" else []
+    proc = subprocess.run([sys.executable, "-m", "arena", *command, *results],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "cannot play sandpile" in proc.stderr

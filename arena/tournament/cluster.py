@@ -295,7 +295,9 @@ class ClusterPool:
         self.on_worker[addr].remove(future)
         self.heard[addr] = time.monotonic()
         left = [task for task in batch if task.game_id in self.tasks]
-        if future.status == "finished":  # ended, but records went with their worker (or never came)
+        # "lost": it had finished (this callback comes at its end), then its worker died before
+        # this look and the scheduler said its result went too: a normal end all the same
+        if future.status in ("finished", "lost"):  # ended, but records went with their worker (or never came)
             for task in left:
                 self.unrecorded[task.game_id] = times = self.unrecorded.get(task.game_id, 0) + 1
                 if times > MAX_UNRECORDED:

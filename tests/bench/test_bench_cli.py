@@ -1,6 +1,7 @@
 import sys
 import types
 
+import pytest
 from typer.testing import CliRunner
 
 import arena.cli.bench as bench_cli
@@ -49,6 +50,7 @@ def test_games_goes_with_only_report():
     assert result.exit_code != 0 and "bad --games 'lots'" in str(result.exception)
 
 
+@pytest.mark.slow
 def test_report_bench_on_a_small_store(tmp_path):
     """The report figures on a 40-game store: a valid store (every game replays), the report
     subprocess timed, its peak memory measured."""

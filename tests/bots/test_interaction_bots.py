@@ -122,7 +122,8 @@ def test_node_and_time_limits(game):
     def check(slack):
         bot = ready("alphabeta:depth=20", game, state.to_move)
         bot.choose(state, Limits(time=0.3))
-        assert bot.last_stats.seconds < 0.6 * slack and bot.last_stats.depth >= 2  # no new iteration after half the time
+        # no new iteration after half the time
+        assert bot.last_stats.seconds < 0.6 * slack and bot.last_stats.depth >= 2
         bot = ready("mcts:time=0.3", game, state.to_move)
         bot.choose(state, Limits())
         assert bot.last_stats.seconds < 0.6 * slack and bot.last_stats.nodes > 5

@@ -5,6 +5,7 @@ from bots.base import Limits
 from arena.games import place_rewards
 from tests.tictactoe import TicTacToe
 from tests.toy import Nim
+from tests.timing import retry_under_load
 
 
 def ready(spec, game, seat=0, seed=0):
@@ -50,9 +51,12 @@ def test_mcts_limits_and_determinism():
     bot = ready("mcts", game)
     bot.choose(game.initial_state(), Limits(nodes=50))
     assert bot.last_stats.nodes == 50
-    bot = ready("mcts:time=0.1", game)
-    bot.choose(game.initial_state(), Limits())
-    assert bot.last_stats.seconds < 0.3 and bot.last_stats.nodes > 10
+
+    def check(slack):  # a loaded machine gets more room (tests/timing.py)
+        bot = ready("mcts:time=0.1", game)
+        bot.choose(game.initial_state(), Limits())
+        assert bot.last_stats.seconds < 0.3 * slack and bot.last_stats.nodes > 10
+    retry_under_load(check)
 
 
 def test_mcts_blocks_at_tictactoe():

@@ -18,6 +18,7 @@ from arena.games import place_points
 from bots.multiplayer import shares, terminal_scalar, terminal_shares
 from bots.registry import make
 from tests.toy import Nim
+from tests.timing import retry_under_load
 
 SANDPILE = arena.games.make("sandpile")
 EVAL = evaluator("sandpile")
@@ -217,11 +218,14 @@ def test_node_depth_and_time_limits(kind):
     b = bot(f"{kind}:depth=1", SANDPILE, seat=state.to_move)
     b.choose(state, Limits(depth=5))
     assert b.last_stats.depth == 1
-    b = bot(kind, SANDPILE, seat=state.to_move)
-    t0 = time.perf_counter()
-    assert b.choose(state, Limits(time=0.2)) in state.legal_moves()
-    assert time.perf_counter() - t0 < 0.2 + 0.3
-    assert b.last_stats.depth >= 1 and b.last_stats.seconds < 0.5
+
+    def check(slack):  # a loaded machine gets more room (tests/timing.py)
+        b = bot(kind, SANDPILE, seat=state.to_move)
+        t0 = time.perf_counter()
+        assert b.choose(state, Limits(time=0.2)) in state.legal_moves()
+        assert time.perf_counter() - t0 < 0.2 + 0.3 * slack
+        assert b.last_stats.depth >= 1 and b.last_stats.seconds < 0.5 * slack
+    retry_under_load(check)
 
 
 @pytest.mark.parametrize("kind", ["paranoid", "maxn", "brs"])

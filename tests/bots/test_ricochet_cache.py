@@ -38,6 +38,7 @@ def test_kernels_cache_on_disk():
         assert not isinstance(kernel._cache, numba.core.caching.NullCache), name
 
 
+@pytest.mark.slow
 def test_warm_up_loads_the_plain_board_and_the_barrier_search():
     """A plain board's search is a specialisation of its own (``paths`` None: no barrier walk in
     its move loop, ``ricochet_search.ida_iteration``); the warm-up loads both before timed play."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import arena.games
 from arena.bench.ricochet import random_puzzles
 from arena.games import Answer
@@ -53,6 +55,7 @@ def test_reference_moves_are_the_games_on_random_positions_with_barriers():
     assert on_barrier >= 10 and loops >= 10  # the walks met the rare rules
 
 
+@pytest.mark.slow
 def test_the_games_play_accepts_the_reference_solutions():
     """Rounds of a one-player game with five robots and barriers: the reference's solution
     wins the chip and the robots stand where the reference's own moves put them."""

@@ -13,6 +13,7 @@ from bots.base import Limits
 from bots.registry import make
 from bots.ricochet import solve_bfs, solve_greedy, solve_optimal
 from tests.bots.ricochet_reference import bfs as reference_bfs
+from tests.timing import retry_under_load
 
 PUZ = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
@@ -56,8 +57,11 @@ def test_budget_gives_best_found_not_proven():
     r = solve_optimal(p, Limits(nodes=200_000))
     assert not r.optimal
     assert r.solution is None or p.check(r.solution) is not None
-    t = solve_optimal(p, Limits(time=0.3))
-    assert not t.optimal and t.seconds < 1.5
+
+    def check(slack):  # a loaded machine gets more room (tests/timing.py)
+        t = solve_optimal(p, Limits(time=0.3))
+        assert not t.optimal and t.seconds < 1.5 * slack
+    retry_under_load(check)
 
 
 def test_greedy_is_valid_and_never_shorter_than_optimal():

@@ -28,7 +28,8 @@ def run_cli(args, capsys):
     (["play", "interaction", "--move-time", "0"], "--move-time 0 is out of range; accepted: 0.001 to 86400"),
     (["play", "interaction", "--time-margin", "-1"], "--time-margin -1 is out of range; accepted: 0 to 3600"),
     (["play", "interaction", "--opening-plies", "-2"], "--opening-plies -2 is out of range"),
-    (["solve", "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC", "--time-limit", "-1"], "--time-limit -1 is out of range; accepted: 0.001"),
+    (["solve", "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC", "--time-limit", "-1"],
+     "--time-limit -1 is out of range; accepted: 0.001"),
     (["solve", "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC", "--time-limit", "0"], "--time-limit 0 is out of range"),
     (["solve", "random random random"], "bad board 'random' in puzzle; accepted: four quadrant sides"),
 ])

@@ -122,7 +122,8 @@ def test_malformed_database_is_named_in_the_report_error(tmp_path, monkeypatch, 
         f.seek(4096)
         f.write(b"\xff" * (size - 4096))
     code, out, err = run_cli(["report", "corrupt", "--no-write"], capsys)
-    one_line_error(code, out, err, "cannot read results database 'results/corrupt.sqlite': database disk image is malformed")
+    one_line_error(code, out, err,
+                   "cannot read results database 'results/corrupt.sqlite': database disk image is malformed")
 
 
 def test_directory_named_like_a_database_is_called_a_directory(tmp_path, monkeypatch, capsys):

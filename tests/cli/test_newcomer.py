@@ -85,6 +85,7 @@ def test_tables_fit_80_columns(ricochet_db):
     assert "left out" not in wide.export_text()
 
 
+@pytest.mark.slow
 def test_report_into_a_closed_pipe_exits_0_quietly(ricochet_db):
     proc = subprocess.Popen([sys.executable, "-m", "arena", "report", str(ricochet_db), "--no-write"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -28,6 +28,7 @@ def games(path):
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="resource limits and PR_SET_PDEATHSIG: Linux")
+@pytest.mark.slow
 def test_hostile_bots_change_nothing_stored_and_lose(tmp_path):
     results = tmp_path / "results"
     db = results / "evil.sqlite"
@@ -79,6 +80,7 @@ def test_round_robin_shell_engine_engine_served_alphabeta_and_greedy(tmp_path):
         assert nodes and nodes > 0  # info figures reached the moves table
 
 
+@pytest.mark.slow
 def test_round_robin_under_isolation_process(tmp_path):
     """Every Python bot its own sandboxed process; the shell engine as it is."""
     cfg = build(dict(game="interaction", bots=[f"sh=exec:{FIRST}", "alphabeta:depth=2", "greedy"], games=2,
@@ -91,6 +93,7 @@ def test_round_robin_under_isolation_process(tmp_path):
     assert any(p.suffix == ".md" for p in write_report(summary.path))
 
 
+@pytest.mark.slow
 def test_each_isolated_bot_is_checked_once_and_only_with_games_to_play(tmp_path, monkeypatch):
     """``check_isolated`` starts each isolated engine once before the games; a run of a
     tournament already finished plays nothing and starts no engine to check."""

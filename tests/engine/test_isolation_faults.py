@@ -74,6 +74,7 @@ def test_isolate_makes_a_relative_bot_file_absolute(tmp_path, monkeypatch):
     assert isolated["r"].kind.endswith(" random")
 
 
+@pytest.mark.slow
 def test_relative_bot_file_plays_under_isolation_process(public, monkeypatch):
     (public / "b_plain.py").write_text(FIRST)
     (public / "b_plain.py").chmod(0o644)
@@ -83,6 +84,7 @@ def test_relative_bot_file_plays_under_isolation_process(public, monkeypatch):
     assert not summary.faults, summary.faults
 
 
+@pytest.mark.slow
 def test_bot_its_engine_cannot_load_is_a_spec_error_before_any_game(public, capsys):
     bot = public / "b_engine_only.py"
     bot.write_text(ENGINE_ONLY_IMPORT_ERROR)
@@ -115,6 +117,7 @@ def _unreadable_to_others(path: str) -> bool:
 
 @pytest.mark.skipif(os.geteuid() != 0 or not _unreadable_to_others(os.path.dirname(os.__file__)),
                     reason="as root, with a Python install other users cannot read")
+@pytest.mark.slow
 def test_python_install_unreadable_to_nobody_is_named(public):
     bot = public / "b_wave.py"
     bot.write_text("import wave\n" + FIRST)  # a standard module the engine does not preload
@@ -123,6 +126,7 @@ def test_python_install_unreadable_to_nobody_is_named(public):
         run_tournament(config(public, ["random", f"x={bot}#First"]))
 
 
+@pytest.mark.slow
 def test_private_directories_removed_after_quit_crash_and_restart(public):
     bot = public / "b_crash.py"
     bot.write_text(CRASHER)

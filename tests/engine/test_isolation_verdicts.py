@@ -16,7 +16,8 @@ from arena.tournament import build, run_tournament
 from tests.fixtures.hostile_bots import HELPER_LINE
 
 FAULTY = Path(__file__).parents[1] / "fixtures" / "hostile_bots.py"
-ISOLATIONS = ["none"] + (["process"] if sys.platform.startswith("linux") else [])
+#: "process" starts an isolated engine per bot: slow
+ISOLATIONS = ["none"] + ([pytest.param("process", marks=pytest.mark.slow)] if sys.platform.startswith("linux") else [])
 
 
 def play(tmp_path, cls, isolation, games=2):

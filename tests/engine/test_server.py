@@ -34,7 +34,8 @@ def test_arena_engine_serves_a_builtin_bot():
     state = g.initial_state(7)
     legal = [str(m) for m in state.legal_moves()]
     out, code, _ = talk("greedy", ["aep 1", "newgame interaction {}", "seat 0 7", "isready",
-                                   f"position {state.to_text()}", "legal " + " ".join(legal), "go movetime 500", "quit"])
+                                   f"position {state.to_text()}", "legal " + " ".join(legal), "go movetime 500",
+                                   "quit"])
     assert out[0] == "id name greedy" and "aepok" in out and "readyok" in out
     assert out[-1].startswith("bestmove ") and out[-1].split()[1] in legal
     assert parse_info(out[-2]).nodes > 0

@@ -43,7 +43,8 @@ def test_leaves_agree_with_play(params):
                 whole = state.expand(leaf)  # made whole without simulating again
                 assert (whole.board, whole.scores, whole.to_move, whole.key(), whole.outcome()) == \
                        (full.board, full.scores, full.to_move, full.key(), full.outcome())
-                assert [whole.play(m).key() for m in whole.legal_moves()] == [full.play(m).key() for m in full.legal_moves()]
+                assert ([whole.play(m).key() for m in whole.legal_moves()]
+                        == [full.play(m).key() for m in full.legal_moves()])
                 if isinstance(leaf, LeafPosition):
                     light += 1
                     pocketing += leaf.scores != state.scores  # a pocketing short of the target

@@ -82,7 +82,8 @@ def test_legal_strikes_are_the_strikes_in_their_order_and_strike_finds_each_mome
     found = strikes(board, occ, side)
     assert legal_strikes(board, occ, side) == list(found)
     own = [c for c in range(NUM_CELLS) if board[c] == side + 1]
-    assert [strike(occ, c * 8 + d) for c in own for d in range(8)] == [found.get(c * 8 + d, 0) for c in own for d in range(8)]
+    assert ([strike(occ, c * 8 + d) for c in own for d in range(8)]
+            == [found.get(c * 8 + d, 0) for c in own for d in range(8)])
 
 
 # An independent, cell-by-cell oracle of one move, written for clarity rather than speed.

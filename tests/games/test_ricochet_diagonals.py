@@ -127,7 +127,8 @@ def test_seeded_placement_per_quadrant():
     assert len(cells) == 12
     for qf, qr in ((0, 8), (8, 8), (8, 0), (0, 0)):
         assert sum(1 for c in cells if qf <= c % 16 < qf + 8 and qr <= c // 16 < qr + 8) == 3
-    near = {t + df + 16 * dr for t in list(one.board.target_at) + list(CENTRE) for df in (-1, 0, 1) for dr in (-1, 0, 1)}
+    near = {t + df + 16 * dr for t in list(one.board.target_at) + list(CENTRE)
+            for df in (-1, 0, 1) for dr in (-1, 0, 1)}
     assert not near & set(cells)
     assert not set(one.robots) & set(cells)
     assert game.parse_state(one.to_text()).to_text() == one.to_text()

@@ -45,7 +45,8 @@ def test_interaction_cue_path_of_worked_example_4():
     # docs/rules/interaction.md "Worked examples" 4: a7S runs a6 a5 a4 a3 a2, turns E at the
     # a1 cushion, b2 c2 (momentum 7) and strikes Blue on d2.
     game = arena.games.make("interaction")
-    before = game.parse_state("#.......#/........./R......../........./........./........./........./...B...../#.......# r 0 0 10")
+    before = game.parse_state("#.......#/........./R......../........./........./........./........./"
+                              "...B...../#.......# r 0 0 10")
     after = before.play(game.parse_move(before, "a7S"))
     root = _parse(game.render_svg(after, "a7S", before))
     path = _with_class(root, "polyline", "path")

@@ -102,7 +102,8 @@ def legacy_cells(games: pd.DataFrame) -> pd.DataFrame:
     pts = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
     seats = np.array(two["seats"].tolist(), dtype=object)
     frame = pd.DataFrame({"seat0": seats[:, 0], "seat1": seats[:, 1], "points": pts})
-    return frame.groupby(["seat0", "seat1"], sort=True).agg(n=("points", "size"), points=("points", "sum")).reset_index()
+    return (frame.groupby(["seat0", "seat1"], sort=True)
+            .agg(n=("points", "size"), points=("points", "sum")).reset_index())
 
 
 def old_load_copies(conn: sqlite3.Connection) -> list[int]:

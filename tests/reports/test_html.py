@@ -173,6 +173,7 @@ def test_sandpile_and_ricochet_pages(name, tmp_path):
         assert any('class="answer"' in f["svg"] for e in data for f in _frames(e))
 
 
+@pytest.mark.slow
 def test_arena_run_writes_the_html_report(tmp_path):
     import subprocess
     import sys
@@ -188,6 +189,7 @@ def test_arena_run_writes_the_html_report(tmp_path):
     assert [g["id"] for g in data] == [1, 2]
 
 
+@pytest.mark.slow
 def test_replays_start_from_the_openings_file_position(tmp_path):
     import subprocess
     import sys

@@ -15,7 +15,7 @@ from arena.reports.html import write_html
 from tests.reports.cdp import Browser, find_chromium, png_colours
 from tests.reports.stores import final_position, make_store
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # each test starts headless Chromium
 
 CHROMIUM = find_chromium()
 LOCAL = ("file:", "data:", "blob:")

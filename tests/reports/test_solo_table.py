@@ -21,8 +21,10 @@ def test_solo_table_by_hand():
     table = solo_table(games, ["b", "a"])
     assert table["bot"].tolist() == ["a", "b"]
     a, b = table.iloc[0], table.iloc[1]
-    assert (a.games, a.finished, a.mean_score, a.best_score, a.worst_score, a.mean_plies) == (2, 1.0, -7.5, -7, -8, 7.5)
-    assert (b.games, b.finished, b.mean_score, b.best_score, b.worst_score, b.mean_plies) == (2, 0.5, -19.5, -9, -30, 10.5)
+    def row(r):
+        return r.games, r.finished, r.mean_score, r.best_score, r.worst_score, r.mean_plies
+    assert row(a) == (2, 1.0, -7.5, -7, -8, 7.5)
+    assert row(b) == (2, 0.5, -19.5, -9, -30, 10.5)
     assert a.faults == b.faults == 0
 
 

@@ -68,6 +68,7 @@ def _free_port():
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_a_worker_restarted_at_the_same_address_gets_work_again(tmp_path):
     """The only Dask worker listens at a fixed port; each game SIGKILLs it the first time it
     plays, and its nanny starts a new one at the same address. The address was given up on
@@ -77,10 +78,11 @@ def test_a_worker_restarted_at_the_same_address_gets_work_again(tmp_path):
     marks.mkdir()
     with local_cluster(LOCAL_CONFIG, n_workers=1, host="127.0.0.1", worker_port=_free_port()) as address, \
             time_limit(300):
-        summary = run(tmp_path, address, bots=["random", f"{BROKEN}KillParent:dir={marks}"], games=2, retries=1,
-                      **NIM)
+        store = tmp_path / "results" / "t.sqlite"  # the replayed game's record stored before the next kill
+        summary = run(tmp_path, address, bots=["random", f"{BROKEN}KillParent:dir={marks},store={store}"], games=2,
+                      retries=1, **NIM)
     assert summary.stored == summary.total == 2 and not summary.faults and summary.workers_replaced >= 2
-    assert set(load_games(summary.path).termination) == {"last_stone"} and len(list(marks.iterdir())) == 2
+    assert set(load_games(summary.path).termination) == {"last_stone"} and len(list(marks.glob("parent-*"))) == 2
     attempts = sqlite3.connect(summary.path).execute("SELECT attempts FROM games ORDER BY game_id").fetchall()
     assert attempts == [(2,), (2,)]
 
@@ -102,6 +104,7 @@ def test_a_game_that_keeps_killing_its_worker_ends_on_a_default_scheduler(tmp_pa
     assert attempts == [(2,), (2,)]
 
 
+@pytest.mark.slow
 def test_a_scheduler_dropped_after_connecting_closes_the_client_and_local_cluster(tmp_path, monkeypatch):
     """The scheduler drops while the run subscribes to its topics (after the bots are shipped):
     the error goes up, and the client, the ``local:1`` cluster with its worker process, and
@@ -190,6 +193,28 @@ def test_a_worker_back_from_an_absence_gets_the_full_wait_at_its_next(monkeypatc
     assert pool.on_worker.get(addr) == [future] and addr not in pool.lost
     look(10.0 + 2 * cluster.POLL_SECONDS, False)  # still gone: given up on
     assert addr not in pool.on_worker and addr in pool.lost
+    pool.close()
+
+
+def test_a_finished_task_whose_worker_died_before_the_client_looked_is_no_lost_cluster(monkeypatch):
+    """A task ends (its done callback queued), then its worker dies before the client's loop
+    reaches it: Dask has turned the future's status to "lost" (its result went with the
+    worker). That is a task that ended: its game without a record is replayed, uncounted
+    (before, "lost" fell through to ``ClusterError``, ending the run on a loaded machine)."""
+    from arena.tournament import cluster
+    addr = "tcp://w:1"
+    client = FakeClient({addr: 1})
+    monkeypatch.setattr(cluster, "connect", lambda address: (client, None))
+    pool = cluster.ClusterPool("tcp://fake:1", WorkerSetup("nim", {}, {}), 2, 10.0, None)
+    stored, unrecorded = (SimpleNamespace(game_id=n) for n in (1, 2))
+    pool.tasks = {2: unrecorded}
+    future = FakeFuture("k1")
+    future.status = "lost"
+    pool.on_worker[addr], pool.batch_of[future], pool.where[future], pool.epoch[future] = \
+        [future], [stored, unrecorded], addr, 0
+    pending, deaths = cluster.deque(), {}
+    assert pool._task_done(future, deaths, pending) == []
+    assert list(pending) == [unrecorded] and not deaths and future not in pool.batch_of
     pool.close()
 
 

@@ -135,6 +135,7 @@ def test_a_forking_bot_loses_and_the_run_completes(tmp_path):
     assert_no_survivors(marks)
 
 
+@pytest.mark.slow
 def test_a_setsid_grandchild_does_not_outlive_the_run(tmp_path):
     marks = tmp_path / "marks"
     marks.mkdir()
@@ -144,6 +145,7 @@ def test_a_setsid_grandchild_does_not_outlive_the_run(tmp_path):
     assert_no_survivors(marks, seconds=0.5)
 
 
+@pytest.mark.slow
 def test_dispatch_spreads_games_over_the_workers(tmp_path):
     """Two hung games on two workers run side by side: about one --game-time, not two."""
     import time
@@ -185,6 +187,7 @@ def test_report_shows_the_last_frame_of_a_traceback(tmp_path):
     assert "\n" not in detail
 
 
+@pytest.mark.slow
 def test_arena_run_with_a_forking_bot_exits_0_and_leaves_no_process(tmp_path):
     import subprocess
     import sys
@@ -275,6 +278,7 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
 
 
 @pytest.mark.parametrize("isolation", ["none", "process"])
+@pytest.mark.slow
 def test_bots_made_to_check_the_field_leave_no_process(tmp_path, isolation):
     """A bot that starts a ``setsid`` sleeper when it is made and at each ``reset``: the one
     the runner makes to check the field, and under ``--isolation process`` the engine it

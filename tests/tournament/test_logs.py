@@ -169,6 +169,7 @@ def _arena_run(tmp_path, *extra):
     return proc.stderr
 
 
+@pytest.mark.slow
 def test_run_verbose_shows_worker_records_on_the_console_default_quiet(tmp_path):
     quiet = _arena_run(tmp_path / "quiet")
     assert "arena.worker" not in quiet and "ready" not in quiet

@@ -47,6 +47,7 @@ def test_a_hung_racer_loses_by_timeout_long_before_the_game_time(tmp_path, game,
     assert_no_survivors(marks)
 
 
+@pytest.mark.slow
 def test_an_isolated_hung_racer_only_loses_its_rounds(tmp_path):
     """Under ``--isolation process`` the racer is an engine whose client keeps the deadline: a
     round it does not answer in time is ``late`` for that round only, the game goes on to its

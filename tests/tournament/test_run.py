@@ -148,6 +148,7 @@ def test_resume_after_killing_the_whole_run_many_times(tmp_path):
     assert frame(fresh.path)[0].equals(frame(final.path)[0])
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
     # the Gated bot blocks after its first 60 moves in each worker until the gate file exists, so the
     # run is still going when the signal comes however starved this test process is (a plain slow bot
