@@ -107,7 +107,8 @@ def test_stops_the_opponents_winning_pocket(game):
 
 def test_same_seed_same_game(game):
     def one():
-        rec = play_game(GameSettings(game, 9, opening=random_opening(game, 9, 3)), [bots.make("alphabeta:depth=2"), bots.make("mcts:playouts=60")])
+        rec = play_game(GameSettings(game, 9, opening=random_opening(game, 9, 3)),
+                        [bots.make("alphabeta:depth=2"), bots.make("mcts:playouts=60")])
         return rec.moves, [m.nodes for m in rec.move_stats], rec.outcome
     assert one() == one()
 
@@ -132,7 +133,9 @@ def test_node_and_time_limits(game):
 
 def test_time_limited_games_keep_to_the_clock(game):
     def check(slack):
-        rec = play_game(GameSettings(game, 4, limits=Limits(time=0.05), time_margin=0.2 * slack, opening=random_opening(game, 4, 2)), [bots.make("alphabeta"), bots.make("mcts")])
+        rec = play_game(GameSettings(game, 4, limits=Limits(time=0.05), time_margin=0.2 * slack,
+                                     opening=random_opening(game, 4, 2)),
+                        [bots.make("alphabeta"), bots.make("mcts")])
         assert rec.fault_seat is None and rec.outcome.termination != "timeout"
         searched = [m for m in rec.move_stats if m.seat == 0 and m.nodes > 1]
         assert searched and max(m.seconds for m in searched) < 0.25 * slack

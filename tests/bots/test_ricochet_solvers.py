@@ -91,7 +91,8 @@ def test_bots_answer_rounds_and_report_stats():
 
 def test_optimal_beats_greedy_in_a_match():
     game = arena.games.make("ricochet", max_rounds=12)
-    record = play_game(GameSettings(game, 4, limits=Limits(time=5)), [make("ricochet-optimal"), make("ricochet-greedy:max_nodes=300")])
+    record = play_game(GameSettings(game, 4, limits=Limits(time=5)),
+                       [make("ricochet-optimal"), make("ricochet-greedy:max_nodes=300")])
     out = record.outcome
     assert out.scores[0] >= out.scores[1]
 
@@ -145,7 +146,8 @@ def test_optimal_matches_bfs_on_several_hundred_puzzles():
 
 def test_solvers_play_a_game_with_barriers():
     game = arena.games.make("ricochet", max_rounds=3, diagonals=2, robots=5)
-    record = play_game(GameSettings(game, 9, limits=Limits(time=5)), [make("ricochet-optimal"), make("ricochet-greedy")])
+    record = play_game(GameSettings(game, 9, limits=Limits(time=5)),
+                       [make("ricochet-optimal"), make("ricochet-greedy")])
     assert record.outcome.termination in ("max_rounds", "chips", "stack_exhausted")
     state = game.initial_state(9)
     assert state.board.diagonals and "diag=" in state.to_text()

@@ -97,7 +97,8 @@ def test_play_kills_a_setsid_grandchild_when_the_game_ends(tmp_path):
 
 def test_watch_game_forking_bot_keeps_the_plies_before_the_fork(tmp_path):
     game = Nim(pile=9)
-    rec = watch_game(GameSettings(game, 1, labels=("r", "f")), [make("random"), make(f"{HOSTILE}Forker:dir={tmp_path}")])
+    rec = watch_game(GameSettings(game, 1, labels=("r", "f")),
+                     [make("random"), make(f"{HOSTILE}Forker:dir={tmp_path}")])
     assert rec.outcome.termination == "crash" and rec.fault_seat == 1 and rec.outcome.ranks == (1, 2)
     assert rec.plies == 3 and [m.seat for m in rec.move_stats] == [0, 1, 0]
     assert "forked the bot process" in rec.fault_detail

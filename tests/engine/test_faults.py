@@ -185,7 +185,8 @@ def test_ricochet_rounds_solution_and_no_answer():
 def test_ricochet_timeout_is_late_for_that_round_and_the_engine_comes_back():
     g = arena.games.make("ricochet", players=2, max_rounds=2)
     hang = engine("hang")
-    record = play_game(GameSettings(g, 3, labels=["solver", "bad"], limits=Limits(time=0.2)), [make("ricochet-greedy"), hang])
+    record = play_game(GameSettings(g, 3, labels=["solver", "bad"], limits=Limits(time=0.2)),
+                       [make("ricochet-greedy"), hang])
     statuses = [m.status for m in record.move_stats if m.seat == 1 and m.status is not None]
     assert statuses == ["late", "late"]  # the second round was asked of a restarted engine
     assert record.fault_seat is None  # a round's fault voids that answer only

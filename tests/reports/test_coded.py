@@ -37,7 +37,8 @@ def field_store(folder, name="field"):
         for seats in ([a, b], [b, a]):
             game_id += 1
             bots = [registry.make(specs[s]) for s in seats]
-            record = play_game(GameSettings(game, 40 + series, labels=[labels[s] for s in seats], limits=Limits()), bots)
+            settings = GameSettings(game, 40 + series, labels=[labels[s] for s in seats], limits=Limits())
+            record = play_game(settings, bots)
             batch.append((game_id, series, record, 1))
     batch.append((game_id + 1, 1, batch[2][2], 1))  # series 1 again: the same moves, a copy
     bots = [registry.make("greedy"), registry.make("random")]

@@ -111,7 +111,8 @@ def test_reset_time_counts_against_the_first_move():
             return state.legal_moves()[0]
     game = arena.games.make("interaction")
     from bots.base import Limits
-    rec = play_game(GameSettings(game, 3, labels=["c", "g"], limits=Limits(time=0.05), time_margin=0.1), [Slow(), bots.make("greedy")])
+    rec = play_game(GameSettings(game, 3, labels=["c", "g"], limits=Limits(time=0.05), time_margin=0.1),
+                    [Slow(), bots.make("greedy")])
     assert rec.outcome.termination == "timeout" and rec.fault_seat == 0 and "for a 0.05s move" in rec.fault_detail
 
 

@@ -31,7 +31,8 @@ def copies(game, kind, series, seeding=None, **extra):
     make = bot_factories(p.specs)
     out = {}
     for t in p.tasks:
-        rec = play_game(GameSettings(p.game, t.seed, labels=t.seats, opening=t.opening, seeds=t.seeds, start=t.start), [make[label]() for label in t.seats])
+        settings = GameSettings(p.game, t.seed, labels=t.seats, opening=t.opening, seeds=t.seeds, start=t.start)
+        rec = play_game(settings, [make[label]() for label in t.seats])
         answers = tuple((m.seat, m.move) for m in rec.move_stats if m.status is not None)
         out.setdefault(t.series, []).append((rec.moves, answers))
     return out
