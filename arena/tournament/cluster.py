@@ -42,14 +42,11 @@ import pickle
 import queue
 import threading
 import time
-import uuid
 from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import CancelledError
-from dataclasses import replace
 from typing import Any
 
-import arena.games
 from arena.errors import ClusterError, one_line
 from arena.referee import Termination, from_wire
 from arena.tournament.dask_connect import (
@@ -62,9 +59,9 @@ from arena.tournament.dask_connect import (
     import_distributed,
 )
 from arena.tournament.pool import Result
-from arena.tournament.remote import RemoteJob, close_pools, play_remote
+from arena.tournament.remote import RemoteJob, play_remote, stop_job
 from arena.tournament.series import GameTask
-from arena.tournament.shipping import ship_bots
+from arena.tournament.shipping import start_job
 from arena.tournament.worker import WorkerSetup, task_fault
 
 log = logging.getLogger("arena.cluster")
@@ -135,10 +132,7 @@ class ClusterPool:
             self.dask_log.restore()
             raise
         try:  # the scheduler can drop at any point: the client, a local:N cluster and the log redirect go with it
-            setup = replace(setup, specs=ship_bots(self.client, setup.specs), close_fds=())
-            cls = arena.games.game_class(setup.game)
-            self.job = RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
-                                 game_time, move_time, retries, default_memory, self.client.id)
+            self.job = start_job(self.client, setup, num_players, game_time, move_time, retries, default_memory)
             self.client.subscribe_topic("all", self.roster)
             self.client.subscribe_topic(self.job.topic, self._on_event)
         except BaseException:
@@ -397,11 +391,7 @@ class ClusterPool:
         if self.client is None:
             return
         if self.cluster is None and self.job is not None and not self.gone:
-            try:
-                workers = [a for a in self.threads_of if not self._given_up(a)]
-                self.client.run(close_pools, self.job.token, workers=workers, on_error="ignore", wait=False)
-            except Exception:  # a lost cluster has nothing to stop
-                pass
+            stop_job(self.client, self.job.token, [a for a in self.threads_of if not self._given_up(a)])
         close_client(self.client, self.cluster)
         self.client = self.cluster = None
         self.dask_log.restore()

@@ -27,6 +27,7 @@ import threading
 from collections import deque
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
+from typing import Any
 
 import arena.games
 from arena.referee import to_wire
@@ -264,3 +265,12 @@ async def close_pools(token: str) -> None:
         feeder = _feeders.get(token)
         if feeder is not None and not feeder.dead:
             feeder.close()
+
+
+def stop_job(client: Any, token: str, workers: list[str]) -> None:
+    """Ask ``workers`` (addresses) to stop run ``token``'s idle game workers (``close_pools``),
+    without waiting. Never raises: a lost cluster has nothing to stop."""
+    try:
+        client.run(close_pools, token, workers=workers, on_error="ignore", wait=False)
+    except Exception:
+        pass

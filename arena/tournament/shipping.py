@@ -1,4 +1,5 @@
-"""Bot files of ``arena run --cluster`` shipped to the Dask workers (``Client.upload_file``).
+"""What ``arena run --cluster`` sends to the Dask workers: the bot files (``Client.upload_file``)
+and the run's ``RemoteJob`` (``start_job``).
 
 A bot given by path (``path/to/file.py#Class``) reaches each worker as the module ``file``
 (workers joining later receive it too); one that cannot be shipped is refused with one line
@@ -8,11 +9,15 @@ A bot given by path (``path/to/file.py#Class``) reaches each worker as the modul
 from __future__ import annotations
 
 import importlib.util
+import uuid
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import arena.games
 from arena.errors import BotSpecError, one_line
+from arena.tournament.remote import RemoteJob
+from arena.tournament.worker import WorkerSetup
 from bots.registry import BotSpec
 
 
@@ -66,3 +71,18 @@ def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
         shipped[stem] = path
         out[label] = replace(spec, kind=f"{stem}.{cls}")
     return out
+
+
+def start_job(client: Any, setup: WorkerSetup, num_players: int, game_time: float, move_time: float | None,
+              retries: int, default_memory: bool) -> RemoteJob:
+    """The ``RemoteJob`` of a run on ``client``'s cluster, its bot files shipped (``ship_bots``;
+    the runner's fds are the client's own: none closed there). ``game_time``, ``move_time``:
+    seconds; ``default_memory``: each worker machine sets its own memory limit.
+
+    Raises:
+        BotSpecError: a bot file that cannot be shipped.
+    """
+    setup = replace(setup, specs=ship_bots(client, setup.specs), close_fds=())
+    cls = arena.games.game_class(setup.game)
+    return RemoteJob(uuid.uuid4().hex[:12], setup, f"{cls.__module__}:{cls.__qualname__}", num_players,
+                     game_time, move_time, retries, default_memory, client.id)
