@@ -15,7 +15,8 @@ from arena.errors import ArenaError
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, Solution
 from arena.numbers import parse_params
-from arena.tournament.config import build, load_toml
+from arena.tournament.config import build
+from arena.tournament.config_file import load_toml
 
 # characters that matter to our notations, plus anything
 ALPHABET = st.one_of(st.sampled_from(list("abcdefghijklmnopqrstuvwxyzRGBYKNESWV0123456789 ,;:/=#.+-x\t\n")),

@@ -95,7 +95,7 @@ def run(
     from arena.reports.render import load  # pandas, scipy: imported on use
     from arena.tournament import build, run_tournament
     from arena.numbers import parse_params
-    from arena.tournament.config import load_toml
+    from arena.tournament.config_file import load_toml
 
     # numbers arrive as text: ``build`` checks them and names the accepted range in one line
     values = load_toml(config) if config is not None else {}

@@ -17,10 +17,7 @@ import hashlib
 import json
 import math
 import os
-import shlex
-import tomllib
 from dataclasses import MISSING, dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any
 
 import arena.games
@@ -184,131 +181,20 @@ def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | No
     return next((k for k in keys if value(stored, k) != value(new, k)), None)
 
 
-def load_toml(path: str | os.PathLike) -> dict[str, Any]:
-    """The settings of a TOML file (same keys as the options, ``-`` or ``_``; ``[params]``;
-    ``[[engine]]`` tables as bot specs under ``engines``, which ``build`` adds to ``bots``:
-    ``--bot`` given on the command line replaces the file's ``bots``, not its engines).
-
-    Raises:
-        ConfigError: unreadable file, bad TOML, or an unknown key.
-    """
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file {str(path)!r}: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
-    known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
-    out: dict[str, Any] = {}
-    engines = data.pop("engine", None)
-    for key, value in data.items():
-        k = key.replace("-", "_")
-        if k not in known:
-            raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; "
-                              f"accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
-        name = {"bot": "bots", "param": "params"}.get(k, k)
-        if name in out:
-            raise ConfigError(f"key {key!r} given twice in config file {str(path)!r} (spelled with '-' and '_'); "
-                              "keep one")
-        out[name] = value
-    if "openings" in out:
-        if not isinstance(out["openings"], str):
-            raise ConfigError(f"config file {str(path)!r}: openings must be the path of an openings file")
-        out["openings"] = str(Path(path).parent / out["openings"])  # relative to the TOML file
-    if "params" in out and not isinstance(out["params"], dict):
-        raise ConfigError(f"config file {str(path)!r}: params must be a table, e.g. [params] target = 5")
-    if "bots" in out:  # one string is a field of one bot, never a tournament: refused as the wrong type
-        if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
-            raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot specs, e.g. "
-                              f"bots = [\"random\", \"alphabeta:depth=3\"]; got {_toml_type(out['bots'])}")
-    if engines is not None:  # kept apart: ``--bot`` replaces ``bots``, the engines stay in the field
-        out["engines"] = engine_specs(engines, str(path))
-    return out
-
-
-def _toml_type(value: Any) -> str:
-    """A TOML value's type in TOML's words (``a string``, ``a table``...)."""
-    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table", list: "a list"}
-    kind = names.get(type(value), "a date or time")
-    return f"{kind} {value!r}" if isinstance(value, str) else kind + (" with a value that is not a string" if
-                                                                       isinstance(value, list) else "")
-
-
-def engine_specs(tables: Any, where: str) -> list[str]:
-    """``[[engine]]`` tables (``label``, ``command`` list, ``options`` table,
-    ``startup_timeout`` seconds) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
-    (``docs/engine-protocol.md``).
-
-    Raises:
-        ConfigError: a table without ``label``/``command``, an unknown key or a bad value.
-    """
-    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
-        raise ConfigError(f"config file {where!r}: engines are [[engine]] tables with label and command")
-    keys = {"label", "command", "options", "startup_timeout"}
-    out = []
-    for table in tables:
-        unknown = sorted(set(table) - keys)
-        if unknown:
-            raise ConfigError(f"config file {where!r}: unknown key {unknown[0]!r} in [[engine]]; "
-                              f"accepted: {', '.join(sorted(keys))}")
-        label, command, options = table.get("label"), table.get("command"), table.get("options", {})
-        if not isinstance(label, str) or not label or not isinstance(command, list) or not command \
-                or not all(isinstance(c, str) for c in command) or not isinstance(options, dict):
-            raise ConfigError(f"config file {where!r}: [[engine]] needs label = \"NAME\", command = [\"path\", "
-                              "\"arg\", ...] and optionally an options table")
-        opts = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
-        if "startup_timeout" in table:
-            opts["startup_timeout"] = str(table["startup_timeout"])
-        bad = [f"{k}={v}" for k, v in opts.items() if any(c in k + v for c in ",:=") or not v.strip()]
-        if bad:
-            raise ConfigError(f"config file {where!r}: engine {label!r} option {bad[0]!r}: names and values "
-                              "cannot be empty or hold , : or =")
-        text = f"{label}=exec:{shlex.join(command)}"
-        out.append(text + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else ""))
-    return out
-
-
 def build(values: dict[str, Any]) -> TournamentConfig:
     """A checked ``TournamentConfig`` from option values (``None`` = not given); ``engines``
     (``load_toml``'s ``[[engine]]`` specs) join the field after ``bots``.
 
     Raises:
-        ConfigError: a bad number (the message names the accepted range), format, rotation,
-            name, game parameter, openings file or order; UnknownGameError; BotSpecError.
+        ConfigError: an unknown setting, a field that is not a list of spec strings, a bad
+            number (the message names the accepted range), format, rotation, name, game
+            parameter, openings file or order; UnknownGameError; BotSpecError.
     """
-    given = {k: v for k, v in values.items() if v is not None}
-    for key in RANGES:
-        if key in given:
-            given[key] = check_number(key, given[key])
-    if "format" in given:
-        check_format(given["format"])
-    if "seat_rotation" in given:
-        check_rotation(given["seat_rotation"])
-    if "isolation" in given:
-        check_choice("isolation", given["isolation"], ISOLATIONS)
-    if "openings_order" in given:
-        check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
-    if "cluster" in given:
-        if "workers" in given:
-            raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "
-                              "--cluster tcp://host:port or local:N on a Dask cluster")
-        given["cluster"], local = check_cluster(given["cluster"])
-        if local:  # the default --memory-limit shares this machine among the N Dask workers
-            given["workers"] = local
-        elif given.get("isolation", "none") != "none":  # its command names this machine's Python and files
-            raise ConfigError("--isolation process runs with --workers or --cluster local:N only; on a cluster of "
-                              "one's own each game already runs in a watched child of its Dask worker")
-    name = given.get("name")
-    if name is not None and (not name or not set(name) <= NAME_CHARS or name.startswith(".")):
-        raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
-    if "tau" in given:
-        given["tau"] = _tau(given["tau"])
-    if given.get("sprt") is not None:
-        from arena.stats.sprt import parse  # ConfigError on a bad text
-        given["sprt"] = parse(given["sprt"]).text()
+    given = _checked_options({k: v for k, v in values.items() if v is not None})
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
-    given["bots"] = tuple(given.get("bots") or ()) + tuple(given.pop("engines", None) or ()) or default_bots
+    given["bots"] = _spec_list("bots", given.get("bots")) + _spec_list("engines", given.pop("engines", None))
+    given["bots"] = given["bots"] or default_bots
     openings_file = given.pop("openings", None)
     params = dict(given.get("params") or {})
     cls = arena.games.game_class(game_name)  # UnknownGameError
@@ -337,6 +223,75 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+#: the settings ``build`` takes: the config's fields, and ``engines`` (``[[engine]]`` specs)
+SETTINGS = tuple(f.name for f in fields(TournamentConfig) if f.init) + ("engines",)
+
+
+def _spec_list(key: str, value: Any) -> tuple[str, ...]:
+    """``value`` (``bots`` or ``engines``) as a tuple of spec strings; ``None``: empty.
+
+    Raises:
+        ConfigError: not a list of strings (a lone string would split into one-letter specs).
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{key} must be a list of bot spec strings (e.g. ['random', 'greedy']), got {value!r}")
+    return tuple(value)
+
+
+def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``build`` that need no game checked, numbers coerced.
+
+    Raises:
+        ConfigError: as ``build``.
+    """
+    unknown = sorted(set(given) - set(SETTINGS))
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r}; accepted: {', '.join(SETTINGS)}")
+    for key in RANGES:
+        if key in given:
+            given[key] = check_number(key, given[key])
+    if "format" in given:
+        check_format(given["format"])
+    if "seat_rotation" in given:
+        check_rotation(given["seat_rotation"])
+    if "isolation" in given:
+        check_choice("isolation", given["isolation"], ISOLATIONS)
+    if "openings_order" in given:
+        check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
+    if "cluster" in given:
+        _check_cluster_options(given)
+    name = given.get("name")
+    if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
+                             or name.startswith(".")):
+        raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
+    if "tau" in given:
+        given["tau"] = _tau(given["tau"])
+    if given.get("sprt") is not None:
+        from arena.stats.sprt import parse  # ConfigError on a bad text
+        given["sprt"] = parse(given["sprt"]).text()
+    return given
+
+
+def _check_cluster_options(given: dict[str, Any]) -> None:
+    """``--cluster`` checked against ``--workers`` and ``--isolation``; ``local:N`` sets the
+    workers (the default ``--memory-limit`` shares this machine among the N Dask workers).
+
+    Raises:
+        ConfigError: exclusive options, or a bad address.
+    """
+    if "workers" in given:
+        raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "
+                          "--cluster tcp://host:port or local:N on a Dask cluster")
+    given["cluster"], local = check_cluster(given["cluster"])
+    if local:
+        given["workers"] = local
+    elif given.get("isolation", "none") != "none":  # its command names this machine's Python and files
+        raise ConfigError("--isolation process runs with --workers or --cluster local:N only; on a cluster of "
+                          "one's own each game already runs in a watched child of its Dask worker")
 
 
 def check_cluster(address: Any) -> tuple[str, int | None]:

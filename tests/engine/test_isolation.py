@@ -13,7 +13,7 @@ import pytest
 
 from arena.reports.output import write_report
 from arena.tournament import build, run_tournament
-from arena.tournament.config import load_toml
+from arena.tournament.config_file import load_toml
 
 HERE = Path(__file__).parent
 EVIL = HERE / "evil_bots.py"

@@ -16,7 +16,7 @@ from arena.engine.protocol import parse_info, parse_option
 from arena.engine.sandbox import Sandbox, isolate
 from arena.errors import BotSpecError, ConfigError
 from arena.referee import play_game, GameSettings
-from arena.tournament.config import engine_specs
+from arena.tournament.config_file import engine_specs
 from bots.base import Limits
 from bots.registry import make, parse_spec
 

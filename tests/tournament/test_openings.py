@@ -12,7 +12,7 @@ from arena.errors import ConfigError
 from arena.referee import derive_seed
 from arena.store import load_tournament
 from arena.tournament import build, run_tournament
-from arena.tournament.config import load_toml
+from arena.tournament.config_file import load_toml
 from arena.tournament.runner import plan
 from arena.openings import series_start
 from arena.tournament.series import read_openings

@@ -1,0 +1,99 @@
+"""The TOML file of ``arena run --config``: the run's options, and ``[[engine]]`` tables that
+join external engines to the field (``docs/arena.md`` "Tournaments"; README "Your own engine").
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tomllib
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ConfigError
+from arena.tournament.config import TournamentConfig
+
+
+def load_toml(path: str | os.PathLike) -> dict[str, Any]:
+    """The settings of a TOML file (same keys as the options, ``-`` or ``_``; ``[params]``;
+    ``[[engine]]`` tables as bot specs under ``engines``, which ``build`` adds to ``bots``:
+    ``--bot`` given on the command line replaces the file's ``bots``, not its engines).
+
+    Raises:
+        ConfigError: unreadable file, bad TOML, or an unknown key.
+    """
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {str(path)!r}: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
+    known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
+    out: dict[str, Any] = {}
+    engines = data.pop("engine", None)
+    for key, value in data.items():
+        k = key.replace("-", "_")
+        if k not in known:
+            raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; "
+                              f"accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
+        name = {"bot": "bots", "param": "params"}.get(k, k)
+        if name in out:
+            raise ConfigError(f"key {key!r} given twice in config file {str(path)!r} (spelled with '-' and '_'); "
+                              "keep one")
+        out[name] = value
+    if "openings" in out:
+        if not isinstance(out["openings"], str):
+            raise ConfigError(f"config file {str(path)!r}: openings must be the path of an openings file")
+        out["openings"] = str(Path(path).parent / out["openings"])  # relative to the TOML file
+    if "params" in out and not isinstance(out["params"], dict):
+        raise ConfigError(f"config file {str(path)!r}: params must be a table, e.g. [params] target = 5")
+    if "bots" in out:  # one string is a field of one bot, never a tournament: refused as the wrong type
+        if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
+            raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot specs, e.g. "
+                              f"bots = [\"random\", \"alphabeta:depth=3\"]; got {_toml_type(out['bots'])}")
+    if engines is not None:  # kept apart: ``--bot`` replaces ``bots``, the engines stay in the field
+        out["engines"] = engine_specs(engines, str(path))
+    return out
+
+
+def _toml_type(value: Any) -> str:
+    """A TOML value's type in TOML's words (``a string``, ``a table``...)."""
+    names = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", dict: "a table", list: "a list"}
+    kind = names.get(type(value), "a date or time")
+    return f"{kind} {value!r}" if isinstance(value, str) else kind + (" with a value that is not a string" if
+                                                                       isinstance(value, list) else "")
+
+
+def engine_specs(tables: Any, where: str) -> list[str]:
+    """``[[engine]]`` tables (``label``, ``command`` list, ``options`` table,
+    ``startup_timeout`` seconds) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
+    (``docs/engine-protocol.md``).
+
+    Raises:
+        ConfigError: a table without ``label``/``command``, an unknown key or a bad value.
+    """
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise ConfigError(f"config file {where!r}: engines are [[engine]] tables with label and command")
+    keys = {"label", "command", "options", "startup_timeout"}
+    out = []
+    for table in tables:
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise ConfigError(f"config file {where!r}: unknown key {unknown[0]!r} in [[engine]]; "
+                              f"accepted: {', '.join(sorted(keys))}")
+        label, command, options = table.get("label"), table.get("command"), table.get("options", {})
+        if not isinstance(label, str) or not label or not isinstance(command, list) or not command \
+                or not all(isinstance(c, str) for c in command) or not isinstance(options, dict):
+            raise ConfigError(f"config file {where!r}: [[engine]] needs label = \"NAME\", command = [\"path\", "
+                              "\"arg\", ...] and optionally an options table")
+        opts = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
+        if "startup_timeout" in table:
+            opts["startup_timeout"] = str(table["startup_timeout"])
+        bad = [f"{k}={v}" for k, v in opts.items() if any(c in k + v for c in ",:=") or not v.strip()]
+        if bad:
+            raise ConfigError(f"config file {where!r}: engine {label!r} option {bad[0]!r}: names and values "
+                              "cannot be empty or hold , : or =")
+        text = f"{label}=exec:{shlex.join(command)}"
+        out.append(text + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else ""))
+    return out
