@@ -171,6 +171,9 @@ def test_runaway_allocation_is_memory_by_default(tmp_path, monkeypatch):
     import sqlite3
     details = [d for (d,) in sqlite3.connect(summary.path).execute("SELECT fault_detail FROM games")]
     assert details and all("limit 256 MiB" in d for d in details), details
+    # the first line is one sentence (the report's fault line); a traceback, if any, follows it
+    assert all(d.startswith("MemoryError (limit 256 MiB)") and "Traceback" not in d.splitlines()[0]
+               for d in details), details
 
 
 def test_run_help_states_the_real_defaults():

@@ -77,7 +77,9 @@ def referee_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHook
         return lost(Termination.EXCEPTION, exception_text(exc))
     detail = record.fault_detail or ""
     if record.outcome.termination == Termination.EXCEPTION and detail.startswith("MemoryError"):
-        said = detail.split(":", 1)[1].strip() if ":" in detail else ""
+        first, _, trace = detail.partition("\n")  # ``Type: message``, then the traceback (exception_text)
+        said = first.split(":", 1)[1].strip() if ":" in first else ""
+        text = f"MemoryError ({_memory_text(memory_limit)}){': ' + said if said else ''}"
         record = replace(record, outcome=forfeit(settings.game.num_players, record.fault_seat, Termination.MEMORY),
-                         fault_detail=f"MemoryError ({_memory_text(memory_limit)}){': ' + said if said else ''}")
+                         fault_detail=text + ("\n" + trace if trace else ""))
     return record
