@@ -45,7 +45,9 @@ def test_a_command_still_running_after_ctrl_c_exits_130_within_the_grace():
 def test_the_ctrl_c_watchdog_stands_down_when_main_returns():
     """A caller of ``main`` in the same process (a test) lives on after an interrupted command
     returned; a second interrupted call arms the watchdog again."""
+    # SIGINT back to Python's handler first: a test run started in the background inherits it ignored
     code = ("import os, signal, sys, time\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
             "import arena.cli.app as app\n"
             "app.STOP_GRACE = 1.0\n"
             "def interrupted(argv):\n"

@@ -119,8 +119,10 @@ def test_second_run_on_the_same_name_is_refused(tmp_path):
 
 @pytest.mark.slow
 def test_resume_after_killing_the_whole_run_many_times(tmp_path):
+    # long enough that 20 kills at 0.3-1.2 s come before the end (about 10 s of play on two quiet
+    # cores): a run that starts fast (the runner loads no pandas) once finished after 4 kills
     args = (f"game='nim', params={{'pile': '30'}}, bots=['random', 'r2=random', 'r3=random', "
-            f"'s={BROKEN}Slow:ms=1'], games=60, workers=2, results={str(tmp_path)!r}, name='k'")
+            f"'s={BROKEN}Slow:ms=4'], games=160, workers=2, results={str(tmp_path)!r}, name='k'")
     import random
     rng = random.Random(4)
     kills = 0
