@@ -175,7 +175,7 @@ class EngineProcess:
                 bufsize=0, start_new_session=True, preexec_fn=_child_setup(self.preexec), cwd=self.cwd, close_fds=True)
         except OSError as exc:
             self._remove_cwd()
-            raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
+            raise StartError(f"cannot execute {self.command[0]!r}: {exc.strerror or exc}") from None
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None  # PIPE, PIPE, PIPE
         self.stdin, self.stdout = proc.stdin.fileno(), proc.stdout.fileno()
         self.poll = select.poll()
