@@ -14,6 +14,11 @@ a move" here.
 
 Processes are kept across games, one per (bot, seat) in each worker process, and replaced
 after any fault; ``close_all`` quits them (and they die with the process that started them).
+A process holds at most as many engines as the game has seats (fastchess #855): before each
+game a worker calls ``for_game(bots)``, which keeps the engines of the game's bots (a bot's
+engine follows it to its new seat: ``newgame`` and ``seat`` tell it) and kills the others; and a
+``reset`` that needs a new engine first kills those used longest ago (``_make_room``), for
+callers that play games without ``for_game``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import os
 import re
 import shlex
 import time
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
@@ -42,8 +48,41 @@ SELF_REPORTED = ("exception", "exit", "memory")
 
 #: the limits of a move without any
 NO_LIMITS = Limits()
-#: running engines of this process: key -> EngineProcess (see ``EngineBot._key``)
+#: running engines of this process: key -> EngineProcess (see ``EngineBot._key``), the one
+#: used longest ago first
 _RUNNING: dict[tuple, EngineProcess] = {}
+
+
+def running() -> int:
+    """How many engines this process keeps running."""
+    return len(_RUNNING)
+
+
+def for_game(bots: Sequence[Any]) -> None:
+    """Before a game of ``bots`` (in seat order): keep the running engines of its engine bots,
+    each under its seat in this game (an engine a bot ran in another seat moves with it, the
+    same seat first), and kill every other engine of this process."""
+    wanted = [(seat, bot._ident()) for seat, bot in enumerate(bots) if isinstance(bot, EngineBot)]
+    free = dict(_RUNNING)
+    _RUNNING.clear()
+    for seat, ident in wanted:  # the same seat as before
+        if (ident, seat) in free:
+            _RUNNING[(ident, seat)] = free.pop((ident, seat))
+    for seat, ident in wanted:  # another seat of the same bot
+        if (ident, seat) not in _RUNNING:
+            key = next((key for key in free if key[0] == ident), None)
+            if key is not None:
+                _RUNNING[(ident, seat)] = free.pop(key)
+    for engine in free.values():
+        engine.kill()
+
+
+def _make_room(seats: int) -> None:
+    """Kill the engines used longest ago until fewer than ``seats`` are left (room for one
+    more): the current game's others were reset last, so they stay."""
+    while len(_RUNNING) >= max(1, seats):
+        key = next(iter(_RUNNING))
+        _RUNNING.pop(key).kill()
 
 
 def close_all() -> None:
@@ -86,8 +125,12 @@ class EngineBot:
         self._stats: tuple[Info | None, SearchStats] = (None, self.last_stats)  # the last timed figures, as stats
 
     # processes ----------------------------------------------------------------------------
+    def _ident(self) -> tuple:
+        """What makes two engine bots the same engine: label, command, options, sandbox."""
+        return (self.label, tuple(self.command), tuple(self.options.items()), self.sandbox)
+
     def _key(self, seat: int) -> tuple:
-        return (self.label, seat, tuple(self.command), tuple(self.options.items()), self.sandbox)
+        return (self._ident(), seat)
 
     def _start(self) -> EngineProcess:
         """A started engine (handshake and options done).
@@ -135,12 +178,14 @@ class EngineBot:
     def reset(self, game: Game, seat: int, seed: int) -> None:
         """``newgame``, ``seat``, ``isready`` on this seat's engine (started or restarted)."""
         self.game, self.seat, self.seed, self.fault = game, seat, seed, None
-        self.engine = _RUNNING.get(self._key(seat))
+        key = self._key(seat)
+        self.engine = _RUNNING.pop(key, None)  # put back last: the one used most recently
         try:
             if self.engine is None or not self.engine.alive:
                 self._drop()
+                _make_room(game.num_players)
                 self.engine = self._start()
-                _RUNNING[self._key(seat)] = self.engine
+            _RUNNING[key] = self.engine
             self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
             self.engine.sync(self.startup_timeout)
         except (StartError, BotSpecError, EngineClosed, LineTooLong) as exc:
