@@ -119,6 +119,7 @@ class EngineBot:
         self.game: Game | None = None
         self.seat = self.seed = 0
         self.engine: EngineProcess | None = None
+        self.id_name: str | None = None  # the engine's ``id name``, once ``probe`` has run
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
         self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
         self._info: tuple[str, Info] = ("", NO_INFO)  # the last info line and its figures
@@ -159,6 +160,7 @@ class EngineBot:
             raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}) cannot be made: "
                                f"{exc}{hint}") from None
         engine.quit()
+        self.id_name = engine.handshake.ids.get("name")
         return dict(engine.handshake.ids)
 
     def close(self) -> None:
