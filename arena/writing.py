@@ -5,8 +5,8 @@ arena. ``arena.store.Store`` uses them; ``arena.reading`` reads what they write.
 Tables: ``tournament`` (one row), ``bots`` (an engine's ``id name`` in ``id_name``), ``games``
 (one row per finished game, with ``moves_hash``), ``moves`` (one row per ply and seat),
 ``series`` (the position text a series started from, for a series of an openings file only;
-stores written before it existed have no such table, and ``arena.reading.load_series_start`` computes the start from the settings),
-``sprt`` (created by ``arena.store.save_sprt``).
+stores written before it existed have no such table, and ``arena.reading.load_series_start``
+computes the start from the settings), ``sprt`` (created by ``arena.store.save_sprt``).
 """
 
 from __future__ import annotations
