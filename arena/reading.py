@@ -199,8 +199,9 @@ def load_moves(db: Any, game_id: int | None = None, where: str | None = None) ->
 
 def load_tournament(db: Any) -> dict[str, Any]:
     """The tournament's settings: ``name``, ``game``, ``params`` (dict), ``num_players``,
-    ``seed``, ``settings`` (dict), ``bots`` (label -> spec, field order), ``total_games``,
-    ``created``.
+    ``seed``, ``settings`` (dict), ``bots`` (label -> spec, field order), ``id_names``
+    (label -> an engine's ``id name``, for the bots that have one; none in a store written
+    before the column existed), ``total_games``, ``created``.
 
     Raises:
         ResultsError: unreadable, corrupt, foreign or empty database.
@@ -209,11 +210,15 @@ def load_tournament(db: Any) -> dict[str, Any]:
         row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created "
                            "FROM tournament").fetchone()
         bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
+        named = "id_name" in {r[1] for r in conn.execute("PRAGMA table_info(bots)")}
+        id_names = dict(conn.execute("SELECT label, id_name FROM bots WHERE id_name IS NOT NULL ORDER BY position")
+                        .fetchall()) if named else {}
     if row is None:
         raise ResultsError("results database has no tournament recorded")
     name, game, params, k, seed, settings, total, created = row
     return {"name": name, "game": game, "params": json.loads(params), "num_players": k, "seed": seed,
-            "settings": json.loads(settings), "bots": dict(bots), "total_games": total, "created": created}
+            "settings": json.loads(settings), "bots": dict(bots), "id_names": id_names, "total_games": total,
+            "created": created}
 
 
 def load_game(db: Any, game_id: int) -> dict[str, Any]:

@@ -221,10 +221,13 @@ class Store:
         self.close()
 
     def begin(self, name: str, game: str, params: dict, num_players: int, seed: int,
-              settings: dict, bots: list[tuple[str, str]], total_games: int, extend: bool = False) -> None:
+              settings: dict, bots: list[tuple[str, str]], total_games: int, extend: bool = False,
+              id_names: dict[str, str] | None = None) -> None:
         """Record a new tournament, or check that a stored one has the same settings; with
         ``extend``, give a stored one these settings and total (more games per pairing: the
-        caller checked that they decide the same games).
+        caller checked that they decide the same games). ``bots``: (label, spec) in field
+        order; ``id_names``: label -> an engine's ``id name`` (stored beside it, and written
+        into a stored tournament that lacks it).
 
         Raises:
             ResultsError: the stored settings differ (the message names the first difference),
@@ -234,6 +237,8 @@ class Store:
             row = self.conn.execute("SELECT settings FROM tournament").fetchone()
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
+        if row is not None:
+            self._name_engines(id_names or {})
         if row is not None and extend:
             with transaction(self.conn, self.path):
                 self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
@@ -254,9 +259,26 @@ class Store:
                        settings=json.dumps(settings), total_games=total_games,
                        created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
             self.conn.execute(insert_sql("tournament", row), row)
-            rows = [dict(position=i, label=label, spec=spec) for i, (label, spec) in enumerate(bots)]
+            rows = [dict(position=i, label=label, spec=spec, id_name=(id_names or {}).get(label))
+                    for i, (label, spec) in enumerate(bots)]
             if rows:
                 self.conn.executemany(insert_sql("bots", rows[0]), rows)
+
+    def _name_engines(self, id_names: dict[str, str]) -> None:
+        """Store the ``id name`` of engines a stored tournament has none for (one written
+        before the column existed, or before the engine said one).
+
+        Raises:
+            ResultsError: the write failed.
+        """
+        try:
+            missing = {label for (label,) in self.conn.execute("SELECT label FROM bots WHERE id_name IS NULL")}
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+        rows = [(name, label) for label, name in id_names.items() if label in missing]
+        if rows:
+            with transaction(self.conn, self.path):
+                self.conn.executemany("UPDATE bots SET id_name = ? WHERE label = ?", rows)
 
     def stored(self) -> tuple[dict[str, Any], int] | None:
         """The stored tournament's (settings, total games), or ``None`` before ``begin``.

@@ -179,7 +179,8 @@ def parse_spec(text: str) -> BotSpec:
     kind = head.strip()
     if sep and kind not in _BUILTIN and kind in _prefixes():
         # PREFIX:ARGUMENT[:key=value,...] (exec:COMMAND...); the options are after the last ':'
-        argument, sep, tail = tail.rpartition(":") if "=" in tail.rpartition(":")[2] else (tail, "", "")
+        # outside quotes (exec:'/opt/a:b=c/x' is a path)
+        argument, sep, tail = _argument_and_options(tail)
         if not argument.strip():
             noun, shape = ("executable", "PATH") if kind == "exec" else ("argument", "ARGUMENT")
             raise BotSpecError(f"bot spec {raw!r} has no {noun}; expected {kind}:{shape}[:key=value,...]")
@@ -198,6 +199,27 @@ def parse_spec(text: str) -> BotSpec:
     if not label:
         label = kind if not options else f"{kind}:{','.join(f'{k}={v}' for k, v in options.items())}"
     return BotSpec(label=label, kind=kind, options=options, text=raw)
+
+
+def _argument_and_options(text: str) -> tuple[str, str, str]:
+    """``(ARGUMENT, ":", OPTIONS)`` of a prefix kind's ``ARGUMENT[:key=value,...]``, split at the
+    last ``:`` outside shell quotes (``'...'``, ``"..."``, a backslash escape) when an ``=``
+    follows it; ``(text, "", "")`` when there are no options."""
+    quote, escaped, last = "", False, -1
+    for i, char in enumerate(text):
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == ":":
+            last = i
+    if last < 0 or "=" not in text[last + 1:]:
+        return text, "", ""
+    return text[:last], ":", text[last + 1:]
 
 
 def _load_file_class(kind: str) -> type:

@@ -14,14 +14,21 @@ a move" here.
 
 Processes are kept across games, one per (bot, seat) in each worker process, and replaced
 after any fault; ``close_all`` quits them (and they die with the process that started them).
+A process holds at most as many engines as the game has seats (fastchess #855): before each
+game a worker calls ``for_game(bots)``, which keeps the engines of the game's bots (a bot's
+engine follows it to its new seat: ``newgame`` and ``seat`` tell it) and kills the others; and a
+``reset`` that needs a new engine first kills those used longest ago (``_make_room``), for
+callers that play games without ``for_game``.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import re
 import shlex
 import time
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
@@ -41,8 +48,41 @@ SELF_REPORTED = ("exception", "exit", "memory")
 
 #: the limits of a move without any
 NO_LIMITS = Limits()
-#: running engines of this process: key -> EngineProcess (see ``EngineBot._key``)
+#: running engines of this process: key -> EngineProcess (see ``EngineBot._key``), the one
+#: used longest ago first
 _RUNNING: dict[tuple, EngineProcess] = {}
+
+
+def running() -> int:
+    """How many engines this process keeps running."""
+    return len(_RUNNING)
+
+
+def for_game(bots: Sequence[Any]) -> None:
+    """Before a game of ``bots`` (in seat order): keep the running engines of its engine bots,
+    each under its seat in this game (an engine a bot ran in another seat moves with it, the
+    same seat first), and kill every other engine of this process."""
+    wanted = [(seat, bot._ident()) for seat, bot in enumerate(bots) if isinstance(bot, EngineBot)]
+    free = dict(_RUNNING)
+    _RUNNING.clear()
+    for seat, ident in wanted:  # the same seat as before
+        if (ident, seat) in free:
+            _RUNNING[(ident, seat)] = free.pop((ident, seat))
+    for seat, ident in wanted:  # another seat of the same bot
+        if (ident, seat) not in _RUNNING:
+            key = next((key for key in free if key[0] == ident), None)
+            if key is not None:
+                _RUNNING[(ident, seat)] = free.pop(key)
+    for engine in free.values():
+        engine.kill()
+
+
+def _make_room(seats: int) -> None:
+    """Kill the engines used longest ago until fewer than ``seats`` are left (room for one
+    more): the current game's others were reset last, so they stay."""
+    while len(_RUNNING) >= max(1, seats):
+        key = next(iter(_RUNNING))
+        _RUNNING.pop(key).kill()
 
 
 def close_all() -> None:
@@ -79,14 +119,19 @@ class EngineBot:
         self.game: Game | None = None
         self.seat = self.seed = 0
         self.engine: EngineProcess | None = None
+        self.id_name: str | None = None  # the engine's ``id name``, once ``probe`` has run
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
         self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
         self._info: tuple[str, Info] = ("", NO_INFO)  # the last info line and its figures
         self._stats: tuple[Info | None, SearchStats] = (None, self.last_stats)  # the last timed figures, as stats
 
     # processes ----------------------------------------------------------------------------
+    def _ident(self) -> tuple:
+        """What makes two engine bots the same engine: label, command, options, sandbox."""
+        return (self.label, tuple(self.command), tuple(self.options.items()), self.sandbox)
+
     def _key(self, seat: int) -> tuple:
-        return (self.label, seat, tuple(self.command), tuple(self.options.items()), self.sandbox)
+        return (self._ident(), seat)
 
     def _start(self) -> EngineProcess:
         """A started engine (handshake and options done).
@@ -109,8 +154,13 @@ class EngineBot:
         try:
             engine = self._start()
         except StartError as exc:
-            raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}) cannot be made: {exc}") from None
+            hint = ""
+            if len(self.command) > 1 and os.sep in self.command[0] and not os.path.exists(self.command[0]):
+                hint = f"; a path with spaces is quoted: exec:{shlex.quote(' '.join(self.command))}"
+            raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}) cannot be made: "
+                               f"{exc}{hint}") from None
         engine.quit()
+        self.id_name = engine.handshake.ids.get("name")
         return dict(engine.handshake.ids)
 
     def close(self) -> None:
@@ -130,12 +180,14 @@ class EngineBot:
     def reset(self, game: Game, seat: int, seed: int) -> None:
         """``newgame``, ``seat``, ``isready`` on this seat's engine (started or restarted)."""
         self.game, self.seat, self.seed, self.fault = game, seat, seed, None
-        self.engine = _RUNNING.get(self._key(seat))
+        key = self._key(seat)
+        self.engine = _RUNNING.pop(key, None)  # put back last: the one used most recently
         try:
             if self.engine is None or not self.engine.alive:
                 self._drop()
+                _make_room(game.num_players)
                 self.engine = self._start()
-                _RUNNING[self._key(seat)] = self.engine
+            _RUNNING[key] = self.engine
             self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
             self.engine.sync(self.startup_timeout)
         except (StartError, BotSpecError, EngineClosed, LineTooLong) as exc:
@@ -266,26 +318,70 @@ ARENA_OPTIONS = ("startup_timeout", "_isolation", "_memory_limit")
 _CLASSES: dict[str, type] = {}
 
 
-def engine_class(command: str) -> type:
-    """The bot class of ``exec:COMMAND`` (``COMMAND``: a path relative to the current
-    directory or absolute, or a shell-quoted executable and arguments), made once per command.
+def engine_argv(command: str) -> list[str]:
+    """The executable and arguments of ``exec:COMMAND``, split as a shell would (``shlex``:
+    ``exec:'/opt/my eng/x.sh' --flag``); an executable path with ``os.sep`` in it, or an
+    existing file, is made absolute (relative to the current directory).
 
-    ``cls(**options)``: ``startup_timeout`` is the arena's (seconds); the others are sent as
-    ``setoption``.
+    A command with spaces and no quotes (cutechess #465: ``exec:/opt/my eng/x.sh``) never runs
+    another program silently: when the whole of it is an existing file, that file is the
+    engine; when a longer part of it than its first word is one (``/opt/my eng/x.sh`` of
+    ``/opt/my eng/x.sh --flag``), it is refused with a message saying to quote it; otherwise it
+    is words, and the first is the executable tried (the one a start-up error names).
 
     Raises:
-        BotSpecError: an empty or badly quoted command.
+        BotSpecError: an empty or badly quoted command, or an unquoted path with spaces
+            followed by arguments.
     """
-    if command in _CLASSES:
-        return _CLASSES[command]
+    text = command.strip()
+    whole = _unquoted_path(text)
+    if whole is not None:
+        return [os.path.abspath(whole)]
     try:
-        argv = shlex.split(command)
+        argv = shlex.split(text)
     except ValueError as exc:
         raise BotSpecError(f"bad engine command {command!r}: {exc}") from None
     if not argv:
         raise BotSpecError("exec: needs an executable, e.g. exec:./my_engine or exec:/usr/local/bin/engine")
     if os.sep in argv[0] or os.path.exists(argv[0]):  # relative to the current directory, made absolute
         argv[0] = os.path.abspath(argv[0])
+    return argv
+
+
+def _unquoted_path(text: str) -> str | None:
+    """``text`` when it has spaces, no quotes, and is an existing file as a whole; ``None``
+    when no part of it longer than its first word is an existing file.
+
+    Raises:
+        BotSpecError: such a part is followed by more words (quote the path)."""
+    words = list(re.finditer(r"\S+", text))
+    if len(words) < 2 or any(c in text for c in "'\"\\"):
+        return None
+    for n in range(len(words), 1, -1):
+        path = text[:words[n - 1].end()]
+        if os.path.isfile(path):
+            if n == len(words):
+                return path
+            rest = text[words[n].start():]
+            raise BotSpecError(f"engine path {path!r} has spaces: quote it to give it arguments, "
+                               f"e.g. exec:{shlex.quote(path)} {rest}")
+    return None
+
+
+def engine_class(command: str) -> type:
+    """The bot class of ``exec:COMMAND`` (``COMMAND``: a path relative to the current
+    directory or absolute, or a shell-quoted executable and arguments, as ``engine_argv``
+    splits them), made once per command.
+
+    ``cls(**options)``: ``startup_timeout`` is the arena's (seconds); the others are sent as
+    ``setoption``.
+
+    Raises:
+        BotSpecError: as ``engine_argv``.
+    """
+    if command in _CLASSES:
+        return _CLASSES[command]
+    argv = engine_argv(command)
 
     def __init__(self, **options: str) -> None:
         from arena.engine.sandbox import Sandbox

@@ -12,8 +12,12 @@ ends, so engines must be started from a thread that lives as long as they are us
 Its standard error is drained by a thread into the tournament log, each line prefixed with its
 label (the first ``STDERR_LOG_BYTES`` of it; the rest is read in large chunks and dropped), so an
 engine writing megabytes there can never block, and thousands of short lines cost a few reads
-(see ``_drain``). Standard output is read with ``poll`` and a deadline (a blocking read when there
-is none: a move without a time limit), one line at most ``MAX_LINE_BYTES`` long.
+(see ``_drain``). Standard output is read with ``poll`` and a deadline (none for a move
+without a time limit), one line at most ``MAX_LINE_BYTES`` long. The same ``poll`` watches the
+engine process itself (a pidfd, Linux 5.3+; elsewhere its exit status, checked every
+``EXIT_CHECK`` seconds): an engine that exits is seen at once, even when a child of it (a
+shell's ``sleep &``) keeps its standard output open, so no end of file ever comes (cutechess
+#27); what it wrote before exiting is still read.
 """
 
 from __future__ import annotations
@@ -43,10 +47,20 @@ PIPE_BYTES = 2**20
 DRAIN_PAUSE = 0.005
 #: bytes of one line from an engine's standard output at most (``LineTooLong`` beyond)
 MAX_LINE_BYTES = 2**20
+#: seconds between checks of the engine's exit status where there is no pidfd to poll
+EXIT_CHECK = 0.1
 
 
 class EngineClosed(Exception):
     """The engine exited or closed its standard output."""
+
+
+def _pidfd(pid: int) -> int:
+    """A pidfd of ``pid`` (readable once it exits), or -1 where the system has none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        return -1
 
 
 class LineTooLong(Exception):
@@ -140,6 +154,7 @@ class EngineProcess:
         self.preexec, self.cwd, self.remove_cwd = preexec, cwd, remove_cwd
         self.proc: subprocess.Popen | None = None
         self.stdin = self.stdout = -1  # the pipes' descriptors once started
+        self.pidfd = -1  # readable once the process exits (-1: none; its status is polled instead)
         self.buffer = bytearray()
         self.handshake = Handshake()
         self.last_info_string: str | None = None
@@ -160,11 +175,14 @@ class EngineProcess:
                 bufsize=0, start_new_session=True, preexec_fn=_child_setup(self.preexec), cwd=self.cwd, close_fds=True)
         except OSError as exc:
             self._remove_cwd()
-            raise StartError(f"cannot execute {command_text(self.command)!r}: {exc.strerror or exc}") from None
+            raise StartError(f"cannot execute {self.command[0]!r}: {exc.strerror or exc}") from None
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None  # PIPE, PIPE, PIPE
         self.stdin, self.stdout = proc.stdin.fileno(), proc.stdout.fileno()
         self.poll = select.poll()
         self.poll.register(self.stdout, select.POLLIN)
+        self.pidfd = _pidfd(proc.pid)
+        if self.pidfd >= 0:
+            self.poll.register(self.pidfd, select.POLLIN)
         err = proc.stderr.fileno()
         try:
             size = fcntl.fcntl(err, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
@@ -257,6 +275,12 @@ class EngineProcess:
         except subprocess.TimeoutExpired:
             pass
         self.stdin = self.stdout = -1  # closed below: never a descriptor number reused by another file
+        if self.pidfd >= 0:
+            try:
+                os.close(self.pidfd)
+            except OSError:
+                pass
+            self.pidfd = -1
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
                 if stream is not None:
@@ -304,10 +328,12 @@ class EngineProcess:
             raise EngineClosed("standard input closed") from None
 
     def read_line(self, deadline: float | None) -> str | None:
-        """The next line (without ``\\n``), or ``None`` at ``deadline`` (``time.monotonic()``).
+        """The next line (without ``\\n``), or ``None`` at ``deadline`` (``time.monotonic()``;
+        ``None``: no deadline).
 
         Raises:
-            EngineClosed: end of its standard output.
+            EngineClosed: end of its standard output, or the engine process exited (and every
+                line it wrote before is read).
             LineTooLong: more than ``MAX_LINE_BYTES`` without a ``\\n``.
         """
         fd, buffer = self.stdout, self.buffer
@@ -315,10 +341,8 @@ class EngineProcess:
         while end < 0:
             if len(buffer) > MAX_LINE_BYTES:
                 raise LineTooLong(bytes(buffer[:40]))
-            if deadline is not None:  # else a blocking read: one system call less
-                wait = deadline - time.monotonic()
-                if wait <= 0 or not self.poll.poll(wait * 1000.0):
-                    return None
+            if not self._readable(deadline):
+                return None
             chunk = os.read(fd, 65536)
             if not chunk:
                 raise EngineClosed("standard output closed")
@@ -329,6 +353,26 @@ class EngineProcess:
         line = bytes(buffer[:end])
         del buffer[:end + 1]
         return line.decode("utf-8", "replace").rstrip("\r")
+
+    def _readable(self, deadline: float | None) -> bool:
+        """Wait until standard output can be read (``True``) or ``deadline`` passes (``False``).
+
+        Raises:
+            EngineClosed: the engine process exited and nothing it wrote is left unread.
+        """
+        while True:
+            wait = -1.0 if deadline is None else max(0.0, deadline - time.monotonic()) * 1000.0
+            if self.pidfd < 0:
+                wait = EXIT_CHECK * 1000.0 if wait < 0 else min(wait, EXIT_CHECK * 1000.0)
+            ready = self.poll.poll(wait)
+            if any(fd == self.stdout for fd, _ in ready):
+                return True
+            if ready or (self.pidfd < 0 and self.proc is not None and self.proc.poll() is not None):
+                if select.select([self.stdout], [], [], 0)[0]:  # written just before the exit
+                    return True
+                raise EngineClosed("the engine process exited")
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
 
     def other(self, line: str) -> None:
         """A line the protocol does not expect here: kept in the log with the label."""

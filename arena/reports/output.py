@@ -131,7 +131,9 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
              *[f"- game parameter `{k}={v}`" for k, v in (tour.get("params") or {}).items()],
              f"- players per game: {data.num_players}", f"- games: {len(data.games)}",
              f"- seed: {tour.get('seed', '?')}"]
-    lines += [f"- bot `{label}`: `{spec}`" for label, spec in (tour.get("bots") or {}).items()]
+    names = tour.get("id_names") or {}
+    lines += [f"- bot `{label}`" + (f" ({names[label]})" if label in names else "") + f": `{spec}`"
+              for label, spec in (tour.get("bots") or {}).items()]
     lines += ["", *warnings(data)] if warnings(data) else []
     for name, frame in tables.items():
         if name == "seat_test":

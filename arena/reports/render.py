@@ -199,6 +199,17 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
     return data
 
 
+def _with_engines(board: pd.DataFrame, id_names: dict[str, str]) -> pd.DataFrame:
+    """The leaderboard with an ``engine`` column after ``label``: each engine's ``id name``
+    (empty for a bot without one); unchanged when no bot has one."""
+    if not id_names or "label" not in board:
+        return board
+    board = board.copy()
+    board.insert(list(board.columns).index("label") + 1, "engine",
+                 [id_names.get(label, "") for label in board["label"]])
+    return board
+
+
 def _rows_after(games: pd.DataFrame, after: int):
     """``(game_id, seats, ranks)`` of the games with ids above ``after``, in id order (the
     games the stored rating state has not rated)."""
@@ -241,7 +252,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     grouped = data.grouped()  # games with equal seats, ranks, scores and copy flag counted once, weighted
     results = t.seat_results(grouped, order)  # shared by the leaderboard and the first-move table
     if "leaderboard" in wanted:
-        out["leaderboard"] = t.leaderboard(games, data.ratings(), order, results)
+        out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results),
+                                           data.tournament.get("id_names") or {})
     if "pairs" in wanted and k == 2:
         out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:

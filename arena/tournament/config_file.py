@@ -68,7 +68,8 @@ def _toml_type(value: Any) -> str:
 def engine_specs(tables: Any, where: str) -> list[str]:
     """``[[engine]]`` tables (``label``, ``command`` list, ``options`` table,
     ``startup_timeout`` seconds) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
-    (``docs/engine-protocol.md``).
+    (``docs/engine-protocol.md``), ``COMMAND`` shell-quoted (``_quote``): a path with spaces or
+    a ``:`` reads back as the same words.
 
     Raises:
         ConfigError: a table without ``label``/``command``, an unknown key or a bad value.
@@ -94,6 +95,13 @@ def engine_specs(tables: Any, where: str) -> list[str]:
         if bad:
             raise ConfigError(f"config file {where!r}: engine {label!r} option {bad[0]!r}: names and values "
                               "cannot be empty or hold , : or =")
-        text = f"{label}=exec:{shlex.join(command)}"
+        text = f"{label}=exec:{' '.join(map(_quote, command))}"
         out.append(text + (":" + ",".join(f"{k}={v}" for k, v in opts.items()) if opts else ""))
     return out
+
+
+def _quote(word: str) -> str:
+    """``word`` shell-quoted for an ``exec:`` spec: as ``shlex.quote``, and a word with a ``:``
+    quoted too (``shlex`` leaves it bare, and the spec's options follow its last bare ``:``)."""
+    quoted = shlex.quote(word)
+    return f"'{word}'" if quoted == word and ":" in word else quoted

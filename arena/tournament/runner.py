@@ -21,7 +21,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -58,13 +58,15 @@ WINDOW_PER_WORKER = 2 * PREFETCH_MAX
 @dataclass(frozen=True)
 class Plan:
     """A tournament before it is played: its name, game, field (label -> spec, field order),
-    schedule, and the settings stored with it."""
+    schedule, the settings stored with it, and its engines' ``id name`` (label -> name, for
+    the ``exec:`` bots that said one at their probe)."""
 
     name: str
     game: Game
     specs: dict[str, BotSpec]
     schedule: Schedule
     settings: dict[str, Any]
+    id_names: dict[str, str] = field(default_factory=dict)
 
     @property
     def tasks(self) -> list[GameTask]:
@@ -101,18 +103,21 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
     check_field(specs, game)
+    id_names = {}  # an engine's ``id name``, told at its probe
     for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
         try:
-            bot_registry.make(spec)
+            name = getattr(bot_registry.make(spec), "id_name", None)
         except ArenaError:
             raise
         except Exception as exc:
             raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
+        if isinstance(name, str) and name.strip():
+            id_names[spec.label] = name.strip()
     labels = [s.label for s in specs]
     settings = series_settings(cfg, SEEDING if seeding is None else seeding)
     made = (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if schedule is None
             else schedule(game, labels, settings))
-    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings())
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings(), id_names)
 
 
 def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any],
@@ -265,7 +270,8 @@ class _Run:
             self.summary.total = max(self.p.schedule.total, stored[1])
         p, grow = self.p, stored is not None and cfg.games > int(stored[0]["games"])
         store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, p.settings,
-                    [(label, s.text) for label, s in p.specs.items()], p.schedule.total, extend=grow)
+                    [(label, s.text) for label, s in p.specs.items()], p.schedule.total, extend=grow,
+                    id_names=p.id_names)
         self.extend = grow  # written: a refusal below puts the stored settings back
         games = store.results()
         for game in games:

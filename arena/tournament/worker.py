@@ -94,7 +94,8 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
               watched: Watched) -> GameRecord:
     """Play one task under ``watched`` (``arena.supervisor.Watched``: status current, plies streamed).
 
-    A bot that cannot be made loses for its seat (``exception``), before any move.
+    A bot that cannot be made loses for its seat (``exception``), before any move. The
+    worker's engines of bots not in this game are closed first (``arena.engine.client.for_game``).
     """
     watched.begin(task.game_id, len(task.opening))
     bots = []
@@ -103,6 +104,9 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
             bots.append(factories[label]())
     except Exception as exc:
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
+    engines = sys.modules.get("arena.engine.client")  # loaded by an exec: spec's class, if any
+    if engines is not None:
+        engines.for_game(bots)  # at most one engine per seat: those of other bots are closed
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
                             start=task.start)
