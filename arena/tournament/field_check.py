@@ -32,15 +32,17 @@ def isolated_file(spec: BotSpec, isolation: str) -> bool:
     return isolation == "process" and "#" in spec.kind and not spec.kind.startswith("exec:")
 
 
-def check_bots(specs: list[BotSpec], game: Game, isolation: str, timeout: float = LOAD_TIMEOUT) -> None:
+def check_bots(specs: list[BotSpec], game: Game, isolation: str, timeout: float | None = None) -> None:
     """Check the field in a child process: each bot not left to its engine (``isolated_file``)
-    can play ``game`` and can be made (``timeout`` seconds each, import and constructor).
+    can play ``game`` and can be made (``timeout`` seconds each, import and constructor;
+    ``None``: ``LOAD_TIMEOUT``).
 
     Raises:
         BotSpecError: a bot that cannot be made, cannot play the game, or is not made within
             ``timeout`` seconds. ArenaError: another error of the arena's family the check raised
             (the same class, one line).
     """
+    timeout = LOAD_TIMEOUT if timeout is None else timeout
     todo = [s for s in specs if not isolated_file(s, isolation)]
     if not todo:
         return
