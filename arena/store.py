@@ -1,9 +1,7 @@
 """SQLite storage of tournaments (``docs/arena.md`` "Storage"); schema in the README.
 
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
-``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, each readable
-and writable by the runner's user alone (``PRIVATE_MODE``: a bot under ``--isolation process``, a
-user of its own, can neither read them nor take ``fcntl`` locks on them). Each finished
+``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished
 game is committed at once, in one transaction with its moves: a killed run loses at most the
 games in flight, and re-running resumes with the missing games.
 
@@ -17,6 +15,7 @@ is its ``load_game_frame``; per-bot search sums and copies in SQL, never every m
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -176,7 +175,6 @@ class Store:
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
-        """The connection to ``path``, a file of ``PRIVATE_MODE`` (``make_private``)."""
         try:
             return sqlite3.connect(path, timeout=5)
         except sqlite3.Error as exc:
@@ -344,19 +342,13 @@ PRIVATE_MODE = 0o600
 
 
 def make_private(root: Path, name: str) -> None:
-    """Create ``root/<name>.sqlite`` as a ``PRIVATE_MODE`` file if missing, and set
-    that mode on every file of the tournament that exists (a store made before this rule; the
-    log is created so by the runner); SQLite gives ``-wal`` and ``-shm`` the database file's mode when it creates them.
-
-    Raises:
-        OSError: a file that cannot be created or changed.
-    """
+    """Create ``root/<name>.sqlite`` with ``PRIVATE_MODE`` if missing and give that mode to each of
+    the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode).
+    Raises ``OSError``: a file that cannot be created or changed."""
     os.close(os.open(root / f"{name}.sqlite", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE))
     for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)
-        except FileNotFoundError:
-            pass
 
 
 def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool) -> None:

@@ -165,8 +165,9 @@ def survivors(marker: str) -> list[int]:
 @pytest.mark.parametrize("isolation", ["none", "process"])
 def test_no_setsid_grandchild_outlives_a_sigkill_of_the_runners_group(tmp_path, isolation):
     marker = f"arena-hostile-{os.getpid()}-{isolation}"
+    bad = f"bad={HOSTILE}#SetsidSurvivor:marker={marker}"
     runner = subprocess.Popen(
-        [sys.executable, "-m", "arena", "run", "--bot", "random", "--bot", f"bad={HOSTILE}#SetsidSurvivor:marker={marker}",
+        [sys.executable, "-m", "arena", "run", "--bot", "random", "--bot", bad,
          "--format", "gauntlet", "--games", "200", "--isolation", isolation, "--results", str(tmp_path / "r"),
          "--name", "t", "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
