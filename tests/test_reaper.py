@@ -49,7 +49,8 @@ def test_the_fallback_kills_every_process_carrying_the_runs_token():
 def test_a_sigkilled_holder_leaves_nothing_in_its_cgroup(tmp_path):
     code = ("import subprocess, sys, time\nfrom arena import reaper\nwith reaper.run_guard() as group:\n"
             "    print(group or '', flush=True)\n"
-            "    p = subprocess.Popen(['sleep', '600'], start_new_session=True, preexec_fn=lambda: reaper.join(group))\n"
+            "    p = subprocess.Popen(['sleep', '600'], start_new_session=True,\n"
+            "                         preexec_fn=lambda: reaper.join(group))\n"
             "    print(p.pid, flush=True)\n    time.sleep(600)\n")
     holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
