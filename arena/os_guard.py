@@ -84,7 +84,7 @@ def redirect_output(path: str | None, cap: int = OUTPUT_CAP) -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     os.dup2(devnull, 0)
     if path:
-        out = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        out = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
         read, write = os.pipe()  # both close-on-exec; fds 1 and 2 below are inheritable copies
         _drain = threading.Thread(target=_forward, args=(read, out, cap), name="arena-output", daemon=True)
         _drain.start()
@@ -138,9 +138,12 @@ def flush_output(timeout: float = 2.0) -> None:
 
 
 def guard_child(memory_limit: int | None, output: str | None = None) -> None:
-    """Everything a forked child that runs bots does first: ignore SIGINT, die with its parent,
-    send its output to ``output`` (``None``: nowhere), cap the address space the bots may add
-    (``memory_limit`` MiB, ``None``: no cap)."""
+    """Everything a forked child that runs bots does first: join the run's cgroup (``arena.reaper``:
+    nothing its bots start outlives the run), ignore SIGINT, die with its parent, send its output
+    to ``output`` (``None``: nowhere), cap the address space the bots may add (``memory_limit``
+    MiB, ``None``: no cap)."""
+    from arena import reaper
+    reaper.join()
     ignore_sigint()
     die_with_parent()
     redirect_output(output)

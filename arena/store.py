@@ -1,7 +1,7 @@
 """SQLite storage of tournaments (``docs/arena.md`` "Storage"); schema in the README.
 
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
-``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``. Each finished
+``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished
 game is committed at once, in one transaction with its moves: a killed run loses at most the
 games in flight, and re-running resumes with the missing games.
 
@@ -15,6 +15,7 @@ is its ``load_game_frame``; per-bot search sums and copies in SQL, never every m
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -132,7 +133,7 @@ class Store:
         except OSError as exc:
             raise _fail(root, exc, "write results to") from None
         try:
-            lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+            lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, PRIVATE_MODE)
         except OSError as exc:  # the folder is there: name what failed in it (the lock file, or the folder)
             if os.path.lexists(lock):
                 raise _fail(lock, exc, "open the run lock file") from None
@@ -148,6 +149,7 @@ class Store:
         path = db_path(name, root)
         created, conn = not path.exists(), None
         try:
+            make_private(root, name)
             conn = cls._connect(path)
             conn.isolation_level = None  # explicit transactions
             if not _check_arena_db(conn, path):
@@ -355,6 +357,20 @@ def _remove(path: Path) -> None:
     """Delete a database and its WAL files (``-wal``, ``-shm``)."""
     for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         p.unlink(missing_ok=True)
+
+
+#: the mode of a tournament's files (database, its ``-wal``/``-shm``, lock and log): the runner's alone
+PRIVATE_MODE = 0o600
+
+
+def make_private(root: Path, name: str) -> None:
+    """Create ``root/<name>.sqlite`` with ``PRIVATE_MODE`` if missing and give that mode to each of
+    the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode).
+    Raises ``OSError``: a file that cannot be created or changed."""
+    os.close(os.open(root / f"{name}.sqlite", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE))
+    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)
 
 
 def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool) -> None:

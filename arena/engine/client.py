@@ -139,8 +139,16 @@ class EngineBot:
         Raises:
             StartError, BotSpecError: as ``EngineProcess.start``.
         """
-        preexec, cwd = (self.sandbox.preexec(), self.sandbox.workdir()) if self.sandbox else (None, None)
-        engine = EngineProcess(self.command, self.label, self.startup_timeout, preexec, cwd, remove_cwd=cwd is not None)
+        if self.sandbox is None:
+            engine = EngineProcess(self.command, self.label, self.startup_timeout)
+        else:  # a user and a private directory of its own (arena.engine.sandbox.Cell)
+            try:
+                cell = self.sandbox.cell()
+            except OSError as exc:
+                raise StartError(f"cannot confine the engine: {exc}") from None
+            command = self.sandbox.command(self.command, cell)
+            engine = EngineProcess(command, self.label, self.startup_timeout, self.sandbox.preexec(cell, command),
+                                   cell.workdir, release=cell.release)
         engine.start(self.options, self.check_options)
         return engine
 
@@ -178,7 +186,10 @@ class EngineBot:
 
     # the bot protocol ---------------------------------------------------------------------
     def reset(self, game: Game, seat: int, seed: int) -> None:
-        """``newgame``, ``seat``, ``isready`` on this seat's engine (started or restarted)."""
+        """``newgame``, ``seat``, ``isready`` on this seat's engine (started or restarted). A
+        fault is kept for the next ``choose``: ``timeout`` when no ``readyok`` comes within
+        ``startup_timeout`` seconds of ``seat`` (a slow constructor or ``reset``), ``crash`` (or
+        the reason the engine reported) when it cannot be started or ends."""
         self.game, self.seat, self.seed, self.fault = game, seat, seed, None
         key = self._key(seat)
         self.engine = _RUNNING.pop(key, None)  # put back last: the one used most recently
@@ -189,7 +200,13 @@ class EngineBot:
                 self.engine = self._start()
             _RUNNING[key] = self.engine
             self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
-            self.engine.sync(self.startup_timeout)
+            try:
+                self.engine.sync(self.startup_timeout)
+            except StartError as exc:  # the bot's constructor or reset is slow: its loss, as in-process
+                self.fault = ("timeout", f"no readyok within {self.startup_timeout:g}s of newgame and seat "
+                                         f"(the bot's constructor and reset); engine killed: {exc}")
+                self._drop()
+                return
         except (StartError, BotSpecError, EngineClosed, LineTooLong) as exc:
             said = self._self_reported(self.engine.last_info_string if self.engine else None)
             self.fault = said or ("crash", f"engine cannot be (re)started for this game: {exc}")

@@ -32,9 +32,10 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
+from arena import reaper
 from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text, option_value_fits
-from arena.engine.sandbox import PR_SET_PDEATHSIG, prctl_function
 from arena.errors import BotSpecError
 
 log = logging.getLogger("arena.worker.engine")
@@ -49,6 +50,19 @@ DRAIN_PAUSE = 0.005
 MAX_LINE_BYTES = 2**20
 #: seconds between checks of the engine's exit status where there is no pidfd to poll
 EXIT_CHECK = 0.1
+
+
+#: prctl(2) option: the signal a process gets when its parent dies
+PR_SET_PDEATHSIG = 1
+
+
+def prctl_function() -> Any:
+    """libc's ``prctl`` (ctypes), or ``None`` where there is none."""
+    try:
+        import ctypes
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
 
 
 class EngineClosed(Exception):
@@ -124,11 +138,13 @@ def _log_lines(label: str, lines: list[bytes], logged: int) -> int:
 
 
 def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
-    """The function run in the child between ``fork`` and ``exec``: ``preexec`` (a sandbox's
+    """The function run in the child between ``fork`` and ``exec``: the run's cgroup
+    (``arena.reaper.join``: nothing it starts outlives the run), ``preexec`` (a sandbox's
     limits), then ``PR_SET_PDEATHSIG`` SIGKILL (the session of its own is ``start_new_session``)."""
-    prctl = prctl_function()  # looked up here, before the fork
+    prctl, group = prctl_function(), reaper.cgroup()  # looked up here, before the fork
 
     def setup() -> None:  # no imports, no allocation to speak of
+        reaper.join(group)
         if preexec is not None:
             preexec()
         if prctl is not None:
@@ -146,12 +162,15 @@ class EngineProcess:
         preexec: run in the child before ``exec`` (resource limits), or ``None``.
         cwd: the child's working directory, or ``None`` for the current one.
         remove_cwd: delete ``cwd`` when the engine is killed (a private temporary directory).
+        release: called once when the engine is killed or fails to start (a sandbox's
+            ``Cell.release``: its user's processes, its uid, its directory), or ``None``.
     """
 
     def __init__(self, command: list[str], label: str, startup_timeout: float,
-                 preexec: Callable[[], None] | None = None, cwd: str | None = None, remove_cwd: bool = False) -> None:
+                 preexec: Callable[[], None] | None = None, cwd: str | None = None, remove_cwd: bool = False,
+                 release: Callable[[], None] | None = None) -> None:
         self.command, self.label, self.startup_timeout = list(command), label, startup_timeout
-        self.preexec, self.cwd, self.remove_cwd = preexec, cwd, remove_cwd
+        self.preexec, self.cwd, self.remove_cwd, self.release = preexec, cwd, remove_cwd, release
         self.proc: subprocess.Popen | None = None
         self.stdin = self.stdout = -1  # the pipes' descriptors once started
         self.pidfd = -1  # readable once the process exits (-1: none; its status is polled instead)
@@ -290,6 +309,9 @@ class EngineProcess:
         self._remove_cwd()
 
     def _remove_cwd(self) -> None:
+        if self.release is not None:
+            release, self.release = self.release, None
+            release()
         if self.remove_cwd and self.cwd:
             shutil.rmtree(self.cwd, ignore_errors=True)
 

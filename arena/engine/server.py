@@ -43,6 +43,7 @@ from arena.games.protocol import coerce_params
 from bots.base import Limits
 from arena.engine.fdio import FdOutput, read_lines
 from arena.engine.protocol import exception_line
+from bots.base import refusal
 from bots.registry import bot_class, parse_spec
 
 #: exit code after a bot's fault (the reason is on the ``info string fault`` line)
@@ -180,6 +181,27 @@ class Server:
                     raise
                 what = str(exc) if isinstance(exc, BotSpecError) else f"{type(exc).__name__}: {exc}"
                 raise BotSpecError(f"{what}; {hint}") from None
+            self._check_loaded()
+
+    def _check_loaded(self) -> None:
+        """The checks the runner makes of an in-process bot, made here of a bot file loaded
+        after the drop (the runner never imports an isolated one): a ``choose`` method, its
+        options against its ``PARAMS`` (when it declares them) and its ``PLAYS``.
+
+        Raises:
+            BotSpecError: no ``choose``, an option it does not take, or a game it cannot play.
+        """
+        assert self.cls is not None and self.game is not None
+        if not callable(getattr(self.cls, "choose", None)):
+            raise BotSpecError(f"bot class {self.spec.kind!r} has no choose(state, limits) method")
+        if getattr(self.cls, "PARAMS", None) is not None:  # a class without declares nothing: as bots.registry.make
+            try:
+                coerce_params(f"bot {self.spec.text!r}", self._params(), self.options)
+            except ConfigError as exc:
+                raise BotSpecError(str(exc)) from None
+        why = refusal(self.cls, self.game)
+        if why is not None:
+            raise BotSpecError(f"bot {self.spec.text!r} cannot play {self.game.name}: {self.spec.kind} {why}")
 
     def position(self, text: str) -> None:
         self.state = None
@@ -336,8 +358,8 @@ def _unreadable_python(user: str | None, exc: Exception) -> str:
     if (user is None or not missing or missing.group(1).partition(".")[0] not in sys.stdlib_module_names
             or os.access(stdlib, os.R_OK | os.X_OK)):
         return ""
-    return (f"the Python install ({stdlib}) is not readable by user {user}, who runs isolated bots when "
-            f"the arena runs as root: make it readable to all (chmod o+rx along its path) or run the arena "
+    return (f"the Python install ({stdlib}) is not readable by user {user} (a user of the isolated bot's own, when "
+            f"the arena runs as root): make it readable to all (chmod o+rx along its path) or run the arena "
             f"as another user")
 
 

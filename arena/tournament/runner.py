@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,13 +27,14 @@ from pathlib import Path
 from typing import Any
 
 import arena.games
-import bots as bot_registry
 from arena.engine.sandbox import check_isolated, isolate, sweep_ended
-from arena.errors import ArenaError, BotSpecError, ResultsError
+from arena.errors import ArenaError, ResultsError
 from arena.games import Game
 from arena.os_guard import orphans_reaped
+from arena.reaper import run_guard
 from arena.referee import SEEDING, referee_check
-from arena.store import Store, StoredGame, db_path, save_sprt
+from arena.store import PRIVATE_MODE, Store, StoredGame, db_path, save_sprt
+from arena.tournament.field_check import check_bots
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.pairing import check_format
@@ -41,7 +43,7 @@ from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch, make_s
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
-from bots.registry import BotSpec, check_field
+from bots.registry import BotSpec
 
 __all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament"]
 
@@ -96,23 +98,19 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     the current one; ``schedule``: a format of one's own, called with the game, the field's
     labels and the ``SeriesSettings``, instead of ``make_schedule``'s).
 
+    The bots are checked in a child process (``field_check.check_bots``), each within
+    ``field_check.LOAD_TIMEOUT`` seconds; with ``--isolation process`` a bot file is never
+    imported here (its engine's start-up probe checks it, ``check_isolated``).
+
     Raises:
-        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, or
-            a bot that cannot play the game (``PLAYS`` against ``Game.type``).
+        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, a
+            bot that cannot be made in time or cannot play the game (``PLAYS`` against
+            ``Game.type``).
     """
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
-    check_field(specs, game)
-    id_names = {}  # an engine's ``id name``, told at its probe
-    for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
-        try:
-            name = getattr(bot_registry.make(spec), "id_name", None)
-        except ArenaError:
-            raise
-        except Exception as exc:
-            raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
-        if isinstance(name, str) and name.strip():
-            id_names[spec.label] = name.strip()
+    # in a child with a timeout (an isolated bot file: by its engine); an engine's ``id name``, told at its probe
+    id_names = check_bots(specs, game, cfg.isolation)
     labels = [s.label for s in specs]
     settings = series_settings(cfg, SEEDING if seeding is None else seeding)
     made = (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if schedule is None
@@ -161,6 +159,7 @@ class _Logging:
 
     def __init__(self, path: Path) -> None:
         self.logger = logging.getLogger("arena")
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, PRIVATE_MODE))  # runner only
         self.saved = (self.logger.level, self.logger.propagate)
         self.file = logging.FileHandler(path, encoding="utf-8")
         self.file.setFormatter(logging.Formatter(LOG_FORMAT))
@@ -221,13 +220,14 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
         ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
             that cannot be shipped to it (games already committed stay).
     """
-    with _reaped():  # what bots built and engines probed here started: nothing outlives this
-        p = plan(cfg, schedule=schedule)
-    specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
-    legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
-    if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
-        p = replace(p, name=legacy)
-    return _Run(cfg, p, specs, Store.open(cfg.results, p.name), observers, schedule).run()
+    with run_guard():  # the run's cgroup and watchdog: no bot process outlives the run, even a SIGKILL
+        with _reaped():  # what bots built and engines probed here started: nothing outlives this
+            p = plan(cfg, schedule=schedule)
+        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+        legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
+        if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
+            p = replace(p, name=legacy)
+        return _Run(cfg, p, specs, Store.open(cfg.results, p.name), observers, schedule).run()
 
 
 class _Run:
@@ -287,7 +287,7 @@ class _Run:
         done (the games still in flight are dropped) or the pool has no game left."""
         cfg, p, schedule = self.cfg, self.p, self.p.schedule
         with _reaped():  # a bot its engine cannot load: a spec error before any game
-            check_isolated(p.specs, self.specs, p.game, cfg.seed)
+            check_isolated(p.specs, self.specs, p.game)
         self.logging = _Logging(self.log_path)
         pool = _pool(cfg, self._setup(), p.game.num_players)
         window = WINDOW_PER_WORKER * cfg.workers

@@ -102,9 +102,9 @@ def test_each_isolated_bot_is_checked_once_and_only_with_games_to_play(tmp_path,
 
     checked = []
 
-    def counting(specs, isolated, game, seed=0):
+    def counting(specs, isolated, game):
         checked.append(sorted(label for label, spec in isolated.items() if spec.options.get("_isolation")))
-        sandbox.check_isolated(specs, isolated, game, seed)
+        sandbox.check_isolated(specs, isolated, game)
 
     monkeypatch.setattr(runner, "check_isolated", counting)
     cfg = build(dict(game="interaction", bots=["random", "b=random"], games=1, workers=1, results=str(tmp_path),

@@ -288,7 +288,8 @@ def test_bots_made_to_check_the_field_leave_no_process(tmp_path, isolation):
     marks.mkdir()
     summary, frame = run_hostile(tmp_path / "run", f"SetupSetsid:dir={marks},at=reset", isolation=isolation)
     assert summary.stored == 2
-    # the check's bot, then (in-process) its workers' bots; an isolated engine can neither
-    # write outside its private folder nor start processes past its process-count limit
-    assert len(list(marks.glob("*.pid"))) >= (3 if isolation == "none" else 1)
+    # in-process: the check's bot (in a child of the runner), then its workers' bots. Isolated:
+    # the runner never makes the bot, and its engines (users of their own, with a private /tmp)
+    # cannot write here; their processes are checked by tests/engine/test_hostile_os.py
+    assert len(list(marks.glob("*.pid"))) >= 3 if isolation == "none" else not list(marks.glob("*.pid"))
     assert_no_survivors(marks, seconds=1.0)

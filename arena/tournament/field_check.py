@@ -1,0 +1,115 @@
+"""The field's check before a run (``runner.plan``): every bot can be made and can play the game.
+
+In-process (``--isolation none``) each bot's class is imported, checked against the game
+(``check_field``: ``PLAYS``) and made once with its options, in a forked child of the runner
+that has ``LOAD_TIMEOUT`` seconds for each bot: a module import or a constructor that hangs is a
+one-line ``BotSpecError`` naming the bot and the seconds, never a run that hangs for ever, and
+what the bot's code does stays out of the runner's process. With ``--isolation process`` the
+runner never imports nor makes a bot given as a file (``file.py#Class``): the start-up probe
+of its confined engine does (``arena.engine.sandbox.check_isolated``); the built-in and
+installed kinds are checked here as in-process ones.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import time
+
+import arena.errors
+from arena.engine.protocol import STARTUP_TIMEOUT
+from arena.errors import ArenaError, BotSpecError
+from arena.games import Game
+from bots.registry import BotSpec, check_field, make
+
+#: seconds a bot's import and constructor may take in the field check (an engine's start-up time)
+LOAD_TIMEOUT = STARTUP_TIMEOUT
+
+
+def isolated_file(spec: BotSpec, isolation: str) -> bool:
+    """Whether ``spec`` is a bot file that only its confined engine may import (``--isolation
+    process`` and a ``file.py#Class`` kind)."""
+    return isolation == "process" and "#" in spec.kind and not spec.kind.startswith("exec:")
+
+
+def check_bots(specs: list[BotSpec], game: Game, isolation: str, timeout: float | None = None) -> dict[str, str]:
+    """Check the field in a child process: each bot not left to its engine (``isolated_file``)
+    can play ``game`` and can be made (``timeout`` seconds each, import and constructor;
+    ``None``: ``LOAD_TIMEOUT``).
+
+    Returns:
+        label -> the ``id name`` an engine bot (``exec:``) told at its probe, for those that did.
+
+    Raises:
+        BotSpecError: a bot that cannot be made, cannot play the game, or is not made within
+            ``timeout`` seconds. ArenaError: another error of the arena's family the check raised
+            (the same class, one line).
+    """
+    timeout = LOAD_TIMEOUT if timeout is None else timeout
+    todo = [s for s in specs if not isolated_file(s, isolation)]
+    if not todo:
+        return {}
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.close(read)
+        _child(todo, game, write)
+    os.close(write)
+    try:
+        return _wait(todo, read, timeout)
+    finally:
+        os.close(read)
+        try:
+            os.kill(pid, 9)
+        except OSError:
+            pass
+        os.waitpid(pid, 0)
+
+
+def _child(specs: list[BotSpec], game: Game, out: int) -> None:
+    """Check each spec; write ``ok [ID NAME]\\n`` after each, or ``error CLASS MESSAGE\\n`` and stop."""
+    code = 0
+    try:
+        for spec in specs:
+            try:
+                check_field([spec], game)
+                name = getattr(make(spec), "id_name", None)
+                line = "ok" + (" " + " ".join(name.split()) if isinstance(name, str) and name.strip() else "")
+            except ArenaError as exc:
+                line = f"error {type(exc).__name__} {' '.join(str(exc).split())}"
+            except Exception as exc:  # noqa: BLE001 - a broken constructor: the bot's error, one line
+                line = f"error BotSpecError bot {spec.text!r} cannot be made: {type(exc).__name__}: " \
+                       f"{' '.join(str(exc).split())}"
+            os.write(out, (line + "\n").encode())
+            if not line.startswith("ok"):
+                break
+    except BaseException:  # noqa: BLE001 - anything else: the parent sees the pipe end
+        code = 1
+    os._exit(code)
+
+
+def _wait(specs: list[BotSpec], read: int, timeout: float) -> dict[str, str]:
+    """Read the child's lines, one bot at a time, each within ``timeout`` seconds; the engines'
+    id names by label."""
+    buffer, names = b"", {}
+    for spec in specs:
+        deadline = time.monotonic() + timeout
+        while b"\n" not in buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([read], [], [], left)[0]:
+                raise BotSpecError(f"bot {spec.text!r} was not made within {timeout:g}s (its module import and "
+                                   f"constructor)")
+            chunk = os.read(read, 65536)
+            if not chunk:
+                raise BotSpecError(f"bot {spec.text!r} cannot be made: the process checking it ended")
+            buffer += chunk
+        line, _, buffer = buffer.partition(b"\n")
+        text = line.decode("utf-8", "replace")
+        if text == "ok" or text.startswith("ok "):
+            if text[3:]:
+                names[spec.label] = text[3:]
+            continue
+        _, name, message = (text.split(" ", 2) + ["", ""])[:3]
+        cls = getattr(arena.errors, name, None)
+        raise (cls if isinstance(cls, type) and issubclass(cls, ArenaError) else BotSpecError)(message)
+    return names
