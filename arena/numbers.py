@@ -11,6 +11,11 @@ from arena.errors import ConfigError
 
 MAX_SEED = 2**63 - 1
 
+#: the most digits of a count read from text (a score, a ply, a round, a layout number): 18
+#: digits stay below 2**63 (SQLite's integers) and far below Python's int-to-string limit
+#: (4,300 digits), so no number read from a position, a move or a config line can overflow.
+MAX_DIGITS = 18
+
 #: (low, high) accepted per numeric option (units: seconds, MiB, plies, nodes).
 RANGES: dict[str, tuple[float, float]] = {
     "games": (1, 1_000_000),
@@ -26,6 +31,18 @@ RANGES: dict[str, tuple[float, float]] = {
     "time_limit": (0.001, 86_400),
 }
 INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries"}
+
+
+def natural(text: str) -> int | None:
+    """``text`` (e.g. ``"12"``) as a non-negative integer when it is 1 to ``MAX_DIGITS`` ASCII
+    digits ``0``-``9``, else ``None``: a sign, a space, ``"²"`` or ``"٣"`` (digits to
+    ``str.isdigit``, not to ``int``) or 19 digits and more are not a count. The one test of
+    a count in text for every game's ``parse_state``/``parse_move``; the caller raises its
+    own ``ArenaError`` subclass naming the field on ``None``.
+    """
+    if 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 def _num(x: float) -> str:

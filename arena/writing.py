@@ -7,13 +7,20 @@ Tables: ``tournament`` (one row), ``bots`` (an engine's ``id name`` in ``id_name
 ``series`` (the position text a series started from, for a series of an openings file only;
 stores written before it existed have no such table, and ``arena.reading.load_series_start``
 computes the start from the settings), ``sprt`` (created by ``arena.store.save_sprt``).
+
+Files beside it (exports, reports) are written by ``atomic_path``: to a temporary file in the
+same folder, renamed into place once complete.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -143,3 +150,40 @@ def upgrade(conn: sqlite3.Connection, path: Path) -> None:
     if "id_name" not in {row[1] for row in conn.execute("PRAGMA table_info(bots)")}:
         with transaction(conn, path):
             conn.execute(BOTS_ID_NAME)
+
+
+@contextlib.contextmanager
+def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
+    """A temporary file's path in ``target``'s folder, for a writer to fill; on leaving the
+    block it is flushed to disk and renamed to ``target`` (``os.replace``: readers see the
+    old file or the whole new one, never part of it). If the block raises anything (a full
+    disk's ``OSError``, Ctrl-C's ``KeyboardInterrupt``) the temporary file is removed and an
+    existing file at ``target`` is left as it was. The new file gets the mode of the file it
+    replaces, else the usual ``0o666`` less the umask. The one way exports (jsonl, csv,
+    parquet) and reports (md, csv, html) write files.
+
+    Raises:
+        OSError: the folder cannot be written (or what the block raised, re-raised).
+    """
+    final = Path(target)
+    fd, name = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".tmp")
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+        os.chmod(tmp, _mode_for(final))
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _mode_for(final: Path) -> int:
+    try:
+        return final.stat().st_mode & 0o7777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask

@@ -225,7 +225,7 @@ def _argument_and_options(text: str) -> tuple[str, str, str]:
 def _load_file_class(kind: str) -> type:
     path_text, _, cls_name = kind.partition("#")
     path = Path(path_text)
-    if not path.is_file() or not cls_name:
+    if not _is_file(path) or not cls_name:
         raise BotSpecError(f"bot file {path_text!r} not found or no #ClassName given; "
                            "expected path/to/file.py#ClassName")
     module_name = f"arena_user_bot_{abs(hash(str(path.resolve())))}"
@@ -245,6 +245,15 @@ def _load_file_class(kind: str) -> type:
         return getattr(module, cls_name)
     except AttributeError:
         raise BotSpecError(f"bot file {path_text!r} has no class {cls_name!r}") from None
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, and ``False`` where it would raise: a file name too long for the
+    file system (``OSError`` ENAMETOOLONG), a NUL byte (``ValueError``)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _import_failure(exc: BaseException) -> str:
@@ -272,7 +281,7 @@ def bot_class(kind: str) -> type:
     if "#" in kind:
         return _load_file_class(kind)
     if kind.endswith(".py"):  # "mybot.py": a file, not a dotted path ending in class "py"
-        missing = "" if Path(kind).is_file() else " (and no such file)"
+        missing = "" if _is_file(Path(kind)) else " (and no such file)"
         raise BotSpecError(f"bot file {kind!r} needs a class: give it as {kind}#ClassName{missing}; "
                            "expected path/to/file.py#ClassName")
     if "." in kind:
@@ -294,8 +303,8 @@ def _file_hint(module: str, attr: str, exc: Exception) -> str:
     ``mybot.py`` exists in the current folder (a dotted path imports installed modules only)."""
     if not isinstance(exc, ModuleNotFoundError):
         return ""
-    path = Path(*module.split(".")).with_suffix(".py")
-    if not path.is_file():
+    path = Path(module.replace(".", "/") + ".py")  # not with_suffix: "/." has an empty name
+    if not _is_file(path):
         return ""
     return f"; did you mean {path.as_posix()}#{attr}? (a bot in a file is given as path/to/file.py#ClassName)"
 

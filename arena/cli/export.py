@@ -86,12 +86,15 @@ def export(
         write(df, format, sys.stdout)
         return
     target = Path(out) if out else path.with_suffix(f".{format}")
+    from arena.writing import atomic_path
+
     try:
-        if format == "parquet":
-            write(df, format, target)
-        else:
-            with open(target, "w", encoding="utf-8", newline="") as f:
-                write(df, format, f)
+        with atomic_path(target) as tmp:  # Ctrl-C or a full disk: no partial file, the old one kept
+            if format == "parquet":
+                write(df, format, tmp)
+            else:
+                with open(tmp, "w", encoding="utf-8", newline="") as f:
+                    write(df, format, f)
     except OSError as exc:
         raise ResultsError(f"cannot write {str(target)!r}: {exc.strerror or exc}") from None
     typer.echo(f"{len(df)} games written to {target}")

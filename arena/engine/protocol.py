@@ -118,17 +118,30 @@ def parse_info(line: str) -> Info:
 
 
 def format_info(depth: int | None, nodes: int | None, score: float | None, seconds: float | None) -> str:
-    """``info depth D nodes N score S time MS`` (fields that are ``None`` left out)."""
+    """``info depth D nodes N score S time MS`` (fields that are ``None`` left out, and those
+    that cannot be written as a number: a bot's ``str``, NaN or an integer beyond the
+    int-to-text limit; the arena checks the figures it reads, ``arena.referee.reported``)."""
     parts = ["info"]
-    if depth is not None:
-        parts += ["depth", str(int(depth))]
-    if nodes is not None:
-        parts += ["nodes", str(int(nodes))]
-    if score is not None:
-        parts += ["score", f"{float(score):.6g}"]
-    if seconds is not None:
-        parts += ["time", str(int(round(seconds * 1000)))]
+    for word, value, write in (("depth", depth, _whole), ("nodes", nodes, _whole), ("score", score, _real),
+                               ("time", seconds, _millis)):
+        if value is not None:
+            try:
+                parts += [word, write(value)]
+            except (TypeError, ValueError, OverflowError):
+                pass
     return " ".join(parts)
+
+
+def _whole(value: Any) -> str:
+    return str(int(value))
+
+
+def _real(value: Any) -> str:
+    return f"{float(value):.6g}"
+
+
+def _millis(seconds: Any) -> str:
+    return str(int(round(float(seconds) * 1000)))
 
 
 @dataclass(frozen=True)

@@ -25,12 +25,13 @@ import random
 import time
 import traceback
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
 from arena.referee.private import Private, shares_state
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
+from arena.referee.reported import reported
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
 from bots.base import Limits, Player, Resettable
 
@@ -134,34 +135,6 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     return answer, secs, None, None
 
 
-class Reported(NamedTuple):
-    """A bot's ``last_stats`` as stored with its move: ``nodes`` (count), ``depth`` (plies),
-    ``evaluation`` (the bot's units); ``None``: not reported (stored as NULL, never as 0)."""
-
-    nodes: int | None
-    depth: int | None
-    evaluation: float | None
-
-
-#: figures of a bot that reports none
-UNREPORTED = Reported(None, None, None)
-
-
-def _stats(bot: Player) -> Reported:
-    """The bot's ``last_stats`` as numbers. A figure the bot does not report — no
-    ``last_stats``, nonsense, or 0 nodes / 0 depth (``SearchStats``' "not a search" defaults)
-    — is ``None``, stored as NULL and shown empty, never as 0 (``docs/statistics.md``
-    "Presentation")."""
-    st = getattr(bot, "last_stats", None)  # ReportsStats, without isinstance's protocol check (25 µs a ply)
-    if st is None:
-        return UNREPORTED
-    try:
-        return Reported(int(st.nodes) if st.nodes else None, int(st.depth) if st.depth else None,
-                        None if st.evaluation is None else float(st.evaluation))
-    except (AttributeError, TypeError, ValueError):
-        return UNREPORTED
-
-
 def _reads_as(game: Game, state: State, move: Any) -> Any:
     """The move that ``str(move)`` reads as in the game's notation, or ``None``."""
     if move is None:
@@ -222,7 +195,7 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
             on_move(seat, state)
         answer, secs, fault, _ = _ask(bot, views[seat].state(state), limits[seat], margin)
         void = None if fault is None else _ROUND_FAULT.get(fault, str(fault))
-        answers.append(Answer(None if void else answer, secs, _stats(bot).nodes, void))
+        answers.append(Answer(None if void else answer, secs, reported(bot).nodes, void))
     after = state.play(answers)
     verdicts = after.last_status or [None] * len(bots)
     records = [MoveRecord(ply, seat, _answer_text(a.move), a.seconds, a.nodes, status=a.error or verdict)
@@ -327,7 +300,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             return finish(forfeit(n, blamed, fault), blamed, detail)
         assert after is not None, "_judge gives a state when it finds no fault"
         state = after
-        st = _stats(bots[seat])
+        st = reported(bots[seat])
         moves.append(str(move))
         stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation))
         if on_ply:

@@ -37,6 +37,7 @@ from arena.reports.display import display_frame
 from arena.reports.render import NOTES, TITLES, ReportData, load, tables_for
 from arena.reports.replay import replay_frames
 from arena.reports.tables import pairing_name
+from arena.writing import atomic_path
 
 #: Fault games embedded by default (besides the first, last and longest).
 MAX_FAULT_GAMES = 5
@@ -219,7 +220,8 @@ def write_html(path: str | Path, out: str | Path | None = None, games: str | Non
     target = Path(out) if out else path.parent / f"{data.name}.html"
     page = render_html(path, games, data)
     try:
-        target.write_text(page, encoding="utf-8")
+        with atomic_path(target) as tmp:  # a full disk: no truncated page, the old one kept
+            tmp.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise ResultsError(f"cannot write the HTML report {str(target)!r}: {one_line(exc)}") from exc
     return target

@@ -21,6 +21,7 @@ from arena.reports.display import display_frame, format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.render import TITLES, ReportData, load, notes, tables_for, warnings
 from arena.stats.sprt import state_line
+from arena.writing import atomic_path
 
 
 def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Table:
@@ -166,10 +167,12 @@ def write_files(data: ReportData, directory: str | Path) -> list[Path]:
     tables = tables_for(data)
     paths = [folder / f"{data.name}.report.md"]
     try:
-        paths[0].write_text(markdown(data, tables), encoding="utf-8")
+        with atomic_path(paths[0]) as tmp:
+            tmp.write_text(markdown(data, tables), encoding="utf-8")
         for name, frame in tables.items():
             path = folder / f"{data.name}.{name}.csv"
-            frame.to_csv(path, index=False)
+            with atomic_path(path) as tmp:
+                frame.to_csv(tmp, index=False)
             paths.append(path)
     except OSError as exc:
         raise ResultsError(f"cannot write the report into {folder}: {one_line(exc)}") from exc

@@ -52,6 +52,16 @@ MODELS = tuple(m.value for m in SprtModel)
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
 #: What a zero pentanomial count becomes before the LLR (fastchess's ``regularize``).
 REGULARIZE = 1e-3
+#: A hypothesis' expected pair score is clipped into ``[SCORE_EPS, 1 − SCORE_EPS]`` (about
+#: ±3,600 Elo): beyond about ±6,383 Elo ``1/(1 + 10^(−elo/400))`` rounds to 0 or 1 and the
+#: maximum-likelihood equation has no root (fastchess #879).
+SCORE_EPS = 1e-9
+#: Bounds beyond ±10,000 Elo (either model) are read as ±10,000: already there every pair
+#: result but the extreme one is out of reach, and the arithmetic stays finite and fast.
+ELO_CLIP = 10_000.0
+#: The least probability a constrained maximum-likelihood distribution keeps in a cell, so
+#: that ``ln p`` and the LLR stay finite for any bounds.
+P_FLOOR = 1e-300
 
 
 @dataclass(frozen=True)
@@ -170,35 +180,77 @@ def _weighted(phat: np.ndarray, d: np.ndarray, x: float) -> float:
     return float(np.sum(phat * d / (1 + x * d)))
 
 
+def hypothesis_score(elo: float) -> float:
+    """The expected pair score of an Elo difference (``score_from_elo`` of the Elo clipped to
+    ±``ELO_CLIP``) clipped into ``[SCORE_EPS, 1 − SCORE_EPS]``: finite for any finite ``elo``
+    (no overflow of 10^x), never exactly 0 or 1."""
+    return min(max(score_from_elo(_clip_elo(elo)), SCORE_EPS), 1 - SCORE_EPS)
+
+
+def _clip_elo(elo: float) -> float:
+    return min(max(elo, -ELO_CLIP), ELO_CLIP)
+
+
 def mle_score(phat: np.ndarray, scores: np.ndarray, s: float) -> np.ndarray:
     """The distribution nearest ``phat`` (maximum likelihood) with mean ``s`` (Van den Bergh,
-    proposition 1.1)."""
+    proposition 1.1); ``s`` strictly between ``scores.min()`` and ``scores.max()``."""
     d = scores - s
     theta = _root(partial(_weighted, phat, d), -1 / d.max(), -1 / d.min())
     return phat / (1 + theta * d)
 
 
-def mle_normalized(phat: np.ndarray, scores: np.ndarray, t: float, mu_ref: float = 0.5,
-                   iterations: int = 100, tol: float = 1e-12) -> np.ndarray:
-    """The maximum-likelihood distribution with ``(μ − mu_ref)/σ = t`` (Van den Bergh, section
-    4.1), by the paper's fixed-point iteration from the uniform distribution."""
-    p = np.full(len(phat), 1 / len(phat))
+def _fixed_point(phat: np.ndarray, scores: np.ndarray, t: float, p: np.ndarray, mu_ref: float,
+                 iterations: int, tol: float) -> tuple[np.ndarray, bool]:
+    """Van den Bergh's fixed-point iteration (section 4.1) for ``(μ − mu_ref)/σ = t`` from
+    ``p``: (the last distribution reached, whether every step had a solution). A step has
+    none when the spread collapses or ``Σ p̂ᵢφᵢ/(1 + θφᵢ)`` keeps one sign (no root θ)."""
     for _ in range(iterations):
         mu = float(np.sum(p * scores))
-        sigma = math.sqrt(float(np.sum(p * (scores - mu) ** 2)))
+        var = float(np.sum(p * (scores - mu) ** 2))
+        if not (var > 0 and math.isfinite(var)):
+            return p, False
+        sigma = math.sqrt(var)
         phi = scores - mu_ref - 0.5 * t * sigma * (1 + ((scores - mu) / sigma) ** 2)
+        if not (np.all(np.isfinite(phi)) and phi.min() < 0 < phi.max()):
+            return p, False
         theta = _root(partial(_weighted, phat, phi), -1 / phi.max(), -1 / phi.min())
-        new = phat / (1 + theta * phi)
+        new = np.maximum(phat / (1 + theta * phi), P_FLOOR)
         done = float(np.max(np.abs(new - p))) < tol
         p = new
         if done:
             break
+    return p, True
+
+
+def mle_normalized(phat: np.ndarray, scores: np.ndarray, t: float, mu_ref: float = 0.5,
+                   iterations: int = 100, tol: float = 1e-12) -> np.ndarray:
+    """The maximum-likelihood distribution with ``(μ − mu_ref)/σ = t`` (Van den Bergh, section
+    4.1), by the paper's fixed-point iteration from the uniform distribution. From the
+    uniform start the iteration reaches only ``|t| < 1/(3σ) ≈ 0.94`` (about ±232 normalized
+    Elo on pairs: fastchess #877's math domain error); beyond it ``t`` is approached in steps
+    (×1.25), each started from the previous solution, and a step without a solution stops
+    there: ``t`` is clipped to the last one reached. Every cell stays at least ``P_FLOOR``."""
+    uniform = np.full(len(phat), 1 / len(phat))
+    p, ok = _fixed_point(phat, scores, t, uniform, mu_ref, iterations, tol)
+    if ok:
+        return p
+    p, reached = uniform, 0.0
+    step = math.copysign(0.5, t)
+    while abs(reached) < abs(t):
+        target = step if reached == 0 else reached * 1.25
+        target = target if abs(target) < abs(t) else t
+        trial, ok = _fixed_point(phat, scores, target, p, mu_ref, iterations, tol)
+        if not ok:
+            break
+        p, reached = trial, target
     return p
 
 
 def llr(penta: Sequence[int], spec: SprtSpec) -> float:
     """The GSPRT log-likelihood ratio of pentanomial counts ``[LL, LD, DD+WL, WD, WW]``
-    (module docstring). 0 with no pair."""
+    (module docstring). 0 with no pair; finite for any finite bounds and counts (the
+    hypotheses' Elo clipped to ±``ELO_CLIP``, scores by ``hypothesis_score``, probabilities
+    floored at ``P_FLOOR``)."""
     counts = np.asarray(penta, dtype=float)
     if counts.sum() == 0:
         return 0.0
@@ -206,12 +258,13 @@ def llr(penta: Sequence[int], spec: SprtSpec) -> float:
     total = float(counts.sum())
     phat = counts / total
     if spec.model is SprtModel.NORMALIZED:
-        t0, t1 = (math.sqrt(2) * e / NELO_SCALE for e in (spec.elo0, spec.elo1))
+        t0, t1 = (math.sqrt(2) * _clip_elo(e) / NELO_SCALE for e in (spec.elo0, spec.elo1))
         p0, p1 = mle_normalized(phat, PAIR_SCORES, t0), mle_normalized(phat, PAIR_SCORES, t1)
     else:
-        p0 = mle_score(phat, PAIR_SCORES, score_from_elo(spec.elo0))
-        p1 = mle_score(phat, PAIR_SCORES, score_from_elo(spec.elo1))
-    return total * float(np.sum(phat * (np.log(p1) - np.log(p0))))
+        p0 = mle_score(phat, PAIR_SCORES, hypothesis_score(spec.elo0))
+        p1 = mle_score(phat, PAIR_SCORES, hypothesis_score(spec.elo1))
+    lp0, lp1 = (np.log(np.maximum(np.nan_to_num(p, nan=P_FLOOR), P_FLOOR)) for p in (p0, p1))
+    return total * float(np.sum(phat * (lp1 - lp0)))
 
 
 def verdict(value: float, spec: SprtSpec) -> str:

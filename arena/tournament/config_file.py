@@ -29,6 +29,8 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"cannot read config file {str(path)!r}: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
+    except ValueError:  # an integer of more than 4,300 digits (Python's int-from-text limit)
+        raise ConfigError(f"bad TOML in config file {str(path)!r}: an integer too long to read") from None
     known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
     out: dict[str, Any] = {}
     engines = data.pop("engine", None)

@@ -21,6 +21,7 @@ from arena.games.interaction.geometry import (
     SIZE,
     cell_name,
 )
+from arena.numbers import MAX_DIGITS, natural
 
 EMPTY, RED, BLUE, NEUTRAL = 0, 1, 2, 3
 #: Piece letters of the position text, by piece code.
@@ -91,7 +92,8 @@ _NAMES = tuple(cell_name(s >> 3) + DIRECTIONS[s & 7] for s in range(NUM_CELLS * 
 #: the notation as ``str`` writes it -> the move (``parse_move_text``'s dictionary lookup)
 _BY_NAME = {_NAMES[s]: MOVES[s] for s in range(NUM_CELLS * 8) if s >> 3 not in CORNERS} | {"pass": PASS}
 
-_MOVE_RE = re.compile(r"^\s*([a-i])([1-9])(nw|ne|sw|se|n|e|s|w)\s*$", re.IGNORECASE)
+#: re.ASCII: with Unicode case folding "İ" would match the file letter i
+_MOVE_RE = re.compile(r"^\s*([a-i])([1-9])(nw|ne|sw|se|n|e|s|w)\s*$", re.IGNORECASE | re.ASCII)
 
 
 def parse_move_text(text: str) -> Move:
@@ -149,14 +151,15 @@ def parse_position(text: str) -> tuple[bytes, int, tuple[int, int], int]:
     if len(fields) == 5 and text.isascii():
         board_text, side_text, red, blue, ply = fields
         side = _SIDES.get(side_text)
-        if (side is not None and red.isdigit() and blue.isdigit() and ply.isdigit() and len(board_text) == _TEXT_LENGTH
+        counts = natural(red), natural(blue), natural(ply)
+        if (side is not None and None not in counts and len(board_text) == _TEXT_LENGTH
                 and board_text[SIZE::SIZE + 1] == _SEPARATORS and board_text.count("/") == SIZE - 1):
             raw = "".join(reversed(board_text.split("/"))).encode()  # rank 1 first: index = cell
             if (raw.count(b"#") == 4 and raw[0] == raw[SIZE - 1] == raw[NUM_CELLS - SIZE] == raw[NUM_CELLS - 1] == 35
                     and not raw.translate(None, _LETTERS)):
                 board = raw.translate(_READ)
                 if NEUTRAL not in board[_POCKETS]:
-                    return board, side, (int(red), int(blue)), int(ply)
+                    return board, side, (int(red), int(blue)), int(ply)  # all three are natural()
     return _parse_position_checked(fields, text)
 
 
@@ -192,9 +195,11 @@ def _parse_position_checked(fields: list[str], text: str) -> tuple[bytes, int, t
         raise PositionSyntaxError(f"bad side to move {fields[1]!r}; accepted: r, b")
     numbers = []
     for label, value in zip(("Red score", "Blue score", "ply count"), fields[2:]):
-        if not (value.isascii() and value.isdigit()):  # '²' is a digit to isdigit, not to int
-            raise PositionSyntaxError(f"bad {label} {value!r}: expected a non-negative integer")
-        numbers.append(int(value))
+        number = natural(value)
+        if number is None:
+            raise PositionSyntaxError(f"bad {label} {_short(value)!r}: expected a non-negative integer "
+                                      f"of at most {MAX_DIGITS} digits")
+        numbers.append(number)
     return bytes(board), side, (numbers[0], numbers[1]), numbers[2]
 
 

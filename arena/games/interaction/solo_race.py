@@ -20,6 +20,7 @@ from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.solo import InteractionSoloGame, SoloSolution, SoloState
 from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, Outcome, Param, State
 from arena.games.race import TIES, check_answers, parse_answer, resolve_round
+from arena.numbers import natural
 
 
 class SoloRaceState(State):
@@ -107,13 +108,13 @@ def _numbers(text: str, what: str) -> tuple[int, ...]:
     text = text.strip()
     if text in ("-", ""):
         return ()
-    try:
-        out = tuple(int(t) for t in text.split(","))
-    except ValueError:
-        raise PositionSyntaxError(f"bad {what} {text!r}; accepted: layout numbers 1-{len(LAYOUTS)} "
+    numbers = tuple(natural(t.strip()) for t in text.split(","))
+    if None in numbers:
+        raise PositionSyntaxError(f"bad {what} {text[:80]!r}; accepted: layout numbers 1-{len(LAYOUTS)} "
                                   "separated by commas, or -") from None
+    out = tuple(n for n in numbers if n is not None)
     if any(not 1 <= n <= len(LAYOUTS) for n in out):
-        raise PositionSyntaxError(f"bad {what} {text!r}: layouts are numbered 1-{len(LAYOUTS)}")
+        raise PositionSyntaxError(f"bad {what} {text[:80]!r}: layouts are numbered 1-{len(LAYOUTS)}")
     return out
 
 
@@ -167,12 +168,13 @@ class SoloRaceGame(Game):
         if len(chips) != self.num_players or len(layout) > 1 or (not layout and rest):
             raise PositionSyntaxError(f"bad solo race state {str(text)[:80]!r}: one layout (or -), "
                                       f"chips for {self.num_players} seats")
-        if not parts[3][6:].isdigit():
-            raise PositionSyntaxError(f"bad round {parts[3]!r}; accepted: round=N")
+        round_ = natural(parts[3][6:])
+        if round_ is None:
+            raise PositionSyntaxError(f"bad round {parts[3][:40]!r}; accepted: round=N")
         for n in layout + rest:
             if n not in self.solo:
                 self.solo[n] = InteractionSoloGame(layout=n, max_plies=self.params["max_plies"])
-        return SoloRaceState(self, layout[0] if layout else None, rest, chips, int(parts[3][6:]))
+        return SoloRaceState(self, layout[0] if layout else None, rest, chips, round_)
 
     def parse_move(self, state: State, text: str) -> SoloSolution | None:
         """A solution ``e1N d3SW ...``, or ``None`` for ``-`` (no answer).

@@ -31,6 +31,7 @@ from functools import lru_cache
 from importlib.resources import files
 
 from arena.errors import PositionSyntaxError
+from arena.numbers import natural
 
 SIZE = 16
 CELLS = SIZE * SIZE
@@ -64,8 +65,9 @@ def parse_square(text: str) -> int:
         PositionSyntaxError: not a square of the 16x16 board.
     """
     t = text.strip().lower()
-    if len(t) >= 2 and "a" <= t[0] <= "p" and t[1:].isdigit() and 1 <= int(t[1:]) <= 16:
-        return (int(t[1:]) - 1) * 16 + ord(t[0]) - ord("a")
+    rank = natural(t[1:])
+    if len(t) >= 2 and "a" <= t[0] <= "p" and rank is not None and 1 <= rank <= 16:
+        return (rank - 1) * 16 + ord(t[0]) - ord("a")
     raise PositionSyntaxError(f"bad square {text!r}; accepted: a1..p16")
 
 

@@ -19,6 +19,7 @@ from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game,
 from arena.games.race import TIES, check_answers, parse_answer, resolve_round
 from arena.games.ricochet.board import CELLS, CENTRE, Board, parse_diagonals, place_diagonals, square_name
 from arena.games.ricochet.puzzle import Puzzle, Solution, board_text
+from arena.numbers import natural
 
 #: chips that end the game, by number of players (``docs/rules/ricochet.md`` "End"); others: until chips run out
 CHIPS_TO_WIN = {2: 8, 3: 6, 4: 5}
@@ -240,10 +241,9 @@ class RicochetGame(Game):
         every = list(stack) + [c for seat in chips for c in seat] + ([puzzle.target] if puzzle.target != "-" else [])
         if sorted(every) != sorted(set(every)) or any(t not in puzzle.board.targets for t in every):
             raise PositionSyntaxError(f"bad chips in state {text[:80]!r}: unknown or repeated chips")
-        try:
-            round_ = int(parts[5][6:])
-        except ValueError:
-            raise PositionSyntaxError(f"bad round {parts[5]!r}; accepted: round=N") from None
+        round_ = natural(parts[5][6:])
+        if round_ is None:
+            raise PositionSyntaxError(f"bad round {parts[5][:40]!r}; accepted: round=N")
         if puzzle.target == "-":
             need = CHIPS_TO_WIN.get(self.num_players)
             term = ("chips" if need and any(len(c) >= need for c in chips) else

@@ -6,6 +6,7 @@ from __future__ import annotations
 from arena.errors import PositionSyntaxError
 from arena.games.sandpile.rules import LETTERS, PHASES, Phase, SandpileRules
 from arena.games.sandpile.state import SandpileState
+from arena.numbers import natural
 
 _FORMAT = ("expected 8 fields: BOARD ROUND PHASE PLAYER STEP HOLDERS PLACED SCORES, e.g. "
            "'.,.,.,.,.,./(6 ranks)... 1 place A 0 ABCD 0,0,0,0 -'")
@@ -16,10 +17,10 @@ def _fail(text: str, why: str) -> PositionSyntaxError:
 
 
 def _ints(text: str, field: str, whole: str, count: int) -> tuple[int, ...]:
-    parts = field.split(",")
-    if len(parts) != count or not all(x.isdigit() for x in parts):
-        raise _fail(whole, f"{field!r} is not {count} non-negative integers separated by ','")
-    return tuple(int(x) for x in parts)
+    numbers = tuple(natural(x) for x in field.split(","))
+    if len(numbers) != count or None in numbers:
+        raise _fail(whole, f"{field[:40]!r} is not {count} non-negative integers separated by ','")
+    return tuple(n for n in numbers if n is not None)
 
 
 def _board(rules: SandpileRules, field: str, text: str) -> tuple[str, ...]:
@@ -51,18 +52,18 @@ def parse_state(rules: SandpileRules, text: str) -> SandpileState:
     if len(fields) != 8:
         raise _fail(str(text), _FORMAT)
     board = _board(rules, fields[0], text)
-    if not fields[1].isdigit() or not 1 <= int(fields[1]) <= rules.rounds:
-        raise _fail(text, f"round {fields[1]!r} is not 1 to {rules.rounds}")
-    rnd = int(fields[1])
+    rnd = natural(fields[1])
+    if rnd is None or not 1 <= rnd <= rules.rounds:
+        raise _fail(text, f"round {fields[1][:40]!r} is not 1 to {rules.rounds}")
     if fields[2] not in PHASES:
         raise _fail(text, f"phase {fields[2]!r}; accepted: {', '.join(PHASES)}")
     phase = Phase(fields[2])
     if fields[3] not in tuple(LETTERS):
         raise _fail(text, f"player {fields[3]!r}; accepted: A, B, C, D")
     player = LETTERS.index(fields[3])
-    if not fields[4].isdigit():
-        raise _fail(text, f"step {fields[4]!r} is not a number")
-    step = int(fields[4])
+    step = natural(fields[4])
+    if step is None:
+        raise _fail(text, f"step {fields[4][:40]!r} is not a number")
     holders = _holders(rules, fields[5], text)
     placed = _ints(text, fields[6], text, 4)
     scores = () if fields[7] == "-" else tuple(_ints(text, r, text, 4) for r in fields[7].split(";"))
