@@ -10,12 +10,12 @@ and row helpers in ``arena.writing``). Reading lives in ``arena.reading``
 (``connect_readonly``, ``load_moves``, ``load_tournament``, ``load_game``,
 ``load_series_start``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games``
 is its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
-``resolve(name, results)`` finds a tournament's database.
+``arena.store_files`` names the files (``resolve(name, results)`` finds a tournament's
+database) and gives them their mode.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import fcntl
 import json
@@ -53,7 +53,7 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_sprt,
     load_tournament,
 )
-
+from arena.store_files import PRIVATE_MODE, db_path, make_private, remove_db
 from arena.writing import MOVE_FIELDS, SCHEMA, SERIES_INSERT, game_row, insert_sql, transaction, upgrade
 
 if TYPE_CHECKING:
@@ -62,33 +62,6 @@ if TYPE_CHECKING:
     from arena.referee import GameRecord
 
 log = logging.getLogger("arena.store")
-
-def db_path(name: str, results: str | os.PathLike = "results") -> Path:
-    """``<results>/<name>.sqlite``."""
-    return Path(results) / f"{name}.sqlite"
-
-
-def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "results") -> Path:
-    """The database of a tournament given by name (under ``results``) or by path.
-
-    Raises:
-        ResultsError: no such tournament (the message lists those under ``results``), or a
-            directory where the database would be.
-    """
-    given = Path(name_or_path)
-    candidates = (given, db_path(str(name_or_path), results))
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    folder = next((c for c in candidates if c.suffix == ".sqlite" and c.is_dir()), None)
-    if folder is not None:
-        raise ResultsError(f"{str(folder)!r} is a directory, not a results database; give a tournament's "
-                           "NAME or the path of its .sqlite file")
-    found = sorted(p.stem for p in Path(results).glob("*.sqlite") if p.is_file()) if Path(results).is_dir() else []
-    raise ResultsError(
-        f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
-        + (f"found: {', '.join(found)}" if found else "none stored there yet")
-    )
 
 
 @dataclass(frozen=True)
@@ -205,7 +178,7 @@ class Store:
         try:
             self.conn.close()
             if empty:  # still under the run lock: no other run has the file open
-                _remove(self.path)
+                remove_db(self.path)
         except (OSError, sqlite3.Error) as exc:
             log.warning("could not remove the empty results database %s of a refused run: %s", self.path, exc)
             empty = False
@@ -353,26 +326,6 @@ class Store:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
 
 
-def _remove(path: Path) -> None:
-    """Delete a database and its WAL files (``-wal``, ``-shm``)."""
-    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        p.unlink(missing_ok=True)
-
-
-#: the mode of a tournament's files (database, its ``-wal``/``-shm``, lock and log): the runner's alone
-PRIVATE_MODE = 0o600
-
-
-def make_private(root: Path, name: str) -> None:
-    """Create ``root/<name>.sqlite`` with ``PRIVATE_MODE`` if missing and give that mode to each of
-    the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode).
-    Raises ``OSError``: a file that cannot be created or changed."""
-    os.close(os.open(root / f"{name}.sqlite", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE))
-    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)
-
-
 def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool) -> None:
     """``Store.open`` failed: close, remove the file if this open created it (else a 0-byte
     file stays), release the run lock."""
@@ -380,7 +333,7 @@ def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created:
         if conn is not None:
             conn.close()
         if created:
-            _remove(path)
+            remove_db(path)
     except OSError:
         pass  # the error that made open fail is the one to report
     finally:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from arena import reaper
-from arena.store import PRIVATE_MODE, Store
+from arena.store import Store
+from arena.store_files import PRIVATE_MODE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
 ROOT = Path(__file__).parents[1]

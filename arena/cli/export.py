@@ -17,6 +17,7 @@ import typer
 
 from arena.errors import ConfigError, ResultsError
 from arena.numbers import check_choice
+from arena.store_files import resolve
 
 if TYPE_CHECKING:  # pandas is imported on use: `arena --help` starts fast
     import pandas as pd
@@ -76,8 +77,6 @@ def export(
 ) -> None:
     """Write the stored games of a tournament as JSON lines, CSV or Parquet."""
     check_choice("export format", format, FORMATS)
-    from arena.store import resolve  # pandas: imported on use
-
     path = resolve(name, results)
     df = games_frame(path)
     if out == "-":

@@ -17,7 +17,8 @@ def replay(
     import arena.games
     from arena.games import SIMULTANEOUS
     from arena.reports.replay import round_answers
-    from arena.store import load_game, load_series_start, load_tournament, resolve  # pandas: imported on use
+    from arena.store import load_game, load_series_start, load_tournament  # pandas: imported on use
+    from arena.store_files import resolve
 
     try:
         number = int(game_id)

@@ -34,14 +34,14 @@ def report(
              "(default: the first, last, longest and fault games)."),
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
-    from arena import store  # pandas, scipy: imported on use
     from arena.reports.output import print_tables, report_json, write_files
-    from arena.reports.render import load
+    from arena.reports.render import load  # pandas, scipy: imported on use
+    from arena.store_files import resolve
 
     if file is not None and not html:
         raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html "
                           "(arena report NAME --html FILE)")
-    path = store.resolve(name, results)
+    path = resolve(name, results)
     data = load(path)
     if games is not None and not json_out:  # a bad selection stops before anything is printed or written
         from arena.reports.html import check_stored, parse_game_ids

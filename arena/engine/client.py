@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import atexit
 import os
-import re
 import shlex
 import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from arena.engine.argv import engine_argv
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
 from arena.engine.protocol import (FRAME_SEP, NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text,
                                    format_newgame, parse_info)
@@ -335,66 +335,16 @@ ARENA_OPTIONS = ("startup_timeout", "_isolation", "_memory_limit")
 _CLASSES: dict[str, type] = {}
 
 
-def engine_argv(command: str) -> list[str]:
-    """The executable and arguments of ``exec:COMMAND``, split as a shell would (``shlex``:
-    ``exec:'/opt/my eng/x.sh' --flag``); an executable path with ``os.sep`` in it, or an
-    existing file, is made absolute (relative to the current directory).
-
-    A command with spaces and no quotes (cutechess #465: ``exec:/opt/my eng/x.sh``) never runs
-    another program silently: when the whole of it is an existing file, that file is the
-    engine; when a longer part of it than its first word is one (``/opt/my eng/x.sh`` of
-    ``/opt/my eng/x.sh --flag``), it is refused with a message saying to quote it; otherwise it
-    is words, and the first is the executable tried (the one a start-up error names).
-
-    Raises:
-        BotSpecError: an empty or badly quoted command, or an unquoted path with spaces
-            followed by arguments.
-    """
-    text = command.strip()
-    whole = _unquoted_path(text)
-    if whole is not None:
-        return [os.path.abspath(whole)]
-    try:
-        argv = shlex.split(text)
-    except ValueError as exc:
-        raise BotSpecError(f"bad engine command {command!r}: {exc}") from None
-    if not argv:
-        raise BotSpecError("exec: needs an executable, e.g. exec:./my_engine or exec:/usr/local/bin/engine")
-    if os.sep in argv[0] or os.path.exists(argv[0]):  # relative to the current directory, made absolute
-        argv[0] = os.path.abspath(argv[0])
-    return argv
-
-
-def _unquoted_path(text: str) -> str | None:
-    """``text`` when it has spaces, no quotes, and is an existing file as a whole; ``None``
-    when no part of it longer than its first word is an existing file.
-
-    Raises:
-        BotSpecError: such a part is followed by more words (quote the path)."""
-    words = list(re.finditer(r"\S+", text))
-    if len(words) < 2 or any(c in text for c in "'\"\\"):
-        return None
-    for n in range(len(words), 1, -1):
-        path = text[:words[n - 1].end()]
-        if os.path.isfile(path):
-            if n == len(words):
-                return path
-            rest = text[words[n].start():]
-            raise BotSpecError(f"engine path {path!r} has spaces: quote it to give it arguments, "
-                               f"e.g. exec:{shlex.quote(path)} {rest}")
-    return None
-
-
 def engine_class(command: str) -> type:
     """The bot class of ``exec:COMMAND`` (``COMMAND``: a path relative to the current
-    directory or absolute, or a shell-quoted executable and arguments, as ``engine_argv``
+    directory or absolute, or a shell-quoted executable and arguments, as ``arena.engine.argv.engine_argv``
     splits them), made once per command.
 
     ``cls(**options)``: ``startup_timeout`` is the arena's (seconds); the others are sent as
     ``setoption``.
 
     Raises:
-        BotSpecError: as ``engine_argv``.
+        BotSpecError: as ``arena.engine.argv.engine_argv``.
     """
     if command in _CLASSES:
         return _CLASSES[command]

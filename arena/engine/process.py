@@ -12,7 +12,7 @@ ends, so engines must be started from a thread that lives as long as they are us
 Its standard error is drained by a thread into the tournament log, each line prefixed with its
 label (the first ``STDERR_LOG_BYTES`` of it; the rest is read in large chunks and dropped), so an
 engine writing megabytes there can never block, and thousands of short lines cost a few reads
-(see ``_drain``). Standard output is read with ``poll`` and a deadline (none for a move
+(``arena.engine.stderr``). Standard output is read with ``poll`` and a deadline (none for a move
 without a time limit), one line at most ``MAX_LINE_BYTES`` long. The same ``poll`` watches the
 engine process itself (a pidfd, Linux 5.3+; elsewhere its exit status, checked every
 ``EXIT_CHECK`` seconds): an engine that exits is seen at once, even when a child of it (a
@@ -22,30 +22,22 @@ shell's ``sleep &``) keeps its standard output open, so no end of file ever come
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import select
 import shutil
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from arena import reaper
 from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text, option_value_fits
+from arena.engine.stderr import start_drain
 from arena.errors import BotSpecError
 
 log = logging.getLogger("arena.worker.engine")
-#: bytes of an engine's standard error copied to the log per process
-STDERR_LOG_BYTES = 64 * 1024
-#: bytes asked of the kernel for an engine's standard error pipe (``F_SETPIPE_SZ``; Linux's
-#: default ceiling ``/proc/sys/fs/pipe-max-size`` is 1 MiB) and read at once from it
-PIPE_BYTES = 2**20
-#: seconds the standard error drain waits after a short read, for more lines to gather
-DRAIN_PAUSE = 0.005
 #: bytes of one line from an engine's standard output at most (``LineTooLong`` beyond)
 MAX_LINE_BYTES = 2**20
 #: seconds between checks of the engine's exit status where there is no pidfd to poll
@@ -92,49 +84,6 @@ class LineTooLong(Exception):
 
 class StartError(Exception):
     """The engine could not be started or did not finish its handshake in time."""
-
-
-def _drain(fd: int, label: str, size: int = PIPE_BYTES) -> None:
-    """Read ``fd`` (a pipe of ``size`` bytes) to its end in chunks of up to ``size``; log its first
-    ``STDERR_LOG_BYTES`` bytes, one log record per chunk (each line in it prefixed with the
-    label), and drop the rest unread line by line.
-
-    Cheap for an engine writing thousands of short lines per move: a short read (the pipe
-    a quarter full or less) is followed by a ``DRAIN_PAUSE`` pause, so the lines gather in the
-    pipe and come out in a few large reads instead of one wake-up, one system
-    call and one log record per line competing with the engine and the arena for the cores."""
-    logged, pending = 0, b""
-    try:
-        while chunk := os.read(fd, size):
-            if logged < STDERR_LOG_BYTES:
-                *lines, pending = (pending + chunk).split(b"\n")
-                if len(pending) > STDERR_LOG_BYTES - logged:  # a line longer than what is left: logged cut
-                    lines.append(pending)
-                    pending = b""
-                logged = _log_lines(label, lines, logged)
-                if logged >= STDERR_LOG_BYTES:
-                    log.info("%s stderr: more than %d bytes; the rest is dropped", label, STDERR_LOG_BYTES)
-                    pending = b""
-            if len(chunk) <= size // 4:
-                time.sleep(DRAIN_PAUSE)
-        if pending and logged < STDERR_LOG_BYTES:
-            _log_lines(label, [pending], logged)
-    except OSError:
-        pass
-
-
-def _log_lines(label: str, lines: list[bytes], logged: int) -> int:
-    """Log ``lines`` (as many as fit in ``STDERR_LOG_BYTES`` after ``logged``) in one record;
-    the bytes logged after them."""
-    kept = []
-    for raw in lines:
-        if logged >= STDERR_LOG_BYTES:
-            break
-        kept.append(f"{label} stderr: {raw.decode('utf-8', 'replace')[:1000]}")
-        logged += len(raw) + 1
-    if kept:
-        log.info("%s", "\n".join(kept))
-    return logged
 
 
 def _child_setup(preexec: Callable[[], None] | None) -> Callable[[], None]:
@@ -202,13 +151,7 @@ class EngineProcess:
         self.pidfd = _pidfd(proc.pid)
         if self.pidfd >= 0:
             self.poll.register(self.pidfd, select.POLLIN)
-        err = proc.stderr.fileno()
-        try:
-            size = fcntl.fcntl(err, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-        except OSError:  # over pipe-max-size or the user's pipe quota: the pipe as it is (64 KiB)
-            size = fcntl.fcntl(err, fcntl.F_GETPIPE_SZ)
-        threading.Thread(target=_drain, args=(err, self.label, size), daemon=True,
-                         name=f"engine-stderr-{self.label}").start()
+        start_drain(proc.stderr.fileno(), self.label)
         deadline = time.monotonic() + self.startup_timeout
         try:
             self.send(f"aep {VERSION}")

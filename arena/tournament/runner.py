@@ -33,7 +33,8 @@ from arena.games import Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
 from arena.referee import SEEDING, referee_check
-from arena.store import PRIVATE_MODE, Store, StoredGame, db_path, save_sprt
+from arena.store import Store, StoredGame, save_sprt
+from arena.store_files import PRIVATE_MODE, db_path
 from arena.tournament.field_check import check_bots
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary

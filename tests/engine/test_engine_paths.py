@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.client import close_all, engine_argv
+from arena.engine.argv import engine_argv
+from arena.engine.client import close_all
 from arena.errors import BotSpecError
 from arena.tournament.config_file import engine_specs
 from bots.registry import make, parse_spec

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import arena.games
-from arena.engine import process
+from arena.engine import process, stderr
 from arena.engine.client import close_all
 from arena.engine.process import MAX_LINE_BYTES
 from arena.errors import BotSpecError
@@ -197,7 +197,7 @@ def test_stderr_without_newlines_is_logged_cut_at_the_cap(caplog):
     characters and the note that the rest is dropped; nothing piles up waiting for a newline."""
     caplog.set_level("INFO", logger="arena.worker.engine")
     r, w = os.pipe()
-    drain = threading.Thread(target=process._drain, args=(r, "quiet"))
+    drain = threading.Thread(target=stderr.drain, args=(r, "quiet"))
     drain.start()
     for _ in range(48):
         os.write(w, b"x" * 65536)

@@ -1,0 +1,63 @@
+"""A tournament's files under a results directory: where they are, their mode, their removal.
+
+``db_path`` and ``resolve`` find a tournament's database (``<results>/<name>.sqlite``; by
+name or by path); ``make_private`` gives the database, its ``-wal``/``-shm``, the run lock and
+the log ``PRIVATE_MODE`` (the runner's alone); ``remove_db`` deletes a database and its WAL
+files. ``arena.store.Store`` opens, locks and writes them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from arena.errors import ResultsError
+
+
+def db_path(name: str, results: str | os.PathLike = "results") -> Path:
+    """``<results>/<name>.sqlite``."""
+    return Path(results) / f"{name}.sqlite"
+
+
+def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "results") -> Path:
+    """The database of a tournament given by name (under ``results``) or by path.
+
+    Raises:
+        ResultsError: no such tournament (the message lists those under ``results``), or a
+            directory where the database would be.
+    """
+    given = Path(name_or_path)
+    candidates = (given, db_path(str(name_or_path), results))
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    folder = next((c for c in candidates if c.suffix == ".sqlite" and c.is_dir()), None)
+    if folder is not None:
+        raise ResultsError(f"{str(folder)!r} is a directory, not a results database; give a tournament's "
+                           "NAME or the path of its .sqlite file")
+    found = sorted(p.stem for p in Path(results).glob("*.sqlite") if p.is_file()) if Path(results).is_dir() else []
+    raise ResultsError(
+        f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
+        + (f"found: {', '.join(found)}" if found else "none stored there yet")
+    )
+
+
+def remove_db(path: Path) -> None:
+    """Delete a database and its WAL files (``-wal``, ``-shm``)."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        p.unlink(missing_ok=True)
+
+
+#: the mode of a tournament's files (database, its ``-wal``/``-shm``, lock and log): the runner's alone
+PRIVATE_MODE = 0o600
+
+
+def make_private(root: Path, name: str) -> None:
+    """Create ``root/<name>.sqlite`` with ``PRIVATE_MODE`` if missing and give that mode to each of
+    the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode).
+    Raises ``OSError``: a file that cannot be created or changed."""
+    os.close(os.open(root / f"{name}.sqlite", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE))
+    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)
