@@ -54,7 +54,7 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
-from arena.referee import GameEnded, GameRecord, Termination, message_from_wire
+from arena.referee import GameEnded, GameRecord, Termination, recv_message
 from arena.supervisor import Deadlines, blame, played, read_plies
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
@@ -245,7 +245,7 @@ class Pool:
         out = []
         try:
             while slot.tasks and slot.tasks[0].game_id != until and slot.conn.poll():
-                ended = message_from_wire(slot.conn.recv())
+                ended = recv_message(slot.conn)
                 assert isinstance(ended, GameEnded), "a worker sends only finished games"
                 record = ended.record
                 task = slot.tasks.popleft()
@@ -254,7 +254,7 @@ class Pool:
                 self.idle_deaths = 0
                 m = self.mean_seconds
                 self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
-        except (EOFError, OSError):
+        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
             pass  # the worker died: its sentinel says so
         return out
 
@@ -304,9 +304,9 @@ class Pool:
         """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
         try:
             if slot.conn.poll():
-                ended = message_from_wire(slot.conn.recv())
+                ended = recv_message(slot.conn)
                 return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
-        except (EOFError, OSError):
+        except (EOFError, OSError, ValueError):
             pass
         return None
 

@@ -29,8 +29,7 @@ from typing import Any
 import arena.games
 from arena.games import Game
 from arena.os_guard import flush_output, guard_child, new_session
-from arena.referee import (GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record,
-                           message_to_wire)
+from arena.referee import GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record, send_message
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
@@ -135,7 +134,7 @@ def _close_engines() -> None:
 
 def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = None, log_handler: Any = None) -> None:
     """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back its ``GameEnded``
-    (``message_to_wire``). ``buffer``: the shared ply buffer (``None``: plies not kept).
+    (``send_message``: marshal, never pickle). ``buffer``: the shared ply buffer (``None``: plies not kept).
 
     ``log_handler``: this worker's ``arena.tournament.logs.WorkerLog`` (its records go to the
     runner's handlers); ``None`` (no fork) appends them to ``setup.log_path`` instead.
@@ -169,7 +168,7 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
                 break
             record = play_task(game, factories, task, setup, watched)
             watched.after_game()
-            conn.send(message_to_wire(GameEnded(task.game_id, record)))
+            send_message(conn, GameEnded(task.game_id, record))
             watched.ended()  # after the send: a death before it is this game's
     except BaseException:  # the runner sees the death and replays the game
         watched.after_game()
