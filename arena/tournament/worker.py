@@ -21,7 +21,10 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import queue
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +41,9 @@ from bots.registry import BotSpec, bot_class
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
 LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"
+#: seconds a bot's cleanup (``__del__``, ``close``) may run before its worker retires after the
+#: next game (the pool starts a fresh one; nobody is blamed: the games were stored)
+CLEANUP_GRACE = 2.0
 
 
 @dataclass(frozen=True)
@@ -90,13 +96,15 @@ def task_fault(task: GameTask, seat: int, reason: str, detail: str, moves: Seque
 
 
 def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: GameTask, setup: WorkerSetup,
-              watched: Watched) -> GameRecord:
+              watched: Watched, bots: list | None = None) -> GameRecord:
     """Play one task under ``watched`` (``arena.supervisor.Watched``: status current, plies streamed).
 
-    A bot that cannot be made loses for its seat (``exception``), before any move.
+    A bot that cannot be made loses for its seat (``exception``), before any move. ``bots``:
+    a list that receives the bots made and keeps them after the game (their cleanup, which may
+    block, is then the caller's: ``Cleaner``).
     """
     watched.begin(task.game_id, len(task.opening))
-    bots = []
+    bots = [] if bots is None else bots
     try:
         for label in task.seats:
             bots.append(factories[label]())
@@ -120,6 +128,40 @@ def _log_to_file(path: str) -> None:
     top.addHandler(handler)
     top.setLevel(logging.INFO)
     top.propagate = False
+
+
+class Cleaner:
+    """Drops the bots of ended games on a thread of its own, so a ``__del__`` (or a ``close`` it
+    calls) that blocks never delays the next game's start: the worker's main thread only hands
+    the list over. ``stuck`` says when games' bots wait behind a cleanup older than
+    ``CLEANUP_GRACE`` seconds: the worker then retires after sending its result (exit 0, which
+    the pool replaces without blaming anyone)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[list] = queue.SimpleQueue()
+        self.busy_since = 0.0  # time.monotonic() when the cleanup under way began, 0: idle
+        threading.Thread(target=self._run, name="bot-cleanup", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            bots = self.queue.get()
+            self.busy_since = time.monotonic()
+            try:
+                bots.clear()  # the bots' last references: their __del__ runs here
+                del bots
+                gc.collect()  # and those in reference cycles, here rather than during a later game
+            except BaseException:  # noqa: BLE001 - a bot's cleanup bug is nobody's fault
+                pass
+            self.busy_since = 0.0
+
+    def drop(self, bots: list) -> None:
+        """Hand over a game's bots (the caller keeps no reference)."""
+        self.queue.put(bots)
+
+    def stuck(self) -> bool:
+        """A cleanup has run longer than ``CLEANUP_GRACE`` seconds."""
+        since = self.busy_since
+        return since > 0 and time.monotonic() - since > CLEANUP_GRACE
 
 
 def _close_engines() -> None:
@@ -157,6 +199,7 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
     plies = PlyLog(buffer, status) if buffer is not None else None
     watched = Watched(status, plies, pipe_fd=conn.fileno())
     log.info("worker %d ready", os.getpid())
+    cleaner = Cleaner()
     code = 0
     try:
         while True:
@@ -166,10 +209,16 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
                 break
             if task is None:
                 break
-            record = play_task(game, factories, task, setup, watched)
+            bots: list = []
+            record = play_task(game, factories, task, setup, watched, bots)
             watched.after_game()
             send_message(conn, GameEnded(task.game_id, record))
             watched.ended()  # after the send: a death before it is this game's
+            cleaner.drop(bots)
+            del bots
+            if cleaner.stuck():
+                log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)
+                break
     except BaseException:  # the runner sees the death and replays the game
         watched.after_game()
         import traceback
