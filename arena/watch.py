@@ -24,7 +24,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.os_guard import guard_child, kill_group, new_session, orphans_reaped
-from arena.referee import GameEnded, GameRecord, GameSettings, Ply, Termination, fault_record, recv_message, send_message
+from arena.referee import (GameEnded, GameRecord, GameSettings, Ply, Termination, fault_record, recv_message,
+                           send_message)
 from arena.supervisor import Deadlines, Status, Watched, blame, new_status, played
 from bots.base import Player
 

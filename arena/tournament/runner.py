@@ -39,7 +39,7 @@ from arena.tournament.pairing import check_format
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
 from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch, make_schedule
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
-from arena.tournament.worker import LOG_FORMAT, Cleaner, WorkerSetup
+from arena.tournament.worker import LOG_FORMAT, WorkerSetup, drop_later
 from bots.base import Limits
 from bots.registry import BotSpec, check_field
 
@@ -101,16 +101,16 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
     check_field(specs, game)
-    made: list = []  # dropped on a thread of their own: a __del__ that blocks never stalls the run (Cleaner)
+    probes: list = []  # dropped on a thread of their own: a __del__ that blocks never stalls the run
     for spec in specs:  # a bad option or a broken constructor fails here, before anything is stored
         try:
-            made.append(bot_registry.make(spec))
+            probes.append(bot_registry.make(spec))
         except ArenaError:
             raise
         except Exception as exc:
             raise BotSpecError(f"bot {spec.text!r} cannot be made: {type(exc).__name__}: {exc}") from None
-    Cleaner().drop(made)
-    del made
+    drop_later(probes)
+    del probes
     labels = [s.label for s in specs]
     settings = series_settings(cfg, SEEDING if seeding is None else seeding)
     made = (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if schedule is None

@@ -164,6 +164,12 @@ class Cleaner:
         return since > 0 and time.monotonic() - since > CLEANUP_GRACE
 
 
+def drop_later(objects: list) -> None:
+    """Empty ``objects`` (holding the caller's last references to bots) on a short-lived daemon
+    thread: a ``__del__`` that blocks delays nobody (the runner's probe bots, ``runner.plan``)."""
+    threading.Thread(target=objects.clear, name="bot-drop", daemon=True).start()
+
+
 def _close_engines() -> None:
     """``os._exit`` skips atexit: quit the engines (their private directories go too)."""
     engines = sys.modules.get("arena.engine.client")

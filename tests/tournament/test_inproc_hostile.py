@@ -60,7 +60,8 @@ def test_records_are_plain_data_and_nothing_is_unpickled(tmp_path):
     marks.mkdir()
     game = arena.games.make("interaction")
     for kind in ("str", "object"):
-        rec = play_game(GameSettings(game, 1, labels=["c", "g"]), [hi.PickledMove(str(marks), kind), bots.make("greedy")])
+        hostile = hi.PickledMove(str(marks), kind)
+        rec = play_game(GameSettings(game, 1, labels=["c", "g"]), [hostile, bots.make("greedy")])
         wire = to_wire(rec)
         pickle.loads(pickle.dumps(wire))  # what crosses is plain: loading it runs nothing
         assert all(_plain(v) for v in wire)
