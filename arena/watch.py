@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.os_guard import guard_child, kill_group, new_session, orphans_reaped
-from arena.referee import (GameEnded, GameRecord, GameSettings, Ply, Termination, fault_record, message_from_wire,
-                           message_to_wire)
+from arena.referee import (GameEnded, GameRecord, GameSettings, Ply, Termination, fault_record, recv_message,
+                           send_message)
 from arena.supervisor import Deadlines, Status, Watched, blame, new_status, played
 from bots.base import Player
 
@@ -40,11 +40,11 @@ def _child(conn: Any, status: Status, settings: GameSettings, bots: list[Player]
     try:
         new_session()  # the parent kills the child's whole process group (os_guard.kill_group)
         guard_child(settings.memory_limit)
-        watched = Watched(status, send=lambda ply: conn.send(message_to_wire(ply)), pipe_fd=conn.fileno(),
+        watched = Watched(status, send=lambda ply: send_message(conn, ply), pipe_fd=conn.fileno(),
                           diagrams=diagrams)
         watched.begin(0, len(settings.opening))
         record = watched.play(settings, bots)
-        conn.send(message_to_wire(GameEnded(0, record)))
+        send_message(conn, GameEnded(0, record))
     except BaseException:  # noqa: BLE001 - the pipe is gone or the record cannot be sent: the parent sees EOF
         code = 1
     finally:
@@ -75,8 +75,8 @@ class _Parent:
         ply = self.status.fork_ply
         while receiver.poll(0):
             try:
-                message = message_from_wire(receiver.recv())
-            except (EOFError, OSError):
+                message = recv_message(receiver)
+            except (EOFError, OSError, ValueError):
                 break
             if isinstance(message, Ply) and message.record.ply < ply:
                 self.take(message)
@@ -95,8 +95,9 @@ class _Parent:
                     return self.lost(self.status.seat, *late)
                 continue
             try:
-                message = message_from_wire(receiver.recv())
-            except (EOFError, OSError):
+                message = recv_message(receiver)
+            except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message
+                proc.kill()
                 proc.join(5)
                 if self.status.forked >= 0:
                     return self.forked(receiver)

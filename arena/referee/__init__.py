@@ -26,7 +26,7 @@ from arena.referee.play import (SEEDING, SEEDINGS, bot_seeds, derive_seed, excep
 from arena.referee.private import Private
 from arena.referee.records import (FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message, MoveRecord, Ply,
                                    Termination, fault_record, forfeit, from_wire, message_from_wire, message_to_wire,
-                                   ply_from_wire, ply_to_wire, to_wire)
+                                   ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 
 __all__ = [
@@ -34,5 +34,5 @@ __all__ = [
     "GameRecord", "GameSettings", "Message", "MoveRecord", "Ply", "Private", "Termination", "bot_seeds",
     "derive_seed", "exception_text", "fault_record", "forfeit", "from_wire", "last_frame", "message_from_wire",
     "message_to_wire", "play_game", "play_round", "ply_from_wire", "ply_text", "ply_to_wire", "random_opening",
-    "referee_check", "referee_game", "round_answers", "to_wire",
+    "recv_message", "referee_check", "referee_game", "round_answers", "send_message", "to_wire",
 ]

@@ -30,7 +30,7 @@ from typing import Any
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
 from arena.referee.private import Private, shares_state
-from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
+from arena.referee.records import (BotFault, GameRecord, MoveRecord, Termination, forfeit, plain_text)
 from arena.referee.reported import reported
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
 from bots.base import Limits, Player, Resettable
@@ -135,38 +135,60 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     return answer, secs, None, None
 
 
-def _reads_as(game: Game, state: State, move: Any) -> Any:
-    """The move that ``str(move)`` reads as in the game's notation, or ``None``."""
-    if move is None:
-        return None
+def _reads_as(game: Game, state: State, text: str) -> Any:
+    """The move that ``text`` reads as in the game's notation, or ``None``."""
     try:
-        return game.parse_move(state, str(move))
+        return game.parse_move(state, text)
     except Exception:
         return None
 
 
-def _judge(game: Game, state: State, move: Any) -> tuple[State | None, str | None, str | None]:
-    """(state after, fault, detail) of playing a bot's ``move``: the game's ``IllegalMoveError``
-    is the bot's fault (``illegal_move``, or ``bad_move`` when the answer is no move at all);
-    any other exception for a proper move is the game's (``game_error``)."""
+def _judge(game: Game, state: State, move: Any, text: str) -> tuple[State | None, str | None, str | None]:
+    """(state after, fault, detail) of playing ``move`` (a bot's answer, or the game's reading
+    of it), whose text is ``text``: the game's ``IllegalMoveError`` is the bot's fault
+    (``illegal_move``, or ``bad_move`` when the answer is no move at all); any other exception
+    for a proper move is the game's (``game_error``)."""
     try:
         return state.play(move), None, None
     except Exception as exc:
-        read = _reads_as(game, state, move)
-        detail = f"{type(move).__name__} {str(move)[:60]!r}: {type(exc).__name__}: {exc}"
+        read = _reads_as(game, state, text)
+        detail = f"{type(move).__name__} {text[:60]!r}: {type(exc).__name__}: {exc}"
         if isinstance(exc, (IllegalMoveError, MoveSyntaxError)):  # an object not of the move type is no move
             a_move = read is not None and (isinstance(move, str) or type(move) is type(read))
             return None, Termination.ILLEGAL_MOVE if a_move else Termination.BAD_MOVE, detail
         if read is None or read != move:
             return None, Termination.BAD_MOVE, detail
-        log.error("game %s raised playing %r in %s", game.name, move, state.to_text(), exc_info=True)
+        log.error("game %s raised playing %r in %s", game.name, text, state.to_text(), exc_info=True)
         return None, Termination.GAME_ERROR, detail
+
+
+def _settle(game: Game, state: State, answer: Any) -> tuple[State | None, str, str | None, str | None]:
+    """(state after, the move's text, fault, detail) of a bot's ``answer`` at a sequential
+    node, read once at this boundary: a ``str`` (subclass too) is its characters as an exact
+    ``str``; a move object is its text (``str``, read once) and must be the move that text
+    reads as, of the same type (else ``bad_move``). What is played is the text, or the game's
+    own reading of it, and the text is what is stored: the runner's replay of it is this play."""
+    try:
+        text = plain_text(answer)
+    except Exception as exc:  # noqa: BLE001 - a ``__str__`` that raises: no move
+        return None, "", Termination.BAD_MOVE, f"{type(answer).__name__}: str() raised {type(exc).__name__}: {exc}"
+    if isinstance(answer, str):
+        after, fault, detail = _judge(game, state, text, text)
+        return after, text, fault, detail
+    read = _reads_as(game, state, text)
+    if read is None or type(read) is not type(answer) or read != answer:
+        after, fault, detail = _judge(game, state, answer, text)
+        if fault is None:  # the object plays, but its text is another move (or none)
+            fault, detail = Termination.BAD_MOVE, f"{type(answer).__name__} {text[:60]!r} does not read as itself"
+        return None, text, fault, detail
+    after, fault, detail = _judge(game, state, read, text)
+    return after, text, fault, detail
 
 
 def _answer_text(move: Any) -> str:
     if move is None:
         return "-"
-    return " ".join(map(str, move)) if isinstance(move, (list, tuple)) else str(move)
+    return " ".join(map(plain_text, move)) if isinstance(move, (list, tuple)) else plain_text(move)
 
 
 #: a fault at a simultaneous round, as the round's verdict on that seat's answer
@@ -194,6 +216,11 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
         if on_move:
             on_move(seat, state)
         answer, secs, fault, _ = _ask(bot, views[seat].state(state), limits[seat], margin)
+        if fault is None and answer is not None:
+            try:  # the answer's text, read once, is what the game judges and the round stores
+                answer = _answer_text(answer)
+            except Exception:  # noqa: BLE001 - a ``__str__`` that raises: the seat's answer is void
+                fault = Termination.EXCEPTION
         void = None if fault is None else _ROUND_FAULT.get(fault, str(fault))
         answers.append(Answer(None if void else answer, secs, reported(bot).nodes, void))
     after = state.play(answers)
@@ -294,14 +321,14 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                                          owed[seat])
         owed[seat] = 0.0
         if fault is None:
-            after, fault, detail = _judge(game, state, move)
+            after, text, fault, detail = _settle(game, state, move)
         if fault is not None:
             blamed = None if fault == Termination.GAME_ERROR else seat
             return finish(forfeit(n, blamed, fault), blamed, detail)
         assert after is not None, "_judge gives a state when it finds no fault"
         state = after
         st = reported(bots[seat])
-        moves.append(str(move))
+        moves.append(text)
         stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation))
         if on_ply:
             on_ply(state, stats[-1])

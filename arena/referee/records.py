@@ -19,7 +19,6 @@ from __future__ import annotations
 import marshal
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from operator import attrgetter
 from typing import Any
 
 from arena.games import Outcome
@@ -191,6 +190,39 @@ def fault_text(detail: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def plain_int(value: Any) -> int:
+    """``value`` as an exact ``int`` (never a subclass: no bot code travels with it).
+
+    Raises:
+        TypeError, ValueError, OverflowError: ``int(value)`` refuses it.
+    """
+    return int.__int__(value if isinstance(value, int) else int(value))
+
+
+def plain_float(value: Any) -> float:
+    """``value`` as an exact ``float`` (never a subclass).
+
+    Raises:
+        TypeError, ValueError, OverflowError: ``float(value)`` refuses it.
+    """
+    return float.__float__(value if isinstance(value, float) else float(value))
+
+
+def plain_text(value: Any) -> str:
+    """``value`` as an exact ``str``: a ``str`` (subclass) by its characters
+    (``str.__str__``, whatever its ``__str__`` says), anything else by ``str(value)``, read once.
+
+    Raises:
+        Exception: whatever the object's ``__str__`` raises.
+    """
+    return str.__str__(value if isinstance(value, str) else str(value))
+
+
+def _number(value: Any) -> int | float:
+    """A score as an exact ``int`` or ``float`` (an ``int`` stays one)."""
+    return plain_int(value) if isinstance(value, int) else plain_float(value)
+
+
 def forfeit(num_players: int, seat: int | None, termination: str) -> Outcome:
     """The outcome when ``seat`` loses by a fault: it ranks last, the others share first.
     ``seat`` ``None`` or negative: nobody is blamed, every seat ranks first."""
@@ -214,22 +246,29 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
                       fault_seat=blamed, fault_detail=detail)
 
 
-_MOVE_FIELDS = tuple(f.name for f in fields(MoveRecord))
 _GAME_FIELDS = tuple(f.name for f in fields(GameRecord))
-_move_values = attrgetter(*_MOVE_FIELDS)
-_OUTCOME = _GAME_FIELDS.index("outcome")
-_STATS = _GAME_FIELDS.index("move_stats")
+assert _GAME_FIELDS == ("seats", "seed", "opening_plies", "moves", "move_stats", "outcome", "seconds", "fault_seat",
+                        "fault_detail"), "to_wire writes the fields in declaration order"
 
 
 def to_wire(record: GameRecord) -> tuple:
     """``record`` as plain tuples: ``(RECORD_VERSION, field values in declaration order)`` with
     ``move_stats`` and ``outcome`` as tuples too (pickles several times faster than the
-    dataclasses). Read back with ``from_wire``."""
-    values = [getattr(record, name) for name in _GAME_FIELDS]
-    values[_STATS] = tuple(_move_values(m) for m in record.move_stats)
-    o = record.outcome
-    values[_OUTCOME] = (tuple(o.scores), tuple(o.ranks), str(o.termination))
-    return (RECORD_VERSION, *values)
+    dataclasses). Every value is an exact ``str``, ``int``, ``float``, ``None`` or a tuple of
+    them (``plain_text`` / ``plain_int`` / ``plain_float``): whatever a bot put in the record
+    (a ``str`` subclass, a number type with a ``__reduce__``) is converted here, in the
+    process that played, so ``marshal`` writes it and nothing of a bot is unpickled by the
+    reader. Read back with ``from_wire``.
+
+    Raises:
+        TypeError, ValueError, OverflowError: a field that no plain type reads.
+    """
+    r, o = record, record.outcome
+    detail = None if r.fault_detail is None else plain_text(r.fault_detail)
+    return (RECORD_VERSION, tuple(map(plain_text, r.seats)), plain_int(r.seed), plain_int(r.opening_plies),
+            tuple(map(plain_text, r.moves)), tuple(map(_plain, r.move_stats)),
+            (tuple(map(_number, o.scores)), tuple(map(plain_int, o.ranks)), plain_text(o.termination)),
+            plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail)
 
 
 def from_wire(data: tuple) -> GameRecord:
@@ -292,8 +331,9 @@ def message_to_wire(message: Message) -> tuple:
     reported in foreign number types (numpy, which ``marshal`` would write as raw bytes) are
     converted to Python numbers. Read back with ``message_from_wire``."""
     if isinstance(message, Ply):
-        return (_PLY, RECORD_VERSION, str(message.move), _plain(message.record), message.diagram, message.position)
-    return (_ENDED, message.game_id, to_wire(message.record))
+        return (_PLY, RECORD_VERSION, plain_text(message.move), _plain(message.record), plain_text(message.diagram),
+                plain_text(message.position))
+    return (_ENDED, plain_int(message.game_id), to_wire(message.record))
 
 
 def message_from_wire(data: tuple) -> Message:
@@ -311,16 +351,42 @@ def message_from_wire(data: tuple) -> Message:
     return Ply(data[2], MoveRecord(*data[3]), data[4], data[5])
 
 
+def send_message(conn: Any, message: Message) -> None:
+    """Send ``message`` on a ``multiprocessing`` connection as ``marshal`` bytes of
+    ``message_to_wire``: the reader never unpickles what a process running bots wrote.
+
+    Raises:
+        OSError, ValueError: the connection is closed.
+    """
+    conn.send_bytes(marshal.dumps(message_to_wire(message)))
+
+
+def recv_message(conn: Any) -> Message:
+    """The next message ``send_message`` wrote on ``conn`` (read with ``marshal``, which builds
+    plain values only and runs no code).
+
+    Raises:
+        EOFError, OSError: the writer is gone. ValueError: bytes that are no message.
+    """
+    data = conn.recv_bytes()
+    try:
+        return message_from_wire(marshal.loads(data))
+    except (EOFError, TypeError, IndexError, KeyError) as exc:
+        raise ValueError(f"unreadable message ({type(exc).__name__}: {exc})") from None
+
+
 def ply_to_wire(ply: Ply) -> bytes:
     """One ``Ply`` as bytes for a shared buffer (``marshal`` of ``message_to_wire``)."""
     return marshal.dumps(message_to_wire(ply))
 
 
 def _plain(record: MoveRecord) -> tuple:
-    def num(value: Any, kind: type) -> Any:
+    """A ``MoveRecord``'s values, each an exact ``int`` / ``float`` / ``str`` or ``None``."""
+    def opt(value: Any, kind: Any) -> Any:
         return None if value is None else kind(value)
-    return (int(record.ply), int(record.seat), str(record.move), float(record.seconds), num(record.nodes, int),
-            num(record.depth, int), num(record.evaluation, float), num(record.status, str))
+    return (plain_int(record.ply), plain_int(record.seat), plain_text(record.move), plain_float(record.seconds),
+            opt(record.nodes, plain_int), opt(record.depth, plain_int), opt(record.evaluation, plain_float),
+            opt(record.status, plain_text))
 
 
 def ply_from_wire(data: bytes) -> Ply:

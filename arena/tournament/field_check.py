@@ -69,11 +69,13 @@ def check_bots(specs: list[BotSpec], game: Game, isolation: str, timeout: float 
 def _child(specs: list[BotSpec], game: Game, out: int) -> None:
     """Check each spec; write ``ok [ID NAME]\\n`` after each, or ``error CLASS MESSAGE\\n`` and stop."""
     code = 0
+    made = []  # kept until the child is killed: a bot whose __del__ blocks never holds up the check
     try:
         for spec in specs:
             try:
                 check_field([spec], game)
-                name = getattr(make(spec), "id_name", None)
+                made.append(make(spec))
+                name = getattr(made[-1], "id_name", None)
                 line = "ok" + (" " + " ".join(name.split()) if isinstance(name, str) and name.strip() else "")
             except ArenaError as exc:
                 line = f"error {type(exc).__name__} {' '.join(str(exc).split())}"

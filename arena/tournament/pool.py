@@ -54,7 +54,7 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
-from arena.referee import GameEnded, GameRecord, Termination, message_from_wire
+from arena.referee import GameEnded, GameRecord, Termination, recv_message
 from arena.supervisor import Deadlines, blame, played, read_plies
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
@@ -67,6 +67,8 @@ log = logging.getLogger("arena.pool")
 #: to cover PREFETCH_SECONDS of play (so a runner descheduled on a loaded machine never starves
 #: a worker), at most PREFETCH_MAX (so the end of a run stays balanced)
 PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
+#: seconds a worker may take to start its next game (``WorkerSlot.waiting_since``): then replaced, nobody blamed
+READY_GRACE = 30.0
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
 #: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
@@ -142,7 +144,7 @@ class Pool:
         Raises:
             ConfigError: ``MAX_IDLE_DEATHS`` such deaths in a row (see the tournament log).
         """
-        self.idle_deaths += 1
+        self.idle_deaths += code != 0  # exit 0: a worker that retired (worker.Cleaner), not a failed start
         if self.idle_deaths >= MAX_IDLE_DEATHS:
             raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
@@ -227,9 +229,9 @@ class Pool:
 
     def _timeout(self, busy: list[WorkerSlot]) -> float:
         now, left = time.monotonic(), [1.0]
-        for s in busy:
-            if s.playing() is not None:
-                left.append(self.deadlines.next_check(s.status, now))
+        for s in busy:  # the next check of a game playing, or of a worker's start of its next game
+            left.append(self.deadlines.next_check(s.status, now) if s.playing() is not None
+                        else s.waiting_since + READY_GRACE - now)
         return max(0.0, min(left))
 
     def _sweep(self) -> None:
@@ -245,16 +247,17 @@ class Pool:
         out = []
         try:
             while slot.tasks and slot.tasks[0].game_id != until and slot.conn.poll():
-                ended = message_from_wire(slot.conn.recv())
+                ended = recv_message(slot.conn)
                 assert isinstance(ended, GameEnded), "a worker sends only finished games"
                 record = ended.record
                 task = slot.tasks.popleft()
+                slot.waiting_since = time.monotonic()
                 assert task.game_id == ended.game_id, "results come back in order"
                 out.append(Result(task, record, deaths.get(task.game_id, 0) + 1))
                 self.idle_deaths = 0
                 m = self.mean_seconds
                 self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
-        except (EOFError, OSError):
+        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
             pass  # the worker died: its sentinel says so
         return out
 
@@ -304,9 +307,9 @@ class Pool:
         """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
         try:
             if slot.conn.poll():
-                ended = message_from_wire(slot.conn.recv())
+                ended = recv_message(slot.conn)
                 return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
-        except (EOFError, OSError):
+        except (EOFError, OSError, ValueError):
             pass
         return None
 
@@ -346,6 +349,10 @@ class Pool:
         if not slot.proc.is_alive():
             lost = self._died(i, task, pending, deaths)
             return out + ([lost] if lost is not None else [])
+        if task is None and now - slot.waiting_since > READY_GRACE:  # stuck between games (a bot's cleanup)
+            log.warning("worker %d started no game within %gs; replaced", slot.proc.pid, READY_GRACE)
+            pending.extendleft(reversed(self._replace(i)))
+            return out
         late = None if task is None else blame.overdue(st, now, self.deadlines, task.seats, "worker")
         if task is None or late is None:
             return out

@@ -4,6 +4,7 @@ pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed wit
 from __future__ import annotations
 
 import itertools
+import time
 from collections import deque
 from typing import Any
 
@@ -39,12 +40,18 @@ class WorkerSlot:
                     self.log.retire()
         child.close()
         self.tasks: deque[GameTask] = deque()
+        #: time.monotonic() of the worker's last result, or of its first task when it had none:
+        #: the pool replaces a worker that starts no game within ``pool.READY_GRACE`` of it
+        self.waiting_since = time.monotonic()
 
     def give(self, task: GameTask) -> bool:
+        """Send ``task`` to the worker; False when its pipe is closed (the worker ended)."""
         try:
             self.conn.send(task)
         except (OSError, ValueError):
             return False
+        if not self.tasks:
+            self.waiting_since = time.monotonic()
         self.tasks.append(task)
         return True
 

@@ -21,7 +21,10 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import queue
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,8 +32,7 @@ from typing import Any
 import arena.games
 from arena.games import Game
 from arena.os_guard import flush_output, guard_child, new_session
-from arena.referee import (GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record,
-                           message_to_wire)
+from arena.referee import GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record, send_message
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
@@ -39,6 +41,9 @@ from bots.registry import BotSpec, bot_class
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
 LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"
+#: seconds a bot's cleanup (``__del__``, ``close``) may run before its worker retires after the
+#: next game (the pool starts a fresh one; nobody is blamed: the games were stored)
+CLEANUP_GRACE = 2.0
 
 
 @dataclass(frozen=True)
@@ -91,14 +96,16 @@ def task_fault(task: GameTask, seat: int, reason: str, detail: str, moves: Seque
 
 
 def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: GameTask, setup: WorkerSetup,
-              watched: Watched) -> GameRecord:
+              watched: Watched, bots: list | None = None) -> GameRecord:
     """Play one task under ``watched`` (``arena.supervisor.Watched``: status current, plies streamed).
 
     A bot that cannot be made loses for its seat (``exception``), before any move. The
     worker's engines of bots not in this game are closed first (``arena.engine.client.for_game``).
+    ``bots``: a list that receives the bots made and keeps them after the game (their cleanup,
+    which may block, is then the caller's: ``Cleaner``).
     """
     watched.begin(task.game_id, len(task.opening))
-    bots = []
+    bots = [] if bots is None else bots
     try:
         for label in task.seats:
             bots.append(factories[label]())
@@ -127,6 +134,40 @@ def _log_to_file(path: str) -> None:
     top.propagate = False
 
 
+class Cleaner:
+    """Drops the bots of ended games on a thread of its own, so a ``__del__`` (or a ``close`` it
+    calls) that blocks never delays the next game's start: the worker's main thread only hands
+    the list over. ``stuck`` says when games' bots wait behind a cleanup older than
+    ``CLEANUP_GRACE`` seconds: the worker then retires after sending its result (exit 0, which
+    the pool replaces without blaming anyone)."""
+
+    def __init__(self) -> None:
+        self.queue: queue.SimpleQueue[list] = queue.SimpleQueue()
+        self.busy_since = 0.0  # time.monotonic() when the cleanup under way began, 0: idle
+        threading.Thread(target=self._run, name="bot-cleanup", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            bots = self.queue.get()
+            self.busy_since = time.monotonic()
+            try:
+                bots.clear()  # the bots' last references: their __del__ runs here
+                del bots
+                gc.collect()  # and those in reference cycles, here rather than during a later game
+            except BaseException:  # noqa: BLE001 - a bot's cleanup bug is nobody's fault
+                pass
+            self.busy_since = 0.0
+
+    def drop(self, bots: list) -> None:
+        """Hand over a game's bots (the caller keeps no reference)."""
+        self.queue.put(bots)
+
+    def stuck(self) -> bool:
+        """A cleanup has run longer than ``CLEANUP_GRACE`` seconds."""
+        since = self.busy_since
+        return since > 0 and time.monotonic() - since > CLEANUP_GRACE
+
+
 def _close_engines() -> None:
     """``os._exit`` skips atexit: quit the engines (their private directories go too)."""
     engines = sys.modules.get("arena.engine.client")
@@ -139,7 +180,7 @@ def _close_engines() -> None:
 
 def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = None, log_handler: Any = None) -> None:
     """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back its ``GameEnded``
-    (``message_to_wire``). ``buffer``: the shared ply buffer (``None``: plies not kept).
+    (``send_message``: marshal, never pickle). ``buffer``: the shared ply buffer (``None``: plies not kept).
 
     ``log_handler``: this worker's ``arena.tournament.logs.WorkerLog`` (its records go to the
     runner's handlers); ``None`` (no fork) appends them to ``setup.log_path`` instead.
@@ -162,6 +203,7 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
     plies = PlyLog(buffer, status) if buffer is not None else None
     watched = Watched(status, plies, pipe_fd=conn.fileno())
     log.info("worker %d ready", os.getpid())
+    cleaner = Cleaner()
     code = 0
     try:
         while True:
@@ -171,10 +213,16 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
                 break
             if task is None:
                 break
-            record = play_task(game, factories, task, setup, watched)
+            bots: list = []
+            record = play_task(game, factories, task, setup, watched, bots)
             watched.after_game()
-            conn.send(message_to_wire(GameEnded(task.game_id, record)))
+            send_message(conn, GameEnded(task.game_id, record))
             watched.ended()  # after the send: a death before it is this game's
+            cleaner.drop(bots)
+            del bots
+            if cleaner.stuck():
+                log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)
+                break
     except BaseException:  # the runner sees the death and replays the game
         watched.after_game()
         import traceback
