@@ -30,7 +30,8 @@ from typing import Any
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
 from arena.referee.private import Private, shares_state
-from arena.referee.records import (BotFault, GameRecord, MoveRecord, Termination, forfeit, plain_text)
+from arena.referee.plain import plain_text
+from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
 from arena.referee.reported import reported
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
 from bots.base import Limits, Player, Resettable

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from arena.games import Outcome
+from arena.referee.plain import number as _number, plain_float, plain_int, plain_text
 
 #: version of the wire tuples of ``to_wire`` / ``ply_to_wire``; bumped when a field changes
 RECORD_VERSION = 1
@@ -188,39 +189,6 @@ def fault_text(detail: str) -> str:
     if trace.strip():
         text += "\n" + trace[:DETAIL_TRACE]
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
-def plain_int(value: Any) -> int:
-    """``value`` as an exact ``int`` (never a subclass: no bot code travels with it).
-
-    Raises:
-        TypeError, ValueError, OverflowError: ``int(value)`` refuses it.
-    """
-    return int.__int__(value if isinstance(value, int) else int(value))
-
-
-def plain_float(value: Any) -> float:
-    """``value`` as an exact ``float`` (never a subclass).
-
-    Raises:
-        TypeError, ValueError, OverflowError: ``float(value)`` refuses it.
-    """
-    return float.__float__(value if isinstance(value, float) else float(value))
-
-
-def plain_text(value: Any) -> str:
-    """``value`` as an exact ``str``: a ``str`` (subclass) by its characters
-    (``str.__str__``, whatever its ``__str__`` says), anything else by ``str(value)``, read once.
-
-    Raises:
-        Exception: whatever the object's ``__str__`` raises.
-    """
-    return str.__str__(value if isinstance(value, str) else str(value))
-
-
-def _number(value: Any) -> int | float:
-    """A score as an exact ``int`` or ``float`` (an ``int`` stays one)."""
-    return plain_int(value) if isinstance(value, int) else plain_float(value)
 
 
 def forfeit(num_players: int, seat: int | None, termination: str) -> Outcome:
