@@ -7,7 +7,6 @@ stored clipped or NULL and the tournament log notes them."""
 import math
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -94,17 +93,6 @@ def test_exec_engine_printing_hostile_info(tmp_path, kind):
     summary = run_tournament(config(tmp_path, [spec, "r=random"]))
     # words where numbers belong are skipped as the info line is read (UCI practice): no note
     check_run(summary, "h", kind, 2, noted=kind != "text")
-
-
-@pytest.fixture
-def public(monkeypatch):
-    """A world-writable (sticky) temporary folder, readable by the isolated engines' user."""
-    path = Path(tempfile.mkdtemp(prefix="arena-test-public-", dir="/tmp"))
-    path.chmod(0o1777)
-    monkeypatch.setenv("TMPDIR", str(path))
-    monkeypatch.setattr(tempfile, "tempdir", None)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.mark.slow

@@ -5,11 +5,9 @@ directory); a bot its engine cannot load is a one-line ``BotSpecError`` before a
 killed are removed."""
 
 import os
-import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -39,19 +37,6 @@ class Crasher:
     def choose(self, state, limits):
         os._exit(7)
 """
-
-
-@pytest.fixture
-def public(monkeypatch):
-    """A world-writable (sticky) folder under the system's temporary folder, made the
-    temporary folder of this test and its workers: ``nobody`` can read the bot files there
-    and the engines' private directories are made there (counted by the test)."""
-    path = Path(tempfile.mkdtemp(prefix="arena-test-public-", dir="/tmp"))
-    path.chmod(0o1777)
-    monkeypatch.setenv("TMPDIR", str(path))
-    monkeypatch.setattr(tempfile, "tempdir", None)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def engine_dirs(folder: Path) -> list[Path]:
