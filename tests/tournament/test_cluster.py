@@ -234,6 +234,50 @@ def _stored(db):
         return 0
 
 
+
+@pytest.mark.parametrize("client_lag", [0.0, 0.05])
+def test_a_worker_killed_from_outside_among_fast_games_leaves_the_run_to_the_other(tmp_path, killable, monkeypatch,
+                                                                                   client_lag):
+    """dask/distributed #5234 as the arena met it: many fast games (several to a task), one of
+    the two Dask workers SIGKILLed from outside mid-run. The games it held are replayed (on the
+    other worker, or the nanny's new one): every game stored once, no ``ClusterError``.
+    ``client_lag``: the client looks at each ended task that many seconds late (a loaded
+    machine), so tasks that ended on the killed worker are seen with Dask's status "lost"
+    (their results went with it); before that status was a normal end, it ended the run."""
+    import threading
+
+    from arena.tournament import cluster
+    task_done = cluster.ClusterPool._task_done
+
+    def late(pool, *args):
+        time.sleep(client_lag)
+        return task_done(pool, *args)
+
+    monkeypatch.setattr(cluster.ClusterPool, "_task_done", late)
+    store = tmp_path / killable.replace(":", "-").replace("/", "") / "t.sqlite"
+    with distributed.Client(killable, set_as_default=False) as client:
+        pids = client.run(os.getpid)
+    victim, killed = sorted(pids.values())[0], []
+
+    def kill_mid_run():
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and _stored(store) < 40:
+            time.sleep(0.05)
+        os.kill(victim, signal.SIGKILL)
+        killed.append(_stored(store))
+
+    killer = threading.Thread(target=kill_mid_run, daemon=True)
+    killer.start()
+    summary = run(tmp_path, killable, game="nim", params={"pile": "12"}, bots=["random", "r2=random"],
+                  games=400, opening_plies=0, retries=1)
+    killer.join()
+    assert killed and killed[0] < 400  # killed mid-run
+    games = load_games(summary.path)
+    assert summary.stored == summary.total == 400 and list(games.game_id) == list(range(1, 401))
+    assert not summary.faults  # one counted loss at most per game, within retries
+    assert set(games.termination) == {"last_stone"}
+
+
 def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
     psutil = pytest.importorskip("psutil")
     values = dict(game="nim", params={"pile": "30"}, bots=["random", f"s={BROKEN}Slow:ms=5"], games=30, name="k",
