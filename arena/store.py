@@ -208,10 +208,7 @@ class Store:
             ResultsError: the stored settings differ (the message names the first difference),
                 or a write failed.
         """
-        try:
-            row = self.conn.execute("SELECT settings FROM tournament").fetchone()
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
+        row = next(iter(self._read("SELECT settings FROM tournament")), None)
         if row is not None:
             self._name_engines(id_names or {})
         if row is not None and extend:
@@ -230,10 +227,10 @@ class Store:
                 )
             return
         with transaction(self.conn, self.path):
-            row = dict(id=1, name=name, game=game, params=json.dumps(params), num_players=num_players, seed=seed,
-                       settings=json.dumps(settings), total_games=total_games,
-                       created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
-            self.conn.execute(insert_sql("tournament", row), row)
+            values = dict(id=1, name=name, game=game, params=json.dumps(params), num_players=num_players, seed=seed,
+                          settings=json.dumps(settings), total_games=total_games,
+                          created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+            self.conn.execute(insert_sql("tournament", values), values)
             rows = [dict(position=i, label=label, spec=spec, id_name=(id_names or {}).get(label))
                     for i, (label, spec) in enumerate(bots)]
             if rows:
@@ -246,10 +243,7 @@ class Store:
         Raises:
             ResultsError: the write failed.
         """
-        try:
-            missing = {label for (label,) in self.conn.execute("SELECT label FROM bots WHERE id_name IS NULL")}
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
+        missing = {label for (label,) in self._read("SELECT label FROM bots WHERE id_name IS NULL")}
         rows = [(name, label) for label, name in id_names.items() if label in missing]
         if rows:
             with transaction(self.conn, self.path):
@@ -261,18 +255,27 @@ class Store:
         Raises:
             ResultsError: the database cannot be read.
         """
-        try:
-            row = self.conn.execute("SELECT settings, total_games FROM tournament").fetchone()
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
+        row = next(iter(self._read("SELECT settings, total_games FROM tournament")), None)
         return None if row is None else (json.loads(row[0]), int(row[1]))
 
-    def done_ids(self) -> set[int]:
-        """Ids of the games already stored."""
+    def _read(self, sql: str) -> list[tuple]:
+        """The rows of one query.
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
         try:
-            return {r[0] for r in self.conn.execute("SELECT game_id FROM games")}
+            return self.conn.execute(sql).fetchall()
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
+
+    def done_ids(self) -> set[int]:
+        """Ids of the games already stored.
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        return {r[0] for r in self._read("SELECT game_id FROM games")}
 
     def results(self) -> list[StoredGame]:
         """Every stored game's outcome, in game-id order (plain rows: no pandas).
@@ -280,10 +283,7 @@ class Store:
         Raises:
             ResultsError: the database cannot be read.
         """
-        try:
-            rows = self.conn.execute("SELECT game_id, series, seats, ranks FROM games ORDER BY game_id").fetchall()
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
+        rows = self._read("SELECT game_id, series, seats, ranks FROM games ORDER BY game_id")
         return [StoredGame(int(g), int(s), tuple(json.loads(seats)), tuple(int(r) for r in json.loads(ranks)))
                 for g, s, seats, ranks in rows]
 
