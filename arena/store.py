@@ -1,4 +1,4 @@
-"""SQLite storage of tournaments (``docs/arena.md`` "Storage"); schema in the README.
+"""SQLite storage of tournaments (``docs/arena.md`` "Storage"); schema in ``docs/storage.md``.
 
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 ``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished

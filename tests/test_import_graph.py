@@ -11,7 +11,7 @@ modules), including ``TYPE_CHECKING`` ones. The test fails on:
   ``bots``), e.g. ``bots -> arena.engine -> bots``;
 - an import that runs upward against ``LAYERS`` or sideways between two layers of one rank.
 
-``LAYERS`` is the architecture (README "Architecture", ``docs/arena.md``): a module may import
+``LAYERS`` is the architecture (``docs/architecture.md``, ``docs/arena.md``): a module may import
 its own layer and the layers of a lower rank only. A new module must be placed in it.
 """
 
@@ -104,7 +104,7 @@ RUNTIME = {module_name(p): imports(p, type_only=False) for p in FILES}
 def layer(module: str) -> tuple[int, str]:
     best = max(((len(prefix), rank, name) for rank, name, prefixes in LAYERS for prefix in prefixes
                 if module == prefix or module.startswith(prefix + ".")), default=None)
-    assert best is not None, f"{module} is in no layer: place it in LAYERS (and the README's table)"
+    assert best is not None, f"{module} is in no layer: place it in LAYERS (and the table of docs/architecture.md)"
     return best[1], best[2]
 
 

@@ -187,7 +187,7 @@ def _progress_observers(console: Console) -> list[Observer]:
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:
     """What ``--bot`` did to the config file's field, in one line (options override the file's
-    keys, ``README.md`` "Tournaments"; ``[[engine]]`` tables have no option and stay)."""
+    keys, ``docs/tournaments.md`` "Tournaments"; ``[[engine]]`` tables have no option and stay)."""
     if not bot or not (values.get("bots") or values.get("engines")):
         return None
     parts = []

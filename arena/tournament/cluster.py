@@ -26,7 +26,7 @@ given up on the same way: the client never waits for ever on a frozen worker. A 
 up on gets work again once a game ends there (it recovered) or a new server joins at its
 address (a nanny's restart with a fixed ``--worker-port``). With ``local:N`` the scheduler is
 set up for this (``dask_connect.LOCAL_CONFIG``); a scheduler of one's own should be started
-with the same settings (README "Running on a cluster").
+with the same settings (``docs/tournaments.md`` "Running on a cluster").
 
 A scheduler that cannot be reached, is lost mid-run, or leaves no worker making progress is a
 ``ClusterError``: the games stored so far stay, and the same command resumes (on the cluster,

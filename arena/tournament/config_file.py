@@ -1,5 +1,5 @@
 """The TOML file of ``arena run --config``: the run's options, and ``[[engine]]`` tables that
-join external engines to the field (``docs/arena.md`` "Tournaments"; README "Your own engine").
+join external engines to the field (``docs/arena.md`` "Tournaments"; ``docs/guide.md`` "Your own engine").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Reaching the Dask cluster of ``arena run --cluster``: a scheduler by address, or a
 ``LocalCluster`` of N worker processes for ``local:N``; Dask's own warnings routed to the
-tournament log (README "Running on a cluster").
+tournament log (``docs/tournaments.md`` "Running on a cluster").
 """
 
 from __future__ import annotations

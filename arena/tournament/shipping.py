@@ -3,7 +3,7 @@ and the run's ``RemoteJob`` (``start_job``).
 
 A bot given by path (``path/to/file.py#Class``) reaches each worker as the module ``file``
 (workers joining later receive it too); one that cannot be shipped is refused with one line
-(README "Running on a cluster").
+(``docs/tournaments.md`` "Running on a cluster").
 """
 
 from __future__ import annotations

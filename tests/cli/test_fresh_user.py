@@ -66,7 +66,7 @@ def _stored_labels(results):
 
 @pytest.mark.parametrize("file_bots", [None, ["greedy"]])
 def test_config_engines_play_beside_command_line_bots(file_bots, tmp_path, capsys):
-    """README "Tournaments", TOML: options override the file's keys; ``--bot`` replaces ``bots``
+    """docs/tournaments.md "Tournaments", TOML: options override the file's keys; ``--bot`` replaces ``bots``
     but the ``[[engine]]`` tables, which no option gives, stay in the field (with a note)."""
     config = _engine_toml(tmp_path / "e.toml", file_bots)
     results = tmp_path / "r"
