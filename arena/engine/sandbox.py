@@ -111,8 +111,11 @@ class Sandbox:
         mount namespace where it is a tmpfs of ``TMP_BYTES`` owned by that user, mounted on the
         cell's directory (the working directory) and on ``/tmp`` (``TMPDIR=/tmp``), gone with
         the engine's last process; the directory of a bot file of ``command`` under ``/tmp`` is
-        mounted back in it, read-only. Else, or where the namespace cannot be made, ``TMPDIR`` is
-        the cell's ``tmp`` directory (the parent-death signal is ``arena.engine.process``'s)."""
+        mounted back in it, read-only. When the engine's Python, its installation or the arena's
+        code lie under ``/tmp`` (``_runs_from_tmp``: a checkout or a virtual environment there),
+        ``/tmp`` stays the machine's and ``TMPDIR`` is the private tmpfs. Else, or where the
+        namespace cannot be made, ``TMPDIR`` is the cell's ``tmp`` directory (the parent-death
+        signal is ``arena.engine.process``'s)."""
         base = _address_space()
         memory = None if self.memory_limit is None else base + self.memory_limit * 2**20
         nproc, group, libc = self.max_processes, reaper.cgroup(), _libc()
@@ -120,7 +123,8 @@ class Sandbox:
         mounts = None
         if cell is not None and user is not None and libc is not None:
             options = f"size={TMP_BYTES},nr_inodes=4096,mode=0700,uid={user.uid},gid={user.gid}".encode()
-            mounts = _Mounts(libc, options, cell.workdir.encode(), _bot_dir(command or []))
+            mounts = _Mounts(libc, options, cell.workdir.encode(), _bot_dir(command or []),
+                             not _runs_from_tmp(command or []))
         fallback = None if cell is None else os.path.join(cell.workdir, "tmp")
 
         def limit() -> None:  # between fork and exec: no imports, no allocation to speak of
@@ -131,7 +135,7 @@ class Sandbox:
             resource.setrlimit(resource.RLIMIT_FSIZE, (TMP_BYTES, TMP_BYTES))
             reaper.join(group)
             if mounts is not None and mounts.make():
-                os.putenv("TMPDIR", "/tmp")
+                os.putenv("TMPDIR", "/tmp" if mounts.hide_tmp else os.fsdecode(mounts.workdir))
             elif fallback is not None:
                 os.putenv("TMPDIR", fallback)
         return limit
@@ -186,6 +190,19 @@ def _bot_dir(command: list[str]) -> bytes | None:
     return (path if folder == "/tmp" else folder).encode()
 
 
+def _runs_from_tmp(command: list[str]) -> bool:
+    """Whether what an engine needs to start lies under ``/tmp``, which its private tmpfs would
+    hide: the program of ``command``, this Python's installation (``sys.prefix``,
+    ``sys.base_prefix``), an entry of ``sys.path`` (the arena's code among them)."""
+    paths = [shutil.which(command[0]) or command[0]] if command else []
+    paths += [sys.prefix, sys.base_prefix, *(p for p in sys.path if p)]
+    for path in paths:
+        real = os.path.realpath(path)
+        if real == "/tmp" or real.startswith("/tmp/"):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class _Mounts:
     """The private directory of an engine as its own mount namespace (``Sandbox.preexec``)."""
@@ -194,6 +211,8 @@ class _Mounts:
     options: bytes
     workdir: bytes
     keep: bytes | None
+    #: bind the tmpfs on ``/tmp`` too (else ``/tmp`` stays the machine's: ``_runs_from_tmp``)
+    hide_tmp: bool = True
 
     def make(self) -> bool:
         """In a child about to ``exec``, as root: a new mount namespace, a tmpfs (``options``:
@@ -207,6 +226,8 @@ class _Mounts:
             if libc.mount(b"tmpfs", self.workdir, b"tmpfs", _MS_NOSUID | _MS_NODEV, self.options) != 0:
                 return False
             os.chdir(self.workdir)  # the tmpfs (the directory under it is hidden from here on)
+            if not self.hide_tmp:
+                return True
             if libc.mount(b".", b"/tmp", None, _MS_BIND, None) != 0:
                 return False
             if self.keep is not None:
