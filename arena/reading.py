@@ -201,7 +201,9 @@ def load_tournament(db: Any) -> dict[str, Any]:
     """The tournament's settings: ``name``, ``game``, ``params`` (dict), ``num_players``,
     ``seed``, ``settings`` (dict), ``bots`` (label -> spec, field order), ``id_names``
     (label -> an engine's ``id name``, for the bots that have one; none in a store written
-    before the column existed), ``total_games``, ``created``.
+    before the column existed), ``versions`` (label -> ``bot``, the label without version,
+    ``version`` (1-based), ``digest`` and ``code`` (``None`` for a bot stored before versions
+    and not run since), ``arena.tournament.members``), ``total_games``, ``created``.
 
     Raises:
         ResultsError: unreadable, corrupt, foreign or empty database.
@@ -210,14 +212,21 @@ def load_tournament(db: Any) -> dict[str, Any]:
         row = conn.execute("SELECT name, game, params, num_players, seed, settings, total_games, created "
                            "FROM tournament").fetchone()
         bots = conn.execute("SELECT label, spec FROM bots ORDER BY position").fetchall()
-        named = "id_name" in {r[1] for r in conn.execute("PRAGMA table_info(bots)")}
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(bots)")}
         id_names = dict(conn.execute("SELECT label, id_name FROM bots WHERE id_name IS NOT NULL ORDER BY position")
-                        .fetchall()) if named else {}
+                        .fetchall()) if "id_name" in columns else {}
+        versions = {label: {"bot": bot or label, "version": version or 1, "digest": digest,
+                            "code": None if code is None else json.loads(code)}
+                    for label, bot, version, digest, code in conn.execute(
+                        "SELECT label, bot, version, digest, code FROM bots ORDER BY position")} \
+            if "digest" in columns else {label: {"bot": label, "version": 1, "digest": None, "code": None}
+                                         for label, _ in bots}
     if row is None:
         raise ResultsError("results database has no tournament recorded")
     name, game, params, k, seed, settings, total, created = row
     return {"name": name, "game": game, "params": json.loads(params), "num_players": k, "seed": seed,
-            "settings": json.loads(settings), "bots": dict(bots), "id_names": id_names, "total_games": total,
+            "settings": json.loads(settings), "bots": dict(bots), "id_names": id_names, "versions": versions,
+            "total_games": total,
             "created": created}
 
 

@@ -22,7 +22,7 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -79,6 +79,36 @@ class StoredGame:
     series: int
     seats: tuple[str, ...]
     ranks: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Member:
+    """One stored version of a bot (a row of the ``bots`` table).
+
+    Attributes:
+        position: 0-based order in which the versions joined the tournament.
+        label: the label its games are stored under (``version_label``).
+        spec: the spec text it was given as.
+        bot: the bot's label without version (``None``: stored before versions).
+        version: 1-based (``None``: stored before versions).
+        digest: ``Identity.digest`` (``None``: stored before versions).
+        code: ``Identity.code`` (``None``: stored before versions).
+        id_name: an engine's ``id name``.
+    """
+
+    position: int
+    label: str
+    spec: str
+    bot: str | None = None
+    version: int | None = None
+    digest: str | None = None
+    code: dict[str, Any] | None = None
+    id_name: str | None = None
+
+    @property
+    def base(self) -> str:
+        """The bot's label without version."""
+        return self.bot or self.label
 
 
 class Store:
@@ -210,7 +240,7 @@ class Store:
         """
         row = next(iter(self._read("SELECT settings FROM tournament")), None)
         if row is not None:
-            self._name_engines(id_names or {})
+            self.name_engines(id_names or {})
         if row is not None and extend:
             with transaction(self.conn, self.path):
                 self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
@@ -236,7 +266,18 @@ class Store:
             if rows:
                 self.conn.executemany(insert_sql("bots", rows[0]), rows)
 
-    def _name_engines(self, id_names: dict[str, str]) -> None:
+    def set_settings(self, settings: dict, total_games: int) -> None:
+        """Give the stored tournament these settings and total (the caller checked that they
+        decide the same games: ``arena.tournament.config.settings_difference``).
+
+        Raises:
+            ResultsError: the write failed.
+        """
+        with transaction(self.conn, self.path):
+            self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
+                              (json.dumps(settings), total_games))
+
+    def name_engines(self, id_names: dict[str, str]) -> None:
         """Store the ``id name`` of engines a stored tournament has none for (one written
         before the column existed, or before the engine said one).
 
@@ -287,6 +328,50 @@ class Store:
         return [StoredGame(int(g), int(s), tuple(json.loads(seats)), tuple(int(r) for r in json.loads(ranks)))
                 for g, s, seats, ranks in rows]
 
+    def members(self) -> list[Member]:
+        """Every stored bot version, in the order they joined (``bots`` rows).
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        rows = self._read("SELECT position, label, spec, bot, version, digest, code, id_name FROM bots "
+                          "ORDER BY position")
+        return [Member(int(p), label, spec, bot, None if v is None else int(v), digest,
+                       None if code is None else json.loads(code), id_name)
+                for p, label, spec, bot, v, digest, code, id_name in rows]
+
+    def add_members(self, new: Sequence[Member], adopted: Sequence[Member] = ()) -> None:
+        """Store new bot versions, and give members stored before versions (same label) their
+        first version, in one transaction.
+
+        Raises:
+            ResultsError: the write failed (nothing changed).
+        """
+        if not new and not adopted:
+            return
+        with transaction(self.conn, self.path):
+            self.conn.executemany(
+                "INSERT INTO bots (position, label, spec, bot, version, digest, code, id_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [_member_row(m) for m in new])
+            self.conn.executemany(
+                "UPDATE bots SET bot = ?, version = ?, digest = ?, code = ?, id_name = coalesce(id_name, ?) "
+                "WHERE label = ?", [(m.bot, m.version, m.digest, json.dumps(m.code), m.id_name, m.label)
+                                    for m in adopted])
+
+    def drop_members(self, labels: Iterable[str]) -> None:
+        """Remove stored bot versions that played no stored game (a refused run's new ones).
+
+        Raises:
+            ResultsError: the write failed.
+        """
+        labels = list(labels)
+        if not labels:
+            return
+        played = {lab for (seats,) in self._read("SELECT DISTINCT seats FROM games") for lab in json.loads(seats)}
+        with transaction(self.conn, self.path):
+            self.conn.executemany("DELETE FROM bots WHERE label = ?", [(lab,) for lab in labels if lab not in played])
+
     def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
                  start: str | None = None) -> None:
         """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
@@ -324,6 +409,11 @@ class Store:
                                       f"({', '.join('?' * len(MOVE_FIELDS))})", moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
+
+
+def _member_row(m: Member) -> tuple:
+    return (m.position, m.label, m.spec, m.bot, m.version, m.digest, None if m.code is None else json.dumps(m.code),
+            m.id_name)
 
 
 def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool) -> None:

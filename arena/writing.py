@@ -2,7 +2,9 @@
 rows of one game, the one-transaction helper and the upgrade of a store written by an earlier
 arena. ``arena.store.Store`` uses them; ``arena.reading`` reads what they write.
 
-Tables: ``tournament`` (one row), ``bots`` (an engine's ``id name`` in ``id_name``), ``games``
+Tables: ``tournament`` (one row), ``bots`` (one row per bot version: ``label`` as its games
+store it, ``bot`` and ``version``, the ``digest`` and ``code`` of ``arena.tournament.members``;
+an engine's ``id name`` in ``id_name``), ``games``
 (one row per finished game, with ``moves_hash``), ``moves`` (one row per ply and seat),
 ``series`` (the position text a series started from, for a series of an openings file only;
 stores written before it existed have no such table, and ``arena.reading.load_series_start``
@@ -34,7 +36,8 @@ CREATE TABLE tournament (
     id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, game TEXT NOT NULL,
     params TEXT NOT NULL, num_players INTEGER NOT NULL, seed INTEGER NOT NULL,
     settings TEXT NOT NULL, total_games INTEGER NOT NULL, created TEXT NOT NULL);
-CREATE TABLE bots (position INTEGER NOT NULL, label TEXT PRIMARY KEY, spec TEXT NOT NULL, id_name TEXT);
+CREATE TABLE bots (position INTEGER NOT NULL, label TEXT PRIMARY KEY, spec TEXT NOT NULL, id_name TEXT,
+    bot TEXT, version INTEGER, digest TEXT, code TEXT);
 CREATE TABLE games (
     game_id INTEGER PRIMARY KEY, series INTEGER NOT NULL, seed INTEGER NOT NULL,
     seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
@@ -50,6 +53,8 @@ CREATE TABLE series (series INTEGER PRIMARY KEY, start TEXT NOT NULL);
 """
 #: The ``bots`` table's column of an engine's ``id name``, for stores created before it (``upgrade``).
 BOTS_ID_NAME = "ALTER TABLE bots ADD COLUMN id_name TEXT"
+#: The ``bots`` table's version columns (``arena.tournament.members``), for stores created before them.
+BOTS_VERSION_COLUMNS = (("bot", "TEXT"), ("version", "INTEGER"), ("digest", "TEXT"), ("code", "TEXT"))
 #: The ``series`` table, for stores created before it (``upgrade``).
 SERIES_TABLE = "CREATE TABLE IF NOT EXISTS series (series INTEGER PRIMARY KEY, start TEXT NOT NULL)"
 #: Insert a series' start; the first one written stays.
@@ -138,7 +143,8 @@ class transaction:
 def upgrade(conn: sqlite3.Connection, path: Path) -> None:
     """Bring a store written by an earlier arena up to this schema when a run opens it: the
     ``moves_hash`` column and index (``_add_hashes``), the ``series`` table, the ``bots``
-    table's ``id_name`` column. A report only reads, and falls back (``arena.reading``).
+    table's ``id_name`` column and version columns (``bot``, ``version``, ``digest``, ``code``:
+    ``NULL`` until the run gives its bots their first version). A report only reads, and falls back (``arena.reading``).
 
     Raises:
         ResultsError: the write failed (nothing changed).
@@ -147,9 +153,15 @@ def upgrade(conn: sqlite3.Connection, path: Path) -> None:
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='series'").fetchone():
         with transaction(conn, path):
             conn.execute(SERIES_TABLE)
-    if "id_name" not in {row[1] for row in conn.execute("PRAGMA table_info(bots)")}:
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(bots)")}
+    if "id_name" not in columns:
         with transaction(conn, path):
             conn.execute(BOTS_ID_NAME)
+    missing = [(name, kind) for name, kind in BOTS_VERSION_COLUMNS if name not in columns]
+    if missing:
+        with transaction(conn, path):
+            for name, kind in missing:
+                conn.execute(f"ALTER TABLE bots ADD COLUMN {name} {kind}")
 
 
 @contextlib.contextmanager

@@ -143,10 +143,16 @@ def _prefixes() -> dict[str, Callable[[str], type] | str]:
     return found
 
 
-def _prefix_of(kind: str) -> str | None:
+def prefix_of(kind: str) -> str | None:
     """The registered prefix kind of ``kind`` (``exec`` of ``exec:./engine``), or None."""
     head, colon, _ = kind.partition(":")
     return head if colon and head not in _BUILTIN and head in _prefixes() else None
+
+
+def builtin(kind: str) -> bool:
+    """Whether ``kind`` is a built-in bot kind (``random``, ``alphabeta``...; not a registered,
+    installed or file kind)."""
+    return kind in _BUILTIN
 
 
 def names() -> list[str]:
@@ -272,7 +278,7 @@ def bot_class(kind: str) -> type:
     Raises:
         BotSpecError: unknown kind, unimportable module or missing class.
     """
-    prefix = _prefix_of(kind) if ":" in kind else None
+    prefix = prefix_of(kind) if ":" in kind else None
     if prefix is not None:  # e.g. exec:COMMAND, an engine process (docs/engine-protocol.md)
         return _load(_prefixes()[prefix])(kind[len(prefix) + 1:])
     target = _BUILTIN.get(kind) or _registry().get(kind)
@@ -333,7 +339,7 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
         bot.label = parsed.label
     except AttributeError:
         pass
-    if ":" in parsed.kind and _prefix_of(parsed.kind) is not None and callable(getattr(bot, "probe", None)):
+    if ":" in parsed.kind and prefix_of(parsed.kind) is not None and callable(getattr(bot, "probe", None)):
         bot.probe()  # an engine: start it once, so no handshake or an unknown option is a spec error now
     return bot
 

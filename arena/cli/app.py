@@ -31,7 +31,7 @@ app = typer.Typer(
 )
 
 #: Command modules under arena.cli; each defines ``register(app)``.
-COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "replay", "export", "report", "engine"]
+COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "list", "replay", "export", "report", "engine"]
 
 
 def _version(value: bool) -> None:

@@ -28,6 +28,10 @@ def report(
                               "(default: off; FILE defaults to <results>/NAME.html)."),
     file: Optional[Path] = typer.Argument(
         None, metavar="FILE", help="Where --html writes (default <results>/NAME.html)."),
+    bots: Optional[str] = typer.Option(
+        None, "--bots", metavar="A,B,...",
+        help="Report only the games among these bots (comma-separated labels; a bot's name stands for all its "
+             "versions, NAME@N for one; default: every stored game)."),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
@@ -41,8 +45,14 @@ def report(
     if file is not None and not html:
         raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html "
                           "(arena report NAME --html FILE)")
+    if bots is not None and (html or games is not None) and file is None:
+        raise ConfigError("--bots with --html needs the page's FILE (arena report NAME --bots a,b --html FILE): "
+                          "NAME.html covers every stored game")
     path = resolve(name, results)
-    data = load(path)
+    field = None if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
+    if field is not None and not field:
+        raise ConfigError("--bots needs at least one bot label, e.g. --bots me,greedy")
+    data = load(path, bots=field)
     if games is not None and not json_out:  # a bad selection stops before anything is printed or written
         from arena.reports.html import check_stored, parse_game_ids
 
@@ -52,7 +62,9 @@ def report(
         return
     console = make_console()
     print_tables(data, console, section or None)
-    if write:
+    if write and field is not None:
+        console.print("[dim]--bots: no files written (NAME.report.md and the CSV files cover every stored game)[/]")
+    elif write:
         paths = write_files(data, path.parent)
         console.print(f"[dim]wrote {paths[0]} and {len(paths) - 1} CSV files[/]")
     if html or games is not None:

@@ -113,10 +113,11 @@ def run(
     if note:
         err.print(note, markup=False, highlight=False)
     with _console_log(err if verbose else None):
-        summary = run_tournament(cfg, () if quiet else _progress_observers(err))
+        summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-                  f"{summary.stored}/{summary.total} stored in {summary.path}"
+                  f"{summary.done}/{summary.total} stored in {summary.path}"
+                  + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
                   + (f"; faults: {faults}" if faults else ""))
     if summary.mismatches:
         console.print(f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as "
@@ -135,6 +136,18 @@ def run(
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
     console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
+
+
+def _notes(console: Console) -> Observer:
+    """Prints the run's notes on its bots' versions (``RunStart.notes``: a changed bot played
+    again as a new version) on ``console``, one line each, before the first game."""
+    from arena.tournament.observers import Observer, RunStart
+
+    class Notes(Observer):
+        def started(self, start: RunStart) -> None:
+            for line in start.notes:
+                console.print(line, markup=False, highlight=False)
+    return Notes()
 
 
 def _progress_observers(console: Console) -> list[Observer]:
@@ -172,7 +185,7 @@ def _progress_observers(console: Console) -> list[Observer]:
                                transient=False)
                 bar.start()
                 self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
-                                               completed=len(self.start.stored))
+                                               completed=self.start.done)
             bar, task = self.drawn
             line = self.line.line()
             bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept

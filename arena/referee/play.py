@@ -47,12 +47,17 @@ def derive_seed(seed: int, *parts: Any) -> int:
 
 
 #: The current seeding scheme (stored with a tournament's settings as ``seeding``).
+#: 3: as 2, and a pairing's series take their seeds and seat orders from its bots' names in
+#: sorted order (``arena.tournament.series.oriented``): a pairing plays the same games in any
+#: field, whatever the order its bots were given or joined in, and every version of a bot
+#: plays the same series (its name without version).
 #: 2: a bot's seed is ``derive_seed(seed, "bot", index, label)``: series seed, the game's 0-based
-#: index in its series, the bot's label (``docs/statistics.md`` "Games must be distinct").
+#: index in its series, the bot's label (``docs/statistics.md`` "Games must be distinct"); a
+#: pairing in the order its bots joined the tournament.
 #: 1: ``derive_seed(seed, "bot", seat)`` (before: two copies of a stochastic bot in a series
 #: replayed one game with the seats swapped); kept only to finish tournaments stored with it.
-SEEDING = 2
-SEEDINGS = (1, 2)
+SEEDING = 3
+SEEDINGS = (1, 2, 3)
 
 
 def bot_seeds(seed: int, index: int, labels: Sequence[str], seeding: int = SEEDING) -> tuple[int, ...]:
@@ -63,12 +68,12 @@ def bot_seeds(seed: int, index: int, labels: Sequence[str], seeding: int = SEEDI
         seed: the series seed (the game's stored ``seed``).
         index: the game's 0-based index in its series (its seat order's place in the rotation).
         labels: bot labels by 0-based seat (unique within a tournament).
-        seeding: 2 (current) or 1 (tournaments stored before scheme 2).
+        seeding: 3 (current; its bot seeds as 2's), 2 or 1 (tournaments stored before them).
 
     Raises:
         ValueError: an unknown scheme.
     """
-    if seeding == 2:
+    if seeding in (2, 3):
         return tuple(derive_seed(seed, "bot", index, label) for label in labels)
     if seeding == 1:
         return tuple(derive_seed(seed, "bot", seat) for seat in range(len(labels)))

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -160,14 +160,16 @@ class ReportData:
         return frame[["game_id", "label", "mu", "sigma", "conservative", "games"]]
 
 
-def load(db_path: str | Path, moves: bool = True) -> ReportData:
+def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = None) -> ReportData:
     """Load a tournament's games (with ``fault_detail``), settings, the per-bot search sums
     (``moves``; SQL, no move row loaded), the answers of puzzle races and the TrueSkill
     ratings (the stored incremental state plus the games beyond it; a missing or stale state
-    is rebuilt and stored once), through one read-only connection.
+    is rebuilt and stored once), through one read-only connection. ``bots``: report only the
+    games among these bots (``restrict``).
 
     Raises:
         ResultsError: the file is missing, corrupt, or not an arena results database.
+        ConfigError: a name in ``bots`` that is no stored bot.
     """
     from arena import aggregates, rating_state, store  # the layer below reports; imported late to keep imports light
 
@@ -196,7 +198,36 @@ def load(db_path: str | Path, moves: bool = True) -> ReportData:
         raise ResultsError(f"cannot read results database {str(path)!r}: {one_line(exc)}") from exc
     finally:
         conn.close()
-    return data
+    return data if bots is None else restrict(data, bots)
+
+
+def restrict(data: ReportData, bots: Sequence[str]) -> ReportData:
+    """The report of the games among ``bots`` only (``arena report NAME --bots a,b,c``): each
+    name a stored label (``me``, ``me@2``), ``NAME@1`` for a bot's first version, or a bot's
+    name, meaning all its versions. The TrueSkill ratings are computed again over those games;
+    a bot's search figures stay those of all its stored games.
+
+    Raises:
+        ConfigError: a name that is no stored bot (the message lists the stored ones).
+    """
+    tour = data.tournament
+    versions = tour.get("versions") or {label: {"bot": label, "version": 1} for label in data.order}
+    chosen: set[str] = set()
+    for name in bots:
+        base, at, number = name.rpartition("@")
+        matches = [lab for lab, v in versions.items() if lab == name or v.get("bot") == name
+                   or (at and number.isdigit() and v.get("bot") == base and int(v.get("version") or 1) == int(number))]
+        if not matches:
+            raise ConfigError(f"no bot {name!r} in tournament {data.name!r}; stored: {', '.join(versions)} "
+                              "(a bot's name stands for all its versions, NAME@N for one)")
+        chosen.update(matches)
+    code, values = coded.codes(data.games, "seats")
+    keep = np.array([set(v) <= chosen for v in values], dtype=bool)[code] if len(values) else np.zeros(0, bool)
+    games = data.games[keep].reset_index(drop=True)
+    tournament = {**tour, "bots": {k: v for k, v in (tour.get("bots") or {}).items() if k in chosen}}
+    search = None if data.search is None else {k: v for k, v in data.search.items() if k in chosen}
+    moves = data.moves[data.moves["game_id"].isin(games["game_id"])] if "game_id" in data.moves else data.moves
+    return ReportData(games, moves, tournament, data.sprt, data.path, search, None)
 
 
 def _with_engines(board: pd.DataFrame, id_names: dict[str, str]) -> pd.DataFrame:

@@ -163,14 +163,16 @@ def _hashed(game: str, identity: dict[str, Any]) -> str:
     return f"{game}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
 
-#: stored keys that may differ when a tournament is resumed (``settings_difference``)
-RESUMABLE = ("games", "seeding")
+#: stored keys that may differ when a tournament is resumed (``settings_difference``): more or
+#: fewer games per pairing, the seeding scheme (the stored one is kept), the field (its members)
+RESUMABLE = ("games", "seeding", "bots")
 
 
 def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | None:
     """The first key (sorted) on which stored and new settings decide different games, or
-    ``None``. ``games`` (extension) and ``seeding`` (the stored scheme is kept) are not
-    compared; a later field missing on one side stands for its default.
+    ``None``. ``games`` (extension), ``seeding`` (the stored scheme is kept) and ``bots`` (the
+    field: a tournament's members, ``arena.tournament.members``) are not compared; a later
+    field missing on one side stands for its default.
     """
     defaults = {f.name: _default(f) for f in fields(TournamentConfig) if f.name not in TournamentConfig.BASE_IDENTITY}
     normal = json.loads(json.dumps(defaults, default=str))

@@ -12,6 +12,7 @@ installed kinds are checked here as in-process ones.
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import time
@@ -20,7 +21,7 @@ import arena.errors
 from arena.engine.protocol import STARTUP_TIMEOUT
 from arena.errors import ArenaError, BotSpecError
 from arena.games import Game
-from bots.registry import BotSpec, check_field, make
+from bots.registry import BotSpec, builtin, check_field, make, prefix_of
 
 #: seconds a bot's import and constructor may take in the field check (an engine's start-up time)
 LOAD_TIMEOUT = STARTUP_TIMEOUT
@@ -32,13 +33,16 @@ def isolated_file(spec: BotSpec, isolation: str) -> bool:
     return isolation == "process" and "#" in spec.kind and not spec.kind.startswith("exec:")
 
 
-def check_bots(specs: list[BotSpec], game: Game, isolation: str, timeout: float | None = None) -> dict[str, str]:
+def check_bots(specs: list[BotSpec], game: Game, isolation: str,
+               timeout: float | None = None) -> dict[str, dict[str, object]]:
     """Check the field in a child process: each bot not left to its engine (``isolated_file``)
     can play ``game`` and can be made (``timeout`` seconds each, import and constructor;
     ``None``: ``LOAD_TIMEOUT``).
 
     Returns:
-        label -> the ``id name`` an engine bot (``exec:``) told at its probe, for those that did.
+        label -> what the child learnt of the bot: ``id_name``, the ``id name`` an engine bot
+        (``exec:``) told at its probe; ``code``, an installed class's module identity
+        (``arena.tournament.members.module_code``), for the bots that have them.
 
     Raises:
         BotSpecError: a bot that cannot be made, cannot play the game, or is not made within
@@ -67,7 +71,8 @@ def check_bots(specs: list[BotSpec], game: Game, isolation: str, timeout: float 
 
 
 def _child(specs: list[BotSpec], game: Game, out: int) -> None:
-    """Check each spec; write ``ok [ID NAME]\\n`` after each, or ``error CLASS MESSAGE\\n`` and stop."""
+    """Check each spec; write ``ok [JSON]\\n`` after each (``_facts``), or ``error CLASS MESSAGE\\n``
+    and stop."""
     code = 0
     made = []  # kept until the child is killed: a bot whose __del__ blocks never holds up the check
     try:
@@ -75,8 +80,8 @@ def _child(specs: list[BotSpec], game: Game, out: int) -> None:
             try:
                 check_field([spec], game)
                 made.append(make(spec))
-                name = getattr(made[-1], "id_name", None)
-                line = "ok" + (" " + " ".join(name.split()) if isinstance(name, str) and name.strip() else "")
+                facts = _facts(spec, made[-1])
+                line = "ok" + (" " + json.dumps(facts) if facts else "")
             except ArenaError as exc:
                 line = f"error {type(exc).__name__} {' '.join(str(exc).split())}"
             except Exception as exc:  # noqa: BLE001 - a broken constructor: the bot's error, one line
@@ -90,10 +95,24 @@ def _child(specs: list[BotSpec], game: Game, out: int) -> None:
     os._exit(code)
 
 
-def _wait(specs: list[BotSpec], read: int, timeout: float) -> dict[str, str]:
-    """Read the child's lines, one bot at a time, each within ``timeout`` seconds; the engines'
-    id names by label."""
-    buffer, names = b"", {}
+def _facts(spec: BotSpec, bot: object) -> dict[str, object]:
+    """What the runner learns of a made bot: an engine's ``id name``; an installed (not built-in,
+    not file, not prefix) class's module identity."""
+    from arena.tournament.members import module_code
+    facts: dict[str, object] = {}
+    name = getattr(bot, "id_name", None)
+    if isinstance(name, str) and name.strip():
+        facts["id_name"] = " ".join(name.split())
+    if not builtin(spec.kind) and "#" not in spec.kind and not (":" in spec.kind and prefix_of(spec.kind)):
+        facts["code"] = module_code(type(bot))
+    return facts
+
+
+def _wait(specs: list[BotSpec], read: int, timeout: float) -> dict[str, dict[str, object]]:
+    """Read the child's lines, one bot at a time, each within ``timeout`` seconds; what the
+    child learnt of each bot (``_facts``), by label."""
+    buffer = b""
+    names: dict[str, dict[str, object]] = {}
     for spec in specs:
         deadline = time.monotonic() + timeout
         while b"\n" not in buffer:
@@ -109,7 +128,7 @@ def _wait(specs: list[BotSpec], read: int, timeout: float) -> dict[str, str]:
         text = line.decode("utf-8", "replace")
         if text == "ok" or text.startswith("ok "):
             if text[3:]:
-                names[spec.label] = text[3:]
+                names[spec.label] = json.loads(text[3:])
             continue
         _, name, message = (text.split(" ", 2) + ["", ""])[:3]
         cls = getattr(arena.errors, name, None)

@@ -79,7 +79,8 @@ class MatchLine(Observer):
         if start.num_players == 2 and len(start.labels) == 2:
             self.watch = MatchWatch((start.labels[0], start.labels[1]))
             for g in start.stored:
-                self.watch.add(g.series, g.seats, g.ranks)
+                if start.schedule.owns(g):  # not an earlier version's games, nor another bot's
+                    self.watch.add(g.series, g.seats, g.ranks)
 
     def stored(self, result: Result) -> None:
         if self.watch is not None:

@@ -40,9 +40,12 @@ SAVE_EVERY = 1.0
 
 @dataclass(frozen=True)
 class RunStart:
-    """A run about to play: ``name``; ``labels`` of the field in field order; ``num_players``
-    seats per game; ``stored`` games in game-id order (an earlier run's); ``total`` games
-    planned; the ``schedule`` deciding the games."""
+    """A run about to play: ``name``; ``labels`` of the field in field order (each bot's version
+    label); ``num_players`` seats per game; ``stored`` games in game-id order (an earlier run's,
+    the tournament's whole store: earlier versions and bots outside today's field too);
+    ``total`` games the schedule plans; the ``schedule`` deciding the games; ``done``: the
+    schedule's games among those stored; ``notes``: one line each on the bots' versions (a
+    changed bot played again as a new version)."""
 
     name: str
     labels: tuple[str, ...]
@@ -50,22 +53,26 @@ class RunStart:
     stored: list[StoredGame]
     total: int
     schedule: Schedule
+    done: int = 0
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
 class RunSummary:
-    """What a run did: ``played`` now, ``stored`` in all, ``total`` planned; ``seconds`` wall."""
+    """What a run did: ``played`` now, ``stored`` in all (the tournament's store), ``total`` the
+    schedule planned and ``done`` of them stored; ``seconds`` wall."""
 
     name: str
     path: Path
     total: int
     stored: int
     played: int = 0
+    done: int = 0
     seconds: float = 0.0
     interrupted: bool = False
     workers_replaced: int = 0
     faults: dict[str, int] = field(default_factory=dict)
-    #: one line on how the stored tournament was resumed (extended, or asked for fewer games)
+    #: how the stored tournament was resumed (bot versions, extended, asked for fewer games), or None
     note: str | None = None
     sprt: dict | None = None  # the SPRT's state (``arena.stats.sprt.SprtTally.state``) with --sprt
     #: games whose worker record the runner's replay contradicted (``arena.referee.check``)

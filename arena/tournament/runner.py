@@ -33,9 +33,10 @@ from arena.games import Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
 from arena.referee import SEEDING, referee_check
-from arena.store import Store, StoredGame, save_sprt
+from arena.store import Member, Store, StoredGame, save_sprt
 from arena.store_files import PRIVATE_MODE, db_path
 from arena.tournament.field_check import check_bots
+from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.pairing import check_format
@@ -46,7 +47,7 @@ from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
 from bots.registry import BotSpec
 
-__all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament"]
+__all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament", "versioned"]
 
 #: makes a format's schedule from the game, the field's labels and the series settings (a
 #: ``Schedule`` subclass is one)
@@ -61,8 +62,10 @@ WINDOW_PER_WORKER = 2 * PREFETCH_MAX
 @dataclass(frozen=True)
 class Plan:
     """A tournament before it is played: its name, game, field (label -> spec, field order),
-    schedule, the settings stored with it, and its engines' ``id name`` (label -> name, for
-    the ``exec:`` bots that said one at their probe)."""
+    schedule, the settings stored with it, its engines' ``id name`` (label -> name, for the
+    ``exec:`` bots that said one at their probe) and each bot's identity (label ->
+    ``members.Identity``). Once the stored tournament is open (``versioned``), the labels are
+    those of the bots' versions (``me@2``)."""
 
     name: str
     game: Game
@@ -70,6 +73,7 @@ class Plan:
     schedule: Schedule
     settings: dict[str, Any]
     id_names: dict[str, str] = field(default_factory=dict)
+    identities: dict[str, Identity] = field(default_factory=dict)
 
     @property
     def tasks(self) -> list[GameTask]:
@@ -84,14 +88,25 @@ class Plan:
         return self.schedule.tasks
 
 
-def series_settings(cfg: TournamentConfig, seeding: int = SEEDING) -> SeriesSettings:
-    """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme).
+def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[str, str] | None = None,
+                    order: Sequence[str] = ()) -> SeriesSettings:
+    """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme; ``names``: a
+    version's label -> the bot's label; ``order``: the bots' labels in the order they joined,
+    used by seeding schemes before 3).
 
     Raises:
         ConfigError: unknown seat rotation or openings order.
     """
+    versions = tuple((label, name) for label, name in (names or {}).items() if label != name)
     return SeriesSettings(cfg.games, cfg.seed, cfg.opening_plies, check_rotation(cfg.seat_rotation),
-                          tuple(cfg.openings), check_openings_order(cfg.openings_order), seeding)
+                          tuple(cfg.openings), check_openings_order(cfg.openings_order), seeding, versions,
+                          tuple(order) if seeding < 3 else ())
+
+
+def _schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], settings: SeriesSettings,
+              factory: ScheduleFactory | None) -> Schedule:
+    return (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if factory is None
+            else factory(game, labels, settings))
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
@@ -101,7 +116,8 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
 
     The bots are checked in a child process (``field_check.check_bots``), each within
     ``field_check.LOAD_TIMEOUT`` seconds; with ``--isolation process`` a bot file is never
-    imported here (its engine's start-up probe checks it, ``check_isolated``).
+    imported here (its engine's start-up probe checks it, ``check_isolated``). Each bot's
+    identity (``members.identify``: its spec and a digest of its code) is taken now.
 
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, a
@@ -111,41 +127,61 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
     # in a child with a timeout (an isolated bot file: by its engine); an engine's ``id name``, told at its probe
-    id_names = check_bots(specs, game, cfg.isolation)
+    facts = check_bots(specs, game, cfg.isolation)
+    id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
+    identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
     labels = [s.label for s in specs]
-    settings = series_settings(cfg, SEEDING if seeding is None else seeding)
-    made = (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if schedule is None
-            else schedule(game, labels, settings))
-    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings(), id_names)
+    made = _schedule(cfg, game, labels, series_settings(cfg, SEEDING if seeding is None else seeding), schedule)
+    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings(), id_names, identities)
 
 
-def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any],
-           factory: ScheduleFactory | None = None) -> tuple[Plan, str | None]:
-    """The plan of a run on a stored tournament, and a note for the user (or ``None``)
-    (``factory``: as ``plan``'s ``schedule``).
+def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan, str | None]:
+    """The settings of a run on a stored tournament, and a note for the user (or ``None``).
 
-    The stored settings stay the tournament's (a larger ``games`` raises their ``games``); the
-    schedule uses the stored bot seeding scheme (``seeding``, 1 when absent: stored before it).
+    The stored settings stay the tournament's (a larger ``games`` raises their ``games``; the
+    field, ``bots``, is today's); the bot seeding scheme stays the stored one (``seeding``, 1
+    when absent: stored before it).
 
     Raises:
-        ResultsError: the settings decide other games than the stored ones.
+        ResultsError: the settings decide other games than the stored ones (a different field
+            is not that: it is the tournament's members, ``versioned``).
     """
     key = settings_difference(stored, p.settings)
     if key is not None:
         raise ResultsError(f"tournament {p.name!r} exists with different settings ({key}: stored "
                            f"{stored.get(key)!r}, now {p.settings.get(key)!r}); "
                            "use another --name or the same settings")
-    seeding = stored.get("seeding", 1)
-    if seeding != p.settings["seeding"]:
-        p = replace(p, schedule=plan(cfg, seeding, factory).schedule)
     had, note = int(stored["games"]), None
+    settings = {**stored, "bots": p.settings["bots"]}
     if cfg.games > had:
         note = f"extended from {had} to {cfg.games} games per pairing"
-        stored = {**stored, "games": cfg.games}
+        settings["games"] = cfg.games
     elif cfg.games < had:
         note = (f"stored tournament has {had} games per pairing; --games {cfg.games} plays nothing beyond the "
-                f"first {cfg.games} (reports cover every stored game)")
-    return replace(p, settings=stored), note
+                f"first {cfg.games} of each pairing stored with more (reports cover every stored game)")
+    return replace(p, settings=settings), note
+
+
+def versioned(p: Plan, cfg: TournamentConfig, members: Sequence[Member], games: Sequence[StoredGame],
+              factory: ScheduleFactory | None = None) -> tuple[Plan, Resolution]:
+    """The plan with each bot as its version now (``members.resolve`` against the stored
+    ``members``; ``games``: the stored games, for the notes), its schedule made again on the
+    versions' labels and the stored seeding scheme (``p.settings["seeding"]``).
+    """
+    field_ = [(spec, p.identities[label]) for label, spec in p.specs.items()]
+    res = resolve(members, field_, stored_counts(g.seats for g in games), p.id_names)
+    labels = res.labels
+    specs = {labels[label]: replace(spec, label=labels[label]) for label, spec in p.specs.items()}
+    order = list(dict.fromkeys([m.base for m in members] + [m.base for m in res.new]))
+    seeding = int(p.settings.get("seeding", 1))  # a stored tournament without it: scheme 1
+    if seeding == SEEDING and all(label == v for label, v in labels.items()):
+        made = p.schedule  # ``plan``'s: the same labels and scheme
+    else:
+        made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, {v: b for b, v in labels.items()},
+                                                                   order), factory)
+    id_names = {labels[label]: name for label, name in p.id_names.items()}
+    identities = {labels[label]: ident for label, ident in p.identities.items()}
+    return replace(p, specs=specs, schedule=made, id_names=id_names, identities=identities), res
 
 
 class _Logging:
@@ -224,19 +260,20 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
     with run_guard():  # the run's cgroup and watchdog: no bot process outlives the run, even a SIGKILL
         with _reaped():  # what bots built and engines probed here started: nothing outlives this
             p = plan(cfg, schedule=schedule)
-        specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
         legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
         if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
             p = replace(p, name=legacy)
-        return _Run(cfg, p, specs, Store.open(cfg.results, p.name), observers, schedule).run()
+        return _Run(cfg, p, Store.open(cfg.results, p.name), observers, schedule).run()
 
 
 class _Run:
     """One run of ``run_tournament`` on its open store: open, play, close."""
 
-    def __init__(self, cfg: TournamentConfig, p: Plan, specs: dict[str, BotSpec], store: Store,
-                 observers: Sequence[Observer], factory: ScheduleFactory | None) -> None:
-        self.cfg, self.p, self.specs, self.store, self.extra = cfg, p, specs, store, list(observers)
+    def __init__(self, cfg: TournamentConfig, p: Plan, store: Store, observers: Sequence[Observer],
+                 factory: ScheduleFactory | None) -> None:
+        self.cfg, self.p, self.store, self.extra = cfg, p, store, list(observers)
+        self.specs: dict[str, BotSpec] = {}  # what the workers play (``_open``: isolated, by version label)
+        self.added: list[str] = []  # labels of the bot versions this run stored (a refusal drops them)
         self.factory = factory
         self.summary = RunSummary(p.name, store.path, p.schedule.total, 0)
         self.observers: list[Observer] = []  # told once ``started`` (``_open``)
@@ -262,24 +299,42 @@ class _Run:
         return self.summary
 
     def _open(self) -> None:
-        """Resume or begin the stored tournament, replay its games into the schedule, start the
-        observers."""
+        """Resume or begin the stored tournament: its settings checked, each bot's version
+        resolved (a changed bot is a new version, said in one line), the schedule made on the
+        versions and told the stored games; then the observers start."""
         cfg, store = self.cfg, self.store
         self.before = stored = store.stored()
+        notes = []
         if stored is not None:
-            self.p, self.summary.note = resume(self.p, cfg, stored[0], self.factory)
-            self.summary.total = max(self.p.schedule.total, stored[1])
-        p, grow = self.p, stored is not None and cfg.games > int(stored[0]["games"])
-        store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, p.settings,
-                    [(label, s.text) for label, s in p.specs.items()], p.schedule.total, extend=grow,
-                    id_names=p.id_names)
-        self.extend = grow  # written: a refusal below puts the stored settings back
+            self.p, note = resume(self.p, cfg, stored[0])
+            notes += [note] if note else []
         games = store.results()
+        self.p, res = versioned(self.p, cfg, store.members() if stored is not None else [], games, self.factory)
+        p = self.p
+        if stored is None:
+            store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, p.settings, [],
+                        p.schedule.total)
+        else:
+            same_field = p.settings.get("bots") == stored[0].get("bots")
+            total = max(p.schedule.total, stored[1]) if same_field else p.schedule.total
+            if p.settings != stored[0] or total != stored[1]:
+                store.set_settings(p.settings, total)
+                self.extend = True  # written: a refusal below puts the stored settings back
+        store.add_members(res.new, res.adopted)
+        store.name_engines(p.id_names)  # a store written before the column, or before the engine said one
+        self.added = [m.label for m in res.new]
+        self.specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
         for game in games:
             p.schedule.add(game)
+        for line in res.notes:
+            log.info("%s", line)
+        self.summary.note = "; ".join(notes) or None
+        self.summary.total = p.schedule.total
+        self.summary.done = sum(1 for g in games if p.schedule.owns(g))
         self.summary.stored = len(games)
         self.observers = [RatingKeeper(store, float(p.settings.get("tau", 0.0))), FaultTally(), *self.extra]
-        start = RunStart(p.name, tuple(p.specs), p.game.num_players, games, self.summary.total, p.schedule)
+        start = RunStart(p.name, tuple(p.specs), p.game.num_players, games, self.summary.total, p.schedule,
+                         self.summary.done, tuple(res.notes))
         for observer in self.observers:
             observer.started(start)
 
@@ -334,21 +389,23 @@ class _Run:
         self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start)
         self.summary.played += 1
         self.summary.stored += 1
+        self.summary.done += 1
         self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
                                        tuple(int(r) for r in record.outcome.ranks)))
         for observer in self.observers:
             observer.stored(res)
 
     def _restore(self) -> None:
-        """A refused run that raised the stored ``games`` and played nothing puts the stored
-        settings and total back. Never raises: the refusal is the message."""
-        if self.extend and not self.summary.played and self.before is not None:
-            p, cfg = self.p, self.cfg
-            try:
-                self.store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, self.before[0], [],
-                                 self.before[1], extend=True)
-            except ArenaError:
-                pass  # resuming with the larger --games is unaffected
+        """A refused run that played nothing puts the stored settings and total back and drops
+        the bot versions it stored. Never raises: the refusal is the message."""
+        if self.summary.played:
+            return
+        try:
+            if self.extend and self.before is not None:
+                self.store.set_settings(*self.before)
+            self.store.drop_members(self.added)
+        except ArenaError:
+            pass  # resuming with the same settings is unaffected
 
     def _close(self) -> None:
         """Tell the observers the run ended, store the SPRT's state, close the log and the store

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import replace
 
 from arena.games import Game
 from arena.stats.sprt import SprtTally, parse
@@ -26,7 +27,7 @@ from arena.store import StoredGame
 from arena.tournament.live import points_of
 from arena.tournament import pairing
 from arena.tournament.pairing import Format
-from arena.tournament.series import GameTask, SeriesSettings, schedule
+from arena.tournament.series import GameTask, SeriesSettings, fixed_tasks
 
 
 class Schedule(ABC):
@@ -64,20 +65,32 @@ class Schedule(ABC):
         """One line on the format's own state for a live display (SPRT: its LLR), or ``None``."""
         return None
 
+    def owns(self, game: StoredGame) -> bool:
+        """Whether a stored game is one this schedule plays (for progress: a stored tournament
+        may hold games of bots or versions outside today's field). Default: every game."""
+        return True
+
 
 class FixedPairings(Schedule):
-    """Every pairing plays ``settings.games`` games (whole series), in game-id order: series 0 of
-    every pairing, then series 1... (``series.schedule``). Subclasses give the pairings."""
+    """Every pairing plays ``settings.games`` games (whole series), in round order: series 0 of
+    every pairing, then series 1... (``series.fixed_tasks``). Subclasses give the pairings.
+
+    A stored game is one of this schedule's when its series and seats are those of one of its
+    games (``owns``): a stored tournament may hold other games (a bot's earlier versions, bots
+    no longer in the field), which count for nothing here. A game keeps the id it has in round
+    order unless an id of a game it has not played is taken by a stored game (a field that grew
+    or changed): then the games it releases take ids after the last stored one, in round order.
+    """
 
     def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings) -> None:
         super().__init__(game, labels, settings)
-        s = settings
-        self.tasks: list[GameTask] = schedule(game, self.pairings(), s.games, s.seed, s.opening_plies, s.rotation,
-                                              openings=s.openings, openings_order=s.openings_order, seeding=s.seeding)
+        self.tasks: list[GameTask] = fixed_tasks(game, self.pairings(), settings)
         self.total = len(self.tasks)
-        self._stored: set[int] = set()
-        self._left = {t.game_id for t in self.tasks}  # not stored yet
+        self._index = {(t.series, t.seats): i for i, t in enumerate(self.tasks)}
+        self._stored: set[int] = set()  # indexes in ``tasks`` of the games stored
+        self._ids: set[int] = set()  # ids of every stored game (this schedule's or not)
         self._next = 0  # index in ``tasks`` of the first game not released yet
+        self._next_id: int | None = None  # the next id when renumbering (decided at the first release)
 
     @abstractmethod
     def pairings(self) -> list[tuple[str, ...]]:
@@ -87,22 +100,33 @@ class FixedPairings(Schedule):
             ConfigError: a field too small for the format.
         """
 
+    def owns(self, game: StoredGame) -> bool:
+        """Whether ``game`` is one of this schedule's games (its series and seats)."""
+        return (game.series, game.seats) in self._index
+
     def add(self, game: StoredGame) -> None:
-        self._stored.add(game.game_id)
-        self._left.discard(game.game_id)
+        self._ids.add(game.game_id)
+        index = self._index.get((game.series, game.seats))
+        if index is not None:
+            self._stored.add(index)
 
     def next_games(self, limit: int) -> list[GameTask]:
         out: list[GameTask] = []
+        if self._next_id is None:
+            taken = any(t.game_id in self._ids for i, t in enumerate(self.tasks) if i not in self._stored)
+            self._next_id = max(self._ids, default=0) + 1 if taken else 0
         while not self.done and self._next < len(self.tasks) and len(out) < limit:
-            task = self.tasks[self._next]
-            if task.game_id not in self._stored:
+            if self._next not in self._stored:
+                task = self.tasks[self._next]
+                if self._next_id:
+                    task, self._next_id = replace(task, game_id=self._next_id), self._next_id + 1
                 out.append(task)
             self._next += 1
         return out
 
     @property
     def done(self) -> bool:
-        return not self._left
+        return len(self._stored) == len(self.tasks)
 
 
 class RoundRobin(FixedPairings):
@@ -133,8 +157,9 @@ class SprtMatch(RoundRobin):
         self.tally = SprtTally(parse(sprt))
 
     def add(self, game: StoredGame) -> None:
+        if self.owns(game):  # a stored tournament's other games (another version's) are not this match's
+            self.tally.add(game.series, points_of(self.labels[0], game.seats, game.ranks))
         super().add(game)
-        self.tally.add(game.series, points_of(self.labels[0], game.seats, game.ranks))
 
     @property
     def done(self) -> bool:

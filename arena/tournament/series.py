@@ -7,12 +7,15 @@ players; ``all``: the k! orders). Game ids run 1, 2, ... round by round: series 
 pairing, then series 1... so an interrupted run has a spread of pairings, and more games per
 pairing only append series (ids continue).
 
-Seeds (all ``arena.referee.derive_seed``, so any game can be re-run from what is stored): series
-``s`` of a pairing has seed ``derive_seed(tournament seed, "series", *pairing labels, s)``;
-the bot on each seat of the game with 0-based index ``i`` in its series gets
-``derive_seed(series seed, "bot", i, label)`` (seeding scheme 2, ``arena.referee.bot_seeds``),
+Seeds (all ``arena.referee.derive_seed``, so any game can be re-run from what is stored): a
+pairing is first ``oriented`` (seeding scheme 3: its bots' names sorted, a name being the label
+without version, ``arena.tournament.members``); series ``s`` has seed
+``derive_seed(tournament seed, "series", *oriented names, s)``, its seat orders are the
+rotations of the oriented pairing, and the bot on each seat of the game with 0-based index ``i``
+in its series gets ``derive_seed(series seed, "bot", i, name)`` (``arena.referee.bot_seeds``),
 so two copies of a stochastic bot never replay one game with the seats swapped
-(``docs/statistics.md`` "Games must be distinct").
+(``docs/statistics.md`` "Games must be distinct"). The games of a pairing are therefore the same
+in whichever field it is played, and every version of a bot plays the same series.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ class GameTask:
     Attributes:
         game_id: 1-based, deterministic for a configuration.
         series: 0-based series index within its pairing.
-        pairing: the pairing's labels in field order.
+        pairing: the pairing's labels, ``oriented``.
         seats: bot labels by 0-based seat.
         seed: the series seed (shared by the games of a series): initial position and
             opening plies.
@@ -151,6 +154,10 @@ class SeriesSettings:
         openings_order: the order series take ``openings`` in.
         seeding: the bot seeding scheme (``arena.referee.bot_seeds``): the current one, or that
             of a tournament stored before it.
+        names: ``(label, name)`` of the labels whose seeds use another name: a bot version's
+            label and the bot's label without version (``me@2``, ``me``).
+        order: under seeding schemes 1 and 2, the names in the order the bots joined the
+            tournament (a pairing is oriented that way; empty: as given).
     """
 
     games: int
@@ -160,10 +167,28 @@ class SeriesSettings:
     openings: tuple[str, ...] = ()
     openings_order: OpeningsOrder = OpeningsOrder.SEQUENTIAL
     seeding: int = SEEDING
+    names: tuple[tuple[str, str], ...] = ()
+    order: tuple[str, ...] = ()
 
     def per_series(self, k: int) -> int:
         """Games in one series of a ``k``-player pairing."""
         return len(seat_orders(range(k), self.rotation))
+
+    def name(self, label: str) -> str:
+        """The name ``label`` takes its seeds by (the label without version)."""
+        return dict(self.names).get(label, label)
+
+
+def oriented(pairing: Sequence[str], settings: SeriesSettings) -> tuple[str, ...]:
+    """The pairing in the order its series' seeds and seat orders are taken from: by name
+    (seeding scheme 3), else by the order the bots joined (``settings.order``; as given when
+    empty or for a name not in it)."""
+    if settings.seeding >= 3:
+        return tuple(sorted(pairing, key=lambda label: (settings.name(label), label)))
+    if not settings.order:
+        return tuple(pairing)
+    rank = {name: i for i, name in enumerate(settings.order)}
+    return tuple(sorted(pairing, key=lambda label: rank.get(settings.name(label), len(rank))))
 
 
 def series_games(game: Game, pairing: Sequence[str], series: int, first_id: int,
@@ -174,11 +199,12 @@ def series_games(game: Game, pairing: Sequence[str], series: int, first_id: int,
         ConfigError: unknown rotation or openings order.
     """
     start = series_start(settings.openings, settings.openings_order, settings.seed, series)
-    sseed = derive_seed(settings.seed, "series", *pairing, series)
+    pairing = oriented(pairing, settings)
+    sseed = derive_seed(settings.seed, "series", *map(settings.name, pairing), series)
     plies = settings.opening_plies
     opening = tuple(random_opening(game, sseed, plies, start)) if plies else ()
-    return [GameTask(first_id + index, series, tuple(pairing), seats, sseed, opening, index,
-                     bot_seeds(sseed, index, seats, settings.seeding), start)
+    return [GameTask(first_id + index, series, pairing, seats, sseed, opening, index,
+                     bot_seeds(sseed, index, [settings.name(label) for label in seats], settings.seeding), start)
             for index, seats in enumerate(seat_orders(pairing, settings.rotation))]
 
 
@@ -202,8 +228,18 @@ def schedule(
     """
     settings = SeriesSettings(games, seed, opening_plies, check_rotation(rotation), tuple(openings),
                               check_openings_order(openings_order), seeding)
+    return fixed_tasks(game, pairings, settings)
+
+
+def fixed_tasks(game: Game, pairings: Sequence[tuple[str, ...]], settings: SeriesSettings) -> list[GameTask]:
+    """Every game of the ``pairings`` (``settings.games`` each, whole series), ids 1, 2... in
+    round order: series 0 of every pairing, then series 1...
+
+    Raises:
+        ConfigError: unknown rotation or openings order.
+    """
     tasks: list[GameTask] = []
-    for s in range(series_count(games, game.num_players, rotation)):
+    for s in range(series_count(settings.games, game.num_players, settings.rotation)):
         for pairing in pairings:
             tasks += series_games(game, pairing, s, len(tasks) + 1, settings)
     return tasks

@@ -1,10 +1,15 @@
-"""Today's formats play the same games as before the tournament became a schedule (issue 28).
+"""Today's formats play the same games as the stored exports: nothing changes the games of a
+tournament by accident.
 
 Each case is an ``arena run`` command whose games were exported (``arena export``, without the
-wall-clock ``seconds`` and ``attempts``) at commit d90343e, before the runner was rebuilt
-around schedules, into ``tests/tournament/golden/<name>.jsonl``. Running the command again
-must store the same games: ids, series seeds, seats, moves, outcomes and faults. The SPRT
-match runs on one worker so the games stored before its decision do not depend on timing.
+wall-clock ``seconds`` and ``attempts``, keys sorted) into ``tests/tournament/golden/<name>.jsonl``:
+first at commit d90343e, before the runner was rebuilt around schedules (issue 28); written
+again when bot seeding scheme 3 (``arena.referee.SEEDING``: a pairing's series seeded and
+seated by its bots' sorted names, issue 30) changed the games of every pairing whose bots were
+not given in sorted order (the gauntlet's, whose challenger sorts first, stayed the same).
+Running the command again must store the same games: ids, series seeds, seats, moves, outcomes
+and faults. The SPRT match runs on one worker so the games stored before its decision do not
+depend on timing.
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def test_identity_keeps_the_base_fields_and_drops_later_defaults():
     identity = cfg.identity()
     assert set(identity) == set(TournamentConfig.BASE_IDENTITY)
     assert "openings" not in identity and "openings_order" not in identity and "seeding" not in identity
-    assert cfg.settings() == {**identity, "seeding": 2}
+    assert cfg.settings() == {**identity, "seeding": 3}
     ordered = build({"openings_order": "random"})
     assert ordered.identity()["openings_order"] == "random" and ordered.run_name() != cfg.run_name()
 
@@ -79,7 +79,7 @@ def test_more_games_extend_and_fewer_play_nothing_more(tmp_path):
     fresh = run_tournament(nim(tmp_path / "fresh", games=8))
     assert stored_moves(fresh.path) == stored_moves(first.path)
     fewer = run_tournament(nim(tmp_path, games=2))
-    assert fewer.played == 0 and fewer.stored == fewer.total == 8
+    assert fewer.played == 0 and fewer.done == fewer.total == 2 and fewer.stored == 8
     assert fewer.note.startswith("stored tournament has 8 games per pairing; --games 2 plays nothing beyond")
     assert load_tournament(first.path)["settings"]["games"] == 8
 

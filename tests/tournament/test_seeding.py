@@ -50,29 +50,30 @@ def test_copies_of_a_stochastic_bot_play_distinct_games_in_a_series(game, kind):
 
 
 def test_bot_seeds_are_computed_from_what_is_stored(tmp_path):
-    """Series seed (stored), index = the stored seat order's place in the pairing's rotation,
-    label (stored): every bot's seed follows by hand."""
+    """Series seed (stored), index = the stored seat order's place in the rotation of the
+    pairing in sorted order (seeding scheme 3), label (stored): every bot's seed follows by
+    hand, and the series seed from the sorted labels and the series."""
     cfg = build(dict(game="nim", params={"pile": "9"}, bots=["random", "random", "r=random"], games=4,
                      workers=1, results=str(tmp_path), opening_plies=1))
     p = plan(cfg)
     conn = sqlite3.connect(run_tournament(cfg).path)
     stored = dict(conn.execute("SELECT game_id, seats FROM games").fetchall())
-    field = [label for (label,) in conn.execute("SELECT label FROM bots ORDER BY position")]
     for task in p.tasks:
         seats = json.loads(stored[task.game_id])
-        pairing = sorted(set(seats), key=field.index)
+        pairing = sorted(set(seats))
         index = seat_orders(pairing).index(tuple(seats))
         assert task.index == index
+        assert task.seed == derive_seed(1, "series", *pairing, task.series)
         assert task.seeds == tuple(derive_seed(task.seed, "bot", index, label) for label in seats)
         assert task.seeds == bot_seeds(task.seed, index, seats)
-    assert json.loads(conn.execute("SELECT settings FROM tournament").fetchone()[0])["seeding"] == 2
+    assert json.loads(conn.execute("SELECT settings FROM tournament").fetchone()[0])["seeding"] == 3
 
 
 def test_old_scheme_by_seat_and_unknown_scheme():
     assert bot_seeds(5, 1, ["a", "b"], seeding=1) == (derive_seed(5, "bot", 0), derive_seed(5, "bot", 1))
     assert bot_seeds(5, 0, ["a", "b"]) != bot_seeds(5, 1, ["b", "a"])[::-1]
-    with pytest.raises(ValueError, match="accepted: 1, 2"):
-        bot_seeds(5, 0, ["a"], seeding=3)
+    with pytest.raises(ValueError, match="accepted: 1, 2, 3"):
+        bot_seeds(5, 0, ["a"], seeding=4)
 
 
 def distinct_games(path):

@@ -1,0 +1,52 @@
+"""``arena list [--results DIR]``: every stored tournament, its members, games and the command
+that resumes it (``arena.tournament.listing``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from arena.cli.console import make_console
+
+
+def list_tournaments(
+    results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
+    json_out: bool = typer.Option(
+        False, "--json", help="Print a JSON list, one object per tournament (name, game, members, field, games, "
+                              "last_played, created, path, command; or name, path, error)."),
+) -> None:
+    """List the tournaments stored in a results folder and the command that resumes each."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from arena.tournament.listing import stored_tournaments
+
+    found = stored_tournaments(results)
+    if json_out:
+        typer.echo(json.dumps(found, indent=1))
+        return
+    console = make_console()
+    if not found:
+        console.print(f"no tournament stored in {escape(str(results))} (arena run --results {escape(str(results))} "
+                      "stores one)")
+        return
+    table = Table(title=f"Tournaments in {escape(str(results))}")
+    for column, justify in (("name", "left"), ("game", "left"), ("bots", "left"), ("games", "right"),
+                            ("last played (UTC)", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for t in found:
+        if "error" in t:
+            table.add_row(escape(t["name"]), "[red]unreadable[/]", escape(t["error"]), "", "")
+            continue
+        last = (t["last_played"] or "-").replace("T", " ").replace("+00:00", "")
+        table.add_row(escape(t["name"]), escape(t["game"]), escape(", ".join(t["members"])), str(t["games"]), last)
+    console.print(table)
+    for t in found:
+        if "command" in t:
+            console.print(f"[bold]{escape(t['name'])}[/]: {escape(t['command'])}", soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("list")(list_tournaments)

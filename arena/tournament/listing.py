@@ -1,0 +1,119 @@
+"""What a results folder holds (``arena list``): every stored tournament, its members and the
+command that resumes it.
+
+``stored_tournaments(results)`` reads each ``<name>.sqlite`` read-only (the tournament row, the
+bots table, a count of the games and the last one's time: no game is loaded, so a store of a
+million games lists as fast as one of ten). ``resume_command`` writes the ``arena run`` command
+that continues a tournament from its stored settings: the options that differ from what
+``arena run`` takes when they are left out.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ArenaError, ResultsError
+from arena.reading import _reading, load_tournament
+from arena.tournament.config import TournamentConfig, build
+
+#: stored setting -> the ``arena run`` option that sets it (``params``, ``bots`` and
+#: ``openings`` are written apart)
+OPTIONS = {"format": "--format", "games": "--games", "seed": "--seed", "opening_plies": "--opening-plies",
+           "move_time": "--move-time", "move_nodes": "--move-nodes", "game_time": "--game-time",
+           "time_margin": "--time-margin", "memory_limit": "--memory-limit", "seat_rotation": "--seat-rotation",
+           "fill": "--fill", "openings_order": "--openings-order", "sprt": "--sprt", "tau": "--tau"}
+
+
+def stored_tournaments(results: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """Every tournament stored under ``results``, by name.
+
+    Returns:
+        One dict per database: ``name``, ``game``, ``members`` (the stored bot versions' labels,
+        in the order they joined), ``field`` (the bots of the last run, as given), ``games``
+        (stored), ``last_played`` (the time the last stored game finished, ISO 8601 UTC, or
+        ``None``), ``created``, ``path`` and ``command`` (``resume_command``); a database that
+        cannot be read has ``error`` (one line) instead of the rest.
+
+    Raises:
+        ResultsError: ``results`` is not a folder.
+    """
+    root = Path(results)
+    if not root.is_dir():
+        raise ResultsError(f"no results folder {str(root)!r}; give the folder arena run wrote to (--results DIR)")
+    out = []
+    for path in sorted(root.glob("*.sqlite")):
+        name = path.name.removesuffix(".sqlite")
+        try:
+            out.append(_entry(path, name, results))
+        except ArenaError as exc:
+            out.append({"name": name, "path": str(path), "error": str(exc)})
+    return out
+
+
+def _entry(path: Path, name: str, results: str | os.PathLike[str]) -> dict[str, Any]:
+    """One tournament's row of ``stored_tournaments``.
+
+    Raises:
+        ResultsError: the database cannot be read.
+    """
+    tour = load_tournament(path)
+    with _reading(path) as conn:
+        games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+        last = conn.execute("SELECT finished FROM games ORDER BY game_id DESC LIMIT 1").fetchone()
+    settings = tour["settings"]
+    return {"name": tour["name"] or name, "game": tour["game"], "members": list(tour["bots"]),
+            "field": list(settings.get("bots") or tour["bots"].values()), "games": int(games),
+            "last_played": last[0] if last else None, "created": tour["created"], "path": str(path),
+            "command": resume_command(tour, name, results)}
+
+
+def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[str]) -> str:
+    """The ``arena run`` command that continues the stored tournament ``tour``
+    (``load_tournament``) under ``name`` in ``results``: its game, parameters, field and every
+    setting that ``arena run`` would otherwise take at another value. A tournament played from
+    an openings file names it ``--openings FILE`` (the file's path is not stored, its
+    positions are)."""
+    settings = tour["settings"]
+    game = tour["game"]
+    field = [str(b) for b in settings.get("bots") or tour["bots"].values()]
+    args = ["arena", "run", "--name", name]
+    if str(results) != "results":
+        args += ["--results", str(results)]
+    args += ["--game", game]
+    defaults = _defaults(game, field, bool(settings.get("openings")))
+    params = settings.get("params") or {}
+    args += [a for k, v in params.items() if defaults.params.get(k) != v for a in ("-p", f"{k}={_text(v)}")]
+    for spec in field:
+        args += ["--bot", spec]
+    for key, option in OPTIONS.items():
+        if key in settings and settings[key] != _stored(defaults, key):
+            args += [option, _text(settings[key])]
+    command = shlex.join(args)
+    return command + " --openings FILE" if settings.get("openings") else command
+
+
+def _defaults(game: str, field: list[str], openings: bool) -> TournamentConfig:
+    """What ``arena run --game GAME --bot ...`` takes for the options left out (a game from an
+    openings file: no random opening plies)."""
+    try:
+        return build({"game": game, "bots": field, **({"opening_plies": 0} if openings else {})})
+    except ArenaError:  # a game or bot no longer installed: every setting is written
+        return TournamentConfig(game=game, params={}, bots=tuple(field), games=-1, seed=-1, opening_plies=-1,
+                                time_margin=-1.0, format="", seat_rotation="")
+
+
+def _stored(cfg: TournamentConfig, key: str) -> Any:
+    """``cfg``'s value of a stored setting, as stored (``game_time``: the effective limit)."""
+    return cfg.identity().get(key, getattr(cfg, key, None)) if key != "game_time" else cfg.effective_game_time
+
+
+def _text(value: Any) -> str:
+    """An option value as ``arena run`` reads it back."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -1,0 +1,58 @@
+"""``arena list``: every stored tournament with its game, members, games, last game and the
+command that resumes it (which does resume it: nothing is played again); ``--json``; an
+unreadable database is a row of its own; a missing folder is a one-line error."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from arena.cli.app import main
+
+
+def cli(args, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(args)
+    out, err = capsys.readouterr()
+    return exc.value.code, out, err
+
+
+def test_list_shows_each_tournament_and_its_resume_command_resumes_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    results = tmp_path / "res"
+    run = ["run", "-q", "--results", str(results), "--game", "interaction", "--games", "2", "--workers", "1"]
+    code, _, err = cli([*run, "--name", "duel", "--bot", "random", "--bot", "greedy", "--seed", "7",
+                        "--opening-plies", "1", "--move-nodes", "500"], capsys)
+    assert code == 0, err
+    code, _, err = cli([*run, "--bot", "random", "--bot", "random", "-p", "target=3"], capsys)
+    assert code == 0, err
+    (results / "broken.sqlite").write_text("not a database")
+    code, out, err = cli(["list", "--results", str(results), "--json"], capsys)
+    assert code == 0, err
+    found = {t["name"]: t for t in json.loads(out)}
+    assert set(found) == {"duel", "broken", next(n for n in found if n.startswith("interaction-"))}
+    duel = found["duel"]
+    assert duel["game"] == "interaction" and duel["members"] == ["random", "greedy"] and duel["games"] == 2
+    assert duel["field"] == ["random", "greedy"] and duel["last_played"].startswith("20")
+    assert duel["command"] == (f"arena run --name duel --results {results} --game interaction --bot random "
+                               "--bot greedy --games 2 --seed 7 --opening-plies 1 --move-nodes 500")
+    hashed = next(t for n, t in found.items() if n.startswith("interaction-"))
+    assert hashed["members"] == ["random", "random-2"] and "-p target=3" in hashed["command"]
+    assert "error" in found["broken"] and "command" not in found["broken"]
+    for t in (duel, hashed):  # each command, run again, finds its stored tournament and plays nothing
+        args = shlex.split(t["command"])[1:]
+        code, out, err = cli([*args, "-q"], capsys)
+        assert code == 0, err
+        assert f"{t['name']}: 0 games played" in out
+    code, out, err = cli(["list", "--results", str(results)], capsys)
+    assert code == 0, err
+    assert "duel" in out and "random, greedy" in out and "unreadable" in out and duel["command"] in out
+
+
+def test_list_errors_and_an_empty_folder(tmp_path, capsys):
+    code, out, err = cli(["list", "--results", str(tmp_path / "none")], capsys)
+    assert code == 2 and err.strip().startswith("error: no results folder") and "Traceback" not in err
+    code, out, err = cli(["list", "--results", str(tmp_path)], capsys)
+    assert code == 0 and "no tournament stored in" in out
