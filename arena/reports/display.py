@@ -28,6 +28,7 @@ HEADERS = {
     "rounds_won": "won", "solve_rate": "solve rate", "mean_length": "length",
     "mean_excess": "excess", "p_holm": "p (Holm)", "draw_ratio": "draws", "elo_error": "±",
     "nelo": "nElo", "best_score": "best", "worst_score": "worst", "mean_plies": "plies", "los": "LOS", "DD_WL": "DD+WL",
+    "p_method": "test",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {
@@ -88,6 +89,13 @@ def _elo(elo: float, low: float, high: float) -> str:
     return interval if pd.isna(elo) else f"{elo:+.1f} {interval}"
 
 
+def _pm(value: float, error: float) -> str:
+    """``+12.3 ± 4.5``; the value alone without an error; ``-`` if missing."""
+    if pd.isna(value):
+        return "-"
+    return f"{value:+.1f}" if pd.isna(error) else f"{value:+.1f} ± {error:.1f}"
+
+
 def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bool]]:
     """Table ``name`` as text cells with short headers, and per column whether to
     right-align it (numbers)."""
@@ -116,9 +124,10 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         shown["pentanomial"] = [" ".join(str(int(frame.at[i, c])) for c in ("LL", "LD", "DD_WL", "WD", "WW"))
                                 for i in frame.index]
         shown["Elo"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["elo"], frame["elo_low"], frame["elo_high"])]
+        shown["nElo"] = [_pm(v, err) for v, err in zip(frame["nelo"], frame["nelo_error"])]
         shown = shown[["pairing", "games", "W-D-L", "score", "draw_ratio", "pairs", "pentanomial", "Elo",
-                       "elo_error", "nelo", "los", "p_value", "p_holm"]]
-        right.update({"W-D-L": True, "pentanomial": True, "Elo": True})
+                       "elo_error", "nElo", "los", "p_value", "p_method", "p_holm"]]
+        right.update({"W-D-L": True, "pentanomial": True, "Elo": True, "nElo": True})
     if name == "elo" and len(frame):
         shown["95% CI"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
         shown = shown[["label", "games", "elo", "95% CI"]]
