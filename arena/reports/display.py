@@ -13,7 +13,7 @@ import math
 import pandas as pd
 
 _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
-              "los", "score_low", "score_high", "share_low", "share_high"}
+              "los", "score_low", "score_high", "share_low", "share_high", "first_tie_rate"}
 _P_VALUES = {"p_value", "p_holm"}
 _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
                  "mean_length", "mean_excess", "chips_per_game", "mean_score"}

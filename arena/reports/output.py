@@ -39,9 +39,11 @@ def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Tab
 
 def _seat_test_line(test: pd.DataFrame) -> str:
     row = test.iloc[0]
+    ties = (f"; ties for first: {int(row['first_ties'])} games "
+            f"({format_value('first_tie_rate', float(row['first_tie_rate']))})" if "first_ties" in row else "")
     return (f"chi-square of equal win shares over {int(row['games'])} games: "
             f"chi2 = {format_value('chi2', float(row['chi2']))} ({int(row['dof'])} dof), "
-            f"p = {format_value('p_value', float(row['p_value']))}")
+            f"p = {format_value('p_value', float(row['p_value']))}{ties}")
 
 
 def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None) -> None:
