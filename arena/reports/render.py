@@ -22,7 +22,8 @@ from arena.reports import coded, pairs
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.solo import solo_table
-from arena.stats import bt
+from arena.stats import bt, sequential
+from arena.stats.sprt import SprtSpec
 from arena.stats.significance import holm
 
 TITLES = {
@@ -65,9 +66,10 @@ NOTES = {
                       "distinct games with 95% intervals clustered by series; z-test of share = "
                       "1/k, Holm-adjusted beside it.",
     "pairs": "From the first bot's side. Score and Elo with the pentanomial variance over game "
-             "pairs (trinomial for leftover games); nElo as fastchess; LOS = P(first bot "
-             "stronger); p = 2 min(LOS, 1 - LOS), Holm-adjusted across pairings. See "
-             "docs/statistics.md.",
+             "pairs (trinomial for leftover games); nElo ± 95% as fastchess; LOS = P(first bot "
+             "stronger); test normal: p = 2 min(LOS, 1 - LOS); test sign: the exact sign test on "
+             "pairs where the normal approximation fails (fewer than 10 pairs won or lost, or no "
+             "spread); p Holm-adjusted across pairings. See docs/statistics.md.",
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
            "observed information; NaN when no finite fit exists (a bot won or lost every game, "
            "or the games are separated otherwise).",
@@ -285,9 +287,24 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "solo" in wanted and k == 1:
         out["solo"] = solo_table(games, order)
     if "sprt" in wanted and data.sprt:
-        out["sprt"] = pd.DataFrame([{**{k: v for k, v in data.sprt.items() if k != "penta"},
-                                     **dict(zip(("LL", "LD", "DD_WL", "WD", "WW"), data.sprt["penta"]))}])
+        out["sprt"] = sprt_frame(data.sprt)
     return out
+
+
+def sprt_frame(state: dict) -> pd.DataFrame:
+    """The stored SPRT state (``arena.stats.sprt.SprtTally.state``) as a one-row table: its
+    fields, the pentanomial counts as ``LL`` ... ``WW``, the games' ``wins``, ``draws``,
+    ``losses`` (NaN in a state stored before they were), and the median-unbiased Elo after the
+    sequential stop ``elo_mu`` with its 95% interval ``elo_mu_low``, ``elo_mu_high``
+    (``arena.stats.sequential``; fishtest's estimate)."""
+    wdl = state.get("wdl")
+    spec = SprtSpec(**{k: state[k] for k in ("elo0", "elo1", "alpha", "beta", "model")})
+    est = sequential.median_unbiased(spec, state["penta"], wdl)
+    row = {k: v for k, v in state.items() if k not in ("penta", "wdl")}
+    row.update(zip(("LL", "LD", "DD_WL", "WD", "WW"), state["penta"]))
+    row.update(zip(("wins", "draws", "losses"), wdl if wdl is not None else [np.nan] * 3))
+    row.update({"elo_mu": est.elo, "elo_mu_low": est.low, "elo_mu_high": est.high, "elo_mu_clamped": est.clamped})
+    return pd.DataFrame([row])
 
 
 def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, order, results) -> pd.DataFrame:
