@@ -369,7 +369,8 @@ def sprt_frame(state: dict) -> pd.DataFrame:
     sequential stop ``elo_mu`` with its 95% interval ``elo_mu_low``, ``elo_mu_high``
     (``arena.stats.sequential``; fishtest's estimate)."""
     wdl = state.get("wdl")
-    spec = SprtSpec(**{k: state[k] for k in ("elo0", "elo1", "alpha", "beta", "model")})
+    spec = SprtSpec(state["elo0"], state["elo1"], state.get("alpha", 0.05), state.get("beta", 0.05),
+                    state.get("model", "logistic"))  # a state stored before the model was an option
     est = sequential.median_unbiased(spec, state["penta"], wdl)
     row = {k: v for k, v in state.items() if k not in ("penta", "wdl")}
     row.update(zip(("LL", "LD", "DD_WL", "WD", "WW"), state["penta"]))

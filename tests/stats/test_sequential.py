@@ -88,3 +88,19 @@ def test_siegmund_is_close_where_it_replaces_the_series():
     # a strong drift (|γ|A > 15): no overflow, and the same value
     assert _siegmund(0.5, 0.1, A, B, 20, 2.0) == pytest.approx(independent_worse(0.5, 0.1, A, B, 20, 2.0), abs=1e-9)
     assert 0 <= worse_probability(50.0, 0.01, A, B, 1e4, 0.0) <= 1
+
+
+def test_the_report_prints_both_estimates():
+    import pandas as pd
+
+    from arena.reports.output import sprt_line
+    from arena.reports.render import sprt_frame
+
+    state = dict(elo0=0, elo1=5, alpha=0.05, beta=0.05, model="logistic", llr=1.2, lower=-2.94, upper=2.94,
+                 verdict="inconclusive", pairs=230, decided_at=None, penta=[10, 40, 100, 60, 20],
+                 elo=34.9, elo_low=10.0, elo_high=60.0)  # stored before the games' W-D-L were
+    row = sprt_frame(state).iloc[0]
+    assert (row["elo_mu"], row["elo_mu_low"], row["elo_mu_high"]) == pytest.approx((30.2883, 8.6063, 52.2084), abs=1e-3)
+    assert pd.isna(row["wins"]) and row["WW"] == 20
+    line = sprt_line(state, sprt_frame(state))
+    assert "Elo +34.9 [+10.0, +60.0]" in line and "median-unbiased Elo +30.3 [+8.6, +52.2]" in line
