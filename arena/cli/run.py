@@ -78,7 +78,7 @@ def run(
     sprt: Optional[str] = typer.Option(
         None, "--sprt", metavar="elo0=E0,elo1=E1[,alpha=A][,beta=B][,model=M]",
         help="two-bot match: stop when the GSPRT on game pairs accepts H0 or H1 (alpha, beta default 0.05; model "
-             "logistic|normalized)"),
+             "logistic|normalized|bayesian)"),
     tau: Optional[str] = typer.Option(
         None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
     isolation: Optional[str] = typer.Option(

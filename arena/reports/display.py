@@ -13,10 +13,14 @@ import math
 import pandas as pd
 
 _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
-              "los", "score_low", "score_high", "share_low", "share_high"}
+              "los", "score_low", "score_high", "share_low", "share_high", "first_tie_rate", "decisive",
+              "decisive_low", "decisive_high", "first_shared", "all_tied", "lead_change_rate"}
+#: figures in a bot's own units (evaluations): 3 significant digits
+_SIGNIFICANT = {"drama", "drama_max"}
 _P_VALUES = {"p_value", "p_holm"}
 _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
-                 "mean_length", "mean_excess", "chips_per_game", "mean_score"}
+                 "mean_length", "mean_excess", "chips_per_game", "mean_score", "mean_points", "lead_changes",
+                 "branching", "mean"}
 
 #: Short headers of the displayed tables (CSV files keep the column names).
 HEADERS = {
@@ -28,12 +32,17 @@ HEADERS = {
     "rounds_won": "won", "solve_rate": "solve rate", "mean_length": "length",
     "mean_excess": "excess", "p_holm": "p (Holm)", "draw_ratio": "draws", "elo_error": "±",
     "nelo": "nElo", "best_score": "best", "worst_score": "worst", "mean_plies": "plies", "los": "LOS", "DD_WL": "DD+WL",
+    "p_method": "test", "first_shared": "ties for first", "all_tied": "all tied",
+    "sd_plies": "sd", "p10_plies": "p10", "median_plies": "median", "p90_plies": "p90", "mean_points": "points",
+    "lead_changes": "lead changes", "lead_change_rate": "per ply", "drama_max": "drama max",
+    "self_play": "self-play", "ply_from": "from ply", "ply_to": "to ply",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {
     "seat_advantage": {"wins": "wins"},
     "ricochet": {"mean_seconds": "s/round"},
     "fault_summary": {"games": "games", "example": "first game"},
+    "game": {"mean_plies": "mean plies"},
 }
 
 
@@ -47,7 +56,7 @@ def format_value(column: str, value) -> str:
     if isinstance(value, float):
         if column in _FRACTIONS:
             return f"{100 * value:.1f}%"
-        if column in _P_VALUES or column.endswith("seconds"):
+        if column in _P_VALUES or column.endswith("seconds") or column in _SIGNIFICANT:
             return f"{value:.3g}"
         if column in _TWO_DECIMALS or column == "wins":
             return f"{value:.2f}"
@@ -88,6 +97,13 @@ def _elo(elo: float, low: float, high: float) -> str:
     return interval if pd.isna(elo) else f"{elo:+.1f} {interval}"
 
 
+def _pm(value: float, error: float) -> str:
+    """``+12.3 ± 4.5``; the value alone without an error; ``-`` if missing."""
+    if pd.isna(value):
+        return "-"
+    return f"{value:+.1f}" if pd.isna(error) else f"{value:+.1f} ± {error:.1f}"
+
+
 def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bool]]:
     """Table ``name`` as text cells with short headers, and per column whether to
     right-align it (numbers)."""
@@ -116,9 +132,15 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         shown["pentanomial"] = [" ".join(str(int(frame.at[i, c])) for c in ("LL", "LD", "DD_WL", "WD", "WW"))
                                 for i in frame.index]
         shown["Elo"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["elo"], frame["elo_low"], frame["elo_high"])]
+        shown["nElo"] = [_pm(v, err) for v, err in zip(frame["nelo"], frame["nelo_error"])]
         shown = shown[["pairing", "games", "W-D-L", "score", "draw_ratio", "pairs", "pentanomial", "Elo",
-                       "elo_error", "nelo", "los", "p_value", "p_holm"]]
-        right.update({"W-D-L": True, "pentanomial": True, "Elo": True})
+                       "elo_error", "nElo", "los", "p_value", "p_method", "p_holm"]]
+        right.update({"W-D-L": True, "pentanomial": True, "Elo": True, "nElo": True})
+    if name == "game" and len(frame):
+        shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["decisive_low"], frame["decisive_high"])]
+        shown = shown[["scope", "games", "decisive", "95% CI", "first_shared", "all_tied", "mean_plies", "sd_plies",
+                       "p10_plies", "median_plies", "p90_plies"]]
+        right["95% CI"] = True
     if name == "elo" and len(frame):
         shown["95% CI"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
         shown = shown[["label", "games", "elo", "95% CI"]]

@@ -16,6 +16,7 @@ import plotly.io as pio
 
 from arena.ratings import rating_history
 from arena.reports.coded import codes, weights
+from arena.reports.game import rule_ended
 from arena.reports.tables import pairing_name
 
 _LAYOUT = dict(margin=dict(l=60, r=20, t=50, b=50), height=380)
@@ -203,4 +204,40 @@ def search_bars(search: pd.DataFrame | None) -> go.Figure | None:
                            hovertemplate="%{x}: %{y:,.0f} nodes/move, depth %{customdata[0]:.1f}, "
                                          "%{customdata[1]:.3g} s/move<extra></extra>"))
     fig.update_layout(title="Search: mean nodes per move", yaxis_type="log", yaxis_title="nodes", **_LAYOUT)
+    return fig
+
+
+def length_histogram(games: pd.DataFrame) -> go.Figure | None:
+    """The length distribution of the rule-ended games (``arena.reports.game.rule_ended``):
+    games per length in plies (at most 60 bins of whole plies), with the median marked."""
+    plies = rule_ended(games)["plies"].to_numpy(dtype=float) if len(games) else np.array([])
+    if not len(plies):
+        return None
+    lo, hi = int(plies.min()), int(plies.max())
+    width = max(1, -(-(hi - lo + 1) // 60))
+    counts, edges = np.histogram(plies, bins=np.arange(lo, hi + width + 1, width))
+    fig = go.Figure(go.Bar(x=edges[:-1] + (width - 1) / 2, y=counts, width=width * 0.9,
+                           hovertemplate="%{y} games of %{x} plies<extra></extra>" if width == 1 else
+                           "%{y} games around %{x} plies<extra></extra>"))
+    median = float(np.median(plies))
+    fig.add_vline(x=median, line_dash="dash", annotation_text=f"median {median:g}")
+    fig.update_layout(title="The game: length distribution", xaxis_title="plies", yaxis_title="games", **_LAYOUT)
+    return fig
+
+
+def branching_line(branching: pd.DataFrame | None) -> go.Figure | None:
+    """Mean legal moves per ply (``arena.reports.game.branching_table``) with the min-max band."""
+    if branching is None or branching.empty:
+        return None
+    x = (branching["ply_from"] + branching["ply_to"]) / 2
+    fig = go.Figure([
+        go.Scatter(x=x, y=branching["max"], mode="lines", line=dict(width=0), showlegend=False, hoverinfo="skip"),
+        go.Scatter(x=x, y=branching["min"], mode="lines", line=dict(width=0), fill="tonexty",
+                   fillcolor="rgba(31,119,180,0.15)", name="min-max"),
+        go.Scatter(x=x, y=branching["mean"], mode="lines+markers", name="mean",
+                   customdata=branching[["positions"]], hovertemplate="ply %{x}: %{y:.1f} legal moves "
+                                                                     "(%{customdata[0]} positions)<extra></extra>"),
+    ])
+    fig.update_layout(title="The game: legal moves per ply (branching factor)", xaxis_title="ply",
+                      yaxis_title="legal moves", **_LAYOUT)
     return fig

@@ -168,6 +168,8 @@ def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str
         ("terminations", figures.termination_bars(tables.get("terminations"))),
         ("faults", figures.fault_bars(tables.get("fault_summary"))),
         ("search", figures.search_bars(tables.get("search"))),
+        ("game-lengths", figures.length_histogram(data.games) if "game" in tables else None),
+        ("branching", figures.branching_line(tables.get("branching"))),
     ]
     # nothing that would leave the page: no Chart Studio links
     config = {"displaylogo": False, "responsive": True, "showSendToCloud": False}

@@ -39,9 +39,22 @@ def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Tab
 
 def _seat_test_line(test: pd.DataFrame) -> str:
     row = test.iloc[0]
+    ties = (f"; ties for first: {int(row['first_ties'])} games "
+            f"({format_value('first_tie_rate', float(row['first_tie_rate']))})" if "first_ties" in row else "")
     return (f"chi-square of equal win shares over {int(row['games'])} games: "
             f"chi2 = {format_value('chi2', float(row['chi2']))} ({int(row['dof'])} dof), "
-            f"p = {format_value('p_value', float(row['p_value']))}")
+            f"p = {format_value('p_value', float(row['p_value']))}{ties}")
+
+
+def sprt_line(state: dict, table: pd.DataFrame) -> str:
+    """The SPRT's line (``state_line``) and the median-unbiased Elo of its ``sprt`` table."""
+    row = table.iloc[0]
+    elo, low, high = (float(row[c]) for c in ("elo_mu", "elo_mu_low", "elo_mu_high"))
+    if elo != elo:
+        return state_line(state)
+    rough = ", rough: the LLR overshot its bound" if row["elo_mu_clamped"] else ""
+    return (f"{state_line(state)}; median-unbiased Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}] "
+            f"(after the sequential stop{rough})")
 
 
 def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None) -> None:
@@ -59,7 +72,7 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
             continue
         if name == "sprt":
             assert data.sprt is not None, "the sprt table comes of a stored SPRT state"
-            console.print(state_line(data.sprt))
+            console.print(sprt_line(data.sprt, frame))
             continue
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
@@ -152,7 +165,7 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
             continue
         if name == "sprt":
             assert data.sprt is not None, "the sprt table comes of a stored SPRT state"
-            lines += ["", f"## {TITLES[name]}", "", state_line(data.sprt)]
+            lines += ["", f"## {TITLES[name]}", "", sprt_line(data.sprt, frame)]
             continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]
         for line in notes(data, name):

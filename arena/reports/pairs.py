@@ -20,14 +20,14 @@ from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import bt
 from arena.stats.elo import match_stats
 from arena.stats.intervals import clipped, cluster_mean
-from arena.stats.significance import holm
+from arena.stats.significance import holm, match_significance
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
 SHARE = (0.0, 1.0)
 
 PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses", "score", "draw_ratio",
                 "pairs", "leftover", "LL", "LD", "DD_WL", "WD", "WW", "elo", "elo_error", "elo_low", "elo_high",
-                "nelo", "los", "p_value", "p_holm"]
+                "nelo", "nelo_error", "los", "p_value", "p_method", "p_holm"]
 
 
 def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFrame:
@@ -63,9 +63,11 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     """One row per pairing of a 2-player tournament, from the first bot's side (field order):
     n, W-D-L, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
     pentanomial counts ``LL, LD, DD_WL, WD, WW``, Elo with its ± half-width and 95% interval,
-    nElo, LOS (fraction) and the two-sided p-value of "equal strength" ``2·min(LOS, 1 − LOS)``
-    with its Holm-adjusted value across the pairings (``arena.stats.significance.holm``). The games of a
-    pairing are paired by series (numpy over integer columns)."""
+    nElo with its ± half-width (fastchess), LOS (fraction) and the two-sided p-value of "equal
+    strength" with ``p_method`` (``normal``: ``2·min(LOS, 1 − LOS)``; ``sign``: the exact sign
+    test where the normal approximation fails, ``arena.stats.significance.match_significance``)
+    and its Holm-adjusted value across the pairings (``arena.stats.significance.holm``). The
+    games of a pairing are paired by series (numpy over integer columns)."""
     g = _two_player(games, order)
     if g.empty:
         return pd.DataFrame(columns=PAIR_COLUMNS)
@@ -80,8 +82,9 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
         pts = sub["pts"].to_numpy()
         wdl = [int((pts == 1).sum()), int((pts == 0.5).sum()), int((pts == 0).sum())]
         st = match_stats(penta[:5].tolist(), single[:3].tolist(), wdl)
-        p = 2 * min(st.los, 1 - st.los) if st.los == st.los else math.nan
-        rows.append({"pairing": f"{a} vs {b}", "bot": a, "opponent": b, **st.as_row(), "p_value": p})
+        sig = match_significance(penta[:5].tolist(), single[:3].tolist(), st.los, st.sigma > 0)
+        rows.append({"pairing": f"{a} vs {b}", "bot": a, "opponent": b, **st.as_row(), "los": sig.los,
+                     "p_value": sig.p_value, "p_method": sig.method})
     table = pd.DataFrame(rows)
     rank = {lab: i for i, lab in enumerate(order or ())}
     table = table.sort_values(["bot", "opponent"], key=lambda c: c.map(lambda x: (rank.get(x, len(rank)), x)),

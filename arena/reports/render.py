@@ -18,12 +18,16 @@ import pandas as pd
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
+import arena.games
 from arena.reports import coded, pairs
+from arena.reports import game as game_metrics
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.solo import solo_table
-from arena.stats import bt
+from arena.stats import bt, sequential
+from arena.stats.sprt import SprtSpec
 from arena.stats.significance import holm
+from bots.registry import parse_spec
 
 TITLES = {
     "leaderboard": "Leaderboard",
@@ -41,6 +45,10 @@ TITLES = {
     "search": "Search statistics per bot",
     "ricochet": "Ricochet races (and other puzzle races: Solo Interaction, a round per layout)",
     "solo": "One-player results (each bot alone on the puzzle)",
+    "game": "The game: decisive games, ties for first and lengths (rule-ended games)",
+    "game_seats": "The game: seat shares",
+    "game_play": "The game: branching, lead changes and drama (a sample of games)",
+    "branching": "The game: legal moves per ply (the sample, replayed)",
 }
 
 NOTES = {
@@ -65,9 +73,19 @@ NOTES = {
                       "distinct games with 95% intervals clustered by series; z-test of share = "
                       "1/k, Holm-adjusted beside it.",
     "pairs": "From the first bot's side. Score and Elo with the pentanomial variance over game "
-             "pairs (trinomial for leftover games); nElo as fastchess; LOS = P(first bot "
-             "stronger); p = 2 min(LOS, 1 - LOS), Holm-adjusted across pairings. See "
-             "docs/statistics.md.",
+             "pairs (trinomial for leftover games); nElo ± 95% as fastchess; LOS = P(first bot "
+             "stronger); test normal: p = 2 min(LOS, 1 - LOS); test sign: the exact sign test on "
+             "pairs where the normal approximation fails (fewer than 10 pairs won or lost, or no "
+             "spread); p Holm-adjusted across pairings. See docs/statistics.md.",
+    "game": "Decisive = one seat alone first (Wilson 95% interval); ties for first = first place "
+            "shared; all tied = every seat first (two players: a draw). Plies include the opening "
+            "plies. Games lost by a fault and repeated copies are left out. See docs/statistics.md.",
+    "game_seats": "Win share: a first place shared by n seats counts 1/n; first shared: the seat's "
+                  "games where it shared first place; points = (k - place)/(k - 1), tied places averaged.",
+    "game_play": "Sampled: at most 200 games evenly spread over the ids. Branching: mean legal moves "
+                 "where a seat is to move. Lead changes and drama from the evaluations bots reported, "
+                 "in self-play games (every seat a bot of one kind), in the bots' units around their "
+                 "neutral value (1/2 for win rates in [0, 1], else 0). See docs/statistics.md.",
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
            "observed information; NaN when no finite fit exists (a bot won or lost every game, "
            "or the games are separated otherwise).",
@@ -124,6 +142,24 @@ class ReportData:
             return int(self.tournament["num_players"])
         sizes = coded.seat_sizes(self.games) if len(self.games) else [2]
         return int(pd.Series(sizes).mode().iloc[0])
+
+    def sample(self, ids: list[int]) -> tuple[pd.DataFrame, dict[int, str]]:
+        """The stored plies of the games ``ids`` (``arena.store.load_moves`` columns) and the
+        start position text of their series (series -> text; absent: the seeded initial state).
+        Read from the store when loaded from one (the games' moves only), else from ``moves``."""
+        if self.path is None:
+            return self.moves[self.moves["game_id"].isin(ids)], {}
+        from arena import store
+
+        series = sorted({int(s) for s in self.games.loc[self.games["game_id"].isin(ids), "series"]})
+        conn = store.connect_readonly(self.path)
+        try:
+            where = f"m.game_id IN ({','.join(str(int(i)) for i in ids)})" if ids else "0"
+            moves = store.load_moves(conn, where=where)
+            starts = {s: text for s in series if (text := store.load_series_start(conn, s)) is not None}
+        finally:
+            conn.close()
+        return moves, starts
 
     def env(self):
         """The TrueSkill environment of the tournament (its stored ``tau``)."""
@@ -263,7 +299,8 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 
 
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
-PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults"}
+PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
+           "branching": "game"}
 
 
 def _section_of(table: str) -> str:
@@ -316,9 +353,61 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "solo" in wanted and k == 1:
         out["solo"] = solo_table(games, order)
     if "sprt" in wanted and data.sprt:
-        out["sprt"] = pd.DataFrame([{**{k: v for k, v in data.sprt.items() if k != "penta"},
-                                     **dict(zip(("LL", "LD", "DD_WL", "WD", "WW"), data.sprt["penta"]))}])
+        out["sprt"] = sprt_frame(data.sprt)
+    if "game" in wanted and k >= 2 and data.tournament.get("game") not in RACE_GAMES:
+        out.update(game_tables(data))
     return out
+
+
+def game_tables(data: ReportData) -> dict[str, pd.DataFrame]:
+    """The ``game`` section's tables (``arena.reports.game``): outcomes and lengths of every
+    rule-ended game; branching, lead changes and drama of a sample of them, replayed by the
+    rules from the stored plies (the sample's moves only are read)."""
+    games, order = data.games, data.order
+    ids = game_metrics.sample_ids(games)
+    moves, starts = data.sample(ids)
+    try:
+        rules = arena.games.make(data.tournament["game"], **(data.tournament.get("params") or {}))
+    except (ArenaError, KeyError):  # a game this installation does not know: no replay
+        rules = None
+    counts: dict[int, list[int | None]] = {}
+    if rules is not None:
+        rows = games.set_index("game_id").loc[ids] if ids else games.iloc[:0]
+        plies = {gid: g["move"].tolist() for gid, g in moves[moves["status"].isna()].groupby("game_id")}
+        for gid, g in zip(ids, rows.itertuples()):
+            start = starts.get(int(g.series))
+            state = rules.parse_state(start) if start is not None else rules.initial_state(int(g.seed))
+            counts[gid] = game_metrics.legal_counts(rules, state, plies.get(gid, []))
+    specs = data.tournament.get("bots") or {}
+    kinds = {label: _kind(spec) for label, spec in specs.items()}
+    return {"game": game_metrics.outcome_table(games, order), "game_seats": game_metrics.seat_table(games),
+            "game_play": game_metrics.play_table(games, moves, counts, lambda lab: kinds.get(lab, lab), order),
+            "branching": game_metrics.branching_table(counts)}
+
+
+def _kind(spec: str) -> str:
+    """The bot kind of a stored spec text (``m=mcts:playouts=50`` -> ``mcts``)."""
+    try:
+        return parse_spec(spec).kind
+    except ArenaError:
+        return spec
+
+
+def sprt_frame(state: dict) -> pd.DataFrame:
+    """The stored SPRT state (``arena.stats.sprt.SprtTally.state``) as a one-row table: its
+    fields, the pentanomial counts as ``LL`` ... ``WW``, the games' ``wins``, ``draws``,
+    ``losses`` (NaN in a state stored before they were), and the median-unbiased Elo after the
+    sequential stop ``elo_mu`` with its 95% interval ``elo_mu_low``, ``elo_mu_high``
+    (``arena.stats.sequential``; fishtest's estimate)."""
+    wdl = state.get("wdl")
+    spec = SprtSpec(state["elo0"], state["elo1"], state.get("alpha", 0.05), state.get("beta", 0.05),
+                    state.get("model", "logistic"))  # a state stored before the model was an option
+    est = sequential.median_unbiased(spec, state["penta"], wdl)
+    row = {k: v for k, v in state.items() if k not in ("penta", "wdl")}
+    row.update(zip(("LL", "LD", "DD_WL", "WD", "WW"), state["penta"]))
+    row.update(zip(("wins", "draws", "losses"), wdl if wdl is not None else [np.nan] * 3))
+    row.update({"elo_mu": est.elo, "elo_mu_low": est.low, "elo_mu_high": est.high, "elo_mu_clamped": est.clamped})
+    return pd.DataFrame([row])
 
 
 def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, order, results) -> pd.DataFrame:

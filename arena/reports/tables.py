@@ -243,21 +243,26 @@ class SeatAdvantage:
             a first place shared by n counting 1/n), ``win_share`` (wins / games; the shares
             sum to 1), ``mean_score`` (the game's own points).
         test: chi-square test that every seat's wins are equal.
+        first_ties: games whose first place is shared by two or more seats.
     """
 
     table: pd.DataFrame
     test: ChiSquare
+    first_ties: int = 0
 
     def test_frame(self) -> pd.DataFrame:
-        """The test as a one-row frame: ``games``, ``seats``, ``chi2``, ``dof``, ``p_value``."""
+        """The test as a one-row frame: ``games``, ``seats``, ``chi2``, ``dof``, ``p_value``,
+        ``first_ties`` (games with a shared first place) and ``first_tie_rate`` (their share)."""
         games = int(self.table["games"].max()) if len(self.table) else 0
         return pd.DataFrame([{"games": games, "seats": len(self.table),
                               "chi2": self.test.statistic, "dof": self.test.dof,
-                              "p_value": self.test.p_value}])
+                              "p_value": self.test.p_value, "first_ties": self.first_ties,
+                              "first_tie_rate": self.first_ties / games if games else math.nan}])
 
 
 def seat_advantage(games: pd.DataFrame) -> SeatAdvantage:
-    """Per-seat results of the games with the most common number of seats (at least two);
+    """Per-seat results of the games with the most common number of seats (at least two),
+    and how many of them have a first place shared by two or more seats (ties for first);
     rows with an ``n`` column (``coded.grouped``) count ``n`` games each."""
     sizes = seat_sizes(games)
     w = weights(games)
@@ -277,7 +282,9 @@ def seat_advantage(games: pd.DataFrame) -> SeatAdvantage:
     table["win_share"] = table["wins"] / table["games"]
     table = table.reset_index()[["seat", "games", "mean_rank", "wins", "win_share",
                                  "mean_score"]]
-    return SeatAdvantage(table, equal_shares_test(table["wins"].tolist()))
+    firsts = _wsum(sr, "game_id", {"firsts": (sr["rank"] == 1).astype(int), "n": n})
+    ties = int((firsts["n"][firsts["firsts"] >= 2] / k).sum())  # n repeats once per seat
+    return SeatAdvantage(table, equal_shares_test(table["wins"].tolist()), ties)
 
 
 def game_lengths(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:

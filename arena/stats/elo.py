@@ -20,6 +20,9 @@ Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
   standard deviation; for pairs only this is fastchess's ``scoreToNeloDiff`` for the
   pentanomial model, ``(s - ½)/√(2·var_pair) · 800/ln 10`` (fastchess
   ``src/elo/elo_pentanomial.cpp``).
+- **nElo error**: half the width of the 95% interval ``s ± 1.959964·σ_s`` mapped to nElo,
+  ``1.959964 · (800/ln 10) / √n`` (n games): fastchess's ``neloerror_``, which is
+  ``1.96 · (800/ln 10) / √(2·pairs)`` for pairs only and ``… / √games`` for single games.
 - **LOS**: ``Φ((s - ½)/σ_s)`` (fastchess ``EloPentanomial::los``); with no complete pair, or
   with no spread seen (``σ_s = 0``), cutechess-cli's trinomial ``½ + ½·erf((W - L)/√(2(W + L)))``.
 """
@@ -85,9 +88,10 @@ class MatchStats:
         per game in [0, 1]; ``draw_ratio``: draws / games; ``pairs``: complete pairs;
         ``leftover``: games outside complete pairs; ``penta``: ``[LL, LD, DD+WL, WD, WW]``;
         ``sigma``: standard error of ``score``; ``elo``, ``elo_low``, ``elo_high``,
-        ``elo_error`` (half the interval's width); ``nelo``; ``los`` in [0, 1]. Empty samples
-        give NaN; so do ``elo_low``, ``elo_high``, ``elo_error`` and ``nelo`` when every pair
-        scored the same (no spread seen: ``docs/statistics.md``, "No spread seen").
+        ``elo_error`` (half the interval's width); ``nelo`` and ``nelo_error`` (half the width
+        of its 95% interval); ``los`` in [0, 1]. Empty samples give NaN; so do ``elo_low``,
+        ``elo_high``, ``elo_error``, ``nelo`` and ``nelo_error`` when every pair scored the same
+        (no spread seen: ``docs/statistics.md``, "No spread seen").
     """
 
     games: int
@@ -105,6 +109,7 @@ class MatchStats:
     elo_high: float
     elo_error: float
     nelo: float
+    nelo_error: float
     los: float
 
     def as_row(self) -> dict:
@@ -149,7 +154,7 @@ def match_stats(penta: Iterable[int], single: Iterable[int] = (0, 0, 0),
     points = sum(c * p for c, p in zip(pc, PAIR_POINTS)) + sc[1] * 0.5 + sc[2]
     if n == 0:
         nan = math.nan
-        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, penta5, nan, nan, nan, nan, nan, nan, nan)
+        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, penta5, nan, nan, nan, nan, nan, nan, nan, nan)
     w: int | float
     d: int | float
     l_: int | float
@@ -163,18 +168,19 @@ def match_stats(penta: Iterable[int], single: Iterable[int] = (0, 0, 0),
     if sigma_game > 0:
         elo_lo, elo_hi = elo_from_score(s - Z95 * sigma), elo_from_score(s + Z95 * sigma)
         nelo = (s - 0.5) / sigma_game * NELO_SCALE
+        nelo_error = Z95 * NELO_SCALE / math.sqrt(n)  # the interval s ± Z95·σ_s in nElo units
         los = normal_cdf((s - 0.5) / sigma) if pairs else los_trinomial(sc[2], sc[0])
     else:  # every pair (game) scored the same: no spread seen, so no interval and no nElo to
         # report (a zero-width interval would claim certainty the sample cannot give); the LOS
         # is cutechess's from the game counts (2-0 gives 92%, not certainty), ½ with no decisive
         # game, the normal model's limit only when the W-D-L is not known
-        elo_lo = elo_hi = nelo = math.nan
+        elo_lo = elo_hi = nelo = nelo_error = math.nan
         if wdl is not None:
             los = los_trinomial(w, l_) if w + l_ else 0.5
         else:
             los = 0.5 if s == 0.5 else float(s > 0.5)
     return MatchStats(n, w, d, l_, s, d / n, pairs, left, penta5, sigma, elo_from_score(s),
-                      elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, los)
+                      elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, nelo_error, los)
 
 
 def los_trinomial(wins: int | float, losses: int | float) -> float:

@@ -1,8 +1,13 @@
-"""Significance tests for reports: exact binomial test, chi-square of shares, Holm's
-adjustment of several p-values. Uses scipy (reports only).
+"""Significance tests for reports: exact binomial test, the sign test of a two-bot match at
+the edges, chi-square of shares, Holm's adjustment of several p-values. Uses scipy (reports
+only).
 
 - ``binomial_test``: the two-sided exact binomial test (``scipy.stats.binomtest``; two-sided
   p = sum of the probabilities of all outcomes no more likely than the one observed).
+- ``match_significance``: LOS and the p-value of "equal strength" of a two-bot match: the
+  normal approximation with the pentanomial variance (``arena.stats.elo``), or, where it fails
+  (few units won or lost either way, no spread seen), the exact sign test on pairs
+  (``docs/statistics.md`` "Small samples: the sign test").
 - ``equal_shares_test``: Pearson's chi-square test that counts (possibly fractional, e.g. a
   first place shared by two counts 1/2 to each seat) are equal (``scipy.stats.chisquare``).
 - ``holm``: Holm's step-down adjusted p-values.
@@ -18,6 +23,11 @@ from dataclasses import dataclass
 
 from scipy import stats
 
+#: The exact sign test replaces the normal approximation when fewer units than this (pairs,
+#: or games outside pairs) went either way: the rule of thumb ``n·p >= 10`` for the normal
+#: approximation of a binomial count (e.g. Agresti & Coull 1998), applied to the rarer side.
+EXACT_BELOW = 10
+
 
 def binomial_test(successes: int, trials: int, p: float = 0.5) -> float:
     """Two-sided exact binomial test of ``successes`` in ``trials`` against probability ``p``.
@@ -30,6 +40,57 @@ def binomial_test(successes: int, trials: int, p: float = 0.5) -> float:
     if trials == 0:
         return math.nan
     return float(stats.binomtest(int(successes), int(trials), p, alternative="two-sided").pvalue)
+
+
+@dataclass(frozen=True)
+class Significance:
+    """How sure a two-bot match is that the first bot is the stronger.
+
+    Attributes:
+        los: likelihood of superiority in [0, 1] (NaN: no game).
+        p_value: two-sided p-value of "equal strength" (NaN: no game).
+        method: ``"normal"`` (``Φ`` of the pentanomial z, p = 2·min(LOS, 1 − LOS)) or
+            ``"sign"`` (the exact sign test on units; LOS = P(q > ½) under a uniform prior).
+        plus, minus: units (complete pairs, and games outside pairs) the first bot won and lost.
+    """
+
+    los: float
+    p_value: float
+    method: str
+    plus: int
+    minus: int
+
+
+def match_significance(penta: Sequence[int], single: Sequence[int], los_normal: float,
+                       spread: bool) -> Significance:
+    """LOS and p-value of "equal strength" for a match from the first bot's side.
+
+    Args:
+        penta: complete pairs ``[LL, LD, DD+WL, WD, WW]``.
+        single: games outside complete pairs ``[L, D, W]``.
+        los_normal: the normal-approximation LOS (``arena.stats.elo.MatchStats.los``).
+        spread: whether the sample showed any spread (``MatchStats.sigma > 0``).
+
+    The units are the complete pairs and the leftover games; a unit is won (``plus``) when it
+    scored more than half its points, lost (``minus``) when less, tied otherwise (DD, WL, a
+    draw). When both ``plus`` and ``minus`` are at least ``EXACT_BELOW`` and the sample has a
+    spread, the normal approximation stands: ``p = 2·min(LOS, 1 − LOS)``. Otherwise the exact
+    two-sided sign test (``scipy.stats.binomtest(plus, plus + minus, ½)``; Conover 1999,
+    "Practical Nonparametric Statistics", §3.4) gives p, and the LOS is the posterior
+    probability that a unit is more often won than lost, ``P(q > ½)`` with ``q ~ Beta(plus + 1,
+    minus + 1)`` (a uniform prior; ``scipy.stats.beta.sf``). With no unit won or lost: p = 1,
+    LOS = ½.
+    """
+    pc, sc = [int(x) for x in penta], [int(x) for x in single]
+    plus, minus = pc[3] + pc[4] + sc[2], pc[0] + pc[1] + sc[0]
+    if sum(pc) + sum(sc) == 0:
+        return Significance(math.nan, math.nan, "normal", 0, 0)
+    if spread and min(plus, minus) >= EXACT_BELOW and los_normal == los_normal:
+        return Significance(los_normal, 2 * min(los_normal, 1 - los_normal), "normal", plus, minus)
+    if plus + minus == 0:
+        return Significance(0.5, 1.0, "sign", 0, 0)
+    p = float(stats.binomtest(plus, plus + minus, 0.5, alternative="two-sided").pvalue)
+    return Significance(float(stats.beta.sf(0.5, plus + 1, minus + 1)), p, "sign", plus, minus)
 
 
 @dataclass(frozen=True)

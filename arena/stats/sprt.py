@@ -20,6 +20,15 @@ maximum-likelihood distribution ``p`` with the hypothesis' constraint, and
   (proposition 1.1 and eq. 1.2–1.3 of the paper).
 - ``normalized``: the constraint is ``(μ − ½)/σ = t`` with ``t = √2·nelo/(800/ln 10)`` for
   pairs (section 4.1, iterated to a fixed point).
+- ``bayesian`` (fastchess's ``model=bayesian``): the hypotheses are BayesElo differences
+  (Coulom's bayeselo model with a draw parameter), tested on the **games** W, D, L of the
+  counted pairs (the trinomial, as fastchess, which offers this model without pentanomial
+  statistics). The draw parameter is estimated from the sample,
+  ``drawelo = 200·log10((1 − l)/l · (1 − w)/w)`` (w, l: the regularised win and loss
+  frequencies); a BayesElo ``e`` gives ``P(win) = 1/(1 + 10^((drawelo − e)/400))``,
+  ``P(loss) = 1/(1 + 10^((drawelo + e)/400))`` and the expected score ``P(win) + ½·P(draw)``,
+  which is the constraint of the logistic GSPRT above on scores ``0, ½, 1``. The LLR is 0
+  while no game was won or none lost (no draw parameter to estimate).
 """
 
 from __future__ import annotations
@@ -45,11 +54,15 @@ class SprtModel(StrEnum):
     LOGISTIC = "logistic"
     #: H0/H1 constrain the normalized Elo ``(μ − ½)/σ`` of a pair (Van den Bergh, section 4.1).
     NORMALIZED = "normalized"
+    #: H0/H1 are BayesElo differences with a draw parameter estimated from the games, tested on
+    #: the games' W-D-L (fastchess's ``bayesian``).
+    BAYESIAN = "bayesian"
 
 
 #: The accepted model names, in the order error messages list them.
 MODELS = tuple(m.value for m in SprtModel)
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+GAME_SCORES = np.array([0.0, 0.5, 1.0])
 #: What a zero pentanomial count becomes before the LLR (fastchess's ``regularize``).
 REGULARIZE = 1e-3
 #: A hypothesis' expected pair score is clipped into ``[SCORE_EPS, 1 − SCORE_EPS]`` (about
@@ -90,13 +103,14 @@ class SprtSpec:
 
 
 def parse(text: str) -> SprtSpec:
-    """``elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized]`` as a spec.
+    """``elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized|bayesian]`` as a
+    spec.
 
     Raises:
         ConfigError: a missing or unknown key, a bad number, ``elo0 >= elo1``, α or β outside
             (0, 1), α + β >= 1, or an unknown model (one line naming what is accepted).
     """
-    usage = "expected elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model=logistic|normalized]"
+    usage = f"expected elo0=E0,elo1=E1[,alpha=0.05][,beta=0.05][,model={'|'.join(MODELS)}]"
     values: dict[str, str] = {}
     for item in str(text).split(","):
         key, eq, value = item.partition("=")
@@ -246,11 +260,58 @@ def mle_normalized(phat: np.ndarray, scores: np.ndarray, t: float, mu_ref: float
     return p
 
 
-def llr(penta: Sequence[int], spec: SprtSpec) -> float:
+def bayeselo_score(elo: float, drawelo: float) -> float:
+    """The expected score ``P(win) + ½·P(draw)`` of a BayesElo difference ``elo`` with draw
+    parameter ``drawelo`` (both in BayesElo points; Coulom's bayeselo model, fastchess's
+    ``bayeseloToScore``), clipped into ``[SCORE_EPS, 1 − SCORE_EPS]`` like ``hypothesis_score``."""
+    elo = _clip_elo(elo)
+    win = 1.0 / (1.0 + 10.0 ** ((drawelo - elo) / 400.0))
+    loss = 1.0 / (1.0 + 10.0 ** ((drawelo + elo) / 400.0))
+    return min(max(win + 0.5 * (1.0 - win - loss), SCORE_EPS), 1 - SCORE_EPS)
+
+
+def drawelo(wdl: Sequence[int]) -> float:
+    """The draw parameter of the bayeselo model estimated from W-D-L counts:
+    ``200·log10((1 − l)/l · (1 − w)/w)`` with the win and loss frequencies ``w``, ``l`` of the
+    counts regularised as ``llr`` does (a zero count read as ``REGULARIZE``). NaN without a win
+    or without a loss."""
+    w, d, l_ = (float(x) for x in wdl)
+    if w == 0 or l_ == 0:
+        return math.nan
+    total = w + (d if d else REGULARIZE) + l_
+    pw, pl = w / total, l_ / total
+    return 200.0 * math.log10((1 - pl) / pl * (1 - pw) / pw)
+
+
+def _bayesian_llr(wdl: Sequence[int], spec: SprtSpec) -> float:
+    """The ``bayesian`` model's LLR of games W-D-L (module docstring)."""
+    w, d, l_ = (int(x) for x in wdl)
+    if w == 0 or l_ == 0:
+        return 0.0
+    counts = np.array([l_, d if d else REGULARIZE, w], dtype=float)
+    total = float(counts.sum())
+    phat = counts / total
+    de = drawelo(wdl)
+    p0 = mle_score(phat, GAME_SCORES, bayeselo_score(spec.elo0, de))
+    p1 = mle_score(phat, GAME_SCORES, bayeselo_score(spec.elo1, de))
+    lp0, lp1 = (np.log(np.maximum(np.nan_to_num(p, nan=P_FLOOR), P_FLOOR)) for p in (p0, p1))
+    return total * float(np.sum(phat * (lp1 - lp0)))
+
+
+def llr(penta: Sequence[int], spec: SprtSpec, wdl: Sequence[int] | None = None) -> float:
     """The GSPRT log-likelihood ratio of pentanomial counts ``[LL, LD, DD+WL, WD, WW]``
-    (module docstring). 0 with no pair; finite for any finite bounds and counts (the
+    (module docstring); the ``bayesian`` model reads the games' ``wdl`` (W, D, L of the same
+    pairs' games) instead. 0 with no pair; finite for any finite bounds and counts (the
     hypotheses' Elo clipped to ±``ELO_CLIP``, scores by ``hypothesis_score``, probabilities
-    floored at ``P_FLOOR``)."""
+    floored at ``P_FLOOR``).
+
+    Raises:
+        ValueError: the ``bayesian`` model without ``wdl``.
+    """
+    if spec.model is SprtModel.BAYESIAN:
+        if wdl is None:
+            raise ValueError("the bayesian SPRT model needs the games' W-D-L counts")
+        return _bayesian_llr(wdl, spec)
     counts = np.asarray(penta, dtype=float)
     if counts.sum() == 0:
         return 0.0
@@ -281,12 +342,13 @@ class SprtTally:
     ``add(series, points)`` takes one stored game (``series``: 0-based pair index; ``points``
     of the first bot, 0/½/1); pairs are consumed in series order once complete, and the LLR
     is checked after each. ``decided_at`` is the 1-based pair whose LLR left the bounds (later
-    pairs are not counted).
+    pairs are not counted). ``wdl``: the first bot's W, D, L over the counted pairs' games.
     """
 
     spec: SprtSpec
     games_per_pair: int = 2
     penta: list[int] = field(default_factory=lambda: [0] * 5)
+    wdl: list[int] = field(default_factory=lambda: [0] * 3)
     pairs: int = 0
     value: float = 0.0
     decided_at: int | None = None
@@ -304,8 +366,10 @@ class SprtTally:
         while len(self._pending.get(self.pairs, ())) >= self.games_per_pair:
             pair = self._pending.pop(self.pairs)
             self.penta[int(round(2 * sum(pair)))] += 1
+            for points in pair:
+                self.wdl[2 - int(round(2 * points))] += 1
             self.pairs += 1
-            self.value = llr(self.penta, self.spec)
+            self.value = llr(self.penta, self.spec, self.wdl)
             if verdict(self.value, self.spec) != "inconclusive":
                 self.decided_at = self.pairs
                 return True
@@ -313,13 +377,15 @@ class SprtTally:
 
     def state(self) -> dict:
         """The SPRT's state as stored and printed: the spec's fields, ``llr``, ``lower``,
-        ``upper``, ``verdict``, ``pairs`` counted, ``decided_at`` (pair or None), ``penta``
-        and the Elo estimate of those pairs (``elo``, ``elo_low``, ``elo_high``)."""
+        ``upper``, ``verdict``, ``pairs`` counted, ``decided_at`` (pair or None), ``penta``,
+        ``wdl`` (the games' W, D, L) and the Elo estimate of those pairs (``elo``, ``elo_low``,
+        ``elo_high``)."""
         lower, upper = bounds(self.spec.alpha, self.spec.beta)
         st = match_stats(self.penta)
         return {**asdict(self.spec), "llr": self.value, "lower": lower, "upper": upper,
                 "verdict": self.result, "pairs": self.pairs, "decided_at": self.decided_at,
-                "penta": list(self.penta), "elo": st.elo, "elo_low": st.elo_low, "elo_high": st.elo_high}
+                "penta": list(self.penta), "wdl": list(self.wdl), "elo": st.elo, "elo_low": st.elo_low,
+                "elo_high": st.elo_high}
 
     def line(self) -> str:
         """One line for the progress bar: ``SPRT [E0, E1] LLR x (lower, upper) ...``."""

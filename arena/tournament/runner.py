@@ -6,8 +6,10 @@ it wants now, the pool plays them, each record is checked (``referee_check``), c
 told to the schedule and to the observers (``arena.tournament.observers``: ratings, faults,
 and the caller's own, e.g. a progress bar), until the schedule is done. A resumed run (same
 name, same settings) replays the stored games into the schedule, which releases only the games
-not yet stored; Ctrl-C stops cleanly, keeping every finished game (``docs/arena.md``
-"Tournaments", "Storage").
+not yet stored; Ctrl-C stops cleanly, keeping every finished game the schedule has taken
+(``docs/arena.md`` "Tournaments", "Storage"). A schedule may hold a finished game back until
+its turn (``Schedule.storable``: an SPRT match stores its pairs in order, so the games stored
+do not depend on timing); held games are dropped when the schedule is done or the run stops.
 
 Resuming (``resume``): a larger ``games`` extends a stored tournament (new series appended, game
 ids continue); a smaller one plays nothing beyond its first ``games`` per pairing and leaves
@@ -340,7 +342,8 @@ class _Run:
 
     def _play(self) -> None:
         """Hand the schedule's games to the pool and store each record until the schedule is
-        done (the games still in flight are dropped) or the pool has no game left."""
+        done (the games still in flight, and finished ones it held back, are dropped) or the
+        pool has no game left."""
         cfg, p, schedule = self.cfg, self.p, self.p.schedule
         with _reaped():  # a bot its engine cannot load: a spec error before any game
             check_isolated(p.specs, self.specs, p.game)
@@ -351,9 +354,11 @@ class _Run:
         log.info("run %s: %d games to play of %d, %s", p.name, released, self.summary.total,
                  f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
         results = pool.run()
+        held: list[Result] = []  # finished games the schedule does not take yet (``Schedule.storable``)
         try:
             for res in results:
-                self._store(res)
+                held.append(res)
+                self._store_held(held)
                 if schedule.done:
                     break
                 released += self._release(pool, window - (released - self.summary.played))
@@ -365,6 +370,21 @@ class _Run:
         finally:
             results.close()
             self.summary.workers_replaced = pool.replaced
+            if held:
+                log.info("run %s: %d finished game(s) not stored (%s): %s", p.name, len(held),
+                         "after the schedule's decision" if schedule.done else "interrupted before their turn",
+                         ", ".join(str(r.task.game_id) for r in held))
+
+    def _store_held(self, held: list[Result]) -> None:
+        """Store the held games the schedule takes now, lowest game id first, until none is
+        storable or the schedule is done; the rest stay in ``held``."""
+        schedule = self.p.schedule
+        while not schedule.done:
+            ready = min((r for r in held if schedule.storable(r.task)), key=lambda r: r.task.game_id, default=None)
+            if ready is None:
+                return
+            held.remove(ready)
+            self._store(ready)
 
     def _release(self, pool: Any, limit: int) -> int:
         """Hand at most ``limit`` of the schedule's next games to ``pool``; returns how many."""

@@ -70,6 +70,13 @@ class Schedule(ABC):
         may hold games of bots or versions outside today's field). Default: every game."""
         return True
 
+    def storable(self, task: GameTask) -> bool:
+        """Whether a finished game may be stored (and ``add``-ed) now. A format whose decision
+        depends on the order results come in holds the later ones back: the runner keeps such a
+        game until this turns True, and drops it when the format is ``done`` first. Default:
+        always."""
+        return True
+
 
 class FixedPairings(Schedule):
     """Every pairing plays ``settings.games`` games (whole series), in round order: series 0 of
@@ -148,6 +155,11 @@ class SprtMatch(RoundRobin):
     (``arena.stats.sprt.SprtTally``, fed from the first bot's side in pair order), at most
     ``settings.games`` games.
 
+    The stored games are the same whatever the timing: a game is ``storable`` only once every
+    earlier pair is stored, so the tournament is the pairs up to the deciding one, in order;
+    games of later pairs that finished first are held by the runner and, once the test has
+    decided, never stored (``docs/statistics.md`` "SPRT (early stop)").
+
     Raises (constructor):
         ConfigError: a bad SPRT text.
     """
@@ -167,6 +179,9 @@ class SprtMatch(RoundRobin):
 
     def status(self) -> str:
         return self.tally.line()
+
+    def storable(self, task: GameTask) -> bool:
+        return not self.done and task.series <= self.tally.pairs  # every earlier pair counted
 
 
 def make_schedule(fmt: Format, game: Game, labels: Sequence[str], settings: SeriesSettings,

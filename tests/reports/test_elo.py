@@ -139,7 +139,12 @@ def test_pair_table_from_stored_games():
     mean = sum(pair_pts) / 5
     var_s = (5 * sum((p - mean) ** 2 for p in pair_pts) / 5 + 0) / 11**2
     assert row["elo"] == pytest.approx(-400 * math.log10(11 / 7 - 1))
-    assert row["los"] == pytest.approx(PHI((7 / 11 - 0.5) / math.sqrt(var_s)))
     assert row["nelo"] == pytest.approx((7 / 11 - 0.5) / math.sqrt(11 * var_s) * 800 / math.log(10))
-    assert row["p_value"] == pytest.approx(2 * (1 - row["los"]))
+    assert row["nelo_error"] == pytest.approx(1.959964 * 800 / math.log(10) / math.sqrt(11), rel=1e-6)
+    # 3 units won (WD, WW, the leftover win) and 1 lost (LD): too few for the normal
+    # approximation, so the exact sign test: P(X >= 3) + P(X <= 1) of Bin(4, 1/2) = 10/16, and
+    # LOS = P(Beta(4, 2) > 1/2) = 1 - P(Bin(5, 1/2) >= 4) = 26/32
+    assert row["p_method"] == "sign"
+    assert row["p_value"] == pytest.approx(10 / 16) and row["los"] == pytest.approx(26 / 32)
+    assert match_stats([0, 1, 2, 1, 1], [0, 0, 1]).los == pytest.approx(PHI((7 / 11 - 0.5) / math.sqrt(var_s)))
     assert row["p_holm"] == pytest.approx(row["p_value"])  # one pairing: nothing to adjust

@@ -93,9 +93,11 @@ def test_page_is_self_contained_with_plots_tables_and_games(interaction_db):
     refs.feed(page)
     assert refs.refs == [] and "link" not in refs.tags and "iframe" not in refs.tags
     assert refs.tags.count("script") >= 3  # plotly.js, the games' data, the viewer
-    for plot in ("ratings", "crosstable", "first-move", "lengths", "terminations", "faults", "search"):
+    for plot in ("ratings", "crosstable", "first-move", "lengths", "terminations", "faults", "search", "game-lengths",
+                 "branching"):
         assert f'id="plot-{plot}"' in page, plot
-    for table in ("leaderboard", "crosstable", "first_move", "lengths", "terminations", "fault_summary", "search"):
+    for table in ("leaderboard", "crosstable", "first_move", "lengths", "terminations", "fault_summary", "search",
+                  "game", "game_seats", "game_play", "branching"):
         assert f'id="table-{table}"' in page, table
     data = json.loads(re.search(r'<script id="games-data" type="application/json">(.*?)</script>', page, re.S).group(1))
     games = load(interaction_db).games

@@ -46,9 +46,10 @@ def console() -> tuple[Console, io.StringIO]:
 def test_sections_that_apply():
     assert set(build_tables(two_player())) == {
         "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations",
-        "fault_summary", "faults", "search"}
+        "fault_summary", "faults", "search", "game", "game_seats", "game_play", "branching"}
     three = build_tables(three_player())
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
+    assert set(build_tables(three_player(), ["game_play"])) == {"game", "game_seats", "game_play", "branching"}
     with pytest.raises(ConfigError, match="unknown report section.*or a table within one: seat_test"):
         build_tables(two_player(), ["leaderbord"])
     # a table printed within a section (a key of --json) selects its section

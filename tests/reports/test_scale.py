@@ -23,13 +23,18 @@ from tests.reports.stores import make_store
 LEGACY = Path(__file__).parent.parent / "fixtures" / "legacy_store" / "interaction-13c07c51.sqlite"
 
 
+#: columns issue 34 redefined (the exact sign test at the edges), left out of the comparison
+REDEFINED = {"pairs": ["los", "p_value", "p_holm"]}
+
+
 def _compare(path: Path) -> None:
     old, old_hist = old_tables(path)
     data = load(path)
     new = render.tables_for(data)
-    assert list(new) == list(old)
+    assert [name for name in new if name in old] == list(old)  # issue 34 added tables (game metrics)
     for name in old:
-        assert_same(new[name].reset_index(drop=True), old[name].reset_index(drop=True), name)
+        columns = [c for c in old[name].columns if c not in REDEFINED.get(name, ())]
+        assert_same(new[name][columns].reset_index(drop=True), old[name][columns].reset_index(drop=True), name)
     assert_same(data.history().reset_index(drop=True), old_hist, "history")
 
 

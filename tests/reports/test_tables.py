@@ -5,6 +5,7 @@ import math
 import pytest
 
 from arena.stats.intervals import wilson_interval
+from arena.reports import coded
 from arena.reports.tables import (crosstable, fault_summary, faults, first_move, game_lengths,
                                   leaderboard, seat_advantage, seat_results, search_stats,
                                   terminations)
@@ -69,6 +70,17 @@ def test_seat_advantage_chi_square():
     assert result.test.p_value == pytest.approx(math.exp(-2.25), rel=1e-9)
     frame = result.test_frame()
     assert frame.loc[0, "games"] == 12 and frame.loc[0, "seats"] == 3
+    # ties for first: the three games where all three share first place
+    assert frame.loc[0, "first_ties"] == 3 and frame.loc[0, "first_tie_rate"] == pytest.approx(3 / 12)
+    grouped = seat_advantage(coded.grouped(seat_games()))  # rows standing for n games count n times
+    assert grouped.first_ties == 3
+
+
+def test_ties_for_first_count_two_of_four_sharing():
+    rows = [(["a", "b", "c", "d"], [1, 1, 3, 4]), (["a", "b", "c", "d"], [1, 2, 3, 4]),
+            (["b", "c", "d", "a"], [2, 2, 1, 4]), (["c", "d", "a", "b"], [1, 1, 1, 1])]
+    frame = seat_advantage(games_frame(rows)).test_frame()
+    assert (frame.loc[0, "first_ties"], frame.loc[0, "first_tie_rate"]) == (2, 0.5)
 
 
 def test_points_average_tied_places():

@@ -144,3 +144,60 @@ def test_state_line_without_an_interval():
     line = state_line(state)
     assert "H1 accepted at pair 20 of 20" in line and "no interval: every pair scored the same" in line
     assert "nan" not in line
+
+
+def hand_bayesian_llr(w, d, l_, elo0, elo1):
+    """The bayesian model's LLR by hand: the draw parameter and both expected scores from the
+    formulas, then the mean-constrained MLE on the three game scores 0, ½, 1, whose equation
+    Σ p̂ᵢ(aᵢ − s)/(1 + θ(aᵢ − s)) = 0 is a quadratic in θ (multiplied out), solved in closed form."""
+    n = w + d + l_
+    pw, pl = w / n, l_ / n
+    de = 200 * math.log10((1 - pl) / pl * (1 - pw) / pw)
+
+    def score(e):
+        win, loss = 1 / (1 + 10 ** ((de - e) / 400)), 1 / (1 + 10 ** ((de + e) / 400))
+        return win + (1 - win - loss) / 2
+
+    phat = [l_ / n, d / n, w / n]
+
+    def mle(s):
+        x = [0 - s, 0.5 - s, 1 - s]
+        # Σ p̂ᵢ xᵢ Π_{j≠i} (1 + θ xⱼ) = 0  ->  a θ² + b θ + c = 0
+        a = sum(phat[i] * x[i] * math.prod(x[j] for j in range(3) if j != i) for i in range(3))
+        b = sum(phat[i] * x[i] * sum(x[j] for j in range(3) if j != i) for i in range(3))
+        c = sum(phat[i] * x[i] for i in range(3))
+        roots = ([-c / b] if abs(a) < 1e-15 else  # s = ½: the quadratic term vanishes
+                 [(-b + sign * math.sqrt(b * b - 4 * a * c)) / (2 * a) for sign in (1, -1)])
+        theta = next(t for t in roots if all(1 + t * xi > 0 for xi in x))
+        return [p / (1 + theta * xi) for p, xi in zip(phat, x)]
+
+    p0, p1 = mle(score(elo0)), mle(score(elo1))
+    return n * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(phat, p0, p1))
+
+
+@pytest.mark.parametrize("wdl, elo0, elo1", [((30, 40, 20), 0, 10), ((120, 30, 90), -5, 5), ((7, 2, 11), 0, 50),
+                                             ((500, 900, 480), 0, 5)])
+def test_bayesian_llr_equals_the_hand_computation(wdl, elo0, elo1):
+    spec = parse(f"elo0={elo0},elo1={elo1},model=bayesian")
+    assert llr([0] * 5, spec, wdl) == pytest.approx(hand_bayesian_llr(*wdl, elo0, elo1), rel=1e-9, abs=1e-12)
+
+
+def test_bayesian_llr_matches_fastchess_tests():
+    # fastchess app/tests/sprt_test.cpp, "bayesian trinomial 1" and "2" (Stats(wins, losses, draws))
+    assert llr([0] * 5, parse("elo0=0,elo1=2,model=bayesian"), (68965, 128429, 68526)) == pytest.approx(-1.26, abs=0.01)
+    assert llr([0] * 5, parse("elo0=0.5,elo1=2.5,model=bayesian"), (21629, 41111, 21484)) == pytest.approx(
+        -1.13, abs=0.01)
+
+
+def test_bayesian_model_counts_games_of_whole_pairs():
+    spec = parse("elo0=0,elo1=100,model=bayesian")
+    assert spec.text().endswith("model=bayesian")
+    assert llr([0] * 5, spec, (5, 3, 0)) == 0.0 and llr([0] * 5, spec, (0, 3, 5)) == 0.0  # no draw parameter
+    with pytest.raises(ValueError, match="W-D-L"):
+        llr([0, 0, 1, 0, 0], spec)
+    tally = SprtTally(spec)
+    for series, pts in [(0, 1.0), (0, 0.5), (1, 0.0), (2, 1.0), (1, 1.0)]:  # series 2 waits for nothing else
+        tally.add(series, pts)
+    assert tally.pairs == 2 and tally.wdl == [2, 1, 1] and tally.penta == [0, 0, 1, 1, 0]
+    assert tally.value == pytest.approx(hand_bayesian_llr(2, 1, 1, 0, 100))
+    assert tally.state()["wdl"] == [2, 1, 1]

@@ -14,6 +14,7 @@ from arena.store import load_games, load_sprt
 
 ELO = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False)
 PENTA = st.lists(st.integers(0, 10_000), min_size=5, max_size=5)
+WDL = st.lists(st.integers(0, 10_000), min_size=3, max_size=3)  # the bayesian model's games
 
 
 def spec_of(e0: float, e1: float, model: str) -> SprtSpec:
@@ -22,16 +23,16 @@ def spec_of(e0: float, e1: float, model: str) -> SprtSpec:
 
 
 @settings(max_examples=150)
-@given(e0=ELO, e1=ELO, penta=PENTA, model=st.sampled_from(MODELS))
-def test_llr_is_finite_for_any_bounds_and_counts(e0, e1, penta, model):
-    assert math.isfinite(llr(penta, spec_of(e0, e1, model)))
+@given(e0=ELO, e1=ELO, penta=PENTA, wdl=WDL, model=st.sampled_from(MODELS))
+def test_llr_is_finite_for_any_bounds_and_counts(e0, e1, penta, wdl, model):
+    assert math.isfinite(llr(penta, spec_of(e0, e1, model), wdl))
 
 
 @pytest.mark.slow
 @settings(max_examples=2000)
-@given(e0=ELO, e1=ELO, penta=PENTA, model=st.sampled_from(MODELS))
-def test_llr_is_finite_for_any_bounds_and_counts_thorough(e0, e1, penta, model):
-    assert math.isfinite(llr(penta, spec_of(e0, e1, model)))
+@given(e0=ELO, e1=ELO, penta=PENTA, wdl=WDL, model=st.sampled_from(MODELS))
+def test_llr_is_finite_for_any_bounds_and_counts_thorough(e0, e1, penta, wdl, model):
+    assert math.isfinite(llr(penta, spec_of(e0, e1, model), wdl))
 
 
 @pytest.mark.parametrize("elo0, elo1, model", [(-1500, -500, "normalized"), (0, 10_000, "logistic"),
