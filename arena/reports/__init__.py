@@ -6,6 +6,8 @@ use live below, in ``arena.stats``."""
 #: without importing pandas). ``first_move`` applies to two-player games,
 #: ``pairs`` and ``elo`` (Bradley–Terry) to two-player games, ``sprt`` to a run with
 #: ``--sprt``, ``seat_advantage`` to games of three or more, ``ricochet`` to the race games
-#: (``ricochet``, ``interaction-solo-race``).
-SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "lengths",
-            "terminations", "faults", "search", "ricochet", "solo", "sprt")
+#: (``ricochet``, ``interaction-solo-race``), ``openings`` to a tournament of more than one start
+#: position (``arena.reports.openings``), ``ladder`` to a 2-player field of one bot at several
+#: budgets (``arena.reports.ladder``).
+SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "openings", "ladder",
+            "lengths", "terminations", "faults", "search", "ricochet", "solo", "sprt")
