@@ -57,5 +57,37 @@ def select(
         console.print(f"  left out position {position}: {reason}", markup=False, highlight=False)
 
 
+@openings_app.command("random")
+def random(
+    game: str = typer.Argument(..., help="game name (see `arena games`)"),
+    out: Path = typer.Option(..., "--out", metavar="FILE", help="Where to write the openings file."),
+    plies: int = typer.Option(4, "--plies", metavar="PLIES", help="seeded random plies from the start"),
+    count: int = typer.Option(20, "--count", metavar="N", help="distinct positions wanted"),
+    seed: int = typer.Option(1, "--seed", metavar="N", help="seed of the random plies"),
+    param: Optional[list[str]] = typer.Option(None, "-p", "--param", help="game parameter key=value (repeatable)"),
+) -> None:
+    """Write distinct positions reached by random plies: candidates to test with --openings."""
+    import arena.games
+    from arena.errors import ConfigError, ResultsError, one_line
+    from arena.numbers import check_number, parse_params
+    from arena.openings import random_positions
+    from arena.writing import atomic_path
+
+    if not 1 <= count <= 100_000:
+        raise ConfigError(f"bad --count {count}; accepted: 1 to 100000 positions")
+    if not 0 <= plies <= 10_000:
+        raise ConfigError(f"bad --plies {plies}; accepted: 0 to 10000 plies")
+    g = arena.games.make(game, **parse_params(param or []))
+    found = random_positions(g, plies, count, int(check_number("seed", seed) or 0))
+    header = f"# {len(found)} positions of {g.name} after {plies} seeded random plies (seed {seed}): arena openings random"
+    try:
+        with atomic_path(out) as tmp:
+            tmp.write_text("\n".join([header, *found]) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise ResultsError(f"cannot write {str(out)!r}: {one_line(exc)}") from None
+    make_console().print(f"wrote {out}: {len(found)} positions" + ("" if len(found) == count else
+                         f" (only {len(found)} distinct in {20 * count} tries)"), markup=False, highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(openings_app, name="openings")

@@ -222,9 +222,9 @@ def openings_scores(table: pd.DataFrame | None) -> go.Figure | None:
         hovertemplate="position %{x}: %{y:.1f}%<br>%{customdata[0]}<br>%{customdata[1]} games, "
                       "Holm p %{customdata[2]:.3g}<extra></extra>"))
     fig.add_hline(y=50, line_dash="dot")
-    seat = "seat 0's score" if "wins" in table else "score of the seat furthest from 50%"
-    fig.update_layout(title=f"Start positions: {seat} (95% interval; red: significant bias)",
-                      xaxis_title="position", yaxis_title="score %", yaxis_range=[0, 100], **_LAYOUT)
+    seat = "seat 0's score" if "wins" in table else "most biased seat's score"
+    fig.update_layout(title=f"Start positions: {seat} (red: biased)",
+                      xaxis_title="position", yaxis_title="score % (95% interval)", yaxis_range=[0, 100], **_LAYOUT)
     return fig
 
 
@@ -251,9 +251,10 @@ def ladder_elo(rungs: pd.DataFrame | None, fit: pd.DataFrame | None) -> go.Figur
     if row["elo_per_unit"] == row["elo_per_unit"]:
         fig.add_trace(go.Scatter(x=rungs["value"].to_numpy(float), y=rungs["elo_fit"].to_numpy(float), mode="lines",
                                  name="fit", hoverinfo="skip"))
-    title = (f"Elo per {row['unit']}: {row['elo_per_unit']:+.1f} [{row['low']:+.1f}, {row['high']:+.1f}]"
-             if row["low"] == row["low"] else "Elo per rung")
-    fig.update_layout(title=title, xaxis=_value_axis(rungs, fit), yaxis_title="Elo (mean 0)", **_LAYOUT)
+    unit = "doubling" if row["scale"] == "log2" else f"+1 {row['param']}"
+    title = f"Elo per rung; fit {row['elo_per_unit']:+.0f} per {unit}" if row["low"] == row["low"] else "Elo per rung"
+    fig.update_layout(title=title, xaxis=_value_axis(rungs, fit), yaxis_title="Elo (mean 0)",
+                      legend=dict(x=0.02, y=0.98), **_LAYOUT)
     return fig
 
 
@@ -276,9 +277,10 @@ def ladder_first_move(steps: pd.DataFrame | None, rungs: pd.DataFrame | None,
     if row["trend"] == row["trend"]:
         fig.add_trace(go.Scatter(x=value, y=row["first_move"] + row["trend"] * (level - row["mean_level"]),
                                  mode="lines", name="trend", hoverinfo="skip"))
-        title = f"First-move Elo per step; trend {row['trend']:+.1f} per {row['unit']}, p = {row['trend_p']:.3g}"
+        title = f"First-move Elo per step; trend p = {row['trend_p']:.2g}"
     else:
         title = "First-move Elo per step"
     fig.add_hline(y=0, line_dash="dot")
-    fig.update_layout(title=title, xaxis=_value_axis(rungs, fit), yaxis_title="first-move Elo", **_LAYOUT)
+    fig.update_layout(title=title, xaxis=_value_axis(rungs, fit), yaxis_title="first-move Elo",
+                      legend=dict(x=0.02, y=0.98), **_LAYOUT)
     return fig

@@ -125,3 +125,19 @@ def test_random_opening_plies_key_the_position_reached_on_request(tmp_path, caps
     assert sum(r["series"] for r in rows) == 10
     code, out, _ = run_cli(["report", "plies", "--results", str(tmp_path), "--json"], capsys)
     assert "openings" not in json.loads(out)["tables"]
+
+
+def test_random_candidates_are_distinct_positions_after_the_plies(tmp_path, capsys):
+    """From a pile of 10, one random ply reaches 9, 8 or 7 stones (seat 1 to move): three
+    positions at most, however many are asked for."""
+    from arena.openings import random_positions
+
+    nim = arena.games.make("nim")
+    assert sorted(random_positions(nim, 1, 3, seed=5)) == ["7 1 0", "8 1 0", "9 1 0"]
+    assert sorted(random_positions(nim, 1, 10, seed=5)) == ["7 1 0", "8 1 0", "9 1 0"]
+    out_file = tmp_path / "c.txt"
+    code, out, _ = run_cli(["openings", "random", "nim", "--plies", "2", "--count", "4", "--out", str(out_file)],
+                           capsys)
+    assert code == 0 and len(read_openings(out_file, nim)) == 4
+    code, _, err = run_cli(["openings", "random", "nim", "--count", "0", "--out", str(out_file)], capsys)
+    assert code == 2 and "bad --count 0; accepted: 1 to 100000" in err and err.count("\n") == 1
