@@ -79,7 +79,7 @@ def random(
         raise ConfigError(f"bad --plies {plies}; accepted: 0 to 10000 plies")
     g = arena.games.make(game, **parse_params(param or []))
     found = random_positions(g, plies, count, int(check_number("seed", seed) or 0))
-    header = f"# {len(found)} positions of {g.name} after {plies} seeded random plies (seed {seed}): arena openings random"
+    header = f"# {len(found)} positions of {g.name} after {plies} seeded random plies (seed {seed}): arena openings"
     try:
         with atomic_path(out) as tmp:
             tmp.write_text("\n".join([header, *found]) + "\n", encoding="utf-8")

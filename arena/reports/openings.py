@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from arena.errors import ArenaError, ConfigError
+from arena.reading import unreadable
 from arena.reports.coded import seat_sizes
 from arena.reports.tables import seat_results
 from arena.stats.intervals import cluster_mean, wilson_interval
@@ -99,7 +101,12 @@ def positions(path: str | Path, games: pd.DataFrame, tournament: dict[str, Any])
         index = {text: i for i, text in enumerate(lines)}
         conn = store.connect_readonly(path)
         try:
-            starts = {int(s): store.load_series_start(conn, int(s)) for s in np.unique(series)}
+            has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='series'").fetchone()
+            stored = dict(conn.execute("SELECT series, start FROM series").fetchall()) if has_table else {}
+            starts = {int(s): stored[int(s)] if int(s) in stored else store.load_series_start(conn, int(s))
+                      for s in np.unique(series)}  # a series stored without its start: computed there
+        except sqlite3.Error as exc:
+            raise unreadable(conn, exc, path) from None
         finally:
             conn.close()
         for text in starts.values():
@@ -122,6 +129,8 @@ def _reached(path: str | Path, games: pd.DataFrame, tournament: dict[str, Any]) 
     conn = store.connect_readonly(path)
     try:
         rows = conn.execute("SELECT game_id, seed, opening FROM games").fetchall()
+    except sqlite3.Error as exc:
+        raise unreadable(conn, exc, path) from None
     finally:
         conn.close()
     start = {gid: (int(seed) if chance else 0, opening) for gid, seed, opening in rows}
