@@ -1,5 +1,6 @@
 """The position each series starts from when a tournament plays an openings file
-(``docs/arena.md`` "Tournaments": ``--openings``, ``--openings-order``).
+(``docs/arena.md`` "Tournaments": ``--openings``, ``--openings-order``), and candidate
+positions for such a file (``random_positions``).
 
 Below both the tournament (which schedules the series) and the store (which reads it back for
 stores written before they kept each series' start: ``arena.reading.load_series_start``).
@@ -11,8 +12,9 @@ import random
 from collections.abc import Sequence
 from enum import StrEnum
 
+from arena.games import Game
 from arena.numbers import check_choice
-from arena.referee import derive_seed
+from arena.referee import derive_seed, random_opening
 
 
 class OpeningsOrder(StrEnum):
@@ -55,3 +57,22 @@ def series_start(openings: Sequence[str], order: str, seed: int, series: int) ->
     if kind is OpeningsOrder.RANDOM:
         random.Random(derive_seed(seed, "openings", cycle)).shuffle(order_)
     return openings[order_[place]]
+
+
+def random_positions(game: Game, plies: int, count: int, seed: int) -> list[str]:
+    """Up to ``count`` distinct positions (texts, ``State.to_text``) reached by ``plies``
+    seeded random plies (``arena.referee.random_opening``; fewer where the game would end)
+    from the game's start: attempt ``i`` plays from ``initial_state(derive_seed(seed, "book",
+    i))``. A candidate book for ``--openings`` (``arena openings random``); at most
+    ``20 · count`` attempts, so a game with fewer positions at that depth gives fewer.
+    """
+    out: dict[str, None] = {}
+    for i in range(20 * count):
+        if len(out) >= count:
+            break
+        s = derive_seed(seed, "book", i)
+        state = game.initial_state(s)
+        for ply in random_opening(game, s, plies):
+            state = state.play(game.parse_move(state, ply))
+        out.setdefault(state.to_text(), None)
+    return list(out)

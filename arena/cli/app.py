@@ -31,7 +31,8 @@ app = typer.Typer(
 )
 
 #: Command modules under arena.cli; each defines ``register(app)``.
-COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "list", "replay", "export", "report", "engine"]
+COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "list", "ladder", "replay", "export", "report",
+            "openings", "engine"]
 
 
 def _version(value: bool) -> None:
@@ -72,7 +73,8 @@ class OnceCommand(TyperCommand):
 
 for _name in COMMANDS:
     importlib.import_module(f"arena.cli.{_name}").register(app)
-for _info in app.registered_commands:
+for _info in [*app.registered_commands, *(c for g in app.registered_groups if g.typer_instance
+                                          for c in g.typer_instance.registered_commands)]:
     if _info.cls in (None, TyperCommand):  # a command of its own class keeps it
         _info.cls = OnceCommand
 

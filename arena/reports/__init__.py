@@ -6,7 +6,9 @@ use live below, in ``arena.stats``."""
 #: without importing pandas). ``first_move`` applies to two-player games,
 #: ``pairs`` and ``elo`` (Bradley–Terry) to two-player games, ``sprt`` to a run with
 #: ``--sprt``, ``seat_advantage`` to games of three or more, ``ricochet`` to the race games
-#: (``ricochet``, ``interaction-solo-race``), ``game`` (the game's own figures: outcomes, lengths,
+#: (``ricochet``, ``interaction-solo-race``), ``openings`` to a tournament of more than one start
+#: position (``arena.reports.openings``), ``ladder`` to a 2-player field of one bot at several
+#: budgets (``arena.reports.ladder``), ``game`` (the game's own figures: outcomes, lengths,
 #: branching, lead changes, drama) to games of two or more seats that are not races.
-SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "lengths",
-            "terminations", "faults", "search", "ricochet", "solo", "sprt", "game")
+SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "openings", "ladder",
+            "lengths", "terminations", "faults", "search", "ricochet", "solo", "sprt", "game")

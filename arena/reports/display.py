@@ -14,7 +14,8 @@ import pandas as pd
 
 _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
               "los", "score_low", "score_high", "share_low", "share_high", "first_tie_rate", "decisive",
-              "decisive_low", "decisive_high", "first_shared", "all_tied", "lead_change_rate"}
+              "decisive_low", "decisive_high", "first_shared", "all_tied", "lead_change_rate", "decisive_pairs",
+              "variance_share", "first_score"}
 #: figures in a bot's own units (evaluations): 3 significant digits
 _SIGNIFICANT = {"drama", "drama_max"}
 _P_VALUES = {"p_value", "p_holm"}
@@ -36,6 +37,8 @@ HEADERS = {
     "sd_plies": "sd", "p10_plies": "p10", "median_plies": "median", "p90_plies": "p90", "mean_points": "points",
     "lead_changes": "lead changes", "lead_change_rate": "per ply", "drama_max": "drama max",
     "self_play": "self-play", "ply_from": "from ply", "ply_to": "to ply",
+    "decisive_pairs": "decisive pairs", "variance_share": "variance share", "first_score": "seat 0 score",
+    "seat_scores": "seat scores", "gain_per_unit": "gain/unit",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {
@@ -152,6 +155,61 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         shown = shown[["label", "games", "chips", "rounds", "rounds_won", "solve_rate",
                        "mean_length", "mean_excess", "mean_seconds", _FAILS]]
         right[_FAILS] = True
+    if name in _STUDY and len(frame):
+        shown, right = _STUDY[name](frame, shown, right)
     headers = {**HEADERS, **TABLE_HEADERS.get(name, {})}
     flags = [right.get(col, False) for col in shown.columns]
     return shown.rename(columns=lambda c: headers.get(str(c), str(c))), flags
+
+
+#: a start position's text is cut to this many characters on screen (CSV and JSON keep it whole)
+START_WIDTH = 28
+
+
+def _start(text: str) -> str:
+    """A long position text as its head and tail (positions of one game often share a prefix)."""
+    if len(text) <= START_WIDTH:
+        return text
+    head = (START_WIDTH - 1) // 2
+    return text[:head] + "…" + text[len(text) - (START_WIDTH - 1 - head):]
+
+
+def _openings(frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd.DataFrame, dict]:
+    shown["start"] = [_start(str(t)) for t in frame["start"]]
+    shown["score CI"] = [_interval(a, b) for a, b in zip(frame["score_low"], frame["score_high"])]
+    shown["bias"] = ["-" if pd.isna(b) else f"{100 * b:+.1f}%" for b in frame["bias"]]
+    cols = ["position", "start", "games"]
+    if "wins" in frame:
+        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
+        cols += ["W-D-L", "score", "score CI", "bias", "win_share", "95% CI"]
+    else:
+        cols += ["seat", "score", "score CI", "bias", "seat_scores"]
+    cols[cols.index("bias") + 1:cols.index("bias") + 1] = ["p_value", "p_holm", "flagged"]
+    shown = shown[cols + ["draw_rate", "decisive_pairs", "variance_share"]]
+    right.update({"W-D-L": True, "score CI": True, "bias": True, "95% CI": True})
+    return shown, right
+
+
+def _ladder(frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd.DataFrame, dict]:
+    shown["value"] = [f"{v:g}" for v in frame["value"]]
+    shown["x"] = [f"{v:.2f}" for v in frame["x"]]
+    shown["Elo (BT)"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["elo"], frame["elo_low"], frame["elo_high"])]
+    shown["fitted"] = ["-" if pd.isna(v) else f"{v:+.1f}" for v in frame["elo_fit"]]
+    right.update({"Elo (BT)": True, "fitted": True, "value": True, "x": True})
+    return shown[["rung", "label", "value", "x", "games", "score", "Elo (BT)", "fitted"]], right
+
+
+def _steps(frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd.DataFrame, dict]:
+    shown["gain"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["gain"], frame["gain_low"], frame["gain_high"])]
+    shown["gain_per_unit"] = ["-" if pd.isna(v) else f"{v:+.1f}" for v in frame["gain_per_unit"]]
+    shown["seat 0 CI"] = [_interval(a, b) for a, b in zip(frame["first_score_low"], frame["first_score_high"])]
+    shown["first-move Elo"] = [_elo(e, lo, hi) for e, lo, hi in
+                               zip(frame["first_elo"], frame["first_low"], frame["first_high"])]
+    right.update({"gain": True, "gain_per_unit": True, "seat 0 CI": True, "first-move Elo": True})
+    return shown[["step", "games", "pairs", "gain", "gain_per_unit", "draw_rate", "first_score", "seat 0 CI",
+                  "first-move Elo"]], right
+
+
+#: the study tables' own layouts (start positions, the strength ladder)
+_STUDY = {"openings": _openings, "ladder": _ladder, "ladder_steps": _steps}

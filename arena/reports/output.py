@@ -19,6 +19,7 @@ from rich.table import Table
 from arena.errors import ResultsError, one_line
 from arena.reports.display import display_frame, format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
+from arena.reports.ladder import fit_line
 from arena.reports.render import TITLES, ReportData, load, notes, tables_for, warnings
 from arena.stats.sprt import state_line
 from arena.writing import atomic_path
@@ -73,6 +74,9 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
         if name == "sprt":
             assert data.sprt is not None, "the sprt table comes of a stored SPRT state"
             console.print(sprt_line(data.sprt, frame))
+            continue
+        if name == "ladder_fit":
+            console.print(fit_line(frame))
             continue
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
@@ -166,6 +170,9 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
         if name == "sprt":
             assert data.sprt is not None, "the sprt table comes of a stored SPRT state"
             lines += ["", f"## {TITLES[name]}", "", sprt_line(data.sprt, frame)]
+            continue
+        if name == "ladder_fit":
+            lines += ["", fit_line(frame)]
             continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]
         for line in notes(data, name):

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -19,8 +20,9 @@ from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 import arena.games
-from arena.reports import coded, pairs
+from arena.reports import coded, ladder, pairs
 from arena.reports import game as game_metrics
+from arena.reports import openings as start_positions
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.solo import solo_table
@@ -49,6 +51,10 @@ TITLES = {
     "game_seats": "The game: seat shares",
     "game_play": "The game: branching, lead changes and drama (a sample of games)",
     "branching": "The game: legal moves per ply (the sample, replayed)",
+    "openings": "Start positions (seat 0's results per position; k players: the seat furthest from 1/2)",
+    "ladder": "Strength ladder: Elo per rung",
+    "ladder_steps": "Strength ladder: steps between neighbouring rungs",
+    "ladder_fit": "Strength ladder: Elo per step of the budget and the first-move trend",
 }
 
 NOTES = {
@@ -86,6 +92,14 @@ NOTES = {
                  "where a seat is to move. Lead changes and drama from the evaluations bots reported, "
                  "in self-play games (every seat a bot of one kind), in the bots' units around their "
                  "neutral value (1/2 for win rates in [0, 1], else 0). See docs/statistics.md.",
+    "openings": "Per start position over distinct games: score with a series-clustered 95% interval, bias = "
+                "score - 1/2; two players: seat 0's share of decisive games (Wilson 95%) and a two-sided exact "
+                "binomial test against 1/2, k players: chi-square of equal first places; flagged when the "
+                "Holm-adjusted p < 0.05. Decisive pairs: series whose bots did not score alike; variance share: "
+                "the position's share of the match's pair-score variance. See docs/statistics.md.",
+    "ladder": "Bradley-Terry Elo of each rung (mean 0, 95% intervals); fitted: the ladder model's line.",
+    "ladder_steps": "Gain: Elo of the upper rung over the lower (pentanomial 95% interval); first move: seat 0's "
+                    "score (series-clustered 95%) and the step's first-move Elo (Bradley-Terry).",
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
            "observed information; NaN when no finite fit exists (a bot won or lost every game, "
            "or the games are separated otherwise).",
@@ -295,12 +309,17 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
     wanted = _sections(sections)
     if "all" not in data._tables:
         data._tables["all"] = build_tables(data)
-    return {name: frame for name, frame in data._tables["all"].items() if _section_of(name) in wanted}
+    out = {name: frame for name, frame in data._tables["all"].items() if _section_of(name) in wanted}
+    if sections is not None and "openings" in wanted and "openings" not in out:  # reached starts: on request
+        if "openings" not in data._tables:
+            data._tables["openings"] = build_tables(data, ["openings"])
+        out.update(data._tables["openings"])
+    return out
 
 
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
 PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
-           "branching": "game"}
+           "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder"}
 
 
 def _section_of(table: str) -> str:
@@ -308,7 +327,9 @@ def _section_of(table: str) -> str:
 
 
 def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dict[str, pd.DataFrame]:
-    """The report's tables by name (the CSV names), for the sections that apply.
+    """The report's tables by name (the CSV names), for the sections that apply. ``openings``
+    of a tournament played from random starts (opening plies, a seeded setup) is built only
+    when ``sections`` names it (``arena.reports.openings``); from an openings file, always.
 
     Raises:
         ConfigError: an unknown section name.
@@ -339,6 +360,14 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         extra = pairs.seat_intervals(distinct).drop(columns=["games", "win_share"], errors="ignore")
         out["seat_advantage"] = seats.table.merge(extra, on="seat", how="left") if len(extra) else seats.table
         out["seat_test"] = seats.test_frame()
+    asked = sections is not None and "openings" in set(sections)
+    if "openings" in wanted and data.path is not None and k >= 2 and (
+            start_positions.from_file(data.tournament) or (asked and start_positions.applies(data.tournament))):
+        out["openings"] = _openings(data)
+    if "ladder" in wanted and k == 2:
+        rungs = ladder.family(data.tournament.get("bots") or {})
+        if rungs is not None:
+            out.update(ladder.ladder_tables(games, rungs, order))
     if "lengths" in wanted:
         out["lengths"] = t.game_lengths(games, order)
     if "terminations" in wanted:
@@ -419,6 +448,16 @@ def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, o
     table = table.merge(extra, on="scope", how="left")
     table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].tolist()))
     return table
+
+
+def _openings(data: ReportData) -> pd.DataFrame:
+    """The start-position table of a stored tournament (``arena.reports.openings``)."""
+    assert data.path is not None, "start positions are read from the store"
+    where = start_positions.positions(data.path, data.games, data.tournament)
+    k = data.num_players
+    rotation = (data.tournament.get("settings") or {}).get("seat_rotation", "cyclic")
+    return start_positions.openings_table(data.games, where.code, where.texts, data.order,
+                                          math.factorial(k) if rotation == "all" else k)
 
 
 def _sections(sections: Iterable[str] | None) -> set[str]:
