@@ -9,8 +9,9 @@ the overhead is not lost in the noise.
 Integrity costs (issue 11), on the same games: the private copies each bot is handed
 (``arena.referee.private``: one game copy per seat per game, one state copy per ply), which
 the plain loop pays too (it calls ``play_game``), so they are added to the overhead figure;
-and the runner's replay of each record before it is stored (``referee_check``), which the
-arena figure already includes.
+and the runner's replay of a record before it is stored (``referee_check``), which the arena
+pays only for games with a bot whose own code runs in the worker (``worker.trusted``): not for
+the built-in bots of this figure.
 
 Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction) on 1 then 2 workers;
 wall-clock ratio (goal >= 1.8 on two free cores), printed beside the ratio of two bare forked
@@ -129,7 +130,8 @@ def overhead(games: int) -> list[Figure]:
         Figure("runner", "private state copies per ply (arena.referee.private)", per_ply, "µs/ply", "",
                f"{private:.3f} ms/game: one game copy per seat per game and one state copy per move"),
         Figure("runner", "referee check per game (runner replays the record before storing it)", check,
-               "ms/game", "", "included in the arena's wall-clock figure below"),
+               "ms/game", "", "paid for games with a bot whose own code runs in the worker, not for these "
+                              "built-in bots (arena.tournament.worker.trusted)"),
         Figure("runner", "arena overhead per game with private states (wall clock + private copies)",
                (tour - loop) / n * 1000 + private, "ms/game", "≤ 2",
                "the plain loop calls play_game, which pays the private copies too: they are added back"),
