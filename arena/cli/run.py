@@ -91,9 +91,7 @@ def run(
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.reports.output import print_summary, write_files
-    from arena.reports.render import load  # pandas, scipy: imported on use
-    from arena.tournament import build, run_tournament
+    from arena.tournament.config import build  # the runner is imported once the options are checked
     from arena.numbers import parse_params
     from arena.tournament.config_file import load_toml
 
@@ -112,6 +110,8 @@ def run(
     console, err = make_console(), make_console(stderr=True)
     if note:
         err.print(note, markup=False, highlight=False)
+    from arena.tournament.runner import run_tournament
+
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
@@ -127,6 +127,9 @@ def run(
     if summary.interrupted:
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
+    from arena.reports.output import print_summary, write_files
+    from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
+
     data = load(summary.path)  # loaded once; its tables are built once for the console, files and page
     print_summary(data, console)
     written = write_files(data, summary.path.parent)
