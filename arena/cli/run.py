@@ -85,7 +85,10 @@ def run(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
              "engine` process)"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q",
+        help="no progress bar and no tables: one summary line saying where the results and the reports are "
+             "(default: the bar, then the summary tables)"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
@@ -115,30 +118,36 @@ def run(
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
-    console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-                  f"{summary.done}/{summary.total} stored in {summary.path}"
-                  + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
-                  + (f"; faults: {faults}" if faults else ""))
-    if summary.mismatches:
-        console.print(f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as "
-                      f"the worker reported (see {summary.name}.log)")
-    if summary.note:
-        console.print(summary.note)
+    line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
+            f"{summary.done}/{summary.total} stored in {summary.path}"
+            + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
+            + (f"; faults: {faults}" if faults else ""))
+    extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
+             f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
+    extra += [summary.note] if summary.note else []
     if summary.interrupted:
+        for text in (line, *extra):
+            console.print(text)
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
+    from arena.reports.html import write_html  # plotly, jinja2: imported on use
     from arena.reports.output import print_summary, write_files
     from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
 
     data = load(summary.path)  # loaded once; its tables are built once for the console, files and page
-    print_summary(data, console)
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
+    page = write_html(summary.path, data=data)
+    if quiet:  # one line: what was played and where the reports are
+        parts = [line, *extra, f"report: arena report {summary.name}", f"HTML: {page}"]
+        console.print("; ".join(parts), soft_wrap=True)
+        return
+    for text in (line, *extra):
+        console.print(text)
+    print_summary(data, console)
     console.print(f"full report: arena report {summary.name}"
                   + (f" (written to {report} and CSV files beside it)" if report else ""))
-    from arena.reports.html import write_html  # plotly, jinja2: imported on use
-
-    console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
+    console.print(f"HTML report (plots, replays): {page}")
 
 
 def _notes(console: Console) -> Observer:
