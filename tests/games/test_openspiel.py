@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -227,3 +228,14 @@ def test_an_engine_plays_from_the_position_text_and_the_legal_moves():
                                   for n in ADAPTED])
 def test_every_adapted_game_passes_check(name):
     check(arena.games.make(name))
+
+
+@needs_openspiel
+def test_arena_play_shows_the_chance_plies(capsys):
+    from arena.cli.app import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "openspiel:pig", "-p", "winscore=12", "--bot", "mcts:playouts=8", "--seed", "3", "--quiet"])
+    out = capsys.readouterr().out
+    assert exc.value.code == 0 and re.search(r"ply \d+: chance plays Roll_\d", out), out
+    assert "mcts:playouts=8 plays roll" in out and "result after" in out
