@@ -93,6 +93,15 @@ def test_parameters_are_openspiels_type_checked():
 
 
 @needs_openspiel
+def test_parameters_are_probed_under_a_memory_limit_already_set():
+    """A sandboxed engine (``--isolation process --memory-limit``) has a hard address-space
+    limit below the probe's own cap: the probe keeps it, never tries to raise it."""
+    out = _cli("import resource; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30)); import arena.games; "
+               "print(arena.games.make('openspiel:connect_four', rows=5).game_string)")
+    assert out.stdout.strip() == "connect_four(rows=5)", out.stderr
+
+
+@needs_openspiel
 def test_cli_parameters_and_games_list(capsys):
     from arena.cli.app import main
 

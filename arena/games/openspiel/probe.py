@@ -53,6 +53,15 @@ def _play(name: str, params: dict[str, Any]) -> None:
         state.apply_action(action)
 
 
+def _cap_memory() -> None:
+    """Lower the address space to ``MEMORY`` bytes, never raising a limit already set (a
+    sandboxed engine's ``--memory-limit`` stays what it is)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = MEMORY if hard == resource.RLIM_INFINITY else min(MEMORY, hard)
+    if soft == resource.RLIM_INFINITY or soft > cap:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
 def probe(name: str, params: dict[str, Any]) -> str | None:
     """Why OpenSpiel cannot play game ``name`` with ``params`` (a few words: its error, the
     signal that killed the child, or a time-out), or ``None`` when a game played through.
@@ -71,7 +80,7 @@ def probe(name: str, params: dict[str, Any]) -> str | None:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 2)  # OpenSpiel prints its errors to stderr: the message is sent instead
             faulthandler.disable()  # a crash is the answer, not a traceback on the parent's stderr
-            resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+            _cap_memory()
             _play(name, params)
         except BaseException as exc:  # noqa: BLE001 - whatever OpenSpiel raised is the answer
             os.write(write, f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:500].encode())
