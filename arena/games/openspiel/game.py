@@ -30,9 +30,9 @@ _PROBED: set[tuple[str, tuple]] = set()
 class OpenSpielGame(Game):
     """An OpenSpiel game with fixed parameters (``docs/openspiel.md``).
 
-    Attributes (besides ``Game``'s): ``spiel`` (the ``pyspiel.Game``), ``game_string``
-    (OpenSpiel's ``str(game)``: the name and the parameters that differ from the defaults,
-    which alone are passed to OpenSpiel).
+    Attributes (besides ``Game``'s): ``spiel`` (the ``pyspiel.Game``), ``given`` (the
+    parameters that differ from OpenSpiel's defaults: they alone are passed to OpenSpiel),
+    ``game_string`` (OpenSpiel's ``str(game)``: the name and ``given``).
 
     Parameters that differ from OpenSpiel's defaults are first tried in a child process (a
     game loaded and one seeded random game played, ``arena.games.openspiel.probe``): OpenSpiel
