@@ -58,7 +58,7 @@ def _settings(game, task) -> GameSettings:
     return GameSettings(game, task.seed, labels=task.seats, opening=task.opening, seeds=task.seeds, start=task.start)
 
 
-def _loop_seconds(cfg) -> tuple[float, float]:
+def loop_seconds(cfg) -> tuple[float, float]:
     """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop (the
     schedule, i.e. the seeded openings, included: a loop needs them too)."""
     start, cpu = time.perf_counter(), _cpu()
@@ -70,7 +70,7 @@ def _loop_seconds(cfg) -> tuple[float, float]:
     return time.perf_counter() - start, _cpu() - cpu
 
 
-def _arena_seconds(cfg) -> tuple[float, float]:
+def arena_seconds(cfg) -> tuple[float, float]:
     """(wall, CPU) seconds of ``run_tournament`` into a fresh results directory."""
     with tempfile.TemporaryDirectory() as tmp:
         start, cpu = time.perf_counter(), _cpu()
@@ -119,8 +119,8 @@ def overhead(games: int) -> list[Figure]:
     CPU (runner + worker, less the loop's) which a loaded machine disturbs less."""
     cfg = build({"game": GAME, "bots": ["random", "r2=random"], "games": games, "workers": 1,
                  "opening_plies": 2, "results": tempfile.gettempdir()})
-    loops = [_loop_seconds(cfg) for _ in range(3)]
-    tours = [_arena_seconds(cfg) for _ in range(3)]
+    loops = [loop_seconds(cfg) for _ in range(3)]
+    tours = [arena_seconds(cfg) for _ in range(3)]
     loop, tour = min(w for w, _ in loops), min(w for w, _ in tours)
     loop_cpu, tour_cpu = min(c for _, c in loops), min(c for _, c in tours)
     n = cfg.games  # one pairing
@@ -175,8 +175,8 @@ def speedup(games: int) -> list[Figure]:
               "opening_plies": 2, "results": tempfile.gettempdir()}
     ones, twos = [], []
     for _ in range(2):  # interleaved, best of 2: other load on the machine only slows a run down
-        ones.append(_arena_seconds(build({**values, "workers": 1}))[0])
-        twos.append(_arena_seconds(build({**values, "workers": 2}))[0])
+        ones.append(arena_seconds(build({**values, "workers": 1}))[0])
+        twos.append(arena_seconds(build({**values, "workers": 2}))[0])
     one, two = min(ones), min(twos)
     bare_one, bare_two = _plain_parallel(build({**values, "workers": 1}))
     load = os.getloadavg()[0]

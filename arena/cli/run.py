@@ -26,13 +26,14 @@ def run(
     bot: Optional[list[str]] = typer.Option(
         None, "--bot",
         help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of "
-             "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction)"),
+             "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction; "
+             "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play it)"),
     format: Optional[str] = typer.Option(
         None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="N",
         help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet "
-             "6, interaction-solo 1, interaction-solo-race 1)"),
+             "6, interaction-solo 1, interaction-solo-race 1, openspiel:NAME 10)"),
     workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
     cluster: Optional[str] = typer.Option(
         None, "--cluster", metavar="ADDRESS",

@@ -115,7 +115,8 @@ class MoveRecord:
 
     Attributes:
         ply: 0-based ply index within the game, opening plies included.
-        seat: 0-based seat that moved; -1 for an opening ply.
+        seat: 0-based seat that moved; -1 for an opening ply; ``arena.games.CHANCE`` (-3) for
+            a chance ply drawn by the referee after the opening (no bot moved).
         move: the move in the game's notation (at a simultaneous round: the seat's answer, ``-``
             for none).
         seconds: thinking time, seconds (0 for opening plies).
