@@ -19,7 +19,7 @@ from scipy import stats
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import bt
 from arena.stats.elo import match_stats
-from arena.stats.intervals import clipped, cluster_mean
+from arena.stats.intervals import clipped, cluster_mean, cluster_means
 from arena.stats.significance import holm
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
@@ -65,23 +65,28 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     pentanomial counts ``LL, LD, DD_WL, WD, WW``, Elo with its ± half-width and 95% interval,
     nElo, LOS (fraction) and the two-sided p-value of "equal strength" ``2·min(LOS, 1 − LOS)``
     with its Holm-adjusted value across the pairings (``arena.stats.significance.holm``). The games of a
-    pairing are paired by series (numpy over integer columns)."""
+    pairing are paired by series; the counts of every pairing come of one pass of numpy
+    over integer columns, then ``match_stats`` per pairing."""
     g = _two_player(games, order)
     if g.empty:
         return pd.DataFrame(columns=PAIR_COLUMNS)
+    pair = g["pair"].to_numpy(np.int64)
+    pts = g["pts"].to_numpy(float)
+    codes_, first = _in_order(pair)  # pairings in order of their first game
+    count = len(first)
+    slot, size, cluster_pair = _series_slots(codes_, g["series"].to_numpy(np.int64))
+    in_pair = size[slot] == 2
+    totals = np.bincount(slot, weights=pts)
+    complete = size == 2
+    penta = _counts(cluster_pair[complete], np.rint(2 * totals[complete]).astype(np.int64), 5, count)
+    single = _counts(codes_[~in_pair], np.rint(2 * pts[~in_pair]).astype(np.int64), 3, count)
+    wdl = _counts(codes_, np.where(pts == 1, 0, np.where(pts == 0.5, 1, np.where(pts == 0, 2, 3))), 4, count)
+    a, b = g["a"].to_numpy()[first], g["b"].to_numpy()[first]
     rows = []
-    for _, sub in g.groupby("pair", sort=False):
-        a, b = sub["a"].iloc[0], sub["b"].iloc[0]
-        _, slot, size = np.unique(sub["series"].to_numpy(), return_inverse=True, return_counts=True)
-        in_pair = size[slot.ravel()] == 2
-        totals = np.bincount(slot.ravel(), weights=sub["pts"].to_numpy())
-        penta = np.bincount(np.rint(2 * totals[size == 2]).astype(int), minlength=5)
-        single = np.bincount(np.rint(2 * sub["pts"].to_numpy()[~in_pair]).astype(int), minlength=3)
-        pts = sub["pts"].to_numpy()
-        wdl = [int((pts == 1).sum()), int((pts == 0.5).sum()), int((pts == 0).sum())]
-        st = match_stats(penta[:5].tolist(), single[:3].tolist(), wdl)
+    for i in range(count):
+        st = match_stats(penta[i].tolist(), single[i].tolist(), wdl[i, :3].tolist())
         p = 2 * min(st.los, 1 - st.los) if st.los == st.los else math.nan
-        rows.append({"pairing": f"{a} vs {b}", "bot": a, "opponent": b, **st.as_row(), "p_value": p})
+        rows.append({"pairing": f"{a[i]} vs {b[i]}", "bot": a[i], "opponent": b[i], **st.as_row(), "p_value": p})
     table = pd.DataFrame(rows)
     rank = {lab: i for i, lab in enumerate(order or ())}
     table = table.sort_values(["bot", "opponent"], key=lambda c: c.map(lambda x: (rank.get(x, len(rank)), x)),
@@ -90,36 +95,80 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     return table[PAIR_COLUMNS]
 
 
+def _in_order(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(new codes, first)``: ``codes`` renumbered 0.. in order of first appearance, and the
+    row of each new code's first appearance."""
+    renumbered, _ = pd.factorize(codes)
+    return renumbered.astype(np.int64), np.unique(renumbered, return_index=True)[1]
+
+
+def _series_slots(group: np.ndarray, series: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each game's (group, series) cluster: ``(slot per game, games per cluster, group per
+    cluster)``; a cluster of two games of a 2-player pairing is a game pair."""
+    lo = int(series.min())
+    key = group * (int(series.max()) - lo + 1) + (series - lo)
+    _, index, slot, size = np.unique(key, return_index=True, return_inverse=True, return_counts=True)
+    return slot.ravel(), size, group[index]
+
+
+def _counts(group: np.ndarray, category: np.ndarray, width: int, groups: int) -> np.ndarray:
+    """``(groups, width)`` int array: how often each category ``0..width-1`` occurs per group."""
+    flat = np.bincount(group * width + category, minlength=groups * width)
+    return flat[: groups * width].reshape(groups, width)
+
+
+#: columns of ``first_move_extras``
+EXTRA_COLUMNS = ["scope", "score", "score_low", "score_high", "share_low", "share_high", "first_elo", "first_low",
+                 "first_high"]
+
+
 def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
     """Pair-aware seat-0 figures of a 2-player tournament, one row for all games then one per
     pairing (``scope``), over distinct games (copies dropped): ``score``, ``score_low``,
     ``score_high`` (seat 0's mean points, series-clustered 95% interval,
-    ``arena.stats.intervals.cluster_mean``), ``share_low``, ``share_high`` (the same for the
+    ``arena.stats.intervals.cluster_means``), ``share_low``, ``share_high`` (the same for the
     decisive-game win share), and the Bradley–Terry first-move term ``first_elo``,
-    ``first_low``, ``first_high`` (Elo points, ``arena.stats.bt``)."""
+    ``first_low``, ``first_high`` (Elo points, ``arena.stats.bt``: the joint fit of every
+    game for the whole field, each pairing's own fit in closed form for its row,
+    ``bt.pairing_first_moves``). Each column is computed for every pairing at once."""
     g = _two_player(games, order)
     g = g[~g["copy"].astype(bool)]
     if g.empty:
-        return pd.DataFrame(columns=["scope", "score", "score_low", "score_high", "share_low", "share_high",
-                                     "first_elo", "first_low", "first_high"])
-    scopes = [(None, g)] + [(f"{sub['a'].iloc[0]} vs {sub['b'].iloc[0]}", sub)
-                            for _, sub in g.groupby("pair", sort=False)]
-    rows = []
-    for scope, sub in scopes:
-        series = sub["series"].to_numpy(np.int64)
-        cluster = sub["pair"].to_numpy(np.int64) * (int(series.max()) - int(series.min()) + 1) + series - series.min()
-        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster, bounds=SHARE)
-        dec = (sub["seat0_pts"] != 0.5).to_numpy()
-        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec],
-                                      bounds=SHARE)
-        per = sub.groupby("cell").agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum"),
-                                      seat0=("seat0", "first"), seat1=("seat1", "first"))
-        cells = per.sort_values(["seat0", "seat1"])[["seat0", "seat1", "n", "points"]].reset_index(drop=True)
-        fitted = bt.fit_cells(cells, order)
-        rows.append({"scope": scope, "score": score, "score_low": lo, "score_high": hi, "share_low": slo,
-                     "share_high": shi, "first_elo": fitted.first_move, "first_low": fitted.first_low,
-                     "first_high": fitted.first_high})
-    return pd.DataFrame(rows)
+        return pd.DataFrame(columns=EXTRA_COLUMNS)
+    pair, first = _in_order(g["pair"].to_numpy(np.int64))  # pairings in order of their first game
+    count = len(first)
+    series = g["series"].to_numpy(np.int64)
+    seat0 = g["seat0_pts"].to_numpy(float)
+    decisive = seat0 != 0.5
+    # scope 0 is every game (clusters: pairing and series), scope 1 + i the i-th pairing
+    scope = np.concatenate([np.zeros(len(g), np.int64), pair + 1])
+    cluster = np.concatenate([pair * (int(series.max()) - int(series.min()) + 1) + series, series])
+    score, lo, hi, _ = cluster_means(np.concatenate([seat0, seat0]), scope, cluster, bounds=SHARE,
+                                     groups_count=count + 1)
+    both = np.concatenate([decisive, decisive])
+    _, slo, shi, _ = cluster_means((np.concatenate([seat0, seat0]) == 1)[both], scope[both], cluster[both],
+                                   bounds=SHARE, groups_count=count + 1)
+    cell = g["cell"].to_numpy(np.int64)
+    cell_n = np.bincount(cell)
+    cell_points = np.bincount(cell, seat0)
+    used = np.flatnonzero(cell_n)
+    first_of = np.unique(cell, return_index=True)[1]
+    labels = pd.DataFrame({"seat0": g["seat0"].to_numpy()[first_of], "seat1": g["seat1"].to_numpy()[first_of],
+                           "n": cell_n[used], "points": cell_points[used]})
+    fitted = bt.fit_cells(labels.sort_values(["seat0", "seat1"]).reset_index(drop=True), order)
+    # each pairing's cells: its first bot in seat 0 (``first``), then its second bot
+    a_first = g["first"].to_numpy(bool)
+    n1 = np.bincount(pair[a_first], minlength=count)
+    s1 = np.bincount(pair[a_first], seat0[a_first], minlength=count)
+    n2 = np.bincount(pair[~a_first], minlength=count)
+    s2 = np.bincount(pair[~a_first], seat0[~a_first], minlength=count)
+    f, f_lo, f_hi = bt.pairing_first_moves(n1, s1, n2, s2)
+    names = [f"{a} vs {b}" for a, b in zip(g["a"].to_numpy()[first], g["b"].to_numpy()[first])]
+    return pd.DataFrame({"scope": [None, *names], "score": score, "score_low": lo, "score_high": hi,
+                         "share_low": slo, "share_high": shi,
+                         "first_elo": np.concatenate([[fitted.first_move], f]),
+                         "first_low": np.concatenate([[fitted.first_low], f_lo]),
+                         "first_high": np.concatenate([[fitted.first_high], f_hi])})
 
 
 def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:

@@ -19,6 +19,7 @@ from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 from arena.reports import coded, pairs
+from arena.reports.display import display_frame
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.solo import solo_table
@@ -96,6 +97,15 @@ class ReportData:
     _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
     _grouped: pd.DataFrame | None = field(default=None, repr=False)
     _fit: bt.BTFit | None = field(default=None, repr=False)
+    _shown: dict = field(default_factory=dict, repr=False)  # display cells by (table name, frame)
+
+    def shown(self, name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bool]]:
+        """``arena.reports.display.display_frame(name, frame)``, computed once per table: the
+        console, the Markdown file and the HTML page show the same cells."""
+        key = (name, id(frame))
+        if key not in self._shown:
+            self._shown[key] = (frame, display_frame(name, frame))  # the frame kept: its id stays its own
+        return self._shown[key][1]
 
     def grouped(self) -> pd.DataFrame:
         """``arena.reports.coded.grouped`` of the games (with their ``copy`` flags), built once."""
