@@ -14,6 +14,7 @@ difference gives the library's output, never a different one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 from rich.cells import cell_len
@@ -28,20 +29,31 @@ SHORT = 60
 NARROW = frozenset("–—σ±½×·…é")
 
 
-def _plain(cell: str) -> bool:
-    """Whether a cell prints on one line as it is (no line break, tab or control character,
-    no leading or trailing blank)."""
-    return cell.isprintable() and cell == cell.strip()
+_EDGE_BLANK = re.compile(r"(?:^|\x00)\s|\s(?:\x00|$)")
 
 
-def skeleton_rows(columns: Sequence[Sequence[str]], width: Callable[[str], int] = cell_len) -> list[int]:
+def plain(cells: Sequence[str]) -> bool:
+    """Whether every cell prints on one line as it is (no line break, tab or control
+    character, no leading or trailing blank)."""
+    return "".join(cells).isprintable() and not _EDGE_BLANK.search("\x00".join(cells))
+
+
+def measure(cells: Sequence[str]) -> Callable[[str], int]:
+    """How to count the columns a cell of ``cells`` takes: ``len`` when all are ASCII, else
+    rich's ``cell_len``."""
+    return len if "".join(cells).isascii() else cell_len
+
+
+def skeleton_rows(columns: Sequence[Sequence[str]], widths: Sequence[Callable[[str], int]] | None = None) -> list[int]:
     """Indices (ascending) of the rows that hold each column's widest cell (the first of
-    equals): the rows the layout of a table that fits depends on."""
+    equals; ``widths``: how to count a cell of each column, ``measure`` when omitted): the
+    rows the layout of a table that fits depends on."""
     keep: set[int] = set()
-    for cells in columns:
+    for i, cells in enumerate(columns):
         if len(cells):
-            widths = [width(c) for c in cells]
-            keep.add(widths.index(max(widths)))
+            width = widths[i] if widths is not None else measure(cells)
+            sizes = [width(c) for c in cells]
+            keep.add(sizes.index(max(sizes)))
     return sorted(keep)
 
 
@@ -77,9 +89,10 @@ class RowsTable:
     def _fast(self, console: Console, options: ConsoleOptions) -> list[list[Segment]] | None:
         """The table's lines, or ``None`` when the library must lay it out."""
         columns = list(zip(*self.rows)) if self.rows else []
-        if not all(_plain(c) for cells in columns for c in cells):
+        if not all(plain(cells) for cells in columns):
             return None
-        picked = skeleton_rows(columns)
+        sizes = [measure(cells) for cells in columns]
+        picked = skeleton_rows(columns, sizes)
         skeleton = self.table(self.rows[i] for i in picked)
         box = skeleton.box.substitute(options, safe=console.safe_box) if skeleton.box else None
         laid = list(Segment.split_lines(console.render(skeleton, options)))
@@ -90,7 +103,7 @@ class RowsTable:
         right = [r for _, r, _ in self.columns]
 
         def lines(row: Sequence[str], last: bool = False) -> list[str]:
-            cells = [_cell_lines(console, c, w - 2, r) for c, w, r in zip(row, widths, right)]
+            cells = [_cell_lines(console, c, w - 2, r, size) for c, w, r, size in zip(row, widths, right, sizes)]
             left, mid, end = (box.foot_left, box.foot_vertical, box.foot_right) if last else \
                 (box.mid_left, box.mid_vertical, box.mid_right)
             return [left + mid.join(cell[k] if k < len(cell) else " " * w for cell, w in zip(cells, widths)) + end
@@ -115,10 +128,13 @@ def _widths(texts: list[str], box) -> list[int] | None:
     return None
 
 
-def _cell_lines(console: Console, cell: str, width: int, right: bool) -> list[str]:
+def _cell_lines(console: Console, cell: str, width: int, right: bool, size: Callable[[str], int]) -> list[str]:
     """A cell's lines in a column ``width`` wide (padding excluded) as rich writes them: one
     line when it fits, else wrapped (a right-aligned, no-wrap column: folded) by rich's own
-    ``Text.wrap``; each with one blank either side."""
+    ``Text.wrap``; each with one blank either side. ``size``: ``len`` for an ASCII column,
+    else ``cell_len``."""
+    if size is len and len(cell) <= width:
+        return [" " + (cell.rjust(width) if right else cell.ljust(width)) + " "]
     n = cell_len(cell)
     if n <= width:
         return [" " + (" " * (width - n) + cell if right else cell + " " * (width - n)) + " "]
@@ -141,10 +157,9 @@ def markdown_table(columns: Sequence[str], rows: list[list[str]], right: Sequenc
                                  colalign=["right" if r else "left" for r in right])
 
     cells = list(zip(*rows)) if rows else []
-    if len(rows) <= SHORT or not all(_plain(c) and (c.isascii() or set(c) <= _NARROW)
-                                     for col in [*cells, columns] for c in col):
+    if len(rows) <= SHORT or not all(plain(col) and set("".join(col)) <= _NARROW for col in [*cells, columns]):
         return library(rows)
-    picked = skeleton_rows(cells, len)
+    picked = skeleton_rows(cells, [len] * len(cells))
     widths = [max(len(h) + 2, *(len(c) for c in col)) for h, col in zip(columns, cells)]
 
     def line(row: Sequence[str]) -> str:

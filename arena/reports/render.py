@@ -304,7 +304,9 @@ def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, o
     """The first-move table over distinct games, with the pair-aware columns and Holm."""
     name = str(data.tournament.get("game", t.ALL))
     table = t.first_move(distinct, name, order, results)
-    extra = pairs.first_move_extras(games, order).drop(columns="score")
+    copies = "copy" in games and bool(games["copy"].any())
+    whole = None if copies else data.bt_fit()  # without copies the distinct games are every game: one fit
+    extra = pairs.first_move_extras(games, order, whole).drop(columns="score")
     extra["scope"] = extra["scope"].fillna(name)
     table = table.merge(extra, on="scope", how="left")
     table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].tolist()))

@@ -111,9 +111,10 @@ def cluster_means(values: Sequence[float] | np.ndarray, groups: np.ndarray, clus
         return nan, nan.copy(), nan.copy(), np.zeros(size, np.int64)
     c = np.asarray(clusters, dtype=np.int64)
     lo_c = int(c.min())
-    cidx, first = _factor(g * (int(c.max()) - lo_c + 1) + (c - lo_c))
+    span = int(c.max()) - lo_c + 1
+    cidx, keys = pd.factorize(g * span + (c - lo_c))  # clusters in order of first appearance
     yc, wc = np.bincount(cidx, y), np.bincount(cidx, w)
-    cg = g[first]  # the group of each cluster
+    cg = keys // span  # the group of each cluster
     count = np.bincount(cg, minlength=size)
     ysum, wsum = np.bincount(cg, yc, minlength=size), np.bincount(cg, wc, minlength=size)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -133,13 +134,6 @@ def cluster_means(values: Sequence[float] | np.ndarray, groups: np.ndarray, clus
         low, high = np.where(np.isnan(low), low, np.maximum(low, bounds[0])), \
             np.where(np.isnan(high), high, np.minimum(high, bounds[1]))
     return m, low, high, count
-
-
-def _factor(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes, first)``: codes of ``key``'s values in order of first appearance, and the
-    index of each code's first occurrence."""
-    codes, _ = pd.factorize(key)
-    return codes.astype(np.int64), np.unique(codes, return_index=True)[1]
 
 
 def clipped(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:
