@@ -97,9 +97,11 @@ class Param:
             elif t is str:
                 value = str(value)
         except (TypeError, ValueError):
+            kinds = {bool: "true or false", int: "an integer", float: "a finite number", str: "text"}
+            accepted = ", ".join(map(str, self.choices)) if self.choices else kinds.get(t, t.__name__)
             raise ConfigError(
-                f"{owner}: parameter {name}={value!r} is not a valid {t.__name__}"
-                + (f"; accepted: {', '.join(map(str, self.choices))}" if self.choices else "")
+                f"{owner}: parameter {name}={value!r} is not a valid {t.__name__}; accepted: {accepted}"
+                + ("" if self.default is None else f" (default {self.default!r})")
             ) from None
         if self.choices is not None and value not in self.choices:
             raise ConfigError(
