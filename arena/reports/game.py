@@ -37,7 +37,7 @@ import pandas as pd
 from arena.games import Game
 from arena.reports.coded import codes, matrix, seat_sizes
 from arena.reports.tables import ALL, _pairing_key, pairing_name
-from arena.stats.intervals import wilson_interval
+from arena.stats.intervals import wilson_intervals
 
 #: Games replayed (branching) and read for evaluations (lead changes, drama), at most.
 MAX_SAMPLED = 200
@@ -77,24 +77,40 @@ def _scopes(games: pd.DataFrame, order: Sequence[str] | None) -> list[tuple[str,
 
 
 def outcome_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
-    """The ``game`` table (module docstring) of the rule-ended games."""
+    """The ``game`` table (module docstring) of the rule-ended games: every game, then each
+    pairing in the tournament's order (all pairings at once: a 100-bot field has 4,950)."""
     games = rule_ended(games)
     sizes, firsts = _firsts(games)
-    plies = games["plies"].to_numpy(float)
-    rows = []
-    for scope, mask in _scopes(games, order):
-        n = int(mask.sum())
-        decisive = int((firsts[mask] == 1).sum())
-        low, high = wilson_interval(decisive, n)
-        p = plies[mask]
-        q10, q50, q90 = np.percentile(p, [10, 50, 90]) if n else (math.nan,) * 3
-        rows.append({"scope": scope, "games": n, "decisive": decisive / n if n else math.nan, "decisive_low": low,
-                     "decisive_high": high, "first_shared": float((firsts[mask] >= 2).mean()) if n else math.nan,
-                     "all_tied": float((firsts[mask] == sizes[mask]).mean()) if n else math.nan,
-                     "mean_plies": float(p.mean()) if n else math.nan,
-                     "sd_plies": float(p.std(ddof=1)) if n > 1 else math.nan,
-                     "p10_plies": float(q10), "median_plies": float(q50), "p90_plies": float(q90)})
-    return pd.DataFrame(rows, columns=GAME_COLUMNS)
+    code, values = codes(games, "seats")
+    names = np.array([pairing_name(v, order) for v in values], dtype=object)[code] if len(games) else code
+    frame = pd.DataFrame({"scope": names, "decisive": firsts == 1, "first_shared": firsts >= 2,
+                          "all_tied": firsts == sizes, "plies": games["plies"].to_numpy(float)})
+    whole = frame.assign(scope=ALL)
+    scopes = sorted(set(names.tolist()), key=_pairing_key(order))
+    parts = [_outcomes(whole, [ALL])] + ([_outcomes(frame, scopes)] if len(games) else [])
+    return pd.concat(parts, ignore_index=True)[GAME_COLUMNS] if len(games) else _outcomes(whole, [ALL])
+
+
+def _outcomes(frame: pd.DataFrame, scopes: list[str]) -> pd.DataFrame:
+    """The ``game`` rows of ``frame`` grouped by its ``scope`` column, in the order of ``scopes``
+    (a scope without games: NaN figures)."""
+    by = frame.groupby("scope", sort=False)
+    n = by.size().reindex(scopes, fill_value=0).to_numpy(np.int64)
+    decisive = by["decisive"].sum().reindex(scopes, fill_value=0).to_numpy(np.int64)
+    plies = by["plies"]
+    low, high = wilson_intervals(decisive, n)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = pd.DataFrame({
+            "scope": scopes, "games": n, "decisive": np.where(n > 0, decisive / np.maximum(n, 1), math.nan),
+            "decisive_low": low, "decisive_high": high,
+            "first_shared": by["first_shared"].mean().reindex(scopes).to_numpy(float),
+            "all_tied": by["all_tied"].mean().reindex(scopes).to_numpy(float),
+            "mean_plies": plies.mean().reindex(scopes).to_numpy(float),
+            "sd_plies": plies.std(ddof=1).reindex(scopes).to_numpy(float),
+            "p10_plies": plies.quantile(0.1).reindex(scopes).to_numpy(float),
+            "median_plies": plies.quantile(0.5).reindex(scopes).to_numpy(float),
+            "p90_plies": plies.quantile(0.9).reindex(scopes).to_numpy(float)})
+    return out[GAME_COLUMNS]
 
 
 def seat_table(games: pd.DataFrame) -> pd.DataFrame:

@@ -21,7 +21,7 @@ from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import bt
 from arena.stats.elo import match_stats
 from arena.stats.intervals import clipped, cluster_mean, cluster_means
-from arena.stats.significance import holm, match_significance
+from arena.stats.significance import holm, match_significances
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
 SHARE = (0.0, 1.0)
@@ -115,13 +115,14 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     single = _counts(pair[~in_pair], np.rint(2 * pts[~in_pair]).astype(np.int64), 3, count)
     wdl = np.stack([np.bincount(pair, pts == x, minlength=count) for x in (1.0, 0.5, 0.0)], axis=1).astype(np.int64)
     a, b = g.a[cells], g.b[cells]
-    rows = []
+    rows, spread = [], np.zeros(count, bool)
     for i in range(count):
         st = match_stats(penta[i].tolist(), single[i].tolist(), wdl[i].tolist())
-        sig = match_significance(penta[i].tolist(), single[i].tolist(), st.los, st.sigma > 0)
-        rows.append({"pairing": f"{a[i]} vs {b[i]}", "bot": a[i], "opponent": b[i], **st.as_row(), "los": sig.los,
-                     "p_value": sig.p_value, "p_method": sig.method})
+        spread[i] = st.sigma > 0
+        rows.append({"pairing": f"{a[i]} vs {b[i]}", "bot": a[i], "opponent": b[i], **st.as_row()})
     table = pd.DataFrame(rows)
+    # every pairing's LOS and p at once (``match_significance``, row by row, gives the same numbers)
+    table["los"], table["p_value"], table["p_method"] = match_significances(penta, single, table["los"], spread)
     rank = {lab: i for i, lab in enumerate(order or ())}
     table = table.sort_values(["bot", "opponent"], key=lambda c: c.map(lambda x: (rank.get(x, len(rank)), x)),
                               ignore_index=True)

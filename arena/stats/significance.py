@@ -108,6 +108,31 @@ def match_significance(penta: Sequence[int], single: Sequence[int], los_normal: 
     return Significance(float(stats.beta.sf(0.5, plus + 1, minus + 1)), p, "sign", plus, minus)
 
 
+def match_significances(penta: np.ndarray, single: np.ndarray, los_normal: np.ndarray,
+                         spread: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``match_significance`` of many matches at once (the pairs table of a large field):
+    ``penta`` (n, 5), ``single`` (n, 3) integer counts, ``los_normal`` and ``spread`` (n,).
+
+    Returns:
+        ``(los, p_value, method)`` arrays of shape (n,), the same numbers as
+        ``match_significance`` row by row (the exact tests by ``binomial_tests_half`` and
+        ``scipy.stats.beta.sf`` on arrays).
+    """
+    pc, sc = np.asarray(penta, np.int64), np.asarray(single, np.int64)
+    los_normal = np.asarray(los_normal, float)
+    plus, minus = pc[:, 3] + pc[:, 4] + sc[:, 2], pc[:, 0] + pc[:, 1] + sc[:, 0]
+    empty = pc.sum(axis=1) + sc.sum(axis=1) == 0
+    normal = np.asarray(spread, bool) & (np.minimum(plus, minus) >= EXACT_BELOW) & ~np.isnan(los_normal)
+    with np.errstate(invalid="ignore"):
+        p_sign = binomial_tests_half(plus, plus + minus)
+        los_sign = stats.beta.sf(0.5, plus + 1, minus + 1)
+    none = plus + minus == 0
+    los = np.where(normal, los_normal, np.where(none, 0.5, los_sign))
+    p = np.where(normal, 2 * np.minimum(los_normal, 1 - los_normal), np.where(none, 1.0, p_sign))
+    method = np.where(normal | empty, "normal", "sign").astype(object)
+    return np.where(empty, np.nan, los), np.where(empty, np.nan, p), method
+
+
 @dataclass(frozen=True)
 class ChiSquare:
     """Result of a chi-square goodness-of-fit test.

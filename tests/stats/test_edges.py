@@ -71,3 +71,29 @@ def test_large_balanced_samples_keep_the_normal_approximation():
     few = [EXACT_BELOW - 1, 0, 50, 0, 30]
     st = match_stats(few)
     assert match_significance(few, [0, 0, 0], st.los, True).method == "sign"
+
+
+def test_the_significance_of_many_matches_at_once_is_that_of_each():
+    """``match_significances`` (the pairs table of a large field) gives ``match_significance``'s
+    numbers and method row by row: normal, exact sign test, no unit won or lost, no game."""
+    import random
+
+    import numpy as np
+
+    from arena.stats.elo import match_stats
+    from arena.stats.significance import match_significance, match_significances
+
+    rng = random.Random(1)
+    penta, single, los, spread, want = [], [], [], [], []
+    for _ in range(600):
+        pc = [rng.randint(0, 12) if rng.random() < 0.6 else 0 for _ in range(5)]
+        sc = [rng.randint(0, 2) if rng.random() < 0.3 else 0 for _ in range(3)]
+        st = match_stats(pc, sc)
+        penta.append(pc), single.append(sc), los.append(st.los), spread.append(st.sigma > 0)
+        want.append(match_significance(pc, sc, st.los, st.sigma > 0))
+    got = match_significances(np.array(penta), np.array(single), np.array(los), np.array(spread))
+    assert {w.method for w in want} == {"normal", "sign"}
+    for g_los, g_p, g_method, w in zip(*got, want):
+        assert g_method == w.method
+        assert np.isclose(g_los, w.los, rtol=0, atol=1e-12, equal_nan=True)
+        assert np.isclose(g_p, w.p_value, rtol=0, atol=1e-12, equal_nan=True)
