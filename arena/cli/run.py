@@ -81,6 +81,13 @@ def run(
              "logistic|normalized|bayesian)"),
     tau: Optional[str] = typer.Option(
         None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
+    until_ranked: Optional[str] = typer.Option(
+        None, "--until-ranked", metavar="[CONFIDENCE]",
+        help="2-player round-robin in rounds of series, each round to the adjacent pairs of the current ranking whose "
+             "order is least certain, until the whole order holds with this probability (default when given: 0.95) "
+             "or --games per pairing (default: off, every pairing plays --games)"),
+    anchor: Optional[str] = typer.Option(
+        None, "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)"),
     isolation: Optional[str] = typer.Option(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
@@ -93,6 +100,7 @@ def run(
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
     from arena.reports.output import print_summary, write_files
     from arena.reports.render import load  # pandas, scipy: imported on use
+    from arena.stats.field import parse_anchor
     from arena.tournament import build, run_tournament
     from arena.numbers import parse_params
     from arena.tournament.config_file import load_toml
@@ -103,12 +111,14 @@ def run(
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
-                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster)
+                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
+                 until_ranked=until_ranked)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     cfg = build(values)
+    pinned = parse_anchor(anchor)
     console, err = make_console(), make_console(stderr=True)
     if note:
         err.print(note, markup=False, highlight=False)
@@ -124,10 +134,12 @@ def run(
                       f"the worker reported (see {summary.name}.log)")
     if summary.note:
         console.print(summary.note)
+    if summary.ranking:
+        console.print(summary.ranking, markup=False, highlight=False)
     if summary.interrupted:
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
-    data = load(summary.path)  # loaded once; its tables are built once for the console, files and page
+    data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
     print_summary(data, console)
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
