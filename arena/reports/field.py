@@ -12,7 +12,8 @@ a draw half), ``av_op`` (the games-weighted mean Elo of its opponents, Ordo's "a
 opponent"), ``draw_ratio`` (two players: draws; n players: shared first places), ``cfs``
 (the likelihood of superiority over the next entry), then (n players) ``mu``, ``sigma``; and
 one row per fitted seat term after the bots (``(first move)``: seat 0 over seat 1;
-``(seat s)``: the seat over the average seat), Elo in ``elo``. ``los_matrix`` — per bot (rank
+``(seat s)``: the seat over the average seat), Elo in ``elo``; last, the field's bots without a
+rated game (no rank, no Elo). ``los_matrix`` — per bot (rank
 order) the LOS over every other bot, one column per bot.
 """
 
@@ -140,12 +141,16 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     k = len(fit.labels)
     at, value = anchor_index(fit, data.anchor)
     versions = data.tournament.get("versions") or {}
+    idle = [lab for lab in data.order if lab not in fit.labels]  # field bots without a rated game
     if fit.boot is None:
-        rows = pd.DataFrame({"rank": np.arange(1, k + 1), "label": list(fit.labels),
-                             "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in fit.labels],
+        labels = [*fit.labels, *idle]
+        games = np.r_[fit.games, np.zeros(len(idle))]
+        rows = pd.DataFrame({"rank": pd.array([pd.NA] * len(labels), dtype="Int64"), "label": labels,
+                             "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in labels],
                              "elo": math.nan, "elo_low": math.nan, "elo_high": math.nan,
-                             "games": fit.games.astype(int), "score": _ratio(fit.points, fit.games),
-                             "av_op": math.nan, "draw_ratio": _ratio(fit.draws, fit.games), "cfs": math.nan})
+                             "games": games.astype(int), "score": _ratio(np.r_[fit.points, games[k:]], games),
+                             "av_op": math.nan, "draw_ratio": _ratio(np.r_[fit.draws, games[k:]], games),
+                             "cfs": math.nan})
         return {"ratings": rows[COLUMNS], "los_matrix": pd.DataFrame({"label": list(fit.labels)})}
     est, reps = fit.boot.estimate, fit.boot.replicates
     elo = fs.anchored(est[:k], at, value)
@@ -166,7 +171,10 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
         tr = data.ratings().set_index("label")
         table["mu"] = table["label"].map(tr["mu"]).astype(float)
         table["sigma"] = table["label"].map(tr["sigma"]).astype(float)
-    table = pd.concat([table, _seat_rows(fit, est[k:], reps[:, k:])], ignore_index=True)
+    table = pd.concat([table, _seat_rows(fit, est[k:], reps[:, k:]),
+                       pd.DataFrame({"label": idle, "games": 0,
+                                     "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in idle]})],
+                      ignore_index=True)
     table["rank"] = table["rank"].astype("Int64")
     table["version"] = table["version"].astype("Int64")
     table["games"] = table["games"].astype("Int64")

@@ -331,9 +331,9 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 
 
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
-PART_OF = {"los_matrix": "ratings", "nash": "cycles", "alpharank": "cycles", "seat_test": "seat_advantage",
-           "fault_summary": "faults", "game_seats": "game", "game_play": "game", "branching": "game",
-           "ladder_steps": "ladder", "ladder_fit": "ladder"}
+PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
+           "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder", "los_matrix": "ratings",
+           "nash": "cycles", "alpharank": "cycles"}
 
 
 def _section_of(table: str) -> str:
