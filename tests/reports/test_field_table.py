@@ -87,7 +87,7 @@ def test_field_table_numbers_are_those_of_the_statistics(tmp_path, capsys):
     assert first["elo"] == pytest.approx(boot.estimate[-1], abs=1e-6)
     # Av.Op: the games-weighted mean Elo of the opponents; score and draws by hand
     for row in bots.itertuples():
-        mine = g[g["seats"].map(lambda s: row.label in s)]
+        mine = g[[row.label in s for s in g["seats"]]]
         opp = [s[1] if s[0] == row.label else s[0] for s in mine["seats"]]
         assert row.av_op == pytest.approx(np.mean([elo[o] for o in opp]))
         points = [1.0 if r[s.index(row.label)] < r[1 - s.index(row.label)] else
