@@ -211,7 +211,8 @@ def note(data: ReportData) -> list[str]:
     anchor = (f"{data.anchor[0]} anchored at {data.anchor[1]:g}" if data.anchor else "mean 0")
     model = ("Bradley-Terry, draws half a point, first-move term" if fit.seats == 2
              else "Plackett-Luce with seat terms (TrueSkill mu, sigma beside)")
-    return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw per pairing as prior, {anchor}. 95% intervals "
-            f"(percentile) and CFS = LOS over the next entry from {b} bootstrap fits over series "
-            f"(colour-swapped games resampled together; Monte-Carlo error of a CFS near 95%: "
+    unit = "colour-swapped pairs" if fit.seats == 2 else "the games of a start, seats rotated"
+    return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
+            f"95% intervals (percentile) and CFS = LOS over the next entry from {b} bootstrap fits over series "
+            f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
             f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md."]
