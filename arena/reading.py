@@ -173,7 +173,7 @@ def load_moves(db: Any, game_id: int | None = None, where: str | None = None) ->
 
     Returns:
         columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
-        opening ply), ``label`` (the bot, ``None`` for opening plies), ``move`` (notation),
+        opening ply, -3 for a chance ply), ``label`` (the bot, ``None`` for opening plies), ``move`` (notation),
         ``seconds``, ``nodes``, ``depth``, ``evaluation`` (float or NaN), ``status`` (verdict at
         a simultaneous round, else ``None``).
 

@@ -77,8 +77,9 @@ class AlphaBetaBot(Bot):
     """
 
     name = "alphabeta"
-    #: negamax: two players, alternating or not (use mcts, paranoid, maxn or brs for more)
-    PLAYS = Plays(2, 2)
+    #: negamax: two players, alternating or not (use mcts, paranoid, maxn or brs for more),
+    #: no chance nodes (expectimax is not done: use mcts)
+    PLAYS = Plays(2, 2, chance_nodes=False)
     summary = "negamax alpha-beta, iterative deepening, transposition table (two players)"
     PARAMS = {
         "depth": Param(None, "deepest iteration, plies (default 4; 64, the most, when a time or node "

@@ -123,12 +123,17 @@ class Plays:
         min_players, max_players: seat counts it can play (``max_players`` ``None``: any).
         dynamics: the ``arena.games.Dynamics`` it can answer.
         games: only these registered games (``None``: any game).
+        chance_nodes: it can play games with chance nodes (``GameType.chance_nodes``). A bot
+            is never asked at a chance node (the referee draws the outcome), so only a search
+            that assumes every node below the root is a seat's choice sets ``False``
+            (``alphabeta``, ``paranoid``, ``maxn``, ``brs``).
     """
 
     min_players: int = 1
     max_players: int | None = None
     dynamics: frozenset[Dynamics] = frozenset({Dynamics.SEQUENTIAL})
     games: frozenset[str] | None = None
+    chance_nodes: bool = True
 
     def refusal(self, game: Game) -> str | None:
         """Why a bot of this kind cannot play ``game`` (one line), or ``None`` if it can."""
@@ -141,6 +146,8 @@ class Plays:
             seats = (f"{self.min_players}+" if self.max_players is None else str(self.min_players)
                      if self.min_players == self.max_players else f"{self.min_players}-{self.max_players}")
             return f"plays {seats}-player games; {game.name} has {n} players"
+        if not self.chance_nodes and game.type.chance_nodes:
+            return f"plays games without chance nodes; {game.name} has chance nodes (dice, deals)"
         return None
 
 

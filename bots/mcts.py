@@ -12,6 +12,11 @@ node's value is read for whichever seat chooses there (max^n-style backup). One 
    no evaluator: a draw among all seats), shrunk half-way towards 0.5 (a lead is not a win);
 4. backup of every seat's reward along the path.
 
+Chance nodes (``State.to_move == CHANCE``: OpenSpiel's dice) are sampled: selection draws an
+outcome by its probability with the seeded rng (``arena.games.draw_chance``) and descends
+into that outcome's child, made on its first draw (a new child ends the selection, as an
+expansion does); playouts draw chance outcomes the same way.
+
 A move that wins at once is played without search (decisive move). Otherwise the move played
 is the most visited root child. ``last_stats.nodes`` = playouts,
 ``evaluation`` = mean reward of that child for the seat to move (its win rate).
@@ -23,7 +28,7 @@ import math
 import time
 from typing import Any
 
-from arena.games import TERMINAL, Game, Param, State
+from arena.games import CHANCE, TERMINAL, Game, Param, State, draw_chance
 from bots.base import Bot, Limits, SearchStats, collector_paused
 from arena.games import competition_ranks, place_rewards
 from bots.values import heuristic_all, rewards
@@ -44,18 +49,21 @@ def _shuffle(x: list, getrandbits) -> None:
 class _Node:
     """A tree node: ``move`` (the move that led here), ``children`` (nodes, in expansion order),
     ``untried`` moves (expanded from the end), ``made``: the states after the untried moves
-    when already played (the root's, by the decisive-move check), else ``None``."""
+    when already played (the root's, by the decisive-move check), else ``None``; at a chance
+    node, ``made`` holds its ``chance_outcomes()`` and ``outcomes`` ``{outcome: child}`` of
+    the outcomes drawn so far (both set on the first draw)."""
 
-    __slots__ = ("state", "move", "to_move", "children", "untried", "made", "visits", "totals")
+    __slots__ = ("state", "move", "to_move", "children", "untried", "made", "visits", "totals", "outcomes")
 
     def __init__(self, state: State, move: Any, num_players: int, rng) -> None:
         self.state = state
         self.move = move
         self.to_move = state.to_move
         self.children: list[_Node] = []
-        self.untried: list = [] if state.to_move == TERMINAL else list(state.legal_moves())
+        self.untried: list = [] if state.to_move == TERMINAL or state.to_move == CHANCE else list(state.legal_moves())
         _shuffle(self.untried, rng.getrandbits)
         self.made: list | None = None
+        self.outcomes: dict | None = None
         self.visits = 0
         self.totals = [0.0] * num_players
 
@@ -124,7 +132,14 @@ class MCTSBot(Bot):
         node, path = root, [root]
         c = self._c
         log, sqrt = math.log, math.sqrt
-        while not node.untried and node.children:
+        new = False  # a chance outcome drawn for the first time: its child is played out as it is
+        while not node.untried and (node.children or node.to_move == CHANCE):
+            if node.to_move == CHANCE:
+                node, new = self._draw(node)
+                path.append(node)
+                if new:
+                    break
+                continue
             log_n = log(node.visits)
             seat = node.to_move
             best: _Node | None = None
@@ -136,7 +151,7 @@ class MCTSBot(Bot):
                     best, best_score = child, score
             node = best  # type: ignore[assignment]  # children exist: one scored above -1
             path.append(node)
-        if node.untried:
+        if node.untried and not new:
             move = node.untried.pop()
             made = node.made
             if made:
@@ -162,6 +177,20 @@ class MCTSBot(Bot):
             totals = nd.totals
             for i in seats:
                 totals[i] += result[i]
+
+    def _draw(self, node: _Node) -> tuple[_Node, bool]:
+        """``(child, new)`` at a chance node: the child of an outcome drawn by its probability,
+        made on the outcome's first draw (``new``)."""
+        if node.outcomes is None:
+            node.outcomes = {}
+            node.made = node.state.chance_outcomes()
+        move = draw_chance(node.made or (), self.rng.random())
+        child = node.outcomes.get(move)
+        if child is not None:
+            return child, False
+        child = node.outcomes[move] = _Node(node.state.play(move), move, self._n, self.rng)
+        node.children.append(child)
+        return child, True
 
     @staticmethod
     def _decisive(state: State, moves: list) -> tuple[Any, list]:
@@ -209,6 +238,8 @@ class MCTSBot(Bot):
                 step = getattr(cls, "child", None) or cls.play
             if pick is not None:
                 state = pick(state, rnd())
+            elif state.to_move == CHANCE:
+                state = step(state, draw_chance(state.chance_outcomes(), rnd()))
             else:
                 moves = state.legal_moves()
                 state = step(state, moves[int(rnd() * len(moves))])

@@ -26,7 +26,7 @@ from collections import defaultdict
 from typing import Any
 
 from arena.games import TERMINAL, Param, State, place_points
-from bots.base import MAX_DEPTH, Bot, Limits, SearchStats
+from bots.base import MAX_DEPTH, Bot, Limits, Plays, SearchStats
 from bots.eval import evaluator, evaluator_all
 from bots.values import terminal_value
 
@@ -97,6 +97,9 @@ def shares(values: tuple[float, ...]) -> tuple[float, ...]:
 class _Search(Bot):
     """Shared driver: limits, iterative deepening, node counting, move ordering."""
 
+    #: sequential games, any number of seats, no chance nodes (every node below the root is a
+    #: seat's choice)
+    PLAYS = Plays(chance_nodes=False)
     PARAMS = {
         "depth": Param(None, "plies of full-width search (64 at most)", kind=int, minimum=1,
                        maximum=MAX_DEPTH),

@@ -14,6 +14,7 @@ import math
 import random
 import re
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 import arena.games
 import bots
 from arena.errors import ArenaError
+from arena.games import CHANCE
 from arena.games.interaction.solo import InteractionSoloGame
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, Solution
@@ -34,7 +36,9 @@ from bots.registry import parse_spec
 
 QUICK, SLOW = 60, 3000
 SIZES = [pytest.param(QUICK, id="quick"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
-GAMES = arena.games.names()
+#: the registered games, and one of OpenSpiel's when it is installed (its games share one
+#: parser: backgammon has chance plies and moves whose OpenSpiel strings have spaces)
+GAMES = arena.games.names() + (["openspiel:backgammon"] if find_spec("pyspiel") else [])
 
 # characters that matter to our notations, plus anything
 ALPHABET = st.one_of(st.sampled_from(list("abcdefghijklmnopqrstuvwxyzRGBYKNESWV0123456789 ,;:/=#.+-x\t\n")),
@@ -94,9 +98,9 @@ def samples(name: str) -> tuple[list[Any], list[str], list[str]]:
         for _ in range(40):
             states.append(state)
             texts.append(state.to_text())
-            if state.is_terminal() or state.to_move < 0:
+            if state.is_terminal() or (state.to_move < 0 and state.to_move != CHANCE):
                 break
-            legal = state.legal_moves()
+            legal = [m for m, _ in state.chance_outcomes()] if state.to_move == CHANCE else state.legal_moves()
             move = legal[rng.randrange(len(legal))]
             moves.append(str(move))
             state = state.play(move)

@@ -12,6 +12,7 @@ from arena.errors import ConfigError, ResultsError
 from arena.store import Store, load_game, load_games, load_moves, load_tournament
 from arena.store_files import resolve
 from arena.tournament import build, run_tournament
+from tests.cli_run import run_cli
 
 
 @pytest.fixture(autouse=True)
@@ -123,12 +124,6 @@ def test_full_disk_stops_the_run_keeping_whole_games(tmp_path, monkeypatch):
     assert {m[0] for m in moves} == {g[0] for g in games}
     assert all(sum(1 for m in moves if m[0] == g[0]) == g[12] for g in games)  # plies column
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.mark.parametrize("args,needle", [

@@ -9,8 +9,9 @@ the overhead is not lost in the noise.
 Integrity costs (issue 11), on the same games: the private copies each bot is handed
 (``arena.referee.private``: one game copy per seat per game, one state copy per ply), which
 the plain loop pays too (it calls ``play_game``), so they are added to the overhead figure;
-and the runner's replay of each record before it is stored (``referee_check``), which the
-arena figure already includes.
+and the runner's replay of a record before it is stored (``referee_check``), which the arena
+pays only for games with a bot whose own code runs in the worker (``worker.trusted``): not for
+the built-in bots of this figure.
 
 Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction) on 1 then 2 workers;
 wall-clock ratio (goal >= 1.8 on two free cores), printed beside the ratio of two bare forked
@@ -57,7 +58,7 @@ def _settings(game, task) -> GameSettings:
     return GameSettings(game, task.seed, labels=task.seats, opening=task.opening, seeds=task.seeds, start=task.start)
 
 
-def _loop_seconds(cfg) -> tuple[float, float]:
+def loop_seconds(cfg) -> tuple[float, float]:
     """(wall, CPU) seconds of the tournament's games in a plain ``play_game`` loop (the
     schedule, i.e. the seeded openings, included: a loop needs them too)."""
     start, cpu = time.perf_counter(), _cpu()
@@ -69,7 +70,7 @@ def _loop_seconds(cfg) -> tuple[float, float]:
     return time.perf_counter() - start, _cpu() - cpu
 
 
-def _arena_seconds(cfg) -> tuple[float, float]:
+def arena_seconds(cfg) -> tuple[float, float]:
     """(wall, CPU) seconds of ``run_tournament`` into a fresh results directory."""
     with tempfile.TemporaryDirectory() as tmp:
         start, cpu = time.perf_counter(), _cpu()
@@ -118,8 +119,8 @@ def overhead(games: int) -> list[Figure]:
     CPU (runner + worker, less the loop's) which a loaded machine disturbs less."""
     cfg = build({"game": GAME, "bots": ["random", "r2=random"], "games": games, "workers": 1,
                  "opening_plies": 2, "results": tempfile.gettempdir()})
-    loops = [_loop_seconds(cfg) for _ in range(3)]
-    tours = [_arena_seconds(cfg) for _ in range(3)]
+    loops = [loop_seconds(cfg) for _ in range(3)]
+    tours = [arena_seconds(cfg) for _ in range(3)]
     loop, tour = min(w for w, _ in loops), min(w for w, _ in tours)
     loop_cpu, tour_cpu = min(c for _, c in loops), min(c for _, c in tours)
     n = cfg.games  # one pairing
@@ -129,7 +130,8 @@ def overhead(games: int) -> list[Figure]:
         Figure("runner", "private state copies per ply (arena.referee.private)", per_ply, "µs/ply", "",
                f"{private:.3f} ms/game: one game copy per seat per game and one state copy per move"),
         Figure("runner", "referee check per game (runner replays the record before storing it)", check,
-               "ms/game", "", "included in the arena's wall-clock figure below"),
+               "ms/game", "", "paid for games with a bot whose own code runs in the worker, not for these "
+                              "built-in bots (arena.tournament.worker.trusted)"),
         Figure("runner", "arena overhead per game with private states (wall clock + private copies)",
                (tour - loop) / n * 1000 + private, "ms/game", "≤ 2",
                "the plain loop calls play_game, which pays the private copies too: they are added back"),
@@ -173,8 +175,8 @@ def speedup(games: int) -> list[Figure]:
               "opening_plies": 2, "results": tempfile.gettempdir()}
     ones, twos = [], []
     for _ in range(2):  # interleaved, best of 2: other load on the machine only slows a run down
-        ones.append(_arena_seconds(build({**values, "workers": 1}))[0])
-        twos.append(_arena_seconds(build({**values, "workers": 2}))[0])
+        ones.append(arena_seconds(build({**values, "workers": 1}))[0])
+        twos.append(arena_seconds(build({**values, "workers": 2}))[0])
     one, two = min(ones), min(twos)
     bare_one, bare_two = _plain_parallel(build({**values, "workers": 1}))
     load = os.getloadavg()[0]

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 #: Modules whose ``run`` takes a store size (``--games``).
 SIZED = ("report",)
 #: optional packages a module may need -> how to install them (that module is then skipped)
-OPTIONAL = {"dask": "pip install -e '.[cluster]'", "distributed": "pip install -e '.[cluster]'"}
+OPTIONAL = {"dask": "pip install -e '.[cluster]'", "distributed": "pip install -e '.[cluster]'",
+            "pyspiel": "pip install -e '.[openspiel]'"}
 
 
 def run_modules(quick: bool, only: str | None = None,

@@ -35,11 +35,13 @@ def _title(g: arena.games.Game) -> str:
 
 
 def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
+    from arena.games import CHANCE
+
     record = ply.record
     if ply.round:  # a simultaneous round: one record per seat, show the round
         head = f"round {record.ply + 1}: {_round_text(ply.move or '-', labels)}"
     else:
-        who = labels[record.seat] if record.seat >= 0 else "opening"
+        who = labels[record.seat] if record.seat >= 0 else "chance" if record.seat == CHANCE else "opening"
         head = f"ply {record.ply + 1}: {who} plays {record.move}"
         if record.seat >= 0 and record.nodes:
             depth = f", depth {record.depth}" if record.depth is not None else ""  # MCTS has none

@@ -15,7 +15,7 @@ def replay(
 ) -> None:
     """Print a stored game move by move, with the game's diagram after each ply."""
     import arena.games
-    from arena.games import SIMULTANEOUS
+    from arena.games import CHANCE, SIMULTANEOUS
     from arena.reports.replay import round_answers
     from arena.store import load_game, load_series_start, load_tournament  # pandas: imported on use
     from arena.store_files import resolve
@@ -37,8 +37,8 @@ def replay(
     state = game.parse_state(start) if start is not None else game.initial_state(row["seed"])
     console.print(state.diagram(), markup=False)
     for ply, text in enumerate(row["moves"]):
-        who = "opening" if ply < row["opening_plies"] else (
-            "round" if state.to_move == SIMULTANEOUS else f"seat {state.to_move} {seats[state.to_move]}")
+        who = "opening" if ply < row["opening_plies"] else "round" if state.to_move == SIMULTANEOUS else (
+            "chance" if state.to_move == CHANCE else f"seat {state.to_move} {seats[state.to_move]}")
         console.print(f"\n[bold]ply {ply}[/] {who}: {text}")
         try:
             move = round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)

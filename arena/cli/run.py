@@ -26,13 +26,14 @@ def run(
     bot: Optional[list[str]] = typer.Option(
         None, "--bot",
         help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of "
-             "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction)"),
+             "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction; "
+             "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play it)"),
     format: Optional[str] = typer.Option(
         None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="N",
         help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet "
-             "6, interaction-solo 1, interaction-solo-race 1)"),
+             "6, interaction-solo 1, interaction-solo-race 1, openspiel:NAME 10)"),
     workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
     cluster: Optional[str] = typer.Option(
         None, "--cluster", metavar="ADDRESS",
@@ -92,16 +93,17 @@ def run(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
              "engine` process)"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q",
+        help="no progress bar and no tables: one summary line saying where the results and the reports are "
+             "(default: the bar, then the summary tables)"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.reports.output import print_summary, write_files
-    from arena.reports.render import load  # pandas, scipy: imported on use
     from arena.stats.field import parse_anchor
-    from arena.tournament import build, run_tournament
+    from arena.tournament.config import build  # the runner is imported once the options are checked
     from arena.numbers import parse_params
     from arena.tournament.config_file import load_toml
 
@@ -122,32 +124,42 @@ def run(
     console, err = make_console(), make_console(stderr=True)
     if note:
         err.print(note, markup=False, highlight=False)
+    from arena.tournament.runner import run_tournament
+
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
-    console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-                  f"{summary.done}/{summary.total} stored in {summary.path}"
-                  + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
-                  + (f"; faults: {faults}" if faults else ""))
-    if summary.mismatches:
-        console.print(f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as "
-                      f"the worker reported (see {summary.name}.log)")
-    if summary.note:
-        console.print(summary.note)
-    if summary.ranking:
-        console.print(summary.ranking, markup=False, highlight=False)
+    line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
+            f"{summary.done}/{summary.total} stored in {summary.path}"
+            + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
+            + (f"; faults: {faults}" if faults else ""))
+    extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
+             f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
+    extra += [summary.note] if summary.note else []
+    extra += [summary.ranking] if summary.ranking else []
     if summary.interrupted:
+        for text in (line, *extra):
+            console.print(text)
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
+    from arena.reports.html import write_html  # plotly, jinja2: imported on use
+    from arena.reports.output import print_summary, write_files
+    from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
+
     data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
-    print_summary(data, console)
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
+    page = write_html(summary.path, data=data)
+    if quiet:  # one line: what was played and where the reports are
+        parts = [line, *extra, f"report: arena report {summary.name}", f"HTML: {page}"]
+        console.print("; ".join(parts), soft_wrap=True)
+        return
+    for text in (line, *extra):
+        console.print(text)
+    print_summary(data, console)
     console.print(f"full report: arena report {summary.name}"
                   + (f" (written to {report} and CSV files beside it)" if report else ""))
-    from arena.reports.html import write_html  # plotly, jinja2: imported on use
-
-    console.print(f"HTML report (plots, replays): {write_html(summary.path, data=data)}")
+    console.print(f"HTML report (plots, replays): {page}")
 
 
 def _notes(console: Console) -> Observer:

@@ -12,6 +12,10 @@ A third-party package registers a game in its ``pyproject.toml``::
 or, without installing anything, at run time: ``arena.games.register("mygame", MyGame)`` (or
 ``"mypackage.mygame:MyGame"``, imported on first use).
 
+OpenSpiel's sequential perfect-information games are found as ``openspiel:NAME`` (the
+``openspiel`` extra; ``arena.games.openspiel``, which imports ``pyspiel`` on first use only):
+``families()`` names such families, ``family_names(family)`` lists one.
+
 An author of a game checks it with ``arena.games.check(game)`` (``arena/games/conformance.py``):
 each broken rule raises ``GameCheckError`` naming it.
 
@@ -28,6 +32,7 @@ from typing import Any
 
 from arena.errors import ConfigError, UnknownGameError
 from arena.games.protocol import (
+    CHANCE,
     SIMULTANEOUS,
     TERMINAL,
     Answer,
@@ -40,15 +45,16 @@ from arena.games.protocol import (
     Param,
     State,
     competition_ranks,
+    draw_chance,
 )
 from arena.games.conformance import GameCheckError, check
 from arena.games.ranking import place_points, place_rewards
 
 __all__ = [
-    "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome", "Param",
-    "State",
+    "CHANCE", "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome",
+    "Param", "State",
     "competition_ranks", "place_points", "place_rewards", "check", "GameCheckError", "make", "names",
-    "game_class", "register",
+    "game_class", "register", "draw_chance", "families", "family_names",
 ]
 
 #: Built-in games: name -> "module:Class" (imported lazily).
@@ -59,6 +65,11 @@ _BUILTIN: dict[str, str] = {
     "sandpile": "arena.games.sandpile:Sandpile",
     "ricochet": "arena.games.ricochet.game:RicochetGame",
 }
+
+
+#: Families of games found by prefix, ``PREFIX:NAME``: prefix -> the module whose
+#: ``game_class(NAME)`` and ``names()`` serve them (imported on first use of the prefix).
+_FAMILIES: dict[str, str] = {"openspiel": "arena.games.openspiel"}
 
 
 #: Games given to ``register``: name -> class or ``"module:Class"``.
@@ -102,19 +113,45 @@ def _registry() -> dict[str, type[Game] | str]:
 
 
 def names() -> list[str]:
-    """Registered game names, sorted."""
+    """Registered game names, sorted (the games of a family, ``openspiel:NAME``, are listed by
+    ``family_names``: listing them loads their library)."""
     return sorted(_registry())
 
 
+def families() -> list[str]:
+    """The prefixes of game families (``openspiel``), sorted."""
+    return sorted(_FAMILIES)
+
+
+def family_names(family: str) -> list[str]:
+    """The games of a family as ``PREFIX:NAME``, sorted.
+
+    Raises:
+        UnknownGameError: no such family.
+        ConfigError: the family's library is not installed (the message gives the install command).
+    """
+    module = _FAMILIES.get(family)
+    if module is None:
+        raise UnknownGameError(f"unknown game family {family!r}; accepted: {', '.join(families())}")
+    return importlib.import_module(module).names()
+
+
 def game_class(name: str) -> type[Game]:
-    """The ``Game`` subclass registered under ``name``.
+    """The ``Game`` subclass registered under ``name``, or of a family's game ``PREFIX:NAME``.
 
     Raises:
         UnknownGameError: no game of that name (the message lists the registered ones).
+        ConfigError: a family's game whose library is not installed (the message gives the
+            install command), or one the arena cannot play (the message says why).
     """
-    target = _registry().get(str(name).strip().lower())
+    key = str(name).strip().lower()
+    prefix, colon, rest = key.partition(":")
+    if colon and prefix in _FAMILIES:
+        return importlib.import_module(_FAMILIES[prefix]).game_class(rest)
+    target = _registry().get(key)
     if target is None:
-        raise UnknownGameError(f"unknown game {name!r}; accepted: {', '.join(names())}")
+        found = ", ".join([*names(), *(f"{f}:NAME" for f in families())])
+        raise UnknownGameError(f"unknown game {name!r}; accepted: {found} (`arena games` lists them)")
     if not isinstance(target, str):
         return target
     module, _, attr = target.partition(":")

@@ -13,11 +13,12 @@ registered game. The rules are those of ``docs/arena.md`` "Contracts / Python AP
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable
 
 from arena.errors import ArenaError, IllegalMoveError
-from arena.games.protocol import SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, State
+from arena.games.protocol import CHANCE, SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, State, draw_chance
 
 #: steps after which a random game is taken not to end
 MAX_STEPS = 5000
@@ -34,7 +35,12 @@ def _require(condition: object, game: Game, rule: str) -> None:
 
 def random_step(game: Game, state: State, rng: random.Random) -> State:
     """A uniformly random legal move at a sequential node; at a simultaneous node, every seat
-    gives the state's ``random_answer(rng)`` when it has one, else no answer."""
+    gives the state's ``random_answer(rng)`` when it has one, else no answer; at a chance node,
+    an outcome drawn by its probability (``draw_chance``, as the referee draws it)."""
+    if state.to_move == CHANCE:
+        outcomes = state.chance_outcomes()
+        _require(outcomes, game, "a chance node must offer at least one outcome (State.chance_outcomes)")
+        return state.play(draw_chance(outcomes, rng.random()))
     if state.to_move == SIMULTANEOUS:
         make = getattr(state, "random_answer", None)
         return state.play([Answer(make(rng) if make else None) for _ in range(game.num_players)])
@@ -77,6 +83,8 @@ def check_outcomes(game: Game, seeds: Iterable[int] = range(5)) -> None:
         _require(final.to_move == TERMINAL, game, "a terminal state must have to_move == TERMINAL")
         _require(game.type.dynamics == Dynamics.SIMULTANEOUS or all(s.to_move != SIMULTANEOUS for s in states),
                  game, "a simultaneous node in a game whose type is sequential")
+        _require(game.type.chance_nodes or all(s.to_move != CHANCE for s in states),
+                 game, "a chance node in a game whose type has no chance nodes (GameType.chance_nodes)")
         out = final.outcome()
         _require(out is not None, game, "outcome() must be set at a terminal state")
         assert out is not None  # _require raised otherwise (narrows the type)
@@ -99,14 +107,44 @@ def check_text(game: Game, seed: int = 11, states: int = 60) -> None:
         again = game.parse_state(text)
         _require(again.to_text() == text, game, f"parse_state(to_text()) must give the same text: {text!r}")
         _require(again.to_move == state.to_move, game, f"parse_state must keep the seat to move: {text!r}")
-        if state.to_move >= 0:
-            moves = state.legal_moves()
-            _require([str(m) for m in again.legal_moves()] == [str(m) for m in moves], game,
-                     f"a parsed position must have the same legal moves in the same order: {text!r}")
+        if state.to_move >= 0 or state.to_move == CHANCE:
+            chance = state.to_move == CHANCE
+            moves = [m for m, _ in state.chance_outcomes()] if chance else state.legal_moves()
+            found = [m for m, _ in again.chance_outcomes()] if chance else again.legal_moves()
+            _require([str(m) for m in found] == [str(m) for m in moves], game,
+                     f"a parsed position must have the same {'outcomes' if chance else 'legal moves'} "
+                     f"in the same order: {text!r}")
             for move in moves:
                 state.play(move)
                 _require(str(game.parse_move(state, str(move))) == str(move), game,
-                         f"parse_move(str(move)) must read back move {str(move)!r}")
+                         f"parse_move(str(move)) must read back {'outcome' if chance else 'move'} {str(move)!r}")
+
+
+def check_chance(game: Game, seeds: Iterable[int] = range(3)) -> None:
+    """At every chance node of seeded random games: no legal moves for a seat, outcomes with
+    distinct notations and probabilities in (0, 1] summing to 1, each outcome playable; a game
+    without chance nodes has none (``check_outcomes``).
+
+    Raises:
+        GameCheckError: a chance node broke a rule (the message names it).
+    """
+    if not game.type.chance_nodes:
+        return
+    for seed in seeds:
+        for state in random_game(game, seed):
+            if state.to_move != CHANCE:
+                continue
+            outcomes = state.chance_outcomes()
+            _require(outcomes, game, "a chance node must offer at least one outcome (State.chance_outcomes)")
+            _require(state.legal_moves() == [], game, "legal_moves() must be [] at a chance node")
+            texts = [str(m) for m, _ in outcomes]
+            _require(len(set(texts)) == len(texts), game, f"chance outcomes must have distinct notations: {texts}")
+            probs = [p for _, p in outcomes]
+            _require(all(0 < p <= 1 for p in probs), game, f"chance probabilities must be in (0, 1]: {probs}")
+            _require(math.isclose(sum(probs), 1.0, abs_tol=1e-9), game,
+                     f"chance probabilities must sum to 1, not {sum(probs)!r}")
+            for move, _ in outcomes:
+                state.play(move)
 
 
 def check_illegal(game: Game, seed: int = 3, states: int = 40) -> None:
@@ -118,12 +156,16 @@ def check_illegal(game: Game, seed: int = 3, states: int = 40) -> None:
         GameCheckError: a move was accepted where it is illegal (the message names the rule).
     """
     played = random_game(game, seed)
-    others = [s for s in random_game(game, seed + 1)[:states] if s.to_move >= 0]
+    others = random_game(game, seed + 1)[:states]
+
+    def offered(s: State) -> list:
+        return [m for m, _ in s.chance_outcomes()] if s.to_move == CHANCE else s.legal_moves()
     for state in played[:states]:
-        if state.to_move < 0:
+        if state.to_move < 0 and state.to_move != CHANCE:
             continue
-        legal = {str(m) for m in state.legal_moves()}
-        probes = [m for other in others for m in other.legal_moves() if str(m) not in legal]
+        legal = {str(m) for m in offered(state)}
+        probes = [m for other in others if other.to_move >= 0 or other.to_move == CHANCE
+                  for m in offered(other) if str(m) not in legal]
         for move in probes[:20]:
             try:
                 state.play(move)
@@ -163,6 +205,7 @@ def check(game: Game) -> None:
     """
     check_type(game)
     check_outcomes(game)
+    check_chance(game)
     check_text(game)
     check_illegal(game)
     check_bad_text(game)

@@ -96,3 +96,22 @@ def _fmt(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".")
     return str(value)
+
+
+#: a text picture's character cell, user units (monospaced font of 14 px)
+_CHAR_W, _LINE_H, _PAD = 8.4, 17.0, 10.0
+
+
+def text_svg(lines: list[str], title: str, kind: str) -> str:
+    """A text picture (a game's ``diagram()``) as an SVG document: each line in a monospaced
+    font, spaces kept, on a white ground; the picture of a game that draws no board of its own
+    (OpenSpiel's games, ``arena.games.openspiel``)."""
+    lines = lines or [""]
+    width = 2 * _PAD + _CHAR_W * max(len(line) for line in lines)
+    root = svg_root(width, 2 * _PAD + _LINE_H * len(lines), title, kind)
+    add(root, "rect", x=0, y=0, width=width, height=2 * _PAD + _LINE_H * len(lines), fill="#ffffff")
+    text = add(root, "text", x=_PAD, y=_PAD, font_family="monospace", font_size=14, fill="#222222")
+    text.set("xml:space", "preserve")
+    for i, line in enumerate(lines):
+        add(text, "tspan", line, x=_PAD, y=_PAD + _LINE_H * (i + 0.8))
+    return to_text(root)

@@ -3,11 +3,13 @@
 Every game (built in or a user's own) implements these two classes. States are immutable:
 ``play`` returns a new state, so search and worker processes never share mutable state.
 
-Three kinds of node (``State.to_move``):
+Four kinds of node (``State.to_move``):
 
 - a 0-based seat: a sequential node, that seat chooses one of ``legal_moves()``;
 - ``SIMULTANEOUS``: every seat answers at once; ``play`` takes a sequence of ``Answer``,
   one per seat (Ricochet Robots rounds);
+- ``CHANCE``: nobody chooses; the referee draws one of ``chance_outcomes()`` by its
+  probability (``draw_chance``) and plays it (OpenSpiel's dice rolls and card deals);
 - ``TERMINAL``: the game is over and ``outcome()`` is set.
 
 Contracts: ``docs/arena.md`` "Contracts / Python API".
@@ -28,6 +30,9 @@ from arena.games.ranking import competition_ranks
 SIMULTANEOUS = -2
 #: ``State.to_move`` at a terminal node.
 TERMINAL = -1
+#: ``State.to_move`` at a chance node (``State.chance_outcomes``); also the seat of a chance
+#: ply in a game's records (``MoveRecord.seat``).
+CHANCE = -3
 
 #: A move: any hashable value whose ``str()`` is the game's notation.
 Move = Hashable
@@ -92,9 +97,11 @@ class Param:
             elif t is str:
                 value = str(value)
         except (TypeError, ValueError):
+            kinds = {bool: "true or false", int: "an integer", float: "a finite number", str: "text"}
+            accepted = ", ".join(map(str, self.choices)) if self.choices else kinds.get(t, t.__name__)
             raise ConfigError(
-                f"{owner}: parameter {name}={value!r} is not a valid {t.__name__}"
-                + (f"; accepted: {', '.join(map(str, self.choices))}" if self.choices else "")
+                f"{owner}: parameter {name}={value!r} is not a valid {t.__name__}; accepted: {accepted}"
+                + ("" if self.default is None else f" (default {self.default!r})")
             ) from None
         if self.choices is not None and value not in self.choices:
             raise ConfigError(
@@ -109,6 +116,33 @@ class Param:
                 raise ConfigError(f"{owner}: parameter {name}={value!r} must be <= {high:g}")
             raise ConfigError(f"{owner}: parameter {name}={value!r} is out of range; accepted: {low:g} to {high:g}")
         return value
+
+
+def draw_chance(outcomes: Sequence[tuple[Any, float]], u: float) -> Any:
+    """The outcome of a chance node that the uniform number ``u`` in [0, 1) picks: the first
+    whose cumulative probability exceeds ``u``, in the order of ``outcomes`` (inverse
+    transform sampling: one number per chance node, so the k-th chance node of two games
+    with the same seed draws the same number).
+
+    Args:
+        outcomes: ``(move, probability)`` pairs (``State.chance_outcomes``), probabilities
+            summing to 1.
+        u: a number in [0, 1).
+
+    Raises:
+        ValueError: no outcome has a positive probability.
+    """
+    total = 0.0
+    last = None
+    for move, p in outcomes:
+        if p > 0:
+            total += p
+            last = move
+            if u < total:
+                return move
+    if last is None:
+        raise ValueError("a chance node without an outcome of positive probability")
+    return last  # u beyond a total that rounding left just below 1
 
 
 def coerce_params(owner: str, declared: Mapping[str, Param], given: Mapping[str, Any]) -> dict:
@@ -174,7 +208,7 @@ class Answer:
 class State(ABC):
     """An immutable position. Subclasses implement the abstract methods.
 
-    ``to_move`` is a 0-based seat, ``SIMULTANEOUS`` or ``TERMINAL``.
+    ``to_move`` is a 0-based seat, ``SIMULTANEOUS``, ``CHANCE`` or ``TERMINAL``.
     A state reached by ``play`` at a simultaneous node carries ``last_round``: the record of
     that round in the game's notation (the string stored as the round's "move"), and
     ``last_status``: per seat the verdict on its answer (``won``, ``valid``, ``invalid``,
@@ -183,7 +217,8 @@ class State(ABC):
     Optional, used when present: ``key()`` (transposition-table hash), ``diagram()`` (a
     multi-line picture for ``arena play``), ``random_answer(rng)`` at simultaneous nodes,
     ``given_legal(texts)`` (an engine server hands over the ``legal`` line's moves, so
-    ``legal_moves`` need not generate them).
+    ``legal_moves`` need not generate them). A game with chance nodes (``GameType.chance_nodes``)
+    implements ``chance_outcomes()``.
     """
 
     to_move: int
@@ -213,6 +248,13 @@ class State(ABC):
     @abstractmethod
     def to_text(self) -> str:
         """Position text in the game's notation; ``Game.parse_state`` reads it back."""
+
+    def chance_outcomes(self) -> list[tuple[Any, float]]:
+        """At a chance node (``to_move == CHANCE``): every outcome with a positive probability,
+        as ``(move, probability)`` pairs in a deterministic order, probabilities summing to 1;
+        ``play(move)`` plays one and ``str(move)`` is its notation. ``[]`` elsewhere (the
+        default: a game without chance nodes)."""
+        return []
 
     def key(self) -> Hashable:
         """A hash key of the position for transposition tables (default: the text)."""
@@ -265,7 +307,11 @@ class GameType:
         dynamics: sequential, or simultaneous at some nodes.
         chance: the setup is drawn at random from the game's seed (``initial_state(seed)``).
         deterministic: the same seed and the same moves always give the same game (no hidden
-            randomness after the setup).
+            randomness after the setup; the outcomes of chance nodes are moves of the game).
+        chance_nodes: the play has chance nodes (``State.to_move == CHANCE``), whose outcomes
+            the referee draws from a generator seeded from the game's seed and records as plies
+            (OpenSpiel's explicit stochastic games: backgammon's dice). Search bots that assume
+            every node is a seat's choice refuse such games (``bots.base.Plays.chance_nodes``).
     """
 
     min_players: int
@@ -273,6 +319,7 @@ class GameType:
     dynamics: Dynamics = Dynamics.SEQUENTIAL
     chance: bool = False
     deterministic: bool = True
+    chance_nodes: bool = False
 
     def seats(self) -> str:
         """The accepted seat counts as text, e.g. ``"2"``, ``"1-8"``, ``"2+"``."""

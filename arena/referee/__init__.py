@@ -7,9 +7,10 @@ and termination, and produces a typed ``GameRecord``.
   plies a worker leaves in shared memory);
 - ``settings``: ``GameSettings`` (what one game is played with) and ``GameHooks`` (the match
   loop's callbacks), taken whole by ``play_game``, ``referee_game`` and ``arena.supervisor``;
-- ``play``: the match loop ``play_game`` (``play_round`` for simultaneous rounds), seeds
-  (``derive_seed``, ``bot_seeds``: the one place a bot's seed is computed) and
+- ``play``: the match loop ``play_game`` (``play_round`` for simultaneous rounds) and
   ``random_opening``;
+- ``seeds``: what derives from a game's seed (``derive_seed``, ``bot_seeds``: the one place a
+  bot's seed is computed; ``ChanceDraws``: the outcomes of chance nodes);
 - ``guarded``: ``referee_game``, the loop plus the faults of a process running bots
   (``exit``, ``memory``, ``exception`` in ``reset``) — what the tournament worker and
   ``arena play`` call (through ``arena.supervisor``);
@@ -21,16 +22,17 @@ OS mechanics (memory cap, parent-death signal, output isolation) live in ``arena
 
 from arena.referee.check import Checked, referee_check, round_answers
 from arena.referee.guarded import ply_text, referee_game
-from arena.referee.play import (SEEDING, SEEDINGS, bot_seeds, derive_seed, exception_text, last_frame, play_game,
-                                play_round, random_opening)
+from arena.referee.play import exception_text, last_frame, play_game, play_round, random_opening
 from arena.referee.private import Private
 from arena.referee.records import (FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message, MoveRecord, Ply,
                                    Termination, fault_record, forfeit, from_wire, message_from_wire, message_to_wire,
                                    ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
+from arena.referee.seeds import SEEDING, SEEDINGS, ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 
 __all__ = [
-    "FAULTS", "NO_HOOKS", "RECORD_VERSION", "SEEDING", "SEEDINGS", "BotFault", "Checked", "GameEnded", "GameHooks",
+    "FAULTS", "NO_HOOKS", "RECORD_VERSION", "SEEDING", "SEEDINGS", "BotFault", "ChanceDraws", "Checked", "GameEnded",
+    "GameHooks",
     "GameRecord", "GameSettings", "Message", "MoveRecord", "Ply", "Private", "Termination", "bot_seeds",
     "derive_seed", "exception_text", "fault_record", "forfeit", "from_wire", "last_frame", "message_from_wire",
     "message_to_wire", "play_game", "play_round", "ply_from_wire", "ply_text", "ply_to_wire", "random_opening",

@@ -14,7 +14,10 @@ What the replay decides:
 - an arena ending (a fault, ``crash``, ``game_error``...): the moves must replay and the game
   must not have ended by the rules first; the fault stands;
 - a stored ply the rules refuse: the game is cut before it and the seat that played it loses
-  (``illegal_move``); plies after a rule ending are cut too.
+  (``illegal_move``); plies after a rule ending are cut too;
+- a stored chance ply after the opening that is not the outcome the game's seed draws there
+  (``arena.referee.seeds.ChanceDraws``): the game is cut before it, nobody blamed
+  (``unfinished``).
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from arena.games import SIMULTANEOUS, Answer, Game, Outcome
+from arena.games import CHANCE, SIMULTANEOUS, Answer, Game, Outcome
 from arena.referee.records import GameRecord, Termination, forfeit
+from arena.referee.seeds import ChanceDraws
 
 #: endings the arena decides (everything else is a rule ending of the game)
 ARENA_ENDINGS = frozenset(str(t) for t in Termination)
@@ -84,6 +88,7 @@ def referee_check(game: Game, record: GameRecord, start: str | None = None) -> C
     """
     n = game.num_players
     state = game.parse_state(start) if start is not None else game.initial_state(record.seed)
+    draws = ChanceDraws(record.seed)
     for ply, text in enumerate(record.moves):
         if state.is_terminal():
             out = state.outcome()
@@ -92,6 +97,14 @@ def referee_check(game: Game, record: GameRecord, start: str | None = None) -> C
                         f"the rules end the game at ply {ply} ({_text(out)}); the worker stored "
                         f"{len(record.moves)} plies and {_text(record.outcome)}")
         seat = state.to_move
+        if seat == CHANCE and ply >= record.opening_plies:
+            try:
+                drawn = repr(str(draws.draw(state)))
+            except Exception as exc:
+                drawn = f"none: {type(exc).__name__}: {exc}"
+            if drawn != repr(text):
+                detail = f"ply {ply}: chance outcome {text!r} is not the one the game's seed draws ({drawn})"
+                return _cut(record, ply, forfeit(n, None, Termination.UNFINISHED), None, detail, detail)
         try:
             move = round_answers(game, state, text) if seat == SIMULTANEOUS else game.parse_move(state, text)
             state = state.play(move)

@@ -4,6 +4,10 @@
 wraps it with what a process that runs bots must also catch (``sys.exit``, ``MemoryError``,
 an exception in ``reset``) and is what the tournament worker and ``arena play`` call.
 
+At a chance node (``State.to_move == CHANCE``, OpenSpiel's dice) no bot is asked: the
+outcome is drawn from the game's seed (``arena.referee.seeds.ChanceDraws``) and recorded as a
+ply of seat ``CHANCE``; the bots are asked at the nodes after it.
+
 Faults (``docs/arena.md`` "Contracts / Faults"): a bot whose ``choose`` raises
 (``exception``), returns an illegal move (``illegal_move``), returns something that is not a
 move (``bad_move``) or overruns ``limits.time + time_margin`` (``timeout``) loses the game: it
@@ -19,7 +23,6 @@ A game's own exception while playing a proper move (anything but ``IllegalMoveEr
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 import time
@@ -28,63 +31,24 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
-from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
+from arena.games import CHANCE, SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State, draw_chance
 from arena.referee.private import Private, shares_state
 from arena.referee.plain import plain_text
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
 from arena.referee.reported import reported
+from arena.referee.seeds import ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings, OnMove
 from bots.base import Limits, Player, Resettable
 
 log = logging.getLogger("arena.referee")
 
 
-
-def derive_seed(seed: int, *parts: Any) -> int:
-    """A 63-bit seed derived from ``seed`` and labels (stable across runs and platforms)."""
-    text = ":".join(map(str, (seed, *parts))).encode()
-    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
-
-
-#: The current seeding scheme (stored with a tournament's settings as ``seeding``).
-#: 3: as 2, and a pairing's series take their seeds and seat orders from its bots' names in
-#: sorted order (``arena.tournament.series.oriented``): a pairing plays the same games in any
-#: field, whatever the order its bots were given or joined in, and every version of a bot
-#: plays the same series (its name without version).
-#: 2: a bot's seed is ``derive_seed(seed, "bot", index, label)``: series seed, the game's 0-based
-#: index in its series, the bot's label (``docs/statistics.md`` "Games must be distinct"); a
-#: pairing in the order its bots joined the tournament.
-#: 1: ``derive_seed(seed, "bot", seat)`` (before: two copies of a stochastic bot in a series
-#: replayed one game with the seats swapped); kept only to finish tournaments stored with it.
-SEEDING = 3
-SEEDINGS = (1, 2, 3)
-
-
-def bot_seeds(seed: int, index: int, labels: Sequence[str], seeding: int = SEEDING) -> tuple[int, ...]:
-    """Each seat's bot seed for one game, by the seeding scheme (see ``SEEDING``): the one place
-    a bot's seed (``reset(game, seat, seed)``) is computed.
-
-    Args:
-        seed: the series seed (the game's stored ``seed``).
-        index: the game's 0-based index in its series (its seat order's place in the rotation).
-        labels: bot labels by 0-based seat (unique within a tournament).
-        seeding: 3 (current; its bot seeds as 2's), 2 or 1 (tournaments stored before them).
-
-    Raises:
-        ValueError: an unknown scheme.
-    """
-    if seeding in (2, 3):
-        return tuple(derive_seed(seed, "bot", index, label) for label in labels)
-    if seeding == 1:
-        return tuple(derive_seed(seed, "bot", seat) for seat in range(len(labels)))
-    raise ValueError(f"unknown seeding scheme {seeding!r}; accepted: {', '.join(map(str, SEEDINGS))}")
-
-
 def random_opening(game: Game, seed: int, plies: int, start: str | None = None) -> list[str]:
     """``plies`` seeded uniformly random moves from the start (fewer if the game would end).
 
-    The start is ``game.initial_state(seed)``, or the position text ``start``. Only sequential
-    nodes are played; an opening stops before a simultaneous node.
+    The start is ``game.initial_state(seed)``, or the position text ``start``. Sequential
+    nodes are played, and chance nodes (an outcome drawn by its probability with the same
+    generator, ``arena.games.draw_chance``); an opening stops before a simultaneous node.
 
     Raises:
         PositionSyntaxError: ``start`` is not a position of the game.
@@ -93,10 +57,13 @@ def random_opening(game: Game, seed: int, plies: int, start: str | None = None) 
     state = game.parse_state(start) if start is not None else game.initial_state(seed)
     out: list[str] = []
     for _ in range(plies):
-        if state.to_move < 0:
+        if state.to_move == CHANCE:
+            move = draw_chance(state.chance_outcomes(), rng.random())
+        elif state.to_move < 0:
             break
-        moves = state.legal_moves()
-        move = moves[rng.randrange(len(moves))]
+        else:
+            moves = state.legal_moves()
+            move = moves[rng.randrange(len(moves))]
         after = state.play(move)
         if after.is_terminal():
             break
@@ -307,8 +274,21 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                           move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start_time,
                           fault_seat=fault_seat, fault_detail=detail)
 
+    draws = ChanceDraws(seed)
     while not state.is_terminal():
         ply = len(moves)
+        if state.to_move == CHANCE:  # no bot is asked: the outcome is drawn from the game's seed
+            try:
+                outcome = draws.draw(state)
+                state = state.play(outcome)
+            except Exception as exc:
+                log.error("game %s raised at a chance node in %s", game.name, state.to_text(), exc_info=True)
+                return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")
+            moves.append(str(outcome))
+            stats.append(MoveRecord(ply, CHANCE, moves[-1]))
+            if on_ply:
+                on_ply(state, stats[-1])
+            continue
         if state.to_move == SIMULTANEOUS:
             try:
                 state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views)

@@ -115,7 +115,8 @@ class MoveRecord:
 
     Attributes:
         ply: 0-based ply index within the game, opening plies included.
-        seat: 0-based seat that moved; -1 for an opening ply.
+        seat: 0-based seat that moved; -1 for an opening ply; ``arena.games.CHANCE`` (-3) for
+            a chance ply drawn by the referee after the opening (no bot moved).
         move: the move in the game's notation (at a simultaneous round: the seat's answer, ``-``
             for none).
         seconds: thinking time, seconds (0 for opening plies).
@@ -343,13 +344,24 @@ def recv_message(conn: Any) -> Message:
         raise ValueError(f"unreadable message ({type(exc).__name__}: {exc})") from None
 
 
+_INT_OR_NONE, _FLOAT_OR_NONE, _STR_OR_NONE = {int, type(None)}, {float, type(None)}, {str, type(None)}
+
+
 def ply_to_wire(ply: Ply) -> bytes:
     """One ``Ply`` as bytes for a shared buffer (``marshal`` of ``message_to_wire``)."""
     return marshal.dumps(message_to_wire(ply))
 
 
 def _plain(record: MoveRecord) -> tuple:
-    """A ``MoveRecord``'s values, each an exact ``int`` / ``float`` / ``str`` or ``None``."""
+    """A ``MoveRecord``'s values, each an exact ``int`` / ``float`` / ``str`` or ``None``
+    (those already exact, as the referee makes them, are taken as they are: one type check
+    each, on every ply)."""
+    r = record
+    if (type(r.ply) is int and type(r.seat) is int and type(r.move) is str and type(r.seconds) is float
+            and type(r.nodes) in _INT_OR_NONE and type(r.depth) in _INT_OR_NONE
+            and type(r.evaluation) in _FLOAT_OR_NONE and type(r.status) in _STR_OR_NONE):
+        return (r.ply, r.seat, r.move, r.seconds, r.nodes, r.depth, r.evaluation, r.status)
+
     def opt(value: Any, kind: Any) -> Any:
         return None if value is None else kind(value)
     return (plain_int(record.ply), plain_int(record.seat), plain_text(record.move), plain_float(record.seconds),

@@ -53,7 +53,8 @@ def grouped(games: pd.DataFrame) -> pd.DataFrame:
     per-game columns dropped) plus ``n``, the games in the group. Tables that depend on a game
     only through those columns (seat results, leaderboard counts, crosstable, first-move counts,
     Bradley–Terry cells) weight each row by ``n``: a million games cost what their few
-    distinct results cost."""
+    distinct results cost. The stored list codes (``seats_code``...) are kept when the frame
+    has them."""
     columns = ["game_id", "series", "seats", "ranks", "scores", "copy", "n"]
     if not len(games):
         return pd.DataFrame(columns=columns)
@@ -69,7 +70,10 @@ def grouped(games: pd.DataFrame) -> pd.DataFrame:
                         "seats": rows["seats"].to_numpy(), "ranks": rows["ranks"].to_numpy(),
                         "scores": rows["scores"].to_numpy(), "copy": copy[first[order]],
                         "n": count[order].astype(np.int64)})
-    return out[columns]
+    stored = [f"{col}_code" for col in ("seats", "ranks", "scores") if f"{col}_code" in games.columns]
+    for col in stored:  # the list codes stay: the tables group on them, not on tuples of the lists
+        out[col] = rows[col].to_numpy()
+    return out[columns + stored]
 
 
 def weights(frame: pd.DataFrame) -> np.ndarray:

@@ -9,7 +9,9 @@ its failed-answer counts into one cell.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
 _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
@@ -59,25 +61,38 @@ def format_value(column: str, value) -> str:
     if isinstance(value, bool):
         return "yes" if value else ""
     if isinstance(value, float):
-        if column in _FRACTIONS:
-            return f"{100 * value:.1f}%"
-        if column in _P_VALUES or column.endswith("seconds") or column in _SIGNIFICANT:
-            return f"{value:.3g}"
-        if column in _TWO_DECIMALS or column == "wins":
-            return f"{value:.2f}"
-        if column == "chips" and value.is_integer():
-            return f"{value:.0f}"
-        if column in ("mean_nodes", "nodes_per_second"):
-            return f"{value:,.0f}"
-        return f"{value:.1f}"
+        return float_format(column)(value)
     return str(value)
 
 
+def float_format(column: str) -> Callable[[float], str]:
+    """How ``format_value`` writes a (not missing) float of ``column``."""
+    if column in _FRACTIONS:
+        return lambda v: f"{100 * v:.1f}%"
+    if column in _P_VALUES or column.endswith("seconds") or column in _SIGNIFICANT:
+        return lambda v: f"{v:.3g}"
+    if column in _TWO_DECIMALS or column == "wins":
+        return lambda v: f"{v:.2f}"
+    if column == "chips":
+        return lambda v: f"{v:.0f}" if v.is_integer() else f"{v:.1f}"
+    if column in ("mean_nodes", "nodes_per_second"):
+        return lambda v: f"{v:,.0f}"
+    return lambda v: f"{v:.1f}"
+
+
 def format_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with every cell as display text (same columns)."""
+    """``frame`` with every cell as display text (same columns): ``format_value`` of each
+    cell, with one format per float or integer column."""
     shown = pd.DataFrame(index=range(len(frame)))
     for col in frame.columns:
-        shown[col] = [format_value(str(col), v) for v in frame[col].tolist()]
+        values, kind = frame[col].tolist(), frame[col].dtype.kind
+        if kind == "f" and isinstance(frame[col].dtype, np.dtype):
+            fmt = float_format(str(col))
+            shown[col] = ["-" if v != v else fmt(v) for v in values]
+        elif kind in ("i", "u") and isinstance(frame[col].dtype, np.dtype):
+            shown[col] = [str(v) for v in values]
+        else:
+            shown[col] = [format_value(str(col), v) for v in values]
     return shown
 
 
@@ -134,8 +149,8 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         right.update({"W-D-L": True, "95% CI": True})
     if name == "pairs" and len(frame):
         shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in zip(frame["wins"], frame["draws"], frame["losses"])]
-        shown["pentanomial"] = [" ".join(str(int(frame.at[i, c])) for c in ("LL", "LD", "DD_WL", "WD", "WW"))
-                                for i in frame.index]
+        shown["pentanomial"] = [" ".join(str(int(x)) for x in counts) for counts in
+                                zip(*(frame[c].tolist() for c in ("LL", "LD", "DD_WL", "WD", "WW")))]
         shown["Elo"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["elo"], frame["elo_low"], frame["elo_high"])]
         shown["nElo"] = [_pm(v, err) for v, err in zip(frame["nelo"], frame["nelo_error"])]
         shown = shown[["pairing", "games", "W-D-L", "score", "draw_ratio", "pairs", "pentanomial", "Elo",
@@ -156,9 +171,8 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         for col in frame.columns[1:]:
             shown[col] = ["-" if pd.isna(v) else f"{100 * v:.1f}%" for v in frame[col]]
     if name == "ricochet" and len(frame):
-        shown[_FAILS] = ["/".join(str(int(frame.at[i, c])) for c in ("invalid", "none", "late",
-                                                                   "crash"))
-                         for i in frame.index]
+        shown[_FAILS] = ["/".join(str(int(x)) for x in counts) for counts in
+                         zip(*(frame[c].tolist() for c in ("invalid", "none", "late", "crash")))]
         shown = shown[["label", "games", "chips", "rounds", "rounds_won", "solve_rate",
                        "mean_length", "mean_excess", "mean_seconds", _FAILS]]
         right[_FAILS] = True

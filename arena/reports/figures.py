@@ -17,7 +17,7 @@ import plotly.io as pio
 from arena.ratings import rating_history
 from arena.reports.coded import codes, weights
 from arena.reports.game import rule_ended
-from arena.reports.tables import pairing_name
+from arena.reports.tables import pairing_names
 
 _LAYOUT = dict(margin=dict(l=60, r=20, t=50, b=50), height=380)
 #: The plotly template of every plot. Not set on the figures (plotly validates and deep-copies
@@ -150,6 +150,9 @@ def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> g
 #: Above this many games per pairing, a box is drawn from its computed quartiles and fences
 #: (plotly's own method, "linear" quartiles) instead of embedding every length.
 BOX_POINTS = 5000
+#: Above this many pairings, every box is drawn from its computed quartiles in one trace (a
+#: 100-bot field has 4,950 pairings: one trace each costs seconds and a page of megabytes).
+BOX_TRACES = 60
 
 
 def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.Figure | None:
@@ -157,22 +160,33 @@ def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.
     if games.empty:
         return None
     code, values = codes(games, "seats")
-    names = np.array([pairing_name(v, order) for v in values], dtype=object)
+    names = np.array(pairing_names(values, order), dtype=object)
+    scopes, of_list = np.unique(names, return_inverse=True)  # sorted names; each seat list's pairing
+    group = of_list.ravel()[code]
     plies = games["plies"].to_numpy(dtype=float)
+    sort = np.argsort(group, kind="stable")
+    bounds = np.searchsorted(group[sort], np.arange(len(scopes) + 1))
+    samples = [plies[sort[bounds[i]:bounds[i + 1]]] for i in range(len(scopes))]
     fig = go.Figure()
-    for name in sorted(set(names)):
-        y = plies[np.isin(code, np.flatnonzero(names == name))]
+    if len(scopes) > BOX_TRACES:
+        stats = [_box_stats(y) for y in samples]
+        fig.add_trace(go.Box(x=list(scopes), **{k: [s[k] for s in stats] for k in stats[0]}, boxpoints=False))
+    for name, y in zip(scopes if len(scopes) <= BOX_TRACES else (), samples):
         if len(y) <= BOX_POINTS:
             fig.add_trace(go.Box(y=y, name=name, boxpoints=False))
             continue
-        q1, median, q3 = np.percentile(y, [25, 50, 75])
-        iqr = q3 - q1
-        low = y[y >= q1 - 1.5 * iqr].min()
-        high = y[y <= q3 + 1.5 * iqr].max()
-        fig.add_trace(go.Box(x=[name], q1=[q1], median=[median], q3=[q3], lowerfence=[low], upperfence=[high],
-                             mean=[float(y.mean())], name=name, boxpoints=False))
+        fig.add_trace(go.Box(x=[name], **{k: [v] for k, v in _box_stats(y).items()}, name=name, boxpoints=False))
     fig.update_layout(title="Game length per pairing", yaxis_title="plies", showlegend=False, **_LAYOUT)
     return fig
+
+
+def _box_stats(y: np.ndarray) -> dict[str, float]:
+    """A box's quartiles (plotly's "linear" method), fences (the most extreme lengths within
+    1.5 IQR of the box) and mean."""
+    q1, median, q3 = np.percentile(y, [25, 50, 75])
+    iqr = q3 - q1
+    return {"q1": q1, "median": median, "q3": q3, "lowerfence": y[y >= q1 - 1.5 * iqr].min(),
+            "upperfence": y[y <= q3 + 1.5 * iqr].max(), "mean": float(y.mean())}
 
 
 def termination_bars(terms: pd.DataFrame | None) -> go.Figure | None:

@@ -34,7 +34,6 @@ import arena.games
 from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures
 from arena.reports.cycles import cycle_graph
-from arena.reports.display import display_frame
 from arena.reports.render import NOTES, TITLES, ReportData, load, tables_for
 from arena.reports.replay import replay_frames
 from arena.reports.tables import pairing_name
@@ -148,12 +147,12 @@ def _answers(moves: pd.DataFrame) -> dict[int, list[str]]:
     return out
 
 
-def _tables(tables: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
+def _tables(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str, Any]]:
     """Every table as display cells (``display_frame``: the terminal's formats), so columns
     another module adds to a table (Elo, intervals) show up here too."""
     out = []
     for name, frame in tables.items():
-        shown, right = display_frame(name, frame)
+        shown, right = data.shown(name, frame)
         out.append({"name": name, "title": TITLES.get(name, name.replace("_", " ").capitalize()),
                     "note": NOTES.get(name, ""), "columns": [str(c) for c in shown.columns], "right": right,
                     "rows": shown.astype(str).values.tolist()})
@@ -209,7 +208,7 @@ def render_html(path: str | Path, games: str | None = None, data: ReportData | N
     page = _environment().get_template("report.html.j2").render(
         name=data.name, tournament=tour, total_games=len(data.games), num_players=data.num_players,
         version=arena.__version__, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        tables=_tables(tables), figures=_figures(data, tables), games=entries,
+        tables=_tables(data, tables), figures=_figures(data, tables), games=entries,
         default_selection=games is None, max_fault_games=MAX_FAULT_GAMES, plotly_js=get_plotlyjs(),
     )
     return page

@@ -14,29 +14,25 @@ from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
-from rich.table import Table
 
 from arena.errors import ResultsError, one_line
 from arena.reports.cycles import cycle_line
-from arena.reports.display import display_frame, format_value
+from arena.reports.display import format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ladder import fit_line
+from arena.reports.long import RowsTable, markdown_table
 from arena.reports.render import TITLES, ReportData, load, notes, tables_for, warnings
 from arena.stats.sprt import state_line
 from arena.writing import atomic_path
 
 
-def _rich_table(name: str, frame: pd.DataFrame, width: int | None = None) -> Table:
-    shown, right = display_frame(name, frame)
+def _rich_table(data: ReportData, name: str, frame: pd.DataFrame, width: int | None = None) -> RowsTable:
+    shown, right = data.shown(name, frame)
     shown, right, dropped = fit_columns(shown, right, width)
-    table = Table(title=TITLES.get(name, name), title_justify="left",
-                  caption=dropped_note(dropped, width), caption_justify="left")
-    for col, is_right in zip(shown.columns, right):
-        table.add_column(str(col), justify="right" if is_right else "left", overflow="fold", no_wrap=is_right,
-                         min_width=needed_width(col, shown[col].astype(str).tolist(), is_right))
-    for row in shown.itertuples(index=False):
-        table.add_row(*row)
-    return table
+    cells = [shown[col].astype(str).tolist() for col in shown.columns]
+    columns = [(str(col), is_right, needed_width(col, column, is_right))
+               for col, column, is_right in zip(shown.columns, cells, right)]
+    return RowsTable(TITLES.get(name, name), dropped_note(dropped, width), columns, [list(r) for r in zip(*cells)])
 
 
 def _seat_test_line(test: pd.DataFrame) -> str:
@@ -88,7 +84,7 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
-        console.print(_rich_table(name, frame, console.width))
+        console.print(_rich_table(data, name, frame, console.width))
         for line in notes(data, name):
             console.print(f"[dim]{line}[/]")
     if "fault_summary" in tables:
@@ -189,14 +185,14 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
         lines += ["", f"## {TITLES.get(name, name)}", ""]
         for line in notes(data, name):
             lines += [line, ""]
-        lines.append(_markdown_table(name, frame) if len(frame) else "(none)")
+        lines.append(_markdown_table(data, name, frame) if len(frame) else "(none)")
     return "\n".join(lines) + "\n"
 
 
-def _markdown_table(name: str, frame: pd.DataFrame) -> str:
-    shown, right = display_frame(name, frame)
-    align = ["right" if r else "left" for r in right]
-    return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
+def _markdown_table(data: ReportData, name: str, frame: pd.DataFrame) -> str:
+    shown, right = data.shown(name, frame)
+    cells = [shown[col].astype(str).tolist() for col in shown.columns]
+    return markdown_table([str(c) for c in shown.columns], [list(r) for r in zip(*cells)], right)
 
 
 def write_files(data: ReportData, directory: str | Path) -> list[Path]:

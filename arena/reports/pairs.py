@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from scipy import stats
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import bt
 from arena.stats.elo import match_stats
-from arena.stats.intervals import clipped, cluster_mean
+from arena.stats.intervals import clipped, cluster_mean, cluster_means
 from arena.stats.significance import holm, match_significance
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
@@ -30,16 +31,47 @@ PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses"
                 "nelo", "nelo_error", "los", "p_value", "p_method", "p_holm"]
 
 
-def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFrame:
-    """One row per 2-player game: ``game_id``, ``series``, ``a``/``b`` (the pairing's labels
-    in field order), ``pts`` (a's points), ``seat0_pts``, ``first`` (a in seat 0), ``copy``,
-    ``seat0``, ``seat1``, and the integer codes ``pair`` (of ``a``/``b``) and ``cell`` (of the
-    seat list), computed per distinct seat and rank list (``coded.codes``)."""
-    columns = ["game_id", "series", "a", "b", "pts", "seat0_pts", "first", "copy", "seat0", "seat1", "pair", "cell"]
+@dataclass(frozen=True)
+class TwoPlayer:
+    """The 2-player games of a frame as integer and float columns, one entry per game:
+    ``series``, ``pts`` (a's points), ``seat0_pts``, ``first`` (a in seat 0), ``copy``, the
+    codes ``pair`` (of the pairing ``a``/``b``, 0.. dense) and ``cell`` (of the seat list);
+    and per cell code the labels ``seat0``, ``seat1``, ``a``, ``b`` (the pairing's labels in
+    field order) and its ``pair`` code (``cell_pair``): labels are looked up per distinct seat
+    list, never held per game."""
+
+    series: np.ndarray
+    pts: np.ndarray
+    seat0_pts: np.ndarray
+    first: np.ndarray
+    copy: np.ndarray
+    pair: np.ndarray
+    cell: np.ndarray
+    seat0: np.ndarray
+    seat1: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    cell_pair: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.series)
+
+    def distinct(self) -> TwoPlayer:
+        """The games that are not copies (``copy`` False)."""
+        keep = ~self.copy
+        return replace(self, **{k: getattr(self, k)[keep] for k in ("series", "pts", "seat0_pts", "first", "copy",
+                                                                     "pair", "cell")})
+
+
+def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> TwoPlayer:
+    """The 2-player games of ``games`` (``TwoPlayer``), computed per distinct seat and rank
+    list (``coded.codes``)."""
     two = games[seat_sizes(games) == 2]
     rank = {lab: i for i, lab in enumerate(order or ())}
     if two.empty:
-        return pd.DataFrame(columns=columns)
+        none, blank = np.zeros(0, np.int64), np.zeros(0, object)
+        return TwoPlayer(none, none.astype(float), none.astype(float), none.astype(bool), none.astype(bool), none,
+                         none, blank, blank, blank, blank, none)
     sc, sv = codes(two, "seats")
     rc, rv = codes(two, "ranks")
     seats = matrix(sv, 2, object)
@@ -54,9 +86,8 @@ def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> pd.DataFram
     pair_by = np.array([pairs[p] for p in zip(a_by, b_by)], dtype=np.int64)
     first = first_by[sc]
     copy = two["copy"].to_numpy(bool) if "copy" in two else np.zeros(len(two), bool)
-    return pd.DataFrame({"game_id": two["game_id"].to_numpy(), "series": two["series"].to_numpy(), "a": a_by[sc],
-                         "b": b_by[sc], "pts": np.where(first, seat0, 1 - seat0), "seat0_pts": seat0, "first": first,
-                         "copy": copy, "seat0": seats[sc, 0], "seat1": seats[sc, 1], "pair": pair_by[sc], "cell": sc})
+    return TwoPlayer(two["series"].to_numpy(np.int64), np.where(first, seat0, 1 - seat0), seat0, first, copy,
+                     pair_by[sc], sc, seats[:, 0], seats[:, 1], a_by, b_by, pair_by)
 
 
 def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
@@ -67,23 +98,28 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     strength" with ``p_method`` (``normal``: ``2·min(LOS, 1 − LOS)``; ``sign``: the exact sign
     test where the normal approximation fails, ``arena.stats.significance.match_significance``)
     and its Holm-adjusted value across the pairings (``arena.stats.significance.holm``). The
-    games of a pairing are paired by series (numpy over integer columns)."""
+    games of a pairing are paired by series; the counts of every pairing come of one pass of
+    numpy over integer columns, then ``match_stats`` per pairing."""
     g = _two_player(games, order)
-    if g.empty:
+    if not len(g):
         return pd.DataFrame(columns=PAIR_COLUMNS)
+    pair, pts = g.pair, g.pts  # pair codes 0.. (every code has games); the table is sorted below
+    count = int(pair.max()) + 1
+    cells = np.zeros(count, np.int64)
+    cells[g.cell_pair] = np.arange(len(g.cell_pair))  # a seat list of each pairing (any: they share a and b)
+    slot, size, cluster_pair = _series_slots(pair, g.series)
+    in_pair = size[slot] == 2
+    totals = np.bincount(slot, weights=pts)
+    complete = size == 2
+    penta = _counts(cluster_pair[complete], np.rint(2 * totals[complete]).astype(np.int64), 5, count)
+    single = _counts(pair[~in_pair], np.rint(2 * pts[~in_pair]).astype(np.int64), 3, count)
+    wdl = np.stack([np.bincount(pair, pts == x, minlength=count) for x in (1.0, 0.5, 0.0)], axis=1).astype(np.int64)
+    a, b = g.a[cells], g.b[cells]
     rows = []
-    for _, sub in g.groupby("pair", sort=False):
-        a, b = sub["a"].iloc[0], sub["b"].iloc[0]
-        _, slot, size = np.unique(sub["series"].to_numpy(), return_inverse=True, return_counts=True)
-        in_pair = size[slot.ravel()] == 2
-        totals = np.bincount(slot.ravel(), weights=sub["pts"].to_numpy())
-        penta = np.bincount(np.rint(2 * totals[size == 2]).astype(int), minlength=5)
-        single = np.bincount(np.rint(2 * sub["pts"].to_numpy()[~in_pair]).astype(int), minlength=3)
-        pts = sub["pts"].to_numpy()
-        wdl = [int((pts == 1).sum()), int((pts == 0.5).sum()), int((pts == 0).sum())]
-        st = match_stats(penta[:5].tolist(), single[:3].tolist(), wdl)
-        sig = match_significance(penta[:5].tolist(), single[:3].tolist(), st.los, st.sigma > 0)
-        rows.append({"pairing": f"{a} vs {b}", "bot": a, "opponent": b, **st.as_row(), "los": sig.los,
+    for i in range(count):
+        st = match_stats(penta[i].tolist(), single[i].tolist(), wdl[i].tolist())
+        sig = match_significance(penta[i].tolist(), single[i].tolist(), st.los, st.sigma > 0)
+        rows.append({"pairing": f"{a[i]} vs {b[i]}", "bot": a[i], "opponent": b[i], **st.as_row(), "los": sig.los,
                      "p_value": sig.p_value, "p_method": sig.method})
     table = pd.DataFrame(rows)
     rank = {lab: i for i, lab in enumerate(order or ())}
@@ -93,36 +129,85 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     return table[PAIR_COLUMNS]
 
 
-def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
+def _in_order(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(new codes, first)``: ``codes`` renumbered 0.. in order of first appearance, and the
+    row of each new code's first appearance."""
+    renumbered, _ = pd.factorize(codes)
+    return renumbered.astype(np.int64), pd.Series(renumbered).drop_duplicates().index.to_numpy()
+
+
+def _series_slots(group: np.ndarray, series: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each game's (group, series) cluster: ``(slot per game, games per cluster, group per
+    cluster)``; a cluster of two games of a 2-player pairing is a game pair."""
+    lo = int(series.min())
+    span = int(series.max()) - lo + 1
+    slot, keys = pd.factorize(group * span + (series - lo))
+    return slot.astype(np.int64), np.bincount(slot), keys // span
+
+
+def _counts(group: np.ndarray, category: np.ndarray, width: int, groups: int) -> np.ndarray:
+    """``(groups, width)`` int array: how often each category ``0..width-1`` occurs per group."""
+    flat = np.bincount(group * width + category, minlength=groups * width)
+    return flat[: groups * width].reshape(groups, width)
+
+
+#: columns of ``first_move_extras``
+EXTRA_COLUMNS = ["scope", "score", "score_low", "score_high", "share_low", "share_high", "first_elo", "first_low",
+                 "first_high"]
+
+
+def first_move_extras(games: pd.DataFrame, order: Sequence[str] | None = None,
+                      whole: bt.BTFit | None = None) -> pd.DataFrame:
     """Pair-aware seat-0 figures of a 2-player tournament, one row for all games then one per
     pairing (``scope``), over distinct games (copies dropped): ``score``, ``score_low``,
     ``score_high`` (seat 0's mean points, series-clustered 95% interval,
-    ``arena.stats.intervals.cluster_mean``), ``share_low``, ``share_high`` (the same for the
+    ``arena.stats.intervals.cluster_means``), ``share_low``, ``share_high`` (the same for the
     decisive-game win share), and the Bradley–Terry first-move term ``first_elo``,
-    ``first_low``, ``first_high`` (Elo points, ``arena.stats.bt``)."""
-    g = _two_player(games, order)
-    g = g[~g["copy"].astype(bool)]
-    if g.empty:
-        return pd.DataFrame(columns=["scope", "score", "score_low", "score_high", "share_low", "share_high",
-                                     "first_elo", "first_low", "first_high"])
-    scopes = [(None, g)] + [(f"{sub['a'].iloc[0]} vs {sub['b'].iloc[0]}", sub)
-                            for _, sub in g.groupby("pair", sort=False)]
-    rows = []
-    for scope, sub in scopes:
-        series = sub["series"].to_numpy(np.int64)
-        cluster = sub["pair"].to_numpy(np.int64) * (int(series.max()) - int(series.min()) + 1) + series - series.min()
-        score, lo, hi, _ = cluster_mean(sub["seat0_pts"].to_numpy(), cluster, bounds=SHARE)
-        dec = (sub["seat0_pts"] != 0.5).to_numpy()
-        _, slo, shi, _ = cluster_mean((sub["seat0_pts"].to_numpy() == 1)[dec], cluster[dec],
-                                      bounds=SHARE)
-        per = sub.groupby("cell").agg(n=("seat0_pts", "size"), points=("seat0_pts", "sum"),
-                                      seat0=("seat0", "first"), seat1=("seat1", "first"))
-        cells = per.sort_values(["seat0", "seat1"])[["seat0", "seat1", "n", "points"]].reset_index(drop=True)
-        fitted = bt.fit_cells(cells, order)
-        rows.append({"scope": scope, "score": score, "score_low": lo, "score_high": hi, "share_low": slo,
-                     "share_high": shi, "first_elo": fitted.first_move, "first_low": fitted.first_low,
-                     "first_high": fitted.first_high})
-    return pd.DataFrame(rows)
+    ``first_low``, ``first_high`` (Elo points, ``arena.stats.bt``: the joint fit of every
+    game for the whole field, each pairing's own fit in closed form for its row,
+    ``bt.pairing_first_moves``). Each column is computed for every pairing at once.
+    ``whole``: the fit of the distinct games when the caller has it (``bt_fit`` of games
+    without copies), else fitted here."""
+    g = _two_player(games, order).distinct()
+    if not len(g):
+        return pd.DataFrame(columns=EXTRA_COLUMNS)
+    pair, first = _in_order(g.pair)  # pairings in order of their first game
+    count = len(first)
+    series, seat0 = g.series, g.seat0_pts
+    decisive = seat0 != 0.5
+    won = seat0 == 1
+    # the whole game (clusters: pairing and series), then each pairing (clusters: series)
+    every = pair * (int(series.max()) - int(series.min()) + 1) + series
+    one = np.zeros(len(g), np.int64)
+    parts = [cluster_means(seat0, one, every, bounds=SHARE, groups_count=1),
+             cluster_means(seat0, pair, series, bounds=SHARE, groups_count=count)]
+    score, lo, hi = (np.concatenate([parts[0][i], parts[1][i]]) for i in range(3))
+    parts = [cluster_means(won[decisive], one[decisive], every[decisive], bounds=SHARE, groups_count=1),
+             cluster_means(won[decisive], pair[decisive], series[decisive], bounds=SHARE, groups_count=count)]
+    slo, shi = (np.concatenate([parts[0][i], parts[1][i]]) for i in (1, 2))
+    fitted = whole if whole is not None else _distinct_fit(g, order)
+    # each pairing's cells: its first bot in seat 0 (``first``), then its second bot
+    a_first = g.first
+    n1 = np.bincount(pair[a_first], minlength=count)
+    s1 = np.bincount(pair[a_first], seat0[a_first], minlength=count)
+    n2 = np.bincount(pair[~a_first], minlength=count)
+    s2 = np.bincount(pair[~a_first], seat0[~a_first], minlength=count)
+    f, f_lo, f_hi = bt.pairing_first_moves(n1, s1, n2, s2)
+    names = [f"{a} vs {b}" for a, b in zip(g.a[g.cell[first]], g.b[g.cell[first]])]
+    return pd.DataFrame({"scope": [None, *names], "score": score, "score_low": lo, "score_high": hi,
+                         "share_low": slo, "share_high": shi,
+                         "first_elo": np.concatenate([[fitted.first_move], f]),
+                         "first_low": np.concatenate([[fitted.first_low], f_lo]),
+                         "first_high": np.concatenate([[fitted.first_high], f_hi])})
+
+
+def _distinct_fit(g: TwoPlayer, order: Sequence[str] | None) -> bt.BTFit:
+    """The Bradley–Terry fit of the games ``g`` (``bt.fit_cells`` of their cells)."""
+    n = np.bincount(g.cell, minlength=len(g.seat0))
+    points = np.bincount(g.cell, g.seat0_pts, minlength=len(g.seat0))
+    used = np.flatnonzero(n)
+    cells = pd.DataFrame({"seat0": g.seat0[used], "seat1": g.seat1[used], "n": n[used], "points": points[used]})
+    return bt.fit_cells(cells.sort_values(["seat0", "seat1"]).reset_index(drop=True), order)
 
 
 def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:

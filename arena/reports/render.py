@@ -24,6 +24,7 @@ from arena.reports import coded, cycles, ladder, pairs
 from arena.reports import field as field_table
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
+from arena.reports.display import display_frame
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.reports.solo import solo_table
@@ -140,6 +141,15 @@ class ReportData:
     _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
     _grouped: pd.DataFrame | None = field(default=None, repr=False)
     _fit: bt.BTFit | None = field(default=None, repr=False)
+    _shown: dict = field(default_factory=dict, repr=False)  # display cells by (table name, frame)
+
+    def shown(self, name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bool]]:
+        """``arena.reports.display.display_frame(name, frame)``, computed once per table: the
+        console, the Markdown file and the HTML page show the same cells."""
+        key = (name, id(frame))
+        if key not in self._shown:
+            self._shown[key] = (frame, display_frame(name, frame))  # the frame kept: its id stays its own
+        return self._shown[key][1]
 
     def grouped(self) -> pd.DataFrame:
         """``arena.reports.coded.grouped`` of the games (with their ``copy`` flags), built once."""
@@ -461,7 +471,9 @@ def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, o
     """The first-move table over distinct games, with the pair-aware columns and Holm."""
     name = str(data.tournament.get("game", t.ALL))
     table = t.first_move(distinct, name, order, results)
-    extra = pairs.first_move_extras(games, order).drop(columns="score")
+    copies = "copy" in games and bool(games["copy"].any())
+    whole = None if copies else data.bt_fit()  # without copies the distinct games are every game: one fit
+    extra = pairs.first_move_extras(games, order, whole).drop(columns="score")
     extra["scope"] = extra["scope"].fillna(name)
     table = table.merge(extra, on="scope", how="left")
     table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].tolist()))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from arena.games import SIMULTANEOUS, Game
+from arena.games import CHANCE, SIMULTANEOUS, Game
 from arena.referee.check import round_answers  # noqa: F401 (re-exported: reports read rounds with it)
 
 
@@ -23,7 +23,7 @@ class Frame:
         ply: plies played to reach it (0 = the start position).
         move: the ply that led here in notation (``""`` at the start; a round's record at a
             simultaneous node).
-        who: who played it (``"opening"``, ``"seat 1 alphabeta"``, ``"round"``).
+        who: who played it (``"opening"``, ``"seat 1 alphabeta"``, ``"round"``, ``"chance"``).
         text: the position text (``State.to_text``).
         svg: the picture, or ``None`` when the game draws nothing.
     """
@@ -65,8 +65,8 @@ def replay_frames(
     frames = [Frame(0, "", "start", state.to_text(), game.render_svg(state))]
     for ply, text in enumerate(moves):
         simultaneous = state.to_move == SIMULTANEOUS
-        who = "opening" if ply < opening_plies else (
-            "round" if simultaneous else f"seat {state.to_move} {seats[state.to_move]}")
+        who = "opening" if ply < opening_plies else "round" if simultaneous else (
+            "chance" if state.to_move == CHANCE else f"seat {state.to_move} {seats[state.to_move]}")
         try:
             move = round_answers(game, state, text) if simultaneous else game.parse_move(state, text)
             after = state.play(move)

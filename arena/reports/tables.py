@@ -41,8 +41,8 @@ import pandas as pd
 from arena.referee.play import last_frame
 from arena.ratings import rate_games
 from arena.reports.coded import codes, matrix, seat_sizes, weights
-from arena.stats.intervals import wilson_interval
-from arena.stats.significance import ChiSquare, binomial_test, equal_shares_test
+from arena.stats.intervals import wilson_intervals
+from arena.stats.significance import ChiSquare, binomial_tests_half, equal_shares_test
 
 #: Scope name of a table row that covers every pairing of the tournament.
 ALL = "all"
@@ -63,6 +63,12 @@ def pairing_name(labels: Sequence[str], order: Sequence[str] | None = None) -> s
     """The pairing of ``labels`` as text, e.g. ``"ab3 vs mcts"``: the tournament's bot order
     when ``order`` is given (unknown labels last), else alphabetical; seat order is ignored."""
     return " vs ".join(sorted(set(labels), key=_key(order)))
+
+
+def pairing_names(seat_lists: Sequence[Sequence[str]], order: Sequence[str] | None = None) -> list[str]:
+    """``pairing_name`` of each seat list (the order's sort key built once)."""
+    key = _key(order)
+    return [" vs ".join(sorted(set(labels), key=key)) for labels in seat_lists]
 
 
 def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
@@ -91,7 +97,7 @@ def seat_results(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
         points = (k - place) / (k - 1) if k > 1 else np.full(ranks.shape, math.nan)
         result = np.where(ranks != 1, "L", np.where(tied == 1, "W", "D"))
         scores = matrix(pv, k, float)[pc]
-        pairing = np.array([pairing_name(v, order) for v in sv], dtype=object)[sc]
+        pairing = np.array(pairing_names(sv, order), dtype=object)[sc]
         frame = pd.DataFrame({
             "game_id": np.repeat(sub["game_id"].to_numpy(), k),
             "series": np.repeat(sub["series"].to_numpy(), k),
@@ -206,32 +212,36 @@ def first_move(
     if results is None:
         results = seat_results(games[seat_sizes(games) == 2], order)
     first = results[(results["seat"] == 0) & (results["players"] == 2)]
-    rows = [_first_move_row(game_name, first)]
-    for pairing in sorted(first["pairing"].unique(), key=_pairing_key(order)):
-        rows.append(_first_move_row(pairing, first[first["pairing"] == pairing]))
-    return pd.DataFrame(rows)
-
-
-def _first_move_row(scope: str, first: pd.DataFrame) -> dict:
-    n = weights(first)
+    scopes = sorted(first["pairing"].unique(), key=_pairing_key(order))
+    code = pd.Index(scopes, dtype=object).get_indexer(first["pairing"]) + 1  # 0: the whole game's row
+    n = weights(first).astype(float)
     result = first["result"].to_numpy()
-    wins, draws, losses = (int(n[result == r].sum()) for r in ("W", "D", "L"))
-    games, decisive = int(n.sum()), wins + losses
-    low, high = wilson_interval(wins, decisive)
-    return {
-        "scope": scope,
-        "games": games,
-        "wins": wins,
-        "draws": draws,
-        "losses": losses,
-        "decisive": decisive,
-        "win_share": wins / decisive if decisive else math.nan,
-        "ci_low": low,
-        "ci_high": high,
-        "p_value": binomial_test(wins, decisive, 0.5),
-        "draw_rate": draws / games if games else math.nan,
-        "score_pct": 100 * float((first["points"].to_numpy(float) * n).sum()) / games if games else math.nan,
-    }
+    points = first["points"].to_numpy(float)
+
+    def sums(values: np.ndarray) -> np.ndarray:
+        per = np.bincount(code, values, minlength=len(scopes) + 1)
+        per[0] = values.sum()
+        return per
+
+    wins, draws, losses = (sums(n * (result == r)).astype(np.int64) for r in ("W", "D", "L"))
+    played = sums(n).astype(np.int64)
+    decisive = wins + losses
+    low, high = wilson_intervals(wins, decisive)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return pd.DataFrame({
+            "scope": [game_name, *scopes],
+            "games": played,
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "decisive": decisive,
+            "win_share": np.where(decisive > 0, wins / np.maximum(decisive, 1), np.nan),
+            "ci_low": low,
+            "ci_high": high,
+            "p_value": binomial_tests_half(wins, decisive),
+            "draw_rate": np.where(played > 0, draws / np.maximum(played, 1), np.nan),
+            "score_pct": np.where(played > 0, 100 * sums(points * n) / np.maximum(played, 1), np.nan),
+        })
 
 
 @dataclass(frozen=True)
@@ -292,9 +302,10 @@ def game_lengths(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     game (``scope`` = ``"all"``) then one per pairing: ``games``, ``mean``, ``median``,
     ``min``, ``max``."""
     code, values = codes(games, "seats")
-    names = [pairing_name(v, order) for v in values]
+    names = pairing_names(values, order)
     scopes = sorted(set(names), key=_pairing_key(order))
-    scope = np.array([scopes.index(name) for name in names], dtype=np.int64)[code] if names else code
+    where = {name: i for i, name in enumerate(scopes)}
+    scope = np.array([where[name] for name in names], dtype=np.int64)[code] if names else code
     stats = ["count", "mean", "median", "min", "max"]
     plies = games["plies"].reset_index(drop=True)
     overall = plies.agg(stats).to_frame(ALL).T

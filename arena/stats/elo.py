@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -114,7 +114,7 @@ class MatchStats:
 
     def as_row(self) -> dict:
         """The fields as a flat dict (``penta`` as ``LL``, ``LD``, ``DD_WL``, ``WD``, ``WW``)."""
-        d = asdict(self)
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d.update(zip(("LL", "LD", "DD_WL", "WD", "WW"), d.pop("penta")))
         return d
 

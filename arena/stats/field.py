@@ -173,10 +173,11 @@ def connected(k: int, pa: np.ndarray, pb: np.ndarray) -> bool:
 
 
 def fit(duels: Duels, cells: np.ndarray, prior: float = PRIOR_DRAWS,
-        start: np.ndarray | None = None) -> np.ndarray:
+        start: np.ndarray | None = None, check: bool = True) -> np.ndarray:
     """Maximum (quasi-)likelihood ratings and first-move term of ``cells`` (``Duels.cells``,
     ``(P, 4)`` or ``(B, P, 4)``) with ``prior`` virtual draws per pairing, from ``start``
-    (Elo, ``(k + 1,)``; the fit of the games played, for bootstrap replicates) or from 0.
+    (Elo, ``(k + 1,)``; the fit of the games played, for bootstrap replicates) or from 0;
+    ``check`` False skips the connectivity check (a replicate of a field already checked).
 
     Newton's method on all rows at once, until every step is below ``TOL`` logits (0.0002 Elo).
 
@@ -191,7 +192,7 @@ def fit(duels: Duels, cells: np.ndarray, prior: float = PRIOR_DRAWS,
     single = cells.ndim == 2
     c = np.asarray(cells, float)[None] if single else np.asarray(cells, float)
     k = duels.k
-    if k < 2 or not connected(k, duels.pa, duels.pb):
+    if k < 2 or (check and not connected(k, duels.pa, duels.pb)):
         raise NotConnected("the games do not connect every bot of the field")
     x = np.zeros((len(c), k + 1)) if start is None else np.tile(np.asarray(start, float) * K, (len(c), 1))
     x = _Model(duels, c, prior).solve(x)
@@ -336,7 +337,7 @@ def bootstrap(duels: Duels, replicates: int = REPLICATES, seed: int = 1, prior: 
     for lo in range(0, replicates, chunk):
         weights = duels.resample(rng, min(chunk, replicates - lo))
         c = duels.cells(weights)
-        reps.append(fit(duels, c, prior, estimate))
+        reps.append(fit(duels, c, prior, estimate, check=False))
         if log_odds:
             odds.append(pair_log_odds(c, prior).astype(np.float32))
     return Bootstrap(estimate, np.concatenate(reps) if reps else np.zeros((0, duels.k + 1)),

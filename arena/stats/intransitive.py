@@ -134,15 +134,27 @@ def nash(a: np.ndarray, tol: float = 1e-9) -> np.ndarray:
     return p
 
 
-def _unique_on(a: np.ndarray) -> np.ndarray | None:
-    """The one mixture ``q`` with ``a q = 0`` and ``Σ q = 1`` when the null space of ``a`` is a
-    line (then the equilibrium on the support is unique and is the maximum-entropy one), else
-    ``None``."""
-    _, sv, vt = np.linalg.svd(a)
-    if len(sv) > 1 and sv[-2] <= 1e-9 * max(sv[0], 1e-300):
-        return None
-    q = vt[-1]
-    return q / q.sum() if abs(q.sum()) > 1e-12 else None
+def _unique_on(a: np.ndarray, tol: float = 1e-9) -> np.ndarray | None:
+    """The one mixture ``q`` with ``a q = 0`` and ``Σ q = 1`` when the system has exactly one
+    solution (then the equilibrium on the support is unique, so it is the maximum-entropy one),
+    else ``None``. Gaussian elimination with partial pivoting on ``[a; 1ᵀ]`` (numpy row
+    operations: LAPACK's SVD makes threaded calls that a busy machine slows a hundredfold)."""
+    m = len(a)
+    aug = np.column_stack([np.vstack([a, np.ones(m)]), np.r_[np.zeros(m), 1.0]])
+    scale = max(float(np.abs(a).max(initial=0.0)), 1.0)
+    for col in range(m):
+        piv = col + int(np.argmax(np.abs(aug[col:, col])))
+        if abs(aug[piv, col]) <= tol * scale:
+            return None  # a free direction: more than one solution
+        aug[[col, piv]] = aug[[piv, col]]
+        below = aug[col + 1:, col] / aug[col, col]
+        aug[col + 1:] -= below[:, None] * aug[col]
+    if abs(aug[m, m]) > 1e-7 * scale:
+        return None  # inconsistent: no mixture on the support earns 0 against it
+    q = np.zeros(m)
+    for i in range(m - 1, -1, -1):
+        q[i] = (aug[i, m] - aug[i, i + 1:m] @ q[i + 1:]) / aug[i, i]
+    return q if np.allclose(a @ q, 0.0, atol=1e-7 * scale) else None
 
 
 def alpha_rank(scores: np.ndarray, alpha: float = ALPHA, m: int = POPULATION) -> np.ndarray:

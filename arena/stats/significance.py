@@ -3,7 +3,8 @@ the edges, chi-square of shares, Holm's adjustment of several p-values. Uses sci
 only).
 
 - ``binomial_test``: the two-sided exact binomial test (``scipy.stats.binomtest``; two-sided
-  p = sum of the probabilities of all outcomes no more likely than the one observed).
+  p = sum of the probabilities of all outcomes no more likely than the one observed);
+  ``binomial_tests_half``: the test against 1/2 for arrays of counts at once.
 - ``match_significance``: LOS and the p-value of "equal strength" of a two-bot match: the
   normal approximation with the pentanomial variance (``arena.stats.elo``), or, where it fails
   (few units won or lost either way, no spread seen), the exact sign test on pairs
@@ -21,6 +22,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
 from scipy import stats
 
 #: The exact sign test replaces the normal approximation when fewer units than this (pairs,
@@ -40,6 +42,19 @@ def binomial_test(successes: int, trials: int, p: float = 0.5) -> float:
     if trials == 0:
         return math.nan
     return float(stats.binomtest(int(successes), int(trials), p, alternative="two-sided").pvalue)
+
+
+def binomial_tests_half(successes: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """``binomial_test(successes[i], trials[i], 0.5)`` of integer arrays of one shape, as a
+    float array (NaN where ``trials`` is 0). Against 1/2 the distribution is symmetric, so
+    the outcomes no more likely than ``k`` are those at most ``min(k, n - k)`` or at least
+    ``max(k, n - k)``: ``p = F(min) + S(max - 1)`` (1 when ``k = n/2``), the sums
+    ``scipy.stats.binomtest`` adds (the same numbers)."""
+    k = np.asarray(successes, dtype=np.int64)
+    n = np.asarray(trials, dtype=np.int64)
+    low, high = np.minimum(k, n - k), np.maximum(k, n - k)
+    p = np.minimum(1.0, stats.binom.cdf(low, n, 0.5) + stats.binom.sf(high - 1, n, 0.5))
+    return np.where(n == 0, np.nan, np.where(2 * k == n, 1.0, p))
 
 
 @dataclass(frozen=True)

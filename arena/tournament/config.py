@@ -28,7 +28,8 @@ from arena.openings import OPENINGS_ORDERS
 from arena.referee import SEEDING
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
-from bots.registry import BotSpec, assign_labels
+from bots.base import refusal
+from bots.registry import BotSpec, assign_labels, bot_class
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -42,6 +43,11 @@ DEFAULT_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
     "ricochet": (("ricochet-optimal", "ricochet-greedy", "random"), 6),
     "interaction-solo": (("interaction-solo-optimal", "interaction-solo-greedy"), 1),
     "interaction-solo-race": (("interaction-solo-optimal", "interaction-solo-greedy", "random"), 1),
+}
+#: Per family of games (``openspiel:NAME``), the same: searches kept light, since these games
+#: have no evaluator (MCTS plays out to the end, alpha-beta sees only won and lost games).
+FAMILY_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
+    "openspiel": (("random", "greedy", "alphabeta:depth=3", "mcts:playouts=100"), 10),
 }
 DEFAULT_GAME_TIME = 600.0
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
@@ -163,7 +169,8 @@ def _default(f: Any) -> Any:
 
 def _hashed(game: str, identity: dict[str, Any]) -> str:
     text = json.dumps(identity, sort_keys=True, default=str)
-    return f"{game}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
+    # a family's game (openspiel:connect_four) names files openspiel-connect_four-...
+    return f"{game.replace(':', '-')}-{hashlib.blake2b(text.encode(), digest_size=4).hexdigest()}"
 
 
 #: stored keys that may differ when a tournament is resumed (``settings_difference``): more or
@@ -197,8 +204,11 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     """
     given = _checked_options({k: v for k, v in values.items() if v is not None})
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
-    default_bots, default_games = DEFAULT_FIELDS.get(game_name, (DEFAULT_BOTS, DEFAULT_GAMES))
+    family, colon, _ = game_name.partition(":")
+    default_bots, default_games = (DEFAULT_FIELDS.get(game_name) or (colon and FAMILY_FIELDS.get(family))
+                                   or (DEFAULT_BOTS, DEFAULT_GAMES))
     given["bots"] = _spec_list("bots", given.get("bots")) + _spec_list("engines", given.pop("engines", None))
+    defaulted = not given["bots"]
     given["bots"] = given["bots"] or default_bots
     openings_file = given.pop("openings", None)
     params = dict(given.get("params") or {})
@@ -208,6 +218,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         params["players"] = max(1, min(len(given["bots"]), 8))
     given["params"] = params
     game = arena.games.make(game_name, **params)  # UnknownGameError / ConfigError
+    if defaulted:  # the default field, less the kinds that cannot play this game (chance nodes, seats)
+        given["bots"] = tuple(s for s in given["bots"] if refusal(bot_class(s.partition(":")[0]), game) is None)
     if openings_file is not None and not isinstance(openings_file, (str, os.PathLike)):
         raise ConfigError(f"openings must be the path of an openings file, not {type(openings_file).__name__}")
     if openings_file is not None:

@@ -36,7 +36,7 @@ from arena.referee import GameEnded, GameRecord, GameSettings, MoveRecord, Termi
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
-from bots.registry import BotSpec, bot_class
+from bots.registry import BotSpec, bot_class, builtin, prefix_of
 
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
@@ -72,6 +72,16 @@ class WorkerSetup:
     close_fds: tuple[int, ...] = ()
 
 
+def trusted(spec: BotSpec) -> bool:
+    """Whether the bot of ``spec`` runs no code of its author in the worker: a built-in bot (the
+    arena's own code), or a bot in a process of its own (an engine, ``exec:``; an isolated
+    Python bot is one). Games among such bots need neither the worker's fork and pipe checks
+    (``arena.supervisor.Watched``) nor the runner's replay of their records
+    (``arena.referee.referee_check``): no code there could have forked the worker, closed its
+    pipe or written into its memory (``docs/tournaments.md`` "What the arena guarantees")."""
+    return builtin(spec.kind) or prefix_of(spec.kind) == "exec"
+
+
 def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
     """label -> a function making a fresh bot (classes resolved once; fresh state per game)."""
     out: dict[str, Callable[[], Any]] = {}
@@ -96,13 +106,14 @@ def task_fault(task: GameTask, seat: int, reason: str, detail: str, moves: Seque
 
 
 def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: GameTask, setup: WorkerSetup,
-              watched: Watched, bots: list | None = None) -> GameRecord:
+              watched: Watched, bots: list | None = None, trusted_labels: frozenset[str] = frozenset()) -> GameRecord:
     """Play one task under ``watched`` (``arena.supervisor.Watched``: status current, plies streamed).
 
     A bot that cannot be made loses for its seat (``exception``), before any move. The
     worker's engines of bots not in this game are closed first (``arena.engine.client.for_game``).
     ``bots``: a list that receives the bots made and keeps them after the game (their cleanup,
-    which may block, is then the caller's: ``Cleaner``).
+    which may block, is then the caller's: ``Cleaner``). ``trusted_labels``: the labels whose
+    bots are ``trusted``; a game among them only is played without the fork and pipe checks.
     """
     watched.begin(task.game_id, len(task.opening))
     bots = [] if bots is None else bots
@@ -117,7 +128,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
                             start=task.start)
-    return watched.play(settings, bots)
+    return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels)
 
 
 def _log_to_file(path: str) -> None:
@@ -200,6 +211,7 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
         _log_to_file(setup.log_path)
     game = arena.games.make(setup.game, **setup.params)
     factories = bot_factories(setup.specs)
+    trusted_labels = frozenset(label for label, spec in setup.specs.items() if trusted(spec))
     plies = PlyLog(buffer, status) if buffer is not None else None
     watched = Watched(status, plies, pipe_fd=conn.fileno())
     log.info("worker %d ready", os.getpid())
@@ -214,11 +226,14 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
             if task is None:
                 break
             bots: list = []
-            record = play_task(game, factories, task, setup, watched, bots)
+            record = play_task(game, factories, task, setup, watched, bots, trusted_labels)
             watched.after_game()
             send_message(conn, GameEnded(task.game_id, record))
             watched.ended()  # after the send: a death before it is this game's
-            cleaner.drop(bots)
+            if set(task.seats) <= trusted_labels:
+                bots.clear()  # the arena's own bots, or engine clients: nothing of theirs blocks
+            else:
+                cleaner.drop(bots)  # a bot's __del__ runs on the cleaner's thread
             del bots
             if cleaner.stuck():
                 log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)

@@ -61,8 +61,9 @@ def test_report_bench_on_a_small_store(tmp_path):
     from arena.store import load_game
 
     figures = report.run(quick=True, games=40)
-    assert [f.unit for f in figures] == ["s", "MiB", "s", "s"]
+    assert [f.unit for f in figures] == ["s", "MiB", "s", "s", "s", "s"]
     assert all(f.value > 0 for f in figures)
+    assert f"{report.QUICK_FIELD}-bot round-robin" in figures[4].name
     path = report.build_store(tmp_path, "small", 6, distinct=3)
     game = arena.games.make("interaction")
     for game_id in range(1, 7):
@@ -73,6 +74,45 @@ def test_report_bench_on_a_small_store(tmp_path):
         assert state.is_terminal()
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT prefix FROM rating_state").fetchone() == (6,)
+    conn.close()
+    assert report.build_store(tmp_path, "small", 10, distinct=3) == path  # extended: the six games stay
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT count(*), max(game_id) FROM games").fetchone() == (10, 10)
+    assert conn.execute("SELECT prefix FROM rating_state").fetchone() == (10,)
+    conn.close()
+
+
+def test_the_field_store_is_the_round_robin_arena_run_plays(tmp_path):
+    """The 100-bot bench store in small: the ids, series and seats of the round-robin's
+    schedule, real games (each replays), none a copy, the rating state kept."""
+    import sqlite3
+
+    import arena.games
+    from arena import aggregates
+    from arena.bench import report
+    from arena.store import load_game
+    from arena.tournament.pairing import round_robin
+    from arena.tournament.series import schedule
+
+    path = report.build_field_store(tmp_path, "field", 4, distinct=3)
+    labels = report.field_labels(4)
+    tasks = schedule(arena.games.make("interaction"), round_robin(labels, 2), 2, 1)
+    frame = aggregates.load_game_frame(path)
+    assert len(frame) == len(tasks) == 12
+    assert [list(t.seats) for t in tasks] == [list(s) for s in frame["seats"]]
+    assert frame["series"].tolist() == [t.series for t in tasks]
+    assert aggregates.load_copies(path) == []
+    game = arena.games.make("interaction")
+    for task in tasks:
+        row = load_game(path, task.game_id)
+        state = game.initial_state(row["seed"])
+        for text in row["moves"]:
+            state = state.play(game.parse_move(state, text))
+        assert state.is_terminal()
+    assert frame.groupby(frame["game_id"].sub(1) // 2)["seed"].nunique().eq(1).all()  # one start a series
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT prefix FROM rating_state").fetchone() == (12,)
+    conn.close()
 
 
 def test_a_module_needing_an_optional_package_is_skipped_with_how_to_install(monkeypatch):

@@ -10,16 +10,10 @@ import sys
 import pytest
 
 import arena.games
-from arena.cli.app import main
 from arena.cli.console import PIPE_WIDTH, console_width, make_console
 from arena.tournament import build, run_tournament
+from tests.cli_run import run_cli
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.mark.parametrize("args, needle", [

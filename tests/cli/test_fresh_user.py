@@ -6,16 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from arena.cli.app import main
+from tests.cli_run import run_cli
 
 PUZZLE = "1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC"
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def one_line_error(code, out, err, needle):

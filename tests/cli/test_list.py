@@ -7,16 +7,9 @@ from __future__ import annotations
 import json
 import shlex
 
-import pytest
 
-from arena.cli.app import main
+from tests.cli_run import run_cli as cli
 
-
-def cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_list_shows_each_tournament_and_its_resume_command_resumes_it(tmp_path, capsys, monkeypatch):

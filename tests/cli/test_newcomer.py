@@ -17,19 +17,14 @@ from typer.testing import CliRunner
 import arena
 import arena.cli.bench as bench_cli
 from arena.bench import Figure
-from arena.cli.app import app, main
+from arena.cli.app import app
 from arena.reports.display import display_frame
 from arena.reports.output import print_tables
 from arena.reports.render import build_tables, load
 from arena.tournament.config import DEFAULT_FIELDS
 from tests.reports.stores import make_store
+from tests.cli_run import run_cli
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_every_run_option_states_its_default():

@@ -163,3 +163,23 @@ def test_the_report_warns_when_there_is_no_finite_fit():
     from arena.reports.render import notes
     data = ReportData(two_bots((3, 0, 17), (20, 0, 0)), moves_frame([]), {"game": "interaction"})
     assert any(line.startswith("warning: no finite Bradley–Terry fit: ") for line in notes(data, "elo"))
+
+
+def test_each_pairings_first_move_term_is_its_own_fit():
+    """``bt.pairing_first_moves`` (closed form, every pairing at once) against a numerical
+    fit of each pairing's two cells (``bt.fit_cells``), with the cases without a finite fit."""
+    rng = random.Random(8)
+    cases = [(rng.randint(1, 30), rng.randint(1, 30)) for _ in range(30)]
+    n1, n2 = (np.array(x, dtype=float) for x in zip(*cases))
+    s1 = np.array([rng.randint(1, 2 * int(n) - 1) / 2 for n in n1])
+    s2 = np.array([rng.randint(1, 2 * int(n) - 1) / 2 for n in n2])
+    s1[0], s2[1], n2[2], s2[2] = n1[0], 0, 0, 0  # all won; all lost; played from one seat only
+    f, low, high = bt.pairing_first_moves(n1, s1, n2, s2)
+    for i in range(len(cases)):
+        cells = pd.DataFrame({"seat0": ["a", "b"], "seat1": ["b", "a"], "n": [n1[i], n2[i]], "points": [s1[i], s2[i]]})
+        fit = bt.fit_cells(cells[cells["n"] > 0], ["a", "b"])
+        if i < 3:
+            assert not fit.converged and math.isnan(f[i]) and math.isnan(low[i]) and math.isnan(high[i])
+            continue
+        assert [f[i], low[i], high[i]] == pytest.approx([fit.first_move, fit.first_low, fit.first_high], rel=1e-8,
+                                                        abs=1e-6)  # the numerical fit stops within ~1e-9

@@ -7,25 +7,19 @@ import pandas as pd
 import pytest
 
 import arena.games
-from arena.cli.app import main
 from arena.errors import ConfigError
 from arena.reports.openings import openings_table, select
 from arena.stats.intervals import cluster_mean
 from arena.tournament import build, run_tournament
 from arena.tournament.series import read_openings
 from tests.reports.frames import games_frame
+from tests.cli_run import run_cli
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
     monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 def test_figures_per_position_by_hand():

@@ -61,3 +61,46 @@ def test_chisquare_equal_shares():
     # Fractional counts (shared first places) are accepted: (1.5, 1.5) is perfectly equal.
     assert equal_shares_test([1.5, 1.5]).p_value == pytest.approx(1.0)
     assert math.isnan(equal_shares_test([0, 0, 0]).p_value)
+
+
+def test_the_vectorised_binomial_tests_and_wilson_intervals_are_scipys():
+    """One row per pairing at once: the same numbers as ``scipy.stats.binomtest``, to the bit,
+    over every count up to 60 games and a few large samples."""
+    import numpy as np
+
+    from arena.stats.intervals import wilson_intervals
+    from arena.stats.significance import binomial_tests_half
+
+    pairs = [(k, n) for n in range(0, 61) for k in range(n + 1)] + [(4_999, 10_000), (5_170, 10_000), (3, 100_001)]
+    k, n = (np.array(x) for x in zip(*pairs))
+    p = binomial_tests_half(k, n)
+    low, high = wilson_intervals(k, n)
+    for i, (ki, ni) in enumerate(pairs):
+        if ni == 0:
+            assert math.isnan(p[i]) and math.isnan(low[i]) and math.isnan(high[i])
+            continue
+        assert p[i] == binomial_test(ki, ni)
+        assert (low[i], high[i]) == wilson_interval(ki, ni)
+
+
+def test_cluster_means_are_each_groups_cluster_mean():
+    import random
+
+    import numpy as np
+
+    from arena.stats.intervals import cluster_mean, cluster_means
+
+    rng = random.Random(5)
+    groups = np.array([rng.randrange(6) for _ in range(400)])
+    clusters = np.array([rng.randrange(30) for _ in range(400)])
+    values = np.array([rng.choice([0.0, 0.5, 1.0]) for _ in range(400)])
+    values[groups == 4] = 0.5  # every cluster at the mean: no interval
+    keep = ~((groups == 5) & (clusters > 0))  # group 5: one cluster
+    groups, clusters, values = groups[keep], clusters[keep], values[keep]
+    mean, low, high, count = cluster_means(values, groups, clusters, bounds=(0.0, 1.0), groups_count=7)
+    for g in range(6):
+        alone = cluster_mean(values[groups == g], clusters[groups == g], bounds=(0.0, 1.0))
+        assert (mean[g], count[g]) == pytest.approx((alone[0], alone[3]), rel=1e-12)
+        assert [low[g], high[g]] == pytest.approx([alone[1], alone[2]], rel=1e-12, nan_ok=True)
+    assert math.isnan(low[4]) and math.isnan(low[5]) and count[5] == 1
+    assert math.isnan(mean[6]) and count[6] == 0  # a group without observations

@@ -110,7 +110,7 @@ def test_refusals():
 def test_the_option_takes_its_default_when_given_bare(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["run", "--bot", "random", "--bot", "greedy", "--until-ranked", "--games", "4", "--results",
-              str(tmp_path), "--name", "bare", "--workers", "1", "-q", "--anchor", "random=1000"])
+              str(tmp_path), "--name", "bare", "--workers", "1", "--anchor", "random=1000"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "--until-ranked 0.95" in out and "Field table" in out

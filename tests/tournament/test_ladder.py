@@ -7,18 +7,12 @@ import math
 import pytest
 
 import arena.games
-from arena.cli.app import main
 from arena.errors import ConfigError
 from arena.reports.ladder import family
 from arena.tournament.ladder import Ladder, rungs
 from arena.tournament.series import SeriesSettings
+from tests.cli_run import run_cli
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.mark.parametrize("spec,param,specs", [

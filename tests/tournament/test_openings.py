@@ -7,7 +7,6 @@ import sqlite3
 import pytest
 
 import arena.games
-from arena.cli.app import main
 from arena.errors import ConfigError
 from arena.referee import derive_seed
 from arena.store import load_tournament
@@ -16,6 +15,7 @@ from arena.tournament.config_file import load_toml
 from arena.tournament.runner import plan
 from arena.openings import series_start
 from arena.tournament.series import read_openings
+from tests.cli_run import run_cli
 
 NIM = "# three nim starts\n\n12 0 0\n  9 1 0  \n#\n15 0 0\n"
 POSITIONS = ("12 0 0", "9 1 0", "15 0 0")
@@ -25,12 +25,6 @@ def nim(tmp_path, path, **extra):
     return build(dict(game="nim", params={"pile": "21"}, bots=["random", "b=random"], workers=1,
                       results=str(tmp_path), openings=str(path)) | extra)
 
-
-def run_cli(args, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(args)
-    out, err = capsys.readouterr()
-    return exc.value.code, out, err
 
 
 @pytest.fixture
