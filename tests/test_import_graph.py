@@ -199,7 +199,8 @@ def loaded_after(module: str) -> set[str]:
     return set(out.stdout.split())
 
 
-@pytest.mark.parametrize("module", ["arena.stats.elo", "arena.stats.sprt"])
+@pytest.mark.parametrize("module", ["arena.stats.elo", "arena.stats.sprt", "arena.stats.field", "arena.stats.luce",
+                                    "arena.stats.ranking", "arena.tournament.adaptive"])
 def test_the_runner_side_statistics_load_no_scipy_or_pandas(module):
     assert not {"scipy", "pandas"} & loaded_after(module)
 

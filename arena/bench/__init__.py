@@ -16,7 +16,7 @@ NEAR = 0.05
 
 #: modules under arena.bench, in the order printed
 MODULES: list[str] = ["interaction", "sandpile", "search", "speed", "ricochet", "runner", "stats", "engine", "cluster",
-                      "report", "openspiel"]
+                      "report", "openspiel", "ranking"]
 
 
 @dataclass(frozen=True)

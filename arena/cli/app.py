@@ -51,12 +51,28 @@ def _options(
     """Tournament engine-vs-engine arena for board-game AI."""
 
 
+#: options whose value may be left out (typer has no optional values): the value they then take
+OPTIONAL_VALUES = {"--until-ranked": "0.95"}
+
+
+def optional_values(args: list[str]) -> list[str]:
+    """``args`` with each option of ``OPTIONAL_VALUES`` given without a value (last, or before
+    another option) written ``--option=VALUE``."""
+    out = list(args)
+    for i, arg in enumerate(out):
+        if arg in OPTIONAL_VALUES and (i + 1 == len(out) or out[i + 1].startswith("-")):
+            out[i] = f"{arg}={OPTIONAL_VALUES[arg]}"
+    return out
+
+
 class OnceCommand(TyperCommand):
     """A command whose single-value options may be given once: ``--seed 1 --seed 2`` is refused
     (click keeps the last value silently), as a bot spec's option or a TOML key given twice
-    is. Repeatable options (``multiple``) and flags are not checked."""
+    is. Repeatable options (``multiple``) and flags are not checked. An option of
+    ``OPTIONAL_VALUES`` may be given without its value."""
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
+        args = optional_values(args)
         if args:  # click's parser, run once more on a copy: it records every occurrence in order
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
             seen: set[int] = set()

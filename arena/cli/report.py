@@ -32,6 +32,8 @@ def report(
         None, "--bots", metavar="A,B,...",
         help="Report only the games among these bots (comma-separated labels; a bot's name stands for all its "
              "versions, NAME@N for one; default: every stored game)."),
+    anchor: Optional[str] = typer.Option(
+        None, "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
@@ -40,6 +42,7 @@ def report(
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena.reports.output import print_tables, report_json, write_files
     from arena.reports.render import load  # pandas, scipy: imported on use
+    from arena.stats.field import parse_anchor
     from arena.store_files import resolve
 
     if file is not None and not html:
@@ -52,7 +55,8 @@ def report(
     field = None if bots is None else [b.strip() for b in bots.split(",") if b.strip()]
     if field is not None and not field:
         raise ConfigError("--bots needs at least one bot label, e.g. --bots me,greedy")
-    data = load(path, bots=field)
+    pinned = parse_anchor(anchor)
+    data = load(path, bots=field, anchor=pinned)
     if games is not None and not json_out:  # a bad selection stops before anything is printed or written
         from arena.reports.html import check_stored, parse_game_ids
 

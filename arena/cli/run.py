@@ -82,6 +82,13 @@ def run(
              "logistic|normalized|bayesian)"),
     tau: Optional[str] = typer.Option(
         None, "--tau", metavar="TAU", help="TrueSkill dynamics factor of the ratings (default 0: fixed-strength bots)"),
+    until_ranked: Optional[str] = typer.Option(
+        None, "--until-ranked", metavar="[CONFIDENCE]",
+        help="2-player round-robin in rounds of series, each round to the adjacent pairs of the current ranking whose "
+             "order is least certain, until the whole order holds with this probability (default when given: 0.95) "
+             "or --games per pairing (default: off, every pairing plays --games)"),
+    anchor: Optional[str] = typer.Option(
+        None, "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)"),
     isolation: Optional[str] = typer.Option(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
@@ -95,6 +102,7 @@ def run(
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
+    from arena.stats.field import parse_anchor
     from arena.tournament.config import build  # the runner is imported once the options are checked
     from arena.numbers import parse_params
     from arena.tournament.config_file import load_toml
@@ -105,12 +113,14 @@ def run(
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
-                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster)
+                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
+                 until_ranked=until_ranked)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     cfg = build(values)
+    pinned = parse_anchor(anchor)
     console, err = make_console(), make_console(stderr=True)
     if note:
         err.print(note, markup=False, highlight=False)
@@ -126,6 +136,7 @@ def run(
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
+    extra += [summary.ranking] if summary.ranking else []
     if summary.interrupted:
         for text in (line, *extra):
             console.print(text)
@@ -135,7 +146,7 @@ def run(
     from arena.reports.output import print_summary, write_files
     from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
 
-    data = load(summary.path)  # loaded once; its tables are built once for the console, files and page
+    data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
     page = write_html(summary.path, data=data)

@@ -3,12 +3,15 @@ output as rich tables, Markdown and CSV (``render``) and HTML (``html``). The st
 use live below, in ``arena.stats``."""
 
 #: Every section, in report order (``arena report --section``; here so the CLI lists them
-#: without importing pandas). ``first_move`` applies to two-player games,
+#: without importing pandas). ``ratings`` (the field table, ``arena.reports.field``: Bradley–Terry
+#: or Plackett–Luce Elo with bootstrap intervals, CFS and the LOS matrix) to games of two or more
+#: seats, ``cycles`` (rock-paper-scissors cycles, Nash averaging, α-Rank) to two-player games;
+#: ``first_move`` applies to two-player games,
 #: ``pairs`` and ``elo`` (Bradley–Terry) to two-player games, ``sprt`` to a run with
 #: ``--sprt``, ``seat_advantage`` to games of three or more, ``ricochet`` to the race games
 #: (``ricochet``, ``interaction-solo-race``), ``openings`` to a tournament of more than one start
 #: position (``arena.reports.openings``), ``ladder`` to a 2-player field of one bot at several
 #: budgets (``arena.reports.ladder``), ``game`` (the game's own figures: outcomes, lengths,
 #: branching, lead changes, drama) to games of two or more seats that are not races.
-SECTIONS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage", "openings", "ladder",
-            "lengths", "terminations", "faults", "search", "ricochet", "solo", "sprt", "game")
+SECTIONS = ("ratings", "cycles", "leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage",
+            "openings", "ladder", "lengths", "terminations", "faults", "search", "ricochet", "solo", "sprt", "game")

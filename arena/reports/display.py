@@ -17,7 +17,8 @@ import pandas as pd
 _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
               "los", "score_low", "score_high", "share_low", "share_high", "first_tie_rate", "decisive",
               "decisive_low", "decisive_high", "first_shared", "all_tied", "lead_change_rate", "decisive_pairs",
-              "variance_share", "first_score"}
+              "variance_share", "first_score", "cfs", "mass", "mass_low", "mass_high", "score_ab", "score_bc",
+              "score_ca"}
 #: figures in a bot's own units (evaluations): 3 significant digits
 _SIGNIFICANT = {"drama", "drama_max"}
 _P_VALUES = {"p_value", "p_holm"}
@@ -40,10 +41,11 @@ HEADERS = {
     "lead_changes": "lead changes", "lead_change_rate": "per ply", "drama_max": "drama max",
     "self_play": "self-play", "ply_from": "from ply", "ply_to": "to ply",
     "decisive_pairs": "decisive pairs", "variance_share": "variance share", "first_score": "seat 0 score",
-    "seat_scores": "seat scores", "gain_per_unit": "gain/unit",
+    "seat_scores": "seat scores", "gain_per_unit": "gain/unit", "cfs": "CFS", "av_op": "Av.Op", "nash_elo": "Nash Elo",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {
+    "ratings": {"version": "v", "score": "score"},
     "seat_advantage": {"wins": "wins"},
     "ricochet": {"mean_seconds": "s/round"},
     "fault_summary": {"games": "games", "example": "first game"},
@@ -163,6 +165,11 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         shown["95% CI"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
         shown = shown[["label", "games", "elo", "95% CI"]]
         right["95% CI"] = True
+    if name in ("ratings", "nash", "alpharank", "cycles") and len(frame):
+        shown, right = _field(name, frame, shown, right)
+    if name == "los_matrix" and len(frame):
+        for col in frame.columns[1:]:
+            shown[col] = ["-" if pd.isna(v) else f"{100 * v:.1f}%" for v in frame[col]]
     if name == "ricochet" and len(frame):
         shown[_FAILS] = ["/".join(str(int(x)) for x in counts) for counts in
                          zip(*(frame[c].tolist() for c in ("invalid", "none", "late", "crash")))]
@@ -223,6 +230,32 @@ def _steps(frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd.Da
     right.update({"gain": True, "gain_per_unit": True, "seat 0 CI": True, "first-move Elo": True})
     return shown[["step", "games", "pairs", "gain", "gain_per_unit", "draw_rate", "first_score", "seat 0 CI",
                   "first-move Elo"]], right
+
+
+def _field(name: str, frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd.DataFrame, dict]:
+    """The field table and the non-transitivity tables (``arena.reports.field``, ``cycles``)."""
+    if name == "ratings":
+        shown["Elo"] = ["-" if pd.isna(e) else f"{e:+.1f}" for e in frame["elo"]]
+        shown["95% interval"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
+        shown["Av.Op"] = ["-" if pd.isna(v) else f"{v:+.1f}" for v in frame["av_op"]]
+        cols = ["rank", "label", *(["version"] if (frame["version"].fillna(1) > 1).any() else []), "Elo",
+                "95% interval", "games", "score", "Av.Op", "draw_ratio", "cfs"]
+        cols += [c for c in ("mu", "sigma") if c in frame]
+        right.update({"Elo": True, "95% interval": True, "Av.Op": True})
+        return shown[cols], right
+    if name == "nash":
+        shown["Nash Elo"] = [_elo(v, lo, hi) for v, lo, hi in zip(frame["nash_elo"], frame["nash_low"],
+                                                                    frame["nash_high"])]
+    if name in ("nash", "alpharank"):
+        shown["mass 95%"] = [_interval(lo, hi) for lo, hi in zip(frame["mass_low"], frame["mass_high"])]
+        cols = ["rank", "label", *(["Nash Elo"] if name == "nash" else []), "mass", "mass 95%"]
+        right.update({"Nash Elo": True, "mass 95%": True})
+        return shown[cols], right
+    for edge, a in {"ab": "a", "bc": "b", "ca": "c"}.items():
+        shown[f"{edge} score"] = [f"{x} {100 * v:.0f}% ({int(n)})" for x, v, n in
+                                  zip(frame[a], frame[f"score_{edge}"], frame[f"games_{edge}"])]
+        right[f"{edge} score"] = True
+    return shown[["cycle", "ab score", "bc score", "ca score", "p_value", "p_holm"]], right
 
 
 #: the study tables' own layouts (start positions, the strength ladder)

@@ -33,6 +33,7 @@ import arena
 import arena.games
 from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures
+from arena.reports.cycles import cycle_graph
 from arena.reports.render import NOTES, TITLES, ReportData, load, tables_for
 from arena.reports.replay import replay_frames
 from arena.reports.tables import pairing_name
@@ -160,6 +161,7 @@ def _tables(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str,
 
 def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str, str]]:
     plots = [
+        ("cycles", cycle_graph(tables.get("cycles"), data.order)),
         ("ratings", figures.rating_progression(data.history(figures.MAX_POINTS))),
         ("crosstable", figures.crosstable_heatmap(data.grouped(), tables.get("crosstable"))),
         ("first-move", figures.first_move_bars(tables.get("first_move"), tables.get("seat_advantage"))),

@@ -16,6 +16,7 @@ import pandas as pd
 from rich.console import Console
 
 from arena.errors import ResultsError, one_line
+from arena.reports.cycles import cycle_line
 from arena.reports.display import format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ladder import fit_line
@@ -54,9 +55,11 @@ def sprt_line(state: dict, table: pd.DataFrame) -> str:
             f"(after the sequential stop{rough})")
 
 
-def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None) -> None:
-    """Print the report of ``data`` as rich tables (see ``SECTIONS``)."""
-    tables = tables_for(data, sections)
+def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None,
+                 leave_out: Sequence[str] = ()) -> None:
+    """Print the report of ``data`` as rich tables (see ``SECTIONS``), without the tables named
+    in ``leave_out``."""
+    tables = {name: frame for name, frame in tables_for(data, sections).items() if name not in leave_out}
     console.print(f"[bold]{data.name}[/]: {len(data.games)} games of "
                   f"{data.tournament.get('game', '?')} ({data.num_players} players)")
     for line in warnings(data):
@@ -74,6 +77,10 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
         if name == "ladder_fit":
             console.print(fit_line(frame))
             continue
+        if name == "cycles":
+            console.print(cycle_line(frame), markup=False, highlight=False)
+            if frame.empty:
+                continue
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
@@ -109,15 +116,17 @@ def print_report(db_path: str | Path, console: Console, sections: Sequence[str] 
 
 
 def print_summary(source: ReportData | str | Path, console: Console) -> None:
-    """The end of ``arena run``: leaderboard, then first-move (two players) or seat
-    advantage (three or more), then the faults if any. ``source``: frames or a database path.
+    """The end of ``arena run``: the field table (with the LOS matrix and, two players, the
+    significant cycles; Nash averaging and α-Rank are in the full report), the leaderboard,
+    then first-move (two players) or seat advantage (three or more), then the faults if any.
+    ``source``: frames or a database path.
 
     Raises:
         ResultsError: unreadable database.
     """
     data = source if isinstance(source, ReportData) else load(source)
-    print_tables(data, console, ["leaderboard", "pairs", "first_move", "seat_advantage", "ricochet", "solo",
-                                 "sprt", "faults"])
+    print_tables(data, console, ["ratings", "cycles", "leaderboard", "pairs", "first_move", "seat_advantage",
+                                 "ricochet", "solo", "sprt", "faults"], leave_out=("nash", "alpharank"))
 
 
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
@@ -169,6 +178,9 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
             continue
         if name == "ladder_fit":
             lines += ["", fit_line(frame)]
+            continue
+        if name == "cycles" and frame.empty:
+            lines += ["", f"## {TITLES[name]}", "", cycle_line(frame)]
             continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]
         for line in notes(data, name):

@@ -20,7 +20,8 @@ from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 import arena.games
-from arena.reports import coded, ladder, pairs
+from arena.reports import coded, cycles, ladder, pairs
+from arena.reports import field as field_table
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports.display import display_frame
@@ -33,6 +34,11 @@ from arena.stats.significance import holm
 from bots.registry import parse_spec
 
 TITLES = {
+    "ratings": "Field table: Elo with 95% bootstrap intervals, CFS to the next entry",
+    "los_matrix": "Likelihood of superiority (row bot over column bot)",
+    "cycles": "Rock-paper-scissors cycles (significant 3-cycles)",
+    "nash": "Nash-averaged ranking (maximum-entropy equilibrium of the log-odds)",
+    "alpharank": "alpha-Rank (stationary mass)",
     "leaderboard": "Leaderboard",
     "pairs": "Two-bot statistics per pairing (pentanomial over game pairs)",
     "elo": "Elo (Bradley–Terry, all games at once, first-move term, mean 0)",
@@ -59,6 +65,11 @@ TITLES = {
 }
 
 NOTES = {
+    "los_matrix": "Share of the bootstrap fits rating the row bot above the column bot (ties half).",
+    "nash": "Nash Elo: the bot's Elo against the maximum-entropy Nash mixture of the pairwise log-odds (0 for "
+            "the bots it plays, the mass); 95% bootstrap intervals. See docs/statistics.md.",
+    "alpharank": "alpha-Rank (m = 50, alpha = 100): the stationary mass of the evolutionary dynamics of the "
+                 "pairwise scores; 95% bootstrap intervals. See docs/statistics.md.",
     "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
                 "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
                 "= invalid / no answer / late / crashed answers.",
@@ -126,6 +137,7 @@ class ReportData:
     path: Path | None = None  # the database, when loaded from one
     search: dict | None = None  # ``arena.aggregates.search_sums``
     rating: tuple | None = None  # ``arena.rating_state.current``: (rater, stored prefix, extra rows)
+    anchor: tuple[str, float] | None = None  # ``--anchor BOT=ELO`` of the field table (None: mean 0)
     _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
     _grouped: pd.DataFrame | None = field(default=None, repr=False)
     _fit: bt.BTFit | None = field(default=None, repr=False)
@@ -220,12 +232,13 @@ class ReportData:
         return frame[["game_id", "label", "mu", "sigma", "conservative", "games"]]
 
 
-def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = None) -> ReportData:
+def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = None,
+         anchor: tuple[str, float] | None = None) -> ReportData:
     """Load a tournament's games (with ``fault_detail``), settings, the per-bot search sums
     (``moves``; SQL, no move row loaded), the answers of puzzle races and the TrueSkill
     ratings (the stored incremental state plus the games beyond it; a missing or stale state
     is rebuilt and stored once), through one read-only connection. ``bots``: report only the
-    games among these bots (``restrict``).
+    games among these bots (``restrict``); ``anchor``: the field table's ``(BOT, ELO)``.
 
     Raises:
         ResultsError: the file is missing, corrupt, or not an arena results database.
@@ -248,7 +261,7 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
             faulty = np.flatnonzero(games["fault_seat"].notna().to_numpy())
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
-        data = ReportData(games, answers, tournament, sprt, path)
+        data = ReportData(games, answers, tournament, sprt, path, anchor=anchor)
         data.rating = rating_state.current(conn, path, data.env(), lambda after: _rows_after(games, after),
                                            data.order, int(tournament.get("num_players") or 1))
         data.search = data.rating[0].search if moves else None
@@ -287,7 +300,7 @@ def restrict(data: ReportData, bots: Sequence[str]) -> ReportData:
     tournament = {**tour, "bots": {k: v for k, v in (tour.get("bots") or {}).items() if k in chosen}}
     search = None if data.search is None else {k: v for k, v in data.search.items() if k in chosen}
     moves = data.moves[data.moves["game_id"].isin(games["game_id"])] if "game_id" in data.moves else data.moves
-    return ReportData(games, moves, tournament, data.sprt, data.path, search, None)
+    return ReportData(games, moves, tournament, data.sprt, data.path, search, None, data.anchor)
 
 
 def _with_engines(board: pd.DataFrame, id_names: dict[str, str]) -> pd.DataFrame:
@@ -329,7 +342,8 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
 PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
-           "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder"}
+           "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder", "los_matrix": "ratings",
+           "nash": "cycles", "alpharank": "cycles"}
 
 
 def _section_of(table: str) -> str:
@@ -350,6 +364,10 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     distinct = games[~games["copy"]] if "copy" in games else games
     grouped = data.grouped()  # games with equal seats, ranks, scores and copy flag counted once, weighted
     results = t.seat_results(grouped, order)  # shared by the leaderboard and the first-move table
+    if "ratings" in wanted and k >= 2:
+        out.update(field_table.field_tables(data))
+    if "cycles" in wanted and k == 2:
+        out.update(cycles.cycle_tables(data))
     if "leaderboard" in wanted:
         out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results),
                                            data.tournament.get("id_names") or {})
@@ -489,6 +507,8 @@ def notes(data: ReportData, name: str) -> list[str]:
     out = [NOTES[name]] if name in NOTES else []
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")
+    if name == "ratings":
+        out += field_table.note(data)
     if name == "elo":
         fit = data.bt_fit()
         if not fit.converged:

@@ -90,6 +90,9 @@ class TournamentConfig:
     sprt: str | None = None
     #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
     tau: float = 0.0
+    #: ``--until-ranked``: the confidence the adaptive ranking stops at (``arena.tournament.adaptive``);
+    #: None = every pairing plays ``games``
+    until_ranked: float | None = None
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -234,6 +237,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
+    if cfg.until_ranked is not None:
+        _check_until_ranked(cfg, game.num_players)
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
@@ -284,6 +289,8 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
     if "tau" in given:
         given["tau"] = _tau(given["tau"])
+    if given.get("until_ranked") is not None:
+        given["until_ranked"] = _confidence(given["until_ranked"])
     if given.get("sprt") is not None:
         from arena.stats.sprt import parse  # ConfigError on a bad text
         given["sprt"] = parse(given["sprt"]).text()
@@ -324,6 +331,38 @@ def check_cluster(address: Any) -> tuple[str, int | None]:
         return text, None
     raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
                       "(N worker processes on this machine, 1 to 256)")
+
+
+def _confidence(value: Any) -> float:
+    """``--until-ranked``: a number strictly between 0.5 and 1.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    try:
+        level = float(value)
+    except (TypeError, ValueError):
+        level = math.nan
+    if not 0.5 < level < 1:
+        raise ConfigError(f"bad --until-ranked {value!r}; accepted: a confidence between 0.5 and 1 "
+                          "(default 0.95: the whole order holds with probability 0.95)")
+    return level
+
+
+def _check_until_ranked(cfg: TournamentConfig, players: int) -> None:
+    """``--until-ranked`` ranks a round-robin of a 2-player game without ``--sprt``.
+
+    Raises:
+        ConfigError: another game, format or stopping rule.
+    """
+    if players != 2:
+        raise ConfigError(f"--until-ranked ranks the field of a 2-player game; {cfg.game} has {players} players")
+    if cfg.format != "round-robin":
+        raise ConfigError(f"--until-ranked plays a round-robin; --format {cfg.format} is another format")
+    if cfg.sprt is not None:
+        raise ConfigError("--until-ranked and --sprt are two stopping rules; give one")
+    if len(cfg.bots) < 2:
+        raise ConfigError("--until-ranked needs a field of at least two bots")
 
 
 def _tau(value: Any) -> float:

@@ -24,7 +24,8 @@ from arena.tournament.config import TournamentConfig, build
 OPTIONS = {"format": "--format", "games": "--games", "seed": "--seed", "opening_plies": "--opening-plies",
            "move_time": "--move-time", "move_nodes": "--move-nodes", "game_time": "--game-time",
            "time_margin": "--time-margin", "memory_limit": "--memory-limit", "seat_rotation": "--seat-rotation",
-           "fill": "--fill", "openings_order": "--openings-order", "sprt": "--sprt", "tau": "--tau"}
+           "fill": "--fill", "openings_order": "--openings-order", "sprt": "--sprt", "tau": "--tau",
+           "until_ranked": "--until-ranked"}
 
 
 def stored_tournaments(results: str | os.PathLike[str]) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""What a two-bot match shows while it runs: the cutechess-style score line.
+"""What a run shows while it runs: a two-bot match's cutechess-style score line, or the
+schedule's own status line (``--until-ranked``: the current order and the least certain pair).
 
 ``MatchWatch`` takes every stored game of a two-bot, 2-player match (from the first bot's
 side) and keeps the live line ``Score of new vs base: W - L - D [score] n  Elo ±  LOS`` over
@@ -68,7 +69,8 @@ class MatchWatch:
 
 
 class MatchLine(Observer):
-    """The live line of a two-bot, 2-player run (``line``); ``None`` for any other field."""
+    """The live line of a run (``line``): a two-bot, 2-player match's score line, else the
+    schedule's status (``None`` when it has none)."""
 
     def __init__(self) -> None:
         self.watch: MatchWatch | None = None
@@ -87,7 +89,10 @@ class MatchLine(Observer):
             self.watch.add(result.task.series, result.task.seats, result.record.outcome.ranks)
 
     def line(self) -> str | None:
-        """The score line and the schedule's status, or ``None`` (not a two-bot match)."""
-        if self.watch is None or self.start is None:
+        """The score line and the schedule's status; for a larger field the schedule's status
+        alone (an adaptive ranking's current order and least certain pair); else ``None``."""
+        if self.start is None:
             return None
+        if self.watch is None:
+            return self.start.schedule.status()
         return self.watch.line(self.start.schedule.status())

@@ -75,6 +75,8 @@ class RunSummary:
     #: how the stored tournament was resumed (bot versions, extended, asked for fewer games), or None
     note: str | None = None
     sprt: dict | None = None  # the SPRT's state (``arena.stats.sprt.SprtTally.state``) with --sprt
+    #: with --until-ranked: how the adaptive ranking ended (``UntilRanked.outcome``)
+    ranking: str | None = None
     #: games whose worker record the runner's replay contradicted (``arena.referee.check``)
     mismatches: int = 0
 

@@ -43,6 +43,7 @@ from arena.tournament.config import TournamentConfig, field_specs, settings_diff
 from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.pairing import check_format
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
+from arena.tournament.adaptive import UntilRanked
 from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch, make_schedule
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
@@ -107,8 +108,11 @@ def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[s
 
 def _schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], settings: SeriesSettings,
               factory: ScheduleFactory | None) -> Schedule:
-    return (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if factory is None
-            else factory(game, labels, settings))
+    if factory is not None:
+        return factory(game, labels, settings)
+    if cfg.until_ranked is not None:
+        return UntilRanked(game, labels, settings, cfg.until_ranked)
+    return make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt)
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
@@ -439,6 +443,8 @@ class _Run:
             if self.observers and isinstance(self.p.schedule, SprtMatch):
                 self.summary.sprt = self.p.schedule.tally.state()
                 save_sprt(self.store, self.summary.sprt)
+            if isinstance(self.p.schedule, UntilRanked):
+                self.summary.ranking = self.p.schedule.outcome()
         finally:
             if self.logging:
                 self.logging.close()

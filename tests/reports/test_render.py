@@ -45,9 +45,11 @@ def console() -> tuple[Console, io.StringIO]:
 
 def test_sections_that_apply():
     assert set(build_tables(two_player())) == {
+        "ratings", "los_matrix", "cycles", "nash", "alpharank",
         "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations",
         "fault_summary", "faults", "search", "game", "game_seats", "game_play", "branching"}
     three = build_tables(three_player())
+    assert {"ratings", "los_matrix"} <= set(three) and "cycles" not in three
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
     assert set(build_tables(three_player(), ["game_play"])) == {"game", "game_seats", "game_play", "branching"}
     with pytest.raises(ConfigError, match="unknown report section.*or a table within one: seat_test"):

@@ -1,0 +1,218 @@
+"""The field table: the headline of ``arena report`` and of the end of ``arena run``, as the
+rating lists print it (Ordo, BayesElo, CCRL/CEGT; ``docs/statistics.md`` "The field table").
+
+Two-player games: ``arena.stats.field`` (Bradley–Terry with a first-move term, draws as half
+points, virtual draws as the prior, a bootstrap over series). n-player games:
+``arena.stats.luce`` (Plackett–Luce with seat terms), TrueSkill's mu and sigma beside.
+
+Tables (``--json`` names): ``ratings`` — one row per bot, best first: ``rank``, ``label``
+(the bot as stored, a later version as ``me@2``), ``version``, ``elo`` with its 95%
+bootstrap interval ``elo_low``..``elo_high`` (asymmetric), ``games``, ``score`` (mean points,
+a draw half), ``av_op`` (the games-weighted mean Elo of its opponents, Ordo's "average
+opponent"), ``draw_ratio`` (two players: draws; n players: shared first places), ``cfs``
+(the likelihood of superiority over the next entry), then (n players) ``mu``, ``sigma``; and
+one row per fitted seat term after the bots (``(first move)``: seat 0 over seat 1;
+``(seat s)``: the seat over the average seat), Elo in ``elo``; last, the field's bots without a
+rated game (no rank, no Elo). ``los_matrix`` — per bot (rank
+order) the LOS over every other bot, one column per bot.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from arena.errors import ConfigError
+from arena.reports.coded import codes, matrix, seat_sizes, weights
+from arena.stats import field as fs
+from arena.stats import luce
+
+if TYPE_CHECKING:
+    from arena.reports.render import ReportData
+
+COLUMNS = ["rank", "label", "version", "elo", "elo_low", "elo_high", "games", "score", "av_op", "draw_ratio", "cfs"]
+
+
+@dataclass(frozen=True)
+class FieldFit:
+    """The fitted field of a report: ``labels`` (bots of the games fitted, field order first),
+    ``seats`` per game, ``boot`` (``arena.stats.field.Bootstrap`` or ``arena.stats.luce.Bootstrap``;
+    ``None`` with ``reason`` when there is no fit); per bot ``games``, ``points``, ``draws`` and
+    ``met`` ``(k, k)`` (games against each bot); ``duels`` the 2-player games fitted."""
+
+    labels: tuple[str, ...]
+    seats: int
+    boot: fs.Bootstrap | luce.Bootstrap | None
+    games: np.ndarray
+    points: np.ndarray
+    draws: np.ndarray
+    met: np.ndarray
+    reason: str = ""
+    duels: fs.Duels | None = None
+
+
+def _labels(values: list, order: list[str]) -> tuple[str, ...]:
+    rank = {label: i for i, label in enumerate(order)}
+    found = {lab for v in values for lab in v}
+    return tuple(sorted(found, key=lambda lab: (rank.get(lab, len(rank)), lab)))
+
+
+def fit_field(games: pd.DataFrame, order: list[str], seats: int, seed: int = 1,
+              replicates: int = fs.REPLICATES) -> FieldFit:
+    """Fit the games with ``seats`` seats (the tournament's) of the store's games frame
+    (``seats``, ``ranks``, ``series``); ``seed`` seeds the bootstrap."""
+    sizes = seat_sizes(games)
+    sub = games[sizes == seats]
+    sc, sv = codes(sub, "seats")
+    rc, rv = codes(sub, "ranks")
+    labels = _labels(sv, order)
+    k = len(labels)
+    empty = np.zeros(k)
+    if k < 2 or seats < 2:
+        return FieldFit(labels, seats, None, empty, empty, empty, np.zeros((k, k)), "fewer than two bots")
+    pos = {lab: i for i, lab in enumerate(labels)}
+    bots = np.array([[pos[lab] for lab in v] for v in sv], np.int64)[sc]
+    ranks = matrix(rv, seats, np.int64)[rc]
+    n = weights(sub)  # 1 a game: the store's games frame, not a grouped one
+    # per bot: games, points (k - place)/(k - 1) with tied places averaged, draws (a shared first)
+    tied = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
+    place = ranks + (tied - 1) / 2
+    pts = (seats - place) / (seats - 1)
+    shared = (ranks == 1) & (tied > 1)
+    g = np.bincount(bots.ravel(), weights=np.repeat(n, seats), minlength=k)
+    p = np.bincount(bots.ravel(), weights=(pts * n[:, None]).ravel(), minlength=k)
+    d = np.bincount(bots.ravel(), weights=(shared * n[:, None]).ravel(), minlength=k)
+    met = np.zeros((k, k))
+    for s in range(seats):
+        for t in range(seats):
+            if s != t:
+                np.add.at(met, (bots[:, s], bots[:, t]), n)
+    pairing_key = np.sort(bots, axis=1) @ (k ** np.arange(seats))[::-1]
+    width = int(sub["series"].max()) + 1 if len(sub) else 1
+    series = np.unique(pairing_key, return_inverse=True)[1].ravel() * width + sub["series"].to_numpy(np.int64)
+    duels = None
+    try:
+        if seats == 2:
+            points = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
+            duels = fs.Duels.from_games(labels, bots[:, 0], bots[:, 1], points, series)
+            boot: fs.Bootstrap | luce.Bootstrap = fs.bootstrap(duels, replicates, seed, log_odds=True)
+        else:
+            boot = luce.bootstrap(luce.Rankings.from_games(labels, bots, ranks, series), replicates, seed)
+    except fs.NotConnected as exc:
+        return FieldFit(labels, seats, None, g, p, d, met, str(exc), duels)
+    return FieldFit(labels, seats, boot, g, p, d, met, "", duels)
+
+
+def field_of(data: ReportData) -> FieldFit:
+    """``fit_field`` of a report's games, once per ``data`` (kept on it)."""
+    cached = data._tables.get("field_fit")
+    if cached is None:
+        seed = int(data.tournament.get("seed") or 1)
+        cached = data._tables["field_fit"] = fit_field(data.games, data.order, data.num_players, seed)
+    return cached
+
+
+def anchor_index(fit: FieldFit, anchor: tuple[str, float] | None) -> tuple[int | None, float]:
+    """The anchored bot's index and Elo (``None``, 0: mean 0).
+
+    Raises:
+        ConfigError: an anchor that is no bot of the fitted games (the message lists them).
+    """
+    if anchor is None:
+        return None, 0.0
+    name, value = anchor
+    if name not in fit.labels:
+        raise ConfigError(f"--anchor {name}={value:g}: no bot {name!r} among the rated games; "
+                          f"accepted: {', '.join(fit.labels)}")
+    return fit.labels.index(name), value
+
+
+def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
+    """The ``ratings`` and ``los_matrix`` tables of ``data`` (module docstring).
+
+    Raises:
+        ConfigError: a bad ``data.anchor``.
+    """
+    fit = field_of(data)
+    k = len(fit.labels)
+    at, value = anchor_index(fit, data.anchor)
+    versions = data.tournament.get("versions") or {}
+    idle = [lab for lab in data.order if lab not in fit.labels]  # field bots without a rated game
+    if fit.boot is None:
+        labels = [*fit.labels, *idle]
+        games = np.r_[fit.games, np.zeros(len(idle))]
+        rows = pd.DataFrame({"rank": pd.array([pd.NA] * len(labels), dtype="Int64"), "label": labels,
+                             "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in labels],
+                             "elo": math.nan, "elo_low": math.nan, "elo_high": math.nan,
+                             "games": games.astype(int), "score": _ratio(np.r_[fit.points, games[k:]], games),
+                             "av_op": math.nan, "draw_ratio": _ratio(np.r_[fit.draws, games[k:]], games),
+                             "cfs": math.nan})
+        return {"ratings": rows[COLUMNS], "los_matrix": pd.DataFrame({"label": list(fit.labels)})}
+    est, reps = fit.boot.estimate, fit.boot.replicates
+    elo = fs.anchored(est[:k], at, value)
+    reps_elo = fs.anchored(reps[:, :k], at, value)
+    low, high = fs.intervals(reps_elo)
+    los = fs.los_matrix(reps_elo)
+    order = fs.ranking(elo, fit.labels)
+    opp = fit.met @ elo / np.where(fit.games > 0, fit.met.sum(axis=1), 1)
+    cfs = np.full(k, np.nan)
+    cfs[order[:-1]] = los[order[:-1], order[1:]]
+    table = pd.DataFrame({
+        "rank": np.arange(1, k + 1), "label": [fit.labels[i] for i in order],
+        "version": [int((versions.get(fit.labels[i]) or {}).get("version") or 1) for i in order],
+        "elo": elo[order], "elo_low": low[order], "elo_high": high[order], "games": fit.games[order].astype(int),
+        "score": _ratio(fit.points, fit.games)[order], "av_op": opp[order],
+        "draw_ratio": _ratio(fit.draws, fit.games)[order], "cfs": cfs[order]})
+    if fit.seats > 2:
+        tr = data.ratings().set_index("label")
+        table["mu"] = table["label"].map(tr["mu"]).astype(float)
+        table["sigma"] = table["label"].map(tr["sigma"]).astype(float)
+    table = pd.concat([table, _seat_rows(fit, est[k:], reps[:, k:]),
+                       pd.DataFrame({"label": idle, "games": 0,
+                                     "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in idle]})],
+                      ignore_index=True)
+    table["rank"] = table["rank"].astype("Int64")
+    table["version"] = table["version"].astype("Int64")
+    table["games"] = table["games"].astype("Int64")
+    names = [fit.labels[i] for i in order]
+    matrix_ = pd.DataFrame(los[np.ix_(order, order)], columns=names)
+    for i in range(k):
+        matrix_.iat[i, i] = math.nan
+    matrix_.insert(0, "label", names)
+    return {"ratings": table, "los_matrix": matrix_}
+
+
+def _seat_rows(fit: FieldFit, terms: np.ndarray, reps: np.ndarray) -> pd.DataFrame:
+    """The seat terms' rows: ``(first move)`` (two seats: seat 0 over seat 1, the 2-player
+    fit's ``f``) or ``(seat s)`` (over the average seat)."""
+    low, high = fs.intervals(reps)
+    if fit.seats == 2:
+        names = ["(first move)"]
+    else:
+        names = [f"(seat {s})" for s in range(fit.seats)]
+    total = int(fit.games.sum() // fit.seats)
+    return pd.DataFrame({"label": names, "elo": terms, "elo_low": low, "elo_high": high, "games": total})
+
+
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
+
+
+def note(data: ReportData) -> list[str]:
+    """The lines under the field table: the model, the anchor, the bootstrap and its error."""
+    fit = field_of(data)
+    if fit.boot is None:
+        return [f"no field fit: {fit.reason}"]
+    b = len(fit.boot.replicates)
+    anchor = (f"{data.anchor[0]} anchored at {data.anchor[1]:g}" if data.anchor else "mean 0")
+    model = ("Bradley-Terry, draws half a point, first-move term" if fit.seats == 2
+             else "Plackett-Luce with seat terms (TrueSkill mu, sigma beside)")
+    unit = "colour-swapped pairs" if fit.seats == 2 else "the games of a start, seats rotated"
+    return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
+            f"95% intervals (percentile) and CFS = LOS over the next entry from {b} bootstrap fits over series "
+            f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
+            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md."]
