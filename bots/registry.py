@@ -1,6 +1,7 @@
 """Bot specs and the bot registry (``docs/arena.md`` "Contracts / Python API").
 
-A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, given to
+A spec is ``[LABEL=]KIND[:key=value,...]`` (the option ``tc=`` is the arena's: the bot's own
+game clock, ``BotSpec.tc``); KIND is a registered name (built in, given to
 ``register``, or from the ``arena.bots`` entry points), a dotted import path
 ``package.module.ClassName``, a file path ``path/to/file.py#ClassName``, or
 ``PREFIX:ARGUMENT`` for a registered prefix kind: ``register(PREFIX, factory, prefix=True)`` or
@@ -27,15 +28,19 @@ import importlib.util
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError, BotSpecError
+from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import Game
 from bots.base import refusal
+from bots.clock import check_tc
+
+#: the spec option that is the arena's, not the bot's: the bot's own game clock (time odds)
+TC_OPTION = "tc"
 
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
@@ -73,14 +78,17 @@ class BotSpec:
     Attributes:
         label: the bot's name in a tournament (default: the spec without label).
         kind: registered name, dotted path or ``file.py#Class``.
-        options: ``key -> value`` strings, in the order given.
+        options: ``key -> value`` strings, in the order given (the bot's own: ``tc`` is not one).
         text: the spec as written.
+        tc: the bot's own game clock, ``tc=`` in the spec (``bots.clock.TimeControl`` text:
+            time odds, it replaces ``--tc`` for this bot), or ``None``.
     """
 
     label: str
     kind: str
     options: dict[str, str] = field(default_factory=dict)
     text: str = ""
+    tc: str | None = None
 
 
 def register(kind: str, target: type | str | Callable[[str], type], *, prefix: bool = False) -> None:
@@ -204,7 +212,13 @@ def parse_spec(text: str) -> BotSpec:
             options[key.strip()] = value.strip()
     if not label:
         label = kind if not options else f"{kind}:{','.join(f'{k}={v}' for k, v in options.items())}"
-    return BotSpec(label=label, kind=kind, options=options, text=raw)
+    tc = options.pop(TC_OPTION, None)
+    if tc is not None:
+        try:
+            tc = check_tc(tc)
+        except ConfigError as exc:
+            raise BotSpecError(f"bot spec {raw!r}: {exc}") from None
+    return BotSpec(label=label, kind=kind, options=options, text=raw, tc=tc)
 
 
 def _argument_and_options(text: str) -> tuple[str, str, str]:
@@ -360,7 +374,7 @@ def assign_labels(specs: list[str]) -> list[BotSpec]:
     for p in parsed:
         n = seen.get(p.label, 0) + 1
         seen[p.label] = n
-        out.append(p if n == 1 else BotSpec(f"{p.label}-{n}", p.kind, p.options, p.text))
+        out.append(p if n == 1 else replace(p, label=f"{p.label}-{n}"))
     taken = [p.label for p in out]
     if len(set(taken)) != len(taken):
         raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")

@@ -42,7 +42,7 @@ def test_loaders_layout(tmp_path):
     assert games.opening_plies.eq(2).all() and (games.plies >= 2).all()
     moves = load_moves(s.path)
     assert list(moves.columns) == ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth",
-                                   "evaluation", "status"]
+                                   "evaluation", "status", "clock"]
     first = moves[moves.game_id == 1]
     assert first.ply.tolist() == list(range(games.plies[0]))
     assert first.seat.tolist()[:2] == [-1, -1] and first.label.iloc[:2].isna().all()

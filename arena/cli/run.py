@@ -47,11 +47,16 @@ def run(
         None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the bots' own limits)"),
     move_nodes: Optional[str] = typer.Option(
         None, "--move-nodes", metavar="NODES", help="nodes per move (default: none)"),
+    tc: Optional[str] = typer.Option(
+        None, "--tc", metavar="MOVES/BASE+INC",
+        help="game clock per seat, seconds: MOVES/BASE+INC (BASE again every MOVES own moves), BASE+INC or inf; "
+             "a spec's tc= gives one bot its own (default: none, per-move limits only)"),
     game_time: Optional[str] = typer.Option(
         None, "--game-time", metavar="SECONDS",
         help="hard wall-clock seconds per game (default 600, or 500 × (move time + margin) when larger)"),
     time_margin: Optional[str] = typer.Option(
-        None, "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time (default 0.5)"),
+        None, "--time-margin", metavar="SECONDS",
+        help="seconds a move may overrun --move-time, and a clock go below 0 (default 0.5)"),
     memory_limit: Optional[str] = typer.Option(
         None, "--memory-limit", metavar="MIB",
         help="MiB the bots may add to each worker; past it a bot loses by 'memory' (default: half the physical "
@@ -103,7 +108,7 @@ def run(
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
-                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster)
+                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster, tc=tc)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:

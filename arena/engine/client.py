@@ -235,15 +235,16 @@ class EngineBot:
         limits = limits or NO_LIMITS
         start = time.perf_counter()
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
-        if self._go[0] is not limits:  # the referee passes a seat the same limits at every move
-            self._go = (limits, Go(limits.time, limits.nodes, limits.depth).line())
+        if self._go[0] is not limits:  # the referee passes a seat the same limits at every move (clockless)
+            self._go = (limits, Go.of(limits, self.seat, self.engine.handshake.version).line())
         if simultaneous:
             legal: list[str] = []
             message = f"position {puzzle if puzzle is not None else state.to_text()}\n{self._go[1]}\n"
         else:
             legal = list(map(str, state.legal_moves()))
             message = f"position {state.to_text()}\nlegal {' '.join(legal)}\n{self._go[1]}\n"
-        deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
+        allowed = _allowed(limits, self.seat)
+        deadline = None if allowed is None else time.monotonic() + allowed + max(MIN_GRACE, allowed)
         info = NO_INFO
         try:
             self.engine.write(message)
@@ -252,7 +253,7 @@ class EngineBot:
                 if line is None:
                     self._drop()
                     raise BotFault("timeout", f"no bestmove within {time.perf_counter() - start:.2f}s "
-                                              f"(go movetime {limits.time:g}s); engine killed")
+                                              f"({self._go[1]}); engine killed")
                 if line.startswith("bestmove"):
                     break
                 if line.startswith("info"):
@@ -321,6 +322,15 @@ class EngineBot:
 
     def __repr__(self) -> str:
         return f"EngineBot({self.command!r}, options={self.options!r})"
+
+
+def _allowed(limits: Limits, seat: int) -> float | None:
+    """Seconds a move may take before it has lost on time (the referee's margin aside): the
+    move time, or what is left on the seat's game clock, the smaller; ``None``: untimed."""
+    left = None if limits.clock is None or not 0 <= seat < len(limits.clock.remaining) else \
+        limits.clock.remaining[seat]
+    times = [t for t in (limits.time, left) if t is not None]
+    return min(times) if times else None
 
 
 def _plain(params: dict) -> dict:

@@ -129,7 +129,7 @@ class EngineProcess:
 
     # life cycle ---------------------------------------------------------------------------
     def start(self, options: dict[str, str], check_options: bool = True) -> None:
-        """Spawn, handshake (``aep 1`` .. ``aepok``), send ``options`` as ``setoption``,
+        """Spawn, handshake (``aep 2`` .. ``aepok [VERSION]``), send ``options`` as ``setoption``,
         ``isready`` .. ``readyok``.
 
         Raises:
@@ -159,7 +159,7 @@ class EngineProcess:
                 line = self.read_line(deadline)
                 if line is None:
                     raise StartError(f"no aepok within {self.startup_timeout:g}s of start-up")
-                if line.strip() == "aepok":
+                if self.handshake.done(line):  # ``aepok`` or ``aepok 2``: the version it speaks
                     break
                 self.handshake.read(line)
             declared = self.handshake.options

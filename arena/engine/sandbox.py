@@ -34,7 +34,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from typing import Any
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from arena import reaper
@@ -331,7 +331,8 @@ def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None)
         if memory_limit is not None:
             options["_memory_limit"] = str(int(memory_limit))
         spec = _absolute(spec)  # the engine runs in a private directory: a relative file is lost there
-        out[label] = BotSpec(label, "exec:" + shlex.join(engine_command(spec, memory_limit)), options, spec.text)
+        out[label] = replace(spec, label=label, kind="exec:" + shlex.join(engine_command(spec, memory_limit)),
+                             options=options)
     return out
 
 
@@ -341,7 +342,7 @@ def _absolute(spec: BotSpec) -> BotSpec:
     path, sep, cls = spec.kind.partition("#")
     if not sep or not path.endswith(".py"):
         return spec
-    return BotSpec(spec.label, os.path.abspath(path) + sep + cls, spec.options, spec.text)
+    return replace(spec, kind=os.path.abspath(path) + sep + cls)
 
 
 def check_isolated(specs: dict[str, BotSpec], isolated: dict[str, BotSpec], game: Any) -> None:

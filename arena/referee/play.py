@@ -25,10 +25,12 @@ import random
 import time
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
+from arena.referee.clock import GameClocks
 from arena.referee.private import Private, shares_state
 from arena.referee.plain import plain_text
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
@@ -118,13 +120,14 @@ def last_frame(detail: str | None) -> str | None:
 
 
 def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
-         owed: float = 0.0) -> tuple[Any, float, str | None, str | None]:
+         owed: float = 0.0, clock: tuple[float, str] | None = None) -> tuple[Any, float, str | None, str | None]:
     """(answer, seconds, fault, detail) of one ``choose`` call; an answer later than
-    ``limits.time + margin`` seconds is a ``timeout``. ``owed``: seconds the bot already spent
-    in ``reset``, counted against this move. ``KeyboardInterrupt`` raised by a bot is an
-    ``exception`` like any other (a worker ignores SIGINT, so it never comes from the user), and
-    so is any other ``BaseException`` (``GeneratorExit``...) but ``SystemExit``, which
-    ``arena.referee.guarded`` turns into ``exit``."""
+    ``limits.time + margin`` seconds is a ``timeout``, and so is one that takes more than the
+    seconds left on the seat's game clock plus the margin (``clock``: those seconds and the
+    time control's text). ``owed``: seconds the bot already spent in ``reset``, counted against
+    this move. ``KeyboardInterrupt`` raised by a bot is an ``exception`` like any other (a worker
+    ignores SIGINT, so it never comes from the user), and so is any other ``BaseException``
+    (``GeneratorExit``...) but ``SystemExit``, which ``arena.referee.guarded`` turns into ``exit``."""
     t0 = time.perf_counter() - owed
     try:
         answer = bot.choose(state, limits)
@@ -138,6 +141,9 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     t = None if limits is None else limits.time
     if t is not None and secs > t + margin:
         return answer, secs, Termination.TIMEOUT, f"{secs:.3f}s for a {t:g}s move"
+    if clock is not None and secs > clock[0] + margin:
+        return answer, secs, Termination.TIMEOUT, (f"{secs:.3f}s with {max(0.0, clock[0]):.3f}s left on the "
+                                                   f"clock (tc {clock[1]}, margin {margin:g}s)")
     return answer, secs, None, None
 
 
@@ -220,7 +226,7 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
                       for bot in bots]
     for seat, bot in enumerate(bots):
         if on_move:
-            on_move(seat, state)
+            on_move(seat, state, None)  # a round keeps its own thinking time: no clock
         answer, secs, fault, _ = _ask(bot, views[seat].state(state), limits[seat], margin)
         if fault is None and answer is not None:
             try:  # the answer's text, read once, is what the game judges and the round stores
@@ -293,6 +299,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     if len(bots) != n:
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
     per_seat = settings.per_seat()
+    clocks = GameClocks(settings.seat_clocks())
     labels, seeds = _labels_and_seeds(settings, bots)
     state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(seed)
     start_time = time.perf_counter()
@@ -321,10 +328,13 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                 on_ply(state, records[-1])
             continue
         seat = state.to_move
+        allowed, limits = clocks.allowed(seat), per_seat[seat]
+        if clocks.timed:  # every seat's clock as the bot sees it
+            limits = replace(limits or Limits(), clock=clocks.view())
         if on_move:
-            on_move(seat, state)
-        move, secs, fault, detail = _ask(bots[seat], views[seat].state(state), per_seat[seat], time_margin,
-                                         owed[seat])
+            on_move(seat, state, None if allowed is None else allowed + time_margin)
+        move, secs, fault, detail = _ask(bots[seat], views[seat].state(state), limits, time_margin, owed[seat],
+                                         None if allowed is None else (allowed, clocks.text(seat)))
         owed[seat] = 0.0
         if fault is None:
             after, text, fault, detail = _settle(game, state, move)
@@ -335,7 +345,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         state = after
         st = reported(bots[seat])
         moves.append(text)
-        stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation))
+        stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation,
+                                clock=clocks.charge(seat, secs)))
         if on_ply:
             on_ply(state, stats[-1])
     outcome = state.outcome()

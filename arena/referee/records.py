@@ -25,7 +25,7 @@ from arena.games import Outcome
 from arena.referee.plain import number as _number, plain_float, plain_int, plain_text
 
 #: version of the wire tuples of ``to_wire`` / ``ply_to_wire``; bumped when a field changes
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 class Termination(StrEnum):
@@ -124,6 +124,8 @@ class MoveRecord:
         status: at a simultaneous round, the verdict on the seat's answer: ``won``, ``valid``,
             ``invalid``, ``none`` (no answer), or the arena's ``late`` / ``crash``; ``None``
             for sequential plies.
+        clock: seconds left on the seat's game clock after the move, increment (and a
+            ``MOVES/`` refill) added; ``None`` when no clock timed the move.
     """
 
     ply: int
@@ -134,6 +136,7 @@ class MoveRecord:
     depth: int | None = 0
     evaluation: float | None = None
     status: str | None = None
+    clock: float | None = None
 
 
 @dataclass(frozen=True)
@@ -354,7 +357,7 @@ def _plain(record: MoveRecord) -> tuple:
         return None if value is None else kind(value)
     return (plain_int(record.ply), plain_int(record.seat), plain_text(record.move), plain_float(record.seconds),
             opt(record.nodes, plain_int), opt(record.depth, plain_int), opt(record.evaluation, plain_float),
-            opt(record.status, plain_text))
+            opt(record.status, plain_text), opt(record.clock, plain_float))
 
 
 def ply_from_wire(data: bytes) -> Ply:

@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
@@ -28,7 +29,8 @@ from arena.openings import OPENINGS_ORDERS
 from arena.referee import SEEDING
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
-from bots.registry import BotSpec, assign_labels
+from bots.clock import TimeControl, check_tc
+from bots.registry import BotSpec, assign_labels, parse_spec
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -84,6 +86,9 @@ class TournamentConfig:
     sprt: str | None = None
     #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
     tau: float = 0.0
+    #: ``--tc``: every seat's game clock (``bots.clock.TimeControl`` text; a spec's ``tc=`` replaces
+    #: it for that bot); None = no clock
+    tc: str | None = None
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -119,12 +124,14 @@ class TournamentConfig:
 
     @property
     def effective_game_time(self) -> float:
-        """The hard wall-clock limit per game, seconds (default: 600, more for long moves)."""
+        """The hard wall-clock limit per game, seconds (default: 600, more for long moves or
+        long game clocks: ``clock_game_time``)."""
         if self.game_time is not None:
             return float(self.game_time)
+        longest = DEFAULT_GAME_TIME
         if self.move_time is not None:
-            return max(DEFAULT_GAME_TIME, 500 * (self.move_time + self.time_margin))
-        return DEFAULT_GAME_TIME
+            longest = max(longest, 500 * (self.move_time + self.time_margin))
+        return max(longest, clock_game_time([self.tc, *(parse_spec(b).tc for b in self.bots)], self.time_margin))
 
     @property
     def effective_memory_limit(self) -> int | None:
@@ -152,6 +159,24 @@ class TournamentConfig:
         if self.name or set(identity) - set(self.BASE_IDENTITY):
             return None
         return _hashed(self.game, identity)
+
+
+#: own moves per seat, and seats, that the default ``--game-time`` of a game clock allows for
+CLOCK_GAME_MOVES, CLOCK_GAME_SEATS = 250, 4
+
+
+def clock_game_time(controls: Sequence[str | None], margin: float) -> float:
+    """Seconds of a game whose seats (at most ``CLOCK_GAME_SEATS``) each spend the longest of
+    ``controls`` (time control texts; ``None``, ``inf``: none) over ``CLOCK_GAME_MOVES`` own
+    moves, plus their margins; 0 without a clock."""
+    longest = 0.0
+    for text in controls:
+        tc = None if text is None else TimeControl.parse(text)
+        if tc is None or tc.base is None:
+            continue
+        periods = 1 + (CLOCK_GAME_MOVES // tc.moves if tc.moves else 0)
+        longest = max(longest, tc.base * periods + tc.increment * CLOCK_GAME_MOVES + margin)
+    return CLOCK_GAME_SEATS * longest
 
 
 def _default(f: Any) -> Any:
@@ -272,6 +297,10 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
     if "tau" in given:
         given["tau"] = _tau(given["tau"])
+    if "tc" in given:
+        given["tc"] = check_tc(given["tc"])
+        if given["tc"] == "inf":  # no clock: the default
+            given["tc"] = None
     if given.get("sprt") is not None:
         from arena.stats.sprt import parse  # ConfigError on a bad text
         given["sprt"] = parse(given["sprt"]).text()

@@ -396,7 +396,7 @@ class _Run:
         cfg = self.cfg
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
-                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,))
+                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc)
 
     def _store(self, res: Result) -> None:
         """Check a finished game's record, commit it, tell the schedule and the observers."""

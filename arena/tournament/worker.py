@@ -18,6 +18,7 @@ Blame and termination are decided by ``arena.referee.referee_game``; the OS mech
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -36,6 +37,7 @@ from arena.referee import GameEnded, GameRecord, GameSettings, MoveRecord, Termi
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
+from bots.clock import TimeControl
 from bots.registry import BotSpec, bot_class
 
 log = logging.getLogger("arena.worker")
@@ -60,6 +62,7 @@ class WorkerSetup:
             to leave them; the worker's log records go to the runner's handlers through its
             own queue (``arena.tournament.logs``), or to this file without fork.
         close_fds: the runner's fds a forked worker must not keep (the run lock).
+        tc: every seat's game clock (``--tc`` text), or ``None``; a spec's own ``tc`` replaces it.
     """
 
     game: str
@@ -70,6 +73,21 @@ class WorkerSetup:
     memory_limit: int | None = None
     log_path: str | None = None
     close_fds: tuple[int, ...] = ()
+    tc: str | None = None
+
+    def clocks(self, seats: Sequence[str]) -> tuple[TimeControl | None, ...] | None:
+        """Each seat's time control for a game of the bots ``seats`` (labels): the bot's own
+        ``tc=``, else ``--tc``; ``None`` when no seat has a clock."""
+        texts = [self.specs[label].tc if label in self.specs and self.specs[label].tc else self.tc
+                 for label in seats]
+        if all(t is None for t in texts):
+            return None
+        return tuple(None if t is None else _time_control(t) for t in texts)
+
+
+@functools.cache
+def _time_control(text: str) -> TimeControl:
+    return TimeControl.parse(text)
 
 
 def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
@@ -116,7 +134,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         engines.for_game(bots)  # at most one engine per seat: those of other bots are closed
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
-                            start=task.start)
+                            start=task.start, clocks=setup.clocks(task.seats))
     return watched.play(settings, bots)
 
 
