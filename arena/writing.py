@@ -43,7 +43,7 @@ CREATE TABLE games (
     seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
     moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
     fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
-    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER);
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER, adjudication TEXT);
 CREATE INDEX games_series_hash ON games (series, moves_hash);
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
@@ -62,8 +62,9 @@ SERIES_INSERT = "INSERT OR IGNORE INTO series (series, start) VALUES (?, ?)"
 
 MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
 #: Columns added to a table since it was first written, for stores created before them (``upgrade``):
-#: table -> (column, type); ``moves.clock``: seconds left on the mover's game clock (``--tc``).
-ADDED_COLUMNS = {"moves": (("clock", "REAL"),)}
+#: table -> (column, type); ``moves.clock``: seconds left on the mover's game clock (``--tc``);
+#: ``games.adjudication``: the ``--adjudicate`` rule that ended the game (at its last ply).
+ADDED_COLUMNS = {"moves": (("clock", "REAL"),), "games": (("adjudication", "TEXT"),)}
 
 
 def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
@@ -77,6 +78,7 @@ def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finis
         ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
         fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
         seconds=float(record.seconds), attempts=attempts, finished=finished, moves_hash=moves_hash(moves),
+        adjudication=record.adjudication,
     )
 
 

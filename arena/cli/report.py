@@ -32,6 +32,10 @@ def report(
         None, "--bots", metavar="A,B,...",
         help="Report only the games among these bots (comma-separated labels; a bot's name stands for all its "
              "versions, NAME@N for one; default: every stored game)."),
+    no_adjudicated: bool = typer.Option(
+        False, "--no-adjudicated",
+        help="leave the games ended by --adjudicate (adjudicated, adjudicated_draw) out of the first-move table "
+             "(default: every game)"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
@@ -53,6 +57,7 @@ def report(
     if field is not None and not field:
         raise ConfigError("--bots needs at least one bot label, e.g. --bots me,greedy")
     data = load(path, bots=field)
+    data.no_adjudicated = no_adjudicated
     if games is not None and not json_out:  # a bad selection stops before anything is printed or written
         from arena.reports.html import check_stored, parse_game_ids
 

@@ -51,6 +51,10 @@ def run(
         None, "--tc", metavar="MOVES/BASE+INC",
         help="game clock per seat, seconds: MOVES/BASE+INC (BASE again every MOVES own moves), BASE+INC or inf; "
              "a spec's tc= gives one bot its own (default: none, per-move limits only)"),
+    adjudicate: Optional[list[str]] = typer.Option(
+        None, "--adjudicate", metavar="RULE",
+        help="end decided games early from the bots' reported scores (repeatable): resign=MOVES:SCORE[:twosided], "
+             "draw=AFTER:MOVES:SCORE, max-plies=N (default: none, every game to its end)"),
     game_time: Optional[str] = typer.Option(
         None, "--game-time", metavar="SECONDS",
         help="hard wall-clock seconds per game (default 600, or 500 × (move time + margin) when larger)"),
@@ -108,7 +112,8 @@ def run(
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
-                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster, tc=tc)
+                 openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster, tc=tc,
+                 adjudicate=adjudicate or None)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:

@@ -8,8 +8,9 @@ Faults (``docs/arena.md`` "Contracts / Faults"): a bot whose ``choose`` raises
 (``exception``), returns an illegal move (``illegal_move``), returns something that is not a
 move (``bad_move``) or overruns ``limits.time + time_margin`` (``timeout``) loses the game: it
 ranks last, the others share first place. At a simultaneous node (Ricochet) such an answer is
-void for that round only. Hangs and crashes of the whole process are the caller's business
-(``arena.tournament.pool``, ``arena.watch``).
+void for that round only. ``--adjudicate`` rules may end a game early after any ply
+(``arena.referee.adjudicate``: ``adjudicated``, ``adjudicated_draw``). Hangs and crashes of the
+whole process are the caller's business (``arena.tournament.pool``, ``arena.watch``).
 
 A game's own exception while playing a proper move (anything but ``IllegalMoveError`` /
 ``MoveSyntaxError`` for the bot's move) is a bug in the game, not in a bot: the game ends with
@@ -30,6 +31,7 @@ from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State
+from arena.referee.adjudicate import Adjudicator
 from arena.referee.clock import GameClocks
 from arena.referee.private import Private, shares_state
 from arena.referee.plain import plain_text
@@ -309,11 +311,21 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 
-    def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None) -> GameRecord:
+    def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None,
+               rule: str | None = None) -> GameRecord:
         return GameRecord(seats=labels, seed=seed, opening_plies=len(played), moves=tuple(moves),
                           move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start_time,
-                          fault_seat=fault_seat, fault_detail=detail)
+                          fault_seat=fault_seat, fault_detail=detail, adjudication=rule)
 
+    judge = None if settings.adjudication is None else Adjudicator(settings.adjudication, n)
+
+    def adjudged(seat: int | None, score: float | None) -> GameRecord | None:
+        """The record of a game the adjudication rules end after this ply (``None``: play on)."""
+        verdict = None if judge is None or state.is_terminal() else judge.after_ply(len(moves), seat, score)
+        return None if verdict is None else finish(verdict[0], rule=verdict[1])
+
+    if moves and (record := adjudged(None, None)):  # max-plies within the opening
+        return record
     while not state.is_terminal():
         ply = len(moves)
         if state.to_move == SIMULTANEOUS:
@@ -326,6 +338,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             stats.extend(records)
             if on_ply:
                 on_ply(state, records[-1])
+            if record := adjudged(None, None):
+                return record
             continue
         seat = state.to_move
         allowed, limits = clocks.allowed(seat), per_seat[seat]
@@ -349,6 +363,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                                 clock=clocks.charge(seat, secs)))
         if on_ply:
             on_ply(state, stats[-1])
+        if record := adjudged(seat, st.evaluation):
+            return record
     outcome = state.outcome()
     assert outcome is not None, "a terminal state has an outcome (State.outcome)"
     return finish(outcome)

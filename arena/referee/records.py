@@ -83,6 +83,17 @@ class Termination(StrEnum):
         "The game's own code raised while playing a proper move (a bug in the game, not in a "
         "bot): nobody is blamed, the traceback is logged.",
     )
+    ADJUDICATED = (
+        "adjudicated",
+        "``--adjudicate resign=MOVES:SCORE[:twosided]``: the seat whose reported score stayed at or "
+        "below -SCORE for MOVES of its moves loses, the other wins (``arena.referee.adjudicate``); "
+        "not a fault.",
+    )
+    ADJUDICATED_DRAW = (
+        "adjudicated_draw",
+        "``--adjudicate draw=AFTER:MOVES:SCORE`` (both scores within +-SCORE for MOVES moves each "
+        "after AFTER plies) or ``max-plies=N`` (N plies played): every seat ranks first; not a fault.",
+    )
     UNFINISHED = (
         "unfinished",
         "The worker reported an ending that the runner's replay of the stored moves does not reach "
@@ -91,8 +102,10 @@ class Termination(StrEnum):
     )
 
 
+#: Terminations that end a game by the arena's adjudication (``--adjudicate``), not by a fault.
+ADJUDICATIONS = (Termination.ADJUDICATED, Termination.ADJUDICATED_DRAW)
 #: Terminations that are a bot's fault (the seat ranks last).
-FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED))
+FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED, *ADJUDICATIONS))
 
 
 class BotFault(Exception):
@@ -156,6 +169,8 @@ class GameRecord:
         fault_seat: the 0-based seat that lost by a fault, or ``None``.
         fault_detail: one line on the fault or game error (a traceback may follow it), or
             ``None``; bounded and storable whatever a bot raised (``fault_text``).
+        adjudication: the ``--adjudicate`` rule that ended the game (``resign=3:500``,
+            ``max-plies=200``...; its ply is the record's last), or ``None``.
     """
 
     seats: tuple[str, ...]
@@ -167,6 +182,7 @@ class GameRecord:
     seconds: float
     fault_seat: int | None = None
     fault_detail: str | None = None
+    adjudication: str | None = None
 
     def __post_init__(self) -> None:
         if self.fault_detail is not None:  # every path that makes a record: a bot's text bounded once
@@ -219,7 +235,7 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
 
 _GAME_FIELDS = tuple(f.name for f in fields(GameRecord))
 assert _GAME_FIELDS == ("seats", "seed", "opening_plies", "moves", "move_stats", "outcome", "seconds", "fault_seat",
-                        "fault_detail"), "to_wire writes the fields in declaration order"
+                        "fault_detail", "adjudication"), "to_wire writes the fields in declaration order"
 
 
 def to_wire(record: GameRecord) -> tuple:
@@ -239,7 +255,8 @@ def to_wire(record: GameRecord) -> tuple:
     return (RECORD_VERSION, tuple(map(plain_text, r.seats)), plain_int(r.seed), plain_int(r.opening_plies),
             tuple(map(plain_text, r.moves)), tuple(map(_plain, r.move_stats)),
             (tuple(map(_number, o.scores)), tuple(map(plain_int, o.ranks)), plain_text(o.termination)),
-            plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail)
+            plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail,
+            None if r.adjudication is None else plain_text(r.adjudication))
 
 
 def from_wire(data: tuple) -> GameRecord:

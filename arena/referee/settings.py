@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from arena.games import Game, State
 from arena.referee.records import MoveRecord
+from arena.referee.adjudicate import Adjudication
 from bots.base import Limits
 from bots.clock import TimeControl
 
@@ -52,6 +53,7 @@ class GameSettings:
         clocks: game clocks (``--tc``, a spec's ``tc=``): one ``TimeControl`` for every seat, a
             tuple of one per seat (``None``: that seat has no clock), or ``None`` (no clocks;
             ``arena.referee.clock``).
+        adjudication: the ``--adjudicate`` rules (``arena.referee.adjudicate``), or ``None``.
 
     Sequences given as lists are kept as tuples.
     """
@@ -66,6 +68,7 @@ class GameSettings:
     start: str | None = None
     memory_limit: int | None = None
     clocks: TimeControl | tuple[TimeControl | None, ...] | None = None
+    adjudication: Adjudication | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", _tuple(self.labels))

@@ -25,6 +25,7 @@ from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
+from arena.referee import ADJUDICATIONS
 from arena.reports.solo import solo_table
 from arena.stats import bt, sequential
 from arena.stats.sprt import SprtSpec
@@ -125,6 +126,8 @@ class ReportData:
     path: Path | None = None  # the database, when loaded from one
     search: dict | None = None  # ``arena.aggregates.search_sums``
     rating: tuple | None = None  # ``arena.rating_state.current``: (rater, stored prefix, extra rows)
+    #: the first-move table leaves out the games ended by ``--adjudicate`` (``arena report --no-adjudicated``)
+    no_adjudicated: bool = False
     _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
     _grouped: pd.DataFrame | None = field(default=None, repr=False)
     _fit: bt.BTFit | None = field(default=None, repr=False)
@@ -353,8 +356,13 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "crosstable" in wanted and k >= 2:
         out["crosstable"] = t.crosstable(grouped, order).reset_index()
     if "first_move" in wanted and k == 2:
-        out["first_move"] = _first_move(data, games, grouped[~grouped["copy"]], order,
-                                        results[~results["copy"].astype(bool)])
+        played, first_grouped, first_results = games, grouped, results
+        if data.no_adjudicated:  # the games the rules ended (or a fault): no adjudicated result
+            played = games[~games["termination"].isin([str(t) for t in ADJUDICATIONS])]
+            first_grouped = coded.grouped(played)
+            first_results = t.seat_results(first_grouped, order)
+        out["first_move"] = _first_move(data, played, first_grouped[~first_grouped["copy"]], order,
+                                        first_results[~first_results["copy"].astype(bool)])
     if "seat_advantage" in wanted and k > 2:
         seats = t.seat_advantage(grouped[~grouped["copy"]])
         extra = pairs.seat_intervals(distinct).drop(columns=["games", "win_share"], errors="ignore")

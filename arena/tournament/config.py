@@ -26,7 +26,7 @@ from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
 from arena.openings import OPENINGS_ORDERS
-from arena.referee import SEEDING
+from arena.referee import SEEDING, Adjudication
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
 from bots.clock import TimeControl, check_tc
@@ -89,6 +89,8 @@ class TournamentConfig:
     #: ``--tc``: every seat's game clock (``bots.clock.TimeControl`` text; a spec's ``tc=`` replaces
     #: it for that bot); None = no clock
     tc: str | None = None
+    #: ``--adjudicate`` rules (``arena.referee.adjudicate.Adjudication`` text); None = every game to its end
+    adjudicate: str | None = None
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -244,6 +246,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    if cfg.adjudicate is not None and game.num_players != 2 and Adjudication.parse(cfg.adjudicate).scored:
+        raise ConfigError(f"--adjudicate resign= and draw= read two-player games; {game.name} has "
+                          f"{game.num_players} players (max-plies=N applies to any game)")
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
@@ -297,6 +302,9 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
     if "tau" in given:
         given["tau"] = _tau(given["tau"])
+    if given.get("adjudicate") is not None:
+        rules = given["adjudicate"]
+        given["adjudicate"] = Adjudication.parse([rules] if isinstance(rules, str) else rules).text() or None
     if "tc" in given:
         given["tc"] = check_tc(given["tc"])
         if given["tc"] == "inf":  # no clock: the default

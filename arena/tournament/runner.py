@@ -34,7 +34,7 @@ from arena.errors import ArenaError, ResultsError
 from arena.games import Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
-from arena.referee import SEEDING, referee_check
+from arena.referee import SEEDING, Adjudication, referee_check
 from arena.store import Member, Store, StoredGame, save_sprt
 from arena.store_files import PRIVATE_MODE, db_path
 from arena.tournament.field_check import check_bots
@@ -396,7 +396,8 @@ class _Run:
         cfg = self.cfg
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
-                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc)
+                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc,
+                           None if cfg.adjudicate is None else Adjudication.parse(cfg.adjudicate))
 
     def _store(self, res: Result) -> None:
         """Check a finished game's record, commit it, tell the schedule and the observers."""

@@ -33,7 +33,8 @@ from typing import Any
 import arena.games
 from arena.games import Game
 from arena.os_guard import flush_output, guard_child, new_session
-from arena.referee import GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record, send_message
+from arena.referee import (Adjudication, GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record,
+                           send_message)
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
@@ -63,6 +64,7 @@ class WorkerSetup:
             own queue (``arena.tournament.logs``), or to this file without fork.
         close_fds: the runner's fds a forked worker must not keep (the run lock).
         tc: every seat's game clock (``--tc`` text), or ``None``; a spec's own ``tc`` replaces it.
+        adjudication: the ``--adjudicate`` rules, or ``None``.
     """
 
     game: str
@@ -74,6 +76,7 @@ class WorkerSetup:
     log_path: str | None = None
     close_fds: tuple[int, ...] = ()
     tc: str | None = None
+    adjudication: Adjudication | None = None
 
     def clocks(self, seats: Sequence[str]) -> tuple[TimeControl | None, ...] | None:
         """Each seat's time control for a game of the bots ``seats`` (labels): the bot's own
@@ -134,7 +137,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         engines.for_game(bots)  # at most one engine per seat: those of other bots are closed
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
-                            start=task.start, clocks=setup.clocks(task.seats))
+                            start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication)
     return watched.play(settings, bots)
 
 
