@@ -27,8 +27,8 @@ from arena.referee.play import (SEEDING, SEEDINGS, bot_seeds, derive_seed, excep
 from arena.referee.private import Private
 from arena.referee.adjudicate import Adjudication
 from arena.referee.records import (ADJUDICATIONS, FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message,
-                                   MoveRecord, Ply, Termination, fault_record, forfeit, from_wire, message_from_wire, message_to_wire,
-                                   ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
+                                   MoveRecord, Ply, Termination, fault_record, forfeit, from_wire, message_from_wire,
+                                   message_to_wire, ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 
 __all__ = [
