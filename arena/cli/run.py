@@ -1,4 +1,4 @@
-"""``arena run``: play a tournament (round-robin or gauntlet), store it, print the report.
+"""``arena run``: play a tournament (round-robin, gauntlet, knockout or Swiss), store it, print the report.
 
 With no options: a round-robin on Interaction between built-in bots of different strength.
 Settings also come from ``--config FILE.toml`` (same keys; options given here override).
@@ -28,7 +28,13 @@ def run(
         help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of "
              "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction)"),
     format: Optional[str] = typer.Option(
-        None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
+        None, "--format",
+        help="round-robin | gauntlet (first --bot is the challenger) | knockout (seeded bracket in --bot order) | "
+             "swiss (paired by score each round); default round-robin"),
+    rounds: Optional[str] = typer.Option(
+        None, "--rounds", metavar="N", help="rounds of --format swiss (default: log2 of the field, rounded up)"),
+    seeds: Optional[str] = typer.Option(
+        None, "--seeds", metavar="N", help="--format gauntlet: the first N bots each meet every other (default 1)"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="N",
         help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet "
@@ -113,7 +119,7 @@ def run(
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster, tc=tc,
-                 adjudicate=adjudicate or None)
+                 adjudicate=adjudicate or None, rounds=rounds, seeds=seeds)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:

@@ -120,8 +120,8 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
         ResultsError: unreadable database.
     """
     data = source if isinstance(source, ReportData) else load(source)
-    print_tables(data, console, ["leaderboard", "pairs", "first_move", "seat_advantage", "ricochet", "solo",
-                                 "sprt", "faults"])
+    print_tables(data, console, ["leaderboard", "standings", "pairs", "first_move", "seat_advantage", "ricochet",
+                                 "solo", "sprt", "faults"])
 
 
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:

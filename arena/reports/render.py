@@ -23,6 +23,7 @@ import arena.games
 from arena.reports import coded, ladder, pairs
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
+from arena.reports import standings
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.referee import ADJUDICATIONS
@@ -56,9 +57,16 @@ TITLES = {
     "ladder": "Strength ladder: Elo per rung",
     "ladder_steps": "Strength ladder: steps between neighbouring rungs",
     "ladder_fit": "Strength ladder: Elo per step of the budget and the first-move trend",
+    "knockout": "Knockout bracket",
+    "swiss": "Swiss standings",
 }
 
 NOTES = {
+    "knockout": "Seeds in --bot order; score = points over the match's complete series (a win 1, a draw 1/2), the "
+                "higher seed's first; a tied match plays up to 2 more series, then the higher seed goes through "
+                "(tie-break). See docs/tournaments.md \"Knockout and Swiss\".",
+    "swiss": "Points: a pairing won 1, drawn 1/2, lost 0, a bye 1; Buchholz = the sum of the points of the bots "
+             "met; ranked by points, Buchholz, game points, seed. See docs/tournaments.md \"Knockout and Swiss\".",
     "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
                 "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
                 "= invalid / no answer / late / crashed answers.",
@@ -322,7 +330,8 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
 PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
-           "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder"}
+           "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder", "knockout": "standings",
+           "swiss": "standings"}
 
 
 def _section_of(table: str) -> str:
@@ -346,6 +355,10 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "leaderboard" in wanted:
         out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results),
                                            data.tournament.get("id_names") or {})
+    fmt = (data.tournament.get("settings") or {}).get("format")
+    if "standings" in wanted and fmt in ("knockout", "swiss") and k == 2:
+        table = standings.knockout_table if fmt == "knockout" else standings.swiss_table
+        out[fmt] = table(games, order, data.tournament.get("settings") or {})
     if "pairs" in wanted and k == 2:
         out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:

@@ -91,6 +91,9 @@ class TournamentConfig:
     tc: str | None = None
     #: ``--adjudicate`` rules (``arena.referee.adjudicate.Adjudication`` text); None = every game to its end
     adjudicate: str | None = None
+    #: ``--rounds``: a Swiss's rounds (None: ``formats.default_rounds``); ``--seeds``: a gauntlet's challengers
+    rounds: int | None = None
+    seeds: int = 1
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -246,6 +249,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    _check_format_options(cfg, len(field_specs(cfg, game.num_players)))
     if cfg.adjudicate is not None and game.num_players != 2 and Adjudication.parse(cfg.adjudicate).scored:
         raise ConfigError(f"--adjudicate resign= and draw= read two-player games; {game.name} has "
                           f"{game.num_players} players (max-plies=N applies to any game)")
@@ -349,6 +353,23 @@ def check_cluster(address: Any) -> tuple[str, int | None]:
         return text, None
     raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
                       "(N worker processes on this machine, 1 to 256)")
+
+
+def _check_format_options(cfg: TournamentConfig, bots: int) -> None:
+    """``--rounds`` goes with ``--format swiss``, ``--seeds`` with a gauntlet, below the field's size.
+
+    Raises:
+        ConfigError: either with another format, or too many seeds.
+    """
+    if cfg.rounds is not None and cfg.format != "swiss":
+        raise ConfigError(f"--rounds goes with --format swiss (got --format {cfg.format})")
+    if cfg.seeds != 1 and cfg.format != "gauntlet":
+        raise ConfigError(f"--seeds goes with --format gauntlet (got --format {cfg.format})")
+    if cfg.sprt is not None and cfg.format in ("knockout", "swiss"):
+        raise ConfigError(f"--sprt is a two-bot match; it does not go with --format {cfg.format}")
+    if cfg.seeds >= bots:
+        raise ConfigError(f"--seeds {cfg.seeds}: a gauntlet of {bots} bots has 1 to {max(1, bots - 1)} seeds "
+                          "(each seed meets the bots after the seeds)")
 
 
 def _tau(value: Any) -> float:

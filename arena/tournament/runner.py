@@ -43,7 +43,8 @@ from arena.tournament.config import TournamentConfig, field_specs, settings_diff
 from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.pairing import check_format
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
-from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch, make_schedule
+from arena.tournament.formats import make_format
+from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup
 from bots.base import Limits
@@ -107,8 +108,8 @@ def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[s
 
 def _schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], settings: SeriesSettings,
               factory: ScheduleFactory | None) -> Schedule:
-    return (make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt) if factory is None
-            else factory(game, labels, settings))
+    return (make_format(check_format(cfg.format), game, labels, settings, cfg.sprt, cfg.seeds, cfg.rounds)
+            if factory is None else factory(game, labels, settings))
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
