@@ -1,8 +1,8 @@
 """Bot specs and the bot registry (``docs/arena.md`` "Contracts / Python API").
 
-A spec is ``[LABEL=]KIND[:key=value,...]`` (the option ``tc=`` is the arena's: the bot's own
-game clock, ``BotSpec.tc``); KIND is a registered name (built in, given to
-``register``, or from the ``arena.bots`` entry points), a dotted import path
+A spec is ``[LABEL=]KIND[:key=value,...]`` (the options ``tc=`` and ``restart=`` are the
+arena's: the bot's own game clock, ``BotSpec.tc``, and ``BotSpec.restart``); KIND is a
+registered name (built in, given to ``register``, or from the ``arena.bots`` entry points), a dotted import path
 ``package.module.ClassName``, a file path ``path/to/file.py#ClassName``, or
 ``PREFIX:ARGUMENT`` for a registered prefix kind: ``register(PREFIX, factory, prefix=True)`` or
 the ``arena.bot_prefixes`` entry points, where ``factory(ARGUMENT)`` returns the class.
@@ -39,8 +39,11 @@ from arena.games import Game
 from bots.base import refusal
 from bots.clock import check_tc
 
-#: the spec option that is the arena's, not the bot's: the bot's own game clock (time odds)
-TC_OPTION = "tc"
+#: the spec options that are the arena's, not the bot's: the bot's own game clock (time odds),
+#: and a new engine process for every game
+TC_OPTION, RESTART_OPTION = "tc", "restart"
+#: the values of an on/off spec option
+SWITCH = {"on": True, "off": False, "true": True, "false": False, "1": True, "0": False}
 
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
@@ -82,6 +85,8 @@ class BotSpec:
         text: the spec as written.
         tc: the bot's own game clock, ``tc=`` in the spec (``bots.clock.TimeControl`` text:
             time odds, it replaces ``--tc`` for this bot), or ``None``.
+        restart: ``restart=on`` in the spec: an engine (``exec:``, or a Python bot under
+            ``--isolation process``) gets a new process for every game.
     """
 
     label: str
@@ -89,6 +94,7 @@ class BotSpec:
     options: dict[str, str] = field(default_factory=dict)
     text: str = ""
     tc: str | None = None
+    restart: bool = False
 
 
 def register(kind: str, target: type | str | Callable[[str], type], *, prefix: bool = False) -> None:
@@ -218,7 +224,10 @@ def parse_spec(text: str) -> BotSpec:
             tc = check_tc(tc)
         except ConfigError as exc:
             raise BotSpecError(f"bot spec {raw!r}: {exc}") from None
-    return BotSpec(label=label, kind=kind, options=options, text=raw, tc=tc)
+    restart = options.pop(RESTART_OPTION, "off").lower()
+    if restart not in SWITCH:
+        raise BotSpecError(f"bot spec {raw!r}: bad restart={restart!r}; accepted: {', '.join(SWITCH)}")
+    return BotSpec(label=label, kind=kind, options=options, text=raw, tc=tc, restart=SWITCH[restart])
 
 
 def _argument_and_options(text: str) -> tuple[str, str, str]:
@@ -356,6 +365,14 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
     if ":" in parsed.kind and prefix_of(parsed.kind) is not None and callable(getattr(bot, "probe", None)):
         bot.probe()  # an engine: start it once, so no handshake or an unknown option is a spec error now
     return bot
+
+
+def with_each(spec: BotSpec, cls: type, each: dict[str, str] | None) -> BotSpec:
+    """``spec`` with the options of ``each`` (``--each key=value``) that ``cls`` declares in its
+    ``PARAMS`` and the spec does not set itself (the spec's own value wins)."""
+    declared = getattr(cls, "PARAMS", None) or {}
+    extra = {k: v for k, v in (each or {}).items() if k in declared and k not in spec.options}
+    return replace(spec, options={**extra, **spec.options}) if extra else spec
 
 
 def assign_labels(specs: list[str]) -> list[BotSpec]:

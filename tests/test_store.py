@@ -142,7 +142,7 @@ def run_cli(args, capsys):
     (["run", "--game", "nim", "--bot", "random", "--bot", "tests/fixtures/broken_bots.py#BadInit"], "constructor bug"),
     (["run", "--game", "nim", "-p", "pile=-4"], "pile"),
     (["run", "--game", "nim", "-p", "pile"], "key=value"),
-    (["run", "--game", "nim", "--format", "swiss"], "accepted: round-robin, gauntlet"),
+    (["run", "--game", "nim", "--format", "league"], "accepted: round-robin, gauntlet, knockout, swiss"),
     (["run", "--game", "nim", "--seat-rotation", "twice"], "accepted: cyclic, all"),
     (["run", "--game", "nim", "--bot", "random", "--name", "../x"], "bad tournament name"),
     (["run", "--game", "nim", "--bot", "random"], "--fill"),

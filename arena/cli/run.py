@@ -100,6 +100,13 @@ def run(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
              "engine` process)"),
+    each: Optional[list[str]] = typer.Option(
+        None, "--each", metavar="KEY=VALUE",
+        help="an option for every engine (setoption) and every Python bot that declares it (repeatable; a spec's "
+             "own value wins; default: none)"),
+    trace_engines: bool = typer.Option(
+        False, "--trace-engines",
+        help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
@@ -119,7 +126,8 @@ def run(
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster, tc=tc,
-                 adjudicate=adjudicate or None, rounds=rounds, seeds=seeds)
+                 adjudicate=adjudicate or None, rounds=rounds, seeds=seeds, each=each or None,
+                 trace_engines=trace_engines or None)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:

@@ -316,10 +316,12 @@ def limit_address_space(mib: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None) -> dict[str, BotSpec]:
+def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None,
+            each: dict[str, str] | None = None) -> dict[str, BotSpec]:
     """The specs a worker plays: with ``isolation`` ``Isolation.PROCESS`` (or its string), every
     Python bot replaced by an engine spec running it sandboxed (``exec:`` bots are external
-    already); labels kept."""
+    already); labels kept. ``each`` (``--each``): sent to an isolated bot's engine for the options
+    it declares (``_each``)."""
     if isolation != Isolation.PROCESS:
         return specs
     out = {}
@@ -330,6 +332,8 @@ def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None)
         options = {"_isolation": "process"}
         if memory_limit is not None:
             options["_memory_limit"] = str(int(memory_limit))
+        if each:
+            options["_each"] = ";".join(f"{k}={v}" for k, v in each.items())
         spec = _absolute(spec)  # the engine runs in a private directory: a relative file is lost there
         out[label] = replace(spec, label=label, kind="exec:" + shlex.join(engine_command(spec, memory_limit)),
                              options=options)

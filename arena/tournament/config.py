@@ -94,6 +94,8 @@ class TournamentConfig:
     #: ``--rounds``: a Swiss's rounds (None: ``formats.default_rounds``); ``--seeds``: a gauntlet's challengers
     rounds: int | None = None
     seeds: int = 1
+    #: ``--each key=value``: an option for every engine and every Python bot that declares it
+    each: dict[str, str] = field(default_factory=dict)
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -103,8 +105,10 @@ class TournamentConfig:
     isolation: str = "none"
     #: ``--cluster``: a Dask scheduler ``tcp://host:port`` or ``local:N`` (``arena.tournament.cluster``)
     cluster: str | None = None
+    #: ``--trace-engines``: every engine protocol line, both ways, in the tournament log
+    trace_engines: bool = False
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -309,6 +313,10 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
     if given.get("adjudicate") is not None:
         rules = given["adjudicate"]
         given["adjudicate"] = Adjudication.parse([rules] if isinstance(rules, str) else rules).text() or None
+    if "each" in given:
+        given["each"] = check_each(given["each"])
+    if "trace_engines" in given:
+        given["trace_engines"] = bool(given["trace_engines"])
     if "tc" in given:
         given["tc"] = check_tc(given["tc"])
         if given["tc"] == "inf":  # no clock: the default
@@ -355,6 +363,26 @@ def check_cluster(address: Any) -> tuple[str, int | None]:
                       "(N worker processes on this machine, 1 to 256)")
 
 
+def check_each(value: Any) -> dict[str, str]:
+    """``--each`` values (``key=value`` texts, or a TOML table) as a dict, keys sorted.
+
+    Raises:
+        ConfigError: not ``key=value``, an empty key or value, or one holding ``,`` ``:`` ``=``.
+    """
+    items = list(value.items()) if isinstance(value, dict) else [
+        str(v).partition("=")[::2] if "=" in str(v) else (str(v), "") for v in ([value] if isinstance(value, str)
+                                                                            else value)]
+    out: dict[str, str] = {}
+    for key, text in items:
+        key = str(key).strip()
+        text = (str(text).lower() if isinstance(text, bool) else str(text)).strip()
+        if not key or not text or any(c in key + text for c in ",:="):
+            raise ConfigError(f"bad --each {key}={text!r}; accepted: key=value, an option every engine (and every "
+                              "Python bot that declares it) gets, e.g. --each depth=3 (no , : or = in either)")
+        out[key] = text
+    return dict(sorted(out.items()))
+
+
 def _check_format_options(cfg: TournamentConfig, bots: int) -> None:
     """``--rounds`` goes with ``--format swiss``, ``--seeds`` with a gauntlet, below the field's size.
 
@@ -367,7 +395,7 @@ def _check_format_options(cfg: TournamentConfig, bots: int) -> None:
         raise ConfigError(f"--seeds goes with --format gauntlet (got --format {cfg.format})")
     if cfg.sprt is not None and cfg.format in ("knockout", "swiss"):
         raise ConfigError(f"--sprt is a two-bot match; it does not go with --format {cfg.format}")
-    if cfg.seeds >= bots:
+    if cfg.format == "gauntlet" and cfg.seeds > 1 and cfg.seeds >= bots:
         raise ConfigError(f"--seeds {cfg.seeds}: a gauntlet of {bots} bots has 1 to {max(1, bots - 1)} seeds "
                           "(each seed meets the bots after the seeds)")
 
@@ -388,7 +416,9 @@ def _tau(value: Any) -> float:
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
-    """The field's specs with unique labels, filled up to ``num_players`` with ``--fill``.
+    """The field's specs with unique labels, filled up to ``num_players`` with ``--fill``; an
+    engine's (``exec:``) with the ``--each`` options it does not set itself (a Python bot gets
+    those its class declares when it is made: ``bots.registry.with_each``).
 
     Raises:
         BotSpecError: a bad spec or a label given twice.
@@ -396,4 +426,8 @@ def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
     specs = list(cfg.bots)
     if cfg.fill and len(specs) < num_players:
         specs += [cfg.fill] * (num_players - len(specs))
-    return assign_labels(specs)
+    out = assign_labels(specs)
+    if cfg.each:
+        out = [replace(s, options={**{k: v for k, v in cfg.each.items() if k not in s.options}, **s.options})
+               if s.kind.startswith("exec:") else s for s in out]
+    return out

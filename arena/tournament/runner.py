@@ -130,7 +130,7 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
     # in a child with a timeout (an isolated bot file: by its engine); an engine's ``id name``, told at its probe
-    facts = check_bots(specs, game, cfg.isolation)
+    facts = check_bots(specs, game, cfg.isolation, each=cfg.each)
     id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
     identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
     labels = [s.label for s in specs]
@@ -326,7 +326,7 @@ class _Run:
         store.add_members(res.new, res.adopted)
         store.name_engines(p.id_names)  # a store written before the column, or before the engine said one
         self.added = [m.label for m in res.new]
-        self.specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+        self.specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit, cfg.each)  # --isolation process
         for game in games:
             p.schedule.add(game)
         for line in res.notes:
@@ -398,7 +398,8 @@ class _Run:
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
                            cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc,
-                           None if cfg.adjudicate is None else Adjudication.parse(cfg.adjudicate))
+                           None if cfg.adjudicate is None else Adjudication.parse(cfg.adjudicate), dict(cfg.each),
+                           cfg.trace_engines)
 
     def _store(self, res: Result) -> None:
         """Check a finished game's record, commit it, tell the schedule and the observers."""

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import arena.games
@@ -39,7 +39,7 @@ from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
 from bots.clock import TimeControl
-from bots.registry import BotSpec, bot_class
+from bots.registry import BotSpec, bot_class, with_each
 
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
@@ -65,6 +65,9 @@ class WorkerSetup:
         close_fds: the runner's fds a forked worker must not keep (the run lock).
         tc: every seat's game clock (``--tc`` text), or ``None``; a spec's own ``tc`` replaces it.
         adjudication: the ``--adjudicate`` rules, or ``None``.
+        each: ``--each`` options, given to the Python bots whose class declares them (an
+            engine's are in its spec already: ``config.field_specs``).
+        trace_engines: write every engine protocol line to the log (``--trace-engines``).
     """
 
     game: str
@@ -77,6 +80,8 @@ class WorkerSetup:
     close_fds: tuple[int, ...] = ()
     tc: str | None = None
     adjudication: Adjudication | None = None
+    each: dict[str, str] = field(default_factory=dict)
+    trace_engines: bool = False
 
     def clocks(self, seats: Sequence[str]) -> tuple[TimeControl | None, ...] | None:
         """Each seat's time control for a game of the bots ``seats`` (labels): the bot's own
@@ -93,16 +98,21 @@ def _time_control(text: str) -> TimeControl:
     return TimeControl.parse(text)
 
 
-def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
-    """label -> a function making a fresh bot (classes resolved once; fresh state per game)."""
+def bot_factories(specs: dict[str, BotSpec], each: dict[str, str] | None = None) -> dict[str, Callable[[], Any]]:
+    """label -> a function making a fresh bot (classes resolved once; fresh state per game),
+    with the options of ``each`` (``--each``) its class declares; an engine of a spec with
+    ``restart=on`` gets a new process every game."""
     out: dict[str, Callable[[], Any]] = {}
     for label, spec in specs.items():
         cls = bot_class(spec.kind)
+        spec = with_each(spec, cls, each)
 
         def make(cls: Any = cls, spec: BotSpec = spec) -> Any:
             bot = cls(**spec.options)
             try:
                 bot.label = spec.label
+                if spec.restart:
+                    bot.restart = True
             except AttributeError:
                 pass
             return bot
@@ -220,7 +230,10 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
     elif setup.log_path:
         _log_to_file(setup.log_path)
     game = arena.games.make(setup.game, **setup.params)
-    factories = bot_factories(setup.specs)
+    if setup.trace_engines:
+        from arena.engine.process import set_trace
+        set_trace(True)
+    factories = bot_factories(setup.specs, setup.each)
     plies = PlyLog(buffer, status) if buffer is not None else None
     watched = Watched(status, plies, pipe_fd=conn.fileno())
     log.info("worker %d ready", os.getpid())
