@@ -113,7 +113,7 @@ def run(
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.reports.output import print_summary, write_files
+    from arena.reports.output import print_summary, print_termination_summary, write_files
     from arena.reports.render import load  # pandas, scipy: imported on use
     from arena.tournament import build, run_tournament
     from arena.numbers import parse_params
@@ -153,6 +153,7 @@ def run(
         raise typer.Exit(130)
     data = load(summary.path)  # loaded once; its tables are built once for the console, files and page
     print_summary(data, console)
+    print_termination_summary(data, console)
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
     console.print(f"full report: arena report {summary.name}"

@@ -144,8 +144,8 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     if t is not None and secs > t + margin:
         return answer, secs, Termination.TIMEOUT, f"{secs:.3f}s for a {t:g}s move"
     if clock is not None and secs > clock[0] + margin:
-        return answer, secs, Termination.TIMEOUT, (f"{secs:.3f}s with {max(0.0, clock[0]):.3f}s left on the "
-                                                   f"clock (tc {clock[1]}, margin {margin:g}s)")
+        return answer, secs, Termination.TIMEOUT, (f"{secs:.3f}s with {clock[0]:.3f}s left on the clock "
+                                                   f"(tc {clock[1]}, margin {margin:g}s)")
     return answer, secs, None, None
 
 

@@ -124,6 +124,20 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
                                  "solo", "sprt", "faults"])
 
 
+def print_termination_summary(data: ReportData, console: Console) -> None:
+    """The end of ``arena run``, as cutechess-cli ends a tournament: each bot's games counted by
+    result and termination, one ``"Result: termination": N`` line each under ``Player: BOT``
+    (``tables.terminations_by_bot``; time losses and adjudications included)."""
+    table = tables_for(data, ["terminations"]).get("terminations_by_bot")
+    if table is None or table.empty:
+        return
+    console.print("[bold]Terminations by bot[/]")
+    for bot, rows in table.groupby("bot", sort=False):
+        console.print(f"Player: {bot}", markup=False, highlight=False)
+        for result, termination, n in zip(rows["result"], rows["termination"], rows["games"]):
+            console.print(f'   "{result.capitalize()}: {termination}": {n}', markup=False, highlight=False)
+
+
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     """Every table of the report as JSON: ``{"tournament": {...}, "warnings": [...], "tables":
     {name: [row objects keyed by column]}}``; NaN and ±inf become ``null`` (a statistic a bot

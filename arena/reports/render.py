@@ -58,10 +58,14 @@ TITLES = {
     "ladder_steps": "Strength ladder: steps between neighbouring rungs",
     "ladder_fit": "Strength ladder: Elo per step of the budget and the first-move trend",
     "knockout": "Knockout bracket",
+    "terminations_by_bot": "Terminations by bot",
     "swiss": "Swiss standings",
 }
 
 NOTES = {
+    "terminations_by_bot": "Each bot's games by result (win: first alone; draw: first shared; loss: below first) "
+                           "and how the game ended: the rules' ending, a fault (timeout: a move or a game clock "
+                           "over its time), or adjudicated / adjudicated_draw (--adjudicate).",
     "knockout": "Seeds in --bot order; score = points over the match's complete series (a win 1, a draw 1/2), the "
                 "higher seed's first; a tied match plays up to 2 more series, then the higher seed goes through "
                 "(tie-break). See docs/tournaments.md \"Knockout and Swiss\".",
@@ -331,7 +335,7 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
 PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
            "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder", "knockout": "standings",
-           "swiss": "standings"}
+           "swiss": "standings", "terminations_by_bot": "terminations"}
 
 
 def _section_of(table: str) -> str:
@@ -393,6 +397,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["lengths"] = t.game_lengths(games, order)
     if "terminations" in wanted:
         out["terminations"] = t.terminations(games)
+        out["terminations_by_bot"] = t.terminations_by_bot(games, order)
     if "faults" in wanted:
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:

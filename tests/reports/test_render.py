@@ -45,7 +45,7 @@ def console() -> tuple[Console, io.StringIO]:
 
 def test_sections_that_apply():
     assert set(build_tables(two_player())) == {
-        "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations",
+        "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations", "terminations_by_bot",
         "fault_summary", "faults", "search", "game", "game_seats", "game_play", "branching"}
     three = build_tables(three_player())
     assert "seat_advantage" in three and "seat_test" in three and "first_move" not in three
