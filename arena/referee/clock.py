@@ -27,11 +27,8 @@ class GameClocks:
         self.controls = [None if tc is None or tc.infinite else tc for tc in controls]
         self.left: list[float | None] = [None if tc is None else tc.base for tc in self.controls]
         self.moves = [0] * len(self.controls)
-
-    @property
-    def timed(self) -> bool:
-        """Whether any seat has a clock."""
-        return any(tc is not None for tc in self.controls)
+        #: whether any seat has a clock
+        self.timed = any(tc is not None for tc in self.controls)
 
     def allowed(self, seat: int) -> float | None:
         """Seconds on ``seat``'s clock now (may be below 0, within the margin), or ``None``."""

@@ -17,7 +17,6 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
@@ -26,10 +25,10 @@ from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
 from arena.openings import OPENINGS_ORDERS
-from arena.referee import SEEDING, Adjudication
+from arena.referee import SEEDING
+from arena.tournament import options
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
-from bots.clock import TimeControl, check_tc
 from bots.registry import BotSpec, assign_labels, parse_spec
 
 #: The default field of ``arena run`` with no options (different strengths).
@@ -134,13 +133,14 @@ class TournamentConfig:
     @property
     def effective_game_time(self) -> float:
         """The hard wall-clock limit per game, seconds (default: 600, more for long moves or
-        long game clocks: ``clock_game_time``)."""
+        long game clocks: ``options.clock_game_time``)."""
         if self.game_time is not None:
             return float(self.game_time)
         longest = DEFAULT_GAME_TIME
         if self.move_time is not None:
             longest = max(longest, 500 * (self.move_time + self.time_margin))
-        return max(longest, clock_game_time([self.tc, *(parse_spec(b).tc for b in self.bots)], self.time_margin))
+        clocks = [self.tc, *(parse_spec(b).tc for b in self.bots)]
+        return max(longest, options.clock_game_time(clocks, self.time_margin))
 
     @property
     def effective_memory_limit(self) -> int | None:
@@ -168,24 +168,6 @@ class TournamentConfig:
         if self.name or set(identity) - set(self.BASE_IDENTITY):
             return None
         return _hashed(self.game, identity)
-
-
-#: own moves per seat, and seats, that the default ``--game-time`` of a game clock allows for
-CLOCK_GAME_MOVES, CLOCK_GAME_SEATS = 250, 4
-
-
-def clock_game_time(controls: Sequence[str | None], margin: float) -> float:
-    """Seconds of a game whose seats (at most ``CLOCK_GAME_SEATS``) each spend the longest of
-    ``controls`` (time control texts; ``None``, ``inf``: none) over ``CLOCK_GAME_MOVES`` own
-    moves, plus their margins; 0 without a clock."""
-    longest = 0.0
-    for text in controls:
-        tc = None if text is None else TimeControl.parse(text)
-        if tc is None or tc.base is None:
-            continue
-        periods = 1 + (CLOCK_GAME_MOVES // tc.moves if tc.moves else 0)
-        longest = max(longest, tc.base * periods + tc.increment * CLOCK_GAME_MOVES + margin)
-    return CLOCK_GAME_SEATS * longest
 
 
 def _default(f: Any) -> Any:
@@ -253,10 +235,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
-    _check_format_options(cfg, len(field_specs(cfg, game.num_players)))
-    if cfg.adjudicate is not None and game.num_players != 2 and Adjudication.parse(cfg.adjudicate).scored:
-        raise ConfigError(f"--adjudicate resign= and draw= read two-player games; {game.name} has "
-                          f"{game.num_players} players (max-plies=N applies to any game)")
+    options.check_with_field(cfg.format, cfg.rounds, cfg.seeds, cfg.sprt, cfg.adjudicate,
+                             len(field_specs(cfg, game.num_players)), game.name, game.num_players)
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
@@ -310,17 +290,7 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
     if "tau" in given:
         given["tau"] = _tau(given["tau"])
-    if given.get("adjudicate") is not None:
-        rules = given["adjudicate"]
-        given["adjudicate"] = Adjudication.parse([rules] if isinstance(rules, str) else rules).text() or None
-    if "each" in given:
-        given["each"] = check_each(given["each"])
-    if "trace_engines" in given:
-        given["trace_engines"] = bool(given["trace_engines"])
-    if "tc" in given:
-        given["tc"] = check_tc(given["tc"])
-        if given["tc"] == "inf":  # no clock: the default
-            given["tc"] = None
+    options.checked(given)  # --tc, --adjudicate, --each, --trace-engines
     if given.get("sprt") is not None:
         from arena.stats.sprt import parse  # ConfigError on a bad text
         given["sprt"] = parse(given["sprt"]).text()
@@ -361,43 +331,6 @@ def check_cluster(address: Any) -> tuple[str, int | None]:
         return text, None
     raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
                       "(N worker processes on this machine, 1 to 256)")
-
-
-def check_each(value: Any) -> dict[str, str]:
-    """``--each`` values (``key=value`` texts, or a TOML table) as a dict, keys sorted.
-
-    Raises:
-        ConfigError: not ``key=value``, an empty key or value, or one holding ``,`` ``:`` ``=``.
-    """
-    items = list(value.items()) if isinstance(value, dict) else [
-        str(v).partition("=")[::2] if "=" in str(v) else (str(v), "") for v in ([value] if isinstance(value, str)
-                                                                            else value)]
-    out: dict[str, str] = {}
-    for key, text in items:
-        key = str(key).strip()
-        text = (str(text).lower() if isinstance(text, bool) else str(text)).strip()
-        if not key or not text or any(c in key + text for c in ",:="):
-            raise ConfigError(f"bad --each {key}={text!r}; accepted: key=value, an option every engine (and every "
-                              "Python bot that declares it) gets, e.g. --each depth=3 (no , : or = in either)")
-        out[key] = text
-    return dict(sorted(out.items()))
-
-
-def _check_format_options(cfg: TournamentConfig, bots: int) -> None:
-    """``--rounds`` goes with ``--format swiss``, ``--seeds`` with a gauntlet, below the field's size.
-
-    Raises:
-        ConfigError: either with another format, or too many seeds.
-    """
-    if cfg.rounds is not None and cfg.format != "swiss":
-        raise ConfigError(f"--rounds goes with --format swiss (got --format {cfg.format})")
-    if cfg.seeds != 1 and cfg.format != "gauntlet":
-        raise ConfigError(f"--seeds goes with --format gauntlet (got --format {cfg.format})")
-    if cfg.sprt is not None and cfg.format in ("knockout", "swiss"):
-        raise ConfigError(f"--sprt is a two-bot match; it does not go with --format {cfg.format}")
-    if cfg.format == "gauntlet" and cfg.seeds > 1 and cfg.seeds >= bots:
-        raise ConfigError(f"--seeds {cfg.seeds}: a gauntlet of {bots} bots has 1 to {max(1, bots - 1)} seeds "
-                          "(each seed meets the bots after the seeds)")
 
 
 def _tau(value: Any) -> float:
