@@ -197,3 +197,21 @@ def test_an_engine_receives_the_clock_fields(tmp_path):
     lines = log.read_text().splitlines()
     assert lines and all(" time0 " in line and " inc0 250 " in line and " time1 " in line for line in lines)
     assert lines[0].startswith("go time0 5000 inc0 250 time1 ") and lines[0].endswith(" movestogo 2")
+
+
+def test_engine_tables_give_their_engine_its_own_clock_and_restart():
+    from arena.tournament.config_file import engine_specs
+    (spec,) = engine_specs([{"label": "e", "command": ["./eng"], "tc": "5+0.1", "restart": True}], "t.toml")
+    parsed = parse_spec(spec)
+    assert parsed.tc == "5+0.1" and parsed.restart and parsed.options == {}
+
+
+def test_simultaneous_rounds_are_never_charged_to_a_clock():
+    # a clock of a microsecond and no margin: any charged answer would lose on time
+    game = arena.games.make("ricochet", players=2, max_rounds=2)
+    bots = [Takes1(), Takes1()]
+    for bot in bots:
+        bot.choose = lambda state, limits, bot=bot: bot.seen.append(limits)  # no answer, limits kept
+    record = play_game(GameSettings(game, seed=3, clocks=TimeControl(1e-6), time_margin=0.0), bots)
+    assert record.outcome.termination != Termination.TIMEOUT
+    assert bots[0].seen and all(lim is None or lim.clock is None for lim in bots[0].seen)
