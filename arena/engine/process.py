@@ -179,12 +179,17 @@ class EngineProcess:
         deadline = time.monotonic() + self.startup_timeout
         try:
             self.send(f"aep {VERSION}")
+            asked = VERSION
             while True:
                 line = self.read_line(deadline)
                 if line is None:
                     raise StartError(f"no aepok within {self.startup_timeout:g}s of start-up")
                 if self.handshake.done(line):  # ``aepok`` or ``aepok 2``: the version it speaks
                     break
+                if asked > 1 and line.startswith("info string error") and "version" in line:
+                    asked = 1  # an engine that refuses ``aep 2`` (an arena engine of version 1): ask for 1
+                    self.send("aep 1")
+                    continue
                 self.handshake.read(line)
             declared = self.handshake.options
             extra = {k: v for k, v in (declared_only or {}).items() if k in declared and k not in options}

@@ -126,3 +126,16 @@ def test_knockout_and_swiss_are_two_player_formats(tmp_path):
     with pytest.raises(ConfigError, match="two-player games"):
         run_tournament(build(dict(game="nim", params={"pile": "9", "players": "3"}, bots=field(4), games=3,
                                   format="knockout", results=str(tmp_path))))
+
+
+def test_arena_list_resumes_with_the_new_options(tmp_path):
+    from arena.tournament.listing import stored_tournaments
+    cfg = build(dict(game="nim", params={"pile": "9"}, bots=field(4), games=2, workers=1, results=str(tmp_path),
+                     opening_plies=0, format="swiss", rounds=2, tc="5+0.1", adjudicate=["max-plies=40"],
+                     each=["depth=2"], name="t"))
+    run_tournament(cfg)
+    (entry,) = stored_tournaments(tmp_path)
+    command = entry["command"]
+    for words in ("--format swiss", "--rounds 2", "--tc 5+0.1", "--adjudicate max-plies=40", "--each depth=2"):
+        assert words in command, command
+    assert "--game-time" not in command
