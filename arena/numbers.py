@@ -29,8 +29,10 @@ RANGES: dict[str, tuple[float, float]] = {
     "memory_limit": (16, 16 * 1024 * 1024),
     "retries": (0, 100),
     "time_limit": (0.001, 86_400),
+    "rounds": (1, 10_000),
+    "seeds": (1, 10_000),
 }
-INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries"}
+INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries", "rounds", "seeds"}
 
 
 def natural(text: str) -> int | None:

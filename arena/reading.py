@@ -164,7 +164,8 @@ def load_series_start(db: Any, series: int) -> str | None:
                         int(tournament[1]), int(series))
 
 
-MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status"]
+MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status",
+                "clock"]
 
 
 def load_moves(db: Any, game_id: int | None = None, where: str | None = None) -> pd.DataFrame:
@@ -175,15 +176,17 @@ def load_moves(db: Any, game_id: int | None = None, where: str | None = None) ->
         columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
         opening ply, -3 for a chance ply), ``label`` (the bot, ``None`` for opening plies), ``move`` (notation),
         ``seconds``, ``nodes``, ``depth``, ``evaluation`` (float or NaN), ``status`` (verdict at
-        a simultaneous round, else ``None``).
+        a simultaneous round, else ``None``), ``clock`` (seconds left on the mover's game clock
+        after the move, NaN without a clock or in a store written before clocks).
 
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
     cond = [] if game_id is None else [f"m.game_id = {int(game_id)}"]
     cond += [] if where is None else [f"({where})"]
+    clock = "m.clock" if "clock" in _columns(db, "moves") else "NULL AS clock"  # a store written before clocks
     df = _query(db, "SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
-                    "m.depth, m.evaluation, m.status FROM moves m JOIN games g USING (game_id) "
+                    f"m.depth, m.evaluation, m.status, {clock} FROM moves m JOIN games g USING (game_id) "
                     + (f"WHERE {' AND '.join(cond)} " if cond else "") + "ORDER BY m.game_id, m.ply, m.seat")
     cache: dict[str, list[str]] = {}  # one parse per distinct seat list (a few per tournament)
     labels = []
@@ -194,7 +197,18 @@ def load_moves(db: Any, game_id: int | None = None, where: str | None = None) ->
         labels.append(seats[seat] if 0 <= seat < len(seats) else None)
     df["label"] = labels
     df["evaluation"] = df["evaluation"].astype(float)
+    df["clock"] = df["clock"].astype(float)
     return df
+
+
+def _columns(db: Any, table: str) -> set[str]:
+    """The column names of ``table`` (empty when there is no such table).
+
+    Raises:
+        ResultsError: unreadable, corrupt or foreign database.
+    """
+    with _reading(db) as conn:
+        return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
 def load_tournament(db: Any) -> dict[str, Any]:

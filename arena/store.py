@@ -398,7 +398,7 @@ class Store:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         for game_id, series, record, attempts in batch:
             rows.append(game_row(game_id, series, record, attempts, now))
-            moves += [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status)
+            moves += [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status, m.clock)
                       for m in record.move_stats]
         if not rows:
             return

@@ -43,12 +43,12 @@ CREATE TABLE games (
     seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
     moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
     fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
-    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER);
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER, adjudication TEXT);
 CREATE INDEX games_series_hash ON games (series, moves_hash);
 CREATE TABLE moves (
     game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
     seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
-    evaluation REAL, status TEXT, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
+    evaluation REAL, status TEXT, clock REAL, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
 CREATE TABLE series (series INTEGER PRIMARY KEY, start TEXT NOT NULL);
 """
 #: The ``bots`` table's column of an engine's ``id name``, for stores created before it (``upgrade``).
@@ -60,7 +60,11 @@ SERIES_TABLE = "CREATE TABLE IF NOT EXISTS series (series INTEGER PRIMARY KEY, s
 #: Insert a series' start; the first one written stays.
 SERIES_INSERT = "INSERT OR IGNORE INTO series (series, start) VALUES (?, ?)"
 
-MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status")
+MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
+#: Columns added to a table since it was first written, for stores created before them (``upgrade``):
+#: table -> (column, type); ``moves.clock``: seconds left on the mover's game clock (``--tc``);
+#: ``games.adjudication``: the ``--adjudicate`` rule that ended the game (at its last ply).
+ADDED_COLUMNS = {"moves": (("clock", "REAL"),), "games": (("adjudication", "TEXT"),)}
 
 
 def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
@@ -74,6 +78,7 @@ def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finis
         ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
         fault_seat=record.fault_seat, fault_detail=record.fault_detail, plies=record.plies,
         seconds=float(record.seconds), attempts=attempts, finished=finished, moves_hash=moves_hash(moves),
+        adjudication=record.adjudication,
     )
 
 
@@ -144,7 +149,8 @@ def upgrade(conn: sqlite3.Connection, path: Path) -> None:
     """Bring a store written by an earlier arena up to this schema when a run opens it: the
     ``moves_hash`` column and index (``_add_hashes``), the ``series`` table, the ``bots``
     table's ``id_name`` column and version columns (``bot``, ``version``, ``digest``, ``code``:
-    ``NULL`` until the run gives its bots their first version). A report only reads, and falls back (``arena.reading``).
+    ``NULL`` until the run gives its bots their first version), and ``ADDED_COLUMNS``. A report
+    only reads, and falls back (``arena.reading``).
 
     Raises:
         ResultsError: the write failed (nothing changed).
@@ -162,6 +168,13 @@ def upgrade(conn: sqlite3.Connection, path: Path) -> None:
         with transaction(conn, path):
             for name, kind in missing:
                 conn.execute(f"ALTER TABLE bots ADD COLUMN {name} {kind}")
+    for table, added in ADDED_COLUMNS.items():
+        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if any(name not in have for name, _ in added):
+            with transaction(conn, path):
+                for name, kind in added:
+                    if name not in have:
+                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
 @contextlib.contextmanager

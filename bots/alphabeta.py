@@ -22,7 +22,8 @@
   root (faster wins first, slower losses first), 0 for a draw; other leaves are valued by the
   game's evaluator from ``bots.eval`` (0 when the game has none).
 - Limits: ``depth`` (plies), ``nodes`` (positions visited, leaves included) and ``time``
-  (seconds), the tighter of the bot's own and the runner's (``Limits.tighter``). Without a
+  (seconds), the tighter of the bot's own and the runner's (``Limits.tighter``); under a game
+  clock, the seat's share of it (``Limits.budgeted``). Without a
   time limit the search is deterministic.
 """
 
@@ -109,7 +110,7 @@ class AlphaBetaBot(Bot):
         start = time.perf_counter()
         if self.no_answer(state, start):
             return None
-        lim = self.own_limits().tighter(limits or Limits())
+        lim = self.move_limits(limits)
         max_depth = lim.plies(self.DEFAULT_DEPTH)
         self._deadline = lim.deadline(start)
         self._node_cap = lim.nodes if lim.nodes is not None else float("inf")

@@ -3,7 +3,9 @@
 Bots never see the runner or storage. A bot's spec parameters are declared in ``PARAMS``
 (``arena.games.Param``); the limits a bot gets per move come from the tournament
 (``--move-time``, ``--move-nodes``) and are combined with the bot's own (``depth=3``...) by
-``Limits.tighter``: the stricter of each wins.
+``Limits.tighter``: the stricter of each wins. Under a game clock (``--tc``) ``Limits.clock``
+holds every seat's clock, and ``Limits.budgeted(seat)`` folds the seat's share of it into
+``time`` (``bots.clock.Clock.budget``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 from arena.games import Dynamics, Game, Param, State
 from arena.errors import ConfigError
 from arena.games.protocol import coerce_params
+from bots.clock import Clock
 
 
 #: seconds of a move's time a search leaves unused (``Limits.deadline``)
@@ -35,17 +38,30 @@ class Limits:
         time: seconds of thinking for this move.
         nodes: nodes (positions visited, or playouts for MCTS) for this move.
         depth: plies of full-width search.
+        clock: every seat's game clock at this move (``--tc``; ``bots.clock.Clock``), or
+            ``None`` when the game has no clock. A move that takes longer than the seat's
+            remaining time (plus ``--time-margin``) loses by ``timeout``.
     """
 
     time: float | None = None
     nodes: int | None = None
     depth: int | None = None
+    clock: Clock | None = None
 
     def tighter(self, other: Limits) -> Limits:
-        """Each limit the smaller of the two (``None`` = unlimited)."""
+        """Each limit the smaller of the two (``None`` = unlimited); the clock of either (``other``'s first)."""
         def pick(a, b):
             return b if a is None else a if b is None else min(a, b)
-        return Limits(*(pick(getattr(self, f.name), getattr(other, f.name)) for f in fields(self)))
+        return Limits(pick(self.time, other.time), pick(self.nodes, other.nodes), pick(self.depth, other.depth),
+                      other.clock or self.clock)
+
+    def budgeted(self, seat: int) -> Limits:
+        """These limits with ``time`` the smaller of itself and ``seat``'s budget on the clock
+        (``Clock.budget``: seconds); unchanged without a clock or for a seat without one."""
+        budget = None if self.clock is None else self.clock.budget(seat)
+        if budget is None:
+            return self
+        return Limits(budget if self.time is None else min(self.time, budget), self.nodes, self.depth, self.clock)
 
     def plies(self, default: int) -> int:
         """The deepest iteration of a search, plies: ``depth`` (``MAX_DEPTH`` at most, also
@@ -228,6 +244,11 @@ class Bot:
             nodes=self.options.get("nodes"),
             depth=self.options.get("depth"),
         )
+
+    def move_limits(self, limits: Limits | None) -> Limits:
+        """The limits of this move: the spec's (``own_limits``) and the arena's, the stricter of
+        each, with this seat's share of its game clock as the time (``Limits.budgeted``)."""
+        return self.own_limits().tighter(limits or Limits()).budgeted(self.seat)
 
     def no_answer(self, state: State, start: float) -> bool:
         """True at a node where a sequential-game bot has no answer (simultaneous or finished);

@@ -105,7 +105,8 @@ class MCTSBot(Bot):
         start = time.perf_counter()
         if self.no_answer(state, start):
             return None
-        lim = Limits(time=self.options["time"], nodes=self.options["playouts"]).tighter(limits or Limits())
+        own = Limits(time=self.options["time"], nodes=self.options["playouts"])
+        lim = own.tighter(limits or Limits()).budgeted(self.seat)  # under a clock: this seat's share
         budget = lim.nodes if lim.nodes is not None else (None if lim.time is not None else self.DEFAULT_PLAYOUTS)
         deadline = lim.deadline(start)
         root = _Node(state, None, self._n, self.rng)

@@ -132,7 +132,7 @@ class _Search(Bot):
         self.last_stats = SearchStats(0, 0, 0.0, None)
         if state.to_move < 0 or not moves:
             return None
-        lim = self.own_limits().tighter(limits or Limits())
+        lim = self.move_limits(limits)
         depth_cap = lim.plies(DEFAULT_DEPTH)
         self.root, self.nodes, self.max_nodes = state.to_move, 0, lim.nodes
         self.deadline = lim.deadline(start)

@@ -1,7 +1,8 @@
 """Bot specs and the bot registry (``docs/arena.md`` "Contracts / Python API").
 
-A spec is ``[LABEL=]KIND[:key=value,...]``; KIND is a registered name (built in, given to
-``register``, or from the ``arena.bots`` entry points), a dotted import path
+A spec is ``[LABEL=]KIND[:key=value,...]`` (the options ``tc=`` and ``restart=`` are the
+arena's: the bot's own game clock, ``BotSpec.tc``, and ``BotSpec.restart``); KIND is a
+registered name (built in, given to ``register``, or from the ``arena.bots`` entry points), a dotted import path
 ``package.module.ClassName``, a file path ``path/to/file.py#ClassName``, or
 ``PREFIX:ARGUMENT`` for a registered prefix kind: ``register(PREFIX, factory, prefix=True)`` or
 the ``arena.bot_prefixes`` entry points, where ``factory(ARGUMENT)`` returns the class.
@@ -27,15 +28,22 @@ import importlib.util
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError, BotSpecError
+from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import Game
 from bots.base import refusal
+from bots.clock import check_tc
+
+#: the spec options that are the arena's, not the bot's: the bot's own game clock (time odds),
+#: and a new engine process for every game
+TC_OPTION, RESTART_OPTION = "tc", "restart"
+#: the values of an on/off spec option
+SWITCH = {"on": True, "off": False, "true": True, "false": False, "1": True, "0": False}
 
 #: Built-in bots: kind -> "module:Class" (imported lazily).
 _BUILTIN: dict[str, str] = {
@@ -73,14 +81,20 @@ class BotSpec:
     Attributes:
         label: the bot's name in a tournament (default: the spec without label).
         kind: registered name, dotted path or ``file.py#Class``.
-        options: ``key -> value`` strings, in the order given.
+        options: ``key -> value`` strings, in the order given (the bot's own: ``tc`` is not one).
         text: the spec as written.
+        tc: the bot's own game clock, ``tc=`` in the spec (``bots.clock.TimeControl`` text:
+            time odds, it replaces ``--tc`` for this bot), or ``None``.
+        restart: ``restart=on`` in the spec: an engine (``exec:``, or a Python bot under
+            ``--isolation process``) gets a new process for every game.
     """
 
     label: str
     kind: str
     options: dict[str, str] = field(default_factory=dict)
     text: str = ""
+    tc: str | None = None
+    restart: bool = False
 
 
 def register(kind: str, target: type | str | Callable[[str], type], *, prefix: bool = False) -> None:
@@ -204,7 +218,16 @@ def parse_spec(text: str) -> BotSpec:
             options[key.strip()] = value.strip()
     if not label:
         label = kind if not options else f"{kind}:{','.join(f'{k}={v}' for k, v in options.items())}"
-    return BotSpec(label=label, kind=kind, options=options, text=raw)
+    tc = options.pop(TC_OPTION, None)
+    if tc is not None:
+        try:
+            tc = check_tc(tc)
+        except ConfigError as exc:
+            raise BotSpecError(f"bot spec {raw!r}: {exc}") from None
+    restart = options.pop(RESTART_OPTION, "off").lower()
+    if restart not in SWITCH:
+        raise BotSpecError(f"bot spec {raw!r}: bad restart={restart!r}; accepted: {', '.join(SWITCH)}")
+    return BotSpec(label=label, kind=kind, options=options, text=raw, tc=tc, restart=SWITCH[restart])
 
 
 def _argument_and_options(text: str) -> tuple[str, str, str]:
@@ -344,6 +367,14 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
     return bot
 
 
+def with_each(spec: BotSpec, cls: type, each: dict[str, str] | None) -> BotSpec:
+    """``spec`` with the options of ``each`` (``--each key=value``) that ``cls`` declares in its
+    ``PARAMS`` and the spec does not set itself (the spec's own value wins)."""
+    declared = getattr(cls, "PARAMS", None) or {}
+    extra = {k: v for k, v in (each or {}).items() if k in declared and k not in spec.options}
+    return replace(spec, options={**extra, **spec.options}) if extra else spec
+
+
 def assign_labels(specs: list[str]) -> list[BotSpec]:
     """Parse a tournament's specs and make labels unique: a repeat gets ``-2``, ``-3``...
 
@@ -360,7 +391,7 @@ def assign_labels(specs: list[str]) -> list[BotSpec]:
     for p in parsed:
         n = seen.get(p.label, 0) + 1
         seen[p.label] = n
-        out.append(p if n == 1 else BotSpec(f"{p.label}-{n}", p.kind, p.options, p.text))
+        out.append(p if n == 1 else replace(p, label=f"{p.label}-{n}"))
     taken = [p.label for p in out]
     if len(set(taken)) != len(taken):
         raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")

@@ -38,7 +38,7 @@ LAYERS: list[tuple[int, str, tuple[str, ...]]] = [
     (4, "openings", ("arena.openings",)),
     (4, "watch", ("arena.watch",)),
     (5, "results", ("arena.reading", "arena.writing", "arena.store", "arena.store_files", "arena.aggregates",
-                    "arena.ratings", "arena.rating_state")),
+                    "arena.ratings", "arena.rating_state", "arena.standings")),
     (6, "tournament", ("arena.tournament",)),
     (6, "reports", ("arena.reports",)),
     (7, "bench", ("arena.bench",)),

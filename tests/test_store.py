@@ -43,7 +43,7 @@ def test_loaders_layout(tmp_path):
     assert games.opening_plies.eq(2).all() and (games.plies >= 2).all()
     moves = load_moves(s.path)
     assert list(moves.columns) == ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth",
-                                   "evaluation", "status"]
+                                   "evaluation", "status", "clock"]
     first = moves[moves.game_id == 1]
     assert first.ply.tolist() == list(range(games.plies[0]))
     assert first.seat.tolist()[:2] == [-1, -1] and first.label.iloc[:2].isna().all()
@@ -137,7 +137,7 @@ def test_full_disk_stops_the_run_keeping_whole_games(tmp_path, monkeypatch):
     (["run", "--game", "nim", "--bot", "random", "--bot", "tests/fixtures/broken_bots.py#BadInit"], "constructor bug"),
     (["run", "--game", "nim", "-p", "pile=-4"], "pile"),
     (["run", "--game", "nim", "-p", "pile"], "key=value"),
-    (["run", "--game", "nim", "--format", "swiss"], "accepted: round-robin, gauntlet"),
+    (["run", "--game", "nim", "--format", "league"], "accepted: round-robin, gauntlet, knockout, swiss"),
     (["run", "--game", "nim", "--seat-rotation", "twice"], "accepted: cyclic, all"),
     (["run", "--game", "nim", "--bot", "random", "--name", "../x"], "bad tournament name"),
     (["run", "--game", "nim", "--bot", "random"], "--fill"),

@@ -48,9 +48,9 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def _recorder(seen: list[tuple[int, Any]]) -> Callable[[int, Any], None]:
+def _recorder(seen: list[tuple[int, Any]]) -> Callable[[int, Any, Any], None]:
     """An ``on_move`` callback appending ``(seat, state)`` to ``seen``."""
-    return lambda seat, state: seen.append((seat, state))
+    return lambda seat, state, allowed: seen.append((seat, state))
 
 
 def _settings(game, task) -> GameSettings:

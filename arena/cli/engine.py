@@ -1,16 +1,53 @@
 """``arena engine SPEC``: serve a bot over the engine protocol on stdin/stdout
-(``docs/engine-protocol.md``), so another program (a GUI, a script, another arena) can drive it."""
+(``docs/engine-protocol.md``), so another program (a GUI, a script, another arena) can drive it;
+``arena engine check SPEC [--game G]``: the protocol's compliance test of an engine
+(``arena.engine.compliance``), one line per check, exit 0 only if none fails."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 import typer
 
+from arena.cli.console import make_console
+from arena.errors import ConfigError
 
-def engine(spec: str = typer.Argument(
-        ..., help="bot spec [LABEL=]KIND[:key=value,...] (built-in, package.module.Class or file.py#Class)")) -> None:
-    """Serve one bot over the engine protocol until `quit` or end of input."""
-    from arena.engine.server import main
-    raise typer.Exit(main(spec))
+
+def engine(
+    spec: str = typer.Argument(
+        ..., help="bot spec [LABEL=]KIND[:key=value,...] (built-in, package.module.Class or file.py#Class) to serve; "
+                  "or 'check' followed by the SPEC of an engine to test (exec:COMMAND, or a Python bot served as one)"),
+    target: Optional[str] = typer.Argument(None, metavar="[SPEC]", help="with check: the engine to test"),
+    game: str = typer.Option("interaction", "--game", help="with check: the (sequential) game its positions come from"),
+    timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS",
+                                  help="with check: seconds for aepok and each readyok (default 10)"),
+) -> None:
+    """Serve one bot over the engine protocol until `quit` or end of input; `arena engine check SPEC`
+    tests an engine's compliance with the protocol (pass/fail per check)."""
+    if spec != "check":
+        if target is not None:
+            raise ConfigError(f"unexpected argument {target!r}: serve one SPEC (arena engine SPEC), or test one "
+                              "(arena engine check SPEC)")
+        from arena.engine.server import main
+        raise typer.Exit(main(spec))
+    if target is None:
+        raise ConfigError("arena engine check needs the SPEC of the engine to test, e.g. "
+                          "arena engine check exec:./my_engine")
+    if not 0 < timeout <= 600:
+        raise ConfigError(f"bad --timeout {timeout:g}; accepted: seconds above 0, at most 600")
+    from arena.engine.compliance import Check, check_engine
+
+    console = make_console()
+    marks = {"pass": "[green]PASS[/]", "fail": "[red]FAIL[/]", "skip": "[yellow]SKIP[/]"}
+    def show(check: Check) -> None:
+        console.print(f"{marks[check.status]}  {check.name:<18} ", end="", highlight=False)
+        console.print(check.detail, markup=False, highlight=False)
+
+    results = check_engine(target, game, timeout, show)
+    failed = [c.name for c in results if c.status == "fail"]
+    console.print(f"{len(results) - len(failed)} of {len(results)} checks passed or skipped"
+                  + (f"; failed: {', '.join(failed)}" if failed else ""), highlight=False)
+    raise typer.Exit(1 if failed else 0)
 
 
 def register(app: typer.Typer) -> None:

@@ -16,8 +16,8 @@ def replay(
     """Print a stored game move by move, with the game's diagram after each ply."""
     import arena.games
     from arena.games import CHANCE, SIMULTANEOUS
-    from arena.reports.replay import round_answers
-    from arena.store import load_game, load_series_start, load_tournament  # pandas: imported on use
+    from arena.reports.replay import round_answers, timing_notes
+    from arena.store import load_game, load_moves, load_series_start, load_tournament  # pandas: imported on use
     from arena.store_files import resolve
 
     try:
@@ -28,6 +28,7 @@ def replay(
     path = resolve(name, results)
     info = load_tournament(path)
     row = load_game(path, number)
+    timing = timing_notes(load_moves(path, number))  # ply -> time used (and the clock left)
     game = arena.games.make(info["game"], **info["params"])
     console = make_console()
     seats = row["seats"]
@@ -39,7 +40,8 @@ def replay(
     for ply, text in enumerate(row["moves"]):
         who = "opening" if ply < row["opening_plies"] else "round" if state.to_move == SIMULTANEOUS else (
             "chance" if state.to_move == CHANCE else f"seat {state.to_move} {seats[state.to_move]}")
-        console.print(f"\n[bold]ply {ply}[/] {who}: {text}")
+        took = f" ({timing[ply]})" if ply in timing else ""
+        console.print(f"\n[bold]ply {ply}[/] {who}: {text}{took}", highlight=False)
         try:
             move = round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)
             state = state.play(move)

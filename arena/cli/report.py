@@ -34,6 +34,10 @@ def report(
              "versions, NAME@N for one; default: every stored game)."),
     anchor: Optional[str] = typer.Option(
         None, "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)"),
+    no_adjudicated: bool = typer.Option(
+        False, "--no-adjudicated",
+        help="leave the games ended by --adjudicate (adjudicated, adjudicated_draw) out of the first-move table "
+             "(default: every game)"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
@@ -57,6 +61,7 @@ def report(
         raise ConfigError("--bots needs at least one bot label, e.g. --bots me,greedy")
     pinned = parse_anchor(anchor)
     data = load(path, bots=field, anchor=pinned)
+    data.no_adjudicated = no_adjudicated
     if games is not None and not json_out:  # a bad selection stops before anything is printed or written
         from arena.reports.html import check_stored, parse_game_ids
 

@@ -1,4 +1,4 @@
-"""``arena run``: play a tournament (round-robin or gauntlet), store it, print the report.
+"""``arena run``: play a tournament (round-robin, gauntlet, knockout or Swiss), store it, print the report.
 
 With no options: a round-robin on Interaction between built-in bots of different strength.
 Settings also come from ``--config FILE.toml`` (same keys; options given here override).
@@ -29,7 +29,13 @@ def run(
              "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction; "
              "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play it)"),
     format: Optional[str] = typer.Option(
-        None, "--format", help="round-robin | gauntlet (first --bot is the challenger); default round-robin"),
+        None, "--format",
+        help="round-robin | gauntlet (first --bot is the challenger) | knockout (seeded bracket in --bot order) | "
+             "swiss (paired by score each round); default round-robin"),
+    rounds: Optional[str] = typer.Option(
+        None, "--rounds", metavar="N", help="rounds of --format swiss (default: log2 of the field, rounded up)"),
+    seeds: Optional[str] = typer.Option(
+        None, "--seeds", metavar="N", help="--format gauntlet: the first N bots each meet every other (default 1)"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="N",
         help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet "
@@ -48,11 +54,20 @@ def run(
         None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the bots' own limits)"),
     move_nodes: Optional[str] = typer.Option(
         None, "--move-nodes", metavar="NODES", help="nodes per move (default: none)"),
+    tc: Optional[str] = typer.Option(
+        None, "--tc", metavar="MOVES/BASE+INC",
+        help="game clock per seat, seconds: MOVES/BASE+INC (BASE again every MOVES own moves), BASE+INC or inf; "
+             "a spec's tc= gives one bot its own (default: none, per-move limits only)"),
+    adjudicate: Optional[list[str]] = typer.Option(
+        None, "--adjudicate", metavar="RULE",
+        help="end decided games early from the bots' reported scores (repeatable): resign=MOVES:SCORE[:twosided], "
+             "draw=AFTER:MOVES:SCORE, max-plies=N (default: none, every game to its end)"),
     game_time: Optional[str] = typer.Option(
         None, "--game-time", metavar="SECONDS",
         help="hard wall-clock seconds per game (default 600, or 500 × (move time + margin) when larger)"),
     time_margin: Optional[str] = typer.Option(
-        None, "--time-margin", metavar="SECONDS", help="seconds a move may overrun --move-time (default 0.5)"),
+        None, "--time-margin", metavar="SECONDS",
+        help="seconds a move may overrun --move-time, and a clock go below 0 (default 0.5)"),
     memory_limit: Optional[str] = typer.Option(
         None, "--memory-limit", metavar="MIB",
         help="MiB the bots may add to each worker; past it a bot loses by 'memory' (default: half the physical "
@@ -93,6 +108,13 @@ def run(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
              "engine` process)"),
+    each: Optional[list[str]] = typer.Option(
+        None, "--each", metavar="KEY=VALUE",
+        help="an option for every engine (setoption) and every Python bot that declares it (repeatable; a spec's "
+             "own value wins; default: none)"),
+    trace_engines: bool = typer.Option(
+        False, "--trace-engines",
+        help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
         help="no progress bar and no tables: one summary line saying where the results and the reports are "
@@ -114,7 +136,8 @@ def run(
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
-                 until_ranked=until_ranked)
+                 until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
+                 each=each or None, trace_engines=trace_engines or None)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
@@ -143,7 +166,7 @@ def run(
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
-    from arena.reports.output import print_summary, write_files
+    from arena.reports.output import print_summary, print_termination_summary, write_files
     from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
 
     data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
@@ -157,6 +180,7 @@ def run(
     for text in (line, *extra):
         console.print(text)
     print_summary(data, console)
+    print_termination_summary(data, console)
     console.print(f"full report: arena report {summary.name}"
                   + (f" (written to {report} and CSV files beside it)" if report else ""))
     console.print(f"HTML report (plots, replays): {page}")

@@ -104,16 +104,24 @@ class EngineBot:
         startup_timeout: seconds for ``aepok`` / ``readyok``.
         sandbox: an ``arena.engine.sandbox.Sandbox`` (isolated Python bots) or ``None``.
         check_options: refuse options the engine did not declare (``BotSpecError``).
+        each: options sent only when the engine declares them (``--each`` for an isolated
+            Python bot; ``options`` wins over them).
+
+    Attributes:
+        restart: start a new process for every game (``restart=on`` in the spec) instead of
+            keeping it across the games of a worker.
     """
 
     name = "exec"
 
     def __init__(self, command: list[str], options: dict[str, str] | None = None,
-                 startup_timeout: float = STARTUP_TIMEOUT, sandbox: Any = None, check_options: bool = True) -> None:
+                 startup_timeout: float = STARTUP_TIMEOUT, sandbox: Any = None, check_options: bool = True,
+                 each: dict[str, str] | None = None) -> None:
         if not command:
             raise BotSpecError("engine command is empty; expected an executable and its arguments")
         self.command, self.options = list(command), dict(options or {})
         self.startup_timeout, self.sandbox, self.check_options = float(startup_timeout), sandbox, check_options
+        self.each, self.restart = dict(each or {}), False
         self.label = os.path.basename(self.command[0])
         self.last_stats = SearchStats()
         self.game: Game | None = None
@@ -149,7 +157,7 @@ class EngineBot:
             command = self.sandbox.command(self.command, cell)
             engine = EngineProcess(command, self.label, self.startup_timeout, self.sandbox.preexec(cell, command),
                                    cell.workdir, release=cell.release)
-        engine.start(self.options, self.check_options)
+        engine.start(self.options, self.check_options, self.each)
         return engine
 
     def probe(self) -> dict[str, str]:
@@ -193,6 +201,9 @@ class EngineBot:
         self.game, self.seat, self.seed, self.fault = game, seat, seed, None
         key = self._key(seat)
         self.engine = _RUNNING.pop(key, None)  # put back last: the one used most recently
+        if self.restart and self.engine is not None:  # restart=on: a new process for every game
+            self.engine.quit()
+            self.engine = None
         try:
             if self.engine is None or not self.engine.alive:
                 self._drop()
@@ -235,15 +246,16 @@ class EngineBot:
         limits = limits or NO_LIMITS
         start = time.perf_counter()
         puzzle = getattr(state, "puzzle", None) if simultaneous else None
-        if self._go[0] is not limits:  # the referee passes a seat the same limits at every move
-            self._go = (limits, Go(limits.time, limits.nodes, limits.depth).line())
+        if self._go[0] is not limits:  # the referee passes a seat the same limits at every move (clockless)
+            self._go = (limits, Go.of(limits, self.seat, self.engine.handshake.version).line())
         if simultaneous:
             legal: list[str] = []
             message = f"position {puzzle if puzzle is not None else state.to_text()}\n{self._go[1]}\n"
         else:
             legal = list(map(str, state.legal_moves()))
             message = f"position {state.to_text()}\nlegal {' '.join(legal)}\n{self._go[1]}\n"
-        deadline = None if limits.time is None else time.monotonic() + limits.time + max(MIN_GRACE, limits.time)
+        allowed = _allowed(limits, self.seat)
+        deadline = None if allowed is None else time.monotonic() + allowed + max(MIN_GRACE, allowed)
         info = NO_INFO
         try:
             self.engine.write(message)
@@ -252,7 +264,7 @@ class EngineBot:
                 if line is None:
                     self._drop()
                     raise BotFault("timeout", f"no bestmove within {time.perf_counter() - start:.2f}s "
-                                              f"(go movetime {limits.time:g}s); engine killed")
+                                              f"({self._go[1]}); engine killed")
                 if line.startswith("bestmove"):
                     break
                 if line.startswith("info"):
@@ -323,6 +335,15 @@ class EngineBot:
         return f"EngineBot({self.command!r}, options={self.options!r})"
 
 
+def _allowed(limits: Limits, seat: int) -> float | None:
+    """Seconds a move may take before it has lost on time (the referee's margin aside): the
+    move time, or what is left on the seat's game clock, the smaller; ``None``: untimed."""
+    left = None if limits.clock is None or not 0 <= seat < len(limits.clock.remaining) else \
+        limits.clock.remaining[seat]
+    times = [t for t in (limits.time, left) if t is not None]
+    return min(times) if times else None
+
+
 def _plain(params: dict) -> dict:
     """Game parameters as JSON values (tuples as lists, other objects as text)."""
     return {k: v if isinstance(v, (int, float, str, bool, type(None), list)) else
@@ -330,8 +351,9 @@ def _plain(params: dict) -> dict:
 
 
 #: options of an ``exec:`` spec that are the arena's, never sent as ``setoption``:
-#: ``startup_timeout`` (seconds); ``_isolation``/``_memory_limit`` (set by ``--isolation process``)
-ARENA_OPTIONS = ("startup_timeout", "_isolation", "_memory_limit")
+#: ``startup_timeout`` (seconds); ``_isolation``/``_memory_limit`` (set by ``--isolation process``);
+#: ``_each`` (``--each`` for an isolated Python bot: ``key=value;...``, sent when declared)
+ARENA_OPTIONS = ("startup_timeout", "_isolation", "_memory_limit", "_each")
 _CLASSES: dict[str, type] = {}
 
 
@@ -361,7 +383,8 @@ def engine_class(command: str) -> type:
             raise BotSpecError(f"engine {command!r}: bad startup_timeout: {exc}") from None
         if not startup > 0:
             raise BotSpecError(f"engine {command!r}: startup_timeout must be > 0 seconds, got {startup}")
-        EngineBot.__init__(self, argv, options, startup, sandbox)
+        each = dict(item.split("=", 1) for item in options.pop("_each", "").split(";") if "=" in item)
+        EngineBot.__init__(self, argv, options, startup, sandbox, each=each)
 
     cls = share_state(type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."}))
     _CLASSES[command] = cls

@@ -38,6 +38,20 @@ from arena.engine.stderr import start_drain
 from arena.errors import BotSpecError
 
 log = logging.getLogger("arena.worker.engine")
+#: the protocol trace (``--trace-engines``): every line both ways, ``LABEL > line`` (to the
+#: engine) and ``LABEL < line`` (from it), each a record with its time
+trace = logging.getLogger("arena.worker.engine.trace")
+#: whether lines are traced (``set_trace``; ``--trace-engines``)
+TRACE = False
+#: characters of a traced line kept (a long line is cut)
+TRACE_LINE = 2000
+
+
+def set_trace(on: bool) -> None:
+    """Trace every protocol line both ways on the ``arena.worker.engine.trace`` logger (the
+    tournament log: ``arena run --trace-engines``), or stop."""
+    global TRACE
+    TRACE = bool(on)
 #: bytes of one line from an engine's standard output at most (``LineTooLong`` beyond)
 MAX_LINE_BYTES = 2**20
 #: seconds between checks of the engine's exit status where there is no pidfd to poll
@@ -128,14 +142,11 @@ class EngineProcess:
         self.last_info_string: str | None = None
 
     # life cycle ---------------------------------------------------------------------------
-    def start(self, options: dict[str, str], check_options: bool = True) -> None:
-        """Spawn, handshake (``aep 1`` .. ``aepok``), send ``options`` as ``setoption``,
-        ``isready`` .. ``readyok``.
+    def spawn(self) -> None:
+        """Start the process (its standard error drained to the log); no message is sent.
 
         Raises:
-            StartError: cannot execute, no ``aepok``/``readyok`` in time, exited, or wrote a
-                line over ``MAX_LINE_BYTES``.
-            BotSpecError: an option the engine did not declare (when ``check_options``).
+            StartError: the command cannot be executed.
         """
         try:
             proc = self.proc = subprocess.Popen(
@@ -152,18 +163,37 @@ class EngineProcess:
         if self.pidfd >= 0:
             self.poll.register(self.pidfd, select.POLLIN)
         start_drain(proc.stderr.fileno(), self.label)
+
+    def start(self, options: dict[str, str], check_options: bool = True,
+              declared_only: dict[str, str] | None = None) -> None:
+        """Spawn, handshake (``aep 2`` .. ``aepok [VERSION]``), send ``options`` as ``setoption``
+        (and those of ``declared_only`` that the engine declared, unless ``options`` names them:
+        ``--each`` for an isolated Python bot), ``isready`` .. ``readyok``.
+
+        Raises:
+            StartError: cannot execute, no ``aepok``/``readyok`` in time, exited, or wrote a
+                line over ``MAX_LINE_BYTES``.
+            BotSpecError: an option the engine did not declare (when ``check_options``).
+        """
+        self.spawn()
         deadline = time.monotonic() + self.startup_timeout
         try:
             self.send(f"aep {VERSION}")
+            asked = VERSION
             while True:
                 line = self.read_line(deadline)
                 if line is None:
                     raise StartError(f"no aepok within {self.startup_timeout:g}s of start-up")
-                if line.strip() == "aepok":
+                if self.handshake.done(line):  # ``aepok`` or ``aepok 2``: the version it speaks
                     break
+                if asked > 1 and line.startswith("info string error") and "version" in line:
+                    asked = 1  # an engine that refuses ``aep 2`` (an arena engine of version 1): ask for 1
+                    self.send("aep 1")
+                    continue
                 self.handshake.read(line)
             declared = self.handshake.options
-            for name, value in options.items():
+            extra = {k: v for k, v in (declared_only or {}).items() if k in declared and k not in options}
+            for name, value in {**extra, **options}.items():
                 if check_options and name not in declared:
                     accepted = ", ".join(declared) or "none"
                     raise BotSpecError(f"engine {self.label!r} ({command_text(self.command)}): unknown option "
@@ -285,6 +315,9 @@ class EngineProcess:
             EngineClosed: its standard input is closed (it exited).
         """
         data = text.encode()
+        if TRACE:
+            for line in text.splitlines():
+                trace.info("%s > %s", self.label, line)
         try:
             written = os.write(self.stdin, data)
             while written < len(data):
@@ -317,7 +350,10 @@ class EngineProcess:
             buffer += chunk
         line = bytes(buffer[:end])
         del buffer[:end + 1]
-        return line.decode("utf-8", "replace").rstrip("\r")
+        text = line.decode("utf-8", "replace").rstrip("\r")
+        if TRACE:
+            trace.info("%s < %s", self.label, text[:TRACE_LINE])
+        return text
 
     def _readable(self, deadline: float | None) -> bool:
         """Wait until standard output can be read (``True``) or ``deadline`` passes (``False``).

@@ -34,7 +34,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from typing import Any
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from arena import reaper
@@ -316,10 +316,12 @@ def limit_address_space(mib: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None) -> dict[str, BotSpec]:
+def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None,
+            each: dict[str, str] | None = None) -> dict[str, BotSpec]:
     """The specs a worker plays: with ``isolation`` ``Isolation.PROCESS`` (or its string), every
     Python bot replaced by an engine spec running it sandboxed (``exec:`` bots are external
-    already); labels kept."""
+    already); labels kept. ``each`` (``--each``): sent to an isolated bot's engine for the options
+    it declares (``_each``)."""
     if isolation != Isolation.PROCESS:
         return specs
     out = {}
@@ -330,8 +332,11 @@ def isolate(specs: dict[str, BotSpec], isolation: str, memory_limit: int | None)
         options = {"_isolation": "process"}
         if memory_limit is not None:
             options["_memory_limit"] = str(int(memory_limit))
+        if each:
+            options["_each"] = ";".join(f"{k}={v}" for k, v in each.items())
         spec = _absolute(spec)  # the engine runs in a private directory: a relative file is lost there
-        out[label] = BotSpec(label, "exec:" + shlex.join(engine_command(spec, memory_limit)), options, spec.text)
+        out[label] = replace(spec, label=label, kind="exec:" + shlex.join(engine_command(spec, memory_limit)),
+                             options=options)
     return out
 
 
@@ -341,7 +346,7 @@ def _absolute(spec: BotSpec) -> BotSpec:
     path, sep, cls = spec.kind.partition("#")
     if not sep or not path.endswith(".py"):
         return spec
-    return BotSpec(spec.label, os.path.abspath(path) + sep + cls, spec.options, spec.text)
+    return replace(spec, kind=os.path.abspath(path) + sep + cls)
 
 
 def check_isolated(specs: dict[str, BotSpec], isolated: dict[str, BotSpec], game: Any) -> None:

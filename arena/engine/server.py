@@ -94,7 +94,8 @@ class Server:
         self.game: Game | None = None
         self.bot: Any = None
         self.state: State | None = None
-        self._limits: dict[str, Limits] = {}
+        self._limits: dict[tuple[str, int], Limits] = {}
+        self.seat_index = 0  # the bot's 0-based seat (``seat K SEED``)
         self._info: tuple[tuple, str] = ((), "")  # the last figures and their info line
 
     def _params(self) -> dict:
@@ -106,17 +107,20 @@ class Server:
         self.out.flush()
 
     # messages -----------------------------------------------------------------------------
-    def hello(self) -> None:
+    def hello(self, version: int) -> None:
         self.say(f"id name {self.spec.label}", "id author arena")
         for name, param in (getattr(self.cls, "PARAMS", None) or {}).items():
             # the served spec's value is the default the engine declares (module docstring)
             self.say(P.format_option(name, param.type, self.options.get(name, param.default)))
-        self.say("aepok")
+        self.say("aepok" if version < 2 else f"aepok {version}")
 
     def aep(self, rest: str) -> None:
-        if rest.strip() != str(P.VERSION):
-            raise ProtocolError(f"unsupported protocol version {rest.strip()!r}; accepted: aep {P.VERSION}")
-        self.hello()
+        """``aep N``: answered in version N (1, or 2: ``aepok 2``, the game clocks of ``go`` read)."""
+        accepted = tuple(map(str, P.VERSIONS))
+        if rest.strip() not in accepted:
+            raise ProtocolError(f"unsupported protocol version {rest.strip()!r}; accepted: "
+                                f"{', '.join('aep ' + v for v in accepted)}")
+        self.hello(int(rest))
 
     def setoption(self, rest: str) -> None:
         """``setoption name N value V``: checked against the bot's ``PARAMS`` when known.
@@ -222,18 +226,19 @@ class Server:
         seat, seed = int(words[0]), int(words[1])
         if not 0 <= seat < self.game.num_players:
             raise ProtocolError(f"bad seat {seat}; accepted: 0 to {self.game.num_players - 1} in {self.game.name}")
+        self.seat_index = seat
         if hasattr(self.bot, "reset"):
             self.bot.reset(self.game, seat, seed)
 
     def limits(self, line: str) -> Limits:
         """The limits of a ``go`` line, read once per distinct line (an arena sends the same
-        one at every move of a series)."""
-        limits = self._limits.get(line)
+        one at every move of a series without a clock); a clock's ``movestogo`` is the seat's."""
+        key = (line, self.seat_index)
+        limits = self._limits.get(key)
         if limits is None:
             if len(self._limits) >= 64:
                 self._limits.clear()
-            go = P.parse_go(line)
-            limits = self._limits[line] = Limits(go.time, go.nodes, go.depth)
+            limits = self._limits[key] = P.parse_go(line).limits(self.seat_index)
         return limits
 
     def go(self, line: str) -> None:

@@ -15,7 +15,8 @@ and termination, and produces a typed ``GameRecord``.
   (``exit``, ``memory``, ``exception`` in ``reset``) — what the tournament worker and
   ``arena play`` call (through ``arena.supervisor``);
 - ``private``: the copies of the state and game each bot is handed (``Private``);
-- ``check``: ``referee_check``, the runner's replay of a record before it is stored.
+- ``check``: ``referee_check``, the runner's replay of a record before it is stored;
+- ``clock``: the game clocks of ``--tc``; ``adjudicate``: the rules of ``--adjudicate``.
 
 OS mechanics (memory cap, parent-death signal, output isolation) live in ``arena.os_guard``.
 """
@@ -24,15 +25,16 @@ from arena.referee.check import Checked, referee_check, round_answers
 from arena.referee.guarded import ply_text, referee_game
 from arena.referee.play import exception_text, last_frame, play_game, play_round, random_opening
 from arena.referee.private import Private
-from arena.referee.records import (FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message, MoveRecord, Ply,
-                                   Termination, fault_record, forfeit, from_wire, message_from_wire, message_to_wire,
-                                   ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
+from arena.referee.adjudicate import Adjudication
+from arena.referee.records import (ADJUDICATIONS, FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message,
+                                   MoveRecord, Ply, Termination, fault_record, forfeit, from_wire, message_from_wire,
+                                   message_to_wire, ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
 from arena.referee.seeds import SEEDING, SEEDINGS, ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 
 __all__ = [
-    "FAULTS", "NO_HOOKS", "RECORD_VERSION", "SEEDING", "SEEDINGS", "BotFault", "ChanceDraws", "Checked", "GameEnded",
-    "GameHooks",
+    "ADJUDICATIONS", "Adjudication", "FAULTS", "NO_HOOKS", "RECORD_VERSION", "SEEDING", "SEEDINGS", "BotFault",
+    "ChanceDraws", "Checked", "GameEnded", "GameHooks",
     "GameRecord", "GameSettings", "Message", "MoveRecord", "Ply", "Private", "Termination", "bot_seeds",
     "derive_seed", "exception_text", "fault_record", "forfeit", "from_wire", "last_frame", "message_from_wire",
     "message_to_wire", "play_game", "play_round", "ply_from_wire", "ply_text", "ply_to_wire", "random_opening",

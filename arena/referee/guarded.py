@@ -42,11 +42,11 @@ def referee_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHook
     moves: list[str] = []
     stats: list[MoveRecord] = []
 
-    def moving(s: int, state: State) -> None:
+    def moving(s: int, state: State, allowed: float | None) -> None:
         nonlocal seat
         seat = s
         if hooks.on_move:
-            hooks.on_move(s, state)
+            hooks.on_move(s, state, allowed)
 
     def resetting(s: int) -> None:
         nonlocal seat

@@ -12,8 +12,9 @@ Faults (``docs/arena.md`` "Contracts / Faults"): a bot whose ``choose`` raises
 (``exception``), returns an illegal move (``illegal_move``), returns something that is not a
 move (``bad_move``) or overruns ``limits.time + time_margin`` (``timeout``) loses the game: it
 ranks last, the others share first place. At a simultaneous node (Ricochet) such an answer is
-void for that round only. Hangs and crashes of the whole process are the caller's business
-(``arena.tournament.pool``, ``arena.watch``).
+void for that round only. ``--adjudicate`` rules may end a game early after any ply
+(``arena.referee.adjudicate``: ``adjudicated``, ``adjudicated_draw``). Hangs and crashes of the
+whole process are the caller's business (``arena.tournament.pool``, ``arena.watch``).
 
 A game's own exception while playing a proper move (anything but ``IllegalMoveError`` /
 ``MoveSyntaxError`` for the bot's move) is a bug in the game, not in a bot: the game ends with
@@ -28,10 +29,13 @@ import random
 import time
 import traceback
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from arena.errors import IllegalMoveError, MoveSyntaxError
 from arena.games import CHANCE, SIMULTANEOUS, Answer, AnswerStatus, Game, Outcome, State, draw_chance
+from arena.referee.adjudicate import Adjudicator
+from arena.referee.clock import GameClocks
 from arena.referee.private import Private, shares_state
 from arena.referee.plain import plain_text
 from arena.referee.records import BotFault, GameRecord, MoveRecord, Termination, forfeit
@@ -85,13 +89,14 @@ def last_frame(detail: str | None) -> str | None:
 
 
 def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
-         owed: float = 0.0) -> tuple[Any, float, str | None, str | None]:
+         owed: float = 0.0, clock: tuple[float, str] | None = None) -> tuple[Any, float, str | None, str | None]:
     """(answer, seconds, fault, detail) of one ``choose`` call; an answer later than
-    ``limits.time + margin`` seconds is a ``timeout``. ``owed``: seconds the bot already spent
-    in ``reset``, counted against this move. ``KeyboardInterrupt`` raised by a bot is an
-    ``exception`` like any other (a worker ignores SIGINT, so it never comes from the user), and
-    so is any other ``BaseException`` (``GeneratorExit``...) but ``SystemExit``, which
-    ``arena.referee.guarded`` turns into ``exit``."""
+    ``limits.time + margin`` seconds is a ``timeout``, and so is one that takes more than the
+    seconds left on the seat's game clock plus the margin (``clock``: those seconds and the
+    time control's text). ``owed``: seconds the bot already spent in ``reset``, counted against
+    this move. ``KeyboardInterrupt`` raised by a bot is an ``exception`` like any other (a worker
+    ignores SIGINT, so it never comes from the user), and so is any other ``BaseException``
+    (``GeneratorExit``...) but ``SystemExit``, which ``arena.referee.guarded`` turns into ``exit``."""
     t0 = time.perf_counter() - owed
     try:
         answer = bot.choose(state, limits)
@@ -105,6 +110,9 @@ def _ask(bot: Player, state: State, limits: Limits | None, margin: float,
     t = None if limits is None else limits.time
     if t is not None and secs > t + margin:
         return answer, secs, Termination.TIMEOUT, f"{secs:.3f}s for a {t:g}s move"
+    if clock is not None and secs > clock[0] + margin:
+        return answer, secs, Termination.TIMEOUT, (f"{secs:.3f}s with {clock[0]:.3f}s left on the clock "
+                                                   f"(tc {clock[1]}, margin {margin:g}s)")
     return answer, secs, None, None
 
 
@@ -187,7 +195,7 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
                       for bot in bots]
     for seat, bot in enumerate(bots):
         if on_move:
-            on_move(seat, state)
+            on_move(seat, state, None)  # a round keeps its own thinking time: no clock
         answer, secs, fault, _ = _ask(bot, views[seat].state(state), limits[seat], margin)
         if fault is None and answer is not None:
             try:  # the answer's text, read once, is what the game judges and the round stores
@@ -260,6 +268,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     if len(bots) != n:
         raise ValueError(f"{game.name} needs {n} bots, got {len(bots)}")
     per_seat = settings.per_seat()
+    clocks = GameClocks(settings.seat_clocks())
     labels, seeds = _labels_and_seeds(settings, bots)
     state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(seed)
     start_time = time.perf_counter()
@@ -269,12 +278,22 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
 
-    def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None) -> GameRecord:
+    def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None,
+               rule: str | None = None) -> GameRecord:
         return GameRecord(seats=labels, seed=seed, opening_plies=len(played), moves=tuple(moves),
                           move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start_time,
-                          fault_seat=fault_seat, fault_detail=detail)
+                          fault_seat=fault_seat, fault_detail=detail, adjudication=rule)
 
     draws = ChanceDraws(seed)
+    judge = None if settings.adjudication is None else Adjudicator(settings.adjudication, n)
+
+    def adjudged(seat: int | None, score: float | None) -> GameRecord | None:
+        """The record of a game the adjudication rules end after this ply (``None``: play on)."""
+        verdict = None if judge is None or state.is_terminal() else judge.after_ply(len(moves), seat, score)
+        return None if verdict is None else finish(verdict[0], rule=verdict[1])
+
+    if moves and (record := adjudged(None, None)):  # max-plies within the opening
+        return record
     while not state.is_terminal():
         ply = len(moves)
         if state.to_move == CHANCE:  # no bot is asked: the outcome is drawn from the game's seed
@@ -299,12 +318,17 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             stats.extend(records)
             if on_ply:
                 on_ply(state, records[-1])
+            if record := adjudged(None, None):
+                return record
             continue
         seat = state.to_move
+        allowed, limits = clocks.allowed(seat), per_seat[seat]
+        if clocks.timed:  # every seat's clock as the bot sees it
+            limits = replace(limits or Limits(), clock=clocks.view())
         if on_move:
-            on_move(seat, state)
-        move, secs, fault, detail = _ask(bots[seat], views[seat].state(state), per_seat[seat], time_margin,
-                                         owed[seat])
+            on_move(seat, state, None if allowed is None else allowed + time_margin)
+        move, secs, fault, detail = _ask(bots[seat], views[seat].state(state), limits, time_margin, owed[seat],
+                                         None if allowed is None else (allowed, clocks.text(seat)))
         owed[seat] = 0.0
         if fault is None:
             after, text, fault, detail = _settle(game, state, move)
@@ -315,9 +339,12 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         state = after
         st = reported(bots[seat])
         moves.append(text)
-        stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation))
+        stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation,
+                                clock=clocks.charge(seat, secs)))
         if on_ply:
             on_ply(state, stats[-1])
+        if record := adjudged(seat, st.evaluation):
+            return record
     outcome = state.outcome()
     assert outcome is not None, "a terminal state has an outcome (State.outcome)"
     return finish(outcome)

@@ -25,7 +25,7 @@ from arena.games import Outcome
 from arena.referee.plain import number as _number, plain_float, plain_int, plain_text
 
 #: version of the wire tuples of ``to_wire`` / ``ply_to_wire``; bumped when a field changes
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 class Termination(StrEnum):
@@ -83,6 +83,17 @@ class Termination(StrEnum):
         "The game's own code raised while playing a proper move (a bug in the game, not in a "
         "bot): nobody is blamed, the traceback is logged.",
     )
+    ADJUDICATED = (
+        "adjudicated",
+        "``--adjudicate resign=MOVES:SCORE[:twosided]``: the seat whose reported score stayed at or "
+        "below -SCORE for MOVES of its moves loses, the other wins (``arena.referee.adjudicate``); "
+        "not a fault.",
+    )
+    ADJUDICATED_DRAW = (
+        "adjudicated_draw",
+        "``--adjudicate draw=AFTER:MOVES:SCORE`` (both scores within +-SCORE for MOVES moves each "
+        "after AFTER plies) or ``max-plies=N`` (N plies played): every seat ranks first; not a fault.",
+    )
     UNFINISHED = (
         "unfinished",
         "The worker reported an ending that the runner's replay of the stored moves does not reach "
@@ -91,8 +102,10 @@ class Termination(StrEnum):
     )
 
 
+#: Terminations that end a game by the arena's adjudication (``--adjudicate``), not by a fault.
+ADJUDICATIONS = (Termination.ADJUDICATED, Termination.ADJUDICATED_DRAW)
 #: Terminations that are a bot's fault (the seat ranks last).
-FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED))
+FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED, *ADJUDICATIONS))
 
 
 class BotFault(Exception):
@@ -125,6 +138,8 @@ class MoveRecord:
         status: at a simultaneous round, the verdict on the seat's answer: ``won``, ``valid``,
             ``invalid``, ``none`` (no answer), or the arena's ``late`` / ``crash``; ``None``
             for sequential plies.
+        clock: seconds left on the seat's game clock after the move, increment (and a
+            ``MOVES/`` refill) added; ``None`` when no clock timed the move.
     """
 
     ply: int
@@ -135,6 +150,7 @@ class MoveRecord:
     depth: int | None = 0
     evaluation: float | None = None
     status: str | None = None
+    clock: float | None = None
 
 
 @dataclass(frozen=True)
@@ -154,6 +170,8 @@ class GameRecord:
         fault_seat: the 0-based seat that lost by a fault, or ``None``.
         fault_detail: one line on the fault or game error (a traceback may follow it), or
             ``None``; bounded and storable whatever a bot raised (``fault_text``).
+        adjudication: the ``--adjudicate`` rule that ended the game (``resign=3:500``,
+            ``max-plies=200``...; its ply is the record's last), or ``None``.
     """
 
     seats: tuple[str, ...]
@@ -165,6 +183,7 @@ class GameRecord:
     seconds: float
     fault_seat: int | None = None
     fault_detail: str | None = None
+    adjudication: str | None = None
 
     def __post_init__(self) -> None:
         if self.fault_detail is not None:  # every path that makes a record: a bot's text bounded once
@@ -217,7 +236,7 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
 
 _GAME_FIELDS = tuple(f.name for f in fields(GameRecord))
 assert _GAME_FIELDS == ("seats", "seed", "opening_plies", "moves", "move_stats", "outcome", "seconds", "fault_seat",
-                        "fault_detail"), "to_wire writes the fields in declaration order"
+                        "fault_detail", "adjudication"), "to_wire writes the fields in declaration order"
 
 
 def to_wire(record: GameRecord) -> tuple:
@@ -237,7 +256,8 @@ def to_wire(record: GameRecord) -> tuple:
     return (RECORD_VERSION, tuple(map(plain_text, r.seats)), plain_int(r.seed), plain_int(r.opening_plies),
             tuple(map(plain_text, r.moves)), tuple(map(_plain, r.move_stats)),
             (tuple(map(_number, o.scores)), tuple(map(plain_int, o.ranks)), plain_text(o.termination)),
-            plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail)
+            plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail,
+            None if r.adjudication is None else plain_text(r.adjudication))
 
 
 def from_wire(data: tuple) -> GameRecord:
@@ -359,14 +379,15 @@ def _plain(record: MoveRecord) -> tuple:
     r = record
     if (type(r.ply) is int and type(r.seat) is int and type(r.move) is str and type(r.seconds) is float
             and type(r.nodes) in _INT_OR_NONE and type(r.depth) in _INT_OR_NONE
-            and type(r.evaluation) in _FLOAT_OR_NONE and type(r.status) in _STR_OR_NONE):
-        return (r.ply, r.seat, r.move, r.seconds, r.nodes, r.depth, r.evaluation, r.status)
+            and type(r.evaluation) in _FLOAT_OR_NONE and type(r.status) in _STR_OR_NONE
+            and type(r.clock) in _FLOAT_OR_NONE):
+        return (r.ply, r.seat, r.move, r.seconds, r.nodes, r.depth, r.evaluation, r.status, r.clock)
 
     def opt(value: Any, kind: Any) -> Any:
         return None if value is None else kind(value)
     return (plain_int(record.ply), plain_int(record.seat), plain_text(record.move), plain_float(record.seconds),
             opt(record.nodes, plain_int), opt(record.depth, plain_int), opt(record.evaluation, plain_float),
-            opt(record.status, plain_text))
+            opt(record.status, plain_text), opt(record.clock, plain_float))
 
 
 def ply_from_wire(data: bytes) -> Ply:

@@ -12,10 +12,14 @@ from dataclasses import dataclass
 
 from arena.games import Game, State
 from arena.referee.records import MoveRecord
+from arena.referee.adjudicate import Adjudication
 from bots.base import Limits
+from bots.clock import TimeControl
 
-#: ``on_move(seat, state)``: a bot is about to be asked (0-based seat, the state it sees)
-OnMove = Callable[[int, State], None]
+#: ``on_move(seat, state, allowed)``: a bot is about to be asked (0-based seat, the state it
+#: sees, and the seconds its game clock allows the move before it loses: clock plus margin;
+#: ``None`` when no clock times the move)
+OnMove = Callable[[int, State, "float | None"], None]
 #: ``on_ply(state after, record)``: a ply was played (once per simultaneous round, last seat's record)
 OnPly = Callable[[State, MoveRecord], None]
 #: ``on_reset(seat)``: a seat's bot is about to be reset
@@ -46,6 +50,10 @@ class GameSettings:
             ``game.initial_state(seed)`` (an opening from a file), or ``None``.
         memory_limit: MiB of address space the bots may add to the process playing (named in a
             ``memory`` fault's detail; enforced by ``arena.os_guard``), or ``None``.
+        clocks: game clocks (``--tc``, a spec's ``tc=``): one ``TimeControl`` for every seat, a
+            tuple of one per seat (``None``: that seat has no clock), or ``None`` (no clocks;
+            ``arena.referee.clock``).
+        adjudication: the ``--adjudicate`` rules (``arena.referee.adjudicate``), or ``None``.
 
     Sequences given as lists are kept as tuples.
     """
@@ -59,6 +67,8 @@ class GameSettings:
     seeds: tuple[int, ...] | None = None
     start: str | None = None
     memory_limit: int | None = None
+    clocks: TimeControl | tuple[TimeControl | None, ...] | None = None
+    adjudication: Adjudication | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", _tuple(self.labels))
@@ -66,6 +76,8 @@ class GameSettings:
         object.__setattr__(self, "seeds", _tuple(self.seeds) or None)
         if isinstance(self.limits, (list, tuple)):
             object.__setattr__(self, "limits", tuple(self.limits))
+        if isinstance(self.clocks, list):
+            object.__setattr__(self, "clocks", tuple(self.clocks))
 
     def per_seat(self) -> list[Limits | None]:
         """The limits of each 0-based seat (``game.num_players`` entries)."""
@@ -73,14 +85,21 @@ class GameSettings:
             return list(self.limits)
         return [self.limits] * self.game.num_players
 
+    def seat_clocks(self) -> list[TimeControl | None]:
+        """The time control of each 0-based seat (``None``: no clock)."""
+        if isinstance(self.clocks, tuple):
+            return list(self.clocks)
+        return [self.clocks] * self.game.num_players
+
 
 @dataclass(frozen=True)
 class GameHooks:
     """Callbacks of the match loop, all optional (``None``: not called).
 
     Attributes:
-        on_move: ``(seat, state)`` before a bot is asked (a supervisor tracks who is thinking,
-            to blame a hang or a crash); at a simultaneous round, once per seat.
+        on_move: ``(seat, state, allowed)`` before a bot is asked (a supervisor tracks who is
+            thinking, to blame a hang or a crash; ``allowed``: seconds the seat's game clock
+            gives the move, margin included, or ``None``); at a simultaneous round, once per seat.
         on_ply: ``(state after, MoveRecord)`` after each ply; once per simultaneous round, with
             the last seat's record.
         on_reset: ``(seat)`` before that seat's bot is reset.

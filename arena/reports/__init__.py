@@ -12,6 +12,8 @@ use live below, in ``arena.stats``."""
 #: (``ricochet``, ``interaction-solo-race``), ``openings`` to a tournament of more than one start
 #: position (``arena.reports.openings``), ``ladder`` to a 2-player field of one bot at several
 #: budgets (``arena.reports.ladder``), ``game`` (the game's own figures: outcomes, lengths,
-#: branching, lead changes, drama) to games of two or more seats that are not races.
-SECTIONS = ("ratings", "cycles", "leaderboard", "pairs", "elo", "crosstable", "first_move", "seat_advantage",
-            "openings", "ladder", "lengths", "terminations", "faults", "search", "ricochet", "solo", "sprt", "game")
+#: branching, lead changes, drama) to games of two or more seats that are not races, ``standings``
+#: (the knockout bracket, the Swiss table) to those formats.
+SECTIONS = ("ratings", "cycles", "leaderboard", "standings", "pairs", "elo", "crosstable", "first_move",
+            "seat_advantage", "openings", "ladder", "lengths", "terminations", "faults", "search", "ricochet", "solo",
+            "sprt", "game")

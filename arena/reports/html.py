@@ -35,7 +35,7 @@ from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures
 from arena.reports.cycles import cycle_graph
 from arena.reports.render import NOTES, TITLES, ReportData, load, tables_for
-from arena.reports.replay import replay_frames
+from arena.reports.replay import replay_frames, timing_notes
 from arena.reports.tables import pairing_name
 from arena.writing import atomic_path
 
@@ -120,10 +120,11 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
     out = []
     for game_id in ids:
         row = store.load_game(path, game_id)
-        answers = _answers(store.load_moves(path, game_id))
+        moves = store.load_moves(path, game_id)
+        answers = _answers(moves)
         start = store.load_series_start(path, row["series"])  # a series of an openings file starts there
         frames, stopped = replay_frames(game, row["seed"], row["moves"], row["seats"], row["opening_plies"], answers,
-                                        start)
+                                        start, timing_notes(moves))
         packed = json.dumps([f.to_dict() for f in frames], separators=(",", ":")).encode()
         fault = row["fault_seat"]
         out.append({

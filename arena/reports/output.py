@@ -125,8 +125,23 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
         ResultsError: unreadable database.
     """
     data = source if isinstance(source, ReportData) else load(source)
-    print_tables(data, console, ["ratings", "cycles", "leaderboard", "pairs", "first_move", "seat_advantage",
-                                 "ricochet", "solo", "sprt", "faults"], leave_out=("nash", "alpharank"))
+    print_tables(data, console, ["ratings", "cycles", "leaderboard", "standings", "pairs", "first_move",
+                                 "seat_advantage", "ricochet", "solo", "sprt", "faults"],
+                 leave_out=("nash", "alpharank"))
+
+
+def print_termination_summary(data: ReportData, console: Console) -> None:
+    """The end of ``arena run``, as cutechess-cli ends a tournament: each bot's games counted by
+    result and termination, one ``"Result: termination": N`` line each under ``Player: BOT``
+    (``tables.terminations_by_bot``; time losses and adjudications included)."""
+    table = tables_for(data, ["terminations"]).get("terminations_by_bot")
+    if table is None or table.empty:
+        return
+    console.print("[bold]Terminations by bot[/]")
+    for bot, rows in table.groupby("bot", sort=False):
+        console.print(f"Player: {bot}", markup=False, highlight=False)
+        for result, termination, n in zip(rows["result"], rows["termination"], rows["games"]):
+            console.print(f'   "{result.capitalize()}: {termination}": {n}', markup=False, highlight=False)
 
 
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:

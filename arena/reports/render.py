@@ -25,8 +25,10 @@ from arena.reports import field as field_table
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports.display import display_frame
+from arena.reports import standings
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
+from arena.referee import ADJUDICATIONS
 from arena.reports.solo import solo_table
 from arena.stats import bt, sequential
 from arena.stats.sprt import SprtSpec
@@ -62,6 +64,9 @@ TITLES = {
     "ladder": "Strength ladder: Elo per rung",
     "ladder_steps": "Strength ladder: steps between neighbouring rungs",
     "ladder_fit": "Strength ladder: Elo per step of the budget and the first-move trend",
+    "knockout": "Knockout bracket",
+    "terminations_by_bot": "Terminations by bot",
+    "swiss": "Swiss standings",
 }
 
 NOTES = {
@@ -70,6 +75,14 @@ NOTES = {
             "the bots it plays, the mass); 95% bootstrap intervals. See docs/statistics.md.",
     "alpharank": "alpha-Rank (m = 50, alpha = 100): the stationary mass of the evolutionary dynamics of the "
                  "pairwise scores; 95% bootstrap intervals. See docs/statistics.md.",
+    "terminations_by_bot": "Each bot's games by result (win: first alone; draw: first shared; loss: below first) "
+                           "and how the game ended: the rules' ending, a fault (timeout: a move or a game clock "
+                           "over its time), or adjudicated / adjudicated_draw (--adjudicate).",
+    "knockout": "Seeds in --bot order; score = points over the match's complete series (a win 1, a draw 1/2), the "
+                "higher seed's first; a tied match plays up to 2 more series, then the higher seed goes through "
+                "(tie-break). See docs/tournaments.md \"Knockout and Swiss\".",
+    "swiss": "Points: a pairing won 1, drawn 1/2, lost 0, a bye 1; Buchholz = the sum of the points of the bots "
+             "met; ranked by points, Buchholz, game points, seed. See docs/tournaments.md \"Knockout and Swiss\".",
     "ricochet": "Length in moves; excess over the round's shortest valid answer (the optimum "
                 "when an optimal solver answered). Solve rate = valid answers / rounds; fails "
                 "= invalid / no answer / late / crashed answers.",
@@ -138,6 +151,8 @@ class ReportData:
     search: dict | None = None  # ``arena.aggregates.search_sums``
     rating: tuple | None = None  # ``arena.rating_state.current``: (rater, stored prefix, extra rows)
     anchor: tuple[str, float] | None = None  # ``--anchor BOT=ELO`` of the field table (None: mean 0)
+    #: the first-move table leaves out the games ended by ``--adjudicate`` (``arena report --no-adjudicated``)
+    no_adjudicated: bool = False
     _tables: dict = field(default_factory=dict, repr=False)  # built tables by section set
     _grouped: pd.DataFrame | None = field(default=None, repr=False)
     _fit: bt.BTFit | None = field(default=None, repr=False)
@@ -343,7 +358,8 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 #: tables printed within another section (the names of ``--json``'s keys) -> that section
 PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
            "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder", "los_matrix": "ratings",
-           "nash": "cycles", "alpharank": "cycles"}
+           "nash": "cycles", "alpharank": "cycles", "knockout": "standings", "swiss": "standings",
+           "terminations_by_bot": "terminations"}
 
 
 def _section_of(table: str) -> str:
@@ -371,6 +387,10 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "leaderboard" in wanted:
         out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results),
                                            data.tournament.get("id_names") or {})
+    fmt = (data.tournament.get("settings") or {}).get("format")
+    if "standings" in wanted and fmt in ("knockout", "swiss") and k == 2:
+        table = standings.knockout_table if fmt == "knockout" else standings.swiss_table
+        out[fmt] = table(games, order, data.tournament.get("settings") or {})
     if "pairs" in wanted and k == 2:
         out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:
@@ -381,8 +401,13 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "crosstable" in wanted and k >= 2:
         out["crosstable"] = t.crosstable(grouped, order).reset_index()
     if "first_move" in wanted and k == 2:
-        out["first_move"] = _first_move(data, games, grouped[~grouped["copy"]], order,
-                                        results[~results["copy"].astype(bool)])
+        played, first_grouped, first_results = games, grouped, results
+        if data.no_adjudicated:  # the games the rules ended (or a fault): no adjudicated result
+            played = games[~games["termination"].isin([str(t) for t in ADJUDICATIONS])]
+            first_grouped = coded.grouped(played)
+            first_results = t.seat_results(first_grouped, order)
+        out["first_move"] = _first_move(data, played, first_grouped[~first_grouped["copy"]], order,
+                                        first_results[~first_results["copy"].astype(bool)])
     if "seat_advantage" in wanted and k > 2:
         seats = t.seat_advantage(grouped[~grouped["copy"]])
         extra = pairs.seat_intervals(distinct).drop(columns=["games", "win_share"], errors="ignore")
@@ -400,6 +425,7 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["lengths"] = t.game_lengths(games, order)
     if "terminations" in wanted:
         out["terminations"] = t.terminations(games)
+        out["terminations_by_bot"] = t.terminations_by_bot(games, order)
     if "faults" in wanted:
         out["fault_summary"], out["faults"] = t.fault_summary(games), t.faults(games)
     if "search" in wanted:

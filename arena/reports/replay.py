@@ -46,6 +46,7 @@ def replay_frames(
     opening_plies: int = 0,
     answers: dict[int, list[str]] | None = None,
     start: str | None = None,
+    timing: dict[int, str] | None = None,
 ) -> tuple[list[Frame], str | None]:
     """The frames of a stored game, and why the replay stopped early (``None`` when every
     stored ply replayed).
@@ -60,6 +61,8 @@ def replay_frames(
             drawn as paths by games that draw answers (Ricochet).
         start: the position text the game started from (a series of an openings file,
             ``arena.store.load_series_start``); ``None``: ``initial_state(seed)``.
+        timing: ply -> the time the move took and the clock left (``timing_notes``), added to
+            its frame's ``who``.
     """
     state = game.parse_state(start) if start is not None else game.initial_state(seed)
     frames = [Frame(0, "", "start", state.to_text(), game.render_svg(state))]
@@ -67,6 +70,8 @@ def replay_frames(
         simultaneous = state.to_move == SIMULTANEOUS
         who = "opening" if ply < opening_plies else "round" if simultaneous else (
             "chance" if state.to_move == CHANCE else f"seat {state.to_move} {seats[state.to_move]}")
+        if timing and ply in timing:
+            who += f" ({timing[ply]})"
         try:
             move = round_answers(game, state, text) if simultaneous else game.parse_move(state, text)
             after = state.play(move)
@@ -76,3 +81,16 @@ def replay_frames(
         frames.append(Frame(ply + 1, text, who, after.to_text(), game.render_svg(after, drawn, state)))
         state = after
     return frames, None
+
+
+def timing_notes(moves: Any) -> dict[int, str]:
+    """ply -> ``0.41s`` (the move's thinking time) or ``0.41s, 9.63s left`` (and the mover's game
+    clock after it, increment added), for the sequential plies of one game's stored moves
+    (``arena.store.load_moves`` rows: ``ply``, ``seat``, ``seconds``, ``clock``, ``status``)."""
+    out: dict[int, str] = {}
+    for ply, seat, seconds, clock, status in zip(moves["ply"], moves["seat"], moves["seconds"], moves["clock"],
+                                                 moves["status"]):
+        if seat < 0 or status is not None or seconds != seconds:  # opening ply, a round's answer, no time
+            continue
+        out[int(ply)] = f"{float(seconds):.2f}s" + ("" if clock != clock else f", {float(clock):.2f}s left")
+    return out

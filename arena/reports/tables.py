@@ -331,6 +331,37 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+#: the results of a bot in one game, in the order the per-bot summary lists them
+RESULTS = ("win", "draw", "loss")
+
+
+def terminations_by_bot(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
+    """How each bot's games ended, as cutechess-cli sums them up at the end of a run: ``bot``,
+    ``result`` (``win``: first alone, ``draw``: first shared, ``loss``: below first),
+    ``termination`` (the game's: its rule ending, a fault such as ``timeout``, or
+    ``adjudicated`` / ``adjudicated_draw``) and ``games``; bots in ``order`` (others after),
+    then wins, draws, losses, the most frequent ending first. Every stored game counts."""
+    columns = ["bot", "result", "termination", "games"]
+    if not len(games):
+        return pd.DataFrame(columns=columns)
+    sc, seat_lists = codes(games, "seats")
+    rc, rank_lists = codes(games, "ranks")
+    tc, terms = pd.factorize(games["termination"].astype(str))
+    keys, counts = np.unique(np.stack([sc, rc, tc], axis=1), axis=0, return_counts=True)
+    tally: dict[tuple[str, str, str], int] = {}
+    for (s, r, t), n in zip(keys.tolist(), counts.tolist()):
+        ranks = [int(x) for x in rank_lists[r]]
+        firsts = ranks.count(1)
+        for label, rank in zip(seat_lists[s], ranks):
+            result = "win" if rank == 1 and firsts == 1 else "draw" if rank == 1 else "loss"
+            key = (str(label), result, str(terms[t]))
+            tally[key] = tally.get(key, 0) + n
+    place = {label: i for i, label in enumerate(order)}
+    rows = sorted(tally.items(), key=lambda kv: (place.get(kv[0][0], len(place)), kv[0][0], RESULTS.index(kv[0][1]),
+                                                 -kv[1], kv[0][2]))
+    return pd.DataFrame([(b, r, t, n) for (b, r, t), n in rows], columns=columns)
+
+
 def _brief(detail: str) -> str:
     """A stored fault detail in one line: its first line, and for an ``exception`` with a
     traceback the traceback's last frame (the bot's file and line)."""

@@ -15,6 +15,11 @@ from arena.referee import Termination
 from arena.supervisor.status import Status
 
 
+#: seconds at least past a move's game clock (and margin) before a move still not back is killed
+#: (the referee's own timing calls a late move ``timeout`` without a kill)
+CLOCK_GRACE = 1.0
+
+
 @dataclass(frozen=True)
 class Deadlines:
     """When a watched game is overdue (seconds; ``None``: not watched).
@@ -35,14 +40,32 @@ class Deadlines:
 
     @property
     def move_limit(self) -> float | None:
-        """Seconds after which a move is killed (``None``: moves are not timed here)."""
+        """Seconds after which a move is killed under ``--move-time`` (``None``: not timed by it)."""
         return None if self.move_time is None else self.move_time + self.time_margin + self.grace
+
+    def lost_after(self, status: Status) -> float | None:
+        """Seconds after which the move ``status`` times has lost on time: the tighter of
+        ``--move-time`` plus margin and its game clock (``status.move_allowed``, margin
+        included); ``None``: the move is not timed."""
+        lost = [] if self.move_time is None else [self.move_time + self.time_margin]
+        if status.move_allowed > 0:
+            lost.append(status.move_allowed)
+        return min(lost, default=None)
+
+    def limit(self, status: Status) -> float | None:
+        """Seconds after which the move ``status`` times is killed: ``lost_after`` plus the
+        grace (at least ``CLOCK_GRACE`` under a game clock); ``None``: not timed."""
+        lost = self.lost_after(status)
+        if lost is None:
+            return None
+        return lost + (max(self.grace, CLOCK_GRACE) if status.move_allowed > 0 else self.grace)
 
     def next_check(self, status: Status, now: float) -> float:
         """Seconds until the game or its move is overdue (may be negative)."""
         left = [] if self.game_time is None else [status.game_started + self.game_time - now]
-        if self.move_limit is not None and status.move_started > 0:
-            left.append(status.move_started + self.move_limit - now)
+        limit = self.limit(status)
+        if limit is not None and status.move_started > 0:
+            left.append(status.move_started + limit - now)
         return min(left, default=float("inf"))
 
 
@@ -59,8 +82,12 @@ def overdue(status: Status, now: float, limits: Deadlines, labels: Sequence[str]
     if limits.game_time is not None and now - status.game_started > limits.game_time:
         return Termination.GAME_TIME, (f"game over {limits.game_time:g}s at ply {status.ply}; "
                                        f"{on_move(status, labels)} was choosing a move; {what} killed")
-    limit = limits.move_limit
+    limit = limits.limit(status)
     if limit is not None and status.move_started > 0 and now - status.move_started > limit:
+        if limits.lost_after(status) == status.move_allowed:  # its game clock ran out first
+            return Termination.TIMEOUT, (f"no move after {limit:.3f}s (the {status.move_allowed:.3f}s its clock "
+                                         f"and --time-margin allowed + grace {limit - status.move_allowed:g}) at "
+                                         f"ply {status.ply}; {what} killed")
         grace = f" + grace {limits.grace:g}" if limits.grace else ""
         return Termination.TIMEOUT, (f"no move after {limit:g}s (--move-time {limits.move_time:g} + --time-margin "
                                      f"{limits.time_margin:g}{grace}) at ply {status.ply}; {what} killed")

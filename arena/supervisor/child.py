@@ -92,7 +92,7 @@ class Watched:
         self.game, self.seat, self.ply = game_id, -1, opening_plies
         self.known = children() if has_children() else set()
         st = self.status
-        st.seat, st.ply, st.move_started = -1, opening_plies, 0.0
+        st.seat, st.ply, st.move_started, st.move_allowed = -1, opening_plies, 0.0, 0.0
         if self.plies is not None:
             self.plies.clear()
         st.game_started = time.monotonic()
@@ -108,10 +108,11 @@ class Watched:
         bots that run none of their author's code here: ``arena.tournament.worker.trusted``)."""
         own_deadline, st = _keeps_time(bots), self.status
 
-        def on_move(seat: int, state: State) -> None:
+        def on_move(seat: int, state: State, allowed: float | None) -> None:
             if guarded:
                 self.check()
             self.seat = st.seat = seat
+            st.move_allowed = 0.0 if allowed is None else max(allowed, 1e-6)  # > 0: timed by its clock
             # each move is timed, each seat's answer at a simultaneous round too, but an
             # engine's round (its client kills a late engine: ``late``, the game goes on)
             st.move_started = 0.0 if state.to_move == SIMULTANEOUS and own_deadline[seat] else time.monotonic()
@@ -120,6 +121,7 @@ class Watched:
             if guarded:
                 self.check()
             self.seat = st.seat = seat
+            st.move_allowed = 0.0
             st.move_started = time.monotonic()  # reset counts against the first move: timed
 
         def on_ply(state: State, rec: MoveRecord) -> None:

@@ -37,6 +37,8 @@ class Status(ctypes.Structure):
             -1 when no fork is marked.
         fork_seat: the 0-based seat that forked (-1: none on move).
         fork_ply: the ply it was choosing (-1: after the game).
+        move_allowed: seconds the game clock gives the move being timed (``--tc``: the seat's
+            clock plus the margin); 0 when no clock times it (``--move-time`` is the parent's own).
     """
 
     _fields_ = [
@@ -49,6 +51,7 @@ class Status(ctypes.Structure):
         ("forked", ctypes.c_longlong),
         ("fork_seat", ctypes.c_int),
         ("fork_ply", ctypes.c_int),
+        ("move_allowed", ctypes.c_double),
     ]
 
     seat: int
@@ -60,6 +63,7 @@ class Status(ctypes.Structure):
     forked: int
     fork_seat: int
     fork_ply: int
+    move_allowed: float
 
 
 def new_status(ctx: Any = None) -> Status:

@@ -26,10 +26,11 @@ from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
 from arena.openings import OPENINGS_ORDERS
 from arena.referee import SEEDING
+from arena.tournament import options
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
 from bots.base import refusal
-from bots.registry import BotSpec, assign_labels, bot_class
+from bots.registry import BotSpec, assign_labels, bot_class, parse_spec
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -93,6 +94,16 @@ class TournamentConfig:
     #: ``--until-ranked``: the confidence the adaptive ranking stops at (``arena.tournament.adaptive``);
     #: None = every pairing plays ``games``
     until_ranked: float | None = None
+    #: ``--tc``: every seat's game clock (``bots.clock.TimeControl`` text; a spec's ``tc=`` replaces
+    #: it for that bot); None = no clock
+    tc: str | None = None
+    #: ``--adjudicate`` rules (``arena.referee.adjudicate.Adjudication`` text); None = every game to its end
+    adjudicate: str | None = None
+    #: ``--rounds``: a Swiss's rounds (None: ``formats.default_rounds``); ``--seeds``: a gauntlet's challengers
+    rounds: int | None = None
+    seeds: int = 1
+    #: ``--each key=value``: an option for every engine and every Python bot that declares it
+    each: dict[str, str] = field(default_factory=dict)
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
     name: str | None = None
@@ -102,8 +113,10 @@ class TournamentConfig:
     isolation: str = "none"
     #: ``--cluster``: a Dask scheduler ``tcp://host:port`` or ``local:N`` (``arena.tournament.cluster``)
     cluster: str | None = None
+    #: ``--trace-engines``: every engine protocol line, both ways, in the tournament log
+    trace_engines: bool = False
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -128,12 +141,15 @@ class TournamentConfig:
 
     @property
     def effective_game_time(self) -> float:
-        """The hard wall-clock limit per game, seconds (default: 600, more for long moves)."""
+        """The hard wall-clock limit per game, seconds (default: 600, more for long moves or
+        long game clocks: ``options.clock_game_time``)."""
         if self.game_time is not None:
             return float(self.game_time)
+        longest = DEFAULT_GAME_TIME
         if self.move_time is not None:
-            return max(DEFAULT_GAME_TIME, 500 * (self.move_time + self.time_margin))
-        return DEFAULT_GAME_TIME
+            longest = max(longest, 500 * (self.move_time + self.time_margin))
+        clocks = [self.tc, *(parse_spec(b).tc for b in self.bots)]
+        return max(longest, options.clock_game_time(clocks, self.time_margin))
 
     @property
     def effective_memory_limit(self) -> int | None:
@@ -234,6 +250,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    options.check_with_field(cfg.format, cfg.rounds, cfg.seeds, cfg.sprt, cfg.adjudicate,
+                             len(field_specs(cfg, game.num_players)), game.name, game.num_players)
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
@@ -291,6 +309,7 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         given["tau"] = _tau(given["tau"])
     if given.get("until_ranked") is not None:
         given["until_ranked"] = _confidence(given["until_ranked"])
+    options.checked(given)  # --tc, --adjudicate, --each, --trace-engines
     if given.get("sprt") is not None:
         from arena.stats.sprt import parse  # ConfigError on a bad text
         given["sprt"] = parse(given["sprt"]).text()
@@ -381,7 +400,9 @@ def _tau(value: Any) -> float:
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
-    """The field's specs with unique labels, filled up to ``num_players`` with ``--fill``.
+    """The field's specs with unique labels, filled up to ``num_players`` with ``--fill``; an
+    engine's (``exec:``) with the ``--each`` options it does not set itself (a Python bot gets
+    those its class declares when it is made: ``bots.registry.with_each``).
 
     Raises:
         BotSpecError: a bad spec or a label given twice.
@@ -389,4 +410,8 @@ def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
     specs = list(cfg.bots)
     if cfg.fill and len(specs) < num_players:
         specs += [cfg.fill] * (num_players - len(specs))
-    return assign_labels(specs)
+    out = assign_labels(specs)
+    if cfg.each:
+        out = [replace(s, options={**{k: v for k, v in cfg.each.items() if k not in s.options}, **s.options})
+               if s.kind.startswith("exec:") else s for s in out]
+    return out

@@ -69,7 +69,8 @@ def _toml_type(value: Any) -> str:
 
 def engine_specs(tables: Any, where: str) -> list[str]:
     """``[[engine]]`` tables (``label``, ``command`` list, ``options`` table,
-    ``startup_timeout`` seconds) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
+    ``startup_timeout`` seconds, ``tc`` its own game clock, ``restart`` true: a new process
+    every game) as ``LABEL=exec:COMMAND[:key=value,...]`` bot specs
     (``docs/engine-protocol.md``), ``COMMAND`` shell-quoted (``_quote``): a path with spaces or
     a ``:`` reads back as the same words.
 
@@ -78,7 +79,7 @@ def engine_specs(tables: Any, where: str) -> list[str]:
     """
     if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
         raise ConfigError(f"config file {where!r}: engines are [[engine]] tables with label and command")
-    keys = {"label", "command", "options", "startup_timeout"}
+    keys = {"label", "command", "options", "startup_timeout", "tc", "restart"}
     out = []
     for table in tables:
         unknown = sorted(set(table) - keys)
@@ -91,8 +92,10 @@ def engine_specs(tables: Any, where: str) -> list[str]:
             raise ConfigError(f"config file {where!r}: [[engine]] needs label = \"NAME\", command = [\"path\", "
                               "\"arg\", ...] and optionally an options table")
         opts = {str(k): str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
-        if "startup_timeout" in table:
-            opts["startup_timeout"] = str(table["startup_timeout"])
+        for key in ("startup_timeout", "tc", "restart"):  # the arena's, not the engine's options
+            if key in table:
+                value = table[key]
+                opts[key] = ("on" if value else "off") if isinstance(value, bool) else str(value)
         bad = [f"{k}={v}" for k, v in opts.items() if any(c in k + v for c in ",:=") or not v.strip()]
         if bad:
             raise ConfigError(f"config file {where!r}: engine {label!r} option {bad[0]!r}: names and values "

@@ -21,7 +21,7 @@ import arena.errors
 from arena.engine.protocol import STARTUP_TIMEOUT
 from arena.errors import ArenaError, BotSpecError
 from arena.games import Game
-from bots.registry import BotSpec, builtin, check_field, make, prefix_of
+from bots.registry import BotSpec, bot_class, builtin, check_field, make, prefix_of, with_each
 
 #: seconds a bot's import and constructor may take in the field check (an engine's start-up time)
 LOAD_TIMEOUT = STARTUP_TIMEOUT
@@ -34,10 +34,10 @@ def isolated_file(spec: BotSpec, isolation: str) -> bool:
 
 
 def check_bots(specs: list[BotSpec], game: Game, isolation: str,
-               timeout: float | None = None) -> dict[str, dict[str, object]]:
+               timeout: float | None = None, each: dict[str, str] | None = None) -> dict[str, dict[str, object]]:
     """Check the field in a child process: each bot not left to its engine (``isolated_file``)
     can play ``game`` and can be made (``timeout`` seconds each, import and constructor;
-    ``None``: ``LOAD_TIMEOUT``).
+    ``None``: ``LOAD_TIMEOUT``), with the options of ``each`` it declares (``--each``).
 
     Returns:
         label -> what the child learnt of the bot: ``id_name``, the ``id name`` an engine bot
@@ -57,7 +57,7 @@ def check_bots(specs: list[BotSpec], game: Game, isolation: str,
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
         os.close(read)
-        _child(todo, game, write)
+        _child(todo, game, write, each)
     os.close(write)
     try:
         return _wait(todo, read, timeout)
@@ -70,7 +70,7 @@ def check_bots(specs: list[BotSpec], game: Game, isolation: str,
         os.waitpid(pid, 0)
 
 
-def _child(specs: list[BotSpec], game: Game, out: int) -> None:
+def _child(specs: list[BotSpec], game: Game, out: int, each: dict[str, str] | None = None) -> None:
     """Check each spec; write ``ok [JSON]\\n`` after each (``_facts``), or ``error CLASS MESSAGE\\n``
     and stop."""
     code = 0
@@ -79,7 +79,7 @@ def _child(specs: list[BotSpec], game: Game, out: int) -> None:
         for spec in specs:
             try:
                 check_field([spec], game)
-                made.append(make(spec))
+                made.append(make(with_each(spec, bot_class(spec.kind), each)))  # as a worker makes it
                 facts = _facts(spec, made[-1])
                 line = "ok" + (" " + json.dumps(facts) if facts else "")
             except ArenaError as exc:

@@ -19,13 +19,13 @@ from arena.errors import ArenaError, ResultsError
 from arena.reading import _reading, load_tournament
 from arena.tournament.config import TournamentConfig, build
 
-#: stored setting -> the ``arena run`` option that sets it (``params``, ``bots`` and
-#: ``openings`` are written apart)
+#: stored setting -> the ``arena run`` option that sets it (``params``, ``bots``, ``openings``,
+#: ``tc`` and ``each`` are written apart)
 OPTIONS = {"format": "--format", "games": "--games", "seed": "--seed", "opening_plies": "--opening-plies",
            "move_time": "--move-time", "move_nodes": "--move-nodes", "game_time": "--game-time",
            "time_margin": "--time-margin", "memory_limit": "--memory-limit", "seat_rotation": "--seat-rotation",
            "fill": "--fill", "openings_order": "--openings-order", "sprt": "--sprt", "tau": "--tau",
-           "until_ranked": "--until-ranked"}
+           "until_ranked": "--until-ranked", "adjudicate": "--adjudicate", "rounds": "--rounds", "seeds": "--seeds"}
 
 
 def stored_tournaments(results: str | os.PathLike[str]) -> list[dict[str, Any]]:
@@ -84,7 +84,7 @@ def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[s
     if str(results) != "results":
         args += ["--results", str(results)]
     args += ["--game", game]
-    defaults = _defaults(game, field, bool(settings.get("openings")))
+    defaults = _defaults(game, field, bool(settings.get("openings")), settings.get("tc"))
     params = settings.get("params") or {}
     args += [a for k, v in params.items() if defaults.params.get(k) != v for a in ("-p", f"{k}={_text(v)}")]
     for spec in field:
@@ -92,15 +92,20 @@ def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[s
     for key, option in OPTIONS.items():
         if key in settings and settings[key] != _stored(defaults, key):
             args += [option, _text(settings[key])]
+    if settings.get("tc"):  # the defaults were taken with it (its --game-time)
+        args += ["--tc", _text(settings["tc"])]
+    for key, value in (settings.get("each") or {}).items():
+        args += ["--each", f"{key}={_text(value)}"]
     command = shlex.join(args)
     return command + " --openings FILE" if settings.get("openings") else command
 
 
-def _defaults(game: str, field: list[str], openings: bool) -> TournamentConfig:
-    """What ``arena run --game GAME --bot ...`` takes for the options left out (a game from an
-    openings file: no random opening plies)."""
+def _defaults(game: str, field: list[str], openings: bool, tc: str | None = None) -> TournamentConfig:
+    """What ``arena run --game GAME --bot ... [--tc TC]`` takes for the options left out (a game
+    from an openings file: no random opening plies; a clock: its default ``--game-time``)."""
     try:
-        return build({"game": game, "bots": field, **({"opening_plies": 0} if openings else {})})
+        return build({"game": game, "bots": field, **({"opening_plies": 0} if openings else {}),
+                      **({"tc": tc} if tc else {})})
     except ArenaError:  # a game or bot no longer installed: every setting is written
         return TournamentConfig(game=game, params={}, bots=tuple(field), games=-1, seed=-1, opening_plies=-1,
                                 time_margin=-1.0, format="", seat_rotation="")

@@ -49,8 +49,10 @@ def version_label(base: str, version: int) -> str:
 
 
 def canonical_spec(spec: BotSpec) -> str:
-    """``KIND[:key=value,...]`` with the options sorted by key (the label left out)."""
-    options = ",".join(f"{k}={v}" for k, v in sorted(spec.options.items()))
+    """``KIND[:key=value,...]`` with the options sorted by key (the label left out; a bot's own
+    game clock ``tc=`` among them)."""
+    given = {**spec.options, **({"tc": spec.tc} if spec.tc is not None else {})}
+    options = ",".join(f"{k}={v}" for k, v in sorted(given.items()))
     return spec.kind + (f":{options}" if options else "")
 
 

@@ -20,8 +20,13 @@ class Format(StrEnum):
 
     #: every k-subset of the field meets (``round_robin``)
     ROUND_ROBIN = "round-robin"
-    #: the first bot, the challenger, meets every (k-1)-subset of the others (``gauntlet``)
+    #: the first bot, the challenger, meets every (k-1)-subset of the others (``gauntlet``);
+    #: with ``--seeds N`` each of the first N meets every (k-1)-subset of the rest
     GAUNTLET = "gauntlet"
+    #: a seeded single-elimination bracket (``arena.tournament.formats.Knockout``)
+    KNOCKOUT = "knockout"
+    #: rounds paired by score, no repeat pairings (``arena.tournament.formats.Swiss``)
+    SWISS = "swiss"
 
 
 #: the accepted ``--format`` texts, in the order the error message lists them
@@ -42,22 +47,24 @@ def round_robin(field: Sequence[str], k: int) -> list[tuple[str, ...]]:
     return list(combinations(field, k))
 
 
-def gauntlet(field: Sequence[str], k: int) -> list[tuple[str, ...]]:
-    """The challenger (``field[0]``) against every (k-1)-subset of the others."""
-    return [(field[0], *rest) for rest in combinations(field[1:], k - 1)]
+def gauntlet(field: Sequence[str], k: int, seeds: int = 1) -> list[tuple[str, ...]]:
+    """Each of the first ``seeds`` bots (the challengers; cutechess-cli's ``-seeds``) against
+    every (k-1)-subset of the bots after them; the seeds never meet each other."""
+    return [(seed, *rest) for seed in field[:seeds] for rest in combinations(field[seeds:], k - 1)]
 
 
-def pairings(fmt: str, field: Sequence[str], k: int) -> list[tuple[str, ...]]:
-    """The pairings of a tournament.
+def pairings(fmt: str, field: Sequence[str], k: int, seeds: int = 1) -> list[tuple[str, ...]]:
+    """The pairings of a fixed-pairings tournament.
 
     Args:
         fmt: ``round-robin`` or ``gauntlet``.
-        field: unique bot labels; for a gauntlet the first is the challenger.
+        field: unique bot labels; for a gauntlet the first ``seeds`` are the challengers.
         k: players per game.
+        seeds: a gauntlet's challengers (``--seeds``).
 
     Raises:
-        ConfigError: unknown format, or a field too small for one game (fill it first:
-            ``--fill SPEC``).
+        ConfigError: unknown format or one that has no fixed pairings, a field too small for one
+            game (fill it first: ``--fill SPEC``), or a gauntlet without a bot beside its seeds.
     """
     kind = check_format(fmt)
     if len(field) < k:
@@ -65,6 +72,11 @@ def pairings(fmt: str, field: Sequence[str], k: int) -> list[tuple[str, ...]]:
             f"a {k}-player game needs at least {k} bots, got {len(field)}; "
             "add --bot SPEC or fill empty seats with --fill random (or another bot spec)"
         )
+    if kind not in (Format.ROUND_ROBIN, Format.GAUNTLET):
+        raise ConfigError(f"format {kind} has no fixed pairings; it decides them from the results")
     if kind is Format.GAUNTLET and len(field) < 2:
         raise ConfigError("a gauntlet needs a challenger and at least one opponent (two --bot)")
-    return round_robin(field, k) if kind is Format.ROUND_ROBIN else gauntlet(field, k)
+    if kind is Format.GAUNTLET and len(field) - seeds < k - 1:
+        raise ConfigError(f"--seeds {seeds} leaves {len(field) - seeds} bot(s) to meet; a {k}-player gauntlet "
+                          f"needs at least {k - 1} bot(s) after its seeds")
+    return round_robin(field, k) if kind is Format.ROUND_ROBIN else gauntlet(field, k, seeds)

@@ -121,7 +121,6 @@ class Pool:
         self.game_time, self.retries = game_time, retries
         #: a move is killed after its move time, margin and a grace (the greater of 1 s and the move time)
         self.deadlines = Deadlines(game_time, move_time, time_margin, 0.0 if move_time is None else max(1.0, move_time))
-        self.move_limit = None if move_time is None else move_time + time_margin
         self.ctx, self.fork = context()
         #: worker records through a per-worker ``WorkerLog`` to this process's handlers (fork
         #: only); ``worker_log=False`` in a Dask worker (``arena.tournament.remote``), whose
@@ -201,10 +200,11 @@ class Pool:
             self.close()
 
     def _overdue(self, slot: WorkerSlot, now: float) -> bool:
-        """The worker's bot on move is past its move time plus margin (the watchdog will kill
-        it soon): no game is queued behind it."""
-        return (self.move_limit is not None and slot.playing() is not None and slot.status.move_started > 0
-                and now - slot.status.move_started > self.move_limit)
+        """The worker's bot on move is past its move time plus margin, or its game clock (the
+        watchdog will kill it soon): no game is queued behind it."""
+        lost = self.deadlines.lost_after(slot.status)
+        return (lost is not None and slot.playing() is not None and slot.status.move_started > 0
+                and now - slot.status.move_started > lost)
 
     def _fill(self, pending: deque) -> None:
         """Top up the workers' tasks in flight, one task at a time to the least-loaded worker

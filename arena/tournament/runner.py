@@ -34,7 +34,7 @@ from arena.errors import ArenaError, ResultsError
 from arena.games import Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
-from arena.referee import SEEDING, referee_check
+from arena.referee import SEEDING, Adjudication, referee_check
 from arena.store import Member, Store, StoredGame, save_sprt
 from arena.store_files import PRIVATE_MODE, db_path
 from arena.tournament.field_check import check_bots
@@ -44,7 +44,8 @@ from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunSt
 from arena.tournament.pairing import check_format
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
 from arena.tournament.adaptive import UntilRanked
-from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch, make_schedule
+from arena.tournament.formats import make_format
+from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
@@ -112,7 +113,7 @@ def _schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], settings
         return factory(game, labels, settings)
     if cfg.until_ranked is not None:
         return UntilRanked(game, labels, settings, cfg.until_ranked)
-    return make_schedule(check_format(cfg.format), game, labels, settings, cfg.sprt)
+    return make_format(check_format(cfg.format), game, labels, settings, cfg.sprt, cfg.seeds, cfg.rounds)
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
@@ -133,7 +134,7 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
     # in a child with a timeout (an isolated bot file: by its engine); an engine's ``id name``, told at its probe
-    facts = check_bots(specs, game, cfg.isolation)
+    facts = check_bots(specs, game, cfg.isolation, each=cfg.each)
     id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
     identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
     labels = [s.label for s in specs]
@@ -330,7 +331,7 @@ class _Run:
         store.add_members(res.new, res.adopted)
         store.name_engines(p.id_names)  # a store written before the column, or before the engine said one
         self.added = [m.label for m in res.new]
-        self.specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit)  # --isolation process: engines
+        self.specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit, cfg.each)  # --isolation process
         self.trusted = frozenset(label for label, spec in self.specs.items() if trusted(spec))
         for game in games:
             p.schedule.add(game)
@@ -402,7 +403,9 @@ class _Run:
         cfg = self.cfg
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
         return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
-                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,))
+                           cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc,
+                           None if cfg.adjudicate is None else Adjudication.parse(cfg.adjudicate), dict(cfg.each),
+                           cfg.trace_engines)
 
     def _store(self, res: Result) -> None:
         """Check a finished game's record, commit it, tell the schedule and the observers."""

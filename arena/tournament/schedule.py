@@ -12,7 +12,8 @@ the next run's schedule (it never saw them).
 
 Formats here: ``RoundRobin`` and ``Gauntlet`` (fixed pairings, every game known up front:
 ``series.schedule``), and ``SprtMatch``, a two-bot match that stops when its SPRT decides
-(``docs/statistics.md`` "SPRT"). ``make_schedule`` picks one from the settings.
+(``docs/statistics.md`` "SPRT"). ``make_schedule`` picks one from the settings; ``Knockout``
+and ``Swiss`` are in ``arena.tournament.formats``.
 """
 
 from __future__ import annotations
@@ -144,10 +145,15 @@ class RoundRobin(FixedPairings):
 
 
 class Gauntlet(FixedPairings):
-    """The first bot (the challenger) meets every (k-1)-subset of the others."""
+    """The first bot (the challenger) meets every (k-1)-subset of the others; with ``seeds``
+    (``--seeds N``), each of the first N meets every (k-1)-subset of the bots after them."""
+
+    def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings, seeds: int = 1) -> None:
+        self.seeds = seeds
+        super().__init__(game, labels, settings)
 
     def pairings(self) -> list[tuple[str, ...]]:
-        return pairing.pairings(Format.GAUNTLET, self.labels, self.game.num_players)
+        return pairing.pairings(Format.GAUNTLET, self.labels, self.game.num_players, self.seeds)
 
 
 class SprtMatch(RoundRobin):
@@ -185,13 +191,14 @@ class SprtMatch(RoundRobin):
 
 
 def make_schedule(fmt: Format, game: Game, labels: Sequence[str], settings: SeriesSettings,
-                  sprt: str | None = None) -> Schedule:
-    """The schedule of a format: ``SprtMatch`` when ``sprt`` is given (a two-bot field), else
-    ``RoundRobin`` or ``Gauntlet``.
+                  sprt: str | None = None, seeds: int = 1) -> Schedule:
+    """The schedule of a fixed-pairings format: ``SprtMatch`` when ``sprt`` is given (a two-bot
+    field), else ``RoundRobin`` or ``Gauntlet`` (``seeds``: its challengers). The formats that
+    pair from the results are made by ``arena.tournament.formats.make_format``.
 
     Raises:
         ConfigError: bad SPRT text, rotation or openings order.
     """
     if sprt is not None:
         return SprtMatch(game, labels, settings, sprt)
-    return RoundRobin(game, labels, settings) if fmt is Format.ROUND_ROBIN else Gauntlet(game, labels, settings)
+    return RoundRobin(game, labels, settings) if fmt is Format.ROUND_ROBIN else Gauntlet(game, labels, settings, seeds)

@@ -18,6 +18,7 @@ Blame and termination are decided by ``arena.referee.referee_game``; the OS mech
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -26,17 +27,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import arena.games
 from arena.games import Game
 from arena.os_guard import flush_output, guard_child, new_session
-from arena.referee import GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record, send_message
+from arena.referee import (Adjudication, GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record,
+                           send_message)
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
-from bots.registry import BotSpec, bot_class, builtin, prefix_of
+from bots.clock import TimeControl
+from bots.registry import BotSpec, bot_class, builtin, prefix_of, with_each
 
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
@@ -60,6 +63,11 @@ class WorkerSetup:
             to leave them; the worker's log records go to the runner's handlers through its
             own queue (``arena.tournament.logs``), or to this file without fork.
         close_fds: the runner's fds a forked worker must not keep (the run lock).
+        tc: every seat's game clock (``--tc`` text), or ``None``; a spec's own ``tc`` replaces it.
+        adjudication: the ``--adjudicate`` rules, or ``None``.
+        each: ``--each`` options, given to the Python bots whose class declares them (an
+            engine's are in its spec already: ``config.field_specs``).
+        trace_engines: write every engine protocol line to the log (``--trace-engines``).
     """
 
     game: str
@@ -70,6 +78,19 @@ class WorkerSetup:
     memory_limit: int | None = None
     log_path: str | None = None
     close_fds: tuple[int, ...] = ()
+    tc: str | None = None
+    adjudication: Adjudication | None = None
+    each: dict[str, str] = field(default_factory=dict)
+    trace_engines: bool = False
+
+    def clocks(self, seats: Sequence[str]) -> tuple[TimeControl | None, ...] | None:
+        """Each seat's time control for a game of the bots ``seats`` (labels): the bot's own
+        ``tc=``, else ``--tc``; ``None`` when no seat has a clock."""
+        texts = [self.specs[label].tc if label in self.specs and self.specs[label].tc else self.tc
+                 for label in seats]
+        if all(t is None for t in texts):
+            return None
+        return tuple(None if t is None else _time_control(t) for t in texts)
 
 
 def trusted(spec: BotSpec) -> bool:
@@ -82,16 +103,26 @@ def trusted(spec: BotSpec) -> bool:
     return builtin(spec.kind) or prefix_of(spec.kind) == "exec"
 
 
-def bot_factories(specs: dict[str, BotSpec]) -> dict[str, Callable[[], Any]]:
-    """label -> a function making a fresh bot (classes resolved once; fresh state per game)."""
+@functools.cache
+def _time_control(text: str) -> TimeControl:
+    return TimeControl.parse(text)
+
+
+def bot_factories(specs: dict[str, BotSpec], each: dict[str, str] | None = None) -> dict[str, Callable[[], Any]]:
+    """label -> a function making a fresh bot (classes resolved once; fresh state per game),
+    with the options of ``each`` (``--each``) its class declares; an engine of a spec with
+    ``restart=on`` gets a new process every game."""
     out: dict[str, Callable[[], Any]] = {}
     for label, spec in specs.items():
         cls = bot_class(spec.kind)
+        spec = with_each(spec, cls, each)
 
         def make(cls: Any = cls, spec: BotSpec = spec) -> Any:
             bot = cls(**spec.options)
             try:
                 bot.label = spec.label
+                if spec.restart:
+                    bot.restart = True
             except AttributeError:
                 pass
             return bot
@@ -127,7 +158,7 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         engines.for_game(bots)  # at most one engine per seat: those of other bots are closed
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
-                            start=task.start)
+                            start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication)
     return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels)
 
 
@@ -210,7 +241,10 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
     elif setup.log_path:
         _log_to_file(setup.log_path)
     game = arena.games.make(setup.game, **setup.params)
-    factories = bot_factories(setup.specs)
+    if setup.trace_engines:
+        from arena.engine.process import set_trace
+        set_trace(True)
+    factories = bot_factories(setup.specs, setup.each)
     trusted_labels = frozenset(label for label, spec in setup.specs.items() if trusted(spec))
     plies = PlyLog(buffer, status) if buffer is not None else None
     watched = Watched(status, plies, pipe_fd=conn.fileno())

@@ -46,7 +46,7 @@ def console() -> tuple[Console, io.StringIO]:
 def test_sections_that_apply():
     assert set(build_tables(two_player())) == {
         "ratings", "los_matrix", "cycles", "nash", "alpharank",
-        "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations",
+        "leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations", "terminations_by_bot",
         "fault_summary", "faults", "search", "game", "game_seats", "game_play", "branching"}
     three = build_tables(three_player())
     assert {"ratings", "los_matrix"} <= set(three) and "cycles" not in three

@@ -174,7 +174,8 @@ def test_fill_hands_out_round_robin():
             return True
     from collections import deque
     pool = Pool.__new__(Pool)
-    pool.slots, pool.mean_seconds, pool.move_limit = [FakeSlot() for _ in range(3)], None, None
+    from arena.supervisor import Deadlines
+    pool.slots, pool.mean_seconds, pool.deadlines = [FakeSlot() for _ in range(3)], None, Deadlines()
     pool._fill(deque(range(5)))
     assert [s.tasks for s in pool.slots] == [[0, 3], [1, 4], [2]]
 

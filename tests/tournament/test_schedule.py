@@ -28,7 +28,9 @@ def test_round_robin_and_gauntlet_subsets():
 def test_field_smaller_than_game_is_refused():
     with pytest.raises(ConfigError, match="--fill"):
         pairings("round-robin", ["a", "b"], 4)
-    with pytest.raises(ConfigError, match="accepted: round-robin, gauntlet"):
+    with pytest.raises(ConfigError, match="accepted: round-robin, gauntlet, knockout, swiss"):
+        pairings("league", ["a", "b"], 2)
+    with pytest.raises(ConfigError, match="no fixed pairings"):
         pairings("swiss", ["a", "b"], 2)
 
 

@@ -1,0 +1,120 @@
+"""Engine tooling: ``arena engine check`` (the protocol's compliance test, each broken engine
+failing the check named for its fault), ``--trace-engines``, ``--each`` and ``restart=on``."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import arena.games
+from arena.cli.app import app
+from arena.engine.compliance import check_engine
+from arena.errors import BotSpecError
+from arena.store import load_games
+from arena.tournament import build, run_tournament
+
+HERE = Path(__file__).parent
+BROKEN = HERE / "noncompliant.sh"
+EXAMPLES = HERE.parents[1] / "examples" / "engines"
+
+
+@pytest.fixture(autouse=True)
+def nim_registered(monkeypatch):
+    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+
+
+def broken(mode: str) -> str:
+    return f"exec:{shlex.join([str(BROKEN), mode])}"
+
+
+def statuses(spec: str) -> dict[str, tuple[str, str]]:
+    return {c.name: (c.status, c.detail) for c in check_engine(spec, timeout=1.0)}
+
+
+def test_the_example_shell_engine_passes_every_check():
+    results = statuses(f"exec:{EXAMPLES / 'first_legal.sh'}")
+    assert all(status in ("pass", "skip") for status, _ in results.values()), results
+    assert results["clock"][0] == "skip" and "protocol 1" in results["clock"][1]  # a version 1 engine: movetime
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build examples/engines/first_legal.c")
+def test_the_example_c_engine_passes_every_check(tmp_path):
+    binary = tmp_path / "first_legal"
+    subprocess.run(["cc", "-O2", "-o", str(binary), str(EXAMPLES / "first_legal.c")], check=True)
+    assert all(status in ("pass", "skip") for status, _ in statuses(f"exec:{binary}").values())
+
+
+def test_a_python_bot_served_as_an_engine_passes_with_the_clock_check():
+    results = statuses("alphabeta:depth=1")
+    assert {status for status, _ in results.values()} == {"pass"}
+    assert "protocol 2" in results["aepok"][1] and "time0 2000" in results["clock"][1]
+
+
+@pytest.mark.parametrize("mode,check,detail", [
+    ("noaepok", "aepok", "no aepok within 1s"),
+    ("illegal", "start position", "bestmove 'pass' is not among"),
+    ("noready", "isready", "no readyok within 1s"),
+    ("noquit", "quit", "still running 1s after quit"),
+    ("garbage", "output", "'thinking hard...'"),
+    ("late", "start position", "no bestmove within 1.5s"),
+])
+def test_each_broken_engine_fails_the_check_named_for_its_fault(mode, check, detail):
+    results = statuses(broken(mode))
+    failed = [name for name, (status, _) in results.items() if status == "fail"]
+    assert failed == [check] and detail in results[check][1], results
+
+
+def test_check_command_prints_one_line_per_check_and_exits_1_on_a_failure():
+    runner = CliRunner()
+    good = runner.invoke(app, ["engine", "check", f"exec:{EXAMPLES / 'first_legal.sh'}"])
+    assert good.exit_code == 0 and good.output.count("PASS") == 9 and "10 of 10 checks" in good.output
+    bad = runner.invoke(app, ["engine", "check", broken("illegal"), "--timeout", "1"])
+    assert bad.exit_code == 1 and "FAIL  start position" in bad.output and "failed: start position" in bad.output
+    usage = subprocess.run([sys.executable, "-m", "arena", "engine", "check"], capture_output=True, text=True,
+                           timeout=120)
+    assert usage.returncode == 2 and "needs the SPEC of the engine" in usage.stderr
+
+
+def run(tmp_path, bots, **extra):
+    cfg = build(dict(game="nim", params={"pile": "7"}, bots=bots, games=4, workers=1, results=str(tmp_path),
+                     opening_plies=0, **extra))
+    return cfg, run_tournament(cfg)
+
+
+def test_trace_engines_writes_every_line_both_ways_with_times(tmp_path):
+    cfg, summary = run(tmp_path, [f"sh=exec:{EXAMPLES / 'first_legal.sh'}", "random"], trace_engines=True)
+    log = (tmp_path / f"{summary.name}.log").read_text()
+    assert "sh > aep 2" in log and "sh < aepok" in log and "sh > go" in log and "sh < bestmove" in log
+    assert "trace_engines" not in cfg.identity()  # how it runs, not which games
+
+
+def test_each_sets_an_option_on_engines_and_on_python_bots_that_declare_it(tmp_path):
+    cfg = build(dict(game="nim", bots=[f"c=exec:{EXAMPLES / 'first_legal.sh'}:x=1", "alphabeta", "random"],
+                     each=["depth=2", "x=5"]))
+    specs = {s.label: s for s in __import__("arena.tournament.config", fromlist=["field_specs"]).field_specs(cfg, 2)}
+    assert specs["c"].options == {"depth": "2", "x": "1"}  # every engine; the spec's own value wins
+    assert cfg.identity()["each"] == {"depth": "2", "x": "5"}
+    from arena.tournament.worker import bot_factories
+    made = bot_factories({"ab": specs["alphabeta"], "r": specs["random"]}, cfg.each)
+    assert made["ab"]().options["depth"] == 2 and not hasattr(made["r"](), "depth")  # random declares none
+    with pytest.raises(BotSpecError, match="unknown option 'depth'"):  # an engine that does not declare it
+        run(tmp_path, [f"c=exec:{EXAMPLES / 'first_legal.sh'}", "random"], each=["depth=2"])
+
+
+def test_restart_on_gives_an_engine_a_new_process_every_game(tmp_path):
+    counter = tmp_path / "starts"
+    script = tmp_path / "counting.sh"
+    script.write_text(f"#!/bin/sh\necho start >> {counter}\nexec {EXAMPLES / 'first_legal.sh'}\n")
+    script.chmod(0o755)
+    _, kept = run(tmp_path / "kept", [f"e=exec:{script}", "random"])
+    kept_starts = len(counter.read_text().splitlines())
+    counter.unlink()
+    _, fresh = run(tmp_path / "fresh", [f"e=exec:{script}:restart=on", "random"])
+    fresh_starts = len(counter.read_text().splitlines())
+    assert len(load_games(fresh.path)) == 4 and fresh_starts >= 4 + 1 > kept_starts  # + the probe before the run
