@@ -440,6 +440,8 @@ class _Run:
     def _close(self) -> None:
         """Tell the observers the run ended, store the SPRT's state, close the log and the store
         (a refused run that created them removes them)."""
+        # a format that adds games as it goes (a knockout's tie-break series) planned more than it said
+        self.summary.total = max(self.summary.total, self.p.schedule.total, self.summary.done)
         try:
             for observer in self.observers:
                 observer.finished(self.summary)
