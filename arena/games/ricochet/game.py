@@ -145,6 +145,12 @@ class RicochetGame(Game):
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
     #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
     type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
+    TERMINATIONS = {
+        "chips": "a player has enough chips (8 with 2 players, 6 with 3, 5 with 4), or the chips ran out "
+                 "(``docs/rules/ricochet.md`` \"End\")",
+        "max_rounds": "``max_rounds`` rounds were played",
+        "stack_exhausted": "every chip left is too easy to be played from the robots' positions",
+    }
     whole_field = True  # a tournament races its whole field in every game (docs/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
