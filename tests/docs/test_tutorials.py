@@ -4,6 +4,10 @@ cannot drift from the program."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from tests.docs.blocks import ROOT, blocks, is_slow, runnable, Page
@@ -18,9 +22,19 @@ def _param(path):
     return pytest.param(path, id=str(path.relative_to(ROOT)), marks=marks)
 
 
+@pytest.fixture
+def folder():
+    """An empty folder that other users may enter (pytest's own are the owner's alone): an
+    isolated bot runs as a user of its own when the arena runs as root, and must reach its file."""
+    path = Path(tempfile.mkdtemp(prefix="arena-docs-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
 @pytest.mark.parametrize("path", [_param(p) for p in PAGES if runnable(p)])
-def test_page_runs(path, tmp_path):
-    Page(path, tmp_path).run()
+def test_page_runs(path, folder):
+    Page(path, folder).run()
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "docs" / "tutorials").glob("*.md")),
