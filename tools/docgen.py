@@ -32,8 +32,8 @@ DOCS = ROOT / "docs"
 #: a one-line marker replaced at build time
 _GENERATE = re.compile(r"^<!-- generate: (?P<name>[\w-]+) -->$", re.M)
 #: a committed block refreshed at build time and checked by the tests
-_BLOCK = re.compile(r"(?P<open>^<!-- begin generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(?P<close>^<!-- end generated -->$)",
-                    re.M | re.S)
+_BLOCK = re.compile(r"(?P<open>^<!-- begin generated: (?P<name>[\w-]+) -->\n)(?P<body>.*?)"
+                    r"(?P<close>^<!-- end generated -->$)", re.M | re.S)
 
 
 def _md(text: str) -> str:
@@ -182,15 +182,17 @@ def _command_page(command, ctx, level: int) -> list[str]:
             out.append(f"| `{name}`{optional} | {_cell(_plain(getattr(p, 'help', '') or ''))} |")
         out.append("")
     if options:
-        out += ["| option | value | default | help |", "|---|---|---|---|"]
+        defaults = any(_default(p) for p in options)  # a column of defaults only where one is declared
+        out += ["| option | value | default | help |" if defaults else "| option | value | help |",
+                "|---|---|---|---|" if defaults else "|---|---|---|"]
         for p in options:
             names = ", ".join(f"`{o}`" for o in [*p.opts, *p.secondary_opts])
             value = _value(p)
             value = f"`{value}`".replace("|", "\\|") if value else ""
             extra = " (repeatable)" if p.multiple and "repeatable" not in (p.help or "") else ""
             extra += " (required)" if p.required else ""
-            out.append(f"| {names} | {value} | {_default(p).replace('|', chr(92) + '|')} | "
-                       f"{_cell(_plain(p.help or ''))}{extra} |")
+            default = f" {_default(p).replace('|', chr(92) + '|')} |" if defaults else ""
+            out.append(f"| {names} | {value} |{default} {_cell(_plain(p.help or ''))}{extra} |")
         out.append("")
     if command.epilog:
         out += ["```text", inspect.cleandoc(_plain(command.epilog)), "```", ""]
