@@ -13,7 +13,9 @@ as pymdownx.superfences reads it; GitHub shows the language and ignores the rest
 - ````` ```python {.run} ````` without a title: run with Python; a block ````` ```text {.output} `````
   right after it holds the expected output.
 
-A block with the class ``slow`` makes its page a slow test. Every page runs in a fresh folder,
+A command that is ``arena ARGS`` alone (no shell syntax) runs in this process, as the CLI tests
+call it, the others in ``bash``. A block with the class ``slow`` makes its page a slow test.
+Every page runs in a fresh folder,
 its blocks in order, with ``arena`` and ``python`` on ``PATH`` running this checkout's code; a
 page with a ``pip`` command gets a virtual environment of its own (over the shared packages),
 so what it installs stays in its folder.
@@ -21,7 +23,9 @@ so what it installs stays in its folder.
 
 from __future__ import annotations
 
+import contextlib
 import doctest
+import io
 import os
 import re
 import shlex
@@ -116,6 +120,23 @@ def commands(block: Block) -> list[Command]:
     return out
 
 
+#: shell syntax that only a shell can run (a command with any of it runs in ``bash``)
+_SHELL = re.compile(r"[|&;<>$()`*?~\\]")
+
+
+def in_process(text: str) -> tuple[dict[str, str], list[str]] | None:
+    """(environment, arguments) of a command that is ``[NAME=VALUE ...] arena ARGS`` and nothing
+    else, or ``None`` (it needs a shell)."""
+    if _SHELL.search(text):
+        return None
+    words = shlex.split(text)
+    env = {}
+    while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    return (env, words[1:]) if words[:1] == ["arena"] else None
+
+
 def is_slow(path: Path) -> bool:
     return any("slow" in b.classes for b in blocks(path))
 
@@ -200,12 +221,48 @@ class Page:
                 ["bash", "-c", command.text.rstrip()[:-1]], cwd=self.folder, env=self.env,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
             return
-        done = subprocess.run(["bash", "-c", command.text], cwd=self.folder, env=self.env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
-        got = done.stdout
-        assert done.returncode == command.status, (
-            f"{self.where(command.line)}: `{command.text}` exited {done.returncode}, expected {command.status}:\n{got}")
+        plain = None if self.python != sys.executable else in_process(command.text)
+        if plain is not None:
+            status, got = self.arena(*plain)
+        else:
+            done = subprocess.run(["bash", "-c", command.text], cwd=self.folder, env=self.env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)
+            status, got = done.returncode, done.stdout
+        assert status == command.status, (
+            f"{self.where(command.line)}: `{command.text}` exited {status}, expected {command.status}:\n{got}")
         self.compare(command.want, got, command.line, command.text)
+
+    def arena(self, env: dict[str, str], args: list[str]) -> tuple[int, str]:
+        """``arena ARGS`` in this process (as the CLI tests call it), in the page's folder with
+        the page's environment: the same output as a new process, without its start-up (the
+        imports of pandas and scipy cost each process a second or two). Bot files are read
+        afresh, as a new process would."""
+        from arena.cli.app import main
+
+        for name in [m for m in sys.modules if m.startswith("arena_user_bot_")]:
+            del sys.modules[name]
+        keys = {"PATH", "PYTHONPATH", "COLUMNS", "NO_COLOR", "TERM", *env}
+        saved = {k: os.environ.get(k) for k in keys}
+        cwd = os.getcwd()
+        out = io.StringIO()
+        try:
+            os.environ.update({k: self.env[k] for k in keys if k in self.env})
+            os.environ.update(env)
+            os.chdir(self.folder)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                try:
+                    main(args)
+                    status = 0
+                except SystemExit as exc:
+                    status = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        finally:
+            os.chdir(cwd)
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        return status, out.getvalue()
 
     def script(self, block: Block, output: Block | None) -> None:
         script = self.folder / f".block{block.line}.py"
