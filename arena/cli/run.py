@@ -115,10 +115,7 @@ def run(
     trace_engines: bool = typer.Option(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
-    quiet: bool = typer.Option(
-        False, "--quiet", "-q",
-        help="no progress bar and no tables: one summary line saying where the results and the reports are "
-             "(default: the bar, then the summary tables)"),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
@@ -173,10 +170,6 @@ def run(
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
     page = write_html(summary.path, data=data)
-    if quiet:  # one line: what was played and where the reports are
-        parts = [line, *extra, f"report: arena report {summary.name}", f"HTML: {page}"]
-        console.print("; ".join(parts), soft_wrap=True)
-        return
     for text in (line, *extra):
         console.print(text)
     print_summary(data, console)

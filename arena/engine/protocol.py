@@ -35,6 +35,75 @@ OPTION_TYPES = ("int", "float", "string", "bool")
 FRAME_SEP = " | at "
 
 
+class Message(NamedTuple):
+    """One message of the protocol, for its reference: ``docs/engine-protocol.md``
+    "Messages" and the summary in ``docs/guide.md`` are generated from ``TO_ENGINE`` and
+    ``FROM_ENGINE`` (``tools/docgen.py``), so the lines have one source.
+
+    Attributes:
+        line: the message's syntax (``[...]`` optional, ``A|B`` a choice).
+        meaning: what it means (Markdown).
+        reply: for a message to the engine, the engine's answer (Markdown; ``""``: none).
+    """
+
+    line: str
+    meaning: str
+    reply: str = ""
+
+
+#: Messages the engine sends (their syntax is what ``parse_info``, ``parse_option`` and the
+#: handshake read).
+ID = Message("id name TEXT / id author TEXT",
+             "the name is stored with the bot (`bots.id_name`) and shown in reports (the leaderboard's `engine` "
+             "column, the bot list)")
+OPTION = Message("option name N type int|float|string|bool default V",
+                 "an option the engine accepts (`arena engine` writes `default none` for an option without a "
+                 "default: the bot decides); a `setoption` for a name the engine did not declare is a spec error, "
+                 "raised before any game is played")
+AEPOK = Message("aepok / aepok 2", "the end of the handshake, after the `id` and `option` lines; `aepok 2`: the "
+                "engine reads the game clocks of `go` (protocol version 2), `aepok`: it does not (version 1: it is "
+                "sent its share of the clock as `movetime`)")
+READYOK = Message("readyok", "the answer to `isready`")
+INFO = Message("info [depth D] [nodes N] [score S] [time MS] [pv M ...] [string TEXT]",
+               "search figures, stored the same way as a Python bot's `last_stats` (`time` in milliseconds, "
+               "else the arena's own measure), checked the same way: nodes and depth above 2^63 − 1 are stored "
+               "clipped, negative or non-numeric figures and a score that is not a finite number are stored empty, "
+               "with a note in the tournament log (`arena.referee.reported`); UCI's `score cp S` is read too. "
+               "`info string fault REASON DETAIL` (`exception`, `exit`, `memory`) is an isolated bot's last "
+               "words before it exits: the game is lost by that fault")
+BESTMOVE = Message("bestmove MOVE", "the reply to `go` (at a simultaneous round: the answer, or `-` for none)")
+#: Messages the engine receives, in the order of a game.
+TO_ENGINE = (
+    Message(f"aep {VERSION}",
+            "always the first line. The engine replies with any `id` and `option` lines, then `aepok`",
+            f"`{ID.line.split(' / ')[0]}`, `{OPTION.line}`, then `{AEPOK.line}`"),
+    Message("setoption name N value V",
+            "an option taken from the bot spec: `exec:PATH:depth=5` sends `setoption name depth value 5`",
+            "nothing (an option it did not declare is a spec error before any game)"),
+    Message("newgame GAME PARAMS_JSON",
+            "a new game starts: the game's registered name and its parameters as one line of JSON (`{}` if "
+            "there are none)"),
+    Message("seat K SEED",
+            "the engine's seat (0-based) and its seed for this game; all of its randomness must derive from the "
+            "seed"),
+    Message("isready",
+            "the engine replies `readyok` once it is ready (after starting, after options, after `newgame`)",
+            f"`{READYOK.line}`"),
+    Message("position TEXT", "the current position, as the game's own position text, on one line"),
+    Message("legal M1 M2 ...",
+            "every legal move in that position, in the game's notation, so that a simple engine needs no rules "
+            "of its own (not sent at a simultaneous round)"),
+    Message("go [movetime MS] [nodes N] [depth D] [timeK MS incK MS ...] [movestogo N]",
+            "choose a move and reply `bestmove MOVE`; the clock fields (version 2, under `--tc`): every seat's "
+            "time left and increment, in milliseconds, and the moves to the next refill (see \"Game clocks\")",
+            f"`{INFO.line}`, then `{BESTMOVE.line}`"),
+    Message("stop", "reply `bestmove` at once with the best move found so far", f"`{BESTMOVE.line}`"),
+    Message("quit", f"exit within {QUIT_TIMEOUT:g} s, or the process is killed", f"exit within {QUIT_TIMEOUT:g} s"),
+)
+#: Messages the engine sends, in the order of a game.
+FROM_ENGINE = (ID, OPTION, AEPOK, READYOK, INFO, BESTMOVE)
+
+
 class Info(NamedTuple):
     """The figures of the ``info`` lines of one search (UCI-style; ``None`` = not sent).
 

@@ -331,8 +331,8 @@ class GameType:
 class Game(ABC):
     """A game with fixed parameters: a factory of states.
 
-    Subclasses set ``name``, ``type`` (a ``GameType``), ``PARAMS`` and ``num_players`` and
-    implement the three methods.
+    Subclasses set ``name``, ``type`` (a ``GameType``), ``PARAMS``, ``num_players`` and
+    ``TERMINATIONS`` and implement the three methods.
     ``Game(**params)`` coerces and checks parameters (strings from a command line are accepted).
 
     Raises:
@@ -348,6 +348,9 @@ class Game(ABC):
     #: A race in which the whole field takes part in every game of a tournament (Ricochet):
     #: its ``players`` parameter, when not given, is set to the number of bots.
     whole_field: ClassVar[bool] = False
+    #: The rule endings ``Outcome.termination`` may name, each with the rule that produces it
+    #: (the docs' terminations table is generated from these and ``arena.referee.Termination``).
+    TERMINATIONS: ClassVar[dict[str, str]] = {}
     num_players: int = 2
 
     def __init__(self, **params: Any) -> None:

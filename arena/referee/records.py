@@ -59,7 +59,9 @@ class Termination(StrEnum):
     TIMEOUT = (
         "timeout",
         "A move took longer than the move time plus ``--time-margin`` (measured, or killed by the "
-        "watchdog after a grace).",
+        "watchdog after a grace of max(1 s, move time)), or the seat's game clock (``--tc``) went below "
+        "−``--time-margin``; an engine that sends no ``bestmove`` in that time is killed and restarted "
+        "for the next game.",
     )
     EXIT = (
         "exit",
@@ -72,7 +74,9 @@ class Termination(StrEnum):
     CRASH = (
         "crash",
         "The process playing the game died (SIGKILL, ``os._exit``, segfault, closed pipe) on "
-        "every attempt; blames the seat on move.",
+        "every attempt (``--retries`` replays); or an engine process (``exec:``, ``--isolation process``) "
+        "exited or closed its output mid-game, or could not be restarted for the game; or a bot forked "
+        "the worker process. Blames the seat on move.",
     )
     GAME_TIME = (
         "game_time",
@@ -81,7 +85,7 @@ class Termination(StrEnum):
     GAME_ERROR = (
         "game_error",
         "The game's own code raised while playing a proper move (a bug in the game, not in a "
-        "bot): nobody is blamed, the traceback is logged.",
+        "bot): nobody is blamed, the traceback is in ``<results>/<name>.log``.",
     )
     ADJUDICATED = (
         "adjudicated",

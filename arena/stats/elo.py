@@ -83,15 +83,28 @@ def pentanomial(pair_points: Sequence[float]) -> list[int]:
 class MatchStats:
     """Statistics of one bot against another, from its side (``docs/statistics.md``).
 
+    Empty samples give NaN; so do ``elo_low``, ``elo_high``, ``elo_error``, ``nelo`` and
+    ``nelo_error`` when every pair scored the same (no spread seen: ``docs/statistics.md``,
+    "No spread seen").
+
     Attributes:
-        games: n; ``wins``, ``draws``, ``losses``: W-D-L of the bot; ``score``: mean points
-        per game in [0, 1]; ``draw_ratio``: draws / games; ``pairs``: complete pairs;
-        ``leftover``: games outside complete pairs; ``penta``: ``[LL, LD, DD+WL, WD, WW]``;
-        ``sigma``: standard error of ``score``; ``elo``, ``elo_low``, ``elo_high``,
-        ``elo_error`` (half the interval's width); ``nelo`` and ``nelo_error`` (half the width
-        of its 95% interval); ``los`` in [0, 1]. Empty samples give NaN; so do ``elo_low``,
-        ``elo_high``, ``elo_error``, ``nelo`` and ``nelo_error`` when every pair scored the same
-        (no spread seen: ``docs/statistics.md``, "No spread seen").
+        games: n, games counted.
+        wins: W of the bot (``draws``: D, ``losses``: L).
+        draws: D of the bot.
+        losses: L of the bot.
+        score: mean points per game, in [0, 1].
+        draw_ratio: draws / games.
+        pairs: complete game pairs.
+        leftover: games outside complete pairs.
+        penta: pentanomial pair counts ``[LL, LD, DD+WL, WD, WW]``.
+        sigma: standard error of ``score``.
+        elo: logistic Elo difference of ``score``.
+        elo_low: lower end of its 95% interval.
+        elo_high: upper end of its 95% interval.
+        elo_error: half the interval's width.
+        nelo: normalised Elo (fastchess).
+        nelo_error: half the width of its 95% interval.
+        los: likelihood of superiority, in [0, 1].
     """
 
     games: int

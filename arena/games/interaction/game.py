@@ -32,6 +32,13 @@ class InteractionGame(Game):
     summary = "Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals"
     num_players = 2
     type = GameType(2, 2, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
+    TERMINATIONS = {
+        "target": "the mover reached ``target`` pocketed neutrals and wins (``docs/rules/interaction.md`` "
+                  "\"End of the game\")",
+        "repetition": "a position (board, scores, side to move) occurred for the third time: a draw",
+        "passes": "both players passed one after the other; the higher score wins (``cap_result=draw``: a draw)",
+        "max_plies": "``max_plies`` plies were played; the higher score wins (``cap_result=draw``: a draw)",
+    }
     PARAMS = {
         "target": Param(5, "neutrals to pocket to win at once", minimum=1),
         "max_plies": Param(200, "ply limit (the game ends when the ply count reaches it)", minimum=1),

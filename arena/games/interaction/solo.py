@@ -226,6 +226,12 @@ class InteractionSoloGame(Game):
     summary = "Solo Interaction: pocket every neutral with one red ball in the fewest moves"
     num_players = 1
     type = GameType(1, 1, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
+    TERMINATIONS = {
+        "cleared": "no neutral left on the board: score -(moves made) (``docs/rules/interaction.md`` "
+                   "\"Solo Interaction\")",
+        "max_plies": "``max_plies`` moves were made: score -(``max_plies`` + neutrals left)",
+        "stalled": "no legal move is left: score -(``max_plies`` + neutrals left)",
+    }
     #: Extra lines for ``arena games``: each layout's figures in the rulebook's form.
     catalogue = tuple(f"layout={lay.number}: {lay}" for lay in LAYOUTS)
     PARAMS = {

@@ -125,6 +125,9 @@ class SoloRaceGame(Game):
     summary = "Solo Interaction race: every solver answers each layout, the fewest moves win it"
     whole_field = True  # a tournament races its whole field in every game
     type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=False, deterministic=True)
+    TERMINATIONS = {
+        "layouts": "every layout was raced; seats ranked by layouts won",
+    }
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),
         "layouts": Param(",".join(str(i + 1) for i in range(len(LAYOUTS))), "layouts raced, in order"),

@@ -47,30 +47,33 @@ _new = object.__new__
 class InteractionState(SearchSteps, State):
     """An Interaction position. Immutable; ``play`` returns a new state.
 
-    Fast accessors for search and evaluation (read-only):
+    History (threefold repetition, two passes in a row) is kept by parent pointers from
+    ``play``; a state made by ``Game.parse_state`` or ``initial_state`` starts without it.
+
+    Fast methods for search and evaluation, beside the protocol's:
+
+    - ``key()``: 64-bit Zobrist key of (board, scores, side to move).
+    - ``balls(piece)``: the cells holding ``piece``.
+    - ``successors()``: ``[(move, state), ...]`` for every legal move, simulated in one pass.
+    - ``best_leaf(...)``: a depth-1 node of alpha-beta in one loop (positions simulated,
+      valued and cut off at ``beta``); ``leaves(skip)``: the same positions as
+      ``(move, position)`` pairs for evaluation only, the moves generated lazily.
+    - ``child(move)``: ``play`` of a move of ``legal_moves()`` without the legality re-check.
+    - ``random_child(u)``: the state after the move a random playout picks with ``u`` in [0, 1).
+    - ``try_play(move)`` / ``try_leaf(move)``: one move checked alone (``None``: not legal), as
+      ``play`` / ``leaves`` give it, without generating the other moves.
+
+    Attributes:
         board: ``bytes`` of 81 cells, index ``rank * 9 + file`` (0-based), holding 0 empty,
             1 Red, 2 Blue, 3 neutral (``notation.EMPTY RED BLUE NEUTRAL``); a seat's piece is
-            ``seat + 1``.
+            ``seat + 1``. Read-only, as every field.
         occ: occupancy mask, an int with bit ``cell`` set for each ball.
         nmask: neutral mask, an int with bit ``cell`` set for each neutral ball (kept by
             ``simulate`` move by move: an evaluator reads the neutrals without the board).
         side: the seat (0 Red, 1 Blue) whose turn it is, also at a terminal state.
         scores: (Red, Blue) pocketed neutrals.
         ply: plies played (the position text's ply count).
-        key(): 64-bit Zobrist key of (board, scores, side to move).
-        balls(piece): the cells holding ``piece``.
-        successors(): ``[(move, state), ...]`` for every legal move, simulated in one pass.
-        best_leaf(...): a depth-1 node of alpha-beta in one loop (positions simulated,
-            valued and cut off at ``beta``); leaves(skip): the same positions as
-            ``(move, position)`` pairs for evaluation only, the moves generated lazily.
-        child(move): ``play`` of a move of ``legal_moves()`` without the legality re-check.
-        random_child(u): the state after the move a random playout picks with ``u`` in [0, 1).
-        try_play(move) / try_leaf(move): one move checked alone (``None``: not legal), as
-            ``play`` / ``leaves`` give it, without generating the other moves.
         termination: the end reason, or ``None`` while the game goes on.
-
-    History (threefold repetition, two passes in a row) is kept by parent pointers from
-    ``play``; a state made by ``Game.parse_state`` or ``initial_state`` starts without it.
     """
 
     __slots__ = ("game", "board", "occ", "nmask", "side", "scores", "ply", "to_move", "_key", "_prev", "_bloom",

@@ -35,7 +35,22 @@ TARGET_LEGEND = ("target codes: colour R red, G green, B blue, Y yellow (the rob
 
 
 class RicochetState(State):
-    """A round (``SIMULTANEOUS``) or the end (``TERMINAL``). Immutable."""
+    """A round (``SIMULTANEOUS``) or the end (``TERMINAL``). Immutable.
+
+    At a round every seat answers the same puzzle at once (``puzzle``): a bot's ``choose``
+    returns a solution (``Solution``, or its text ``"RN GE RS"``) or ``None`` for no answer.
+
+    Attributes:
+        board: the ``Board`` (walls, targets, diagonal barriers).
+        robots: the robots' cells, in colour order R, G, B, Y (and K, the black robot), 0-based
+            ``rank * 16 + file``.
+        target: the chip of this round (``"RC"``: the red circle), ``None`` at the end.
+        stack: the chips still to come, in order.
+        chips: per seat, the chips it has won.
+        round: rounds played.
+        termination: the end reason (``chips``, ``max_rounds``, ``stack_exhausted``), ``None``
+            while the game goes on.
+    """
 
     def __init__(self, game: RicochetGame, board: Board, robots: tuple[int, ...], target: str | None,
                  stack: tuple[str, ...], chips: tuple[tuple[str, ...], ...], round_: int,
@@ -145,6 +160,12 @@ class RicochetGame(Game):
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
     #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
     type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
+    TERMINATIONS = {
+        "chips": "a player has enough chips (8 with 2 players, 6 with 3, 5 with 4), or the chips ran out "
+                 "(``docs/rules/ricochet.md`` \"End\")",
+        "max_rounds": "``max_rounds`` rounds were played",
+        "stack_exhausted": "every chip left is too easy to be played from the robots' positions",
+    }
     whole_field = True  # a tournament races its whole field in every game (docs/arena.md)
     PARAMS = {
         "players": Param(2, "number of players (seats), 1-8", minimum=1),

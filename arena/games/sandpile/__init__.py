@@ -39,6 +39,10 @@ class Sandpile(Game):
     summary = "4 players place pieces, topple stacks of 4+, score visible tops (abelian sandpile)"
     num_players = 4
     type = GameType(4, 4, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
+    TERMINATIONS = {
+        "rounds": "the last round's toppling phase ended; totals of visible tops decide "
+                  "(``docs/rules/sandpile.md`` \"Scoring and end\")",
+    }
     PARAMS = {
         "wrap": Param("torus", "where pieces pushed off the board re-enter", choices=("torus", "mirror")),
         "rounds": Param(4, "rounds (manches)", minimum=1),
