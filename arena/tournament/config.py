@@ -352,16 +352,21 @@ def check_cluster(address: Any) -> tuple[str, int | None]:
                       "(N worker processes on this machine, 1 to 256)")
 
 
+def _as_float(value: Any) -> float:
+    """``float(value)``, or NaN for a value that is no number (the caller names what is accepted)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
 def _confidence(value: Any) -> float:
     """``--until-ranked``: a number strictly between 0.5 and 1.
 
     Raises:
         ConfigError: anything else.
     """
-    try:
-        level = float(value)
-    except (TypeError, ValueError):
-        level = math.nan
+    level = _as_float(value)
     if not 0.5 < level < 1:
         raise ConfigError(f"bad --until-ranked {value!r}; accepted: a confidence between 0.5 and 1 "
                           "(default 0.95: the whole order holds with probability 0.95)")
@@ -390,10 +395,7 @@ def _tau(value: Any) -> float:
     Raises:
         ConfigError: anything else.
     """
-    try:
-        tau = float(value)
-    except (TypeError, ValueError):
-        tau = math.nan
+    tau = _as_float(value)
     if not (math.isfinite(tau) and tau >= 0):
         raise ConfigError(f"bad --tau {value!r}; accepted: a number >= 0 (TrueSkill dynamics factor, default 0)")
     return tau
