@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import ResultsError
+from arena.errors import ResultsError, one_line
 from arena.openings import series_start
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ def load_tournament(db: Any) -> dict[str, Any]:
         id_names = dict(conn.execute("SELECT label, id_name FROM bots WHERE id_name IS NOT NULL ORDER BY position")
                         .fetchall()) if "id_name" in columns else {}
         versions = {label: {"bot": bot or label, "version": version or 1, "digest": digest,
-                            "code": None if code is None else json.loads(code)}
+                            "code": None if code is None else _decoded(code, db)}
                     for label, bot, version, digest, code in conn.execute(
                         "SELECT label, bot, version, digest, code FROM bots ORDER BY position")} \
             if "digest" in columns else {label: {"bot": label, "version": 1, "digest": None, "code": None}
@@ -238,10 +238,22 @@ def load_tournament(db: Any) -> dict[str, Any]:
     if row is None:
         raise ResultsError("results database has no tournament recorded")
     name, game, params, k, seed, settings, total, created = row
-    return {"name": name, "game": game, "params": json.loads(params), "num_players": k, "seed": seed,
-            "settings": json.loads(settings), "bots": dict(bots), "id_names": id_names, "versions": versions,
-            "total_games": total,
-            "created": created}
+    return {"name": name, "game": game, "params": _decoded(params, db), "num_players": k, "seed": seed,
+            "settings": _decoded(settings, db), "bots": dict(bots), "id_names": id_names, "versions": versions,
+            "total_games": total, "created": created}
+
+
+def _decoded(text: Any, db: Any) -> Any:
+    """The JSON value a column holds.
+
+    Raises:
+        ResultsError: a damaged value (not JSON), naming the database.
+    """
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as exc:
+        path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else "results database")
+        raise ResultsError(f"cannot read results database {str(path)!r}: a damaged value ({one_line(exc)})") from None
 
 
 def load_game(db: Any, game_id: int) -> dict[str, Any]:
@@ -261,7 +273,7 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
         raise ResultsError(f"no game {game_id} stored; {n} games stored" + (f", ids {lo} to {hi}" if n else ""))
     out = dict(row)
     for col in ("seats", "opening", "moves", "scores", "ranks"):
-        out[col] = json.loads(out[col])
+        out[col] = _decoded(out[col], db)
     return out
 
 

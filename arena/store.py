@@ -36,8 +36,9 @@ from arena.aggregates import (  # noqa: F401 (re-exported: their home before the
     merge_sums,
     search_sums,
 )
-from arena.errors import ResultsError
+from arena.errors import ResultsError, one_line
 from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by their old names)
+    _decoded,
     APPLICATION_ID,
     MOVE_COLUMNS,
     SCHEMA_VERSION,
@@ -150,6 +151,10 @@ class Store:
                                    f"{str(root / (name + '.lock'))!r}); wait for it or choose another --name") from None
             raise _fail(root, exc, "lock") from None
         path = db_path(name, root)
+        if path.is_dir():
+            os.close(lock_fd)
+            raise ResultsError(f"{str(path)!r} is a directory, not a results database; remove it or choose another "
+                               "--name")
         created, conn = not path.exists(), None
         try:
             make_private(root, name)
@@ -297,7 +302,7 @@ class Store:
             ResultsError: the database cannot be read.
         """
         row = next(iter(self._read("SELECT settings, total_games FROM tournament")), None)
-        return None if row is None else (json.loads(row[0]), int(row[1]))
+        return None if row is None else (_decoded(row[0], self), int(row[1]))
 
     def _read(self, sql: str) -> list[tuple]:
         """The rows of one query.
@@ -325,8 +330,12 @@ class Store:
             ResultsError: the database cannot be read.
         """
         rows = self._read("SELECT game_id, series, seats, ranks FROM games ORDER BY game_id")
-        return [StoredGame(int(g), int(s), tuple(json.loads(seats)), tuple(int(r) for r in json.loads(ranks)))
-                for g, s, seats, ranks in rows]
+        try:
+            return [StoredGame(int(g), int(s), tuple(json.loads(seats)), tuple(int(r) for r in json.loads(ranks)))
+                    for g, s, seats, ranks in rows]
+        except (TypeError, ValueError) as exc:
+            raise ResultsError(f"cannot read results database {str(self.path)!r}: a damaged game row "
+                               f"({one_line(exc)})") from None
 
     def members(self) -> list[Member]:
         """Every stored bot version, in the order they joined (``bots`` rows).

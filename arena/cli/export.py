@@ -43,8 +43,11 @@ def games_frame(path: Path) -> pd.DataFrame:
         raise ResultsError(f"cannot read results database {str(path)!r}: {exc}") from None
     finally:
         conn.close()
-    for col in ("seats", "ranks", "scores", "moves"):
-        df[col] = [json.loads(v) for v in df[col]]
+    try:
+        for col in ("seats", "ranks", "scores", "moves"):
+            df[col] = [json.loads(v) for v in df[col]]
+    except (TypeError, ValueError) as exc:
+        raise ResultsError(f"cannot read results database {str(path)!r}: a damaged game row ({exc})") from None
     df["fault_seat"] = df["fault_seat"].astype("Int64")
     return df
 

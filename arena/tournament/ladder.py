@@ -124,4 +124,4 @@ def ladder_name(cfg: TournamentConfig) -> str:
     same field is another tournament."""
     if cfg.name:
         return cfg.name
-    return f"{cfg.game}-ladder-{cfg.run_name().rpartition('-')[2]}"
+    return f"{cfg.game.replace(':', '-')}-ladder-{cfg.run_name().rpartition('-')[2]}"

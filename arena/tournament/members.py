@@ -50,10 +50,16 @@ def version_label(base: str, version: int) -> str:
 
 def canonical_spec(spec: BotSpec) -> str:
     """``KIND[:key=value,...]`` with the options sorted by key (the label left out; a bot's own
-    game clock ``tc=`` among them)."""
+    game clock ``tc=`` among them); a bot file by its file name only (``./mybot.py``,
+    ``mybot.py`` and ``/home/me/mybot.py`` are one bot: its code is told apart by its digest,
+    not by how its path was spelled)."""
     given = {**spec.options, **({"tc": spec.tc} if spec.tc is not None else {})}
     options = ",".join(f"{k}={v}" for k, v in sorted(given.items()))
-    return spec.kind + (f":{options}" if options else "")
+    kind = spec.kind
+    if "#" in kind and not (":" in kind and prefix_of(kind)):  # a bot file: by its name (see below)
+        path, _, cls = kind.partition("#")
+        kind = f"{os.path.basename(path)}#{cls}"
+    return kind + (f":{options}" if options else "")
 
 
 def file_digest(path: str | os.PathLike[str]) -> str | None:
@@ -194,7 +200,7 @@ def resolve(stored: Sequence[Member], field_: Sequence[tuple[BotSpec, Identity]]
                 out.notes.append(f"bot {base!r} is its version {same.label} again ({ident.source}): "
                                  f"its {games[same.label]} stored games count")
             continue
-        if legacy and legacy[-1] is versions[-1] and legacy[-1].spec == spec.text:
+        if legacy and legacy[-1] is versions[-1] and _canonical_text(legacy[-1].spec) == ident.spec:
             old = legacy[-1]
             out.adopted.append(Member(old.position, old.label, old.spec, base, 1, ident.digest, ident.code,
                                       old.id_name or id_names.get(base)))
@@ -222,7 +228,7 @@ def resolve(stored: Sequence[Member], field_: Sequence[tuple[BotSpec, Identity]]
 
 def _what_changed(old: Member, spec: BotSpec, new: Identity) -> str:
     """A few words on how ``new`` differs from the stored version ``old``."""
-    if old.spec != spec.text and (old.code is None or _canonical_text(old.spec) != new.spec):
+    if _canonical_text(old.spec) != new.spec:
         return f"{old.spec} -> {spec.text}"
     before = old.code or {}
     if "arena" in new.code and before.get("arena") != new.code["arena"]:

@@ -222,3 +222,33 @@ def test_identities_of_each_kind_of_bot(tmp_path):
     first = identify(parse_spec(f"{path}#Bot"))
     path.write_text(BOT.format(index=1))
     assert identify(parse_spec(f"{path}#Bot")).digest != first.digest and first.source == str(path)
+
+
+def test_a_bot_files_path_spelled_another_way_is_the_same_version(tmp_path, monkeypatch):
+    """``mybot.py``, ``./mybot.py`` and the absolute path are one bot: the digest tells code
+    apart, not the spelling of its path (a resume from another folder replays nothing)."""
+    (tmp_path / "mybot.py").write_text(BOT.format(index=0))
+    monkeypatch.chdir(tmp_path)
+    first, _ = run(nim(tmp_path, ["me=mybot.py#Bot", "random"]))
+    assert first.played == 4
+    for spelling in ("./mybot.py", str(tmp_path / "mybot.py")):
+        again, notes = run(nim(tmp_path, [f"me={spelling}#Bot", "random"]))
+        assert again.played == 0 and notes == ()
+    assert labels_of(first.path) == ["me", "random"]
+
+
+def test_damaged_rows_are_a_one_line_error(tmp_path):
+    from arena.errors import ResultsError
+    from arena.store import load_game
+    from arena.tournament.listing import stored_tournaments
+    first, _ = run(nim(tmp_path, ["a=random", "b=random"]))
+    conn = sqlite3.connect(first.path)
+    conn.execute("UPDATE games SET moves = 'not json' WHERE game_id = 1")
+    conn.execute("UPDATE tournament SET settings = '{bad'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(ResultsError, match="a damaged value"):
+        load_game(first.path, 1)
+    with pytest.raises(ResultsError, match="a damaged value"):
+        load_tournament(first.path)
+    assert "damaged value" in stored_tournaments(tmp_path)[0]["error"]
