@@ -76,6 +76,11 @@ def _identity(func):
     return func
 
 
+def is_compiled(kernel) -> bool:
+    """True when ``kernel`` (the first item of ``backend``'s answer) compiles with numba."""
+    return kernel is not _identity
+
+
 #: hide the libraries numba probes for while its implementation loads
 #: (``_load_numba_without_probes``): the choice holds for the whole process, so only
 #: ``arena solve`` with a built-in solver sets it, a process that runs no one else's code

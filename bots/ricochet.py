@@ -94,8 +94,15 @@ def compiled_loaded() -> bool:
 
 def _build(compiled: bool):
     """(search module, bounds module) of the compiled or the plain-Python build."""
-    load = kernels.compiled if compiled else kernels.plain
-    return load(SEARCH), load(BOUNDS)
+    got = _BUILDS.get(compiled)
+    if got is None:
+        load = kernels.compiled if compiled else kernels.plain
+        got = _BUILDS[compiled] = (load(SEARCH), load(BOUNDS))
+    return got
+
+
+#: the builds loaded: compiled -> (search module, bounds module)
+_BUILDS: dict[bool, tuple] = {}
 
 
 def warm_up() -> None:
@@ -155,8 +162,12 @@ def _slider(puzzle: Puzzle):
     return lambda robots, r, d: rule_slide(board, robots, r, d)
 
 
+#: every robot move, ``_MOVES[robot][direction]`` (shared: moves are immutable)
+_MOVES = tuple(tuple(RobotMove(r, d) for d in range(4)) for r in range(5))
+
+
 def _solution(moves) -> Solution | None:
-    return None if moves is None else Solution(RobotMove(r, d) for r, d in moves)
+    return None if moves is None else Solution(_MOVES[r][d] for r, d in moves)
 
 
 def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = True,
