@@ -332,10 +332,10 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
             if paths is None:
                 rev = path[level - 1] ^ 2
         child = False
-        while i < moves:
-            r = i >> 2
+        while i < moves:  # (indices masked to their range: numba then adds no negative-index test)
+            r = (i >> 2) & 7
             d = i & 3
-            c = pos[r]
+            c = pos[r] & 255
             if tight and not ((goals >> r) & 1 and h[c] == rem):
                 i = (r + 1) << 2  # none of this robot's moves
                 continue
@@ -343,7 +343,7 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
             if i - 1 == rev:
                 continue
             if paths is None:
-                to = stops[(d << 8) | c]
+                to = stops[(d << 8) | c] & 255
                 if to != c:
                     for j in range(n):
                         to = _blocked(to, c, d, pos[j])
@@ -356,7 +356,7 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                 old[level] = c
                 path[level] = i - 1
                 return FOUND, nodes, level + 1, used
-            if rem == 1 or (r == first and h[to] >= rem):
+            if rem == 1 or (r == first and h[to & 255] >= rem):
                 continue  # no solution below: the bound already exceeds what is left
             if r < r1:  # the same two moves in robot order reach the same position?
                 d1 = path[level - 1] & 3
