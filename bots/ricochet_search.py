@@ -21,7 +21,8 @@ mostly numba and LLVM) and searches no more nodes than
 with 2**24 or 2**26 entries (47.7 M against 50.0 M: deeper entries are kept, replacement
 drops the shallow ones).
 
-The table's memory is kept from one search to the next (``_table``, per thread): an entry
+The table's memory is kept from one search to the next (``_table``, per thread; a grown
+table is freed after its search, as before): an entry
 holds the number of the search that wrote it above its key, and another search's entry counts
 as empty, so a search starts with nothing to clear. While a search has filled few buckets
 (under ``SMALL / 2``), they lie side by side at the array's end, found by their bucket number
@@ -73,6 +74,8 @@ FIRST_BITS = 16
 SMALL = 1024
 BUCKET_BITS = 21
 BUCKET_MASK = (1 << BUCKET_BITS) - 1
+#: a table of more entries (a grown one, 2 MiB and more) is freed after its search
+KEEP = (1 << FIRST_BITS) + 5 * SMALL
 
 
 @kernel
@@ -503,13 +506,16 @@ def ida_star(stops: ndarray, h: ndarray, robots: tuple[int, ...], goal_robots: t
                 stops, paths, h, packed, len(robots), goals, target, start, max_depth, tt, bits, table_bits, gen,
                 0 if max_nodes is None else max(1, max_nodes - total), deadline or 0.0, every, path)
         total += nodes
-        if status == FOUND:
-            return [divmod(int(v), 4) for v in path[:depth]], total, depth, True
-        if status == ABORTED:
-            return None, total, depth - 1, False
-        if status == EXHAUSTED:
-            return None, total, max_depth, True
-        start = depth  # GROW: go on at that bound with the larger table
+        if status != GROW:
+            break
+        start = depth  # go on at that bound with the larger table
+    if len(tt) > KEEP:
+        _LOCAL.tt = None  # a grown table is not kept for the next search
+    if status == FOUND:
+        return [divmod(int(v), 4) for v in path[:depth]], total, depth, True
+    if status == ABORTED:
+        return None, total, depth - 1, False
+    return None, total, max_depth, True
 
 
 __all__ = ["ida_star"]

@@ -34,13 +34,14 @@ from arena.games.ricochet.puzzle import Puzzle
 HARD = "2B,4B,3B,1B R:c2,G:a13,B:l14,Y:c15 BT"
 
 _CHILD = """
-import json, resource, sys
+import json, sys
+from arena.bench.ricochet_c import peak_kib
 from arena.games.ricochet.puzzle import Puzzle
 from bots.ricochet import solve_optimal
 solve_optimal(Puzzle.parse('1A,2B,4A,3B R:c5,G:k12,B:a1,Y:p16 RC'))  # load the compiled kernel
 r = solve_optimal(Puzzle.parse(sys.argv[1]))
 print(json.dumps({"seconds": r.seconds, "moves": len(r.solution) if r.solution is not None else None,
-                  "nodes": r.nodes, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+                  "nodes": r.nodes, "maxrss_kib": peak_kib()}))
 """
 
 

@@ -94,14 +94,28 @@ def from_env() -> CSolver | None:
                           "fogleman/Ricochet's ricochet.c (arena/bench/ricochet_c.py says how)") from None
 
 
+def peak_kib() -> int:
+    """This process's peak resident memory, KiB: Linux's ``VmHWM``, which starts afresh at
+    ``exec`` (``ru_maxrss`` keeps the parent's peak there: a child of ``arena bench`` would
+    report the bench's own memory); ``ru_maxrss`` where there is no ``/proc``."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 #: a child process solving one puzzle with the C solver: its time and peak memory
 CHILD = """
-import json, resource, sys
-from arena.bench.ricochet_c import CSolver
-from arena.errors import ConfigError
+import json, sys
+from arena.bench.ricochet_c import CSolver, peak_kib
 from arena.games.ricochet.puzzle import Puzzle
 c = CSolver(sys.argv[1])
 moves, seconds = c.solve(c.game(Puzzle.parse(sys.argv[2])))
-print(json.dumps({"seconds": seconds, "moves": moves,
-                  "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+print(json.dumps({"seconds": seconds, "moves": moves, "maxrss_kib": peak_kib()}))
 """

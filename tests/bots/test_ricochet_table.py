@@ -26,19 +26,21 @@ def test_spreading_the_few_buckets_early_changes_nothing(monkeypatch):
         assert _ida(p, False, max_nodes=3000, every=1023) == _ida(p, True, max_nodes=3000, every=1023), str(p)
 
 
-#: 214,723 nodes, 12 moves: its search grows the table past 2**16 entries
-BIG = Puzzle.parse("2A,1A,4B,3A R:k3,G:l8,B:b9,Y:p15 BT")
+#: 229,090 nodes, 11 moves: its search grows the table past 2**16 entries
+BIG = Puzzle.parse("1B,2A,4A,3A R:c12,G:m13,B:m10,Y:k7 BT")
 
 
 def test_a_search_after_any_other_is_the_same_search():
-    """Each puzzle alone, then again after a large search (a grown table left full of its
-    entries) and a small one."""
+    """Each puzzle alone, then again after a large search (whose grown table is freed, not
+    kept) and a small one (whose table is)."""
+    search = kernels.compiled(ricochet.SEARCH)
     alone = [_ida(p, True) for p in PUZZLES[:12]]
     big = _ida(BIG, True)
-    assert big[1] == 214_723 and len(big[0]) == 12
+    assert big[1] == 229_090 and len(big[0]) == 11 and search._LOCAL.tt is None
     for p, first in zip(PUZZLES[:12], alone):
         _ida(BIG, True)
         _ida(PUZZLES[-1], True)
+        assert len(search._LOCAL.tt) == search.KEEP
         assert _ida(p, True) == first, str(p)
 
 
