@@ -11,28 +11,27 @@ moves (``bots.ricochet_bounds.lower_bounds``, compiled as well); only goal robot
 when the bound equals the remaining depth (so only they make the last move); no robot moves
 straight back; two consecutive moves of different robots that commute (each ends the same in
 either order) are searched only in robot order (R before G...): the other order reaches the
-same position at the same depth; a transposition table keyed by the robot cells (goal robot first, the others
-sorted) stores the remaining depth searched, so a position is not searched again with the
-same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
-entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
-grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle of ``arena bench``
-then peaks under 200 MiB (a warmed-up solver process holds about 160 MiB before its table,
-mostly numba and LLVM) and searches no more nodes than
-with 2**24 or 2**26 entries (47.7 M against 50.0 M: deeper entries are kept, replacement
-drops the shallow ones).
+same position at the same depth; a transposition table keyed by the robot cells (goal robot
+first, the others sorted) stores the remaining depth searched, so a position is not searched
+again with the same or a smaller remaining depth. The table is one int64 array of
+``key << 6 | depth`` entries in buckets of four (one cache line); a full bucket drops its
+shallowest entry. It grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle
+of ``arena bench`` then peaks under 200 MiB (a warmed-up solver process holds about 160 MiB
+before its table, mostly numba and LLVM) and searches no more nodes than with 2**24 or 2**26
+entries (47.7 M against 50.0 M: deeper entries are kept, replacement drops the shallow ones).
 
-The table's memory is kept from one search to the next (``_table``, per thread; a grown
-table is freed after its search, as before): an entry
-holds the number of the search that wrote it above its key, and another search's entry counts
-as empty, so a search starts with nothing to clear. While a search has filled few buckets
-(under ``SMALL / 2``), they lie side by side at the array's end, found by their bucket number
-(``few``): a small search touches at most 40 KiB instead of random lines of the 512 KiB
-table; past that, each bucket goes to its own place (``_spread``). Either way a bucket holds
-the same entries in the same order: the search is the one of a fresh zeroed table each
-time, node for node. The move loop's helpers that take arrays are written into it (numba
-kept their arrays' reference counts: atomic adds on every call); those on integers alone
-(``_blocked``, ``_key``, ``_bucket``, ``_apart``) are inlined by LLVM. ``docs/speed.md``
-("Ricochet search speed") gives the figures.
+The table's memory is kept from one search to the next (``_table``, per thread; a grown table
+is freed after its search): an entry holds the number of the search that wrote it above its
+key, another search's entry counts as empty, so a search starts with nothing to clear. While
+a search has filled few buckets (under ``SMALL / 2``) they lie side by side at the array's end
+(``few``), found by their bucket number: a small search touches at most 40 KiB, not random
+lines of 512 KiB; past that each goes to its own place (``_spread``). A bucket holds the same
+entries in the same order either way: the search is that of a fresh zeroed table, node for
+node. On a plain board a slide finds its blocker in the bits of the robots on its rank or file
+(``lines``, kept as robots move; ``_stop_on``): no branch to mispredict. Helpers taking arrays
+are written into the move loop, as numba kept their arrays' reference counts (atomic adds on
+every call); helpers on integers take none. ``docs/speed.md`` ("Ricochet search speed") has
+the figures.
 
 Coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"): a board with
 barriers passes ``paths`` (``path_table``), each robot's free path per (cell, direction) with
@@ -111,11 +110,8 @@ def _move(stops, paths, pos, n, r, d):
     with no robot on it, which is no move.
 
     Written with one exit from its loop and one return: with a ``return`` (or a ``break``) at
-    each way of stopping, numba kept the reference counts of the three arrays (an
-    ``NRT_incref`` call at entry and decrefs at the exits, atomic adds in numba's runtime;
-    its refcount pruning removed none), which made boards with barriers search at half the
-    speed (2.2M against 4.5M nodes/s on the five largest of ``arena bench``'s 200 puzzles
-    with ``diagonals=2``, same nodes)."""
+    each way of stopping numba kept the three arrays' reference counts (atomic adds), and
+    boards with barriers searched at half the speed (``docs/speed.md``)."""
     s = pos[r]
     cell = s
     limit = 4 * paths[NBAR]
@@ -230,6 +226,46 @@ def _apart(a, b, c, to, d, d1):
     return ((c ^ a) & 15) != 0 and ((to ^ a) & 15) != 0
 
 
+#: de Bruijn's table: bit ``k`` alone times ``0x077CB531`` has ``k``'s place in its top 5 bits
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7,
+                      26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+@kernel
+def _low_bit(m):
+    """The place of the lowest bit set in ``m`` (0 < m < 2**32)."""
+    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@kernel
+def _high_bit(m):
+    """The place of the highest bit set in ``m`` (0 < m < 2**16)."""
+    m |= m >> 1
+    m |= m >> 2
+    m |= m >> 4
+    m |= m >> 8
+    return _low_bit((m >> 1) + 1)
+
+
+@kernel
+def _stop_on(c, s, d, line):
+    """Where a slide from ``c`` towards ``d`` that walls stop on ``s`` stops, ``line`` the
+    robots on its rank (E, W: bit = file) or file (N, S: bit = rank)."""
+    if d == 1:
+        f = c & 15
+        m = (line >> (f + 1)) & ((1 << ((s & 15) - f)) - 1)
+        return s if m == 0 else c + _low_bit(m)
+    if d == 3:
+        m = (line & ((1 << (c & 15)) - 1)) >> (s & 15)
+        return s if m == 0 else s + _high_bit(m) + 1
+    if d == 0:
+        rk = c >> 4
+        m = (line >> (rk + 1)) & ((1 << ((s >> 4) - rk)) - 1)
+        return s if m == 0 else c + 16 * _low_bit(m)
+    m = (line & ((1 << (c >> 4)) - 1)) >> (s >> 4)
+    return s if m == 0 else s + 16 * (_high_bit(m) + 1)
+
+
 @kernel
 def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits, gen, used, max_nodes,
                   deadline, path, tt_from=3, every=0xFFFF):
@@ -257,6 +293,10 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
     nxt = np.zeros(bound + 1, np.int64)
     old = np.zeros(bound + 1, np.int64)
     hm = np.zeros(bound + 1, np.int64)
+    lines = np.zeros(32, np.int64)  # per rank the robots' files, per file (16 + file) their ranks, as bits
+    for j in range(n):
+        lines[pos[j] >> 4] |= 1 << (pos[j] & 15)
+        lines[16 + (pos[j] & 15)] |= 1 << (pos[j] >> 4)
     nodes = 0
     level = 0
     moves = 4 * n
@@ -324,7 +364,14 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
             if prune:
                 level -= 1
                 if level >= 0:
-                    pos[path[level] >> 2] = old[level]
+                    r = (path[level] >> 2) & 7
+                    c = pos[r] & 255
+                    a = old[level] & 255
+                    lines[c >> 4] ^= 1 << (c & 15)
+                    lines[16 + (c & 15)] ^= 1 << (c >> 4)
+                    lines[a >> 4] ^= 1 << (a & 15)
+                    lines[16 + (a & 15)] ^= 1 << (a >> 4)
+                    pos[r] = a
                 continue
             hm[level] = best
         tight = hm[level] == rem
@@ -348,8 +395,7 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
             if paths is None:
                 to = stops[(d << 8) | c] & 255
                 if to != c:
-                    for j in range(n):
-                        to = _blocked(to, c, d, pos[j])
+                    to = _stop_on(c, to, d, lines[c >> 4] if d & 1 else lines[16 + (c & 15)])
             else:
                 to = _move(stops, paths, pos, n, r, d)
             if to == c:
@@ -383,6 +429,10 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                 if same:
                     continue
             pos[r] = to
+            lines[c >> 4] ^= 1 << (c & 15)
+            lines[16 + (c & 15)] ^= 1 << (c >> 4)
+            lines[to >> 4] ^= 1 << (to & 15)
+            lines[16 + (to & 15)] ^= 1 << (to >> 4)
             old[level] = c
             path[level] = i - 1
             child = True
@@ -394,7 +444,14 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
         else:
             level -= 1
             if level >= 0:
-                pos[path[level] >> 2] = old[level]
+                r = (path[level] >> 2) & 7
+                c = pos[r] & 255
+                a = old[level] & 255
+                lines[c >> 4] ^= 1 << (c & 15)
+                lines[16 + (c & 15)] ^= 1 << (c >> 4)
+                lines[a >> 4] ^= 1 << (a & 15)
+                lines[16 + (a & 15)] ^= 1 << (a >> 4)
+                pos[r] = a
     return EXHAUSTED, nodes, 0, used
 
 
