@@ -14,8 +14,8 @@ cached kernel 0.5-0.75 s: numba's typing context and LLVM set-up), whatever the 
 So a lone puzzle (``reset(None, ...)``, ``arena solve PUZZLE``) starts in plain Python:
 ``bots.kernels`` loads the kernel modules' own source a second time with a no-op ``njit``
 and Python lists for arrays (one source, no second copy of the search), which solves the
-puzzle at 60-170k nodes/s (by the load) against about 4M compiled, but without importing numba or
-numpy. ``COLD_NODES`` (16384 nodes, about 0.2 s) settles 92% of random puzzles (300 of
+puzzle at 60-190k nodes/s (by the load) against 6-10M compiled, but without importing numba or
+numpy. ``COLD_NODES`` (16384 nodes, 0.1-0.2 s) settles 92% of random puzzles (300 of
 ``arena.bench.ricochet.random_puzzles``; 91% with barriers); the others hand over: the
 compiled kernels load and go on from the first bound the plain search did not finish, so
 the answer is the same and optimal (``tests/bots/test_ricochet_cold.py``). Such a puzzle
@@ -80,7 +80,7 @@ WARM_UP_BARRIERS = "1A,2B,4A,3B diag=e5/R,k11\\G R:c5,G:k12,B:a1,Y:p16 RC"
 SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
 
 #: IDA* nodes searched in plain Python before the compiled kernels are loaded (the cold start,
-#: module docstring): about 0.2 s on the machine measured
+#: module docstring): 0.1-0.2 s on the machine measured
 COLD_NODES = 16384
 #: share of a time or node limit the optimal search spends on its proof; a greedy search
 #: gets the rest when the proof does not finish (``solve``)
