@@ -6,8 +6,8 @@ that numba compiles. Imported as usual it is the compiled build: ``kernel`` is
 ``numba.njit(cache=True)``, ``np`` is numpy. ``plain(name)`` loads the same source file a
 second time as ``<name>_plain``: ``kernel`` is the identity, ``np`` makes Python lists
 (``PlainNumpy``) and ``objmode`` does nothing, so the same code runs as plain Python
-without importing numba. Plain Python on lists runs the Ricochet search at 60-170k nodes/s
-(by the machine's load), about 1/30 to 1/50 of the compiled build (4M nodes/s on the 25-move
+without importing numba. Plain Python on lists runs the Ricochet search at 60-190k nodes/s
+(by the machine's load), about 1/30 to 1/150 of the compiled build (6M nodes/s on the 25-move
 puzzle; on numpy arrays plain Python makes 7k nodes/s: numpy's scalars are slow to index and
 add), but it starts at once, while numba's import and its first cached call cost 0.8-1.2 s
 on the 2-core machine measured (``bots.ricochet`` "Cold start" gives the figures and the
@@ -74,6 +74,11 @@ class _NoObjmode:
 
 def _identity(func):
     return func
+
+
+def is_compiled(kernel) -> bool:
+    """True when ``kernel`` (the first item of ``backend``'s answer) compiles with numba."""
+    return kernel is not _identity
 
 
 #: hide the libraries numba probes for while its implementation loads

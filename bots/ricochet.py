@@ -14,8 +14,8 @@ cached kernel 0.5-0.75 s: numba's typing context and LLVM set-up), whatever the 
 So a lone puzzle (``reset(None, ...)``, ``arena solve PUZZLE``) starts in plain Python:
 ``bots.kernels`` loads the kernel modules' own source a second time with a no-op ``njit``
 and Python lists for arrays (one source, no second copy of the search), which solves the
-puzzle at 60-170k nodes/s (by the load) against about 4M compiled, but without importing numba or
-numpy. ``COLD_NODES`` (16384 nodes, about 0.2 s) settles 92% of random puzzles (300 of
+puzzle at 60-190k nodes/s (by the load) against 6-10M compiled, but without importing numba or
+numpy. ``COLD_NODES`` (16384 nodes, 0.1-0.2 s) settles 92% of random puzzles (300 of
 ``arena.bench.ricochet.random_puzzles``; 91% with barriers); the others hand over: the
 compiled kernels load and go on from the first bound the plain search did not finish, so
 the answer is the same and optimal (``tests/bots/test_ricochet_cold.py``). Such a puzzle
@@ -80,7 +80,7 @@ WARM_UP_BARRIERS = "1A,2B,4A,3B diag=e5/R,k11\\G R:c5,G:k12,B:a1,Y:p16 RC"
 SEARCH, BOUNDS = "bots.ricochet_search", "bots.ricochet_bounds"
 
 #: IDA* nodes searched in plain Python before the compiled kernels are loaded (the cold start,
-#: module docstring): about 0.2 s on the machine measured
+#: module docstring): 0.1-0.2 s on the machine measured
 COLD_NODES = 16384
 #: share of a time or node limit the optimal search spends on its proof; a greedy search
 #: gets the rest when the proof does not finish (``solve``)
@@ -94,8 +94,15 @@ def compiled_loaded() -> bool:
 
 def _build(compiled: bool):
     """(search module, bounds module) of the compiled or the plain-Python build."""
-    load = kernels.compiled if compiled else kernels.plain
-    return load(SEARCH), load(BOUNDS)
+    got = _BUILDS.get(compiled)
+    if got is None:
+        load = kernels.compiled if compiled else kernels.plain
+        got = _BUILDS[compiled] = (load(SEARCH), load(BOUNDS))
+    return got
+
+
+#: the builds loaded: compiled -> (search module, bounds module)
+_BUILDS: dict[bool, tuple] = {}
 
 
 def warm_up() -> None:
@@ -155,8 +162,12 @@ def _slider(puzzle: Puzzle):
     return lambda robots, r, d: rule_slide(board, robots, r, d)
 
 
+#: every robot move, ``_MOVES[robot][direction]`` (shared: moves are immutable)
+_MOVES = tuple(tuple(RobotMove(r, d) for d in range(4)) for r in range(5))
+
+
 def _solution(moves) -> Solution | None:
-    return None if moves is None else Solution(RobotMove(r, d) for r, d in moves)
+    return None if moves is None else Solution(_MOVES[r][d] for r, d in moves)
 
 
 def solve_optimal(puzzle: Puzzle, limits: Limits = Limits(), fallback: bool = True,

@@ -52,7 +52,18 @@ def board_arrays(board) -> tuple[ndarray, ndarray]:
 
 @kernel
 def _straight_bounds(walls, goal):
-    """``lower_bounds`` without barriers: int64[256], ``INF`` where the goal is unreachable."""
+    """``lower_bounds`` without barriers: int64[256], ``INF`` where the goal is unreachable.
+
+    A slide may stop on any cell of its wall-free run, so a cell is one move from every other
+    cell of its row segment and of its column segment (the maximal wall-free runs through it):
+    the breadth-first search goes by segments, each spread once (about 512 cell visits; the
+    walk from every cell in four directions, as the barrier version does, made about 5,000
+    and took 12 µs, as long as a median puzzle's search)."""
+    seg = np.empty(512, np.int64)  # cell -> its row segment's first cell; 256 + cell -> its column's
+    for c in range(256):
+        seg[c] = c if (c & 15) == 0 or walls[c - 1] & 2 else seg[c - 1]
+        seg[256 + c] = c if c < 16 or walls[c - 16] & 1 else seg[256 + c - 16]
+    spread = np.zeros(512, np.int64)  # 1 once a segment's cells have their bound
     h = np.full(256, INF, np.int64)
     h[goal] = 0
     frontier = np.empty(256, np.int64)
@@ -65,16 +76,22 @@ def _straight_bounds(walls, goal):
         nn = 0
         for i in range(nf):
             y = frontier[i]
-            for e in range(4):
-                bit = 1 << e
-                step = 16 if e == 0 else 1 if e == 1 else -16 if e == 2 else -1
-                x = y
-                while not walls[x] & bit:
-                    x += step
+            for e in range(2):  # the row segment (step 1, east wall ends it), the column's (16, north)
+                s = seg[256 * e + y]
+                if spread[256 * e + s]:
+                    continue
+                spread[256 * e + s] = 1
+                step = 1 + 15 * e
+                bit = 2 - e
+                x = s
+                while True:
                     if h[x] == INF:
                         h[x] = k
                         nxt[nn] = x
                         nn += 1
+                    if walls[x] & bit:
+                        break
+                    x += step
         frontier, nxt = nxt, frontier
         nf = nn
     return h

@@ -11,15 +11,27 @@ moves (``bots.ricochet_bounds.lower_bounds``, compiled as well); only goal robot
 when the bound equals the remaining depth (so only they make the last move); no robot moves
 straight back; two consecutive moves of different robots that commute (each ends the same in
 either order) are searched only in robot order (R before G...): the other order reaches the
-same position at the same depth; a transposition table keyed by the robot cells (goal robot first, the others
-sorted) stores the remaining depth searched, so a position is not searched again with the
-same or a smaller remaining depth. The table is one int64 array of ``key << 6 | depth``
-entries in buckets of four (one cache line); a full bucket drops its shallowest entry. It
-grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle of ``arena bench``
-then peaks under 200 MiB (a warmed-up solver process holds about 160 MiB before its table,
-mostly numba and LLVM) and searches no more nodes than
-with 2**24 or 2**26 entries (47.7 M against 50.0 M: deeper entries are kept, replacement
-drops the shallow ones).
+same position at the same depth; a transposition table keyed by the robot cells (goal robot
+first, the others sorted) stores the remaining depth searched, so a position is not searched
+again with the same or a smaller remaining depth. The table is one int64 array of
+``key << 6 | depth`` entries in buckets of four (one cache line); a full bucket drops its
+shallowest entry. It grows with the search up to 2**22 entries (32 MiB): the 25-move puzzle
+of ``arena bench`` then peaks under 200 MiB (a warmed-up solver process holds about 160 MiB
+before its table, mostly numba and LLVM) and searches no more nodes than with 2**24 or 2**26
+entries (47.7 M against 50.0 M: deeper entries are kept, replacement drops the shallow ones).
+
+The table's memory is kept from one search to the next (``_table``, per thread; a grown table
+is freed after its search): an entry holds the number of the search that wrote it above its
+key, another search's entry counts as empty, so a search starts with nothing to clear. While
+a search has filled few buckets (under ``SMALL / 2``) they lie side by side at the array's end
+(``few``), found by their bucket number: a small search touches at most 40 KiB, not random
+lines of 512 KiB; past that each goes to its own place (``_spread``). A bucket holds the same
+entries in the same order either way: the search is that of a fresh zeroed table, node for
+node. On a plain board a slide finds its blocker in the bits of the robots on its rank or file
+(``lines``, kept as robots move; ``_stop_on``): no branch to mispredict. Helpers taking arrays
+are written into the move loop, as numba kept their arrays' reference counts (atomic adds on
+every call); helpers on integers take none. ``docs/speed.md`` ("Ricochet search speed") has
+the figures.
 
 Coloured diagonal barriers (``docs/rules/ricochet.md`` "Second edition"): a board with
 barriers passes ``paths`` (``path_table``), each robot's free path per (cell, direction) with
@@ -32,11 +44,13 @@ cell turns it), and the lower bound lets a slide stop on any cell of its deflect
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 
 from typing import TYPE_CHECKING
 
-from bots.kernels import backend
+from bots.kernels import PlainNumpy, backend, is_compiled
 from bots.ricochet_layout import INF, NBAR, ORIENT
 
 kernel, np, objmode = backend(__name__)
@@ -46,32 +60,45 @@ if TYPE_CHECKING:
 
 STEP = (16, 1, -16, -1)
 WALL_BIT = (1, 2, 4, 8)
-FOUND, EXHAUSTED, ABORTED = 1, 0, -1
+FOUND, EXHAUSTED, ABORTED, GROW = 1, 0, -1, 2
+#: bits of an entry's search number (``_table``): the key takes bits 6-46 (five robots,
+#: 8 bits each, plus one), the search number bits 47-62
+GEN_BITS = 16
+KEY_BITS = 41
+#: a search's first table: 2**16 entries (512 KiB); it grows by 2 bits
+FIRST_BITS = 16
+#: buckets of the few-buckets table (``_table``, module docstring), a power of two; its entry
+#: ``m`` holds ``search number << BUCKET_BITS | bucket + 1``, its entries ``SMALL + 4 * m``
+#: to ``+ 3`` that bucket's four
+SMALL = 1024
+BUCKET_BITS = 21
+BUCKET_MASK = (1 << BUCKET_BITS) - 1
+#: a table of more entries (a grown one, 2 MiB and more) is freed after its search
+KEEP = (1 << FIRST_BITS) + 5 * SMALL
 
 
 @kernel
 def _slide(stops, pos, n, r, d):
+    """Where robot ``r`` stops moving ``d`` on a plain board (its own cell: no move)."""
     s = pos[r]
-    stop = stops[d * 256 + s]
-    if stop == s:
-        return s
-    for j in range(n):
-        if j == r:
-            continue
-        o = pos[j]
-        if d == 0:
-            if (o & 15) == (s & 15) and s < o <= stop:
-                stop = o - 16
-        elif d == 1:
-            if (o >> 4) == (s >> 4) and s < o <= stop:
-                stop = o - 1
-        elif d == 2:
-            if (o & 15) == (s & 15) and stop <= o < s:
-                stop = o + 16
-        else:
-            if (o >> 4) == (s >> 4) and stop <= o < s:
-                stop = o + 1
+    stop = stops[(d << 8) | s]
+    if stop != s:
+        for j in range(n):
+            stop = _blocked(stop, s, d, pos[j])
     return stop
+
+
+@kernel
+def _blocked(stop, s, d, o):
+    """Where a slide from ``s`` towards ``d`` that would stop on ``stop`` stops with a robot
+    on ``o`` (``o`` is ``s`` itself for the sliding robot, which blocks nothing)."""
+    if d == 0:
+        return o - 16 if ((o ^ s) & 15) == 0 and s < o <= stop else stop
+    if d == 1:
+        return o - 1 if (o >> 4) == (s >> 4) and s < o <= stop else stop
+    if d == 2:
+        return o + 16 if ((o ^ s) & 15) == 0 and stop <= o < s else stop
+    return o + 1 if (o >> 4) == (s >> 4) and stop <= o < s else stop
 
 
 @kernel
@@ -83,11 +110,8 @@ def _move(stops, paths, pos, n, r, d):
     with no robot on it, which is no move.
 
     Written with one exit from its loop and one return: with a ``return`` (or a ``break``) at
-    each way of stopping, numba kept the reference counts of the three arrays (an
-    ``NRT_incref`` call at entry and decrefs at the exits, atomic adds in numba's runtime;
-    its refcount pruning removed none), which made boards with barriers search at half the
-    speed (2.2M against 4.5M nodes/s on the five largest of ``arena bench``'s 200 puzzles
-    with ``diagonals=2``, same nodes)."""
+    each way of stopping numba kept the three arrays' reference counts (atomic adds), and
+    boards with barriers searched at half the speed (``docs/speed.md``)."""
     s = pos[r]
     cell = s
     limit = 4 * paths[NBAR]
@@ -129,81 +153,153 @@ def _move(stops, paths, pos, n, r, d):
 
 
 @kernel
-def _key(pos, n, first, tmp):
-    """Robot cells packed 8 bits each: robot ``first`` (or none when -1) low, the rest sorted."""
-    m = 0
-    for j in range(n):
-        if j != first:
-            v = pos[j]
-            i = m
-            while i > 0 and tmp[i - 1] > v:
-                tmp[i] = tmp[i - 1]
-                i -= 1
-            tmp[i] = v
-            m += 1
-    key = 0
-    for i in range(m):
-        key = (key << 8) | tmp[i]
+def _key(first, n, c0, c1, c2, c3, c4):
+    """The table key of robot cells ``c0``-``c4`` (``c4`` only with five robots): robot
+    ``first``'s cell in the low 8 bits (none when -1), the others sorted above it, 8 bits
+    each (the smallest highest), plus one. Sorted by a network of ``min``/``max``: no branch
+    to mispredict, as the insertion sort had."""
+    low = 0
+    if first >= 0:  # its cell apart; as 0 it sorts first and adds nothing
+        if first == 0:
+            low, c0 = c0, 0
+        elif first == 1:
+            low, c1 = c1, 0
+        elif first == 2:
+            low, c2 = c2, 0
+        elif first == 3:
+            low, c3 = c3, 0
+        else:
+            low, c4 = c4, 0
+    if n > 4:
+        c0, c1 = min(c0, c1), max(c0, c1)
+        c3, c4 = min(c3, c4), max(c3, c4)
+        c2, c4 = min(c2, c4), max(c2, c4)
+        c2, c3 = min(c2, c3), max(c2, c3)
+        c1, c4 = min(c1, c4), max(c1, c4)
+        c0, c3 = min(c0, c3), max(c0, c3)
+        c0, c2 = min(c0, c2), max(c0, c2)
+        c1, c3 = min(c1, c3), max(c1, c3)
+        c1, c2 = min(c1, c2), max(c1, c2)
+        key = (((c0 << 8 | c1) << 8 | c2) << 8 | c3) << 8 | c4
+    else:
+        c0, c1 = min(c0, c1), max(c0, c1)
+        c2, c3 = min(c2, c3), max(c2, c3)
+        c0, c2 = min(c0, c2), max(c0, c2)
+        c1, c3 = min(c1, c3), max(c1, c3)
+        c1, c2 = min(c1, c2), max(c1, c2)
+        key = ((c0 << 8 | c1) << 8 | c2) << 8 | c3
     if first >= 0:
-        key = (key << 8) | pos[first]
+        key = key << 8 | low
     return key + 1
 
 
 @kernel
-def _commutes(stops, paths, pos, n, r, d, c, r1, a, d1):
-    """True when robot ``r``'s move ``d`` (from ``c`` to ``pos[r]``), made just after robot
-    ``r1``'s move in direction ``d1`` (from ``a`` to ``pos[r1]``), ends the same when made
-    first and leaves ``r1``'s move unchanged: the two moves commute."""
-    to, b = pos[r], pos[r1]
-    pos[r] = c
-    pos[r1] = a
-    # a plain board (``ida_iteration``: why two paths); the choice is spelled out at each call:
-    # one kernel making it (``paths is None`` then ``return _slide`` else ``return _move``) kept
-    # numba's reference counts again, and the 25-move puzzle took 18 s against 12 s
-    if paths is None:
-        same = _slide(stops, pos, n, r, d) == to
-    else:
-        same = _move(stops, paths, pos, n, r, d) == to
-    if same:
-        pos[r] = to
-        if paths is None:
-            same = _slide(stops, pos, n, r1, d1) == b
-        else:
-            same = _move(stops, paths, pos, n, r1, d1) == b
-    pos[r] = to
-    pos[r1] = b
-    return same
+def _bucket(key, mask):
+    """The first entry of ``key``'s bucket of four in a table of ``mask + 1`` entries."""
+    x = key ^ (key >> 29)
+    x = x * 0x5BD1E9955BD1E995
+    return (x ^ (x >> 32)) & mask & ~3
 
 
 @kernel
-def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max_nodes,
-                  deadline, path_r, path_d, tt_from=3, every=0xFFFF):
-    """One depth-first iteration with ``bound`` moves; returns (status, nodes).
+def _spread(tt, few, gen):
+    """Every bucket of the few (at ``few``) of search ``gen`` to its own place in ``tt``."""
+    for k in range(SMALL):
+        v = tt[few + k]
+        if (v >> BUCKET_BITS) == gen:
+            b4 = ((v & BUCKET_MASK) - 1) << 2
+            for j in range(4):
+                tt[b4 + j] = tt[few + SMALL + 4 * k + j]
 
-    ``status``: 1 found (the moves are in ``path_r``/``path_d``), 0 none within ``bound``,
-    -1 stopped by ``max_nodes`` or ``deadline`` (``time.perf_counter`` seconds; <= 0: none),
-    checked when the node count is a multiple of ``every + 1`` (a power of two).
+
+@kernel
+def _apart(a, b, c, to, d, d1):
+    """True when a move from ``c`` to ``to`` (direction ``d``) and another robot's move from
+    ``a`` to ``b`` (``d1``) miss each other's lines: they commute on a plain board."""
+    if d & 1:
+        if (a >> 4) == (c >> 4) or (b >> 4) == (c >> 4):
+            return False
+    elif ((a ^ c) & 15) == 0 or ((b ^ c) & 15) == 0:
+        return False
+    if d1 & 1:
+        return (c >> 4) != (a >> 4) and (to >> 4) != (a >> 4)
+    return ((c ^ a) & 15) != 0 and ((to ^ a) & 15) != 0
+
+
+#: de Bruijn's table: bit ``k`` alone times ``0x077CB531`` has ``k``'s place in its top 5 bits
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7,
+                      26, 12, 18, 6, 11, 5, 10, 9], np.int64)
+
+
+@kernel
+def _low_bit(m):
+    """The place of the lowest bit set in ``m`` (0 < m < 2**32)."""
+    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
+@kernel
+def _high_bit(m):
+    """The place of the highest bit set in ``m`` (0 < m < 2**16)."""
+    m |= m >> 1
+    m |= m >> 2
+    m |= m >> 4
+    m |= m >> 8
+    return _low_bit((m >> 1) + 1)
+
+
+@kernel
+def _stop_on(c, s, d, line):
+    """Where a slide from ``c`` towards ``d`` that walls stop on ``s`` stops, ``line`` the
+    robots on its rank (E, W: bit = file) or file (N, S: bit = rank)."""
+    if d == 1:
+        f = c & 15
+        m = (line >> (f + 1)) & ((1 << ((s & 15) - f)) - 1)
+        return s if m == 0 else c + _low_bit(m)
+    if d == 3:
+        m = (line & ((1 << (c & 15)) - 1)) >> (s & 15)
+        return s if m == 0 else s + _high_bit(m) + 1
+    if d == 0:
+        rk = c >> 4
+        m = (line >> (rk + 1)) & ((1 << ((s >> 4) - rk)) - 1)
+        return s if m == 0 else c + 16 * _low_bit(m)
+    m = (line & ((1 << (c >> 4)) - 1)) >> (s >> 4)
+    return s if m == 0 else s + 16 * (_high_bit(m) + 1)
+
+
+@kernel
+def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits, gen, used, max_nodes,
+                  deadline, path, tt_from=3, every=0xFFFF):
+    """One depth-first iteration with ``bound`` moves; returns (status, nodes, moves found).
+
+    ``status``: 1 found (the moves are in ``path``, ``robot * 4 + direction`` each, as many as
+    the third value), 0 none within ``bound``, -1 stopped by ``max_nodes`` or ``deadline``
+    (``time.perf_counter`` seconds; <= 0: none), checked when the node count is a multiple of
+    ``every + 1`` (a power of two); the fourth value is the few buckets in use (``used``
+    given, -1 once spread). ``goals``: bit ``r`` set for each goal robot ``r``; ``first``: the
+    goal robot when there is one, else -1 (the vortex). ``tt``: the table, of which the first
+    ``2**bits`` entries are used, and the few buckets at its end; ``gen``: the search's number
+    (``_table``).
     The table is probed only ``tt_from`` or more moves from the bound: nearer the leaves
     mostly the goal robot moves alone, transpositions are rare and a probe (a cache miss)
     costs more than it saves.
 
     ``paths`` None (a plain board) compiles apart from a barrier table: numba specialises the
     kernel on the argument's type and drops the ``paths is None`` branches that cannot run,
-    so a plain board's moves call ``_slide`` and nothing of the barrier walk. They went through
-    ``_move`` before (commit 589a30a), which forwarded to ``_slide``: a second call per move
-    tried, and numba keeps the reference counts of ``_move``'s arrays (three ``NRT_incref``
-    calls at entry and decrefs at its exits, atomic adds in numba's runtime; its loop with
-    several returns keeps its refcount pruning from removing them, as it does in ``_slide``).
-    That made the 25-move puzzle 2x as slow: 23.5 s against 10.5 s, about 3,290 against 2,020
-    instructions a node (cachegrind, 734k nodes).
+    so a plain board's moves slide in the loop itself and nothing of the barrier walk runs
+    (through ``_move`` a plain board's search took twice as long: ``docs/speed.md``).
     """
-    mask = len(tt) - 1
-    tmp = np.empty(n, np.int64)
+    mask = (1 << bits) - 1
+    few = len(tt) - 5 * SMALL  # the few buckets' place at the table's end (module docstring)
     nxt = np.zeros(bound + 1, np.int64)
     old = np.zeros(bound + 1, np.int64)
     hm = np.zeros(bound + 1, np.int64)
+    lines = np.zeros(32, np.int64)  # per rank the robots' files, per file (16 + file) their ranks, as bits
+    for j in range(n):
+        lines[pos[j] >> 4] |= 1 << (pos[j] & 15)
+        lines[16 + (pos[j] & 15)] |= 1 << (pos[j] >> 4)
     nodes = 0
     level = 0
+    moves = 4 * n
     while level >= 0:
         rem = bound - level
         i = nxt[level]
@@ -211,79 +307,225 @@ def ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt, max
             nodes += 1
             if (nodes & every) == 0:
                 if max_nodes > 0 and nodes >= max_nodes:
-                    return ABORTED, nodes
+                    return ABORTED, nodes, 0, used
                 if deadline > 0:
                     with objmode(now="float64"):
                         now = time.perf_counter()
                     if now >= deadline:
-                        return ABORTED, nodes
-            best = INF
-            for j in range(n):
-                if isgoal[j] and h[pos[j]] < best:
-                    best = h[pos[j]]
+                        return ABORTED, nodes, 0, used
+            if first >= 0:
+                best = h[pos[first]]
+            else:
+                best = INF
+                for j in range(n):
+                    if (goals >> j) & 1 and h[pos[j]] < best:
+                        best = h[pos[j]]
             prune = best > rem
             if not prune and level > 0 and rem >= tt_from:
-                key = _key(pos, n, first, tmp)
-                x = key ^ (key >> 29)
-                x = x * 0x5BD1E9955BD1E995
-                base = (x ^ (x >> 32)) & mask & ~3  # a bucket of 4 entries: key << 6 | depth
+                key = _key(first, n, pos[0], pos[1], pos[2], pos[3], pos[4] if n > 4 else 0)
+                base = _bucket(key, mask)
+                if used >= 0:  # the bucket's place among the few in use (module docstring)
+                    want = (gen << BUCKET_BITS) | ((base >> 2) + 1)
+                    m = (base >> 2) & (SMALL - 1)
+                    v = tt[few + m]
+                    while v != want:
+                        if (v >> BUCKET_BITS) != gen:  # a free place: the bucket is new
+                            if 2 * used >= SMALL:  # half of them in use: each to its own place
+                                _spread(tt, few, gen)
+                                used = -1
+                            else:
+                                tt[few + m] = want
+                                for j in range(4):
+                                    tt[few + SMALL + 4 * m + j] = 0
+                                used += 1
+                            break
+                        m = (m + 1) & (SMALL - 1)
+                        v = tt[few + m]
+                    if used >= 0:
+                        base = few + SMALL + 4 * m
+                gk = (gen << KEY_BITS) | key
                 victim = base
-                low = 64
-                for s in range(base, base + 4):
-                    e = tt[s]
-                    if (e >> 6) == key:
+                low = 64  # a new entry replaces the shallowest (another search's: empty)
+                for e4 in range(base, base + 4):
+                    e = tt[e4]
+                    if (e >> 6) == gk:
                         victim = -1
                         if (e & 63) >= rem:
                             prune = True
                         else:
-                            tt[s] = (key << 6) | rem
+                            tt[e4] = (gk << 6) | rem
                         break
-                    if (e & 63) < low:
-                        low = e & 63
-                        victim = s
+                    depth = e & 63 if (e >> 47) == gen else 0
+                    if depth < low:
+                        low = depth
+                        victim = e4
                 if victim >= 0:
-                    tt[victim] = (key << 6) | rem
+                    tt[victim] = (gk << 6) | rem
             if prune:
                 level -= 1
                 if level >= 0:
-                    pos[path_r[level]] = old[level]
+                    r = (path[level] >> 2) & 7
+                    c = pos[r] & 255
+                    a = old[level] & 255
+                    lines[c >> 4] ^= 1 << (c & 15)
+                    lines[16 + (c & 15)] ^= 1 << (c >> 4)
+                    lines[a >> 4] ^= 1 << (a & 15)
+                    lines[16 + (a & 15)] ^= 1 << (a >> 4)
+                    pos[r] = a
                 continue
             hm[level] = best
-        if i >= 4 * n:
+        tight = hm[level] == rem
+        r1 = -1
+        rev = -1
+        if level > 0:
+            r1 = path[level - 1] >> 2
+            if paths is None:
+                rev = path[level - 1] ^ 2
+        child = False
+        while i < moves:  # (indices masked to their range: numba then adds no negative-index test)
+            r = (i >> 2) & 7
+            d = i & 3
+            c = pos[r] & 255
+            if tight and not ((goals >> r) & 1 and h[c] == rem):
+                i = (r + 1) << 2  # none of this robot's moves
+                continue
+            i += 1
+            if i - 1 == rev:
+                continue
+            if paths is None:
+                to = stops[(d << 8) | c] & 255
+                if to != c:
+                    to = _stop_on(c, to, d, lines[c >> 4] if d & 1 else lines[16 + (c & 15)])
+            else:
+                to = _move(stops, paths, pos, n, r, d)
+            if to == c:
+                continue
+            if (goals >> r) & 1 and to == target:
+                pos[r] = to
+                old[level] = c
+                path[level] = i - 1
+                return FOUND, nodes, level + 1, used
+            if rem == 1 or (r == first and h[to & 255] >= rem):
+                continue  # no solution below: the bound already exceeds what is left
+            if r < r1:  # the same two moves in robot order reach the same position?
+                d1 = path[level - 1] & 3
+                a = old[level - 1]
+                b = pos[r1]
+                same = paths is None and _apart(a, b, c, to, d, d1)
+                if not same:
+                    pos[r1] = a
+                    if paths is None:
+                        same = _slide(stops, pos, n, r, d) == to
+                    else:
+                        same = _move(stops, paths, pos, n, r, d) == to
+                    if same:
+                        pos[r] = to
+                        if paths is None:
+                            same = _slide(stops, pos, n, r1, d1) == b
+                        else:
+                            same = _move(stops, paths, pos, n, r1, d1) == b
+                        pos[r] = c
+                    pos[r1] = b
+                if same:
+                    continue
+            pos[r] = to
+            lines[c >> 4] ^= 1 << (c & 15)
+            lines[16 + (c & 15)] ^= 1 << (c >> 4)
+            lines[to >> 4] ^= 1 << (to & 15)
+            lines[16 + (to & 15)] ^= 1 << (to >> 4)
+            old[level] = c
+            path[level] = i - 1
+            child = True
+            break
+        if child:
+            nxt[level] = i
+            level += 1
+            nxt[level] = 0
+        else:
             level -= 1
             if level >= 0:
-                pos[path_r[level]] = old[level]
-            continue
-        nxt[level] = i + 1
-        r = i >> 2
-        d = i & 3
-        if paths is None and level > 0 and r == path_r[level - 1] and d == (path_d[level - 1] ^ 2):
-            continue
-        if hm[level] == rem and not (isgoal[r] and h[pos[r]] == rem):
-            continue
-        if paths is None:
-            to = _slide(stops, pos, n, r, d)
-        else:
-            to = _move(stops, paths, pos, n, r, d)
-        if to == pos[r]:
-            continue
-        old[level] = pos[r]
-        pos[r] = to
-        path_r[level] = r
-        path_d[level] = d
-        if isgoal[r] and to == target:
-            return FOUND, nodes
-        if rem == 1 or (first >= 0 and r == first and h[to] >= rem):
-            pos[r] = old[level]  # no solution below: the bound already exceeds what is left
-            continue
-        if level > 0 and r < path_r[level - 1] and _commutes(stops, paths, pos, n, r, d, old[level],
-                                                             path_r[level - 1], old[level - 1],
-                                                             path_d[level - 1]):
-            pos[r] = old[level]  # the same two moves in robot order reach this position
-            continue
-        level += 1
-        nxt[level] = 0
-    return EXHAUSTED, nodes
+                r = (path[level] >> 2) & 7
+                c = pos[r] & 255
+                a = old[level] & 255
+                lines[c >> 4] ^= 1 << (c & 15)
+                lines[16 + (c & 15)] ^= 1 << (c >> 4)
+                lines[a >> 4] ^= 1 << (a & 15)
+                lines[16 + (a & 15)] ^= 1 << (a >> 4)
+                pos[r] = a
+    return EXHAUSTED, nodes, 0, used
+
+
+@kernel
+def ida_run(stops, paths, h, packed, n, goals, target, start, max_depth, tt, bits, table_bits, gen,
+            max_nodes, deadline, every, path):
+    """Iterations with growing bounds from the goal robots' lower bound (at least 1 and
+    ``start``) up to ``max_depth``; returns (status, nodes, moves or bound, bits), the moves
+    found in ``path`` (at least ``max_depth`` entries, ``ida_iteration``'s).
+
+    ``packed``: the robots' cells, 8 bits each (robot 0 lowest); ``goals``: bit ``r`` set for
+    each goal robot. Status as ``ida_iteration``'s, the third value the solution's length (1),
+    or the bound searched when stopped (-1); or 2 (``GROW``): an iteration searched more
+    nodes than the table has entries and it may grow: the table should be ``2**bits``
+    entries, the next bound to search is the third value.
+    """
+    pos = np.empty(n, np.int64)
+    first = -1
+    count = 0
+    bound = INF
+    for r in range(n):
+        pos[r] = (packed >> (8 * r)) & 255
+        if (goals >> r) & 1:
+            count += 1
+            first = r
+            if h[pos[r]] < bound:
+                bound = h[pos[r]]
+    if count > 1:
+        first = -1
+    bound = max(bound, 1, start)
+    total = 0
+    used = 0
+    while bound <= max_depth:
+        budget = 0 if max_nodes <= 0 else max(1, max_nodes - total)
+        for r in range(n):
+            pos[r] = (packed >> (8 * r)) & 255
+        status, nodes, length, used = ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt,
+                                                    bits, gen, used, budget, deadline, path, 3, every)
+        total += nodes
+        if status == FOUND:
+            return status, total, length, bits
+        if status == ABORTED:
+            return status, total, bound, bits
+        bound += 1
+        if nodes > (1 << bits) and bits < table_bits:  # a larger table for the next bound
+            while nodes > (1 << bits) and bits < table_bits:
+                bits += 2
+            return GROW, total, bound, bits
+    return EXHAUSTED, total, max_depth, bits
+
+
+#: per thread, the search table's memory and the last search number (``_table``)
+_LOCAL = threading.local()
+
+
+def _table(bits: int):
+    """(table, search number) for a new search using ``2**bits`` entries and the few buckets'
+    place at the array's end (``5 * SMALL`` entries): the memory of the last search, or a
+    larger zeroed array; its entries of other searches count as empty (module docstring).
+    Every ``2**GEN_BITS - 1`` searches the array is zeroed again."""
+    tt = getattr(_LOCAL, "tt", None)
+    gen = getattr(_LOCAL, "gen", 0) + 1
+    if tt is None or len(tt) < (1 << bits) + 5 * SMALL or gen >= (1 << GEN_BITS):
+        tt = _LOCAL.tt = None  # the old array is freed before the new one is made
+        _LOCAL.tt = tt = np.zeros((1 << bits) + 5 * SMALL, np.int64)
+        gen = 1
+    _LOCAL.gen = gen
+    return tt, gen
+
+
+#: the kernels run as plain Python on numpy arrays when numba is missing: the table hash's
+#: product then wraps around in numpy scalars, which warn
+_QUIET = (lambda: np.errstate(over="ignore")) if np is not PlainNumpy and not is_compiled(kernel) \
+    else contextlib.nullcontext
 
 
 def ida_star(stops: ndarray, h: ndarray, robots: tuple[int, ...], goal_robots: tuple[int, ...],
@@ -300,35 +542,36 @@ def ida_star(stops: ndarray, h: ndarray, robots: tuple[int, ...], goal_robots: t
     ``moves`` is a list of (robot, direction); ``proven`` is True when the answer is optimal
     (or when it is proven that no solution of at most ``max_depth`` moves exists).
     """
-    n = len(robots)
-    isgoal = np.array([1 if r in goal_robots else 0 for r in range(n)], np.int64)
-    first = goal_robots[0] if len(goal_robots) == 1 else -1
-    if any(robots[r] == target for r in goal_robots):
-        return [], 0, 0, True
-    bound = max(1, min(int(h[robots[r]]) for r in goal_robots))
-    if bound >= INF:
+    packed = goals = 0
+    for r, cell in enumerate(robots):
+        packed |= cell << (8 * r)
+    best = INF
+    for r in goal_robots:
+        if robots[r] == target:
+            return [], 0, 0, True
+        goals |= 1 << r
+        best = min(best, h[robots[r]])
+    if best >= INF:
         return None, 0, 0, True
-    bound = max(bound, start)
-    bits = 16
-    tt = np.zeros(1 << bits, np.int64)
-    total = 0
-    while bound <= max_depth:
-        budget = 0 if max_nodes is None else max(1, max_nodes - total)
-        pos = np.array(robots, np.int64)
-        path_r = np.zeros(bound, np.int64)
-        path_d = np.zeros(bound, np.int64)
-        with np.errstate(over="ignore"):  # the hash wraps around (plain-Python fallback)
-            status, nodes = ida_iteration(stops, paths, h, pos, isgoal, first, target, n, bound, tt,
-                                          budget, deadline or 0.0, path_r, path_d, 3, every)
+    bits, total = FIRST_BITS, 0
+    path = np.empty(max_depth + 1, np.int64)
+    while True:
+        tt = None  # a larger table is made with the last one freed
+        tt, gen = _table(bits)
+        with _QUIET():
+            status, nodes, depth, bits = ida_run(
+                stops, paths, h, packed, len(robots), goals, target, start, max_depth, tt, bits, table_bits, gen,
+                0 if max_nodes is None else max(1, max_nodes - total), deadline or 0.0, every, path)
         total += nodes
-        if status == FOUND:
-            return [(int(r), int(d)) for r, d in zip(path_r, path_d)], total, bound, True
-        if status == ABORTED:
-            return None, total, bound - 1, False
-        while nodes > (1 << bits) and bits < table_bits:  # grow the table with the search
-            bits += 2
-            tt = np.zeros(1 << bits, np.int64)
-        bound += 1
+        if status != GROW:
+            break
+        start = depth  # go on at that bound with the larger table
+    if len(tt) > KEEP:
+        _LOCAL.tt = None  # a grown table is not kept for the next search
+    if status == FOUND:
+        return [divmod(int(v), 4) for v in path[:depth]], total, depth, True
+    if status == ABORTED:
+        return None, total, depth - 1, False
     return None, total, max_depth, True
 
 

@@ -32,7 +32,7 @@ def test_no_writable_cache_location_compiles_without_caching(monkeypatch):
 def test_kernels_cache_on_disk():
     from bots import ricochet_bounds
 
-    for module, name in [(ricochet_search, n) for n in ("_slide", "_key", "_commutes", "ida_iteration")] + \
+    for module, name in [(ricochet_search, n) for n in ("_slide", "_move", "ida_iteration", "ida_run")] + \
             [(ricochet_bounds, n) for n in ("_stops", "_straight_bounds", "_barrier_bounds", "_turning_ahead")]:
         kernel = getattr(module, name)
         assert not isinstance(kernel._cache, numba.core.caching.NullCache), name
@@ -45,7 +45,7 @@ def test_warm_up_loads_the_plain_board_and_the_barrier_search():
     from bots.ricochet import warm_up
 
     warm_up()
-    kinds = {str(sig[1]) for sig in ricochet_search.ida_iteration.signatures}
+    kinds = {str(sig[1]) for sig in ricochet_search.ida_run.signatures}
     assert {"none", "array(int64, 1d, C)"} <= kinds
 
 

@@ -123,6 +123,7 @@ class Board:
         self.stops = tuple(tuple(self._slide(cell, d) for cell in range(CELLS)) for d in range(4))
         self.diagonals: dict[int, tuple[str, str]] = dict(diagonals or {})
         self._paths: dict[int, tuple] = {}
+        self._hash = _board_hash(self.walls, self.diagonals)
         self.name = name or "map:" + self.to_map(barriers=False).replace(" ", ",").replace("\n", "/")
 
     def with_diagonals(self, diagonals: dict[int, tuple[str, str]]) -> Board:
@@ -294,7 +295,16 @@ class Board:
             (other.walls, other.targets, other.diagonals)
 
     def __hash__(self) -> int:
-        return hash((self.walls, tuple(sorted(self.diagonals.items()))))
+        return self._hash  # computed once: solvers key their per-board tables on boards
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        del state["_hash"]  # strings hash differently in another process: computed again there
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._hash = _board_hash(self.walls, self.diagonals)
 
     def __repr__(self) -> str:
         return f"Board.parse({self.name!r})"
@@ -311,7 +321,12 @@ def _with_diagonals(board: Board, items: tuple) -> Board:
     out.__dict__.update(board.__dict__)
     out.diagonals = dict(items)
     out._paths = {}
+    out._hash = _board_hash(out.walls, out.diagonals)
     return out
+
+
+def _board_hash(walls: tuple[int, ...], diagonals: dict[int, tuple[str, str]]) -> int:
+    return hash((walls, tuple(sorted(diagonals.items()))))
 
 
 def format_diagonals(diagonals: dict[int, tuple[str, str]]) -> str:
