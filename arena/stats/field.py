@@ -60,6 +60,28 @@ class NotConnected(ValueError):
     """The games do not connect the field: some ratings have no common scale."""
 
 
+def series_classes(code: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Series grouped into classes of equal results, for resampling series as wholes.
+
+    Args:
+        code: ``(G,)`` non-negative integer code of each game's result (what a fit needs of it).
+        key: ``(G,)`` integer key, equal for the games of one series.
+
+    Returns:
+        ``count`` ``(Q,)``: the series of each class (a class: the sorted codes of a series);
+        ``cq``, ``c`` ``(E,)``: one entry per game of each class's series, its class and code.
+    """
+    order = np.lexsort((code, key))
+    key_s, code_s = key[order], code[order]
+    start = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]]) if len(key_s) else np.zeros(0, np.int64)
+    size = np.diff(np.r_[start, len(key_s)])
+    rows = np.full((len(start), int(size.max()) if len(size) else 1), -1, np.int64)
+    rows[np.repeat(np.arange(len(start)), size), np.arange(len(key_s)) - np.repeat(start, size)] = code_s
+    classes, count = np.unique(rows, axis=0, return_counts=True) if len(rows) else (rows, np.zeros(0, np.int64))
+    cq, col = np.nonzero(classes >= 0)
+    return count.astype(np.int64), cq.astype(np.int64), classes[cq, col]
+
+
 @dataclass(frozen=True)
 class Duels:
     """The 2-player games of a field, for fitting and resampling.
@@ -114,20 +136,10 @@ class Duels:
         pair = pair.ravel()
         side = (s0 != lo).astype(np.int64)
         # a game's outcome code; a series' class: its pairing and sorted outcome codes
-        code = (pair * 2 + side) * 3 + half
-        order = np.lexsort((code, key))
-        key_s, code_s = key[order], code[order]
-        start = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]]) if len(key_s) else np.zeros(0, np.int64)
-        size = np.diff(np.r_[start, len(key_s)])
-        width = int(size.max()) if len(size) else 1
-        rows = np.full((len(start), width), -1, np.int64)
-        slot = np.arange(len(key_s)) - np.repeat(start, size)
-        rows[np.repeat(np.arange(len(start)), size), slot] = code_s
-        classes, count = np.unique(rows, axis=0, return_counts=True) if len(rows) else (rows, np.zeros(0, np.int64))
-        cq, col = np.nonzero(classes >= 0)
-        c = classes[cq, col]
-        return cls(tuple(labels), pair_key // k, pair_key % k, count.astype(np.int64), cq.astype(np.int64),
+        count, cq, c = series_classes((pair * 2 + side) * 3 + half, key)
+        return cls(tuple(labels), pair_key // k, pair_key % k, count, cq,
                    (c // 6).astype(np.int64), (c // 3 % 2).astype(np.int64), (c % 3) / 2.0)
+
 
     def cells(self, weights: np.ndarray | None = None) -> np.ndarray:
         """Per pairing ``[n0, s0, n1, s1]``: games and seat-0 points with ``pa`` in seat 0, then

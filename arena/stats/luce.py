@@ -28,7 +28,7 @@ from itertools import permutations, product
 import numpy as np
 
 from arena.stats.field import CHUNK, MAX_LOGIT_STEP, MAX_STEPS, PRIOR_DRAWS, REPLICATES, TOL, NotConnected, \
-    cholesky_solve, connected
+    cholesky_solve, connected, series_classes
 
 K = math.log(10) / 400
 #: tied groups up to this size are placed in all their orders; larger ones by Breslow's rule
@@ -77,19 +77,9 @@ class Rankings:
             raise ValueError("a bot sits twice in one game")
         rows, code = np.unique(np.concatenate([b, r], axis=1), axis=0, return_inverse=True) if len(b) else \
             (np.zeros((0, 2 * b.shape[1]), np.int64), np.zeros(0, np.int64))
-        code = code.ravel()
-        order = np.lexsort((code, key))
-        key_s, code_s = key[order], code[order]
-        start = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]]) if len(key_s) else np.zeros(0, np.int64)
-        size = np.diff(np.r_[start, len(key_s)])
-        table = np.full((len(start), int(size.max()) if len(size) else 1), -1, np.int64)
-        table[np.repeat(np.arange(len(start)), size), np.arange(len(key_s)) - np.repeat(start, size)] = code_s
-        classes, count = np.unique(table, axis=0, return_counts=True) if len(table) else \
-            (table, np.zeros(0, np.int64))
-        cq, col = np.nonzero(classes >= 0)
+        count, cq, row = series_classes(code.ravel(), key)
         n = b.shape[1]
-        return cls(tuple(labels), n, rows[:, :n], rows[:, n:], count.astype(np.int64), cq.astype(np.int64),
-                   classes[cq, col])
+        return cls(tuple(labels), n, rows[:, :n], rows[:, n:], count, cq, row)
 
     def row_weights(self, weights: np.ndarray | None = None) -> np.ndarray:
         """``(R,)`` games per distinct game, or ``(B, R)`` for class ``weights`` ``(B, Q)``."""
