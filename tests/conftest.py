@@ -1,7 +1,24 @@
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Headless Chromium driven over its DevTools protocol (``tests.reports.cdp.Browser``), with a
+    profile of its own; skipped without Chromium or websocket-client."""
+    from tests.reports.cdp import Browser, find_chromium
+    chromium = find_chromium()
+    if chromium is None:
+        pytest.skip("no Chromium on PATH (install Debian's 'chromium' package; .ci/run does)")
+    pytest.importorskip("websocket", reason="websocket-client is in the test extra: pip install -e '.[test]'")
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    b = Browser(chromium, profile)
+    yield b
+    b.close()

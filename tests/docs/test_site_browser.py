@@ -15,11 +15,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 
 from tests.docs.blocks import ROOT
-from tests.reports.cdp import Browser, find_chromium
+
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # builds the site, starts headless Chromium
 
-CHROMIUM = find_chromium()
 
 
 class _Quiet(SimpleHTTPRequestHandler):
@@ -42,18 +41,6 @@ def site(tmp_path_factory):
     yield f"http://127.0.0.1:{server.server_address[1]}", folder
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture
-def browser(tmp_path):
-    if CHROMIUM is None:
-        pytest.skip("no Chromium on PATH (install Debian's 'chromium' package; .ci/run does)")
-    pytest.importorskip("websocket", reason="websocket-client is in the test extra: pip install -e '.[test]'")
-    profile = tmp_path / "profile"
-    profile.mkdir()
-    b = Browser(CHROMIUM, profile)
-    yield b
-    b.close()
 
 
 def test_every_page_opens_without_errors(site, browser):

@@ -12,25 +12,12 @@ from __future__ import annotations
 import pytest
 
 from arena.reports.html import write_html
-from tests.reports.cdp import Browser, find_chromium, png_colours
+from tests.reports.cdp import png_colours
 from tests.reports.stores import final_position, make_store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # each test starts headless Chromium
 
-CHROMIUM = find_chromium()
 LOCAL = ("file:", "data:", "blob:")
-
-
-@pytest.fixture
-def browser(tmp_path):
-    if CHROMIUM is None:
-        pytest.skip("no Chromium on PATH (install Debian's 'chromium' package; .ci/run does)")
-    pytest.importorskip("websocket", reason="websocket-client is in the test extra: pip install -e '.[test]'")
-    profile = tmp_path / "profile"
-    profile.mkdir()
-    b = Browser(CHROMIUM, profile)
-    yield b
-    b.close()
 
 
 def _text(browser, element_id: str) -> str:

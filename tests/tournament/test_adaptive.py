@@ -12,9 +12,9 @@ from arena.referee import derive_seed
 from arena.store import StoredGame
 from arena.tournament import build, run_tournament
 from arena.tournament.adaptive import UntilRanked
-from arena.tournament.observers import Observer
 from arena.tournament.series import SeriesSettings
 from tests.toy import Nim
+from tests.tournament.stopping import StopAfter
 
 #: true strengths of the simulated bots (Elo)
 TRUE = {"a": 0.0, "b": 150.0, "c": 260.0, "d": 400.0}
@@ -120,18 +120,6 @@ def test_the_option_takes_its_default_when_given_bare(tmp_path, capsys):
         main(["run", "--bot", "random", "--bot", "greedy", "--until-ranked", "2", "--results", str(tmp_path)])
     assert exit_info.value.code == 2
     assert "accepted: a confidence between 0.5 and 1" in capsys.readouterr().err
-
-
-class StopAfter(Observer):
-    """Stops the run (as Ctrl-C does) once ``n`` games are stored."""
-
-    def __init__(self, n: int) -> None:
-        self.n, self.seen = n, 0
-
-    def stored(self, result) -> None:
-        self.seen += 1
-        if self.seen == self.n:
-            raise KeyboardInterrupt
 
 
 def stored_games(path):

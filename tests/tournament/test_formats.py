@@ -14,8 +14,8 @@ from arena.reports.render import build_tables, load
 from arena.standings import Played, knockout, seed_order, swiss_rounds
 from arena.store import load_games
 from arena.tournament import build, run_tournament
-from arena.tournament.observers import Observer
 from arena.tournament.pairing import gauntlet
+from tests.tournament.stopping import StopAfter
 
 
 @pytest.fixture(autouse=True)
@@ -30,18 +30,6 @@ def field(n: int) -> list[str]:
 def config(tmp_path, n: int, **extra):
     return build(dict(game="nim", params={"pile": "9"}, bots=field(n), games=2, workers=2, results=str(tmp_path),
                       opening_plies=0, **extra))
-
-
-class StopAfter(Observer):
-    """Stops the run (as Ctrl-C does) once ``n`` games are stored."""
-
-    def __init__(self, n: int) -> None:
-        self.n, self.seen = n, 0
-
-    def stored(self, result) -> None:
-        self.seen += 1
-        if self.seen == self.n:
-            raise KeyboardInterrupt
 
 
 def pairings_of(path) -> list[tuple[int, tuple[str, ...]]]:
