@@ -210,7 +210,7 @@ class EngineBot:
                 _make_room(game.num_players)
                 self.engine = self._start()
             _RUNNING[key] = self.engine
-            self.engine.send(format_newgame(game.name, _plain(game.params)), f"seat {seat} {seed}")
+            self.engine.send(format_newgame(game.name, json_params(game.params)), f"seat {seat} {seed}")
             try:
                 self.engine.sync(self.startup_timeout)
             except StartError as exc:  # the bot's constructor or reset is slow: its loss, as in-process
@@ -344,7 +344,7 @@ def _allowed(limits: Limits, seat: int) -> float | None:
     return min(times) if times else None
 
 
-def _plain(params: dict) -> dict:
+def json_params(params: dict) -> dict:
     """Game parameters as JSON values (tuples as lists, other objects as text)."""
     return {k: v if isinstance(v, (int, float, str, bool, type(None), list)) else
             list(v) if isinstance(v, tuple) else str(v) for k, v in params.items()}

@@ -15,7 +15,6 @@ the engine wrote is one of the protocol's) and ``quit`` (the process exits withi
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -25,15 +24,16 @@ from dataclasses import dataclass
 import arena.games
 from arena.engine.argv import engine_argv
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
-from arena.engine.protocol import (QUIT_TIMEOUT, STARTUP_TIMEOUT, VERSION, Handshake, format_newgame,
-                                   option_value_fits, parse_option)
+from arena.engine.client import json_params
+from arena.engine.protocol import (FROM_ENGINE, OPTION_TYPES, QUIT_TIMEOUT, STARTUP_TIMEOUT, VERSION, Handshake,
+                                   format_newgame, option_value_fits, parse_option)
 from arena.errors import ConfigError
 from arena.games import Game
 from arena.referee import random_opening
 from bots.registry import parse_spec
 
-#: the first words of the lines an engine may write (``docs/engine-protocol.md`` "engine → arena")
-PROTOCOL_WORDS = ("id", "option", "aepok", "readyok", "info", "bestmove")
+#: the first words of the lines an engine may write (``protocol.FROM_ENGINE``, ``docs/engine-protocol.md``)
+PROTOCOL_WORDS = tuple(dict.fromkeys(m.line.split()[0] for m in FROM_ENGINE))
 #: seconds of ``go movetime`` in the position checks, and of each seat's clock in ``clock``
 MOVE_TIME, CLOCK_TIME = 1.0, 2.0
 #: seconds a move may overrun (the arena's default ``--time-margin``)
@@ -140,7 +140,7 @@ class Compliance:
         if self.malformed:
             raise _Failed(f"malformed option line {self.malformed[0][:80]!r}; expected: option name N type T "
                           "default V")
-        bad = [o.name for o in declared.values() if o.type not in ("int", "float", "string", "bool")
+        bad = [o.name for o in declared.values() if o.type not in OPTION_TYPES
                or not (o.default == "none" or option_value_fits(o.type, o.default))]  # none: the bot decides
         if bad:
             raise _Failed(f"option {bad[0]!r}: its type is not int, float, string or bool, or its default does "
@@ -158,7 +158,7 @@ class Compliance:
         return f"readyok after {self._sync('isready'):.2f}s"
 
     def check_newgame(self) -> str:
-        self.engine.send(format_newgame(self.game.name, _plain(self.game.params)), f"seat 0 {self.seed}")
+        self.engine.send(format_newgame(self.game.name, json_params(self.game.params)), f"seat 0 {self.seed}")
         return f"readyok after {self._sync('newgame, seat and isready'):.2f}s"
 
     def _move(self, moves: list[str], go: str, limit: float, what: str) -> str:
@@ -259,6 +259,3 @@ def check_engine(spec: str, game_name: str = "interaction", timeout: float = STA
                           "round (try --game interaction)")
     return Compliance(engine_command(spec), game, timeout).run(on_check)
 
-
-def _plain(params: dict) -> dict:
-    return json.loads(json.dumps(params, default=str))

@@ -38,11 +38,6 @@ class Deadlines:
     time_margin: float = 0.5
     grace: float = 0.0
 
-    @property
-    def move_limit(self) -> float | None:
-        """Seconds after which a move is killed under ``--move-time`` (``None``: not timed by it)."""
-        return None if self.move_time is None else self.move_time + self.time_margin + self.grace
-
     def lost_after(self, status: Status) -> float | None:
         """Seconds after which the move ``status`` times has lost on time: the tighter of
         ``--move-time`` plus margin and its game clock (``status.move_allowed``, margin

@@ -16,18 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from arena.standings import points as points_of  # noqa: F401 (its name here for the schedules)
 from arena.stats.elo import match_stats
 from arena.tournament.observers import Observer, RunStart
 
 if TYPE_CHECKING:
     from arena.tournament.pool import Result
-
-
-def points_of(label: str, seats: Sequence[str], ranks: Sequence[int]) -> float:
-    """Points of ``label`` in one game: 1 for first place alone, ½ for a shared first place,
-    0 below first (``docs/statistics.md`` "Two-player results")."""
-    rank = int(ranks[list(seats).index(label)])
-    return 0.0 if rank != 1 else 1.0 / sum(1 for r in ranks if int(r) == 1)
 
 
 @dataclass
