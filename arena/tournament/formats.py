@@ -13,6 +13,7 @@ games_per_pairing + 1``. Both formats are for two-player games; every pairing pl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from arena.errors import ConfigError
 from arena.games import Game
@@ -36,23 +37,34 @@ class _Paired(Schedule):
         self.per_series = settings.per_series(2)
         self.base = series_count(settings.games, 2, settings.rotation)  # series per pairing
         self.played: list[Played] = []
-        self.taken: set[int] = set()  # ids stored or released
+        self.games: set[tuple[int, tuple[str, ...]]] = set()  # (series, seats) of the games stored or released
+        self.ids: set[int] = set()  # ids stored or released (this format's or not)
+        self._derived: object | None = None  # the bracket or rounds of ``played``, until the next ``add``
 
     def add(self, game: StoredGame) -> None:
-        self.taken.add(game.game_id)
+        self.ids.add(game.game_id)
+        self.games.add((game.series, tuple(game.seats)))
         if len(game.seats) == 2 and set(game.seats) <= set(self.labels):
             self.played.append(Played(game.game_id, game.series, tuple(game.seats), tuple(game.ranks)))
+            self._derived = None
 
     def _release(self, pair: tuple[str, str], series: range, first_id: int, out: list[GameTask], limit: int) -> None:
-        """Append to ``out`` the games of ``series`` of ``pair`` not taken yet (ids from
-        ``first_id``, ``per_series`` a series), up to ``limit`` in all."""
+        """Append to ``out`` the games of ``series`` of ``pair`` not stored nor released yet (told
+        by their series and seats), up to ``limit`` in all. A game's id is its place in the format
+        (from ``first_id``, ``per_series`` a series), or, when a stored game of another bot or
+        version holds that id, the next id after every one taken."""
         for s in series:
             for task in series_games(self.game, pair, s, first_id + s * self.per_series, self.settings):
                 if len(out) >= limit:
                     return
-                if task.game_id not in self.taken:
-                    self.taken.add(task.game_id)
-                    out.append(task)
+                key = (task.series, task.seats)
+                if key in self.games:
+                    continue
+                if task.game_id in self.ids:
+                    task = replace(task, game_id=max(self.ids) + 1)
+                self.games.add(key)
+                self.ids.add(task.game_id)
+                out.append(task)
 
 
 class Knockout(_Paired):
@@ -72,8 +84,10 @@ class Knockout(_Paired):
         self.total = (len(self.labels) - 1) * self.base * self.per_series
 
     def matches(self) -> list[Match]:
-        """The bracket as the stored games decide it, round by round."""
-        return knockout(self.labels, self.played, self.base, self.per_series)
+        """The bracket as the stored games decide it, round by round (computed once per stored game)."""
+        if self._derived is None:
+            self._derived = knockout(self.labels, self.played, self.base, self.per_series)
+        return self._derived  # type: ignore[return-value]
 
     def owns(self, game: StoredGame) -> bool:
         pair = set(game.seats)
@@ -121,8 +135,11 @@ class Swiss(_Paired):
         self.total = self.rounds * self.per_round
 
     def state(self) -> SwissState:
-        """The rounds paired so far and the standings (``arena.standings.SwissState``)."""
-        return swiss_rounds(self.labels, self.played, self.rounds, self.base, self.per_series)
+        """The rounds paired so far and the standings (``arena.standings.SwissState``; computed
+        once per stored game)."""
+        if self._derived is None:
+            self._derived = swiss_rounds(self.labels, self.played, self.rounds, self.base, self.per_series)
+        return self._derived  # type: ignore[return-value]
 
     def owns(self, game: StoredGame) -> bool:
         pair = set(game.seats)

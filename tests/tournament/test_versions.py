@@ -252,3 +252,18 @@ def test_damaged_rows_are_a_one_line_error(tmp_path):
     with pytest.raises(ResultsError, match="a damaged value"):
         load_tournament(first.path)
     assert "damaged value" in stored_tournaments(tmp_path)[0]["error"]
+
+
+@pytest.mark.parametrize("fmt", ["knockout", "swiss"])
+def test_a_new_version_plays_its_knockout_and_swiss_matches(tmp_path, fmt):
+    """A changed bot's games are told from its old version's by their seats, not by their ids:
+    the new version plays its matches (the ids its old games hold go to games after them)."""
+    field = ["a=mcts:playouts=5", "b=random", "c=random", "d=greedy"]
+    first, _ = run(nim(tmp_path, field, format=fmt, games=2))
+    assert first.played > 0
+    again, notes = run(nim(tmp_path, ["a=mcts:playouts=6", *field[1:]], format=fmt, games=2))
+    assert notes and "playing them again as a@2" in notes[0]
+    rows_ = rows(first.path)
+    assert len({r[0] for r in rows_}) == len(rows_)  # every id once
+    assert any("a@2" in json.loads(r[3]) for r in rows_)
+    assert again.done >= 2
