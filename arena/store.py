@@ -231,25 +231,19 @@ class Store:
         self.close()
 
     def begin(self, name: str, game: str, params: dict, num_players: int, seed: int,
-              settings: dict, bots: list[tuple[str, str]], total_games: int, extend: bool = False,
-              id_names: dict[str, str] | None = None) -> None:
+              settings: dict, bots: list[tuple[str, str]], total_games: int, extend: bool = False) -> None:
         """Record a new tournament, or check that a stored one has the same settings; with
-        ``extend``, give a stored one these settings and total (more games per pairing: the
-        caller checked that they decide the same games). ``bots``: (label, spec) in field
-        order; ``id_names``: label -> an engine's ``id name`` (stored beside it, and written
-        into a stored tournament that lacks it).
+        ``extend``, give a stored one these settings and total (``set_settings``: the caller
+        checked that they decide the same games). ``bots``: (label, spec) in field order (a run
+        stores its bots' versions with ``add_members``).
 
         Raises:
             ResultsError: the stored settings differ (the message names the first difference),
                 or a write failed.
         """
         row = next(iter(self._read("SELECT settings FROM tournament")), None)
-        if row is not None:
-            self.name_engines(id_names or {})
         if row is not None and extend:
-            with transaction(self.conn, self.path):
-                self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
-                                  (json.dumps(settings), total_games))
+            self.set_settings(settings, total_games)
             return
         if row is not None:
             stored = json.loads(row[0])
@@ -266,8 +260,7 @@ class Store:
                           settings=json.dumps(settings), total_games=total_games,
                           created=datetime.now(timezone.utc).isoformat(timespec="seconds"))
             self.conn.execute(insert_sql("tournament", values), values)
-            rows = [dict(position=i, label=label, spec=spec, id_name=(id_names or {}).get(label))
-                    for i, (label, spec) in enumerate(bots)]
+            rows = [dict(position=i, label=label, spec=spec) for i, (label, spec) in enumerate(bots)]
             if rows:
                 self.conn.executemany(insert_sql("bots", rows[0]), rows)
 
