@@ -36,7 +36,7 @@ import pandas as pd
 
 from arena.games import Game
 from arena.reports.coded import codes, matrix, seat_sizes
-from arena.reports.tables import ALL, _pairing_key, pairing_name
+from arena.reports.tables import ALL, _pairing_key, pairing_names
 from arena.stats.intervals import wilson_intervals
 
 #: Games replayed (branching) and read for evaluations (lead changes, drama), at most.
@@ -69,7 +69,7 @@ def _firsts(games: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 def _scopes(games: pd.DataFrame, order: Sequence[str] | None) -> list[tuple[str, np.ndarray]]:
     """(scope, row mask) for every game, then each pairing in the tournament's order."""
     code, values = codes(games, "seats")
-    names = np.array([pairing_name(v, order) for v in values], dtype=object)[code] if len(games) else code
+    names = np.array(pairing_names(values, order), dtype=object)[code] if len(games) else code
     out = [(ALL, np.ones(len(games), bool))]
     for name in sorted(set(names.tolist()), key=_pairing_key(order)):
         out.append((name, names == name))
@@ -82,7 +82,7 @@ def outcome_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd
     games = rule_ended(games)
     sizes, firsts = _firsts(games)
     code, values = codes(games, "seats")
-    names = np.array([pairing_name(v, order) for v in values], dtype=object)[code] if len(games) else code
+    names = np.array(pairing_names(values, order), dtype=object)[code] if len(games) else code
     frame = pd.DataFrame({"scope": names, "decisive": firsts == 1, "first_shared": firsts >= 2,
                           "all_tied": firsts == sizes, "plies": games["plies"].to_numpy(float)})
     whole = frame.assign(scope=ALL)

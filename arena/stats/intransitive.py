@@ -91,9 +91,10 @@ def three_cycles(log_odds: np.ndarray, se: np.ndarray) -> list[Cycle]:
     return sorted(out, key=lambda c: (c.p_value, c.bots))
 
 
-def nash(a: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+def nash(a: np.ndarray) -> np.ndarray:
     """The maximum-entropy Nash equilibrium ``(k,)`` of the symmetric zero-sum game with
-    antisymmetric payoff ``a`` ``(k, k)`` (module docstring)."""
+    antisymmetric payoff ``a`` ``(k, k)``, natural log-odds of the row bot against the column bot
+    (module docstring)."""
     k = len(a)
     if k == 1:
         return np.ones(1)
