@@ -130,3 +130,13 @@ def test_tournament_stores_the_rule_and_reports_first_moves_without_adjudicated_
     assert build_tables(data, ["first_move"])["first_move"]["games"].iloc[0] == 6
     data.no_adjudicated = True
     assert build_tables(data, ["first_move"])["first_move"]["games"].iloc[0] == 0
+
+
+def test_max_plies_stops_after_a_chance_ply_too():
+    """A chance ply counts toward ``max-plies`` and the game ends right after it (not one bot
+    ply later)."""
+    from bots.random import RandomBot
+    from tests.toy import DiceNim
+    record = play_game(GameSettings(DiceNim(), seed=1, adjudication=Adjudication.parse("max-plies=3")),
+                       [RandomBot(), RandomBot()])
+    assert record.plies == 3 and record.outcome.termination == Termination.ADJUDICATED_DRAW

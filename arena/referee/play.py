@@ -307,6 +307,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             stats.append(MoveRecord(ply, CHANCE, moves[-1]))
             if on_ply:
                 on_ply(state, stats[-1])
+            if record := adjudged(None, None):  # max-plies counts chance plies as every rule does
+                return record
             continue
         if state.to_move == SIMULTANEOUS:
             try:
