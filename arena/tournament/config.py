@@ -301,6 +301,8 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
     if "cluster" in given:
         _check_cluster_options(given)
+    if "fill" in given and not isinstance(given["fill"], str):
+        raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
     name = given.get("name")
     if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
                              or name.startswith(".")):

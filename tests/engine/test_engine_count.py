@@ -84,18 +84,22 @@ def test_an_isolated_round_robin_of_five_bots_keeps_two_engines_per_worker(tmp_p
     out: list = []
     runner = threading.Thread(target=lambda: out.append(run_tournament(cfg)), daemon=True)
     runner.start()
-    while runner.is_alive():
-        engines = []
+
+    def engines() -> list[int]:
+        pids = []
         for proc in me.children(recursive=True):
             try:
                 if "arena.engine" in proc.cmdline():
-                    engines.append(proc.pid)
-            except psutil.Error:  # ended meanwhile
+                    pids.append(proc.pid)
+            except psutil.Error:  # ended meanwhile, or a zombie not yet reaped
                 pass
-        most, seen = max(most, len(engines)), seen | set(engines)
+        return pids
+    while runner.is_alive():
+        now = engines()
+        most, seen = max(most, len(now)), seen | set(now)
         time.sleep(0.02)
     summary = out[0]
     assert summary.stored == summary.total == 20 and not summary.faults, summary.faults
     assert most == 2, most  # the two seats of the game being played (plus none idle)
     assert len(seen) < 2 * 20  # engines were reused across games
-    assert not [p for p in me.children(recursive=True) if "arena.engine" in p.cmdline()]
+    assert not engines()
