@@ -20,6 +20,7 @@ except ImportError:  # pragma: no cover
 
 from typer.core import TyperCommand
 
+from arena.cli.helptext import PlainGroup, plain_help, plain_help_option
 from arena.errors import ArenaError, as_line, one_line
 
 app = typer.Typer(
@@ -28,6 +29,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=PlainGroup,
 )
 
 #: Command modules under arena.cli; each defines ``register(app)``.
@@ -70,6 +72,13 @@ class OnceCommand(TyperCommand):
     (click keeps the last value silently), as a bot spec's option or a TOML key given twice
     is. Repeatable options (``multiple``) and flags are not checked. An option of
     ``OPTIONAL_VALUES`` may be given without its value."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        plain_help(self)
+
+    def get_help_option(self, ctx):
+        return plain_help_option(super().get_help_option(ctx))
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         args = optional_values(args)

@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from arena.cli.console import make_console
 
-openings_app = typer.Typer(help="Start positions of a stored tournament: a balanced book.", no_args_is_help=True)
+from arena.cli.console import make_console
+from arena.cli.helptext import PlainGroup
+
+openings_app = typer.Typer(cls=PlainGroup, help="Start positions of a stored tournament: a balanced book.",
+                           no_args_is_help=True)
 
 
 @openings_app.command("select")
