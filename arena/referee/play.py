@@ -292,6 +292,17 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         verdict = None if judge is None or state.is_terminal() else judge.after_ply(len(moves), seat, score)
         return None if verdict is None else finish(verdict[0], rule=verdict[1])
 
+    def played_ply(text: str, records: list[MoveRecord], seat: int | None = None,
+                   score: float | None = None) -> GameRecord | None:
+        """Store one ply (a chance outcome, a round or a bot's move), tell ``on_ply``, and
+        return the record of a game the adjudication rules end here (max-plies counts every
+        kind of ply)."""
+        moves.append(text)
+        stats.extend(records)
+        if on_ply:
+            on_ply(state, records[-1])
+        return adjudged(seat, score)
+
     if moves and (record := adjudged(None, None)):  # max-plies within the opening
         return record
     while not state.is_terminal():
@@ -303,11 +314,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             except Exception as exc:
                 log.error("game %s raised at a chance node in %s", game.name, state.to_text(), exc_info=True)
                 return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")
-            moves.append(str(outcome))
-            stats.append(MoveRecord(ply, CHANCE, moves[-1]))
-            if on_ply:
-                on_ply(state, stats[-1])
-            if record := adjudged(None, None):  # max-plies counts chance plies as every rule does
+            if record := played_ply(str(outcome), [MoveRecord(ply, CHANCE, str(outcome))]):
                 return record
             continue
         if state.to_move == SIMULTANEOUS:
@@ -316,11 +323,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
                 return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")
-            moves.append(state.last_round or "")
-            stats.extend(records)
-            if on_ply:
-                on_ply(state, records[-1])
-            if record := adjudged(None, None):
+            if record := played_ply(state.last_round or "", records):
                 return record
             continue
         seat = state.to_move
@@ -340,12 +343,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         assert after is not None, "_judge gives a state when it finds no fault"
         state = after
         st = reported(bots[seat])
-        moves.append(text)
-        stats.append(MoveRecord(ply, seat, moves[-1], secs, st.nodes, st.depth, st.evaluation,
-                                clock=clocks.charge(seat, secs)))
-        if on_ply:
-            on_ply(state, stats[-1])
-        if record := adjudged(seat, st.evaluation):
+        done = MoveRecord(ply, seat, text, secs, st.nodes, st.depth, st.evaluation, clock=clocks.charge(seat, secs))
+        if record := played_ply(text, [done], seat, st.evaluation):
             return record
     outcome = state.outcome()
     assert outcome is not None, "a terminal state has an outcome (State.outcome)"
