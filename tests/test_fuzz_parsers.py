@@ -34,7 +34,7 @@ from arena.tournament.config_file import load_toml
 from arena.tournament.series import read_openings
 from bots.registry import parse_spec
 
-QUICK, SLOW = 60, 3000
+QUICK, SLOW = 60, 1000
 SIZES = [pytest.param(QUICK, id="quick"), pytest.param(SLOW, id="slow", marks=pytest.mark.slow)]
 #: the registered games, and one of OpenSpiel's when it is installed (its games share one
 #: parser: backgammon has chance plies and moves whose OpenSpiel strings have spaces)

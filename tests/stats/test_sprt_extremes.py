@@ -29,7 +29,7 @@ def test_llr_is_finite_for_any_bounds_and_counts(e0, e1, penta, wdl, model):
 
 
 @pytest.mark.slow
-@settings(max_examples=2000)
+@settings(max_examples=500)
 @given(e0=ELO, e1=ELO, penta=PENTA, wdl=WDL, model=st.sampled_from(MODELS))
 def test_llr_is_finite_for_any_bounds_and_counts_thorough(e0, e1, penta, wdl, model):
     assert math.isfinite(llr(penta, spec_of(e0, e1, model), wdl))

@@ -94,13 +94,13 @@ def test_bad_ladder_input_is_one_line_exit_2(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_an_mcts_ladder_on_interaction_gains_elo_per_doubling(tmp_path, capsys):
-    """Five rungs of MCTS, 25 to 400 playouts (four doublings), 40 games a step: each doubling
+    """Four rungs of MCTS, 25 to 200 playouts (three doublings), 40 games a step: each doubling
     is worth Elo, with an interval above 0, and the first-move trend is tested."""
-    code, out, err = run_cli(["ladder", "--bot", "mcts:playouts={25,50,100,200,400}", "--games", "40",
+    code, out, err = run_cli(["ladder", "--bot", "mcts:playouts={25,50,100,200}", "--games", "40",
                               "--workers", "2", "--results", str(tmp_path), "-q"], capsys)
     assert code == 0, err
     name = out.split(":")[0].strip()
     code, out, _ = run_cli(["report", name, "--results", str(tmp_path), "--json", "-s", "ladder_fit"], capsys)
     fit = json.loads(out)["tables"]["ladder_fit"][0]
-    assert fit["low"] > 0 and fit["elo_per_unit"] > 0 and fit["games"] == 160
+    assert fit["low"] > 0 and fit["elo_per_unit"] > 0 and fit["games"] == 120
     assert 0 <= fit["trend_p"] <= 1 and not math.isnan(fit["trend"])
