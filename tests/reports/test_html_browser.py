@@ -6,7 +6,7 @@ JavaScript console error and no network request, each embedded replay steps (but
 arrow keys) to its last ply whose position text equals the stored game's final position, and
 a screenshot of the viewer is not blank. The page's layout, measured in the browser: no plot
 title under plotly's mode bar, no two x tick labels overlapping (their rotated boxes) or cut off
-by the plot's edge, and the search
+by the plot's edge, the game list as wide as its pane (also in a narrow window), and the search
 plot on a linear axis from 0; a 4-player report's seat plot carries the seat table's 95%
 intervals.
 """
@@ -41,6 +41,12 @@ _GEOMETRY = """[...document.querySelectorAll('.js-plotly-plot')].map(gd => {
   return {id: gd.id, title: box(gd.querySelector('.gtitle')), modebar: box(gd.querySelector('.modebar')),
           svg: box(gd.querySelector('.main-svg')), ticks};
 })"""
+
+#: The game list against its pane (px): its width, the pane's, the pane's scrolled width and overflow.
+_LIST = """(() => { const p = document.getElementById('list-pane'), t = document.getElementById('game-list');
+  return [t.getBoundingClientRect().right, p.getBoundingClientRect().right, p.scrollWidth, p.clientWidth,
+          getComputedStyle(p).overflowX]; })()"""
+
 
 def _text(browser, element_id: str) -> str:
     return browser.eval(f"document.getElementById({element_id!r}).textContent")
@@ -80,6 +86,14 @@ def layout_problems(browser) -> list[str]:
                 out.append(f"{plot['id']}: x tick label {i} is cut off by the plot's edge")
             out += [f"{plot['id']}: x tick labels {i} and {j} overlap" for j in range(i + 1, len(ticks))
                     if not _apart(a, ticks[j])]
+    table_right, pane_right, scrolled, width, _ = browser.eval(_LIST)
+    if table_right > pane_right + 1 or scrolled > width + 1:
+        out.append(f"the game list ({scrolled} px) is wider than its pane ({width} px)")
+    browser.send("Emulation.setDeviceMetricsOverride", width=640, height=1800, deviceScaleFactor=1, mobile=False)
+    table_right, pane_right, scrolled, width, overflow = browser.eval(_LIST)
+    browser.send("Emulation.clearDeviceMetricsOverride")
+    if (table_right > pane_right + 1 or scrolled > width + 1) and overflow not in ("auto", "scroll"):
+        out.append(f"at 640 px the game list ({scrolled} px) is cut off by its pane ({width} px)")
     if browser.eval("document.getElementById('plot-search') !== null"):
         axis = browser.eval("(a => [a.type, a.range[0]])(document.getElementById('plot-search')._fullLayout.yaxis)")
         if axis != ["linear", 0]:
@@ -135,10 +149,11 @@ def test_report_replays_in_chromium(name, browser, tmp_path):
 
 
 def test_long_names_an_engine_and_search_in_chromium(browser, tmp_path):
-    """A real run of an engine and two bots with long labels: tick labels stay
-    readable, the search axis starts at 0."""
-    bots = [f"a-rather-long-engine-label=exec:{FIRST}", "another-long-label-for-greedy=greedy",
-            "a-third-long-label-alphabeta=alphabeta:depth=1"]
+    """A real run of an engine and two bots with long labels: tick labels and the game list
+    stay readable, the search axis starts at 0."""
+    engine = "an_engine_with_a_label_of_forty_characters"  # no place to break a line: wider than its pane
+    bots = [f"{engine}=exec:{FIRST}", "greedy_with_a_label_of_forty_characters_=greedy",
+            "alphabeta_with_a_label_of_forty_character=alphabeta:depth=1"]
     summary = run_tournament(build(dict(game="interaction", bots=bots, games=2, workers=1,
                                         results=str(tmp_path), name="long")))
     browser.open(write_html(summary.path).as_uri())
