@@ -8,7 +8,8 @@ a screenshot of the viewer is not blank. The page's layout, measured in the brow
 title under plotly's mode bar, no two x tick labels overlapping (their rotated boxes) or cut off
 by the plot's edge, the game list as wide as its pane (also in a narrow window), and the search
 plot on a linear axis from 0; a 4-player report's seat plot carries the seat table's 95%
-intervals.
+intervals, and an engine's ``id name`` stands beside its label in the field table, the
+leaderboard and the bot list.
 """
 
 from __future__ import annotations
@@ -150,7 +151,7 @@ def test_report_replays_in_chromium(name, browser, tmp_path):
 
 def test_long_names_an_engine_and_search_in_chromium(browser, tmp_path):
     """A real run of an engine and two bots with long labels: tick labels and the game list
-    stay readable, the search axis starts at 0."""
+    stay readable, the engine's ``id name`` is beside its label, the search axis starts at 0."""
     engine = "an_engine_with_a_label_of_forty_characters"  # no place to break a line: wider than its pane
     bots = [f"{engine}=exec:{FIRST}", "greedy_with_a_label_of_forty_characters_=greedy",
             "alphabeta_with_a_label_of_forty_character=alphabeta:depth=1"]
@@ -160,5 +161,12 @@ def test_long_names_an_engine_and_search_in_chromium(browser, tmp_path):
     assert layout_problems(browser) == []
     assert browser.eval("document.getElementById('plot-search') !== null")
     assert browser.eval("document.getElementById('plot-lengths')._fullData.length") == 3  # three pairings
+    for table in ("leaderboard", "ratings"):
+        rows = browser.eval(f"[...document.querySelectorAll('#table-{table} tbody tr')]"
+                            ".map(r => [...r.cells].map(c => c.textContent))")
+        named = [row for row in rows if engine in row]
+        assert len(named) == 1 and named[0][named[0].index(engine) + 1] == "first-legal-sh"
+    items = browser.eval("[...document.querySelectorAll('ul.meta li')].map(li => li.textContent)")
+    assert f"{engine} (first-legal-sh): {engine}=exec:" in "\n".join(items)
     assert browser.errors() == []
     assert [url for url in browser.requests() if not url.startswith(LOCAL)] == []
