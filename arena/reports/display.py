@@ -31,7 +31,7 @@ HEADERS = {
     "label": "bot", "conservative": "mu-3σ", "sigma": "σ", "wins": "W", "draws": "D",
     "losses": "L", "score_pct": "score %", "win_share": "win share", "p_value": "p",
     "draw_rate": "draws", "mean_rank": "mean rank", "mean_score": "mean score",
-    "mean_nodes": "nodes/move", "mean_depth": "depth", "mean_seconds": "s/move",
+    "mean_nodes": "nodes/move", "sd_nodes": "sd", "mean_depth": "depth", "mean_seconds": "s/move",
     "max_seconds": "max s", "nodes_per_second": "nodes/s", "chips_per_game": "chips/game",
     "rounds_won": "won", "solve_rate": "solve rate", "mean_length": "length",
     "mean_excess": "excess", "p_holm": "p (Holm)", "draw_ratio": "draws", "elo_error": "±",
@@ -75,7 +75,7 @@ def float_format(column: str) -> Callable[[float], str]:
         return lambda v: f"{v:.2f}"
     if column == "chips":
         return lambda v: f"{v:.0f}" if v.is_integer() else f"{v:.1f}"
-    if column in ("mean_nodes", "nodes_per_second"):
+    if column in ("mean_nodes", "sd_nodes", "nodes_per_second"):
         return lambda v: f"{v:,.0f}"
     return lambda v: f"{v:.1f}"
 

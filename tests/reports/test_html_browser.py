@@ -9,7 +9,7 @@ title under plotly's mode bar, no two x tick labels overlapping (their rotated b
 by the plot's edge, the game list as wide as its pane (also in a narrow window), and the search
 plot on a linear axis from 0; a 4-player report's seat plot carries the seat table's 95%
 intervals, and an engine's ``id name`` stands beside its label in the field table, the
-leaderboard and the bot list.
+leaderboard and the bot list; the search plot's error bars are the search table's spread.
 """
 
 from __future__ import annotations
@@ -151,7 +151,8 @@ def test_report_replays_in_chromium(name, browser, tmp_path):
 
 def test_long_names_an_engine_and_search_in_chromium(browser, tmp_path):
     """A real run of an engine and two bots with long labels: tick labels and the game list
-    stay readable, the engine's ``id name`` is beside its label, the search axis starts at 0."""
+    stay readable, the engine's ``id name`` is beside its label, the search axis starts at 0
+    and carries each bot's spread of nodes per move."""
     engine = "an_engine_with_a_label_of_forty_characters"  # no place to break a line: wider than its pane
     bots = [f"{engine}=exec:{FIRST}", "greedy_with_a_label_of_forty_characters_=greedy",
             "alphabeta_with_a_label_of_forty_character=alphabeta:depth=1"]
@@ -159,7 +160,10 @@ def test_long_names_an_engine_and_search_in_chromium(browser, tmp_path):
                                         results=str(tmp_path), name="long")))
     browser.open(write_html(summary.path).as_uri())
     assert layout_problems(browser) == []
-    assert browser.eval("document.getElementById('plot-search') !== null")
+    search = tables_for(load(summary.path))["search"]  # the spread of each bot's nodes per move: its error bars
+    bars = browser.eval("(d => Array.from(d.error_y.array))(document.getElementById('plot-search')._fullData[0])")
+    assert bars == pytest.approx([None if v != v else v for v in search["sd_nodes"]], nan_ok=True)
+    assert sum(v is not None and v > 0 for v in bars) == 2  # greedy and alphabeta count nodes, the engine none
     assert browser.eval("document.getElementById('plot-lengths')._fullData.length") == 3  # three pairings
     for table in ("leaderboard", "ratings"):
         rows = browser.eval(f"[...document.querySelectorAll('#table-{table} tbody tr')]"
