@@ -136,15 +136,22 @@ def _rows(db: Any, sql: str, args: tuple = ()) -> list[tuple]:
 
 
 #: Sums per bot of ``search_sums``, in order.
-SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max"]
+SEARCH_SUMS = ["moves", "nodes_n", "nodes_sum", "depth_n", "depth_sum", "seconds_n", "seconds_sum", "seconds_max",
+               "nodes_sq"]
+#: The indices of ``SEARCH_SUMS`` that add (all but ``seconds_max``, which is the larger).
+_ADDED = (0, 1, 2, 3, 4, 5, 6, 8)
+
+
+def _empty() -> list:
+    return [0, 0, None, 0, None, 0, None, None, None]
 
 
 def merge_sums(total: dict[str, list], part: dict[str, list]) -> dict[str, list]:
     """Add the per-bot sums ``part`` (``search_sums``) into ``total`` (changed and returned):
     counts and sums add (a ``None`` sum is no report), the largest time is the larger."""
     for label, values in part.items():
-        acc = total.setdefault(label, [0, 0, None, 0, None, 0, None, None])
-        for i in range(7):
+        acc = total.setdefault(label, _empty())
+        for i in _ADDED:
             if values[i] is not None:
                 acc[i] = values[i] if acc[i] is None else acc[i] + values[i]
         if values[7] is not None:
@@ -159,12 +166,14 @@ def game_sums(seats: Any, move_stats: Any) -> dict[str, list]:
     for m in move_stats:
         if not 0 <= m.seat < len(seats):
             continue
-        acc = out.setdefault(seats[m.seat], [0, 0, None, 0, None, 0, None, None])
+        acc = out.setdefault(seats[m.seat], _empty())
         acc[0] += 1
         for i, value in ((1, m.nodes), (3, m.depth), (5, m.seconds)):
             if value is not None:
                 acc[i] += 1
                 acc[i + 1] = value if acc[i + 1] is None else acc[i + 1] + value
+        if m.nodes is not None:  # a float, as SQL sums it: no integer overflow at any size
+            acc[8] = float(m.nodes) ** 2 if acc[8] is None else acc[8] + float(m.nodes) ** 2
         if m.seconds is not None:
             acc[7] = m.seconds if acc[7] is None else max(acc[7], m.seconds)
     return out
@@ -182,8 +191,9 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
 
     Returns:
         label -> ``[moves, nodes_n, nodes_sum, depth_n, depth_sum, seconds_n, seconds_sum,
-        seconds_max]`` (``SEARCH_SUMS``): moves, then per statistic the moves reporting it, its
-        sum (``None`` when none did) and the largest time (seconds; ``None`` without time).
+        seconds_max, nodes_sq]`` (``SEARCH_SUMS``): moves, then per statistic the moves
+        reporting it, its sum (``None`` when none did), the largest time (seconds; ``None``
+        without time) and the sum of the squared node counts (a float; ``None`` as the sum).
         Labels without a move are absent.
 
     Raises:
@@ -195,9 +205,10 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
         inner += [f"sum({on}) AS n{s}", f"count(CASE WHEN {on} THEN nodes END) AS nn{s}",
                   f"sum(CASE WHEN {on} THEN nodes END) AS sn{s}", f"count(CASE WHEN {on} THEN depth END) AS nd{s}",
                   f"sum(CASE WHEN {on} THEN depth END) AS sd{s}", f"count(CASE WHEN {on} THEN seconds END) AS ns{s}",
-                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}"]
+                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}",
+                  f"sum(CASE WHEN {on} THEN CAST(nodes AS REAL) * nodes END) AS sq{s}"]
         outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
-                  f"sum(ss{s})", f"max(mx{s})"]
+                  f"sum(ss{s})", f"max(mx{s})", f"sum(sq{s})"]
     bounds = "".join([f" AND game_id > {int(after)}" if after is not None else "",
                       f" AND game_id <= {int(upto)}" if upto is not None else ""])
     sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0{bounds} "
@@ -205,7 +216,8 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
     out: dict[str, list] = {}
     for row in _rows(db, sql):
         labels = json.loads(row[0])
+        width = len(SEARCH_SUMS)
         for s, label in enumerate(labels[: int(seats)]):
-            if row[1 + 8 * s]:
-                merge_sums(out, {label: list(row[1 + 8 * s: 9 + 8 * s])})
+            if row[1 + width * s]:
+                merge_sums(out, {label: list(row[1 + width * s: 1 + width * (s + 1)])})
     return out

@@ -41,8 +41,9 @@ from arena.aggregates import merge_sums, search_sums
 
 log = logging.getLogger("arena.ratings")
 
-#: Bumped when the stored state's meaning changes; another version is stale and rebuilt.
-VERSION = 1
+#: Bumped when the stored state's meaning changes; another version is stale and rebuilt
+#: (2: the search sums gained the sum of squared node counts).
+VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rating_state (

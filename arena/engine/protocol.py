@@ -54,8 +54,8 @@ class Message(NamedTuple):
 #: Messages the engine sends (their syntax is what ``parse_info``, ``parse_option`` and the
 #: handshake read).
 ID = Message("id name TEXT / id author TEXT",
-             "the name is stored with the bot (`bots.id_name`) and shown in reports (the leaderboard's `engine` "
-             "column, the bot list)")
+             "the name is stored with the bot (`bots.id_name`) and shown in reports (the `engine` column of the "
+             "field table and the leaderboard, the bot list)")
 OPTION = Message("option name N type int|float|string|bool default V",
                  "an option the engine accepts (`arena engine` writes `default none` for an option without a "
                  "default: the bot decides); a `setoption` for a name the engine did not declare is a spec error, "

@@ -158,5 +158,5 @@ def cycle_graph(cycles: pd.DataFrame | None, labels: list[str]) -> go.Figure | N
     fig.update_layout(title="Significant cycles (arrow: winner to loser, the winner's score)",
                       xaxis=dict(visible=False, range=[-1.4, 1.4]), yaxis=dict(visible=False, range=[-1.4, 1.4],
                                                                               scaleanchor="x"),
-                      margin=dict(l=20, r=20, t=50, b=20), height=420)
+                      margin=dict(l=20, r=20, b=20), height=440)  # top: figures.TOP
     return fig

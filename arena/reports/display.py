@@ -31,7 +31,7 @@ HEADERS = {
     "label": "bot", "conservative": "mu-3σ", "sigma": "σ", "wins": "W", "draws": "D",
     "losses": "L", "score_pct": "score %", "win_share": "win share", "p_value": "p",
     "draw_rate": "draws", "mean_rank": "mean rank", "mean_score": "mean score",
-    "mean_nodes": "nodes/move", "mean_depth": "depth", "mean_seconds": "s/move",
+    "mean_nodes": "nodes/move", "sd_nodes": "sd", "mean_depth": "depth", "mean_seconds": "s/move",
     "max_seconds": "max s", "nodes_per_second": "nodes/s", "chips_per_game": "chips/game",
     "rounds_won": "won", "solve_rate": "solve rate", "mean_length": "length",
     "mean_excess": "excess", "p_holm": "p (Holm)", "draw_ratio": "draws", "elo_error": "±",
@@ -75,7 +75,7 @@ def float_format(column: str) -> Callable[[float], str]:
         return lambda v: f"{v:.2f}"
     if column == "chips":
         return lambda v: f"{v:.0f}" if v.is_integer() else f"{v:.1f}"
-    if column in ("mean_nodes", "nodes_per_second"):
+    if column in ("mean_nodes", "sd_nodes", "nodes_per_second"):
         return lambda v: f"{v:,.0f}"
     return lambda v: f"{v:.1f}"
 
@@ -238,7 +238,8 @@ def _field(name: str, frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> 
         shown["Elo"] = ["-" if pd.isna(e) else f"{e:+.1f}" for e in frame["elo"]]
         shown["95% interval"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
         shown["Av.Op"] = ["-" if pd.isna(v) else f"{v:+.1f}" for v in frame["av_op"]]
-        cols = ["rank", "label", *(["version"] if (frame["version"].fillna(1) > 1).any() else []), "Elo",
+        cols = ["rank", "label", *(["engine"] if "engine" in frame else []),
+                *(["version"] if (frame["version"].fillna(1) > 1).any() else []), "Elo",
                 "95% interval", "games", "score", "Av.Op", "draw_ratio", "cfs"]
         cols += [c for c in ("mu", "sigma") if c in frame]
         right.update({"Elo": True, "95% interval": True, "Av.Op": True})

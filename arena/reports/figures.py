@@ -7,7 +7,7 @@ Each function takes the frames ``arena.store`` loads and the tables of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -19,22 +19,64 @@ from arena.reports.coded import codes, weights
 from arena.reports.game import rule_ended
 from arena.reports.tables import pairing_names
 
-_LAYOUT = dict(margin=dict(l=60, r=20, t=50, b=50), height=380)
+#: Height (px) kept free at the top of every plot for plotly's mode bar (its buttons, about
+#: 28 px tall, sit at the top right): the title is drawn below it (``page_html``).
+MODEBAR = 32
+#: The top margin (px): the mode bar's strip, then the title.
+TOP = MODEBAR + 40
+#: The layout of a plot (height in px); the top margin comes from the template (``page_html``).
+HEIGHT = 410
+_LAYOUT = dict(margin=dict(l=60, r=20, b=50), height=HEIGHT)
 #: The plotly template of every plot. Not set on the figures (plotly validates and deep-copies
 #: a template for every figure, most of a small figure's cost): ``page_html`` puts it into the
-#: figure's JSON once validated, as ``fig.update_layout(template=TEMPLATE)`` would.
+#: figure's JSON once validated, as ``fig.update_layout(template=TEMPLATE)`` would, with the
+#: title placed under the mode bar (``MODEBAR``) and a top margin of ``TOP``.
 TEMPLATE = "plotly_white"
 _TEMPLATE_JSON: dict = {}
 
 
 def page_html(fig: go.Figure, div_id: str, config: dict) -> str:
     """The figure as an HTML fragment (``plotly.io.to_html``, no plotly.js) drawn with
-    ``TEMPLATE``."""
+    ``TEMPLATE``: its title (unless the figure places it) in the top margin below the mode bar,
+    so the two never overlap, whatever the title's length."""
     if not _TEMPLATE_JSON:
         _TEMPLATE_JSON.update(pio.templates[TEMPLATE].to_plotly_json())
+        layout = _TEMPLATE_JSON.setdefault("layout", {})
+        layout["title"] = {**layout.get("title", {}), "x": 0.02, "xanchor": "left", "xref": "container",
+                           "y": 1, "yanchor": "top", "yref": "container", "pad": {"t": MODEBAR}}
+        layout["margin"] = {**layout.get("margin", {}), "t": TOP}
     spec = fig.to_dict()
     spec["layout"]["template"] = _TEMPLATE_JSON
     return pio.to_html(spec, validate=False, full_html=False, include_plotlyjs=False, div_id=div_id, config=config)
+
+
+#: Characters of a line of a category axis label (``names_layout``); a longer line is cut with "…".
+LABEL_LINE = 28
+#: Width (px) of a label's character at plotly's 12 px tick font, and of the plot area at the
+#: page's narrowest plot column: what ``names_layout`` sizes a plot with.
+CHAR_PX, AREA_PX = 7, 440
+
+
+def names_layout(names: Iterable[str]) -> dict:
+    """The layout of a plot whose x axis is a category axis of bot or pairing names, which stay
+    readable at the page's width: each name broken into lines at `` vs `` (a pairing ``a vs b``)
+    with lines of at most ``LABEL_LINE`` characters (the whole name on hover), plotly's automatic
+    angle (labels turned when neighbours would overlap), a bottom margin grown to fit them
+    (``automargin``) and the plot made taller by what the labels take, so its area keeps about
+    its height. Returns ``_LAYOUT`` with ``xaxis`` and ``height`` (px)."""
+    def short(line: str) -> str:
+        return line if len(line) <= LABEL_LINE else line[:LABEL_LINE - 1] + "…"
+
+    names = [str(n) for n in names]
+    lines = [[short(part) + (" vs" if i < len(parts) - 1 else "") for i, part in enumerate(parts)]
+             for parts in (n.split(" vs ") for n in names)]
+    longest = max((len(line) for name in lines for line in name), default=0)
+    rows = max((len(name) for name in lines), default=1)
+    # labels side by side when they fit the plot area's width, else turned (up to upright)
+    extra = 14 * (rows - 1) if len(names) * longest * CHAR_PX <= AREA_PX else max(0, longest * CHAR_PX - 30)
+    axis = dict(type="category", tickmode="array", tickvals=names, ticktext=["<br>".join(n) for n in lines],
+                automargin=True)
+    return {**_LAYOUT, "xaxis": axis, "height": HEIGHT + extra}
 
 
 #: Points per bot of the rating-progression plot; a longer history is thinned to about this.
@@ -125,7 +167,8 @@ def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | 
 
 def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> go.Figure | None:
     """Seat 0's win share per scope with its Wilson 95% interval (two players), or each seat's
-    share of first places (three or more players; docs/statistics.md "Seat and first-move advantage")."""
+    share of first places with the seat table's 95% interval (``ci_low``, ``ci_high``: clustered
+    by series; three or more players; docs/statistics.md "Seat and first-move advantage")."""
     if first is not None and len(first):
         y = first["win_share"] * 100
         fig = go.Figure(go.Bar(
@@ -136,13 +179,23 @@ def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> g
             hovertemplate="%{x}: %{y:.1f}%<br>W-D-L %{customdata[0]}-%{customdata[1]}-%{customdata[2]}<extra></extra>"))
         fig.add_hline(y=50, line_dash="dot")
         fig.update_layout(title="First-move advantage: seat 0's win share (Wilson 95% interval)",
-                          yaxis_title="win share %", yaxis_range=[0, 100], **_LAYOUT)
+                          yaxis_title="win share %", yaxis_range=[0, 100], **names_layout(first["scope"]))
         return fig
     if seats is not None and len(seats):
-        fig = go.Figure(go.Bar(x=[f"seat {s}" for s in seats["seat"]], y=seats["win_share"] * 100,
-                               hovertemplate="%{x}: %{y:.1f}% of first places<extra></extra>"))
+        y = seats["win_share"].to_numpy(float) * 100
+        bars: dict = dict(hovertemplate="%{x}: %{y:.1f}% of first places<extra></extra>")
+        title = "Seat advantage: share of first places"
+        if "ci_low" in seats and "ci_high" in seats:  # the table's 95% intervals (clustered by series)
+            low, high = seats["ci_low"].to_numpy(float) * 100, seats["ci_high"].to_numpy(float) * 100
+            bars = dict(error_y=dict(type="data", symmetric=False, array=np.clip(high - y, 0, None),
+                                     arrayminus=np.clip(y - low, 0, None)),
+                        customdata=np.column_stack([low, high]),
+                        hovertemplate="%{x}: %{y:.1f}% of first places<br>95% interval "
+                                      "%{customdata[0]:.1f}–%{customdata[1]:.1f}%<extra></extra>")
+            title += " (95% interval)"
+        fig = go.Figure(go.Bar(x=[f"seat {s}" for s in seats["seat"]], y=y, **bars))
         fig.add_hline(y=100 / len(seats), line_dash="dot")
-        fig.update_layout(title="Seat advantage: share of first places", yaxis_title="%", **_LAYOUT)
+        fig.update_layout(title=title, yaxis_title="%", yaxis_rangemode="tozero", **_LAYOUT)
         return fig
     return None
 
@@ -176,7 +229,8 @@ def length_boxes(games: pd.DataFrame, order: Sequence[str] | None = None) -> go.
             fig.add_trace(go.Box(y=y, name=name, boxpoints=False))
             continue
         fig.add_trace(go.Box(x=[name], **{k: [v] for k, v in _box_stats(y).items()}, name=name, boxpoints=False))
-    fig.update_layout(title="Game length per pairing", yaxis_title="plies", showlegend=False, **_LAYOUT)
+    fig.update_layout(title="Game length per pairing", yaxis_title="plies", showlegend=False,
+                      **names_layout(scopes))
     return fig
 
 
@@ -206,18 +260,29 @@ def fault_bars(summary: pd.DataFrame | None) -> go.Figure | None:
     fig = go.Figure()
     for kind, rows in summary.groupby("termination"):
         fig.add_trace(go.Bar(x=rows["bot"], y=rows["games"], name=str(kind)))
-    fig.update_layout(title="Faults by bot", barmode="stack", yaxis_title="games", **_LAYOUT)
+    fig.update_layout(title="Faults by bot", barmode="stack", yaxis_title="games",
+                      **names_layout(summary["bot"].unique()))
     return fig
 
 
 def search_bars(search: pd.DataFrame | None) -> go.Figure | None:
-    """Mean nodes per move of each bot (log scale), mean depth on hover."""
+    """Mean nodes per move of each bot on a linear axis from 0 (close means look close), with
+    ± the standard deviation over the bot's moves (``sd_nodes``, when the table has it; the
+    lower end clipped at 0), mean depth and time on hover."""
     if search is None or search.empty or search["mean_nodes"].fillna(0).le(0).all():
         return None
-    fig = go.Figure(go.Bar(x=search["label"], y=search["mean_nodes"], customdata=search[["mean_depth", "mean_seconds"]],
+    y = search["mean_nodes"].to_numpy(float)
+    bars: dict = {}
+    title = "Search: mean nodes per move"
+    if "sd_nodes" in search and search["sd_nodes"].notna().any():
+        sd = search["sd_nodes"].to_numpy(float)
+        bars = dict(error_y=dict(type="data", symmetric=False, array=sd, arrayminus=np.minimum(sd, y)))
+        title += " (± 1 sd over the moves)"
+    fig = go.Figure(go.Bar(x=search["label"], y=y, customdata=search[["mean_depth", "mean_seconds"]], **bars,
                            hovertemplate="%{x}: %{y:,.0f} nodes/move, depth %{customdata[0]:.1f}, "
                                          "%{customdata[1]:.3g} s/move<extra></extra>"))
-    fig.update_layout(title="Search: mean nodes per move", yaxis_type="log", yaxis_title="nodes", **_LAYOUT)
+    fig.update_layout(title=title, yaxis=dict(title="nodes", type="linear", rangemode="tozero"),
+                      **names_layout(search["label"]))
     return fig
 
 

@@ -34,7 +34,7 @@ import arena.games
 from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures
 from arena.reports.cycles import cycle_graph
-from arena.reports.render import NOTES, TITLES, ReportData, load, tables_for
+from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
 from arena.reports.replay import replay_frames, timing_notes
 from arena.reports.tables import pairing_name
 from arena.writing import atomic_path
@@ -209,6 +209,7 @@ def render_html(path: str | Path, games: str | None = None, data: ReportData | N
     page = _environment().get_template("report.html.j2").render(
         name=data.name, tournament=tour, total_games=len(data.games), num_players=data.num_players,
         version=arena.__version__, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        bots=[(label, bot_notes(tour, label), spec) for label, spec in (tour.get("bots") or {}).items()],
         tables=_tables(data, tables), figures=_figures(data, tables), games=entries,
         default_selection=games is None, max_fault_games=MAX_FAULT_GAMES, plotly_js=get_plotlyjs(),
     )

@@ -21,7 +21,7 @@ from arena.reports.display import format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ladder import fit_line
 from arena.reports.long import RowsTable, markdown_table
-from arena.reports.render import TITLES, ReportData, load, notes, tables_for, warnings
+from arena.reports.render import TITLES, ReportData, bot_notes, load, notes, tables_for, warnings
 from arena.stats.sprt import state_line
 from arena.writing import atomic_path
 
@@ -161,16 +161,6 @@ def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     return json.dumps(out, indent=1, default=str)
 
 
-def _bot_notes(label: str, id_names: dict, versions: dict) -> list[str]:
-    """What the Markdown report says beside a bot's label: an engine's ``id name``; ``version N
-    of BOT`` for a later version of a bot."""
-    out = [id_names[label]] if label in id_names else []
-    v = versions.get(label) or {}
-    if (v.get("version") or 1) > 1:
-        out.append(f"version {v['version']} of {v['bot']}")
-    return out
-
-
 def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
     """The report as Markdown: a title, the tournament's settings, one section per table."""
     tour = data.tournament
@@ -179,8 +169,7 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
              *[f"- game parameter `{k}={v}`" for k, v in (tour.get("params") or {}).items()],
              f"- players per game: {data.num_players}", f"- games: {len(data.games)}",
              f"- seed: {tour.get('seed', '?')}"]
-    names, versions = tour.get("id_names") or {}, tour.get("versions") or {}
-    lines += [f"- bot `{label}`" + "".join(f" ({part})" for part in _bot_notes(label, names, versions)) + f": `{spec}`"
+    lines += [f"- bot `{label}`" + "".join(f" ({part})" for part in bot_notes(tour, label)) + f": `{spec}`"
               for label, spec in (tour.get("bots") or {}).items()]
     lines += ["", *warnings(data)] if warnings(data) else []
     for name, frame in tables.items():

@@ -318,9 +318,22 @@ def restrict(data: ReportData, bots: Sequence[str]) -> ReportData:
     return ReportData(games, moves, tournament, data.sprt, data.path, search, None, data.anchor)
 
 
+def bot_notes(tournament: dict, label: str) -> list[str]:
+    """What the reports say beside a bot's label in the bot list (Markdown, HTML): an engine's
+    ``id name``; ``version N of BOT`` for a later version of a bot. ``tournament``:
+    ``ReportData.tournament``."""
+    id_names, versions = tournament.get("id_names") or {}, tournament.get("versions") or {}
+    out = [id_names[label]] if label in id_names else []
+    v = versions.get(label) or {}
+    if (v.get("version") or 1) > 1:
+        out.append(f"version {v['version']} of {v['bot']}")
+    return out
+
+
 def _with_engines(board: pd.DataFrame, id_names: dict[str, str]) -> pd.DataFrame:
-    """The leaderboard with an ``engine`` column after ``label``: each engine's ``id name``
-    (empty for a bot without one); unchanged when no bot has one."""
+    """The leaderboard (or the field table) with an ``engine`` column after ``label``: each
+    engine's ``id name`` (empty for a bot without one, and for the seat rows); unchanged when no
+    bot has one."""
     if not id_names or "label" not in board:
         return board
     board = board.copy()
@@ -380,13 +393,14 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     distinct = games[~games["copy"]] if "copy" in games else games
     grouped = data.grouped()  # games with equal seats, ranks, scores and copy flag counted once, weighted
     results = t.seat_results(grouped, order)  # shared by the leaderboard and the first-move table
+    id_names = data.tournament.get("id_names") or {}
     if "ratings" in wanted and k >= 2:
         out.update(field_table.field_tables(data))
+        out["ratings"] = _with_engines(out["ratings"], id_names)
     if "cycles" in wanted and k == 2:
         out.update(cycles.cycle_tables(data))
     if "leaderboard" in wanted:
-        out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results),
-                                           data.tournament.get("id_names") or {})
+        out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results), id_names)
     fmt = (data.tournament.get("settings") or {}).get("format")
     if "standings" in wanted and fmt in ("knockout", "swiss") and k == 2:
         table = standings.knockout_table if fmt == "knockout" else standings.swiss_table

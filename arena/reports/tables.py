@@ -405,14 +405,16 @@ def fault_summary(games: pd.DataFrame) -> pd.DataFrame:
 
 def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
     """Per-bot search statistics over the moves it chose (opening plies excluded): ``label``,
-    ``moves``, ``mean_nodes``, ``mean_depth`` (plies), ``mean_seconds`` and ``max_seconds``
-    per move, ``nodes_per_second`` (total nodes / total seconds; NaN without time)."""
+    ``moves``, ``mean_nodes`` and ``sd_nodes`` (the sample standard deviation of the node
+    counts; NaN below two), ``mean_depth`` (plies), ``mean_seconds`` and ``max_seconds`` per
+    move, ``nodes_per_second`` (total nodes / total seconds; NaN without time)."""
     own = moves[moves["label"].notna() & (moves["seat"] >= 0)]
     own = own.assign(nodes=pd.to_numeric(own["nodes"]), depth=pd.to_numeric(own["depth"]),
                      seconds=pd.to_numeric(own["seconds"]))
     table = own.groupby("label").agg(
         moves=("ply", "count"),
         mean_nodes=("nodes", "mean"),
+        sd_nodes=("nodes", "std"),
         mean_depth=("depth", "mean"),
         mean_seconds=("seconds", "mean"),
         max_seconds=("seconds", "max"),
@@ -422,24 +424,35 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     seconds = table.pop("total_seconds")
     nodes = table.pop("total_nodes")
     table["nodes_per_second"] = (nodes / seconds.where(seconds > 0)).astype(float)
+    table["sd_nodes"] = table["sd_nodes"].astype(float)
     table = table.reset_index()
     return table.sort_values("label", key=lambda col: col.map(_key(order)), ignore_index=True)
+
+
+def _sd(n: int, total: float | None, squares: float | None) -> float:
+    """The sample standard deviation of ``n`` values from their sum and sum of squares (NaN
+    below two values or without the sums)."""
+    if n < 2 or total is None or squares is None:
+        return math.nan
+    return math.sqrt(max(0.0, (squares - total * total / n) / (n - 1)))
 
 
 def search_from_sums(sums: dict[str, list], order: Sequence[str] | None = None) -> pd.DataFrame:
     """``search_stats`` from per-bot sums (``arena.aggregates.search_sums``, computed in SQL): the
     same columns and definitions, means over the moves that report the statistic."""
     rows = []
-    for label, (moves, nn, sn, nd, sd, ns, ss, mx) in sums.items():
+    for label, (moves, nn, sn, nd, sd, ns, ss, mx, sq) in sums.items():
         rows.append({
             "label": label, "moves": int(moves),
             "mean_nodes": sn / nn if nn else math.nan,
+            "sd_nodes": _sd(nn, sn, sq),
             "mean_depth": sd / nd if nd else math.nan,
             "mean_seconds": ss / ns if ns else math.nan,
             "max_seconds": float(mx) if mx is not None else math.nan,
             "nodes_per_second": sn / ss if nn and ns and ss > 0 else math.nan,
         })
-    columns = ["label", "moves", "mean_nodes", "mean_depth", "mean_seconds", "max_seconds", "nodes_per_second"]
+    columns = ["label", "moves", "mean_nodes", "sd_nodes", "mean_depth", "mean_seconds", "max_seconds",
+               "nodes_per_second"]
     table = pd.DataFrame(rows, columns=columns)
     for col in columns[2:]:
         table[col] = table[col].astype(float)

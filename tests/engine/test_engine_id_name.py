@@ -27,8 +27,10 @@ def test_the_id_name_is_stored_and_shown_in_the_report(tmp_path):
     assert summary.stored == 2
     tour = load_tournament(summary.path)
     assert tour["id_names"] == {"sh": "first-legal-sh"}  # random says none
-    board = json.loads(report_json(load(summary.path), ["leaderboard"]))["tables"]["leaderboard"]
-    assert {row["label"]: row["engine"] for row in board} == {"sh": "first-legal-sh", "random": ""}
+    tables = json.loads(report_json(load(summary.path), ["leaderboard", "ratings"]))["tables"]
+    for name in ("leaderboard", "ratings"):  # beside the label in both bot tables
+        engines = {row["label"]: row["engine"] for row in tables[name]}
+        assert engines.pop("sh") == "first-legal-sh" and set(engines.values()) == {""}
     markdown = next(p for p in write_report(summary.path) if p.suffix == ".md").read_text()
     assert "- bot `sh` (first-legal-sh): `sh=exec:" in markdown
     assert "| sh " in markdown and "first-legal-sh" in markdown.split("## Leaderboard")[1].split("##")[0]

@@ -342,6 +342,7 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     table = own.groupby("label").agg(
         moves=("ply", "count"),
         mean_nodes=("nodes", "mean"),
+        sd_nodes=("nodes", "std"),  # added since (the HTML search plot's spread)
         mean_depth=("depth", "mean"),
         mean_seconds=("seconds", "mean"),
         max_seconds=("seconds", "max"),
@@ -351,6 +352,7 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     seconds = table.pop("total_seconds")
     nodes = table.pop("total_nodes")
     table["nodes_per_second"] = (nodes / seconds.where(seconds > 0)).astype(float)
+    table["sd_nodes"] = table["sd_nodes"].astype(float)
     table = table.reset_index()
     return table.sort_values("label", key=lambda col: col.map(_key(order)), ignore_index=True)
 
