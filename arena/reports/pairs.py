@@ -20,7 +20,7 @@ from scipy import stats
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import bt
 from arena.stats.elo import match_stats
-from arena.stats.intervals import clipped, cluster_mean, cluster_means
+from arena.stats.intervals import clipped, cluster_mean, cluster_means, wilson_interval
 from arena.stats.significance import holm, match_significances
 
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
@@ -215,7 +215,9 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     """k-player seat win shares (a shared first place split equally) over distinct games, each
     with a 95% interval clustered by series (``arena.stats.intervals.cluster_mean``): ``seat``,
     ``games``, ``win_share``, ``ci_low``, ``ci_high``, and the two-sided z-test p-value of
-    share = 1/k with its Holm-adjusted value across the seats."""
+    share = 1/k with its Holm-adjusted value across the seats. A seat that won every game or
+    none shows no spread to estimate a clustered interval from: its interval is then Wilson's
+    with the series as the trials (every series all or nothing), ``[0, z²/(C+z²)]`` for none."""
     distinct = games[~games["copy"]] if "copy" in games else games
     sizes = seat_sizes(distinct)
     if not (sizes >= 2).any():
@@ -232,8 +234,10 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
                * (int(series.max()) - int(series.min()) + 1) + series - series.min())
     rows = []
     for seat in range(k):
-        m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster)
+        m, lo, hi, c = cluster_mean(firsts[:, seat], cluster)
         se = (hi - lo) / (2 * stats.norm.ppf(0.975))  # from the interval before it is clipped
+        if math.isnan(lo) and m in (0.0, 1.0) and c >= 1:  # no spread: all or nothing in every series
+            lo, hi = wilson_interval(int(m) * c, c)
         lo, hi = clipped(lo, hi, SHARE)
         p = float(2 * stats.norm.sf(abs(m - 1 / k) / se)) if se > 0 else math.nan
         rows.append({"seat": seat, "games": len(sub), "win_share": m, "ci_low": lo, "ci_high": hi, "p_value": p})

@@ -124,8 +124,10 @@ def seat_intervals(games: pd.DataFrame) -> pd.DataFrame:
     cluster = sub["seats"].map(lambda s: ",".join(sorted(s))) + "\t" + sub["series"].astype(str)
     rows = []
     for seat in range(k):
-        m, lo, hi, _ = cluster_mean(firsts[:, seat], cluster.to_numpy())
+        m, lo, hi, c = cluster_mean(firsts[:, seat], cluster.to_numpy())
         se = (hi - lo) / (2 * stats.norm.ppf(0.975))
+        if math.isnan(lo) and m in (0.0, 1.0) and c >= 1:  # no spread: Wilson over the series
+            lo, hi = stats.binomtest(int(m) * c, c).proportion_ci(method="wilson")
         lo, hi = max(lo, 0.0), min(hi, 1.0)
         p = float(2 * stats.norm.sf(abs(m - 1 / k) / se)) if se > 0 else math.nan
         rows.append({"seat": seat, "games": len(sub), "win_share": m, "ci_low": lo, "ci_high": hi, "p_value": p})

@@ -356,23 +356,3 @@ def search_stats(moves: pd.DataFrame, order: Sequence[str] | None = None) -> pd.
     table = table.reset_index()
     return table.sort_values("label", key=lambda col: col.map(_key(order)), ignore_index=True)
 
-
-def search_from_sums(sums: dict[str, list], order: Sequence[str] | None = None) -> pd.DataFrame:
-    """``search_stats`` from per-bot sums (``arena.store.search_sums``, computed in SQL): the
-    same columns and definitions, means over the moves that report the statistic."""
-    rows = []
-    for label, (moves, nn, sn, nd, sd, ns, ss, mx) in sums.items():
-        rows.append({
-            "label": label, "moves": int(moves),
-            "mean_nodes": sn / nn if nn else math.nan,
-            "mean_depth": sd / nd if nd else math.nan,
-            "mean_seconds": ss / ns if ns else math.nan,
-            "max_seconds": float(mx) if mx is not None else math.nan,
-            "nodes_per_second": sn / ss if nn and ns and ss > 0 else math.nan,
-        })
-    columns = ["label", "moves", "mean_nodes", "mean_depth", "mean_seconds", "max_seconds", "nodes_per_second"]
-    table = pd.DataFrame(rows, columns=columns)
-    for col in columns[2:]:
-        table[col] = table[col].astype(float)
-    table["moves"] = table["moves"].astype("int64")
-    return table.sort_values("label", key=lambda col: col.map(_key(order)), ignore_index=True)

@@ -102,6 +102,16 @@ def test_k_player_seat_intervals_and_copies():
     assert seat_intervals(copied)["games"].tolist() == [5, 5, 5]
 
 
+def test_a_seat_that_never_wins_has_an_interval_from_zero():
+    """No spread to cluster: Wilson's interval with the two series as trials, [0, z²/(2+z²)]."""
+    rows = [(["a", "b", "c"], [1, 2, 3]), (["b", "c", "a"], [2, 1, 3]), (["c", "a", "b"], [1, 2, 3]),
+            (["a", "b", "c"], [2, 1, 3]), (["b", "c", "a"], [1, 2, 3]), (["c", "a", "b"], [2, 1, 3])]
+    row = seat_intervals(games_frame(rows)).iloc[2]
+    z2 = 1.959963984540054 ** 2
+    assert row["win_share"] == 0 and row["ci_low"] == 0
+    assert row["ci_high"] == pytest.approx(z2 / (2 + z2))
+
+
 def test_report_json_and_copy_warning():
     games = two_bots((2, 1, 1), (1, 1, 2)).assign(copy=False)
     games.loc[games.index[-1], "copy"] = True
