@@ -79,7 +79,7 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
 
 def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
     """(row bot, column bot) -> [better, equal, worse] placings of the row bot in the games
-    where both took part: W-D-L in two-player games (the crosstable's definition,
+    where both took part: wins, draws, losses in two-player games (the crosstable's definition,
     ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks) (``coded``: rows
     with an ``n`` column count ``n`` games), so a million games cost what their few distinct
     results cost."""
@@ -100,7 +100,7 @@ def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
 
 def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | None:
     """The crosstable (score % of the row bot against the column bot) as a heatmap, with n and
-    W-D-L on hover. ``cross``: ``build_tables(...)["crosstable"]`` (a ``label`` column)."""
+    W-L-D on hover. ``cross``: ``build_tables(...)["crosstable"]`` (a ``label`` column)."""
     if cross is None or cross.empty:
         return None
     table = cross.set_index("label")
@@ -111,7 +111,7 @@ def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | 
         line = []
         for c in cols:
             w, d, lo = counts.get((r, c), [0, 0, 0])
-            line.append(f"n {w + d + lo}, W-D-L {w}-{d}-{lo}" if w + d + lo else "never met")
+            line.append(f"n {w + d + lo}, W-L-D {w}-{lo}-{d}" if w + d + lo else "never met")
         hover.append(line)
     z = table.to_numpy(dtype=float)
     text = [[("" if pd.isna(v) else f"{v:.0f}%") for v in row] for row in z]
@@ -132,8 +132,8 @@ def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> g
             x=first["scope"], y=y,
             error_y=dict(type="data", symmetric=False, array=first["ci_high"] * 100 - y,
                          arrayminus=y - first["ci_low"] * 100),
-            customdata=first[["wins", "draws", "losses"]].to_numpy(),
-            hovertemplate="%{x}: %{y:.1f}%<br>W-D-L %{customdata[0]}-%{customdata[1]}-%{customdata[2]}<extra></extra>"))
+            customdata=first[["wins", "losses", "draws"]].to_numpy(),
+            hovertemplate="%{x}: %{y:.1f}%<br>W-L-D %{customdata[0]}-%{customdata[1]}-%{customdata[2]}<extra></extra>"))
         fig.add_hline(y=50, line_dash="dot")
         fig.update_layout(title="First-move advantage: seat 0's win share (Wilson 95% interval)",
                           yaxis_title="win share %", yaxis_range=[0, 100], **_LAYOUT)

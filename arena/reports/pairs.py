@@ -26,7 +26,7 @@ from arena.stats.significance import holm, match_significances
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
 SHARE = (0.0, 1.0)
 
-PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses", "score", "draw_ratio",
+PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "losses", "draws", "score", "draw_ratio",
                 "pairs", "leftover", "LL", "LD", "DD_WL", "WD", "WW", "elo", "elo_error", "elo_low", "elo_high",
                 "nelo", "nelo_error", "los", "p_value", "p_method", "p_holm"]
 
@@ -92,7 +92,7 @@ def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> TwoPlayer:
 
 def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per pairing of a 2-player tournament, from the first bot's side (field order):
-    n, W-D-L, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
+    n, W-L-D, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
     pentanomial counts ``LL, LD, DD_WL, WD, WW``, Elo with its ± half-width and 95% interval,
     nElo with its ± half-width (fastchess), LOS (fraction) and the two-sided p-value of "equal
     strength" with ``p_method`` (``normal``: ``2·min(LOS, 1 − LOS)``; ``sign``: the exact sign
