@@ -1,6 +1,7 @@
 """Report tables as text for people (terminal and Markdown); CSV files keep raw numbers.
 
-Fractions show as percents, p-values with 3 significant digits, missing values as ``-``;
+Fractions show as percents, p-values with 3 significant digits (``< 1e-300`` below that, never
+``0``: ``format_p``), missing values as ``-``;
 column names become short headers, and the first-move table folds seat 0's wins, losses and
 draws into ``W-L-D`` (cutechess-cli's and fastchess's order, ``WLD``) and its interval into one
 ``95% CI`` cell; the Ricochet table folds its failed-answer counts into one cell.
@@ -65,11 +66,26 @@ def format_value(column: str, value) -> str:
     return str(value)
 
 
+#: p-values below this print as ``< 1e-300``: a double holds them (down to about 5e-324) only
+#: with fewer digits, and a tail sum that underflowed is exactly 0, which no test can give.
+P_FLOOR = 1e-300
+
+
+def format_p(p: float) -> str:
+    """A p-value as text: 3 significant digits, ``< 1e-300`` below ``P_FLOOR`` (an underflowed
+    tail, 0 included), ``-`` when missing."""
+    if p != p:
+        return "-"
+    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.3g}"
+
+
 def float_format(column: str) -> Callable[[float], str]:
     """How ``format_value`` writes a (not missing) float of ``column``."""
     if column in _FRACTIONS:
         return lambda v: f"{100 * v:.1f}%"
-    if column in _P_VALUES or column.endswith("seconds") or column in _SIGNIFICANT:
+    if column in _P_VALUES:
+        return format_p
+    if column.endswith("seconds") or column in _SIGNIFICANT:
         return lambda v: f"{v:.3g}"
     if column in _TWO_DECIMALS or column == "wins":
         return lambda v: f"{v:.2f}"

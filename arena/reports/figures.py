@@ -16,6 +16,7 @@ import plotly.io as pio
 
 from arena.ratings import rating_history
 from arena.reports.coded import codes, weights
+from arena.reports.display import format_p
 from arena.reports.game import rule_ended
 from arena.reports.tables import pairing_names
 
@@ -269,9 +270,9 @@ def openings_scores(table: pd.DataFrame | None) -> go.Figure | None:
         x=table["position"].to_numpy(np.int64), y=y, mode="markers", marker=dict(color=colours, size=8),
         error_y=dict(type="data", symmetric=False, array=table["score_high"].to_numpy(float) * 100 - y,
                      arrayminus=y - table["score_low"].to_numpy(float) * 100),
-        customdata=np.column_stack([starts, table["games"].to_numpy(), table["p_holm"].to_numpy(float)]),
+        customdata=np.column_stack([starts, table["games"].to_numpy(), [format_p(p) for p in table["p_holm"]]]),
         hovertemplate="position %{x}: %{y:.1f}%<br>%{customdata[0]}<br>%{customdata[1]} games, "
-                      "Holm p %{customdata[2]:.3g}<extra></extra>"))
+                      "Holm p %{customdata[2]}<extra></extra>"))
     fig.add_hline(y=50, line_dash="dot")
     seat = "seat 0's score" if "wins" in table else "most biased seat's score"
     fig.update_layout(title=f"Start positions: {seat} (red: biased)",

@@ -37,6 +37,7 @@ import pandas as pd
 from arena.errors import ArenaError, ConfigError
 from arena.reading import unreadable
 from arena.reports.coded import seat_sizes
+from arena.reports.display import format_p
 from arena.reports.tables import seat_results
 from arena.stats.intervals import cluster_mean, wilson_interval
 from arena.stats.significance import binomial_test, equal_shares_test, holm
@@ -296,7 +297,7 @@ def select(table: pd.DataFrame, max_bias: float, min_games: int, keep_flagged: b
         elif not abs(r.bias) <= max_bias:
             dropped.append((r.position, f"|bias| {abs(r.bias):.3f} > {max_bias:g}"))
         elif r.flagged and not keep_flagged:
-            dropped.append((r.position, f"significant bias (Holm p = {r.p_holm:.3g})"))
+            dropped.append((r.position, f"significant bias (Holm p = {format_p(r.p_holm)})"))
         else:
             kept.append(r.position)
     if not kept:

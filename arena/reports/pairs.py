@@ -115,14 +115,13 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     single = _counts(pair[~in_pair], np.rint(2 * pts[~in_pair]).astype(np.int64), 3, count)
     wdl = np.stack([np.bincount(pair, pts == x, minlength=count) for x in (1.0, 0.5, 0.0)], axis=1).astype(np.int64)
     a, b = g.a[cells], g.b[cells]
-    rows, spread = [], np.zeros(count, bool)
+    rows = []
     for i in range(count):
         st = match_stats(penta[i].tolist(), single[i].tolist(), wdl[i].tolist())
-        spread[i] = st.sigma > 0
         rows.append({"pairing": f"{a[i]} vs {b[i]}", "bot": a[i], "opponent": b[i], **st.as_row()})
     table = pd.DataFrame(rows)
     # every pairing's LOS and p at once (``match_significance``, row by row, gives the same numbers)
-    table["los"], table["p_value"], table["p_method"] = match_significances(penta, single, table["los"], spread)
+    table["los"], table["p_value"], table["p_method"] = match_significances(penta, single, table["z"])
     rank = {lab: i for i, lab in enumerate(order or ())}
     table = table.sort_values(["bot", "opponent"], key=lambda c: c.map(lambda x: (rank.get(x, len(rank)), x)),
                               ignore_index=True)
