@@ -116,6 +116,10 @@ def run(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
+    wide: bool = typer.Option(
+        False, "--wide",
+        help="the report's tables with every column, whatever the terminal's width (default: a table wider than "
+             "the terminal leaves out its least useful columns, pentanomial and draws first, and says which)"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
@@ -172,7 +176,7 @@ def run(
     page = write_html(summary.path, data=data)
     for text in (line, *extra):
         console.print(text)
-    print_summary(data, console)
+    print_summary(data, console, wide=wide)
     print_termination_summary(data, console)
     console.print(f"full report: arena report {summary.name}"
                   + (f" (written to {report} and CSV files beside it)" if report else ""))
