@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 
 from arena.errors import ResultsError, one_line
 from arena.reports.cycles import cycle_line
@@ -90,8 +91,8 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
         console.print(_rich_table(data, name, frame, console.width, wide), crop=not wide)
-        for line in notes(data, name):
-            console.print(f"[dim]{line}[/]")
+        for line in notes(data, name, frame):
+            console.print(f"[dim]{escape(line)}[/]")
     if "fault_summary" in tables:
         print_faults(tables["fault_summary"], tables["faults"], console)
 
@@ -203,7 +204,7 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
             lines += ["", f"## {TITLES[name]}", "", cycle_line(frame)]
             continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]
-        for line in notes(data, name):
+        for line in notes(data, name, frame):
             lines += [line, ""]
         lines.append(_markdown_table(data, name, frame) if len(frame) else "(none)")
     return "\n".join(lines) + "\n"

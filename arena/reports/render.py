@@ -528,10 +528,14 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     return wanted
 
 
-def notes(data: ReportData, name: str) -> list[str]:
-    """The lines printed under table ``name``: its note, the leaderboard's sort key and, in a
-    gauntlet, what the order of the opponents means."""
+def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> list[str]:
+    """The lines printed under table ``name`` (``frame``, the table itself): its note, the
+    leaderboard's sort key and, in a gauntlet, what the order of the opponents means; under
+    the first-move table, why its win share and first-move Elo disagree when they do
+    (``pairs.first_move_note``)."""
     out = [NOTES[name]] if name in NOTES else []
+    if name == "first_move" and frame is not None:
+        out += pairs.first_move_note(frame)
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")
     if name == "ratings":
