@@ -42,6 +42,10 @@ def report(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
              "(default: the first, last, longest and fault games)."),
+    wide: bool = typer.Option(
+        False, "--wide",
+        help="Print every column of every table, whatever the terminal's width (default: a table wider than the "
+             "terminal leaves out its least useful columns, pentanomial and draws first, and says which)."),
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena.reports.output import print_tables, report_json, write_files
@@ -70,7 +74,7 @@ def report(
         typer.echo(report_json(data, section or None))
         return
     console = make_console()
-    print_tables(data, console, section or None)
+    print_tables(data, console, section or None, wide=wide)
     if write and field is not None:
         console.print("[dim]--bots: no files written (NAME.report.md and the CSV files cover every stored game)[/]")
     elif write:

@@ -2,6 +2,8 @@
 
 With no options: a round-robin on Interaction between built-in bots of different strength.
 Settings also come from ``--config FILE.toml`` (same keys; options given here override).
+``-q`` prints one line instead of the progress bar and the report: the name, the games played
+and stored, and where the database and the HTML report are (notes on stderr, errors too).
 """
 
 from __future__ import annotations
@@ -115,7 +117,14 @@ def run(
     trace_engines: bool = typer.Option(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar (default: the bar is shown)"),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q",
+        help="no progress bar and no report: one line at the end, the games played and stored and where the "
+             "database and the HTML report are (default: the bar, then the report; `arena report NAME` prints it)"),
+    wide: bool = typer.Option(
+        False, "--wide",
+        help="the report's tables with every column, whatever the terminal's width (default: a table wider than "
+             "the terminal leaves out its least useful columns, pentanomial and draws first, and says which)"),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
@@ -170,9 +179,14 @@ def run(
     written = write_files(data, summary.path.parent)
     report = next((p for p in written if p.suffix == ".md"), None)
     page = write_html(summary.path, data=data)
+    if quiet:  # one line on stdout; what else the run has to say is a note on stderr
+        console.print(f"{line}; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
+        for text in extra:
+            err.print(f"note: {text}", soft_wrap=True)
+        return
     for text in (line, *extra):
         console.print(text)
-    print_summary(data, console)
+    print_summary(data, console, wide=wide)
     print_termination_summary(data, console)
     console.print(f"full report: arena report {summary.name}"
                   + (f" (written to {report} and CSV files beside it)" if report else ""))

@@ -1,9 +1,10 @@
 """Report tables as text for people (terminal and Markdown); CSV files keep raw numbers.
 
-Fractions show as percents, p-values with 3 significant digits, missing values as ``-``;
-column names become short headers, and the first-move table folds seat 0's wins, draws and
-losses into ``W-D-L`` and its interval into one ``95% CI`` cell; the Ricochet table folds
-its failed-answer counts into one cell.
+Fractions show as percents, p-values with 3 significant digits (``< 1e-300`` below that, never
+``0``: ``format_p``), missing values as ``-``;
+column names become short headers, and the first-move table folds seat 0's wins, losses and
+draws into ``W-L-D`` (cutechess-cli's and fastchess's order, ``WLD``) and its interval into one
+``95% CI`` cell; the Ricochet table folds its failed-answer counts into one cell.
 """
 
 from __future__ import annotations
@@ -65,11 +66,26 @@ def format_value(column: str, value) -> str:
     return str(value)
 
 
+#: p-values below this print as ``< 1e-300``: a double holds them (down to about 5e-324) only
+#: with fewer digits, and a tail sum that underflowed is exactly 0, which no test can give.
+P_FLOOR = 1e-300
+
+
+def format_p(p: float) -> str:
+    """A p-value as text: 3 significant digits, ``< 1e-300`` below ``P_FLOOR`` (an underflowed
+    tail, 0 included), ``-`` when missing."""
+    if p != p:
+        return "-"
+    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.3g}"
+
+
 def float_format(column: str) -> Callable[[float], str]:
     """How ``format_value`` writes a (not missing) float of ``column``."""
     if column in _FRACTIONS:
         return lambda v: f"{100 * v:.1f}%"
-    if column in _P_VALUES or column.endswith("seconds") or column in _SIGNIFICANT:
+    if column in _P_VALUES:
+        return format_p
+    if column.endswith("seconds") or column in _SIGNIFICANT:
         return lambda v: f"{v:.3g}"
     if column in _TWO_DECIMALS or column == "wins":
         return lambda v: f"{v:.2f}"
@@ -103,6 +119,16 @@ def _is_numeric(series: pd.Series) -> bool:
 _FAILS = "fails i/n/l/c"
 
 
+#: The header of a folded wins-losses-draws cell: the order cutechess-cli and fastchess print
+#: (``Score of A vs B: W - L - D``), the same in every table and the live line.
+WLD = "W-L-D"
+
+
+def _wld(frame: pd.DataFrame) -> list[str]:
+    """``wins-losses-draws`` of each row, e.g. ``11-5-4``."""
+    return [f"{w}-{lo}-{d}" for w, lo, d in zip(frame["wins"], frame["losses"], frame["draws"])]
+
+
 def _interval(low: float, high: float) -> str:
     if pd.isna(low) or pd.isna(high):
         return "-"
@@ -130,32 +156,30 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
     shown = format_frame(frame)
     right = {col: _is_numeric(frame[col]) for col in frame.columns}
     if name == "first_move" and len(frame) and "first_elo" in frame:
-        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in
-                          zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown[WLD] = _wld(frame)
         shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
         shown["pair CI"] = [_interval(a, b) for a, b in zip(frame["share_low"], frame["share_high"])]
         shown["score CI"] = [_interval(a, b) for a, b in zip(frame["score_low"], frame["score_high"])]
         shown["first-move Elo"] = [_elo(e, lo, hi) for e, lo, hi in
                                    zip(frame["first_elo"], frame["first_low"], frame["first_high"])]
-        shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "pair CI", "p_value", "p_holm",
+        shown = shown[["scope", "games", WLD, "win_share", "95% CI", "pair CI", "p_value", "p_holm",
                        "draw_rate", "score_pct", "score CI", "first-move Elo"]]
-        right.update({"W-D-L": True, "95% CI": True, "pair CI": True, "score CI": True, "first-move Elo": True})
+        right.update({WLD: True, "95% CI": True, "pair CI": True, "score CI": True, "first-move Elo": True})
     elif name == "first_move" and len(frame):  # the plain table of ``tables.first_move``
-        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in
-                          zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown[WLD] = _wld(frame)
         shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
-        shown = shown[["scope", "games", "W-D-L", "win_share", "95% CI", "p_value",
+        shown = shown[["scope", "games", WLD, "win_share", "95% CI", "p_value",
                        "draw_rate", "score_pct"]]
-        right.update({"W-D-L": True, "95% CI": True})
+        right.update({WLD: True, "95% CI": True})
     if name == "pairs" and len(frame):
-        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown[WLD] = _wld(frame)
         shown["pentanomial"] = [" ".join(str(int(x)) for x in counts) for counts in
                                 zip(*(frame[c].tolist() for c in ("LL", "LD", "DD_WL", "WD", "WW")))]
         shown["Elo"] = [_elo(e, lo, hi) for e, lo, hi in zip(frame["elo"], frame["elo_low"], frame["elo_high"])]
         shown["nElo"] = [_pm(v, err) for v, err in zip(frame["nelo"], frame["nelo_error"])]
-        shown = shown[["pairing", "games", "W-D-L", "score", "draw_ratio", "pairs", "pentanomial", "Elo",
+        shown = shown[["pairing", "games", WLD, "score", "draw_ratio", "pairs", "pentanomial", "Elo",
                        "elo_error", "nElo", "los", "p_value", "p_method", "p_holm"]]
-        right.update({"W-D-L": True, "pentanomial": True, "Elo": True, "nElo": True})
+        right.update({WLD: True, "pentanomial": True, "Elo": True, "nElo": True})
     if name == "game" and len(frame):
         shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["decisive_low"], frame["decisive_high"])]
         shown = shown[["scope", "games", "decisive", "95% CI", "first_shared", "all_tied", "mean_plies", "sd_plies",
@@ -201,14 +225,14 @@ def _openings(frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd
     shown["bias"] = ["-" if pd.isna(b) else f"{100 * b:+.1f}%" for b in frame["bias"]]
     cols = ["position", "start", "games"]
     if "wins" in frame:
-        shown["W-D-L"] = [f"{w}-{d}-{lo}" for w, d, lo in zip(frame["wins"], frame["draws"], frame["losses"])]
+        shown[WLD] = _wld(frame)
         shown["95% CI"] = [_interval(a, b) for a, b in zip(frame["ci_low"], frame["ci_high"])]
-        cols += ["W-D-L", "score", "score CI", "bias", "win_share", "95% CI"]
+        cols += [WLD, "score", "score CI", "bias", "win_share", "95% CI"]
     else:
         cols += ["seat", "score", "score CI", "bias", "seat_scores"]
     cols[cols.index("bias") + 1:cols.index("bias") + 1] = ["p_value", "p_holm", "flagged"]
     shown = shown[cols + ["draw_rate", "decisive_pairs", "variance_share"]]
-    right.update({"W-D-L": True, "score CI": True, "bias": True, "95% CI": True})
+    right.update({WLD: True, "score CI": True, "bias": True, "95% CI": True})
     return shown, right
 
 

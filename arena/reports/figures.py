@@ -16,6 +16,7 @@ import plotly.io as pio
 
 from arena.ratings import rating_history
 from arena.reports.coded import codes, weights
+from arena.reports.display import format_p
 from arena.reports.game import rule_ended
 from arena.reports.tables import pairing_names
 
@@ -121,7 +122,7 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
 
 def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
     """(row bot, column bot) -> [better, equal, worse] placings of the row bot in the games
-    where both took part: W-D-L in two-player games (the crosstable's definition,
+    where both took part: wins, draws, losses in two-player games (the crosstable's definition,
     ``arena.reports.tables.crosstable``). Counted per distinct (seats, ranks) (``coded``: rows
     with an ``n`` column count ``n`` games), so a million games cost what their few distinct
     results cost."""
@@ -142,7 +143,7 @@ def pair_counts(games: pd.DataFrame) -> dict[tuple[str, str], list[int]]:
 
 def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | None:
     """The crosstable (score % of the row bot against the column bot) as a heatmap, with n and
-    W-D-L on hover. ``cross``: ``build_tables(...)["crosstable"]`` (a ``label`` column)."""
+    W-L-D on hover. ``cross``: ``build_tables(...)["crosstable"]`` (a ``label`` column)."""
     if cross is None or cross.empty:
         return None
     table = cross.set_index("label")
@@ -153,7 +154,7 @@ def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | 
         line = []
         for c in cols:
             w, d, lo = counts.get((r, c), [0, 0, 0])
-            line.append(f"n {w + d + lo}, W-D-L {w}-{d}-{lo}" if w + d + lo else "never met")
+            line.append(f"n {w + d + lo}, W-L-D {w}-{lo}-{d}" if w + d + lo else "never met")
         hover.append(line)
     z = table.to_numpy(dtype=float)
     text = [[("" if pd.isna(v) else f"{v:.0f}%") for v in row] for row in z]
@@ -175,8 +176,8 @@ def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> g
             x=first["scope"], y=y,
             error_y=dict(type="data", symmetric=False, array=first["ci_high"] * 100 - y,
                          arrayminus=y - first["ci_low"] * 100),
-            customdata=first[["wins", "draws", "losses"]].to_numpy(),
-            hovertemplate="%{x}: %{y:.1f}%<br>W-D-L %{customdata[0]}-%{customdata[1]}-%{customdata[2]}<extra></extra>"))
+            customdata=first[["wins", "losses", "draws"]].to_numpy(),
+            hovertemplate="%{x}: %{y:.1f}%<br>W-L-D %{customdata[0]}-%{customdata[1]}-%{customdata[2]}<extra></extra>"))
         fig.add_hline(y=50, line_dash="dot")
         fig.update_layout(title="First-move advantage: seat 0's win share (Wilson 95% interval)",
                           yaxis_title="win share %", yaxis_range=[0, 100], **names_layout(first["scope"]))
@@ -334,9 +335,9 @@ def openings_scores(table: pd.DataFrame | None) -> go.Figure | None:
         x=table["position"].to_numpy(np.int64), y=y, mode="markers", marker=dict(color=colours, size=8),
         error_y=dict(type="data", symmetric=False, array=table["score_high"].to_numpy(float) * 100 - y,
                      arrayminus=y - table["score_low"].to_numpy(float) * 100),
-        customdata=np.column_stack([starts, table["games"].to_numpy(), table["p_holm"].to_numpy(float)]),
+        customdata=np.column_stack([starts, table["games"].to_numpy(), [format_p(p) for p in table["p_holm"]]]),
         hovertemplate="position %{x}: %{y:.1f}%<br>%{customdata[0]}<br>%{customdata[1]} games, "
-                      "Holm p %{customdata[2]:.3g}<extra></extra>"))
+                      "Holm p %{customdata[2]}<extra></extra>"))
     fig.add_hline(y=50, line_dash="dot")
     seat = "seat 0's score" if "wins" in table else "most biased seat's score"
     fig.update_layout(title=f"Start positions: {seat} (red: biased)",

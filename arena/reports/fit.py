@@ -1,5 +1,11 @@
-"""Fit a report table to the terminal: drop columns from the right, with a note, rather than
-let rich wrap numbers mid-way ("46.1–60." / "3%")."""
+"""Fit a report table to the terminal: drop columns, with a note, rather than let rich wrap
+numbers mid-way ("46.1–60." / "3%").
+
+The least useful columns go first (``DROP_FIRST``: the pentanomial counts, draw shares, the
+average opponent, the TrueSkill figures beside the Elo...), then the right-most ones; what a
+reader of a rating list needs (the bot, its Elo and interval, LOS or CFS, games, score) stays
+as long as it can. ``arena report --wide`` and ``arena run --wide`` keep every column.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,15 @@ import pandas as pd
 
 #: Characters a rich table adds per column (padding and a border) and once (the last border).
 PER_COLUMN, FRAME = 3, 1
+
+#: Per table, the displayed headers (``arena.reports.display.display_frame``) dropped first,
+#: in this order, when the table is too wide; the other columns then go from the right.
+DROP_FIRST: dict[str, tuple[str, ...]] = {
+    "ratings": ("σ", "mu", "draws", "Av.Op", "v", "rank"),
+    "leaderboard": ("engine", "σ", "mu"),
+    "pairs": ("pentanomial", "draws", "pairs", "±", "nElo", "p (Holm)", "test", "W-L-D", "p"),
+    "first_move": ("pair CI", "score CI", "p (Holm)", "draws", "score %", "W-L-D", "95% CI"),
+}
 
 
 def needed_width(column: str, cells: list[str], numeric: bool) -> int:
@@ -17,21 +32,25 @@ def needed_width(column: str, cells: list[str], numeric: bool) -> int:
     return max([*(len(w) for w in str(column).split()), *(len(w) for c in cells for w in str(c).split()), 1])
 
 
-def fit_columns(shown: pd.DataFrame, right: list[bool], width: int | None
+def fit_columns(shown: pd.DataFrame, right: list[bool], width: int | None, name: str = ""
                 ) -> tuple[pd.DataFrame, list[bool], list[str]]:
-    """``shown`` (display cells, ``arena.reports.display.display_frame``) without its
-    right-most columns until it fits ``width`` characters; the first column always stays.
+    """``shown`` (display cells of table ``name``, ``arena.reports.display.display_frame``)
+    without some columns until it fits ``width`` characters: those ``DROP_FIRST`` names for the
+    table, in its order, then the right-most; the first column always stays.
 
-    Returns (the columns kept, their right-align flags, the names of the columns dropped).
-    ``width`` ``None`` keeps every column.
+    Returns (the columns kept, their right-align flags, the names of the columns dropped, in
+    the table's order). ``width`` ``None`` keeps every column.
     """
-    cols = list(shown.columns)
-    need = [needed_width(c, shown[c].astype(str).tolist(), r) + PER_COLUMN for c, r in zip(cols, right)]
-    dropped: list[str] = []
-    while width is not None and len(cols) > 1 and sum(need) + FRAME > width:
-        dropped.insert(0, str(cols.pop()))
-        need.pop()
-    return shown[cols], right[:len(cols)], dropped
+    cols = [str(c) for c in shown.columns]
+    need = {c: needed_width(c, shown[c].astype(str).tolist(), r) + PER_COLUMN for c, r in zip(cols, right)}
+    order = [c for c in DROP_FIRST.get(name, ()) if c in need] + cols[:0:-1]
+    dropped: set[str] = set()
+    for col in order:
+        if width is None or sum(n for c, n in need.items() if c not in dropped) + FRAME <= width:
+            break
+        dropped.add(col)
+    keep = [i for i, c in enumerate(cols) if c not in dropped]
+    return shown.iloc[:, keep], [right[i] for i in keep], [c for c in cols if c in dropped]
 
 
 def dropped_note(dropped: list[str], width: int | None) -> str | None:
@@ -39,4 +58,4 @@ def dropped_note(dropped: list[str], width: int | None) -> str | None:
     if not dropped:
         return None
     return (f"left out to fit {width} columns: {', '.join(dropped)} "
-            "(a wider terminal, COLUMNS=160, or the CSV files show them)")
+            "(--wide, a wider terminal or the CSV files show them)")

@@ -34,6 +34,7 @@ import arena.games
 from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures
 from arena.reports.cycles import cycle_graph
+from arena.reports.pairs import first_move_note
 from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
 from arena.reports.replay import replay_frames, timing_notes
 from arena.reports.tables import pairing_name
@@ -155,7 +156,8 @@ def _tables(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str,
     for name, frame in tables.items():
         shown, right = data.shown(name, frame)
         out.append({"name": name, "title": TITLES.get(name, name.replace("_", " ").capitalize()),
-                    "note": NOTES.get(name, ""), "columns": [str(c) for c in shown.columns], "right": right,
+                    "note": " ".join([NOTES.get(name, ""), *(first_move_note(frame) if name == "first_move" else [])]),
+                    "columns": [str(c) for c in shown.columns], "right": right,
                     "rows": shown.astype(str).values.tolist()})
     return out
 

@@ -21,6 +21,7 @@ import pandas as pd
 from arena.errors import ArenaError
 from arena.reports import pairs
 from arena.reports.coded import codes, matrix, seat_sizes
+from arena.reports.display import format_p
 from arena.stats.ladder import LOG2, axis, fit_ladder
 from bots.registry import parse_spec
 
@@ -190,12 +191,9 @@ def fit_line(fit: pd.DataFrame) -> str:
         interval = f" [{lo:+.1f}, {hi:+.1f}]" if lo == lo and hi == hi else ""
         return f"{v:+.1f}{interval}"
 
-    def p(v: float) -> str:
-        return "-" if v != v else f"{v:.3g}"
-
     trend = ("trend untested (one step: needs three rungs)" if r["trend"] != r["trend"] else
              f"its change per {r['unit']} {elo(r['trend'], r['trend_low'], r['trend_high'])} Elo, "
-             f"p = {p(r['trend_p'])} (Wald z, trend test)")
-    return (f"Elo per {r['unit']}: {elo(r['elo_per_unit'], r['low'], r['high'])} (p = {p(r['p_value'])}); "
+             f"p = {format_p(r['trend_p'])} (Wald z, trend test)")
+    return (f"Elo per {r['unit']}: {elo(r['elo_per_unit'], r['low'], r['high'])} (p = {format_p(r['p_value'])}); "
             f"first-move Elo at the mean level: {elo(r['first_move'], r['first_low'], r['first_high'])}; {trend}; "
             f"{int(r['games'])} games, {int(r['series'])} series, 95% intervals clustered by series.")

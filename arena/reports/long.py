@@ -19,12 +19,15 @@ from collections.abc import Callable, Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 #: Tables with at most this many rows are laid out by the library alone.
 SHORT = 60
+#: The width a ``wide`` table is measured in: wider than any report table.
+WIDEST = 100_000
 #: Characters besides ASCII that rich and tabulate (``wcwidth``) both count as one column.
 NARROW = frozenset("–—σ±½×·…é")
 
@@ -60,11 +63,13 @@ def skeleton_rows(columns: Sequence[Sequence[str]], widths: Sequence[Callable[[s
 class RowsTable:
     """A rich renderable: ``Table(title=..., caption=...)`` with one column per
     ``(header, right, min_width)`` and ``rows`` of text cells (printed as plain text, never as
-    markup), printed as rich prints that table."""
+    markup), printed as rich prints that table; ``wide``: at its natural width even where the
+    console is narrower (lines longer than the console, no cell wrapped)."""
 
     def __init__(self, title: str, caption: str | None, columns: Sequence[tuple[str, bool, int]],
-                 rows: list[list[str]]) -> None:
+                 rows: list[list[str]], wide: bool = False) -> None:
         self.title, self.caption, self.columns, self.rows = title, caption, list(columns), rows
+        self.wide = wide
 
     def table(self, rows: Iterable[Sequence[str]]) -> Table:
         """The rich ``Table`` of ``rows`` with this table's title, caption and columns."""
@@ -77,9 +82,12 @@ class RowsTable:
         return table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.wide:
+            natural = Measurement.get(console, options.update_width(WIDEST), self.table(self.rows)).maximum
+            options = options.update_width(max(options.max_width, natural))
         lines = self._fast(console, options) if len(self.rows) > SHORT else None
         if lines is None:
-            yield self.table(self.rows)
+            yield from console.render(self.table(self.rows), options)
             return
         new_line = Segment.line()
         for line in lines:

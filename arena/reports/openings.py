@@ -11,7 +11,7 @@ default; the reached positions (often as many as the series) only on request
 (``--section openings``, ``arena openings select``).
 
 Per position, over the distinct games (copies dropped) of the most common seat count: games,
-series, seat 0's W-D-L and score with a series-clustered 95% interval
+series, seat 0's W-L-D and score with a series-clustered 95% interval
 (``arena.stats.intervals.cluster_mean``), ``bias`` = score − ½, seat 0's share of the decisive
 games with its Wilson interval and the two-sided exact binomial test against ½, Holm-adjusted
 across positions; with k > 2 players the seat furthest from ½ (``seat``) instead, every seat's
@@ -37,6 +37,7 @@ import pandas as pd
 from arena.errors import ArenaError, ConfigError
 from arena.reading import unreadable
 from arena.reports.coded import seat_sizes
+from arena.reports.display import format_p
 from arena.reports.tables import seat_results
 from arena.stats.intervals import cluster_mean, wilson_interval
 from arena.stats.significance import binomial_test, equal_shares_test, holm
@@ -154,7 +155,7 @@ def openings_table(games: pd.DataFrame, code: np.ndarray, texts: Sequence[str],
 
     Returns:
         one row per position played, in position order: ``position`` (1-based), ``start``,
-        ``games``, ``series``, then (two players) ``wins``, ``draws``, ``losses`` of seat 0,
+        ``games``, ``series``, then (two players) ``wins``, ``losses``, ``draws`` of seat 0,
         ``score``, ``score_low``, ``score_high``, ``bias``, ``win_share``, ``ci_low``,
         ``ci_high``, or (k > 2) ``seat``, ``score``, ``score_low``, ``score_high``, ``bias``,
         ``seat_scores``; then ``p_value``, ``p_holm``, ``flagged``, ``draw_rate``,
@@ -199,7 +200,7 @@ def openings_table(games: pd.DataFrame, code: np.ndarray, texts: Sequence[str],
 
 
 def _columns(k: int) -> list[str]:
-    seat = (["wins", "draws", "losses", "score", "score_low", "score_high", "bias", "win_share", "ci_low", "ci_high"]
+    seat = (["wins", "losses", "draws", "score", "score_low", "score_high", "bias", "win_share", "ci_low", "ci_high"]
             if k == 2 else ["seat", "score", "score_low", "score_high", "bias", "seat_scores"])
     return ["position", "start", "games", "series", *seat, "p_value", "p_holm", "flagged", "draw_rate",
             "decisive_pairs", "variance_share"]
@@ -213,7 +214,7 @@ def _two(seat0: np.ndarray, cluster: np.ndarray) -> dict[str, Any]:
     wins, draws, losses = int((seat0 == 1).sum()), int((seat0 == 0.5).sum()), int((seat0 == 0).sum())
     score, low, high, _ = cluster_mean(seat0.tolist(), cluster.tolist(), bounds=SHARE)
     ci_low, ci_high = wilson_interval(wins, wins + losses)
-    return {"wins": wins, "draws": draws, "losses": losses, "score": score, "score_low": low, "score_high": high,
+    return {"wins": wins, "losses": losses, "draws": draws, "score": score, "score_low": low, "score_high": high,
             "bias": score - 0.5, "win_share": wins / (wins + losses) if wins + losses else math.nan,
             "ci_low": ci_low, "ci_high": ci_high, "p_value": binomial_test(wins, wins + losses, 0.5)}
 
@@ -296,7 +297,7 @@ def select(table: pd.DataFrame, max_bias: float, min_games: int, keep_flagged: b
         elif not abs(r.bias) <= max_bias:
             dropped.append((r.position, f"|bias| {abs(r.bias):.3f} > {max_bias:g}"))
         elif r.flagged and not keep_flagged:
-            dropped.append((r.position, f"significant bias (Holm p = {r.p_holm:.3g})"))
+            dropped.append((r.position, f"significant bias (Holm p = {format_p(r.p_holm)})"))
         else:
             kept.append(r.position)
     if not kept:

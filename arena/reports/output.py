@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 
 from arena.errors import ResultsError, one_line
 from arena.reports.cycles import cycle_line
@@ -26,13 +27,17 @@ from arena.stats.sprt import state_line
 from arena.writing import atomic_path
 
 
-def _rich_table(data: ReportData, name: str, frame: pd.DataFrame, width: int | None = None) -> RowsTable:
+def _rich_table(data: ReportData, name: str, frame: pd.DataFrame, width: int | None = None,
+                wide: bool = False) -> RowsTable:
+    """Table ``name`` for the terminal: fitted to ``width`` columns (``fit_columns``), or with
+    every column at its natural width whatever the terminal's (``wide``)."""
     shown, right = data.shown(name, frame)
-    shown, right, dropped = fit_columns(shown, right, width)
+    shown, right, dropped = fit_columns(shown, right, None if wide else width, name)
     cells = [shown[col].astype(str).tolist() for col in shown.columns]
     columns = [(str(col), is_right, needed_width(col, column, is_right))
                for col, column, is_right in zip(shown.columns, cells, right)]
-    return RowsTable(TITLES.get(name, name), dropped_note(dropped, width), columns, [list(r) for r in zip(*cells)])
+    return RowsTable(TITLES.get(name, name), dropped_note(dropped, width), columns, [list(r) for r in zip(*cells)],
+                     wide=wide)
 
 
 def _seat_test_line(test: pd.DataFrame) -> str:
@@ -56,9 +61,10 @@ def sprt_line(state: dict, table: pd.DataFrame) -> str:
 
 
 def print_tables(data: ReportData, console: Console, sections: Sequence[str] | None = None,
-                 leave_out: Sequence[str] = ()) -> None:
+                 leave_out: Sequence[str] = (), wide: bool = False) -> None:
     """Print the report of ``data`` as rich tables (see ``SECTIONS``), without the tables named
-    in ``leave_out``."""
+    in ``leave_out``. A table wider than the console drops its least useful columns
+    (``arena.reports.fit``), or with ``wide`` keeps them all and prints wider lines."""
     tables = {name: frame for name, frame in tables_for(data, sections).items() if name not in leave_out}
     console.print(f"[bold]{data.name}[/]: {len(data.games)} games of "
                   f"{data.tournament.get('game', '?')} ({data.num_players} players)")
@@ -84,9 +90,9 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
         if frame.empty:
             console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
             continue
-        console.print(_rich_table(data, name, frame, console.width))
-        for line in notes(data, name):
-            console.print(f"[dim]{line}[/]")
+        console.print(_rich_table(data, name, frame, console.width, wide), crop=not wide)
+        for line in notes(data, name, frame):
+            console.print(f"[dim]{escape(line)}[/]")
     if "fault_summary" in tables:
         print_faults(tables["fault_summary"], tables["faults"], console)
 
@@ -115,11 +121,11 @@ def print_report(db_path: str | Path, console: Console, sections: Sequence[str] 
     print_tables(load(db_path), console, sections)
 
 
-def print_summary(source: ReportData | str | Path, console: Console) -> None:
+def print_summary(source: ReportData | str | Path, console: Console, wide: bool = False) -> None:
     """The end of ``arena run``: the field table (with the LOS matrix and, two players, the
     significant cycles; Nash averaging and α-Rank are in the full report), the leaderboard,
     then first-move (two players) or seat advantage (three or more), then the faults if any.
-    ``source``: frames or a database path.
+    ``source``: frames or a database path; ``wide``: every column, whatever the console's width.
 
     Raises:
         ResultsError: unreadable database.
@@ -127,7 +133,7 @@ def print_summary(source: ReportData | str | Path, console: Console) -> None:
     data = source if isinstance(source, ReportData) else load(source)
     print_tables(data, console, ["ratings", "cycles", "leaderboard", "standings", "pairs", "first_move",
                                  "seat_advantage", "ricochet", "solo", "sprt", "faults"],
-                 leave_out=("nash", "alpharank"))
+                 leave_out=("nash", "alpharank"), wide=wide)
 
 
 def print_termination_summary(data: ReportData, console: Console) -> None:
@@ -187,7 +193,7 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
             lines += ["", f"## {TITLES[name]}", "", cycle_line(frame)]
             continue
         lines += ["", f"## {TITLES.get(name, name)}", ""]
-        for line in notes(data, name):
+        for line in notes(data, name, frame):
             lines += [line, ""]
         lines.append(_markdown_table(data, name, frame) if len(frame) else "(none)")
     return "\n".join(lines) + "\n"

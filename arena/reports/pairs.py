@@ -18,6 +18,7 @@ import pandas as pd
 from scipy import stats
 
 from arena.reports.coded import codes, matrix, seat_sizes, weights
+from arena.reports.display import format_p
 from arena.stats import bt
 from arena.stats.elo import match_stats
 from arena.stats.intervals import clipped, cluster_mean, cluster_means, wilson_interval
@@ -26,7 +27,7 @@ from arena.stats.significance import holm, match_significances
 #: the range of a share or a score: intervals are clipped to it (``cluster_mean``'s ``bounds``)
 SHARE = (0.0, 1.0)
 
-PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "draws", "losses", "score", "draw_ratio",
+PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "losses", "draws", "score", "draw_ratio",
                 "pairs", "leftover", "LL", "LD", "DD_WL", "WD", "WW", "elo", "elo_error", "elo_low", "elo_high",
                 "nelo", "nelo_error", "los", "p_value", "p_method", "p_holm"]
 
@@ -92,7 +93,7 @@ def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> TwoPlayer:
 
 def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.DataFrame:
     """One row per pairing of a 2-player tournament, from the first bot's side (field order):
-    n, W-D-L, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
+    n, W-L-D, score (fraction), draw ratio, complete ``pairs`` and ``leftover`` games,
     pentanomial counts ``LL, LD, DD_WL, WD, WW``, Elo with its ± half-width and 95% interval,
     nElo with its ± half-width (fastchess), LOS (fraction) and the two-sided p-value of "equal
     strength" with ``p_method`` (``normal``: ``2·min(LOS, 1 − LOS)``; ``sign``: the exact sign
@@ -115,14 +116,13 @@ def pair_table(games: pd.DataFrame, order: Sequence[str] | None = None) -> pd.Da
     single = _counts(pair[~in_pair], np.rint(2 * pts[~in_pair]).astype(np.int64), 3, count)
     wdl = np.stack([np.bincount(pair, pts == x, minlength=count) for x in (1.0, 0.5, 0.0)], axis=1).astype(np.int64)
     a, b = g.a[cells], g.b[cells]
-    rows, spread = [], np.zeros(count, bool)
+    rows = []
     for i in range(count):
         st = match_stats(penta[i].tolist(), single[i].tolist(), wdl[i].tolist())
-        spread[i] = st.sigma > 0
         rows.append({"pairing": f"{a[i]} vs {b[i]}", "bot": a[i], "opponent": b[i], **st.as_row()})
     table = pd.DataFrame(rows)
     # every pairing's LOS and p at once (``match_significance``, row by row, gives the same numbers)
-    table["los"], table["p_value"], table["p_method"] = match_significances(penta, single, table["los"], spread)
+    table["los"], table["p_value"], table["p_method"] = match_significances(penta, single, table["z"])
     rank = {lab: i for i, lab in enumerate(order or ())}
     table = table.sort_values(["bot", "opponent"], key=lambda c: c.map(lambda x: (rank.get(x, len(rank)), x)),
                               ignore_index=True)
@@ -270,3 +270,38 @@ def bt_fit(games: pd.DataFrame, order: Sequence[str] | None = None) -> bt.BTFit:
     Returns NaN figures (``converged`` False) without games or when a rating diverges.
     """
     return bt.fit_cells(bt_cells(games), order)
+
+
+#: the level of the first-move note's tests: p below it, or a 95% interval without 0
+ALPHA = 0.05
+#: at most this many rows are named in the first-move note
+NOTE_ROWS = 3
+
+
+def first_move_note(table: pd.DataFrame) -> list[str]:
+    """The lines under the first-move table when, in some row, the win share and the fitted
+    first-move Elo disagree: one significant (p < ``ALPHA``, or a 95% interval without 0) and
+    the other not, or both significant with opposite signs. Names the rows (at most
+    ``NOTE_ROWS``) with both figures, then says why they can disagree. Empty when they agree,
+    or without the Elo columns (``render._first_move``)."""
+    if "first_elo" not in table:
+        return []
+    found = []
+    for r in table.itertuples(index=False):
+        share, p, elo, low, high = (float(x) for x in (r.win_share, r.p_value, r.first_elo, r.first_low,
+                                                       r.first_high))
+        if any(math.isnan(x) for x in (share, p, elo, low, high)):
+            continue
+        share_says = 0 if p >= ALPHA else 1 if share > 0.5 else -1  # seat 0 ahead (1), behind (-1), not shown (0)
+        elo_says = 0 if low <= 0 <= high else 1 if elo > 0 else -1
+        if share_says != elo_says:
+            words = {0: "not significant", 1: "seat 0 ahead", -1: "seat 0 behind"}
+            found.append(f"{r.scope} (win share {100 * share:.1f}%, p {format_p(p)}: {words[share_says]}; "
+                         f"first-move Elo {elo:+.1f} [{low:+.1f}, {high:+.1f}]: {words[elo_says]})")
+    if not found:
+        return []
+    more = f"; and {len(found) - NOTE_ROWS} more row(s)" if len(found) > NOTE_ROWS else ""
+    return [f"note: the win share and the first-move Elo disagree for {'; for '.join(found[:NOTE_ROWS])}{more}. "
+            "The win share counts seat 0's decisive games as they fell; the first-move Elo is net of who played "
+            "whom: the Bradley-Terry fit adjusts for opponent strength, so the games a much stronger bot wins "
+            "from either seat say little about the seat, and it counts draws as half a point."]

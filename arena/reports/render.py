@@ -93,9 +93,9 @@ NOTES = {
     "crosstable": "Score % of the row bot against the column bot (k players: 1 for placing "
                   "better, 1/2 for placing equal).",
     "leaderboard": "TrueSkill mu/sigma, conservative = mu - 3 sigma, rated in game-id order. "
-                   "W = first place alone, D = first place shared, L = below first; score % "
+                   "W = first place alone, L = below first, D = first place shared; score % "
                    "= mean of (k - place) / (k - 1) with tied places averaged (a draw is half).",
-    "first_move": "Seat 0's wins/draws/losses; win share = wins / (wins + losses) with a "
+    "first_move": "Seat 0's wins-losses-draws (W-L-D); win share = wins / (wins + losses) with a "
                   "Wilson 95% interval (pair: clustered by series) and a two-sided exact binomial "
                   "test against 1/2 (Holm-adjusted beside it); score % with a series-clustered "
                   "interval; first-move Elo: the Bradley-Terry term net of who played whom. "
@@ -492,8 +492,8 @@ def _kind(spec: str) -> str:
 
 def sprt_frame(state: dict) -> pd.DataFrame:
     """The stored SPRT state (``arena.stats.sprt.SprtTally.state``) as a one-row table: its
-    fields, the pentanomial counts as ``LL`` ... ``WW``, the games' ``wins``, ``draws``,
-    ``losses`` (NaN in a state stored before they were), and the median-unbiased Elo after the
+    fields, the pentanomial counts as ``LL`` ... ``WW``, the games' ``wins``, ``losses``,
+    ``draws`` (NaN in a state stored before they were), and the median-unbiased Elo after the
     sequential stop ``elo_mu`` with its 95% interval ``elo_mu_low``, ``elo_mu_high``
     (``arena.stats.sequential``; fishtest's estimate)."""
     wdl = state.get("wdl")
@@ -502,7 +502,8 @@ def sprt_frame(state: dict) -> pd.DataFrame:
     est = sequential.median_unbiased(spec, state["penta"], wdl)
     row = {k: v for k, v in state.items() if k not in ("penta", "wdl")}
     row.update(zip(("LL", "LD", "DD_WL", "WD", "WW"), state["penta"]))
-    row.update(zip(("wins", "draws", "losses"), wdl if wdl is not None else [np.nan] * 3))
+    w, d, l_ = wdl if wdl is not None else [np.nan] * 3
+    row.update({"wins": w, "losses": l_, "draws": d})  # W-L-D, as every table orders them
     row.update({"elo_mu": est.elo, "elo_mu_low": est.low, "elo_mu_high": est.high, "elo_mu_clamped": est.clamped})
     return pd.DataFrame([row])
 
@@ -541,10 +542,14 @@ def _sections(sections: Iterable[str] | None) -> set[str]:
     return wanted
 
 
-def notes(data: ReportData, name: str) -> list[str]:
-    """The lines printed under table ``name``: its note, the leaderboard's sort key and, in a
-    gauntlet, what the order of the opponents means."""
+def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> list[str]:
+    """The lines printed under table ``name`` (``frame``, the table itself): its note, the
+    leaderboard's sort key and, in a gauntlet, what the order of the opponents means; under
+    the first-move table, why its win share and first-move Elo disagree when they do
+    (``pairs.first_move_note``)."""
     out = [NOTES[name]] if name in NOTES else []
+    if name == "first_move" and frame is not None:
+        out += pairs.first_move_note(frame)
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")
     if name == "ratings":

@@ -127,7 +127,7 @@ def leaderboard(
     results: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The leaderboard: ``label``, ``mu``, ``sigma``, ``conservative`` (mu − 3σ), ``games``,
-    ``wins``, ``draws``, ``losses``, ``score_pct``; best conservative rating first.
+    ``wins``, ``losses``, ``draws``, ``score_pct``; best conservative rating first.
 
     ``ratings`` is ``arena.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
     appear even without games; ``results`` is ``seat_results(games, order)`` when omitted (rows
@@ -154,7 +154,7 @@ def leaderboard(
         board[col] = board[col].fillna(0).astype(int)
     board["score_pct"] = board["score_pct"].astype(float)
     board = board.reset_index().rename(columns={"index": "label"})
-    cols = ["label", "mu", "sigma", "conservative", "games", "wins", "draws", "losses",
+    cols = ["label", "mu", "sigma", "conservative", "games", "wins", "losses", "draws",
             "score_pct"]
     board = board[cols].sort_values(["conservative", "label"], ascending=[False, True])
     return board.reset_index(drop=True)
@@ -203,7 +203,7 @@ def first_move(
     ``game_name``) then one per pairing (``scope`` = e.g. ``"a vs b"``).
 
     Columns (``docs/arena.md`` "Contracts / Statistics"): ``games``; seat 0's ``wins``,
-    ``draws``, ``losses``; ``decisive`` (wins + losses); ``win_share`` = wins / decisive with
+    ``losses``, ``draws``; ``decisive`` (wins + losses); ``win_share`` = wins / decisive with
     its Wilson 95% interval ``ci_low``..``ci_high`` and ``p_value`` of the two-sided exact
     binomial test against 1/2; ``draw_rate`` = draws / games; ``score_pct`` = seat 0's score %
     (a draw counts half). Games with other than two seats are ignored. ``results``:
@@ -232,8 +232,8 @@ def first_move(
             "scope": [game_name, *scopes],
             "games": played,
             "wins": wins,
-            "draws": draws,
             "losses": losses,
+            "draws": draws,
             "decisive": decisive,
             "win_share": np.where(decisive > 0, wins / np.maximum(decisive, 1), np.nan),
             "ci_low": low,
@@ -332,7 +332,7 @@ def terminations(games: pd.DataFrame) -> pd.DataFrame:
 
 
 #: the results of a bot in one game, in the order the per-bot summary lists them
-RESULTS = ("win", "draw", "loss")
+RESULTS = ("win", "loss", "draw")  # cutechess-cli's and fastchess's order: W-L-D
 
 
 def terminations_by_bot(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFrame:
@@ -340,7 +340,7 @@ def terminations_by_bot(games: pd.DataFrame, order: Sequence[str]) -> pd.DataFra
     ``result`` (``win``: first alone, ``draw``: first shared, ``loss``: below first),
     ``termination`` (the game's: its rule ending, a fault such as ``timeout``, or
     ``adjudicated`` / ``adjudicated_draw``) and ``games``; bots in ``order`` (others after),
-    then wins, draws, losses, the most frequent ending first. Every stored game counts."""
+    then wins, losses, draws (``RESULTS``), the most frequent ending first. Every stored game counts."""
     columns = ["bot", "result", "termination", "games"]
     if not len(games):
         return pd.DataFrame(columns=columns)

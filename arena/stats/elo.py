@@ -25,6 +25,8 @@ Definitions (``docs/statistics.md`` "Two-player results: pairs (pentanomial)"):
   ``1.96 · (800/ln 10) / √(2·pairs)`` for pairs only and ``… / √games`` for single games.
 - **LOS**: ``Φ((s - ½)/σ_s)`` (fastchess ``EloPentanomial::los``); with no complete pair, or
   with no spread seen (``σ_s = 0``), cutechess-cli's trinomial ``½ + ½·erf((W - L)/√(2(W + L)))``.
+  ``z`` is the normal statistic behind it, ``LOS = Φ(z)``: the two-sided p-value
+  ``2·Φ(−|z|)`` from it keeps its digits where ``1 − LOS`` would round to 0.
 """
 
 from __future__ import annotations
@@ -105,6 +107,9 @@ class MatchStats:
         nelo: normalised Elo (fastchess).
         nelo_error: half the width of its 95% interval.
         los: likelihood of superiority, in [0, 1].
+        z: the normal statistic of ``los`` when the sample has a spread, ``LOS = Φ(z)``:
+            ``(s - ½)/σ_s``, or with no complete pair cutechess-cli's ``(W - L)/√(W + L)`` of
+            the leftover games; NaN with no spread seen (or no game).
     """
 
     games: int
@@ -124,6 +129,7 @@ class MatchStats:
     nelo: float
     nelo_error: float
     los: float
+    z: float
 
     def as_row(self) -> dict:
         """The fields as a flat dict (``penta`` as ``LL``, ``LD``, ``DD_WL``, ``WD``, ``WW``)."""
@@ -167,7 +173,7 @@ def match_stats(penta: Iterable[int], single: Iterable[int] = (0, 0, 0),
     points = sum(c * p for c, p in zip(pc, PAIR_POINTS)) + sc[1] * 0.5 + sc[2]
     if n == 0:
         nan = math.nan
-        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, penta5, nan, nan, nan, nan, nan, nan, nan, nan)
+        return MatchStats(0, 0, 0, 0, nan, nan, 0, 0, penta5, nan, nan, nan, nan, nan, nan, nan, nan, nan)
     w: int | float
     d: int | float
     l_: int | float
@@ -182,18 +188,19 @@ def match_stats(penta: Iterable[int], single: Iterable[int] = (0, 0, 0),
         elo_lo, elo_hi = elo_from_score(s - Z95 * sigma), elo_from_score(s + Z95 * sigma)
         nelo = (s - 0.5) / sigma_game * NELO_SCALE
         nelo_error = Z95 * NELO_SCALE / math.sqrt(n)  # the interval s ± Z95·σ_s in nElo units
-        los = normal_cdf((s - 0.5) / sigma) if pairs else los_trinomial(sc[2], sc[0])
+        z = (s - 0.5) / sigma if pairs else (sc[2] - sc[0]) / math.sqrt(sc[2] + sc[0])
+        los = normal_cdf(z) if pairs else los_trinomial(sc[2], sc[0])
     else:  # every pair (game) scored the same: no spread seen, so no interval and no nElo to
         # report (a zero-width interval would claim certainty the sample cannot give); the LOS
         # is cutechess's from the game counts (2-0 gives 92%, not certainty), ½ with no decisive
         # game, the normal model's limit only when the W-D-L is not known
-        elo_lo = elo_hi = nelo = nelo_error = math.nan
+        elo_lo = elo_hi = nelo = nelo_error = z = math.nan
         if wdl is not None:
             los = los_trinomial(w, l_) if w + l_ else 0.5
         else:
             los = 0.5 if s == 0.5 else float(s > 0.5)
     return MatchStats(n, w, d, l_, s, d / n, pairs, left, penta5, sigma, elo_from_score(s),
-                      elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, nelo_error, los)
+                      elo_lo, elo_hi, (elo_hi - elo_lo) / 2, nelo, nelo_error, los, z)
 
 
 def los_trinomial(wins: int | float, losses: int | float) -> float:

@@ -8,7 +8,9 @@ only).
 - ``match_significance``: LOS and the p-value of "equal strength" of a two-bot match: the
   normal approximation with the pentanomial variance (``arena.stats.elo``), or, where it fails
   (few units won or lost either way, no spread seen), the exact sign test on pairs
-  (``docs/statistics.md`` "Small samples: the sign test").
+  (``docs/statistics.md`` "Small samples: the sign test"). Both p-values are tail sums that keep
+  their digits down to about 1e-308 (``2·Φ(−|z|)``, not ``1 − Φ(|z|)``); below that they are 0,
+  which the reports print as ``< 1e-300`` (``arena.reports.display.format_p``).
 - ``equal_shares_test``: Pearson's chi-square test that counts (possibly fractional, e.g. a
   first place shared by two counts 1/2 to each seat) are equal (``scipy.stats.chisquare``).
 - ``holm``: Holm's step-down adjusted p-values.
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 #: The exact sign test replaces the normal approximation when fewer units than this (pairs,
 #: or games outside pairs) went either way: the rule of thumb ``n·p >= 10`` for the normal
@@ -76,20 +78,20 @@ class Significance:
     minus: int
 
 
-def match_significance(penta: Sequence[int], single: Sequence[int], los_normal: float,
-                       spread: bool) -> Significance:
+def match_significance(penta: Sequence[int], single: Sequence[int], z_normal: float) -> Significance:
     """LOS and p-value of "equal strength" for a match from the first bot's side.
 
     Args:
         penta: complete pairs ``[LL, LD, DD+WL, WD, WW]``.
         single: games outside complete pairs ``[L, D, W]``.
-        los_normal: the normal-approximation LOS (``arena.stats.elo.MatchStats.los``).
-        spread: whether the sample showed any spread (``MatchStats.sigma > 0``).
+        z_normal: the normal approximation's statistic, ``LOS = Φ(z)``
+            (``arena.stats.elo.MatchStats.z``); NaN when the sample showed no spread.
 
     The units are the complete pairs and the leftover games; a unit is won (``plus``) when it
     scored more than half its points, lost (``minus``) when less, tied otherwise (DD, WL, a
     draw). When both ``plus`` and ``minus`` are at least ``EXACT_BELOW`` and the sample has a
-    spread, the normal approximation stands: ``p = 2·min(LOS, 1 − LOS)``. Otherwise the exact
+    spread, the normal approximation stands: LOS ``= Φ(z)``, ``p = 2·min(LOS, 1 − LOS) =
+    2·Φ(−|z|)`` (computed as the latter: ``1 − LOS`` rounds to 0 past z ≈ 8). Otherwise the exact
     two-sided sign test (``scipy.stats.binomtest(plus, plus + minus, ½)``; Conover 1999,
     "Practical Nonparametric Statistics", §3.4) gives p, and the LOS is the posterior
     probability that a unit is more often won than lost, ``P(q > ½)`` with ``q ~ Beta(plus + 1,
@@ -100,18 +102,19 @@ def match_significance(penta: Sequence[int], single: Sequence[int], los_normal: 
     plus, minus = pc[3] + pc[4] + sc[2], pc[0] + pc[1] + sc[0]
     if sum(pc) + sum(sc) == 0:
         return Significance(math.nan, math.nan, "normal", 0, 0)
-    if spread and min(plus, minus) >= EXACT_BELOW and los_normal == los_normal:
-        return Significance(los_normal, 2 * min(los_normal, 1 - los_normal), "normal", plus, minus)
+    if min(plus, minus) >= EXACT_BELOW and z_normal == z_normal:
+        z = float(z_normal)
+        return Significance(float(special.ndtr(z)), float(2 * special.ndtr(-abs(z))), "normal", plus, minus)
     if plus + minus == 0:
         return Significance(0.5, 1.0, "sign", 0, 0)
     p = float(stats.binomtest(plus, plus + minus, 0.5, alternative="two-sided").pvalue)
     return Significance(float(stats.beta.sf(0.5, plus + 1, minus + 1)), p, "sign", plus, minus)
 
 
-def match_significances(penta: np.ndarray, single: np.ndarray, los_normal: np.ndarray,
-                         spread: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def match_significances(penta: np.ndarray, single: np.ndarray,
+                         z_normal: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``match_significance`` of many matches at once (the pairs table of a large field):
-    ``penta`` (n, 5), ``single`` (n, 3) integer counts, ``los_normal`` and ``spread`` (n,).
+    ``penta`` (n, 5), ``single`` (n, 3) integer counts, ``z_normal`` (n,).
 
     Returns:
         ``(los, p_value, method)`` arrays of shape (n,), the same numbers as
@@ -119,16 +122,16 @@ def match_significances(penta: np.ndarray, single: np.ndarray, los_normal: np.nd
         ``scipy.stats.beta.sf`` on arrays).
     """
     pc, sc = np.asarray(penta, np.int64), np.asarray(single, np.int64)
-    los_normal = np.asarray(los_normal, float)
+    z = np.asarray(z_normal, float)
     plus, minus = pc[:, 3] + pc[:, 4] + sc[:, 2], pc[:, 0] + pc[:, 1] + sc[:, 0]
     empty = pc.sum(axis=1) + sc.sum(axis=1) == 0
-    normal = np.asarray(spread, bool) & (np.minimum(plus, minus) >= EXACT_BELOW) & ~np.isnan(los_normal)
+    normal = (np.minimum(plus, minus) >= EXACT_BELOW) & ~np.isnan(z)
     with np.errstate(invalid="ignore"):
         p_sign = binomial_tests_half(plus, plus + minus)
         los_sign = stats.beta.sf(0.5, plus + 1, minus + 1)
     none = plus + minus == 0
-    los = np.where(normal, los_normal, np.where(none, 0.5, los_sign))
-    p = np.where(normal, 2 * np.minimum(los_normal, 1 - los_normal), np.where(none, 1.0, p_sign))
+    los = np.where(normal, special.ndtr(z), np.where(none, 0.5, los_sign))
+    p = np.where(normal, 2 * special.ndtr(-np.abs(z)), np.where(none, 1.0, p_sign))
     method = np.where(normal | empty, "normal", "sign").astype(object)
     return np.where(empty, np.nan, los), np.where(empty, np.nan, p), method
 

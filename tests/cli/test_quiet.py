@@ -15,3 +15,23 @@ def test_a_bad_option_is_refused_before_the_runner_and_the_reports_are_imported(
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["2", "False", "False"]
     assert "unknown tournament format 'knockout-ish'" in out.stderr
+
+
+def test_quiet_prints_one_line_and_notes_on_stderr(tmp_path, capsys):
+    """``-q``: no progress bar and no report, one line naming the games played and stored, the
+    database and the HTML report (both written); what else the run says is a note on stderr."""
+    import re
+
+    from tests.cli_run import run_cli
+
+    args = ["run", "-p", "max_plies=30", "--bot", "random", "--bot", "greedy", "--workers", "1", "--name", "t",
+            "--results", str(tmp_path), "-q"]
+    code, out, err = run_cli([*args, "--games", "2"], capsys)
+    assert code == 0 and err == "", err
+    db, page = tmp_path / "t.sqlite", tmp_path / "t.html"
+    assert re.fullmatch(rf"t: 2 games played in [\d.]+s, 2/2 stored in {re.escape(str(db))}; "
+                        rf"HTML report: {re.escape(str(page))}\n", out), out  # one line, however long
+    assert page.is_file() and (tmp_path / "t.report.md").is_file()
+    code, out, err = run_cli([*args, "--games", "4"], capsys)
+    assert code == 0 and out.startswith("t: 2 games played") and "4/4 stored" in out and "Leaderboard" not in out
+    assert err == "note: extended from 2 to 4 games per pairing\n", err

@@ -94,8 +94,8 @@ def test_leaderboard_counts_and_score():
     frame = games_frame([(["a", "b"], W), (["b", "a"], W), (["a", "b"], D),
                          (["a", "b", "c"], [1, 2, 2])])
     board = leaderboard(frame, order=["a", "b", "c", "idle"]).set_index("label")
-    assert list(board.columns) == ["mu", "sigma", "conservative", "games", "wins", "draws",
-                                   "losses", "score_pct"]
+    assert list(board.columns) == ["mu", "sigma", "conservative", "games", "wins", "losses",
+                                   "draws", "score_pct"]
     a = board.loc["a"]
     assert (a.games, a.wins, a.draws, a.losses) == (4, 2, 1, 1)
     assert a.score_pct == pytest.approx(100 * (1 + 0 + 0.5 + 1) / 4)

@@ -55,22 +55,40 @@ def test_the_issue_edge_cases_get_the_exact_sign_test():
 
 
 def test_draws_only_and_empty_samples():
-    sig = match_significance([0, 0, 10, 0, 0], [0, 0, 0], 0.5, False)
+    sig = match_significance([0, 0, 10, 0, 0], [0, 0, 0], math.nan)
     assert (sig.los, sig.p_value, sig.method) == (0.5, 1.0, "sign")
-    empty = match_significance([0] * 5, [0, 0, 0], math.nan, False)
+    empty = match_significance([0] * 5, [0, 0, 0], math.nan)
     assert math.isnan(empty.los) and math.isnan(empty.p_value)
 
 
 def test_large_balanced_samples_keep_the_normal_approximation():
     penta, single = [20, 60, 100, 70, 25], [3, 2, 4]
     st = match_stats(penta, single)
-    sig = match_significance(penta, single, st.los, st.sigma > 0)
+    sig = match_significance(penta, single, st.z)
     assert sig.method == "normal" and (sig.plus, sig.minus) == (99, 83)
-    assert (sig.los, sig.p_value) == (st.los, 2 * min(st.los, 1 - st.los))
+    assert sig.los == pytest.approx(st.los, rel=1e-14)
+    assert sig.p_value == pytest.approx(2 * min(st.los, 1 - st.los), rel=1e-12)
     # one side just below the threshold: exact
     few = [EXACT_BELOW - 1, 0, 50, 0, 30]
     st = match_stats(few)
-    assert match_significance(few, [0, 0, 0], st.los, True).method == "sign"
+    assert match_significance(few, [0, 0, 0], st.z).method == "sign"
+
+
+def test_a_lopsided_large_sample_keeps_the_digits_of_its_p_value():
+    """10 pairs lost twice, 60 won twice: the normal approximation stands, z ≈ 8.5; ``2·min(LOS,
+    1 − LOS)`` gave 0 (the LOS rounds to 1), ``2·Φ(−|z|)`` keeps p ≈ 1.4e-17."""
+    from scipy import stats
+
+    penta = [10, 0, 0, 0, 60]
+    st = match_stats(penta)
+    assert st.los == 1.0 and 2 * min(st.los, 1 - st.los) == 0.0  # what the old formula printed
+    sig = match_significance(penta, [0, 0, 0], st.z)
+    assert sig.method == "normal"
+    assert sig.p_value == pytest.approx(2 * stats.norm.sf(st.z), rel=1e-9)
+    assert 1e-18 < sig.p_value < 1e-16
+    row = pair_table(games_frame(([(["a", "b"], [2, 1]), (["b", "a"], [1, 2])] * 10
+                                  + [(["a", "b"], [1, 2]), (["b", "a"], [2, 1])] * 60)), ["a", "b"]).iloc[0]
+    assert row["p_method"] == "normal" and row["p_value"] == pytest.approx(sig.p_value, rel=1e-9)
 
 
 def test_the_significance_of_many_matches_at_once_is_that_of_each():
@@ -84,14 +102,14 @@ def test_the_significance_of_many_matches_at_once_is_that_of_each():
     from arena.stats.significance import match_significance, match_significances
 
     rng = random.Random(1)
-    penta, single, los, spread, want = [], [], [], [], []
+    penta, single, z, want = [], [], [], []
     for _ in range(600):
         pc = [rng.randint(0, 12) if rng.random() < 0.6 else 0 for _ in range(5)]
         sc = [rng.randint(0, 2) if rng.random() < 0.3 else 0 for _ in range(3)]
         st = match_stats(pc, sc)
-        penta.append(pc), single.append(sc), los.append(st.los), spread.append(st.sigma > 0)
-        want.append(match_significance(pc, sc, st.los, st.sigma > 0))
-    got = match_significances(np.array(penta), np.array(single), np.array(los), np.array(spread))
+        penta.append(pc), single.append(sc), z.append(st.z)
+        want.append(match_significance(pc, sc, st.z))
+    got = match_significances(np.array(penta), np.array(single), np.array(z))
     assert {w.method for w in want} == {"normal", "sign"}
     for g_los, g_p, g_method, w in zip(*got, want):
         assert g_method == w.method

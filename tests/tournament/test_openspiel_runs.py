@@ -74,8 +74,10 @@ def _games_data(page: str) -> list[dict]:
 def test_arena_run_connect_four_with_the_default_field(tmp_path, capsys):
     _arena("run", "--game", "openspiel:connect_four", "--games", "2", "--workers", "2", "--quiet",
           "--name", "c4", "--results", str(tmp_path))
+    assert "c4: 12 games played" in capsys.readouterr().out  # 4 bots, 6 pairings of 2 games
+    _arena("report", "c4", "--results", str(tmp_path), "-s", "leaderboard", "-s", "faults", "--no-write")
     out = " ".join(capsys.readouterr().out.split())
-    assert "c4: 12 games played" in out and "No faults" in out  # 4 bots, 6 pairings of 2 games
+    assert "No faults" in out
     for label in ("random", "greedy", "alphabeta:depth=3", "mcts:playouts=100"):
         assert label in out
     data = _games_data((tmp_path / "c4.html").read_text())
@@ -102,6 +104,8 @@ def test_an_sprt_match_on_breakthrough(tmp_path, capsys):
     _arena("run", "--game", "openspiel:breakthrough", "--bot", "mcts:playouts=30", "--bot", "random",
           "--sprt", "elo0=0,elo1=300", "--games", "60", "--workers", "2", "--quiet", "--name", "bt",
           "--results", str(tmp_path))
+    capsys.readouterr()
+    _arena("report", "bt", "--results", str(tmp_path), "-s", "sprt", "--no-write")
     out = " ".join(capsys.readouterr().out.split())
     assert re.search(r"SPRT \[0, 300\] LLR [-\d.]+ \([-\d.]+, [\d.]+\): H1 accepted", out), out
     assert (tmp_path / "bt.html").is_file() and _games_data((tmp_path / "bt.html").read_text())
