@@ -17,8 +17,10 @@ def report(
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     section: list[str] = typer.Option(
         None, "--section", "-s", help=f"Print only these sections (repeatable): {', '.join(SECTIONS)}."),
-    write: bool = typer.Option(
-        True, "--write/--no-write", help="Also write NAME.report.md and NAME.<table>.csv beside the database."),
+    write: Optional[bool] = typer.Option(
+        None, "--write/--no-write",
+        help="Also write NAME.report.md and NAME.<table>.csv beside the database (default: yes, "
+             "except with --section, which builds only the sections it prints)."),
     json_out: bool = typer.Option(
         False, "--json",
         help="Print every table as JSON (an object of tables, each a list of row objects; NaN as null) instead; "
@@ -75,6 +77,8 @@ def report(
         return
     console = make_console()
     print_tables(data, console, section or None, wide=wide)
+    if write is None:
+        write = not section
     if write and field is not None:
         console.print("[dim]--bots: no files written (NAME.report.md and the CSV files cover every stored game)[/]")
     elif write:

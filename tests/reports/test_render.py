@@ -9,7 +9,7 @@ from rich.console import Console
 from arena.cli.app import main
 from arena.errors import ConfigError, ResultsError
 from arena.reports.output import markdown, print_summary, print_tables, write_files
-from arena.reports.render import ReportData, build_tables, load
+from arena.reports.render import ReportData, build_tables, load, tables_for
 from tests.reports.frames import games_frame, moves_frame
 
 
@@ -57,6 +57,16 @@ def test_sections_that_apply():
     # a table printed within a section (a key of --json) selects its section
     assert set(build_tables(two_player(), ["fault_summary"])) == {"fault_summary", "faults"}
     assert set(build_tables(three_player(), ["seat_test"])) == {"seat_advantage", "seat_test"}
+
+
+def test_one_section_builds_only_that_section_and_the_same_table():
+    data = two_player()
+    pairs = tables_for(data, ["pairs"])
+    assert set(pairs) == {"pairs"} and list(data._tables) == ["some:pairs"]  # no field fit, no cycles
+    everything = tables_for(two_player())
+    pd.testing.assert_frame_equal(pairs["pairs"], everything["pairs"])
+    tables_for(data)  # every table, once
+    assert tables_for(data, ["pairs"])["pairs"] is data._tables["all"]["pairs"]
 
 
 def test_terminal_report_names_the_faulty_bot():
