@@ -7,11 +7,13 @@ comments skipped: for Ricochet any line starting with ``#``; for Solo Interactio
 positions start with ``#`` (the clipped corner a9), a ``#`` followed by a space or nothing).
 ``--json`` prints one JSON object per puzzle. Ricochet: ``puzzle``,
 ``solution`` (moves separated by spaces, ``""`` for 0 moves, ``null`` when none found),
-``moves``, ``nodes``, ``seconds``, ``optimal``. Solo Interaction (a position text, a board
-alone, or ``layout=N``): ``position``, ``moves`` (one minimal solution, moves separated by
-spaces, ``null`` when none), ``length`` (moves), ``solutions`` (distinct minimal solutions),
-``optimal``, ``nodes``, ``seconds``. A bad line gives ``{"puzzle", "error"}``, the command
-goes on and exits 2 at the end.
+``moves``, ``nodes``, ``seconds``, ``optimal``, ``lower_bound`` (the fewest moves any solution
+can have, as proven: a proven optimal solution's length, or one more than the moves every
+solution was ruled out up to before a limit ran out; ``null`` when nothing is proven). Solo
+Interaction (a position text, a board alone, or ``layout=N``): ``position``, ``moves`` (one
+minimal solution, moves separated by spaces, ``null`` when none), ``length`` (moves),
+``solutions`` (distinct minimal solutions), ``optimal``, ``nodes``, ``seconds``. A bad line
+gives ``{"puzzle", "error"}``, the command goes on and exits 2 at the end.
 """
 
 from __future__ import annotations
@@ -41,7 +43,18 @@ def _record(bot, text: str, limits: Limits) -> tuple[dict, str]:
     depth = getattr(result, "depth", 0)  # SolveResult.depth: the deepest bound searched through, moves
     if sol is not None and depth >= len(sol):
         depth = 0  # a greedy answer's own length, not a bound searched through
+    rec["lower_bound"] = _lower_bound(rec["moves"] if rec["optimal"] else None, depth)
     return rec, _note(bot, limits, result, sol is None, depth, "the target cannot be reached, proven")
+
+
+def _lower_bound(optimal_moves: int | None, depth: int) -> int | None:
+    """The fewest moves any solution can have, as proven (the JSON ``lower_bound``): the
+    length of a proven optimal solution; else one more than ``depth``, the bound the search
+    ruled out every solution up to; ``None`` when nothing is proven (a heuristic's answer, a
+    target proven unreachable)."""
+    if optimal_moves is not None:
+        return optimal_moves
+    return depth + 1 if depth > 0 else None
 
 
 def _solo_record(bot, text: str, limits: Limits) -> tuple[dict, str]:
