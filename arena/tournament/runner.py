@@ -229,16 +229,6 @@ def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
                        default_memory=not local and cfg.memory_limit is None)
 
 
-def _remove_empty(path: Path) -> None:
-    """Remove ``path`` if it is an empty file. Never raises (it runs while a refusal is on its
-    way to the user): a file that cannot be removed is logged and left."""
-    try:
-        if path.exists() and not path.stat().st_size:
-            path.unlink()
-    except OSError as exc:
-        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
-
-
 @contextlib.contextmanager
 def _reaped() -> Iterator[None]:
     """``os_guard.orphans_reaped`` sparing every open pool's workers (another thread's run, a
@@ -453,8 +443,8 @@ class _Run:
         finally:
             if self.logging:
                 self.logging.close()
-            if self.refused and self.store.abandon() and self.new_log:
-                _remove_empty(self.log_path)  # the empty log of a run that left no results file
+            if self.refused:  # nothing new left behind: the database, its empty log, lock and folders
+                self.store.abandon([self.log_path] if self.new_log else [])
             self.store.close()
             if self.cfg.isolation == "process":
                 sweep_ended()  # the private directories of engines whose worker was killed
