@@ -79,6 +79,10 @@ def test_config_engines_play_beside_command_line_bots(file_bots, tmp_path, capsy
     (["play", "interaction", "--seed", "1", "--seed", "2"], "--seed"),
     (["report", "x", "--results", "a", "--results", "b"], "--results"),
     (["solve", "--game", "ricochet", "--game", "ricochet", PUZZLE], "--game"),
+    (["solve", PUZZLE, "--json", "--json"], "--json"),  # a flag too: click would keep it silently
+    (["run", "-q", "--quiet"], "--quiet"),
+    (["play", "interaction", "-q", "-q"], "--quiet"),
+    (["report", "x", "--no-write", "--write"], "--write/--no-write"),
 ])
 def test_single_value_option_given_twice_is_refused(args, name, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -94,11 +98,11 @@ def test_game_parameter_key_given_twice_is_refused(tmp_path, monkeypatch, capsys
     assert list(tmp_path.iterdir()) == []
 
 
-def test_repeatable_options_flags_and_distinct_parameters_still_repeat(capsys):
+def test_repeatable_options_and_distinct_parameters_still_repeat(capsys):
     from arena.numbers import parse_params
 
     assert parse_params(["target=1", "max_plies=50"]) == {"target": "1", "max_plies": "50"}
-    code, out, err = run_cli(["play", "interaction", "-b", "random", "-b", "greedy", "-q", "-q",
+    code, out, err = run_cli(["play", "interaction", "-b", "random", "-b", "greedy", "-q",
                               "-p", "target=1", "-p", "max_plies=50"], capsys)
     assert code == 0 and "seat 0 random, seat 1 greedy" in out and "result after" in out, err
 
