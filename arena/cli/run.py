@@ -124,10 +124,12 @@ def run(
     from arena.stats.field import parse_anchor
     from arena.tournament.config import build  # the runner is imported once the options are checked
     from arena.numbers import parse_params
-    from arena.tournament.config_file import load_toml
+    from arena.errors import ConfigError
+    from arena.tournament.config_file import read_config
 
     # numbers arrive as text: ``build`` checks them and names the accepted range in one line
-    values = load_toml(config) if config is not None else {}
+    file = read_config(config) if config is not None else None
+    values = dict(file.values) if file is not None else {}
     given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
@@ -139,7 +141,12 @@ def run(
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
-    cfg = build(values)
+    try:
+        cfg = build(values)
+    except ConfigError as exc:  # a value of the file: its key named, not the option
+        if file is None:
+            raise
+        raise file.explain(exc, [k for k, v in given.items() if v is not None]) from None
     pinned = parse_anchor(anchor)
     console, err = make_console(), make_console(stderr=True)
     if note:

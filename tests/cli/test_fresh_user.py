@@ -161,3 +161,33 @@ def test_play_refuses_a_bad_setup_before_printing_anything(quiet, capsys):
     code, out, err = run_cli(["play", "ricochet", "-p", "diagonals=100", *quiet], capsys)
     one_line_error(code, out, err, "cannot place 100 barriers in a quadrant")
     assert out == ""
+
+
+@pytest.mark.parametrize("toml, needle", [
+    ("move_time = -1", "config file 't.toml': move_time -1 is out of range; accepted: 0.001 to 86400"),
+    ("move-time = 0", "config file 't.toml': move-time 0 is out of range"),  # the key as written
+    ("games = 'x'", "config file 't.toml': games 'x' is not an integer"),
+    ("tau = -1", "config file 't.toml': bad tau -1; accepted: a number >= 0"),
+    ("format = 'nope'", "config file 't.toml': key format: unknown tournament format 'nope'; accepted: "),
+    ("tc = 'x'", "config file 't.toml': key tc: bad time control 'x'"),
+    ("format = 'swiss'\nseeds = 2", "config file 't.toml': seeds goes with format gauntlet (got format swiss)"),
+])
+def test_a_bad_value_of_a_toml_file_is_named_by_its_key(toml, needle, tmp_path, monkeypatch, capsys):
+    """A value of ``--config FILE`` refused by the checks reads as the key the user wrote
+    (``move_time``), with the file, not as the command-line option (``--move-time``)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.toml").write_text(toml + "\n")
+    code, out, err = run_cli(["run", "--config", "t.toml"], capsys)
+    one_line_error(code, out, err, needle)
+    assert "--" not in err.partition("(see:")[0]
+    assert list(tmp_path.iterdir()) == [tmp_path / "t.toml"]
+
+
+def test_a_bad_option_beside_a_toml_file_is_named_as_the_option(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.toml").write_text("move_time = 1\nformat = 'swiss'\n")
+    code, out, err = run_cli(["run", "--config", "t.toml", "--move-time", "0"], capsys)
+    one_line_error(code, out, err, "error: --move-time 0 is out of range")
+    assert "config file" not in err
+    code, out, err = run_cli(["run", "--config", "t.toml", "--seeds", "2"], capsys)  # the file's format, the option
+    one_line_error(code, out, err, "config file 't.toml': --seeds goes with format gauntlet (got format swiss)")
