@@ -77,6 +77,7 @@ def play(
     (timeout), one that kills or forks its process loses (crash); every process a bot started
     is killed when the game ends; the bots' output is discarded."""
     import arena.games  # imported on use: other commands start without the referee
+    from arena.openings import check_opening_plies
     from arena.referee import GameSettings, random_opening
     from arena.watch import watch_game
     from arena.os_guard import orphans_reaped
@@ -89,6 +90,8 @@ def play(
     margin_s = check_float("time_margin", time_margin)
     memory_mib = check_int("memory_limit", memory_limit)
     g = arena.games.make(game, **parse_params(param))
+    if opening_plies != "0":  # given (the default is none): one the game cannot play is refused
+        check_opening_plies(g, plies_n)
     n = g.num_players
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
@@ -108,7 +111,8 @@ def play(
             start = start.play(g.parse_move(start, text))
         typer.echo(f"{_title(g)}, seed {seed_n}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
         if opening:
-            typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
+            cut = "" if len(opening) == plies_n else f" of {plies_n}: the next random move would end the game"
+            typer.echo(f"opening ({len(opening)} plies{cut}): {' '.join(opening)}")
         if not quiet:
             typer.echo(start.diagram())
             typer.echo(f"position: {start.to_text()}")

@@ -49,7 +49,9 @@ def run(
     seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
     results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
     opening_plies: Optional[str] = typer.Option(
-        None, "--opening-plies", metavar="PLIES", help="seeded random opening plies per series (default 2)"),
+        None, "--opening-plies", metavar="PLIES",
+        help="seeded random opening plies per series, at most: a random opening stops before a move that would end "
+             "the game, and the run says how many games it cut (default 2)"),
     move_time: Optional[str] = typer.Option(
         None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the bots' own limits)"),
     move_nodes: Optional[str] = typer.Option(
@@ -163,6 +165,10 @@ def run(
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
+    if summary.short_openings:
+        extra.append(f"note: {summary.short_openings} of {summary.played} games played fewer random opening plies than "
+                     f"--opening-plies {cfg.opening_plies} (the fewest: {summary.fewest_opening_plies}): a random "
+                     "opening stops before a move that would end the game")
     extra += [summary.ranking] if summary.ranking else []
     if summary.interrupted:
         for text in (line, *extra):

@@ -26,7 +26,7 @@ import arena.games
 from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
-from arena.openings import OPENINGS_ORDERS
+from arena.openings import OPENINGS_ORDERS, check_opening_plies
 from arena.referee import SEEDING
 from arena.tournament import options
 from arena.tournament.pairing import check_format
@@ -239,6 +239,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         params["players"] = max(1, min(len(given["bots"]), 8))
     given["params"] = params
     game = arena.games.make(game_name, **params)  # UnknownGameError / ConfigError
+    if "opening_plies" in given:  # given: a default the game cannot play (Ricochet's 2) is not an error
+        with about("opening_plies"):
+            check_opening_plies(game, given["opening_plies"])
     if defaulted:  # the default field, less the kinds that cannot play this game (chance nodes, seats)
         given["bots"] = tuple(s for s in given["bots"] if refusal(bot_class(s.partition(":")[0]), game) is None)
     if openings_file is not None and not isinstance(openings_file, (str, os.PathLike)):

@@ -31,7 +31,7 @@ from typing import Any
 import arena.games
 from arena.engine.sandbox import check_isolated, isolate, sweep_ended
 from arena.errors import ArenaError, ResultsError
-from arena.games import Game
+from arena.games import Dynamics, Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
 from arena.referee import SEEDING, Adjudication, referee_check
@@ -408,6 +408,10 @@ class _Run:
         task, record = res.task, res.record
         self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start)
         self.summary.played += 1
+        if record.opening_plies < self.cfg.opening_plies and self.p.game.type.dynamics != Dynamics.SIMULTANEOUS:
+            self.summary.short_openings += 1  # the random opening stopped before a move that ends the game
+            fewest = self.summary.fewest_opening_plies
+            self.summary.fewest_opening_plies = min(record.opening_plies, fewest if fewest is not None else 1 << 62)
         self.summary.stored += 1
         self.summary.done += 1
         self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
