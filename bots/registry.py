@@ -375,8 +375,28 @@ def with_each(spec: BotSpec, cls: type, each: dict[str, str] | None) -> BotSpec:
     return replace(spec, options={**extra, **spec.options}) if extra else spec
 
 
+#: a repeated spec's label: the spec's own, then ``#2``, ``#3``... (``alphabeta:depth=1#2``: the
+#: second ``alphabeta:depth=1``; ``-2`` read as part of the last option's value, ``depth=1-2``)
+REPEAT_MARK = "#"
+#: the mark of a repeat's label in tournaments stored before ``REPEAT_MARK`` (``random-2``)
+LEGACY_REPEAT_MARK = "-"
+
+
+def legacy_repeat_label(spec: BotSpec) -> str | None:
+    """The label ``assign_labels`` gave this repeated spec before ``REPEAT_MARK``
+    (``random#2`` -> ``random-2``: a stored tournament's member), or ``None`` for a label that
+    is not a repeat's."""
+    try:
+        base = parse_spec(spec.text).label
+    except BotSpecError:
+        return None
+    found = re.fullmatch(re.escape(base + REPEAT_MARK) + "([0-9]+)", spec.label)
+    return f"{base}{LEGACY_REPEAT_MARK}{found.group(1)}" if found else None
+
+
 def assign_labels(specs: list[str]) -> list[BotSpec]:
-    """Parse a tournament's specs and make labels unique: a repeat gets ``-2``, ``-3``...
+    """Parse a tournament's specs and make labels unique: a repeat gets ``#2``, ``#3``...
+    (``REPEAT_MARK``; a tournament stored with ``-2`` labels keeps them, ``legacy_repeat_label``).
 
     Raises:
         BotSpecError: a bad spec, or the same explicit label given twice.
@@ -391,7 +411,7 @@ def assign_labels(specs: list[str]) -> list[BotSpec]:
     for p in parsed:
         n = seen.get(p.label, 0) + 1
         seen[p.label] = n
-        out.append(p if n == 1 else replace(p, label=f"{p.label}-{n}"))
+        out.append(p if n == 1 else replace(p, label=f"{p.label}{REPEAT_MARK}{n}"))
     taken = [p.label for p in out]
     if len(set(taken)) != len(taken):
         raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")

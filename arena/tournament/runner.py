@@ -49,7 +49,7 @@ from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
-from bots.registry import BotSpec
+from bots.registry import BotSpec, legacy_repeat_label
 
 __all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament", "versioned"]
 
@@ -175,13 +175,14 @@ def versioned(p: Plan, cfg: TournamentConfig, members: Sequence[Member], games: 
     ``members``; ``games``: the stored games, for the notes), its schedule made again on the
     versions' labels and the stored seeding scheme (``p.settings["seeding"]``).
     """
+    p, renamed = _stored_repeat_labels(p, members)
     field_ = [(spec, p.identities[label]) for label, spec in p.specs.items()]
     res = resolve(members, field_, stored_counts(g.seats for g in games), p.id_names)
     labels = res.labels
     specs = {labels[label]: replace(spec, label=labels[label]) for label, spec in p.specs.items()}
     order = list(dict.fromkeys([m.base for m in members] + [m.base for m in res.new]))
     seeding = int(p.settings.get("seeding", 1))  # a stored tournament without it: scheme 1
-    if seeding == SEEDING and all(label == v for label, v in labels.items()):
+    if not renamed and seeding == SEEDING and all(label == v for label, v in labels.items()):
         made = p.schedule  # ``plan``'s: the same labels and scheme
     else:
         made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, {v: b for b, v in labels.items()},
@@ -189,6 +190,26 @@ def versioned(p: Plan, cfg: TournamentConfig, members: Sequence[Member], games: 
     id_names = {labels[label]: name for label, name in p.id_names.items()}
     identities = {labels[label]: ident for label, ident in p.identities.items()}
     return replace(p, specs=specs, schedule=made, id_names=id_names, identities=identities), res
+
+
+def _stored_repeat_labels(p: Plan, members: Sequence[Member]) -> tuple[Plan, bool]:
+    """The plan with each repeated spec labelled as the stored tournament has it when it was
+    stored before ``#n`` labels (``random-2``, not ``random#2``: the member keeps its games,
+    its seeds and its place); whether any label changed (the schedule is then made again)."""
+    stored = {m.base for m in members}
+    rename = {}
+    for label, spec in p.specs.items():
+        old = legacy_repeat_label(spec)
+        if old is not None and old in stored and label not in stored and old not in p.specs:
+            rename[label] = old
+    if not rename:
+        return p, False
+
+    def new(label: str) -> str:
+        return rename.get(label, label)
+    return replace(p, specs={new(label): replace(spec, label=new(label)) for label, spec in p.specs.items()},
+                   id_names={new(label): v for label, v in p.id_names.items()},
+                   identities={new(label): v for label, v in p.identities.items()}), True
 
 
 class _Logging:

@@ -44,9 +44,20 @@ def test_search_depth_is_bounded(spec):
 
 def test_repeated_specs_numbered():
     labels = [s.label for s in assign_labels(["random", "random", "x=random", "random"])]
-    assert labels == ["random", "random-2", "x", "random-3"]
+    assert labels == ["random", "random#2", "x", "random#3"]
     with pytest.raises(BotSpecError):
         assign_labels(["x=random", "x=random"])
+
+
+def test_a_repeat_label_reads_as_its_spec():
+    """``#2`` after the spec, not ``-2`` (``depth=1-2`` read as the option's value); the label
+    a store written before had is ``legacy_repeat_label``'s."""
+    from bots.registry import legacy_repeat_label
+
+    first, second = assign_labels(["alphabeta:depth=1", "alphabeta:depth=1"])
+    assert (first.label, second.label) == ("alphabeta:depth=1", "alphabeta:depth=1#2")
+    assert legacy_repeat_label(second) == "alphabeta:depth=1-2" and legacy_repeat_label(first) is None
+    assert legacy_repeat_label(assign_labels(["x=random"])[0]) is None
 
 
 def test_file_and_dotted_path(tmp_path):
