@@ -36,6 +36,7 @@ from typing import Any
 
 from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import Game
+from arena.games.protocol import coerce_params
 from bots.base import refusal
 from bots.clock import check_tc
 
@@ -365,6 +366,31 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
     if ":" in parsed.kind and prefix_of(parsed.kind) is not None and callable(getattr(bot, "probe", None)):
         bot.probe()  # an engine: start it once, so no handshake or an unknown option is a spec error now
     return bot
+
+
+def precheck(spec: BotSpec, game: Game | None = None) -> None:
+    """Refuse at once what needs no bot code run: a kind that is no registered name, file,
+    dotted path or prefix kind (``bot_class``'s message), and for a built-in kind a bad option
+    or value (``make``'s message) or a game it cannot play (``check_field``'s). A file,
+    dotted, installed or prefix kind is left to ``make`` (the field check runs it in a child).
+
+    Raises:
+        BotSpecError: as above.
+    """
+    kind = spec.kind
+    if kind in _BUILTIN:
+        cls = bot_class(kind)
+        try:
+            coerce_params(f"bot {getattr(cls, 'name', kind)}", getattr(cls, "PARAMS", {}), dict(spec.options))
+        except ArenaError as exc:  # as ``make`` words it
+            detail = str(exc).removeprefix(f"bot {getattr(cls, 'name', kind)}: ")
+            raise BotSpecError(f"bot {spec.text!r}: {detail}") from None
+        if game is not None:
+            check_field([spec], game)
+        return
+    if any(c in kind for c in "#.:") or kind in _registry():
+        return
+    bot_class(kind)  # an unknown kind: its one-line error
 
 
 def with_each(spec: BotSpec, cls: type, each: dict[str, str] | None) -> BotSpec:

@@ -123,7 +123,7 @@ def run(
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.stats.field import parse_anchor
+    from arena.numbers import parse_anchor
     from arena.tournament.config import build  # the runner is imported once the options are checked
     from arena.numbers import parse_params
     from arena.errors import ConfigError

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from arena.numbers import check_number
 from arena.errors import ArenaError, BotSpecError, ConfigError, one_line
-from bots.base import Limits
-from bots.registry import bot_class, make, parse_spec
+
+if TYPE_CHECKING:
+    from bots.base import Limits
 
 
 def _record(bot, text: str, limits: Limits) -> tuple[dict, str]:
@@ -89,6 +90,8 @@ def _note(bot, limits: Limits, result, none: bool, depth: int, out_of_reach: str
     if not none and depth == 0:
         return ""  # a heuristic's answer (no bound searched through): "not proven optimal" says it all
     from bots.ricochet import PROOF_SHARE
+
+    from bots.base import Limits
 
     eff = limits.tighter(bot.own_limits() if hasattr(bot, "own_limits") else Limits())
     if eff.time is not None and result.seconds >= PROOF_SHARE * eff.time:
@@ -158,6 +161,8 @@ def solve(
         solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
     if file is not None and hasattr(solver, "warm_up"):
         solver.warm_up()  # many puzzles: load the compiled search before any timing
+    from bots.base import Limits  # imported on use: `arena --help` and the other commands start without the bots
+
     limits = Limits(time=seconds)
     if puzzle is not None:
         rec, note = record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2
@@ -199,6 +204,8 @@ def _solver(spec: str, game: str, method: str, kinds: tuple[str, ...]):
     """
     accepted = (f"accepted: {', '.join(kinds)}, or a class with a {method}{_ARGS[method]} method as "
                 f"path/to/file.py#ClassName or package.module.ClassName (e.g. a subclass of {_BASE[method]})")
+    from bots.registry import bot_class, make, parse_spec
+
     kind = parse_spec(spec).kind
     try:
         cls = bot_class(kind)

@@ -23,7 +23,6 @@ from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 import arena.games
-from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
 from arena.openings import OPENINGS_ORDERS, check_opening_plies
@@ -32,7 +31,7 @@ from arena.tournament import options
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
 from bots.base import refusal
-from bots.registry import BotSpec, assign_labels, bot_class, parse_spec
+from bots.registry import BotSpec, assign_labels, bot_class, parse_spec, precheck
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -260,8 +259,11 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    field_ = field_specs(cfg, game.num_players)
+    for spec in field_:  # an unknown kind, a built-in's bad option: refused before the field check's child
+        precheck(spec, game)
     options.check_with_field(cfg.format, cfg.rounds, cfg.seeds, cfg.sprt, cfg.adjudicate,
-                             len(field_specs(cfg, game.num_players)), game.name, game.num_players)
+                             len(field_), game.name, game.num_players)
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
@@ -303,7 +305,7 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
             with about(key):
                 given[key] = check_number(key, given[key])
     checks = {"format": check_format, "seat_rotation": check_rotation,
-              "isolation": lambda v: check_choice("isolation", v, ISOLATIONS),
+              "isolation": _check_isolation,
               "openings_order": lambda v: check_choice("openings order", v, OPENINGS_ORDERS)}
     for key, check in checks.items():
         if key in given:
@@ -337,6 +339,14 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         with about("sprt"):
             given["sprt"] = parse(given["sprt"]).text()
     return given
+
+
+def _check_isolation(value: Any) -> str:
+    """``--isolation`` checked (``arena.engine.sandbox``, imported on use: a bad option of
+    ``arena run`` is told before the engine modules load)."""
+    from arena.engine.sandbox import ISOLATIONS
+
+    return check_choice("isolation", value, ISOLATIONS)
 
 
 @contextlib.contextmanager
