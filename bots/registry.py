@@ -420,6 +420,13 @@ def legacy_repeat_label(spec: BotSpec) -> str | None:
     return f"{base}{LEGACY_REPEAT_MARK}{found.group(1)}" if found else None
 
 
+def seed_name(spec: BotSpec) -> str:
+    """The name a bot's seeds derive from (``arena.referee.bot_seeds``): its label, and for a
+    repeat the label it had before ``REPEAT_MARK`` (``random#2`` seeds as ``random-2``), so the
+    same command plays the same games as before the labels changed."""
+    return legacy_repeat_label(spec) or spec.label
+
+
 def assign_labels(specs: list[str]) -> list[BotSpec]:
     """Parse a tournament's specs and make labels unique: a repeat gets ``#2``, ``#3``...
     (``REPEAT_MARK``; a tournament stored with ``-2`` labels keeps them, ``legacy_repeat_label``).

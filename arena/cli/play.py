@@ -78,11 +78,11 @@ def play(
     is killed when the game ends; the bots' output is discarded."""
     import arena.games  # imported on use: other commands start without the referee
     from arena.openings import check_opening_plies
-    from arena.referee import GameSettings, random_opening
+    from arena.referee import GameSettings, bot_seeds, random_opening
     from arena.watch import watch_game
     from arena.os_guard import orphans_reaped
     from bots.base import Limits
-    from bots.registry import assign_labels, check_field, make
+    from bots.registry import assign_labels, check_field, make, seed_name
 
     seed_n = check_int("seed", seed)
     plies_n = check_int("opening_plies", opening_plies)
@@ -124,8 +124,9 @@ def play(
             plies.append(ply)
             _print_ply(ply, labels, quiet)
 
+        seeds = bot_seeds(seed_n, 0, [seed_name(spec) for spec in specs])  # a repeat seeds as before its #n label
         settings = GameSettings(g, seed_n, labels=labels, opening=tuple(opening), limits=tuple(limits),
-                                time_margin=margin_s, memory_limit=memory_mib)
+                                time_margin=margin_s, memory_limit=memory_mib, seeds=seeds)
         record = watch_game(settings, bots, move_time=move_s, diagrams=not quiet, on_ply=show)
         if not quiet:  # the final position's text, under its diagram (the last ply's)
             typer.echo(f"position: {plies[-1].position if plies else final_text}")

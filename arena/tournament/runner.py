@@ -49,7 +49,7 @@ from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
-from bots.registry import BotSpec, legacy_repeat_label
+from bots.registry import BotSpec, legacy_repeat_label, seed_name
 
 __all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament", "versioned"]
 
@@ -95,7 +95,8 @@ class Plan:
 def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[str, str] | None = None,
                     order: Sequence[str] = ()) -> SeriesSettings:
     """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme; ``names``: a
-    version's label -> the bot's label; ``order``: the bots' labels in the order they joined,
+    label -> the name its seeds derive from, a version's its bot's (``me@2`` -> ``me``), a
+    repeat's ``bots.registry.seed_name``; ``order``: the bots' labels in the order they joined,
     used by seeding schemes before 3).
 
     Raises:
@@ -138,7 +139,8 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
     identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
     labels = [s.label for s in specs]
-    made = _schedule(cfg, game, labels, series_settings(cfg, SEEDING if seeding is None else seeding), schedule)
+    names = {s.label: seed_name(s) for s in specs}  # a repeat's seeds as before its #n label
+    made = _schedule(cfg, game, labels, series_settings(cfg, SEEDING if seeding is None else seeding, names), schedule)
     return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings(), id_names, identities)
 
 
@@ -185,8 +187,8 @@ def versioned(p: Plan, cfg: TournamentConfig, members: Sequence[Member], games: 
     if not renamed and seeding == SEEDING and all(label == v for label, v in labels.items()):
         made = p.schedule  # ``plan``'s: the same labels and scheme
     else:
-        made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, {v: b for b, v in labels.items()},
-                                                                   order), factory)
+        names = {v: seed_name(p.specs[b]) for b, v in labels.items()}  # a version seeds as its bot
+        made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, names, order), factory)
     id_names = {labels[label]: name for label, name in p.id_names.items()}
     identities = {labels[label]: ident for label, ident in p.identities.items()}
     return replace(p, specs=specs, schedule=made, id_names=id_names, identities=identities), res

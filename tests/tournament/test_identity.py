@@ -125,7 +125,10 @@ def test_a_store_with_repeats_labelled_dash_n_resumes_under_its_labels(tmp_path,
     with Store.open(tmp_path / "old", "t") as store:
         assert [m.label for m in store.members()] == ["random", "random-2"]
     assert stored_moves(old.path) == stored_moves(whole.path)
-    fresh = run_tournament(build(values("new", 2)))
+    fresh = run_tournament(build(values("new", 4)))
     with Store.open(tmp_path / "new", "t") as store:
         assert [m.label for m in store.members()] == ["random", "random#2"]
-    assert fresh.played == 2
+    # a repeat seeds as it did before its #n label: the same command plays the same games
+    relabelled = [(g, series, seed, seats.replace("random-2", "random#2"), moves)
+                  for g, series, seed, seats, moves in stored_moves(whole.path)]
+    assert fresh.played == 4 and stored_moves(fresh.path) == relabelled
