@@ -35,7 +35,15 @@ class BotSpecError(ArenaError, ValueError):
 
 
 class ConfigError(ArenaError, ValueError):
-    """A bad option, game parameter, tournament setting or configuration file."""
+    """A bad option, game parameter, tournament setting or configuration file.
+
+    Attributes:
+        setting: the tournament setting whose value was refused (``"move_time"``), when the
+            check knew it (a TOML file's key is then named, ``config_file.ConfigFile.explain``);
+            ``None`` otherwise.
+    """
+
+    setting: str | None = None
 
 
 class PuzzleSyntaxError(PositionSyntaxError):

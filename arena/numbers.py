@@ -5,6 +5,7 @@ accepted: 0 to ...``; and the one parser of ``-p key=value`` game parameters (``
 
 from __future__ import annotations
 
+import math
 from typing import Any, overload
 
 from arena.errors import ConfigError
@@ -135,3 +136,23 @@ def check_choice(what: str, value: Any, accepted: tuple[str, ...]) -> Any:
     if value not in accepted:
         raise ConfigError(f"unknown {what} {value!r}; accepted: {', '.join(accepted)}")
     return value
+
+
+def parse_anchor(text: str | None) -> tuple[str, float] | None:
+    """``--anchor BOT=ELO`` as ``(BOT, ELO)``; ``None`` stays ``None`` (mean 0). Here, not in
+    ``arena.stats.field`` (numpy): ``arena run`` checks it before any heavy import.
+
+    Raises:
+        ConfigError: no ``=``, an empty bot, or an Elo that is not a finite number.
+    """
+    if text is None:
+        return None
+    bot, eq, value = str(text).rpartition("=")
+    try:
+        elo = float(value)
+    except ValueError:
+        elo = math.nan
+    if not eq or not bot.strip() or not math.isfinite(elo):
+        raise ConfigError(f"bad --anchor {text!r}; accepted: BOT=ELO, a stored bot's label and a number, "
+                          "e.g. --anchor greedy=1500")
+    return bot.strip(), elo

@@ -12,7 +12,8 @@ import random
 from collections.abc import Sequence
 from enum import StrEnum
 
-from arena.games import Game
+from arena.errors import ConfigError
+from arena.games import Dynamics, Game
 from arena.numbers import check_choice
 from arena.referee import derive_seed, random_opening
 
@@ -38,6 +39,29 @@ def check_openings_order(order: str) -> OpeningsOrder:
         ConfigError: unknown order (the message lists the accepted ones).
     """
     return OpeningsOrder(check_choice("openings order", order, OPENINGS_ORDERS))
+
+
+def check_opening_plies(game: Game, plies: int) -> None:
+    """Refuse a number of random opening plies (``--opening-plies``) that no game of ``game``
+    can play. A random opening is at most ``plies`` (as cutechess-cli's ``plies=N`` of a book
+    line): it stops before a move that would end the game (``arena.referee.random_opening``),
+    which the run then says in one line; what no game can play at all is refused here.
+
+    Raises:
+        ConfigError: ``plies`` > 0 in a game whose seats move at once (it has no random
+            opening plies), or ``plies`` at or past the game's ply limit (``max_plies``): no
+            ply would be left for the bots.
+    """
+    if plies <= 0:
+        return
+    if game.type.dynamics == Dynamics.SIMULTANEOUS:
+        raise ConfigError(f"--opening-plies {plies}: {game.name} has no random opening plies (its seats move at "
+                          "once); accepted: 0 (start positions: --openings FILE)")
+    limit = getattr(game, "max_plies", None)
+    if isinstance(limit, int) and plies >= limit:
+        raise ConfigError(f"--opening-plies {plies} is more than {game.name} can play: its games end at "
+                          f"max_plies={limit}; accepted: 0 to {limit - 1} (fewer where a random move would end "
+                          "the game sooner)")
 
 
 def series_start(openings: Sequence[str], order: str, seed: int, series: int) -> str | None:

@@ -36,6 +36,7 @@ import trueskill
 
 from arena.errors import ResultsError
 from arena.reading import unreadable
+from arena.store_files import still_locked
 from arena.ratings import rate_one
 from arena.aggregates import merge_sums, search_sums
 
@@ -189,6 +190,8 @@ def try_save(path: str | os.PathLike, rater: Rater, rows: Sequence[tuple]) -> bo
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 return False  # a run is writing this tournament: it keeps the state itself
             return False
+        if not still_locked(fd, lock):
+            return False  # a refused run removed the lock file meanwhile: another run may hold a new one
         try:
             conn = sqlite3.connect(db, timeout=5)
         except sqlite3.Error:

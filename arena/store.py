@@ -54,7 +54,8 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_sprt,
     load_tournament,
 )
-from arena.store_files import PRIVATE_MODE, db_path, make_private, remove_db
+from arena.store_files import (db_path, make_private, missing_dirs, open_lock, remove_db, remove_dirs,
+                               still_locked)
 from arena.writing import MOVE_FIELDS, SCHEMA, SERIES_INSERT, game_row, insert_sql, transaction, upgrade
 
 if TYPE_CHECKING:
@@ -121,10 +122,13 @@ class Store:
             differ from the new ones. A database file that ``open`` created is removed then.
     """
 
-    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int, created: bool = False) -> None:
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int, created: bool = False,
+                 made: Made | None = None) -> None:
         self.path, self.conn, self._lock_fd = path, conn, lock_fd
         #: True when ``open`` created the database file (``abandon`` may remove it)
         self.created = created
+        #: what ``open`` created besides the database (``abandon`` removes it with the database)
+        self.made = made or Made()
 
     @classmethod
     def open(cls, results: str | os.PathLike, name: str) -> Store:
@@ -132,27 +136,36 @@ class Store:
         if root.exists() and not root.is_dir():
             raise ResultsError(f"results path {str(root)!r} is a file, not a directory; give --results DIR")
         lock = root / f"{name}.lock"
+        folders = missing_dirs(root)
         try:
             root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
+            remove_dirs(folders)
             raise _fail(root, exc, "write results to") from None
-        try:
-            lock_fd = os.open(lock, os.O_RDWR | os.O_CREAT, PRIVATE_MODE)
-        except OSError as exc:  # the folder is there: name what failed in it (the lock file, or the folder)
-            if os.path.lexists(lock):
-                raise _fail(lock, exc, "open the run lock file") from None
-            raise _fail(root, exc, "write results to") from None
-        try:
-            fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            os.close(lock_fd)
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise ResultsError(f"tournament {name!r} is already being run by another process (lock "
-                                   f"{str(root / (name + '.lock'))!r}); wait for it or choose another --name") from None
-            raise _fail(root, exc, "lock") from None
+        while True:
+            try:
+                lock_fd, lock_made = open_lock(lock)
+            except OSError as exc:  # the folder is there: name what failed in it (the lock file, or the folder)
+                remove_dirs(folders)
+                if os.path.lexists(lock):
+                    raise _fail(lock, exc, "open the run lock file") from None
+                raise _fail(root, exc, "write results to") from None
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                os.close(lock_fd)
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise ResultsError(f"tournament {name!r} is already being run by another process (lock "
+                                       f"{str(root / (name + '.lock'))!r}); wait for it or choose another --name"
+                                       ) from None
+                raise _fail(root, exc, "lock") from None
+            if still_locked(lock_fd, lock):
+                break
+            os.close(lock_fd)  # a refused run removed the file while this one waited: lock the new one
+        made = Made(lock if lock_made else None, tuple(folders))
         path = db_path(name, root)
         if path.is_dir():
-            os.close(lock_fd)
+            _give_up(path, None, lock_fd, False, made)
             raise ResultsError(f"{str(path)!r} is a directory, not a results database; remove it or choose another "
                                "--name")
         created, conn = not path.exists(), None
@@ -174,12 +187,12 @@ class Store:
                 upgrade(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.Error as exc:
-            _give_up(path, conn, lock_fd, created)
+            _give_up(path, conn, lock_fd, created, made)
             raise _fail(path, exc, "open results database") from None
         except BaseException:
-            _give_up(path, conn, lock_fd, created)
+            _give_up(path, conn, lock_fd, created, made)
             raise
-        return cls(path, conn, lock_fd, created)
+        return cls(path, conn, lock_fd, created, made)
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
@@ -201,10 +214,12 @@ class Store:
                 os.close(self._lock_fd)
                 self._lock_fd = -1
 
-    def abandon(self) -> bool:
-        """Close after a refused run (exit code 2), removing the database if ``open`` created
-        it and it holds no game (a database that existed before is never touched). Returns
-        whether it was removed. Never raises (it runs while the refusal is on its way to the
+    def abandon(self, beside: Sequence[Path] = ()) -> bool:
+        """Close after a refused run (exit code 2), leaving nothing new behind: the database
+        if ``open`` created it and it holds no game (a database that existed before is never
+        touched) and then the files of ``beside`` (the run's new log) that are empty; the run
+        lock file if ``open`` created it; the folders it created, if empty. Returns whether the
+        database was removed. Never raises (it runs while the refusal is on its way to the
         user): a file that cannot be removed is logged and left, and ``False`` returned."""
         try:
             empty = self.created and not self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
@@ -217,12 +232,25 @@ class Store:
         except (OSError, sqlite3.Error) as exc:
             log.warning("could not remove the empty results database %s of a refused run: %s", self.path, exc)
             empty = False
+        try:
+            if empty:
+                for extra in beside:
+                    _remove_empty(extra)
         finally:
             try:
-                self.close()
+                self._release(self.made)
             except (OSError, sqlite3.Error):
                 pass
         return empty
+
+    def _release(self, made: Made) -> None:
+        """``close``, first removing the run lock file and folders of ``made`` (``open``'s)."""
+        try:
+            self.conn.close()
+        finally:
+            if self._lock_fd >= 0:
+                _unmake(made, self._lock_fd)
+                self._lock_fd = -1
 
     def __enter__(self) -> Store:
         return self
@@ -418,9 +446,10 @@ def _member_row(m: Member) -> tuple:
             m.id_name)
 
 
-def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool) -> None:
+def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool,
+             made: Made | None = None) -> None:
     """``Store.open`` failed: close, remove the file if this open created it (else a 0-byte
-    file stays), release the run lock."""
+    file stays), release the run lock (and remove what ``open`` made, ``_unmake``)."""
     try:
         if conn is not None:
             conn.close()
@@ -429,7 +458,40 @@ def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created:
     except OSError:
         pass  # the error that made open fail is the one to report
     finally:
+        _unmake(made or Made(), lock_fd)
+
+
+@dataclass(frozen=True)
+class Made:
+    """What ``Store.open`` created besides the database: the run lock file (``None``: it was
+    there) and the folders of the results path, deepest first."""
+
+    lock: Path | None = None
+    folders: tuple[Path, ...] = ()
+
+
+def _unmake(made: Made, lock_fd: int) -> None:
+    """Remove the run lock file of ``made`` while ``lock_fd`` still holds it (``still_locked``:
+    a run that opened it meanwhile opens it again), close ``lock_fd``, then remove the folders
+    of ``made`` while empty. Never raises."""
+    try:
+        if made.lock is not None:
+            made.lock.unlink(missing_ok=True)
+    except OSError as exc:
+        log.warning("could not remove the run lock %s of a refused run: %s", made.lock, exc)
+    finally:
         os.close(lock_fd)
+    remove_dirs(made.folders)
+
+
+def _remove_empty(path: Path) -> None:
+    """Remove ``path`` if it is an empty file. Never raises: a file that cannot be removed is
+    logged and left."""
+    try:
+        if path.exists() and not path.stat().st_size:
+            path.unlink()
+    except OSError as exc:
+        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
 
 
 def load_games(db: Any) -> pd.DataFrame:

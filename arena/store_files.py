@@ -3,13 +3,17 @@
 ``db_path`` and ``resolve`` find a tournament's database (``<results>/<name>.sqlite``; by
 name or by path); ``make_private`` gives the database, its ``-wal``/``-shm``, the run lock and
 the log ``PRIVATE_MODE`` (the runner's alone); ``remove_db`` deletes a database and its WAL
-files. ``arena.store.Store`` opens, locks and writes them.
+files. ``open_lock`` and ``still_locked`` open a run lock file and check, once it is locked,
+that it is still the file at its path (a refused run removes the lock file it created:
+``Store.abandon``); ``missing_dirs`` and ``remove_dirs`` undo the folders a run created.
+``arena.store.Store`` opens, locks and writes them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from arena.errors import ResultsError
@@ -61,3 +65,49 @@ def make_private(root: Path, name: str) -> None:
     for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)
+
+
+def open_lock(path: Path) -> tuple[int, bool]:
+    """Open (creating it if missing) the run lock file ``path``, ``PRIVATE_MODE``: ``(fd,
+    created)``, ``created`` when this call made the file.
+
+    Raises:
+        OSError: the file cannot be opened or created.
+    """
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, PRIVATE_MODE), True
+    except FileExistsError:
+        return os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_MODE), False
+
+
+def still_locked(fd: int, path: Path) -> bool:
+    """Whether the lock file open as ``fd`` (just ``flock``-ed) is still the file at ``path``.
+    A run that removes its lock file does so while holding it, so a process that locked the
+    removed file meanwhile holds a lock nobody else can see: it must open ``path`` again."""
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino)
+
+
+def missing_dirs(root: Path) -> list[Path]:
+    """``root`` and its ancestors that do not exist yet, deepest first (what ``mkdir(parents=
+    True)`` will create)."""
+    out = []
+    for folder in (root, *root.parents):
+        if folder.exists():
+            break
+        out.append(folder)
+    return out
+
+
+def remove_dirs(folders: Sequence[Path]) -> None:
+    """Remove ``folders`` (deepest first) while each is empty; stops at the first that is not
+    (or cannot be removed). Never raises."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return

@@ -36,6 +36,7 @@ from typing import Any
 
 from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import Game
+from arena.games.protocol import coerce_params
 from bots.base import refusal
 from bots.clock import check_tc
 
@@ -367,6 +368,31 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
     return bot
 
 
+def precheck(spec: BotSpec, game: Game | None = None) -> None:
+    """Refuse at once what needs no bot code run: a kind that is no registered name, file,
+    dotted path or prefix kind (``bot_class``'s message), and for a built-in kind a bad option
+    or value (``make``'s message) or a game it cannot play (``check_field``'s). A file,
+    dotted, installed or prefix kind is left to ``make`` (the field check runs it in a child).
+
+    Raises:
+        BotSpecError: as above.
+    """
+    kind = spec.kind
+    if kind in _BUILTIN:
+        cls = bot_class(kind)
+        try:
+            coerce_params(f"bot {getattr(cls, 'name', kind)}", getattr(cls, "PARAMS", {}), dict(spec.options))
+        except ArenaError as exc:  # as ``make`` words it
+            detail = str(exc).removeprefix(f"bot {getattr(cls, 'name', kind)}: ")
+            raise BotSpecError(f"bot {spec.text!r}: {detail}") from None
+        if game is not None:
+            check_field([spec], game)
+        return
+    if any(c in kind for c in "#.:") or kind in _registry():
+        return
+    bot_class(kind)  # an unknown kind: its one-line error
+
+
 def with_each(spec: BotSpec, cls: type, each: dict[str, str] | None) -> BotSpec:
     """``spec`` with the options of ``each`` (``--each key=value``) that ``cls`` declares in its
     ``PARAMS`` and the spec does not set itself (the spec's own value wins)."""
@@ -375,8 +401,35 @@ def with_each(spec: BotSpec, cls: type, each: dict[str, str] | None) -> BotSpec:
     return replace(spec, options={**extra, **spec.options}) if extra else spec
 
 
+#: a repeated spec's label: the spec's own, then ``#2``, ``#3``... (``alphabeta:depth=1#2``: the
+#: second ``alphabeta:depth=1``; ``-2`` read as part of the last option's value, ``depth=1-2``)
+REPEAT_MARK = "#"
+#: the mark of a repeat's label in tournaments stored before ``REPEAT_MARK`` (``random-2``)
+LEGACY_REPEAT_MARK = "-"
+
+
+def legacy_repeat_label(spec: BotSpec) -> str | None:
+    """The label ``assign_labels`` gave this repeated spec before ``REPEAT_MARK``
+    (``random#2`` -> ``random-2``: a stored tournament's member), or ``None`` for a label that
+    is not a repeat's."""
+    try:
+        base = parse_spec(spec.text).label
+    except BotSpecError:
+        return None
+    found = re.fullmatch(re.escape(base + REPEAT_MARK) + "([0-9]+)", spec.label)
+    return f"{base}{LEGACY_REPEAT_MARK}{found.group(1)}" if found else None
+
+
+def seed_name(spec: BotSpec) -> str:
+    """The name a bot's seeds derive from (``arena.referee.bot_seeds``): its label, and for a
+    repeat the label it had before ``REPEAT_MARK`` (``random#2`` seeds as ``random-2``), so the
+    same command plays the same games as before the labels changed."""
+    return legacy_repeat_label(spec) or spec.label
+
+
 def assign_labels(specs: list[str]) -> list[BotSpec]:
-    """Parse a tournament's specs and make labels unique: a repeat gets ``-2``, ``-3``...
+    """Parse a tournament's specs and make labels unique: a repeat gets ``#2``, ``#3``...
+    (``REPEAT_MARK``; a tournament stored with ``-2`` labels keeps them, ``legacy_repeat_label``).
 
     Raises:
         BotSpecError: a bad spec, or the same explicit label given twice.
@@ -391,7 +444,7 @@ def assign_labels(specs: list[str]) -> list[BotSpec]:
     for p in parsed:
         n = seen.get(p.label, 0) + 1
         seen[p.label] = n
-        out.append(p if n == 1 else replace(p, label=f"{p.label}-{n}"))
+        out.append(p if n == 1 else replace(p, label=f"{p.label}{REPEAT_MARK}{n}"))
     taken = [p.label for p in out]
     if len(set(taken)) != len(taken):
         raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")

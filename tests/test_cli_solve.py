@@ -27,8 +27,8 @@ def test_single_puzzle_readable_and_json(capsys):
     assert code == 0 and "5 moves" in out and "optimal" in out
     code, out, _ = run(capsys, "solve", PUZ, "--json")
     rec = json.loads(out)
-    assert set(rec) == {"puzzle", "solution", "moves", "nodes", "seconds", "optimal"}
-    assert rec["puzzle"] == PUZ and rec["moves"] == 5 == len(rec["solution"].split())
+    assert set(rec) == {"puzzle", "solution", "moves", "nodes", "seconds", "optimal", "lower_bound"}
+    assert rec["puzzle"] == PUZ and rec["moves"] == 5 == len(rec["solution"].split()) == rec["lower_bound"]
     assert rec["optimal"] is True and isinstance(rec["nodes"], int) and isinstance(rec["seconds"], float)
 
 
@@ -163,6 +163,23 @@ def test_a_time_limit_that_runs_out_is_named_with_the_bound_searched(capsys):
         assert "not proven optimal: the time limit of 0.2 s ran out" in out
 
 
+def test_json_after_a_time_limit_gives_the_proven_lower_bound_the_text_gives(capsys):
+    """The bound of "ruling out every solution of up to N moves" is in ``--json`` as
+    ``lower_bound`` N + 1 (the fewest moves a solution can have)."""
+    import re
+
+    code, out, _ = run(capsys, "solve", HARD, "--bot", "ricochet-optimal:nodes=1000")
+    ruled_out = int(re.search(r"ruling out every solution of up to (\d+) move", out).group(1))
+    code, out, _ = run(capsys, "solve", HARD, "--bot", "ricochet-optimal:nodes=1000", "--json")
+    rec = json.loads(out)
+    assert code == 0 and rec["optimal"] is False and rec["lower_bound"] == ruled_out + 1 > 1
+    code, out, _ = run(capsys, "solve", HARD, "--json", "--time-limit", "0.2")
+    rec = json.loads(out)
+    assert rec["optimal"] is False and isinstance(rec["lower_bound"], int) and rec["lower_bound"] > 1
+    code, out, _ = run(capsys, "solve", PUZ, "--bot", "ricochet-greedy", "--json")
+    assert json.loads(out)["lower_bound"] is None  # a heuristic's answer proves nothing
+
+
 def test_a_node_limit_that_runs_out_is_named(capsys):
     code, out, _ = run(capsys, "solve", HARD, "--bot", "ricochet-optimal:nodes=1000")
     assert code == 0 and "the node limit of 1000 ran out after ruling out every solution of up to " in out
@@ -174,7 +191,7 @@ def test_a_puzzle_proven_unsolvable_is_not_a_time_limit(capsys):
     assert "time limit" not in out and "not found" not in out
     code, out, _ = run(capsys, "solve", _boxed_target(), "--json")
     rec = json.loads(out)
-    assert rec["solution"] is None and rec["optimal"] is True  # the JSON keys unchanged
+    assert rec["solution"] is None and rec["optimal"] is True and rec["lower_bound"] is None  # no solution at all
 
 
 def test_the_no_solution_note_names_a_proven_move_bound():

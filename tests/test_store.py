@@ -1,6 +1,7 @@
 """Storage: schema, loaders' layout, and bad results paths/databases refused without change."""
 
 import hashlib
+import os
 import sqlite3
 
 import pandas as pd
@@ -225,12 +226,44 @@ def _refuse_pool(monkeypatch):
     monkeypatch.setattr(runner, "_pool", refuse)
 
 
-def test_a_run_refused_after_the_store_opened_leaves_no_new_results_file(tmp_path, monkeypatch, capsys):
+def test_a_run_refused_after_the_store_opened_leaves_nothing_new(tmp_path, monkeypatch, capsys):
+    """No ``t.sqlite`` (nor ``-wal``, ``-shm``), no empty ``t.log``, no ``t.lock``, and no results
+    folder the run created; a folder that was there stays."""
     _refuse_pool(monkeypatch)
+    results = tmp_path / "new" / "results"
+    code, out, err = run_cli(["run", "--game", "nim", "--bot", "random", "--bot", "b=random", "--games", "2",
+                              "--workers", "1", "--results", str(results), "--name", "t", "-q"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "keep dying" in err
+    assert list(tmp_path.iterdir()) == []
     code, out, err = run_cli(["run", "--game", "nim", "--bot", "random", "--bot", "b=random", "--games", "2",
                               "--workers", "1", "--results", str(tmp_path), "--name", "t", "-q"], capsys)
-    assert code == 2 and err.count("\n") == 1 and "keep dying" in err
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.lock"]  # no t.sqlite(-wal, -shm), no empty t.log
+    assert code == 2 and tmp_path.is_dir() and list(tmp_path.iterdir()) == []
+
+
+def test_a_lock_file_removed_by_a_refused_run_is_locked_afresh(tmp_path):
+    """A run that locked the lock file a refused run then removed (it opened the file before the
+    removal) sees the file is gone and locks the one at the path: two runs never both hold one."""
+    import fcntl
+
+    from arena.store_files import still_locked
+
+    refused = Store.open(tmp_path, "t")
+    lock = tmp_path / "t.lock"
+    waiting = os.open(lock, os.O_RDWR)  # a second run, between its open and its flock
+    assert refused.abandon() is True and not lock.exists()
+    fcntl.flock(waiting, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the removed file: nobody else holds it
+    assert not still_locked(waiting, lock)
+    os.close(waiting)
+    with Store.open(tmp_path, "t") as store:
+        assert still_locked(store.lock_fd, lock)
+        with pytest.raises(ResultsError, match="already being run"):
+            Store.open(tmp_path, "t")
+
+
+def test_a_lock_file_that_was_there_stays(tmp_path):
+    (tmp_path / "t.lock").touch()
+    assert Store.open(tmp_path, "t").abandon() is True
+    assert [p.name for p in tmp_path.iterdir()] == ["t.lock"]
 
 
 def test_a_refused_run_leaves_a_stored_tournament_as_it_was(tmp_path, monkeypatch):

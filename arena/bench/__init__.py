@@ -15,8 +15,8 @@ _GOAL = re.compile(r"^\s*(≥|≤|<|>|≈)\s*([0-9][0-9_,]*(?:\.[0-9]+)?)")
 NEAR = 0.05
 
 #: modules under arena.bench, in the order printed
-MODULES: list[str] = ["interaction", "sandpile", "search", "speed", "ricochet", "runner", "clock", "stats", "engine",
-                      "cluster", "report", "openspiel", "ranking"]
+MODULES: list[str] = ["startup", "interaction", "sandpile", "search", "speed", "ricochet", "runner", "clock", "stats",
+                      "engine", "cluster", "report", "openspiel", "ranking"]
 
 
 @dataclass(frozen=True)

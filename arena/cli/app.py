@@ -68,10 +68,11 @@ def optional_values(args: list[str]) -> list[str]:
 
 
 class OnceCommand(TyperCommand):
-    """A command whose single-value options may be given once: ``--seed 1 --seed 2`` is refused
-    (click keeps the last value silently), as a bot spec's option or a TOML key given twice
-    is. Repeatable options (``multiple``) and flags are not checked. An option of
-    ``OPTIONAL_VALUES`` may be given without its value."""
+    """A command whose single-value options and flags may be given once: ``--seed 1 --seed 2``
+    and ``--json --json`` (or ``-q --quiet``) are refused (click keeps the last value
+    silently), as a bot spec's option or a TOML key given twice is. Repeatable options
+    (``multiple``, ``count``) and ``--help`` are not checked. An option of ``OPTIONAL_VALUES``
+    may be given without its value."""
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -86,11 +87,13 @@ class OnceCommand(TyperCommand):
             _, _, order = self.make_parser(ctx).parse_args(args=list(args))
             seen: set[int] = set()
             for param in order:
-                if getattr(param, "multiple", False) or getattr(param, "is_flag", False) \
-                        or getattr(param, "count", False) or param.param_type_name != "option":
+                if getattr(param, "multiple", False) or getattr(param, "count", False) \
+                        or param.param_type_name != "option" or param.name == "help":
                     continue
                 if id(param) in seen:
                     name = next((o for o in param.opts if o.startswith("--")), param.opts[0])
+                    off = next((o for o in getattr(param, "secondary_opts", ()) if o.startswith("--")), None)
+                    name += f"/{off}" if off else ""  # --write/--no-write: either form counts
                     raise cx.BadOptionUsage(name, f"option {name} given twice; give it once", ctx=ctx)
                 seen.add(id(param))
         return super().parse_args(ctx, args)

@@ -77,11 +77,12 @@ def play(
     (timeout), one that kills or forks its process loses (crash); every process a bot started
     is killed when the game ends; the bots' output is discarded."""
     import arena.games  # imported on use: other commands start without the referee
-    from arena.referee import GameSettings, random_opening
+    from arena.openings import check_opening_plies
+    from arena.referee import GameSettings, bot_seeds, random_opening
     from arena.watch import watch_game
     from arena.os_guard import orphans_reaped
     from bots.base import Limits
-    from bots.registry import assign_labels, check_field, make
+    from bots.registry import assign_labels, check_field, make, seed_name
 
     seed_n = check_int("seed", seed)
     plies_n = check_int("opening_plies", opening_plies)
@@ -89,6 +90,8 @@ def play(
     margin_s = check_float("time_margin", time_margin)
     memory_mib = check_int("memory_limit", memory_limit)
     g = arena.games.make(game, **parse_params(param))
+    if opening_plies != "0":  # given (the default is none): one the game cannot play is refused
+        check_opening_plies(g, plies_n)
     n = g.num_players
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
@@ -108,7 +111,8 @@ def play(
             start = start.play(g.parse_move(start, text))
         typer.echo(f"{_title(g)}, seed {seed_n}: " + ", ".join(f"seat {i} {lab}" for i, lab in enumerate(labels)))
         if opening:
-            typer.echo(f"opening ({len(opening)} plies): {' '.join(opening)}")
+            cut = "" if len(opening) == plies_n else f" of {plies_n}: the next random move would end the game"
+            typer.echo(f"opening ({len(opening)} plies{cut}): {' '.join(opening)}")
         if not quiet:
             typer.echo(start.diagram())
             typer.echo(f"position: {start.to_text()}")
@@ -120,8 +124,9 @@ def play(
             plies.append(ply)
             _print_ply(ply, labels, quiet)
 
+        seeds = bot_seeds(seed_n, 0, [seed_name(spec) for spec in specs])  # a repeat seeds as before its #n label
         settings = GameSettings(g, seed_n, labels=labels, opening=tuple(opening), limits=tuple(limits),
-                                time_margin=margin_s, memory_limit=memory_mib)
+                                time_margin=margin_s, memory_limit=memory_mib, seeds=seeds)
         record = watch_game(settings, bots, move_time=move_s, diagrams=not quiet, on_ply=show)
         if not quiet:  # the final position's text, under its diagram (the last ply's)
             typer.echo(f"position: {plies[-1].position if plies else final_text}")

@@ -52,7 +52,7 @@ def report(
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena.reports.output import print_tables, report_json, write_files
     from arena.reports.render import load  # pandas, scipy: imported on use
-    from arena.stats.field import parse_anchor
+    from arena.numbers import parse_anchor
     from arena.store_files import resolve
 
     if file is not None and not html:

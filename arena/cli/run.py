@@ -51,7 +51,9 @@ def run(
     seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
     results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
     opening_plies: Optional[str] = typer.Option(
-        None, "--opening-plies", metavar="PLIES", help="seeded random opening plies per series (default 2)"),
+        None, "--opening-plies", metavar="PLIES",
+        help="seeded random opening plies per series, at most: a random opening stops before a move that would end "
+             "the game, and the run says how many games it cut (default 2)"),
     move_time: Optional[str] = typer.Option(
         None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the bots' own limits)"),
     move_nodes: Optional[str] = typer.Option(
@@ -130,13 +132,15 @@ def run(
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
 ) -> None:
     """Play a tournament; each finished game is stored at once, re-running the same command resumes."""
-    from arena.stats.field import parse_anchor
+    from arena.numbers import parse_anchor
     from arena.tournament.config import build  # the runner is imported once the options are checked
     from arena.numbers import parse_params
-    from arena.tournament.config_file import load_toml
+    from arena.errors import ConfigError
+    from arena.tournament.config_file import read_config
 
     # numbers arrive as text: ``build`` checks them and names the accepted range in one line
-    values = load_toml(config) if config is not None else {}
+    file = read_config(config) if config is not None else None
+    values = dict(file.values) if file is not None else {}
     given = dict(game=game, bots=bot or None, format=format, games=games, workers=workers, name=name, seed=seed,
                  results=results, opening_plies=opening_plies, move_time=move_time, move_nodes=move_nodes,
                  game_time=game_time, time_margin=time_margin, memory_limit=memory_limit,
@@ -148,7 +152,12 @@ def run(
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
-    cfg = build(values)
+    try:
+        cfg = build(values)
+    except ConfigError as exc:  # a value of the file: its key named, not the option
+        if file is None:
+            raise
+        raise file.explain(exc, [k for k, v in given.items() if v is not None]) from None
     pinned = parse_anchor(anchor)
     console, err = make_console(), make_console(stderr=True)
     if note:
@@ -165,6 +174,10 @@ def run(
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
+    if summary.short_openings:
+        extra.append(f"note: {summary.short_openings} of {summary.played} games played fewer random opening plies than "
+                     f"--opening-plies {cfg.opening_plies} (the fewest: {summary.fewest_opening_plies}): a random "
+                     "opening stops before a move that would end the game")
     extra += [summary.ranking] if summary.ranking else []
     if summary.interrupted:
         for text in (line, *extra):

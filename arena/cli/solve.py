@@ -7,25 +7,28 @@ comments skipped: for Ricochet any line starting with ``#``; for Solo Interactio
 positions start with ``#`` (the clipped corner a9), a ``#`` followed by a space or nothing).
 ``--json`` prints one JSON object per puzzle. Ricochet: ``puzzle``,
 ``solution`` (moves separated by spaces, ``""`` for 0 moves, ``null`` when none found),
-``moves``, ``nodes``, ``seconds``, ``optimal``. Solo Interaction (a position text, a board
-alone, or ``layout=N``): ``position``, ``moves`` (one minimal solution, moves separated by
-spaces, ``null`` when none), ``length`` (moves), ``solutions`` (distinct minimal solutions),
-``optimal``, ``nodes``, ``seconds``. A bad line gives ``{"puzzle", "error"}``, the command
-goes on and exits 2 at the end.
+``moves``, ``nodes``, ``seconds``, ``optimal``, ``lower_bound`` (the fewest moves any solution
+can have, as proven: a proven optimal solution's length, or one more than the moves every
+solution was ruled out up to before a limit ran out; ``null`` when nothing is proven). Solo
+Interaction (a position text, a board alone, or ``layout=N``): ``position``, ``moves`` (one
+minimal solution, moves separated by spaces, ``null`` when none), ``length`` (moves),
+``solutions`` (distinct minimal solutions), ``optimal``, ``nodes``, ``seconds``. A bad line
+gives ``{"puzzle", "error"}``, the command goes on and exits 2 at the end.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from arena.numbers import check_number
 from arena.errors import ArenaError, BotSpecError, ConfigError, one_line
-from bots.base import Limits
-from bots.registry import bot_class, make, parse_spec
+
+if TYPE_CHECKING:
+    from bots.base import Limits
 
 
 def _record(bot, text: str, limits: Limits) -> tuple[dict, str]:
@@ -41,7 +44,18 @@ def _record(bot, text: str, limits: Limits) -> tuple[dict, str]:
     depth = getattr(result, "depth", 0)  # SolveResult.depth: the deepest bound searched through, moves
     if sol is not None and depth >= len(sol):
         depth = 0  # a greedy answer's own length, not a bound searched through
+    rec["lower_bound"] = _lower_bound(rec["moves"] if rec["optimal"] else None, depth)
     return rec, _note(bot, limits, result, sol is None, depth, "the target cannot be reached, proven")
+
+
+def _lower_bound(optimal_moves: int | None, depth: int) -> int | None:
+    """The fewest moves any solution can have, as proven (the JSON ``lower_bound``): the
+    length of a proven optimal solution; else one more than ``depth``, the bound the search
+    ruled out every solution up to; ``None`` when nothing is proven (a heuristic's answer, a
+    target proven unreachable)."""
+    if optimal_moves is not None:
+        return optimal_moves
+    return depth + 1 if depth > 0 else None
 
 
 def _solo_record(bot, text: str, limits: Limits) -> tuple[dict, str]:
@@ -76,6 +90,8 @@ def _note(bot, limits: Limits, result, none: bool, depth: int, out_of_reach: str
     if not none and depth == 0:
         return ""  # a heuristic's answer (no bound searched through): "not proven optimal" says it all
     from bots.ricochet import PROOF_SHARE
+
+    from bots.base import Limits
 
     eff = limits.tighter(bot.own_limits() if hasattr(bot, "own_limits") else Limits())
     if eff.time is not None and result.seconds >= PROOF_SHARE * eff.time:
@@ -145,6 +161,8 @@ def solve(
         solver.reset(None, 0, 0)  # a lone puzzle: the Ricochet solver starts cold (bots/ricochet.py)
     if file is not None and hasattr(solver, "warm_up"):
         solver.warm_up()  # many puzzles: load the compiled search before any timing
+    from bots.base import Limits  # imported on use: `arena --help` and the other commands start without the bots
+
     limits = Limits(time=seconds)
     if puzzle is not None:
         rec, note = record(solver, puzzle, limits)  # ArenaError -> one-line error, exit 2
@@ -186,6 +204,8 @@ def _solver(spec: str, game: str, method: str, kinds: tuple[str, ...]):
     """
     accepted = (f"accepted: {', '.join(kinds)}, or a class with a {method}{_ARGS[method]} method as "
                 f"path/to/file.py#ClassName or package.module.ClassName (e.g. a subclass of {_BASE[method]})")
+    from bots.registry import bot_class, make, parse_spec
+
     kind = parse_spec(spec).kind
     try:
         cls = bot_class(kind)

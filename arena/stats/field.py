@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arena.errors import ConfigError
+from arena.numbers import parse_anchor  # noqa: F401 (re-exported: its home before arena run checked it early)
 
 #: Elo points -> natural logit
 K = math.log(10) / 400
@@ -398,22 +398,3 @@ def intervals(replicates: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, 
 def ranking(elo: np.ndarray, labels) -> np.ndarray:
     """Indexes of the bots best first: by Elo, equal Elo by label."""
     return np.array(sorted(range(len(labels)), key=lambda i: (-round(float(elo[i]), 9), str(labels[i]))), np.int64)
-
-
-def parse_anchor(text: str | None) -> tuple[str, float] | None:
-    """``--anchor BOT=ELO`` as ``(BOT, ELO)``; ``None`` stays ``None`` (mean 0).
-
-    Raises:
-        ConfigError: no ``=``, an empty bot, or an Elo that is not a finite number.
-    """
-    if text is None:
-        return None
-    bot, eq, value = str(text).rpartition("=")
-    try:
-        elo = float(value)
-    except ValueError:
-        elo = math.nan
-    if not eq or not bot.strip() or not math.isfinite(elo):
-        raise ConfigError(f"bad --anchor {text!r}; accepted: BOT=ELO, a stored bot's label and a number, "
-                          "e.g. --anchor greedy=1500")
-    return bot.strip(), elo

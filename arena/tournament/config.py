@@ -13,24 +13,25 @@ run and does not stop it resuming.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
+from collections.abc import Iterator
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 import arena.games
-from arena.engine.sandbox import ISOLATIONS
 from arena.errors import ConfigError
 from arena.numbers import RANGES, check_choice, check_number
-from arena.openings import OPENINGS_ORDERS
+from arena.openings import OPENINGS_ORDERS, check_opening_plies
 from arena.referee import SEEDING
 from arena.tournament import options
 from arena.tournament.pairing import check_format
 from arena.tournament.series import check_rotation, read_openings, seat_orders
 from bots.base import refusal
-from bots.registry import BotSpec, assign_labels, bot_class, parse_spec
+from bots.registry import BotSpec, assign_labels, bot_class, parse_spec, precheck
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -223,7 +224,10 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     family, colon, _ = game_name.partition(":")
     default_bots, default_games = (DEFAULT_FIELDS.get(game_name) or (colon and FAMILY_FIELDS.get(family))
                                    or (DEFAULT_BOTS, DEFAULT_GAMES))
-    given["bots"] = _spec_list("bots", given.get("bots")) + _spec_list("engines", given.pop("engines", None))
+    with about("bots"):
+        bots = _spec_list("bots", given.get("bots"))
+    with about("engines"):
+        given["bots"] = bots + _spec_list("engines", given.pop("engines", None))
     defaulted = not given["bots"]
     given["bots"] = given["bots"] or default_bots
     openings_file = given.pop("openings", None)
@@ -234,13 +238,18 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         params["players"] = max(1, min(len(given["bots"]), 8))
     given["params"] = params
     game = arena.games.make(game_name, **params)  # UnknownGameError / ConfigError
+    if "opening_plies" in given:  # given: a default the game cannot play (Ricochet's 2) is not an error
+        with about("opening_plies"):
+            check_opening_plies(game, given["opening_plies"])
     if defaulted:  # the default field, less the kinds that cannot play this game (chance nodes, seats)
         given["bots"] = tuple(s for s in given["bots"] if refusal(bot_class(s.partition(":")[0]), game) is None)
     if openings_file is not None and not isinstance(openings_file, (str, os.PathLike)):
-        raise ConfigError(f"openings must be the path of an openings file, not {type(openings_file).__name__}")
+        with about("openings"):
+            raise ConfigError(f"openings must be the path of an openings file, not {type(openings_file).__name__}")
     if openings_file is not None:
         # each position a series: by default every position once per pairing, no random plies
-        given["openings"] = read_openings(openings_file, game)
+        with about("openings"):
+            given["openings"] = read_openings(openings_file, game)
         given["openings_file"] = str(openings_file)
         series = len(seat_orders(range(game.num_players), given.get("seat_rotation", "cyclic")))
         given.setdefault("games", len(given["openings"]) * series)
@@ -250,8 +259,11 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         given.setdefault("opening_plies", 0)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
+    field_ = field_specs(cfg, game.num_players)
+    for spec in field_:  # an unknown kind, a built-in's bad option: refused before the field check's child
+        precheck(spec, game)
     options.check_with_field(cfg.format, cfg.rounds, cfg.seeds, cfg.sprt, cfg.adjudicate,
-                             len(field_specs(cfg, game.num_players)), game.name, game.num_players)
+                             len(field_), game.name, game.num_players)
     if cfg.sprt is not None and (game.num_players != 2 or len(cfg.bots) != 2):
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
@@ -290,32 +302,63 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
         raise ConfigError(f"unknown setting {unknown[0]!r}; accepted: {', '.join(SETTINGS)}")
     for key in RANGES:
         if key in given:
-            given[key] = check_number(key, given[key])
-    if "format" in given:
-        check_format(given["format"])
-    if "seat_rotation" in given:
-        check_rotation(given["seat_rotation"])
-    if "isolation" in given:
-        check_choice("isolation", given["isolation"], ISOLATIONS)
-    if "openings_order" in given:
-        check_choice("openings order", given["openings_order"], OPENINGS_ORDERS)
+            with about(key):
+                given[key] = check_number(key, given[key])
+    checks = {"format": check_format, "seat_rotation": check_rotation,
+              "isolation": _check_isolation,
+              "openings_order": lambda v: check_choice("openings order", v, OPENINGS_ORDERS)}
+    for key, check in checks.items():
+        if key in given:
+            with about(key):
+                check(given[key])
     if "cluster" in given:
-        _check_cluster_options(given)
+        with about("cluster"):
+            _check_cluster_options(given)
     if "fill" in given and not isinstance(given["fill"], str):
-        raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
+        with about("fill"):
+            raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
     name = given.get("name")
     if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
                              or name.startswith(".")):
-        raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
+        with about("name"):
+            raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
     if "tau" in given:
-        given["tau"] = _tau(given["tau"])
+        with about("tau"):
+            given["tau"] = _tau(given["tau"])
     if given.get("until_ranked") is not None:
-        given["until_ranked"] = _confidence(given["until_ranked"])
-    options.checked(given)  # --tc, --adjudicate, --each, --trace-engines
+        with about("until_ranked"):
+            given["until_ranked"] = _confidence(given["until_ranked"])
+    for key in ("adjudicate", "each", "trace_engines", "tc"):  # options.checked's, one at a time
+        if key in given:
+            with about(key):
+                part = {key: given[key]}
+                options.checked(part)
+                given[key] = part[key]
     if given.get("sprt") is not None:
         from arena.stats.sprt import parse  # ConfigError on a bad text
-        given["sprt"] = parse(given["sprt"]).text()
+        with about("sprt"):
+            given["sprt"] = parse(given["sprt"]).text()
     return given
+
+
+def _check_isolation(value: Any) -> str:
+    """``--isolation`` checked (``arena.engine.sandbox``, imported on use: a bad option of
+    ``arena run`` is told before the engine modules load)."""
+    from arena.engine.sandbox import ISOLATIONS
+
+    return check_choice("isolation", value, ISOLATIONS)
+
+
+@contextlib.contextmanager
+def about(setting: str) -> Iterator[None]:
+    """Tag a ``ConfigError`` raised inside with the setting it refused (``ConfigError.setting``,
+    unless a check nearer the value set it): a TOML file's key can then be named."""
+    try:
+        yield
+    except ConfigError as exc:
+        if exc.setting is None:
+            exc.setting = setting
+        raise
 
 
 def _check_cluster_options(given: dict[str, Any]) -> None:

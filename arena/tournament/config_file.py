@@ -5,14 +5,57 @@ join external engines to the field (``docs/arena.md`` "Tournaments"; ``docs/guid
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import tomllib
-from dataclasses import fields
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ConfigError
 from arena.tournament.config import TournamentConfig
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """A TOML file's settings (``read_config``).
+
+    Attributes:
+        path: the file, as given.
+        values: the settings, as ``load_toml`` returns them (``build``'s keys).
+        written: each setting -> its key as the file writes it (``move-time``, ``bot``,
+            ``[[engine]]``).
+    """
+
+    path: str
+    values: dict[str, Any]
+    written: dict[str, str]
+
+    def explain(self, exc: ConfigError, overridden: Iterable[str] = ()) -> ConfigError:
+        """``exc`` (from ``build``) in the words of the file when a value it refused came from
+        it: the settings' command-line option names (``--move-time``) read as the file's keys
+        (``move_time``), and the file named, e.g. ``config file 'a.toml': move_time -1 is out of
+        range; ...``. ``overridden``: the settings the command line gave (their options stay).
+        An error about no setting of the file is returned as it is."""
+        from_file = {k: w for k, w in self.written.items() if k not in set(overridden)}
+        message, named = str(exc), False
+        for setting, key in from_file.items():
+            pattern = re.compile(rf"(?<![\w-]){re.escape(_option(setting))}(?![\w-])")
+            message, count = pattern.subn(key.replace("\\", "\\\\"), message)
+            named = named or bool(count)
+        if exc.setting in from_file and not named:
+            message = f"key {from_file[exc.setting]}: {message}"
+        elif not named:
+            return exc
+        out = ConfigError(f"config file {self.path!r}: {message}")
+        out.setting = exc.setting
+        return out
+
+
+def _option(setting: str) -> str:
+    """The ``arena run`` option of a setting (``move_time`` -> ``--move-time``)."""
+    return {"bots": "--bot", "params": "--param"}.get(setting, "--" + setting.replace("_", "-"))
 
 
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
@@ -22,6 +65,15 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
 
     Raises:
         ConfigError: unreadable file, bad TOML, or an unknown key.
+    """
+    return read_config(path).values
+
+
+def read_config(path: str | os.PathLike) -> ConfigFile:
+    """``load_toml``'s settings with the keys as the file writes them (``ConfigFile``).
+
+    Raises:
+        ConfigError: as ``load_toml``.
     """
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
@@ -33,6 +85,7 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
         raise ConfigError(f"bad TOML in config file {str(path)!r}: an integer too long to read") from None
     known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
     out: dict[str, Any] = {}
+    written: dict[str, str] = {}
     engines = data.pop("engine", None)
     for key, value in data.items():
         k = key.replace("-", "_")
@@ -44,6 +97,7 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
             raise ConfigError(f"key {key!r} given twice in config file {str(path)!r} (spelled with '-' and '_'); "
                               "keep one")
         out[name] = value
+        written[name] = key
     if "openings" in out:
         if not isinstance(out["openings"], str):
             raise ConfigError(f"config file {str(path)!r}: openings must be the path of an openings file")
@@ -56,7 +110,8 @@ def load_toml(path: str | os.PathLike) -> dict[str, Any]:
                               f"bots = [\"random\", \"alphabeta:depth=3\"]; got {_toml_type(out['bots'])}")
     if engines is not None:  # kept apart: ``--bot`` replaces ``bots``, the engines stay in the field
         out["engines"] = engine_specs(engines, str(path))
-    return out
+        written["engines"] = "[[engine]]"
+    return ConfigFile(str(path), out, written)
 
 
 def _toml_type(value: Any) -> str:

@@ -79,6 +79,11 @@ class RunSummary:
     ranking: str | None = None
     #: games whose worker record the runner's replay contradicted (``arena.referee.check``)
     mismatches: int = 0
+    #: games played now with fewer random opening plies than ``--opening-plies`` (the next random
+    #: move would have ended the game), and the fewest any of them had; a game whose seats move
+    #: at once has none and is not counted
+    short_openings: int = 0
+    fewest_opening_plies: int | None = None
 
 
 class Observer:

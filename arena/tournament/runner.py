@@ -31,7 +31,7 @@ from typing import Any
 import arena.games
 from arena.engine.sandbox import check_isolated, isolate, sweep_ended
 from arena.errors import ArenaError, ResultsError
-from arena.games import Game
+from arena.games import Dynamics, Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
 from arena.referee import SEEDING, Adjudication, referee_check
@@ -49,7 +49,7 @@ from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch
 from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
-from bots.registry import BotSpec
+from bots.registry import BotSpec, legacy_repeat_label, seed_name
 
 __all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament", "versioned"]
 
@@ -95,7 +95,8 @@ class Plan:
 def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[str, str] | None = None,
                     order: Sequence[str] = ()) -> SeriesSettings:
     """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme; ``names``: a
-    version's label -> the bot's label; ``order``: the bots' labels in the order they joined,
+    label -> the name its seeds derive from, a version's its bot's (``me@2`` -> ``me``), a
+    repeat's ``bots.registry.seed_name``; ``order``: the bots' labels in the order they joined,
     used by seeding schemes before 3).
 
     Raises:
@@ -138,7 +139,8 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
     identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
     labels = [s.label for s in specs]
-    made = _schedule(cfg, game, labels, series_settings(cfg, SEEDING if seeding is None else seeding), schedule)
+    names = {s.label: seed_name(s) for s in specs}  # a repeat's seeds as before its #n label
+    made = _schedule(cfg, game, labels, series_settings(cfg, SEEDING if seeding is None else seeding, names), schedule)
     return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings(), id_names, identities)
 
 
@@ -175,20 +177,41 @@ def versioned(p: Plan, cfg: TournamentConfig, members: Sequence[Member], games: 
     ``members``; ``games``: the stored games, for the notes), its schedule made again on the
     versions' labels and the stored seeding scheme (``p.settings["seeding"]``).
     """
+    p, renamed = _stored_repeat_labels(p, members)
     field_ = [(spec, p.identities[label]) for label, spec in p.specs.items()]
     res = resolve(members, field_, stored_counts(g.seats for g in games), p.id_names)
     labels = res.labels
     specs = {labels[label]: replace(spec, label=labels[label]) for label, spec in p.specs.items()}
     order = list(dict.fromkeys([m.base for m in members] + [m.base for m in res.new]))
     seeding = int(p.settings.get("seeding", 1))  # a stored tournament without it: scheme 1
-    if seeding == SEEDING and all(label == v for label, v in labels.items()):
+    if not renamed and seeding == SEEDING and all(label == v for label, v in labels.items()):
         made = p.schedule  # ``plan``'s: the same labels and scheme
     else:
-        made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, {v: b for b, v in labels.items()},
-                                                                   order), factory)
+        names = {v: seed_name(p.specs[b]) for b, v in labels.items()}  # a version seeds as its bot
+        made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, names, order), factory)
     id_names = {labels[label]: name for label, name in p.id_names.items()}
     identities = {labels[label]: ident for label, ident in p.identities.items()}
     return replace(p, specs=specs, schedule=made, id_names=id_names, identities=identities), res
+
+
+def _stored_repeat_labels(p: Plan, members: Sequence[Member]) -> tuple[Plan, bool]:
+    """The plan with each repeated spec labelled as the stored tournament has it when it was
+    stored before ``#n`` labels (``random-2``, not ``random#2``: the member keeps its games,
+    its seeds and its place); whether any label changed (the schedule is then made again)."""
+    stored = {m.base for m in members}
+    rename = {}
+    for label, spec in p.specs.items():
+        old = legacy_repeat_label(spec)
+        if old is not None and old in stored and label not in stored and old not in p.specs:
+            rename[label] = old
+    if not rename:
+        return p, False
+
+    def new(label: str) -> str:
+        return rename.get(label, label)
+    return replace(p, specs={new(label): replace(spec, label=new(label)) for label, spec in p.specs.items()},
+                   id_names={new(label): v for label, v in p.id_names.items()},
+                   identities={new(label): v for label, v in p.identities.items()}), True
 
 
 class _Logging:
@@ -227,16 +250,6 @@ def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
     return ClusterPool(cfg.cluster, replace(setup, log_path=setup.log_path if local else None), k,
                        cfg.effective_game_time, cfg.move_time, cfg.retries,
                        default_memory=not local and cfg.memory_limit is None)
-
-
-def _remove_empty(path: Path) -> None:
-    """Remove ``path`` if it is an empty file. Never raises (it runs while a refusal is on its
-    way to the user): a file that cannot be removed is logged and left."""
-    try:
-        if path.exists() and not path.stat().st_size:
-            path.unlink()
-    except OSError as exc:
-        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
 
 
 @contextlib.contextmanager
@@ -418,6 +431,10 @@ class _Run:
         task, record = res.task, res.record
         self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start)
         self.summary.played += 1
+        if record.opening_plies < self.cfg.opening_plies and self.p.game.type.dynamics != Dynamics.SIMULTANEOUS:
+            self.summary.short_openings += 1  # the random opening stopped before a move that ends the game
+            fewest = self.summary.fewest_opening_plies
+            self.summary.fewest_opening_plies = min(record.opening_plies, fewest if fewest is not None else 1 << 62)
         self.summary.stored += 1
         self.summary.done += 1
         self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
@@ -453,8 +470,8 @@ class _Run:
         finally:
             if self.logging:
                 self.logging.close()
-            if self.refused and self.store.abandon() and self.new_log:
-                _remove_empty(self.log_path)  # the empty log of a run that left no results file
+            if self.refused:  # nothing new left behind: the database, its empty log, lock and folders
+                self.store.abandon([self.log_path] if self.new_log else [])
             self.store.close()
             if self.cfg.isolation == "process":
                 sweep_ended()  # the private directories of engines whose worker was killed

@@ -79,6 +79,10 @@ def test_config_engines_play_beside_command_line_bots(file_bots, tmp_path, capsy
     (["play", "interaction", "--seed", "1", "--seed", "2"], "--seed"),
     (["report", "x", "--results", "a", "--results", "b"], "--results"),
     (["solve", "--game", "ricochet", "--game", "ricochet", PUZZLE], "--game"),
+    (["solve", PUZZLE, "--json", "--json"], "--json"),  # a flag too: click would keep it silently
+    (["run", "-q", "--quiet"], "--quiet"),
+    (["play", "interaction", "-q", "-q"], "--quiet"),
+    (["report", "x", "--no-write", "--write"], "--write/--no-write"),
 ])
 def test_single_value_option_given_twice_is_refused(args, name, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
@@ -94,11 +98,11 @@ def test_game_parameter_key_given_twice_is_refused(tmp_path, monkeypatch, capsys
     assert list(tmp_path.iterdir()) == []
 
 
-def test_repeatable_options_flags_and_distinct_parameters_still_repeat(capsys):
+def test_repeatable_options_and_distinct_parameters_still_repeat(capsys):
     from arena.numbers import parse_params
 
     assert parse_params(["target=1", "max_plies=50"]) == {"target": "1", "max_plies": "50"}
-    code, out, err = run_cli(["play", "interaction", "-b", "random", "-b", "greedy", "-q", "-q",
+    code, out, err = run_cli(["play", "interaction", "-b", "random", "-b", "greedy", "-q",
                               "-p", "target=1", "-p", "max_plies=50"], capsys)
     assert code == 0 and "seat 0 random, seat 1 greedy" in out and "result after" in out, err
 
@@ -157,3 +161,33 @@ def test_play_refuses_a_bad_setup_before_printing_anything(quiet, capsys):
     code, out, err = run_cli(["play", "ricochet", "-p", "diagonals=100", *quiet], capsys)
     one_line_error(code, out, err, "cannot place 100 barriers in a quadrant")
     assert out == ""
+
+
+@pytest.mark.parametrize("toml, needle", [
+    ("move_time = -1", "config file 't.toml': move_time -1 is out of range; accepted: 0.001 to 86400"),
+    ("move-time = 0", "config file 't.toml': move-time 0 is out of range"),  # the key as written
+    ("games = 'x'", "config file 't.toml': games 'x' is not an integer"),
+    ("tau = -1", "config file 't.toml': bad tau -1; accepted: a number >= 0"),
+    ("format = 'nope'", "config file 't.toml': key format: unknown tournament format 'nope'; accepted: "),
+    ("tc = 'x'", "config file 't.toml': key tc: bad time control 'x'"),
+    ("format = 'swiss'\nseeds = 2", "config file 't.toml': seeds goes with format gauntlet (got format swiss)"),
+])
+def test_a_bad_value_of_a_toml_file_is_named_by_its_key(toml, needle, tmp_path, monkeypatch, capsys):
+    """A value of ``--config FILE`` refused by the checks reads as the key the user wrote
+    (``move_time``), with the file, not as the command-line option (``--move-time``)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.toml").write_text(toml + "\n")
+    code, out, err = run_cli(["run", "--config", "t.toml"], capsys)
+    one_line_error(code, out, err, needle)
+    assert "--" not in err.partition("(see:")[0]
+    assert list(tmp_path.iterdir()) == [tmp_path / "t.toml"]
+
+
+def test_a_bad_option_beside_a_toml_file_is_named_as_the_option(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.toml").write_text("move_time = 1\nformat = 'swiss'\n")
+    code, out, err = run_cli(["run", "--config", "t.toml", "--move-time", "0"], capsys)
+    one_line_error(code, out, err, "error: --move-time 0 is out of range")
+    assert "config file" not in err
+    code, out, err = run_cli(["run", "--config", "t.toml", "--seeds", "2"], capsys)  # the file's format, the option
+    one_line_error(code, out, err, "config file 't.toml': --seeds goes with format gauntlet (got format swiss)")

@@ -32,7 +32,7 @@ def test_list_shows_each_tournament_and_its_resume_command_resumes_it(tmp_path, 
     assert duel["command"] == (f"arena run --name duel --results {results} --game interaction --bot random "
                                "--bot greedy --games 2 --seed 7 --opening-plies 1 --move-nodes 500")
     hashed = next(t for n, t in found.items() if n.startswith("interaction-"))
-    assert hashed["members"] == ["random", "random-2"] and "-p target=3" in hashed["command"]
+    assert hashed["members"] == ["random", "random#2"] and "-p target=3" in hashed["command"]
     assert "error" in found["broken"] and "command" not in found["broken"]
     for t in (duel, hashed):  # each command, run again, finds its stored tournament and plays nothing
         args = shlex.split(t["command"])[1:]

@@ -114,7 +114,7 @@ def test_play_starts_with_words_and_explains_ricochet_targets():
     assert " = " in next(line for line in result.output.splitlines() if line.startswith("target "))
     assert "round 1: chip " in result.output and " won by seat 0 ricochet-optimal with " in result.output
     plain = CliRunner().invoke(app, ["play", "interaction", "-q", "-p", "target=2"])
-    assert plain.output.splitlines()[0] == "interaction (target=2), seed 0: seat 0 random, seat 1 random-2"
+    assert plain.output.splitlines()[0] == "interaction (target=2), seed 0: seat 0 random, seat 1 random#2"
 
 
 def test_run_with_a_file_bot_without_a_class(tmp_path, monkeypatch, capsys):

@@ -59,3 +59,17 @@ def test_bad_input_is_one_line_exit_2(args, words):
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0]
+
+
+def test_an_opening_cut_short_says_so_and_one_no_game_can_play_is_refused(capsys, monkeypatch):
+    """``arena play --opening-plies N`` plays at most N random plies, and says when the game
+    would have ended first; a value past the ply limit is a one-line error."""
+    import arena.games
+    from tests.cli_run import run_cli
+
+    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    code, out, err = run_cli(["play", "nim", "-p", "pile=6", "--opening-plies", "20", "-q"], capsys)
+    line = next(li for li in out.splitlines() if li.startswith("opening ("))
+    assert code == 0 and " plies of 20: the next random move would end the game): " in line, out + err
+    code, out, err = run_cli(["play", "interaction", "--opening-plies", "200"], capsys)
+    assert code == 2 and not out and err.count("\n") == 1 and "accepted: 0 to 199" in err

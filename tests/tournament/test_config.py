@@ -30,3 +30,35 @@ def test_every_cli_option_is_an_accepted_setting():
     cfg = build({"bots": ["random", "greedy"], "games": 4, "engines": None})
     assert cfg.bots == ("random", "greedy") and cfg.games == 4
     assert {"games", "bots", "engines", "sprt", "isolation", "cluster", "workers"} <= set(SETTINGS)
+
+
+def test_opening_plies_no_game_can_play_are_refused_in_one_line():
+    """``--opening-plies`` at or past the ply limit, or in a game whose seats move at once, is
+    refused; Ricochet's default (2, not given) stays accepted: its stored runs keep their name."""
+    from arena.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"^--opening-plies 500 is more than interaction can play: its games end "
+                                          r"at max_plies=200; accepted: 0 to 199"):
+        build({"opening_plies": "500"})
+    with pytest.raises(ConfigError, match="accepted: 0 to 9"):
+        build({"opening_plies": 10, "params": {"max_plies": 10}})
+    assert build({"opening_plies": 9, "params": {"max_plies": 10}}).opening_plies == 9
+    with pytest.raises(ConfigError, match=r"^--opening-plies 2: ricochet has no random opening plies .*accepted: 0"):
+        build({"game": "ricochet", "opening_plies": 2})
+    assert build({"game": "ricochet"}).opening_plies == 2 and build({"game": "ricochet", "opening_plies": 0})
+
+
+def test_a_run_counts_the_games_whose_random_opening_stopped_short(tmp_path):
+    """Nim with 15 stones ends within 15 plies: 30 random plies are cut before the move that ends
+    each game, and the summary says how many games and the fewest plies played."""
+    from arena.tournament import run_tournament
+    from arena.store import load_games
+
+    summary = run_tournament(build({"game": "nim", "params": {"pile": 15}, "bots": ["random", "b=random"],
+                                    "games": 4, "workers": 1, "opening_plies": 30, "results": str(tmp_path)}))
+    stored = load_games(summary.path)
+    assert summary.short_openings == 4 == summary.played
+    assert summary.fewest_opening_plies == stored["opening_plies"].min() < 15
+    plain = run_tournament(build({"game": "nim", "params": {"pile": 15}, "bots": ["random", "b=random"],
+                                  "games": 4, "workers": 1, "opening_plies": 2, "results": str(tmp_path)}))
+    assert plain.short_openings == 0 and plain.fewest_opening_plies is None

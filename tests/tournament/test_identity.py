@@ -103,3 +103,32 @@ def test_a_store_written_before_identity_and_seeding_changes_resumes_on_its_sche
     # a changed setting is still refused, naming it
     with pytest.raises(ResultsError, match="different settings .seed"):
         run_tournament(build(LEGACY_VALUES | {"results": str(results), "seed": 3, "name": s.name}))
+
+
+def test_a_store_with_repeats_labelled_dash_n_resumes_under_its_labels(tmp_path, monkeypatch):
+    """A tournament stored when a repeated spec was labelled ``random-2`` (before ``#2``):
+    resumed and extended by today's code, its members keep their labels, no game is played
+    again, and the new games are those the old labels' seeds give."""
+    import bots.registry as registry
+    from arena.store import Store
+
+    def values(folder, games):
+        return dict(game="nim", params={"pile": "15"}, bots=["random", "random"], games=games, workers=1,
+                    results=str(tmp_path / folder), opening_plies=1, name="t")
+
+    monkeypatch.setattr(registry, "REPEAT_MARK", "-")  # the code before
+    old = run_tournament(build(values("old", 2)))
+    whole = run_tournament(build(values("whole", 4)))  # what the old code plays for 4 games
+    monkeypatch.setattr(registry, "REPEAT_MARK", "#")  # today's
+    more = run_tournament(build(values("old", 4)))
+    assert more.played == 2 and more.stored == 4 and more.note == "extended from 2 to 4 games per pairing"
+    with Store.open(tmp_path / "old", "t") as store:
+        assert [m.label for m in store.members()] == ["random", "random-2"]
+    assert stored_moves(old.path) == stored_moves(whole.path)
+    fresh = run_tournament(build(values("new", 4)))
+    with Store.open(tmp_path / "new", "t") as store:
+        assert [m.label for m in store.members()] == ["random", "random#2"]
+    # a repeat seeds as it did before its #n label: the same command plays the same games
+    relabelled = [(g, series, seed, seats.replace("random-2", "random#2"), moves)
+                  for g, series, seed, seats, moves in stored_moves(whole.path)]
+    assert fresh.played == 4 and stored_moves(fresh.path) == relabelled

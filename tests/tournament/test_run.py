@@ -75,7 +75,7 @@ def test_fill_and_four_player_games(tmp_path):
     s = run_tournament(nim(tmp_path, bots=["a=random", "b=random"], params={"players": "4", "pile": "30"},
                            fill="random"))
     info = load_tournament(s.path)
-    assert list(info["bots"]) == ["a", "b", "random", "random-2"] and info["num_players"] == 4
+    assert list(info["bots"]) == ["a", "b", "random", "random#2"] and info["num_players"] == 4
     games = load_games(s.path)
     assert len(games) == 4 and all(len(seats) == 4 for seats in games.seats)
 

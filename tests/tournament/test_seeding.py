@@ -51,20 +51,24 @@ def test_copies_of_a_stochastic_bot_play_distinct_games_in_a_series(game, kind):
 
 def test_bot_seeds_are_computed_from_what_is_stored(tmp_path):
     """Series seed (stored), index = the stored seat order's place in the rotation of the
-    pairing in sorted order (seeding scheme 3), label (stored): every bot's seed follows by
-    hand, and the series seed from the sorted labels and the series."""
+    pairing in sorted order (seeding scheme 3), name (the stored label; a repeat's ``X#n``
+    named ``X-n``, as repeats were labelled before): every bot's seed follows by hand, and the
+    series seed from the sorted names and the series."""
+    import re
+
     cfg = build(dict(game="nim", params={"pile": "9"}, bots=["random", "random", "r=random"], games=4,
                      workers=1, results=str(tmp_path), opening_plies=1))
     p = plan(cfg)
     conn = sqlite3.connect(run_tournament(cfg).path)
     stored = dict(conn.execute("SELECT game_id, seats FROM games").fetchall())
+    assert "random#2" in {label for seats in stored.values() for label in json.loads(seats)}
     for task in p.tasks:
-        seats = json.loads(stored[task.game_id])
+        seats = [re.sub(r"#([0-9]+)$", r"-\1", label) for label in json.loads(stored[task.game_id])]
         pairing = sorted(set(seats))
         index = seat_orders(pairing).index(tuple(seats))
         assert task.index == index
         assert task.seed == derive_seed(1, "series", *pairing, task.series)
-        assert task.seeds == tuple(derive_seed(task.seed, "bot", index, label) for label in seats)
+        assert task.seeds == tuple(derive_seed(task.seed, "bot", index, name) for name in seats)
         assert task.seeds == bot_seeds(task.seed, index, seats)
     assert json.loads(conn.execute("SELECT settings FROM tournament").fetchone()[0])["seeding"] == 3
 
