@@ -23,7 +23,8 @@ def checked(given: dict[str, Any]) -> None:
     ``trace_engines`` (a bool), ``tc`` (``TimeControl.text``; ``inf`` is no clock: ``None``).
 
     Raises:
-        ConfigError: a bad rule, ``--each`` item or time control (one line naming the forms).
+        ConfigError: a bad rule, ``--each`` item or time control (one line naming the forms), a
+            ``trace_engines`` that is not a bool.
     """
     if given.get("adjudicate") is not None:
         rules = given["adjudicate"]
@@ -31,7 +32,8 @@ def checked(given: dict[str, Any]) -> None:
     if "each" in given:
         given["each"] = check_each(given["each"])
     if "trace_engines" in given:
-        given["trace_engines"] = bool(given["trace_engines"])
+        if not isinstance(given["trace_engines"], bool):  # a TOML 3 or "yes" is no switch
+            raise ConfigError(f"trace_engines must be true or false, got {given['trace_engines']!r}")
     if "tc" in given:
         given["tc"] = check_tc(given["tc"])
         if given["tc"] == "inf":  # no clock: the default

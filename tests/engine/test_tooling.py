@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import arena.games
 from arena.cli.app import app
 from arena.engine.compliance import check_engine
-from arena.errors import BotSpecError
+from arena.errors import BotSpecError, ConfigError
 from arena.store import load_games
 from arena.tournament import build, run_tournament
 
@@ -92,6 +92,12 @@ def test_trace_engines_writes_every_line_both_ways_with_times(tmp_path):
     log = (tmp_path / f"{summary.name}.log").read_text()
     assert "sh > aep 2" in log and "sh < aepok" in log and "sh > go" in log and "sh < bestmove" in log
     assert "trace_engines" not in cfg.identity()  # how it runs, not which games
+
+
+@pytest.mark.parametrize("value", [3, "yes", 0])
+def test_trace_engines_is_a_switch(value):
+    with pytest.raises(ConfigError, match="trace_engines must be true or false"):
+        build(dict(bots=["random", "random"], trace_engines=value))
 
 
 def test_each_sets_an_option_on_engines_and_on_python_bots_that_declare_it(tmp_path):
