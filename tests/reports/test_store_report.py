@@ -65,4 +65,8 @@ def test_cli_report(database, capsys):
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "Leaderboard" in out and "Game lengths" not in out
+    assert not (database.parent / "nim3.search.csv").exists()  # a section alone writes nothing by default
+    with pytest.raises(SystemExit) as exit_info:
+        main(["report", "nim3", "--results", str(database.parent), "-s", "leaderboard", "--write"])
+    assert exit_info.value.code == 0
     assert (database.parent / "nim3.search.csv").is_file()
