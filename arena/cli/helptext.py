@@ -28,7 +28,7 @@ EXAMPLES: dict[str, list[str]] = {
                "arena ladder --bot 'ab=alphabeta:depth={1..4}' --games 40"],
     "replay": ["arena replay NAME 1"],
     "export": ["arena export NAME --format parquet --out games.parquet"],
-    "report": ["arena report NAME", "arena report NAME --section field --json", "arena report NAME --html"],
+    "report": ["arena report NAME", "arena report NAME --section ratings --json", "arena report NAME --html"],
     "select": ["arena openings select NAME --max-bias 0.1 --out balanced.txt"],
     "random": ["arena openings random interaction --plies 4 --count 20 --out openings.txt"],
     "engine": ["arena engine alphabeta:depth=3", "arena engine check exec:./my_engine.py"],

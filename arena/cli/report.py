@@ -75,6 +75,10 @@ def report(
     if json_out:
         typer.echo(report_json(data, section or None))
         return
+    if html or games is not None:  # a page that cannot be written stops before anything is printed
+        from arena.reports.html import check_target
+
+        check_target(file if file is not None else path.parent / f"{data.name}.html")
     console = make_console()
     print_tables(data, console, section or None, wide=wide)
     if write is None:

@@ -30,7 +30,7 @@ from arena.engine.protocol import (FROM_ENGINE, OPTION_TYPES, QUIT_TIMEOUT, STAR
 from arena.errors import ConfigError
 from arena.games import Game
 from arena.referee import random_opening
-from bots.registry import parse_spec
+from bots.registry import bot_class, parse_spec, precheck
 
 #: the first words of the lines an engine may write (``protocol.FROM_ENGINE``, ``docs/engine-protocol.md``)
 PROTOCOL_WORDS = tuple(dict.fromkeys(m.line.split()[0] for m in FROM_ENGINE))
@@ -65,6 +65,8 @@ def engine_command(spec: str) -> list[str]:
     parsed = parse_spec(spec)
     if parsed.kind.startswith("exec:"):
         return engine_argv(parsed.kind[len("exec:"):])
+    precheck(parsed)  # a bad kind or option is one line here, not a failed handshake of the served bot
+    bot_class(parsed.kind)
     return [sys.executable, "-m", "arena.engine", spec]
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -229,10 +230,32 @@ def write_html(path: str | Path, out: str | Path | None = None, games: str | Non
     path = Path(path)
     data = data or load(path)
     target = Path(out) if out else path.parent / f"{data.name}.html"
+    check_target(target)
     page = render_html(path, games, data)
     try:
         with atomic_path(target) as tmp:  # a full disk: no truncated page, the old one kept
             tmp.write_text(page, encoding="utf-8")
     except OSError as exc:
-        raise ResultsError(f"cannot write the HTML report {str(target)!r}: {one_line(exc)}") from exc
+        raise ResultsError(f"cannot write the HTML report {str(target)!r}: {exc.strerror or one_line(exc)}") from exc
     return target
+
+
+def check_target(target: str | Path) -> None:
+    """Refuse at once a page path whose folder is missing or not a writable folder (before a
+    report is printed and its files written).
+
+    Raises:
+        ResultsError: one line naming the path and the reason.
+    """
+    folder = Path(target).parent
+    if Path(target).is_dir():
+        reason = "it is a folder; give a file name such as report.html"
+    elif not folder.exists():
+        reason = f"no folder {str(folder)!r}"
+    elif not folder.is_dir():
+        reason = f"{str(folder)!r} is not a folder"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        reason = f"the folder {str(folder)!r} is not writable"
+    else:
+        return
+    raise ResultsError(f"cannot write the HTML report {str(target)!r}: {reason}")

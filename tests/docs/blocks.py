@@ -277,6 +277,10 @@ class Page:
         if not want.strip():
             return
         want = re.sub(r"[ \t]*\.\.\.[ \t]*", "...", want)  # `│ me ... │`: the spaces belong to the "..."
+        # a terminal shows no trailing spaces; rich 15 keeps the one at a wrapped line's break
+        want, got = (re.sub(r"[ \t]+$", "", text, flags=re.M) for text in (want, got))
+        if want.endswith("\n...\n"):  # a closing "..." may stand for nothing more
+            want = want[:-len("\n...\n")] + "..."
         if not _CHECKER.check_output(want, got, _FLAGS):
             example = doctest.Example(what, want)
             diff = _CHECKER.output_difference(example, got, _FLAGS)

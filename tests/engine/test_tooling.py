@@ -81,6 +81,15 @@ def test_check_command_prints_one_line_per_check_and_exits_1_on_a_failure():
     assert usage.returncode == 2 and "needs the SPEC of the engine" in usage.stderr
 
 
+@pytest.mark.parametrize("spec, message", [("nosuch", "unknown bot kind 'nosuch'"),
+                                           ("alphabeta:depth=abc", "depth='abc' is not a valid int")])
+def test_check_of_a_bad_spec_is_the_spec_error_not_a_failed_handshake(spec, message):
+    done = subprocess.run([sys.executable, "-m", "arena", "engine", "check", spec], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and message in done.stderr and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
 def run(tmp_path, bots, **extra):
     cfg = build(dict(game="nim", params={"pile": "7"}, bots=bots, games=4, workers=1, results=str(tmp_path),
                      opening_plies=0, **extra))

@@ -27,6 +27,14 @@ def interaction_db(tmp_path_factory):
     return make_store(tmp_path_factory.mktemp("html"), "interaction", fault=True)
 
 
+def test_a_page_that_cannot_be_written_stops_before_the_report(interaction_db, tmp_path, capsys):
+    for target, reason in [(tmp_path / "none" / "x.html", "no folder"), (interaction_db / "x.html", "is not a folder")]:
+        with pytest.raises(SystemExit) as exit_info:
+            main(["report", str(interaction_db), "--html", str(target)])
+        out, err = capsys.readouterr()
+        assert exit_info.value.code == 2 and reason in err and out == ""
+
+
 def test_parse_game_ids():
     assert parse_game_ids("1-3,777, 2") == [1, 2, 3, 777]
     assert parse_game_ids("5") == [5]
