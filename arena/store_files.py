@@ -53,15 +53,25 @@ def remove_db(path: Path) -> None:
         p.unlink(missing_ok=True)
 
 
+#: the first bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
 #: the mode of a tournament's files (database, its ``-wal``/``-shm``, lock and log): the runner's alone
 PRIVATE_MODE = 0o600
 
 
 def make_private(root: Path, name: str) -> None:
     """Create ``root/<name>.sqlite`` with ``PRIVATE_MODE`` if missing and give that mode to each of
-    the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode).
+    the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode); a
+    ``.sqlite`` that is not a database keeps its mode (opening it is refused, in one line).
     Raises ``OSError``: a file that cannot be created or changed."""
-    os.close(os.open(root / f"{name}.sqlite", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE))
+    db = root / f"{name}.sqlite"
+    fd = os.open(db, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE)
+    try:
+        head = os.read(fd, len(SQLITE_HEADER))
+    finally:
+        os.close(fd)
+    if head and head != SQLITE_HEADER:  # not a database: the store refuses it; its mode stays the user's
+        return
     for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
         with contextlib.suppress(FileNotFoundError):
             os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)

@@ -77,12 +77,15 @@ def test_corrupt_or_foreign_database_is_refused_unchanged(tmp_path, content, mat
         conn.close()
     else:
         path.write_bytes(content)
+        path.chmod(0o644)
     before = digest(path)
     with pytest.raises(ResultsError, match=match):
         run_tournament(cfg(tmp_path))
     with pytest.raises(ResultsError):
         load_games(path)
     assert digest(path) == before
+    if content is not None:  # a file that is no database keeps its owner's mode too
+        assert path.stat().st_mode & 0o777 == 0o644
 
 
 def _stored(path):
