@@ -118,8 +118,9 @@ def _wait(specs: list[BotSpec], read: int, timeout: float) -> dict[str, dict[str
         while b"\n" not in buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([read], [], [], left)[0]:
-                raise BotSpecError(f"bot {spec.text!r} was not made within {timeout:g}s (its module import and "
-                                   f"constructor)")
+                what = ("its engine's start-up: no aepok to aep; `arena engine check` tests the handshake"
+                        if prefix_of(spec.kind) == "exec" else "its module import and constructor")
+                raise BotSpecError(f"bot {spec.text!r} was not made within {timeout:g}s ({what})")
             chunk = os.read(read, 65536)
             if not chunk:
                 raise BotSpecError(f"bot {spec.text!r} cannot be made: the process checking it ended")
