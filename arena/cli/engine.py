@@ -17,10 +17,10 @@ def engine(
     spec: str = typer.Argument(
         ..., help="bot spec [LABEL=]KIND[:key=value,...] (built-in, package.module.Class or file.py#Class) to serve; "
                   "or 'check' followed by the SPEC of an engine to test (exec:COMMAND, or a Python bot served as one)"),
-    target: Optional[str] = typer.Argument(None, metavar="[SPEC]", help="with check: the engine to test"),
+    target: Optional[str] = typer.Argument(None, metavar="ENGINE", help="with check: the SPEC of the engine to test"),
     game: str = typer.Option("interaction", "--game", help="with check: the (sequential) game its positions come from"),
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS",
-                                  help="with check: seconds for aepok and each readyok (default 10)"),
+                                  help="with check: seconds for aepok and each readyok"),
 ) -> None:
     """Serve one bot over the engine protocol until `quit` or end of input; `arena engine check SPEC`
     tests an engine's compliance with the protocol (pass/fail per check)."""

@@ -25,7 +25,7 @@ def _params(cls: type[Game]) -> str:
 def games() -> None:
     """List the registered games with their parameters and defaults (and, for Solo Interaction,
     each layout's figures: "10 balls, 16 moves, 68 solutions"), then OpenSpiel's games
-    (``openspiel:NAME``: seat counts from OpenSpiel's game type) when OpenSpiel is installed."""
+    (`openspiel:NAME`: seat counts from OpenSpiel's game type) when OpenSpiel is installed."""
     from rich.table import Table  # imported on use: other commands start without rich
 
     import arena.games

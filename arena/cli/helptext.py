@@ -14,6 +14,9 @@ from typer.core import TyperGroup
 
 #: a few runnable examples per command, shown under its ``--help``
 EXAMPLES: dict[str, list[str]] = {
+    "arena": ["arena run", "arena report NAME", "arena run --help"],
+    "openings": ["arena openings select NAME --max-bias 0.1 --out balanced.txt",
+                 "arena openings random interaction --plies 4 --count 20 --out openings.txt"],
     "games": ["arena games"],
     "bots": ["arena bots"],
     "play": ["arena play interaction --bot alphabeta:depth=3 --bot greedy --seed 7",
@@ -46,6 +49,8 @@ def plain_help(command: Command) -> None:
         elif param.param_type_name == "argument":  # typer brackets it in the usage line
             param.metavar = param.metavar or (param.name or "").upper()
             param.display_type_rich = lambda ctx: ""  # type: ignore[attr-defined]  # no <str>: the name says it
+    if command.help and not command.short_help:  # the command list: the first paragraph on one line
+        command.short_help = " ".join(command.help.split("\n\n")[0].split()).replace("``", "`")
     examples = EXAMPLES.get(command.name or "")
     if examples and not command.epilog:
         command.epilog = "Examples:\n\n" + "\n\n".join(f"  {line}" for line in examples)

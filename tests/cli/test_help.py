@@ -24,18 +24,16 @@ def _commands():
 
 
 @pytest.mark.parametrize("path", [p for p, _ in _commands()], ids=lambda p: " ".join(p) or "arena")
-def test_help_has_no_type_placeholders_and_leaf_commands_show_examples(path):
+def test_help_has_no_type_placeholders_and_shows_examples(path):
     result = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     for placeholder in ("<bool>", "<str>", "<int>", "<float>", "<list"):
         assert placeholder not in result.output, (path, placeholder)
-    command = dict(_commands())[path]
-    if not hasattr(command, "commands"):  # a leaf command: its examples, each naming it
-        assert "Examples:" in result.output
-        examples = EXAMPLES[path[-1]]
-        assert examples and all(line.startswith("arena " + " ".join(path)) for line in examples)
-        for line in examples:
-            assert line in result.output
+    assert "Examples:" in result.output
+    examples = EXAMPLES[path[-1] if path else "arena"]
+    assert examples and all(line.startswith(" ".join(["arena", *path])) for line in examples)
+    for line in examples:
+        assert line in result.output
 
 
 def test_an_option_shows_the_name_of_its_value():
