@@ -47,7 +47,7 @@ HEADERS = {
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {
     "ratings": {"version": "v", "score": "score"},
-    "seat_advantage": {"wins": "wins"},
+    "seat_advantage": {"wins": "wins", "ci_low": "CI low", "ci_high": "CI high"},
     "ricochet": {"mean_seconds": "s/round"},
     "fault_summary": {"games": "games", "example": "first game"},
     "game": {"mean_plies": "mean plies"},
