@@ -162,6 +162,8 @@ def run(
     console, err = make_console(), make_console(stderr=True)
     if note:
         err.print(note, markup=False, highlight=False)
+    if games is not None and (rounded := _rounded_games(cfg)):
+        err.print(rounded, markup=False, highlight=False)
     from arena.tournament.runner import run_tournament
 
     with _console_log(err if verbose else None):
@@ -264,6 +266,20 @@ def _progress_observers(console: Console) -> list[Observer]:
 
     line = MatchLine()
     return [line, Bar(line)]
+
+
+def _rounded_games(cfg) -> str | None:
+    """One line when ``--games`` is no whole number of series (each series plays the pairing
+    once in each seat order), so each pairing plays more games than asked."""
+    import arena.games
+    from arena.tournament.series import seat_orders
+
+    k = arena.games.make(cfg.game, **cfg.params).num_players
+    per = len(seat_orders(range(k), cfg.seat_rotation)) if k > 1 else 1
+    if cfg.games % per == 0 or cfg.until_ranked is not None:
+        return None
+    return (f"note: --games {cfg.games} rounded up to {-(-cfg.games // per) * per} per pairing "
+            f"(whole series of {per} games, one per seat order)")
 
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:

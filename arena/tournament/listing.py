@@ -84,7 +84,7 @@ def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[s
     if str(results) != "results":
         args += ["--results", str(results)]
     args += ["--game", game]
-    defaults = _defaults(game, field, bool(settings.get("openings")), settings.get("tc"))
+    defaults = _defaults(game, field, bool(settings.get("openings")), settings.get("tc"), settings.get("move_time"))
     params = settings.get("params") or {}
     args += [a for k, v in params.items() if defaults.params.get(k) != v for a in ("-p", f"{k}={_text(v)}")]
     for spec in field:
@@ -94,18 +94,22 @@ def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[s
             args += [option, _text(settings[key])]
     if settings.get("tc"):  # the defaults were taken with it (its --game-time)
         args += ["--tc", _text(settings["tc"])]
+    if settings.get("move_time") is not None and "--move-time" not in args:  # likewise
+        args += ["--move-time", _text(settings["move_time"])]
     for key, value in (settings.get("each") or {}).items():
         args += ["--each", f"{key}={_text(value)}"]
     command = shlex.join(args)
     return command + " --openings FILE" if settings.get("openings") else command
 
 
-def _defaults(game: str, field: list[str], openings: bool, tc: str | None = None) -> TournamentConfig:
-    """What ``arena run --game GAME --bot ... [--tc TC]`` takes for the options left out (a game
-    from an openings file: no random opening plies; a clock: its default ``--game-time``)."""
+def _defaults(game: str, field: list[str], openings: bool, tc: str | None = None,
+              move_time: float | None = None) -> TournamentConfig:
+    """What ``arena run --game GAME --bot ... [--tc TC] [--move-time S]`` takes for the options
+    left out (a game from an openings file: no random opening plies; a clock or a long move
+    time: its default ``--game-time``)."""
     try:
         return build({"game": game, "bots": field, **({"opening_plies": 0} if openings else {}),
-                      **({"tc": tc} if tc else {})})
+                      **({"tc": tc} if tc else {}), **({"move_time": move_time} if move_time is not None else {})})
     except ArenaError:  # a game or bot no longer installed: every setting is written
         return TournamentConfig(game=game, params={}, bots=tuple(field), games=-1, seed=-1, opening_plies=-1,
                                 time_margin=-1.0, format="", seat_rotation="")

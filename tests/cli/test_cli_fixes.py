@@ -71,3 +71,14 @@ def test_export_jsonl_has_every_column(tmp_path, monkeypatch, capsys):
         assert isinstance(row["seconds"], float) and row["plies"] == len(row["moves"])
     faulted = [r for r in rows if r["termination"] == "exception"]
     assert faulted and all(isinstance(r["fault_seat"], int) and "bot bug" in r["fault_detail"] for r in faulted)
+
+
+def test_games_rounded_up_to_whole_series_says_so(tmp_path, capsys):
+    code, out, err = run_cli(["run", "--bot", "random", "--bot", "greedy", "--games", "3", "--workers", "1",
+                              "--results", str(tmp_path), "--name", "g3", "-q"], capsys)
+    assert code == 0, err
+    assert "g3: 4 games played" in out
+    assert "note: --games 3 rounded up to 4 per pairing (whole series of 2 games, one per seat order)" in err
+    code, out, err = run_cli(["run", "--bot", "random", "--bot", "greedy", "--games", "4", "--workers", "1",
+                              "--results", str(tmp_path), "--name", "g3", "-q"], capsys)
+    assert code == 0 and "rounded" not in err

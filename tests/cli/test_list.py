@@ -21,11 +21,14 @@ def test_list_shows_each_tournament_and_its_resume_command_resumes_it(tmp_path, 
     assert code == 0, err
     code, _, err = cli([*run, "--bot", "random", "--bot", "random", "-p", "target=3"], capsys)
     assert code == 0, err
+    code, _, err = cli([*run, "--name", "slow", "--bot", "random", "--bot", "greedy", "--move-time", "60"], capsys)
+    assert code == 0, err
     (results / "broken.sqlite").write_text("not a database")
     code, out, err = cli(["list", "--results", str(results), "--json"], capsys)
     assert code == 0, err
     found = {t["name"]: t for t in json.loads(out)}
-    assert set(found) == {"duel", "broken", next(n for n in found if n.startswith("interaction-"))}
+    assert set(found) == {"duel", "slow", "broken", next(n for n in found if n.startswith("interaction-"))}
+    assert found["slow"]["command"].endswith("--games 2 --move-time 60")  # no --game-time it implies
     duel = found["duel"]
     assert duel["game"] == "interaction" and duel["members"] == ["random", "greedy"] and duel["games"] == 2
     assert duel["field"] == ["random", "greedy"] and duel["last_played"].startswith("20")
@@ -34,7 +37,7 @@ def test_list_shows_each_tournament_and_its_resume_command_resumes_it(tmp_path, 
     hashed = next(t for n, t in found.items() if n.startswith("interaction-"))
     assert hashed["members"] == ["random", "random#2"] and "-p target=3" in hashed["command"]
     assert "error" in found["broken"] and "command" not in found["broken"]
-    for t in (duel, hashed):  # each command, run again, finds its stored tournament and plays nothing
+    for t in (duel, hashed, found["slow"]):  # each command, run again, finds its stored tournament and plays nothing
         args = shlex.split(t["command"])[1:]
         code, out, err = cli([*args, "-q"], capsys)
         assert code == 0, err
