@@ -51,3 +51,8 @@ def console_class() -> type[Console]:
 def make_console(stderr: bool = False) -> Console:
     """A rich console on stdout (or stderr) with the width of ``console_width``."""
     return console_class()(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))
+
+
+#: ``--wide`` of ``arena run`` and ``arena report``
+WIDE_HELP = ("every column of the report's tables, whatever the terminal's width (default: a table wider than "
+             "the terminal leaves out its least useful columns, pentanomial and draws first, and says which)")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from arena.cli.console import make_console
+from arena.cli.console import WIDE_HELP, make_console
 from arena.errors import ConfigError
 from arena.reports import SECTIONS
 
@@ -46,8 +46,7 @@ def report(
              "(default: the first, last, longest and fault games)."),
     wide: bool = typer.Option(
         False, "--wide",
-        help="Print every column of every table, whatever the terminal's width (default: a table wider than the "
-             "terminal leaves out its least useful columns, pentanomial and draws first, and says which)."),
+        help=WIDE_HELP),
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena.reports.output import print_tables, report_json, write_files

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from arena.cli.console import make_console
+from arena.cli.console import WIDE_HELP, make_console
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -125,8 +125,7 @@ def run(
              "database and the HTML report are (default: the bar, then the report; `arena report NAME` prints it)"),
     wide: bool = typer.Option(
         False, "--wide",
-        help="the report's tables with every column, whatever the terminal's width (default: a table wider than "
-             "the terminal leaves out its least useful columns, pentanomial and draws first, and says which)"),
+        help=WIDE_HELP),
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),
