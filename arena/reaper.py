@@ -6,11 +6,11 @@ cgroups v2 and lets root write there; every game worker joins it when it starts
 (``os_guard.guard_child`` calls ``join``), every engine process when it starts
 (``arena.engine.process``), so each bot process and each of their descendants is in it
 (``setsid``, double ``fork`` and re-parenting to init do not leave a cgroup). A watchdog
-(``python -m arena.reaper``) in a session of its own, outside the runner's process group,
-waits for the end of a pipe the runner holds: when the runner closes it or dies (SIGKILL
-included), the watchdog writes ``cgroup.kill`` (every process in the cgroup, at once), removes
-the cgroup and the private directories of engines whose starting process has ended
-(``sweep_ended``), and exits.
+(this file run by ``python -I -S``: the standard library only) in a session of its own,
+outside the runner's process group, waits for the end of a pipe the runner holds: when the
+runner closes it or dies (SIGKILL included), the watchdog writes ``cgroup.kill`` (every
+process in the cgroup, at once), removes the cgroup and the private directories of engines
+whose starting process has ended (``sweep_ended``), and exits.
 
 Fallback (no cgroup v2, no ``cgroup.kill``, or not root): the run's processes carry
 ``RUN_TOKEN_ENV=<token>`` in their environment and the watchdog kills every process whose
@@ -125,8 +125,10 @@ def run_guard() -> Iterator[str | None]:
         if _holders == 0:
             _cgroup = _make_cgroup()
             token = f"{os.getpid()}-{time.time_ns()}"
+            # this file run alone (it imports the standard library only): ``-I -S`` skip the user's
+            # environment and site-packages, a start of about 15 ms of CPU instead of 60
             _watchdog = subprocess.Popen(
-                [sys.executable, "-m", "arena.reaper", token, _cgroup or ""], stdin=subprocess.PIPE,
+                [sys.executable, "-I", "-S", os.path.abspath(__file__), token, _cgroup or ""], stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
             os.environ[RUN_TOKEN_ENV] = token  # after the watchdog started: it is not marked itself
         _holders += 1
