@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from arena.games import SIMULTANEOUS, State
 from arena.os_guard import PIPE_CLOSED, children, forked_copies, has_children
-from arena.referee import GameHooks, GameRecord, GameSettings, MoveRecord, Ply, ply_text, referee_game
+from arena.referee import GameHooks, GameRecord, GameSettings, MoveRecord, Ply, ply_text, ply_wire, referee_game
 from arena.supervisor.status import PlyLog, Status
 from bots.base import Player
 
@@ -140,6 +140,21 @@ class Watched:
             if self.send is not None:
                 self.send(ply)
 
+        plies = self.plies
+        if plies is not None and self.send is None and not self.diagrams:
+            write = plies.write
+
+            def on_ply_logged(state: State, rec: MoveRecord) -> None:
+                """``on_ply`` for a ply buffer alone: the same entry, no ``Ply`` made."""
+                if guarded:
+                    self.check()
+                    self._check_pipe()
+                self.ply += 1
+                st.move_started = 0.0
+                st.ply += 1
+                write(ply_wire(rec.move if rec.status is None else ply_text(state, rec), rec))
+
+            return GameHooks(on_move, on_ply_logged, on_reset)
         return GameHooks(on_move, on_ply, on_reset)
 
     def play(self, settings: GameSettings, bots: Sequence[Player], guarded: bool = True) -> GameRecord:

@@ -17,6 +17,8 @@ from arena.referee import MoveRecord, Ply, ply_from_wire, ply_to_wire
 #: bytes of a worker's ply buffer: the plies of the game playing, so a game whose process is
 #: killed or dies keeps the moves played (a longer game keeps those that fit)
 PLY_BUFFER = 1 << 20
+#: an entry's length before its bytes
+_LENGTH = struct.Struct("<I")
 
 
 class Status(ctypes.Structure):
@@ -84,6 +86,7 @@ class PlyLog:
 
     def __init__(self, buffer: Any, status: Status) -> None:
         self.buffer, self.status, self.end = memoryview(buffer).cast("B"), status, 0
+        self.size = len(self.buffer)
 
     def clear(self) -> None:
         self.end = 0
@@ -92,11 +95,17 @@ class PlyLog:
     def add(self, ply: Ply) -> None:
         """Append ``ply``; a full buffer keeps what fits. Never raises: an error in the game's
         hook would be blamed on a bot."""
-        data = ply_to_wire(ply)
-        end = self.end + 4 + len(data)
-        if end > len(self.buffer):
+        self.write(ply_to_wire(ply))
+
+    def write(self, data: bytes) -> None:
+        """Append one ply's bytes (``ply_to_wire``, or ``ply_wire``: the hook's own path, no
+        ``Ply`` made); a full buffer keeps what fits. Never raises."""
+        start = self.end
+        end = start + 4 + len(data)
+        if end > self.size:
             return  # full: the parent keeps the plies that fit
-        self.buffer[self.end:end] = len(data).to_bytes(4, "little") + data
+        _LENGTH.pack_into(self.buffer, start, len(data))
+        self.buffer[start + 4:end] = data
         self.end = end
         self.status.plies_end = end
 
@@ -105,7 +114,7 @@ def read_plies(buffer: Any, status: Status) -> list[Ply]:
     """The plies of a ``PlyLog`` (parent side; the child stopped or killed)."""
     data, pos, out = buffer[:int(status.plies_end)], 0, []
     while pos + 4 <= len(data):
-        (size,) = struct.unpack_from("<I", data, pos)
+        (size,) = _LENGTH.unpack_from(data, pos)
         out.append(ply_from_wire(data[pos + 4:pos + 4 + size]))
         pos += 4 + size
     return out
