@@ -17,6 +17,7 @@ same folder, renamed into place once complete.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import math
@@ -131,7 +132,12 @@ def _add_hashes(conn: sqlite3.Connection, path: Path) -> None:
 def insert_sql(table: str, row: dict[str, Any]) -> str:
     """``INSERT INTO table (col, ...) VALUES (:col, ...)`` for the keys of ``row``: rows are
     written by column name, never by position."""
-    return f"INSERT INTO {table} ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})"
+    return _insert_sql(table, tuple(row))
+
+
+@functools.cache
+def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(':' + k for k in columns)})"
 
 
 class transaction:
