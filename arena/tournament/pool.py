@@ -262,7 +262,7 @@ class Pool:
         result of game ``until``."""
         out = []
         try:
-            while slot.tasks and slot.tasks[0].game_id != until and slot.conn.poll():
+            while slot.tasks and slot.tasks[0].game_id != until and slot.readable():
                 ended = recv_message(slot.conn)
                 assert isinstance(ended, GameEnded), "a worker sends only finished games"
                 record = ended.record
@@ -322,7 +322,7 @@ class Pool:
     def _sent(slot: WorkerSlot, game_id: int) -> GameRecord | None:
         """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
         try:
-            if slot.conn.poll():
+            if slot.readable():
                 ended = recv_message(slot.conn)
                 return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
         except (EOFError, OSError, ValueError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import select
 import time
 from collections import deque
 from typing import Any
@@ -40,6 +41,8 @@ class WorkerSlot:
                 if self.proc.pid is None:  # the fork failed: nothing will write to it
                     self.log.retire()
         child.close()
+        self._readable = select.poll()  # ``readable``'s: ``conn.poll()`` makes a selector each call
+        self._readable.register(self.conn.fileno(), select.POLLIN)
         self.tasks: deque[GameTask] = deque()
         #: time.monotonic() of the worker's last result, or of its first task when it had none:
         #: the pool replaces a worker that starts no game within ``pool.READY_GRACE`` of it
@@ -57,6 +60,10 @@ class WorkerSlot:
             self.waiting_since = time.monotonic()
         self.tasks.append(task)
         return True
+
+    def readable(self) -> bool:
+        """Whether the pipe has something to read now (a result, or its end: ``conn.poll()``)."""
+        return bool(self._readable.poll(0))
 
     def playing(self) -> GameTask | None:
         """The task the worker is playing now (``None`` between games)."""
