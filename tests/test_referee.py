@@ -61,6 +61,26 @@ def test_wire_round_trip_keeps_every_field():
     assert all(type(x) in (tuple, int, float, str, type(None)) for x in wire)  # plain values only
 
 
+def test_wire_converts_what_is_not_plain_and_keeps_what_is():
+    """``to_wire`` takes the referee's exact values as they are (whole records at once) and
+    converts a record holding anything else, every value then exact."""
+    class Text(str):
+        pass
+
+    odd = (MoveRecord(0, -1, Text("1")), MoveRecord(1, 1, "2", np.float64(0.25), np.int64(12), True, np.float32(-0.5)),
+           MoveRecord(2, 0, "3", 0.5, 7, 0, None, Text("late"), 3))
+    record = GameRecord(("a", Text("b")), 42, 1, (Text("1"), "2", "3"), odd, Outcome((1.0, 0.0), (1, 2), "target"), 1.5)
+    wire = to_wire(record)
+    assert wire[5] == ((0, -1, "1", 0.0, 0, 0, None, None, None), (1, 1, "2", 0.25, 12, 1, -0.5, None, None),
+                       (2, 0, "3", 0.5, 7, 0, None, "late", 3.0))
+    values = [wire[1], wire[4], *wire[5]]
+    assert all(type(v) in (int, float, str, type(None)) for row in values for v in row)
+    assert type(wire[5][2][8]) is float and type(wire[5][1][5]) is int
+    exact = full_record()
+    assert to_wire(exact)[5] == tuple((m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status,
+                                       m.clock) for m in exact.move_stats)
+
+
 def test_wire_refuses_another_version():
     wire = to_wire(full_record())
     with pytest.raises(ValueError, match="version 99"):

@@ -20,9 +20,11 @@ import inspect
 import marshal
 import math
 import struct
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from itertools import starmap
+from itertools import product, repeat, starmap
+from operator import attrgetter
 from typing import Any
 
 from arena.games import Outcome
@@ -276,10 +278,35 @@ def to_wire(record: GameRecord) -> tuple:
     r, o = record, record.outcome
     detail = None if r.fault_detail is None else plain_text(r.fault_detail)
     return (RECORD_VERSION, tuple(map(plain_text, r.seats)), plain_int(r.seed), plain_int(r.opening_plies),
-            tuple(map(plain_text, r.moves)), tuple(map(_plain, r.move_stats)),
+            _plain_moves(r.moves), _plain_stats(r.move_stats),
             (tuple(map(_number, o.scores)), tuple(map(plain_int, o.ranks)), plain_text(o.termination)),
             plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail,
             None if r.adjudication is None else plain_text(r.adjudication))
+
+
+#: a ``MoveRecord``'s values in field order (``_plain_stats``)
+_move_values = attrgetter(*_MOVE_FIELDS)
+_OPTIONAL = ((int, type(None)), (int, type(None)), (float, type(None)), (str, type(None)), (float, type(None)))
+#: the types of a ``MoveRecord``'s values that ``_plain`` takes as they are, each shape a tuple of 9
+_EXACT_SHAPES = frozenset((int, int, str, float, *rest) for rest in product(*_OPTIONAL))
+
+
+def _plain_moves(moves: Sequence[str]) -> tuple[str, ...]:
+    """``tuple(map(plain_text, moves))``, taken as it is when every move is an exact ``str``
+    (the referee's: one type look-up each, in C)."""
+    if set(map(type, moves)) <= {str}:
+        return tuple(moves)
+    return tuple(map(plain_text, moves))
+
+
+def _plain_stats(stats: Sequence[MoveRecord]) -> tuple[tuple, ...]:
+    """``tuple(map(_plain, stats))``: when every record's values are already of ``_plain``'s
+    exact types (the referee's records), they are taken by C loops (``attrgetter``, ``map``),
+    not a Python call each."""
+    rows = tuple(map(_move_values, stats))
+    if set(map(tuple, map(map, repeat(type), rows))) <= _EXACT_SHAPES:
+        return rows
+    return tuple(map(_plain, stats))
 
 
 def from_wire(data: tuple) -> GameRecord:
