@@ -23,8 +23,7 @@ import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from itertools import product, repeat, starmap
-from operator import attrgetter
+from itertools import starmap
 from typing import Any
 
 from arena.games import Outcome
@@ -284,11 +283,10 @@ def to_wire(record: GameRecord) -> tuple:
             None if r.adjudication is None else plain_text(r.adjudication))
 
 
-#: a ``MoveRecord``'s values in field order (``_plain_stats``)
-_move_values = attrgetter(*_MOVE_FIELDS)
-_OPTIONAL = ((int, type(None)), (int, type(None)), (float, type(None)), (str, type(None)), (float, type(None)))
-#: the types of a ``MoveRecord``'s values that ``_plain`` takes as they are, each shape a tuple of 9
-_EXACT_SHAPES = frozenset((int, int, str, float, *rest) for rest in product(*_OPTIONAL))
+#: each ``MoveRecord`` field's types that ``_plain`` takes as they are (``_plain_stats``)
+_COLUMN_TYPES = tuple(frozenset(kinds) for kinds in ((int,), (int,), (str,), (float,), (int, type(None)),
+                                                      (int, type(None)), (float, type(None)), (str, type(None)),
+                                                      (float, type(None))))
 
 
 def _plain_moves(moves: Sequence[str]) -> tuple[str, ...]:
@@ -300,12 +298,16 @@ def _plain_moves(moves: Sequence[str]) -> tuple[str, ...]:
 
 
 def _plain_stats(stats: Sequence[MoveRecord]) -> tuple[tuple, ...]:
-    """``tuple(map(_plain, stats))``: when every record's values are already of ``_plain``'s
-    exact types (the referee's records), they are taken by C loops (``attrgetter``, ``map``),
-    not a Python call each."""
-    rows = tuple(map(_move_values, stats))
-    if set(map(tuple, map(map, repeat(type), rows))) <= _EXACT_SHAPES:
-        return rows
+    """``tuple(map(_plain, stats))``, in C loops when every record is a ``MoveRecord`` whose
+    values are each of its field's exact types (the referee's records): each record's values
+    in field order (its ``__dict__``, which ``MoveRecord.__init__`` fills in that order), each
+    column's types checked. Anything else goes through ``_plain``."""
+    if set(map(type, stats)) <= {MoveRecord}:
+        rows = tuple(map(tuple, map(dict.values, map(vars, stats))))
+        columns = tuple(zip(*rows)) or ((),) * len(_COLUMN_TYPES)
+        if len(columns) == len(_COLUMN_TYPES) and all(
+                set(map(type, column)) <= kinds for column, kinds in zip(columns, _COLUMN_TYPES)):
+            return rows
     return tuple(map(_plain, stats))
 
 
