@@ -416,33 +416,45 @@ def ply_to_wire(ply: Ply) -> bytes:
     return marshal.dumps(message_to_wire(ply))
 
 
-#: a ply buffer entry in short (``ply_wire``): tag 0 (no ``marshal`` text begins with it), ply,
+#: a ply buffer entry in short (``ply_entry``): tag 0 (no ``marshal`` text begins with it), ply,
 #: seat, seconds, nodes, depth (-1: ``None``), evaluation, clock (NaN: ``None``); the move's UTF-8 follows
 _SHORT = struct.Struct("<Biidqqdd")
+#: the length of an entry of the ply buffer, before its bytes (``ply_entry``)
+PLY_LENGTH = struct.Struct("<I")
+#: a short entry with its length before it
+_SHORT_ENTRY = struct.Struct("<I" + _SHORT.format[1:])
+
+
+def ply_entry(move: str, record: MoveRecord) -> bytes:
+    """``Ply(move, record)`` as an entry of the shared ply buffer (``arena.supervisor.PlyLog``):
+    its length (``PLY_LENGTH``), then ``ply_wire``'s bytes. A watched game's hook writes one a
+    ply."""
+    ply, seat, text, seconds, nodes, depth, evaluation, status, clock = record
+    if (status is None and type(move) is str and move == text and (nodes is None or nodes >= 0)
+            and (depth is None or depth >= 0) and evaluation == evaluation and clock == clock):
+        try:
+            data = move.encode("utf-8", "surrogatepass")
+            return _SHORT_ENTRY.pack(_SHORT.size + len(data), 0, ply, seat, seconds, -1 if nodes is None else nodes,
+                                     -1 if depth is None else depth, math.nan if evaluation is None else evaluation,
+                                     math.nan if clock is None else clock) + data
+        except (struct.error, TypeError, ValueError, OverflowError):
+            pass  # a value out of the struct's range, or of another type: as ``ply_to_wire``
+    data = marshal.dumps((_PLY, RECORD_VERSION, plain_text(move), _plain(record), "", ""))
+    return PLY_LENGTH.pack(len(data)) + data
 
 
 def ply_wire(move: str, record: MoveRecord) -> bytes:
-    """The bytes of ``Ply(move, record)`` for the shared ply buffer, as a watched game's hook
-    writes them once a ply: a sequential ply (``move`` is ``record.move``, no ``status``) whose
-    nodes and depth are ``None`` or not negative and whose evaluation and clock are no NaN in
-    one ``struct`` (a few times cheaper than ``marshal``, no ``Ply`` made; the numbers
-    converted to exact ``int`` / ``float`` as ``to_wire`` does), any other as ``ply_to_wire``.
+    """The bytes of ``Ply(move, record)`` in the shared ply buffer (``ply_entry`` without its
+    length): a sequential ply (``move`` is ``record.move``, no ``status``) whose nodes and
+    depth are ``None`` or not negative and whose evaluation and clock are no NaN in one
+    ``struct`` (a few times cheaper than ``marshal``, no ``Ply`` made; the numbers converted to
+    exact ``int`` / ``float`` as ``to_wire`` does), any other as ``ply_to_wire``.
     ``ply_from_wire`` reads both.
 
     Raises:
         Exception: a value no plain type reads (as ``ply_to_wire``).
     """
-    r = record
-    nodes, depth, evaluation, clock = r.nodes, r.depth, r.evaluation, r.clock
-    if (r.status is None and type(move) is str and move == r.move and (nodes is None or nodes >= 0)
-            and (depth is None or depth >= 0) and evaluation == evaluation and clock == clock):
-        try:
-            return _SHORT.pack(0, r.ply, r.seat, r.seconds, -1 if nodes is None else nodes,
-                               -1 if depth is None else depth, math.nan if evaluation is None else evaluation,
-                               math.nan if clock is None else clock) + move.encode("utf-8", "surrogatepass")
-        except (struct.error, TypeError, ValueError, OverflowError):
-            pass  # a value out of the struct's range, or of another type: as ``ply_to_wire``
-    return marshal.dumps((_PLY, RECORD_VERSION, plain_text(move), _plain(record), "", ""))
+    return ply_entry(move, record)[PLY_LENGTH.size:]
 
 
 def _plain(record: MoveRecord) -> tuple:

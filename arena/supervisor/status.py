@@ -9,16 +9,13 @@ plies played.
 from __future__ import annotations
 
 import ctypes
-import struct
 from typing import Any
 
-from arena.referee import MoveRecord, Ply, ply_from_wire, ply_to_wire
+from arena.referee import PLY_LENGTH, MoveRecord, Ply, ply_from_wire, ply_to_wire
 
 #: bytes of a worker's ply buffer: the plies of the game playing, so a game whose process is
 #: killed or dies keeps the moves played (a longer game keeps those that fit)
 PLY_BUFFER = 1 << 20
-#: an entry's length before its bytes
-_LENGTH = struct.Struct("<I")
 
 
 class Status(ctypes.Structure):
@@ -80,7 +77,8 @@ def new_status(ctx: Any = None) -> Status:
 class PlyLog:
     """The plies of the game playing, in a buffer shared with the parent (child side).
 
-    Each entry is a 4-byte length and ``arena.referee.ply_to_wire`` of the ``Ply``;
+    Each entry is a 4-byte length (``arena.referee.PLY_LENGTH``) and the ``Ply``'s bytes
+    (``arena.referee.ply_to_wire``, or ``ply_wire`` as the hook writes them);
     ``status.plies_end`` is the end of the last complete entry (written after it).
     """
 
@@ -95,17 +93,17 @@ class PlyLog:
     def add(self, ply: Ply) -> None:
         """Append ``ply``; a full buffer keeps what fits. Never raises: an error in the game's
         hook would be blamed on a bot."""
-        self.write(ply_to_wire(ply))
+        data = ply_to_wire(ply)
+        self.write(PLY_LENGTH.pack(len(data)) + data)
 
-    def write(self, data: bytes) -> None:
-        """Append one ply's bytes (``ply_to_wire``, or ``ply_wire``: the hook's own path, no
-        ``Ply`` made); a full buffer keeps what fits. Never raises."""
+    def write(self, entry: bytes) -> None:
+        """Append one entry: a ply's bytes after their length (``arena.referee.ply_entry``, the
+        hook's own path: no ``Ply`` made); a full buffer keeps what fits. Never raises."""
         start = self.end
-        end = start + 4 + len(data)
+        end = start + len(entry)
         if end > self.size:
             return  # full: the parent keeps the plies that fit
-        _LENGTH.pack_into(self.buffer, start, len(data))
-        self.buffer[start + 4:end] = data
+        self.buffer[start:end] = entry
         self.end = end
         self.status.plies_end = end
 
@@ -114,7 +112,7 @@ def read_plies(buffer: Any, status: Status) -> list[Ply]:
     """The plies of a ``PlyLog`` (parent side; the child stopped or killed)."""
     data, pos, out = buffer[:int(status.plies_end)], 0, []
     while pos + 4 <= len(data):
-        (size,) = _LENGTH.unpack_from(data, pos)
+        (size,) = PLY_LENGTH.unpack_from(data, pos)
         out.append(ply_from_wire(data[pos + 4:pos + 4 + size]))
         pos += 4 + size
     return out
