@@ -13,6 +13,8 @@ objects (issue 14: reports at a million games).
 from __future__ import annotations
 
 import json
+from functools import reduce
+from operator import add
 from typing import TYPE_CHECKING, Any
 
 from arena.reading import _reading
@@ -161,22 +163,30 @@ def merge_sums(total: dict[str, list], part: dict[str, list]) -> dict[str, list]
 
 def game_sums(seats: Any, move_stats: Any) -> dict[str, list]:
     """The ``search_sums`` of one game from its ``MoveRecord``s (what the runner adds up as
-    games are stored): plies with a seat (opening plies and rounds excluded)."""
+    games are stored): plies with a seat (opening plies and rounds excluded). A seat's sums
+    are taken by list comprehensions (the runner does this once a game)."""
     out: dict[str, list] = {}
-    for m in move_stats:
-        if not 0 <= m.seat < len(seats):
+    for seat, label in enumerate(seats):
+        mine = [m for m in move_stats if m.seat == seat]
+        if not mine:
             continue
-        acc = out.setdefault(seats[m.seat], _empty())
-        acc[0] += 1
-        for i, value in ((1, m.nodes), (3, m.depth), (5, m.seconds)):
-            if value is not None:
-                acc[i] += 1
-                acc[i + 1] = value if acc[i + 1] is None else acc[i + 1] + value
-        if m.nodes is not None:  # a float, as SQL sums it: no integer overflow at any size
-            acc[8] = float(m.nodes) ** 2 if acc[8] is None else acc[8] + float(m.nodes) ** 2
-        if m.seconds is not None:
-            acc[7] = m.seconds if acc[7] is None else max(acc[7], m.seconds)
+        nodes = [m.nodes for m in mine if m.nodes is not None]
+        depth = [m.depth for m in mine if m.depth is not None]
+        secs = [m.seconds for m in mine if m.seconds is not None]
+        sums = [len(mine), len(nodes), _total(nodes), len(depth), _total(depth), len(secs), _total(secs),
+                max(secs) if secs else None,
+                _total([float(n) ** 2 for n in nodes])]  # floats, as SQL sums them: no integer overflow
+        if label in out:  # one bot in two seats
+            merge_sums(out, {label: sums})
+        else:
+            out[label] = sums
     return out
+
+
+def _total(values: list) -> Any:
+    """The sum of ``values`` added one by one from the first, as SQLite sums (``search_sums``; no
+    compensated float sum), ``None`` when empty."""
+    return reduce(add, values) if values else None
 
 
 def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None = None) -> dict[str, list]:

@@ -6,11 +6,11 @@ cgroups v2 and lets root write there; every game worker joins it when it starts
 (``os_guard.guard_child`` calls ``join``), every engine process when it starts
 (``arena.engine.process``), so each bot process and each of their descendants is in it
 (``setsid``, double ``fork`` and re-parenting to init do not leave a cgroup). A watchdog
-(``python -m arena.reaper``) in a session of its own, outside the runner's process group,
-waits for the end of a pipe the runner holds: when the runner closes it or dies (SIGKILL
-included), the watchdog writes ``cgroup.kill`` (every process in the cgroup, at once), removes
-the cgroup and the private directories of engines whose starting process has ended
-(``sweep_ended``), and exits.
+(``arena.watchdog``, run by ``python -I -S``) in a session of its own, outside the runner's
+process group, waits for the end of a pipe the runner holds: when the runner closes it or
+dies (SIGKILL included), the watchdog writes ``cgroup.kill`` (every process in the cgroup, at
+once), removes the cgroup and the private directories of engines whose starting process has
+ended (``sweep_ended``), and exits.
 
 Fallback (no cgroup v2, no ``cgroup.kill``, or not root): the run's processes carry
 ``RUN_TOKEN_ENV=<token>`` in their environment and the watchdog kills every process whose
@@ -23,18 +23,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
-#: the environment variable marking a run's processes (the fallback's way to find them)
-RUN_TOKEN_ENV = "ARENA_RUN_TOKEN"
+from arena import watchdog
+from arena.watchdog import RUN_TOKEN_ENV, kill_cgroup, kill_marked  # noqa: F401 (re-exported: their home before)
+
 #: the run's cgroup directory while ``run_guard`` is held, else ``None``
 _cgroup: str | None = None
 #: how many ``run_guard`` blocks of this process are open, and their watchdog
@@ -125,9 +123,12 @@ def run_guard() -> Iterator[str | None]:
         if _holders == 0:
             _cgroup = _make_cgroup()
             token = f"{os.getpid()}-{time.time_ns()}"
+            # ``arena.watchdog`` run alone (built-in modules only): ``-I -S`` skip the user's environment
+            # and site-packages, a start of about 10 ms of CPU (``-m arena.reaper`` took 80)
             _watchdog = subprocess.Popen(
-                [sys.executable, "-m", "arena.reaper", token, _cgroup or ""], stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True)
+                [sys.executable, "-I", "-S", os.path.abspath(watchdog.__file__), token, _cgroup or "",
+                 tempfile.gettempdir()], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                start_new_session=True, close_fds=True)
             os.environ[RUN_TOKEN_ENV] = token  # after the watchdog started: it is not marked itself
         _holders += 1
     try:
@@ -157,70 +158,5 @@ def _stop_watchdog() -> None:
 def sweep_ended() -> None:
     """Remove every ``arena-engine-PID-*`` private directory (``arena.engine.sandbox``) whose
     starting process ``PID`` has ended (a worker killed, or ended by ``os._exit``, with engines
-    still running)."""
-    for path in Path(tempfile.gettempdir()).glob("arena-engine-*-*"):
-        try:
-            os.kill(int(path.name.split("-")[2]), 0)
-        except ProcessLookupError:
-            shutil.rmtree(path, ignore_errors=True)
-        except (ValueError, PermissionError, IndexError):
-            pass
-
-
-def kill_cgroup(path: str, wait: float = 5.0) -> None:
-    """SIGKILL every process of the cgroup ``path`` (``cgroup.kill``), wait up to ``wait``
-    seconds for it to empty, and remove it."""
-    try:
-        with open(path + "/cgroup.kill", "w") as f:
-            f.write("1")
-    except OSError:
-        return
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline:
-        try:
-            os.rmdir(path)
-            return
-        except FileNotFoundError:
-            return
-        except OSError:  # still busy: its processes are being reaped
-            time.sleep(0.02)
-
-
-def kill_marked(token: str, rounds: int = 20) -> None:
-    """SIGKILL every process whose environment has ``RUN_TOKEN_ENV=token`` (the fallback)."""
-    mark = f"{RUN_TOKEN_ENV}={token}".encode()
-    me = os.getpid()
-    for _ in range(rounds):
-        found = False
-        for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) == me:
-                continue
-            try:
-                with open(f"/proc/{name}/environ", "rb") as f:
-                    marked = mark in f.read().split(b"\0")
-            except OSError:
-                continue
-            if marked:
-                found = True
-                with contextlib.suppress(OSError):
-                    os.kill(int(name), signal.SIGKILL)
-        if not found:
-            return
-        time.sleep(0.05)
-
-
-def _watch(token: str, path: str) -> None:
-    """The watchdog: wait for the end of standard input (the runner closed it or died), then kill
-    the run's processes and remove what they left."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the runner's to handle
-    os.environ.pop(RUN_TOKEN_ENV, None)
-    while os.read(0, 4096):
-        pass
-    if path:
-        kill_cgroup(path)
-    kill_marked(token)
-    sweep_ended()
-
-
-if __name__ == "__main__":
-    _watch(sys.argv[1], sys.argv[2])
+    still running): ``arena.watchdog.sweep_ended`` of the temporary directory."""
+    watchdog.sweep_ended(tempfile.gettempdir())

@@ -56,7 +56,7 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
 )
 from arena.store_files import (db_path, make_private, missing_dirs, open_lock, remove_db, remove_dirs,
                                still_locked)
-from arena.writing import MOVE_FIELDS, SCHEMA, SERIES_INSERT, game_row, insert_sql, transaction, upgrade
+from arena.writing import MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, move_rows, transaction, upgrade
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -428,15 +428,13 @@ class Store:
         now = datetime.now(timezone.utc).isoformat(timespec="seconds")
         for game_id, series, record, attempts in batch:
             rows.append(game_row(game_id, series, record, attempts, now))
-            moves += [(game_id, m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status, m.clock)
-                      for m in record.move_stats]
+            moves += move_rows(game_id, record.move_stats)
         if not rows:
             return
         with transaction(self.conn, self.path):
             self.conn.executemany(insert_sql("games", rows[0]), rows)
             if moves:
-                self.conn.executemany(f"INSERT INTO moves ({', '.join(MOVE_FIELDS)}) VALUES "
-                                      f"({', '.join('?' * len(MOVE_FIELDS))})", moves)
+                self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
 

@@ -16,8 +16,8 @@ import bots
 from arena.errors import BotSpecError
 from arena.games import Outcome
 from arena.referee import (FAULTS, RECORD_VERSION, GameRecord, GameSettings, MoveRecord, Ply, Termination, from_wire,
-                           message_from_wire, message_to_wire, play_game, ply_from_wire, ply_to_wire, referee_game,
-                           to_wire)
+                           message_from_wire, message_to_wire, play_game, ply_from_wire, ply_to_wire, ply_wire,
+                           referee_game, to_wire)
 from arena.tournament import build, plan
 from tests.toy import Nim, NimState
 
@@ -61,6 +61,26 @@ def test_wire_round_trip_keeps_every_field():
     assert all(type(x) in (tuple, int, float, str, type(None)) for x in wire)  # plain values only
 
 
+def test_wire_converts_what_is_not_plain_and_keeps_what_is():
+    """``to_wire`` takes the referee's exact values as they are (whole records at once) and
+    converts a record holding anything else, every value then exact."""
+    class Text(str):
+        pass
+
+    odd = (MoveRecord(0, -1, Text("1")), MoveRecord(1, 1, "2", np.float64(0.25), np.int64(12), True, np.float32(-0.5)),
+           MoveRecord(2, 0, "3", 0.5, 7, 0, None, Text("late"), 3))
+    record = GameRecord(("a", Text("b")), 42, 1, (Text("1"), "2", "3"), odd, Outcome((1.0, 0.0), (1, 2), "target"), 1.5)
+    wire = to_wire(record)
+    assert wire[5] == ((0, -1, "1", 0.0, 0, 0, None, None, None), (1, 1, "2", 0.25, 12, 1, -0.5, None, None),
+                       (2, 0, "3", 0.5, 7, 0, None, "late", 3.0))
+    values = [wire[1], wire[4], *wire[5]]
+    assert all(type(v) in (int, float, str, type(None)) for row in values for v in row)
+    assert type(wire[5][2][8]) is float and type(wire[5][1][5]) is int
+    exact = full_record()
+    assert to_wire(exact)[5] == tuple((m.ply, m.seat, m.move, m.seconds, m.nodes, m.depth, m.evaluation, m.status,
+                                       m.clock) for m in exact.move_stats)
+
+
 def test_wire_refuses_another_version():
     wire = to_wire(full_record())
     with pytest.raises(ValueError, match="version 99"):
@@ -75,6 +95,29 @@ def test_ply_wire_round_trip_and_foreign_numbers():
     assert back == Ply("7 - -", round_rec, "diagram", "text") and back.round
     numpy = MoveRecord(3, 1, "e1N", 0.125, np.int64(100), np.int64(4), np.float32(0.75))
     back = ply_from_wire(ply_to_wire(Ply("e1N", numpy))).record
+    assert back == MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75) and type(back.nodes) is int
+
+
+@pytest.mark.parametrize("rec, move", [
+    (MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75), "e1N"),
+    (MoveRecord(2, 0, "a6SW", 6.5e-05, None, None, None), "a6SW"),
+    (MoveRecord(0, -1, "a4NW"), "a4NW"),
+    (MoveRecord(5, 1, "e1N", 0.5, 0, 0, -0.0, clock=12.25), "e1N"),
+    (MoveRecord(6, -3, "\udcff6", 0.0, 2**63 - 1, None, 1e300), "\udcff6"),  # a lone surrogate, the largest count
+    (MoveRecord(4, 1, "-", 0.5, None, None, status="late"), "7 - -"),  # a round: as ply_to_wire
+    (MoveRecord(3, 1, "e1N", 0.125, -2, None, float("nan")), "e1N"),  # values no short entry keeps: as ply_to_wire
+    (MoveRecord(3, 1, "e1N", 0.125, 2**63, None), "e1N"),
+])
+def test_ply_wire_reads_back_as_the_ply(rec, move):
+    """The hook's short ply entry (``ply_wire``) reads back as ``Ply(move, rec)``, as ``ply_to_wire``'s."""
+    back = ply_from_wire(ply_wire(move, rec))
+    assert back.move == move and type(back.move) is str
+    want = ply_from_wire(ply_to_wire(Ply(move, rec))).record
+    assert repr(back.record) == repr(want)  # NaN too; -0.0 stays -0.0
+    assert [type(getattr(back.record, name)) for name in MoveRecord._fields] == \
+        [type(getattr(want, name)) for name in MoveRecord._fields]
+    numpy = MoveRecord(3, 1, "e1N", np.float64(0.125), np.int64(100), np.int64(4), np.float32(0.75))
+    back = ply_from_wire(ply_wire("e1N", numpy)).record
     assert back == MoveRecord(3, 1, "e1N", 0.125, 100, 4, 0.75) and type(back.nodes) is int
 
 

@@ -43,6 +43,7 @@ from arena.engine.users import DynamicUser, claim, kill_user
 from arena.errors import BotSpecError
 from bots.registry import BotSpec
 from arena.reaper import sweep_ended  # noqa: F401 (re-exported: its home before arena.reaper)
+from arena.watchdog import ENGINE_DIR_PREFIX
 
 #: the ``--user`` argument of an isolated engine's command when the arena runs as root: replaced,
 #: at each start, by the ``UID:GID`` of a user of its own (``arena.engine.users``)
@@ -146,7 +147,7 @@ class Sandbox:
         removed first (a worker ends with ``os._exit`` and its engines die with it, leaving
         theirs)."""
         _sweep()
-        path = tempfile.mkdtemp(prefix=f"arena-engine-{os.getpid()}-")
+        path = tempfile.mkdtemp(prefix=f"{ENGINE_DIR_PREFIX}{os.getpid()}-")
         os.mkdir(os.path.join(path, "tmp"), 0o700)
         if user is not None:
             for part in (path, os.path.join(path, "tmp")):

@@ -3,8 +3,8 @@ and termination, and produces a typed ``GameRecord``.
 
 - ``records``: ``Termination``, ``MoveRecord``, ``GameRecord``, the messages of a watched game
   (``Ply``, ``GameEnded``) and their serialisation each way (``to_wire`` / ``from_wire``,
-  ``message_to_wire`` / ``message_from_wire``; ``ply_to_wire`` / ``ply_from_wire`` for the
-  plies a worker leaves in shared memory);
+  ``message_to_wire`` / ``message_from_wire``; ``ply_to_wire`` (``ply_wire``, ``ply_entry``) /
+  ``ply_from_wire`` for the plies a worker leaves in shared memory);
 - ``settings``: ``GameSettings`` (what one game is played with) and ``GameHooks`` (the match
   loop's callbacks), taken whole by ``play_game``, ``referee_game`` and ``arena.supervisor``;
 - ``play``: the match loop ``play_game`` (``play_round`` for simultaneous rounds) and
@@ -26,17 +26,18 @@ from arena.referee.guarded import ply_text, referee_game
 from arena.referee.play import exception_text, last_frame, play_game, play_round, random_opening
 from arena.referee.private import Private
 from arena.referee.adjudicate import Adjudication
-from arena.referee.records import (ADJUDICATIONS, FAULTS, RECORD_VERSION, BotFault, GameEnded, GameRecord, Message,
-                                   MoveRecord, Ply, Termination, fault_record, forfeit, from_wire, message_from_wire,
-                                   message_to_wire, ply_from_wire, ply_to_wire, recv_message, send_message, to_wire)
+from arena.referee.records import (ADJUDICATIONS, FAULTS, PLY_LENGTH, RECORD_VERSION, BotFault, GameEnded, GameRecord,
+                                   Message, MoveRecord, Ply, Termination, fault_record, forfeit, from_wire,
+                                   message_from_wire, message_to_wire, ply_entry, ply_from_wire, ply_to_wire, ply_wire,
+                                   recv_message, send_message, to_wire)
 from arena.referee.seeds import SEEDING, SEEDINGS, ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 
 __all__ = [
-    "ADJUDICATIONS", "Adjudication", "FAULTS", "NO_HOOKS", "RECORD_VERSION", "SEEDING", "SEEDINGS", "BotFault",
-    "ChanceDraws", "Checked", "GameEnded", "GameHooks",
-    "GameRecord", "GameSettings", "Message", "MoveRecord", "Ply", "Private", "Termination", "bot_seeds",
-    "derive_seed", "exception_text", "fault_record", "forfeit", "from_wire", "last_frame", "message_from_wire",
-    "message_to_wire", "play_game", "play_round", "ply_from_wire", "ply_text", "ply_to_wire", "random_opening",
-    "recv_message", "referee_check", "referee_game", "round_answers", "send_message", "to_wire",
+    "ADJUDICATIONS", "Adjudication", "FAULTS", "NO_HOOKS", "PLY_LENGTH", "RECORD_VERSION", "SEEDING", "SEEDINGS",
+    "BotFault", "ChanceDraws", "Checked", "GameEnded", "GameHooks", "GameRecord", "GameSettings", "Message",
+    "MoveRecord", "Ply", "Private", "Termination", "bot_seeds", "derive_seed", "exception_text", "fault_record",
+    "forfeit", "from_wire", "last_frame", "message_from_wire", "message_to_wire", "play_game", "play_round",
+    "ply_entry", "ply_from_wire", "ply_text", "ply_to_wire", "ply_wire", "random_opening", "recv_message",
+    "referee_check", "referee_game", "round_answers", "send_message", "to_wire",
 ]

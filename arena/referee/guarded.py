@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from arena.games import State
-from arena.referee.play import exception_text, play_game
+from arena.referee.play import Progress, exception_text, play_game
 from arena.referee.records import GameRecord, MoveRecord, Termination, fault_record, forfeit
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 from bots.base import Player
@@ -38,37 +38,17 @@ def referee_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHook
     Args: as ``arena.referee.play_game``; ``settings.memory_limit`` is named in a ``memory``
     fault's detail.
     """
-    seat = -1
-    moves: list[str] = []
-    stats: list[MoveRecord] = []
-
-    def moving(s: int, state: State, allowed: float | None) -> None:
-        nonlocal seat
-        seat = s
-        if hooks.on_move:
-            hooks.on_move(s, state, allowed)
-
-    def resetting(s: int) -> None:
-        nonlocal seat
-        seat = s
-        if hooks.on_reset:
-            hooks.on_reset(s)
-
-    def played(state: State, rec: MoveRecord) -> None:
-        if hooks.on_ply:
-            hooks.on_ply(state, rec)
-        moves.append(ply_text(state, rec))
-        if rec.status is None:
-            stats.append(rec)
-
+    progress = Progress()  # the plies played and the seat on move, as ``play_game`` goes (no hooks of ours)
     began, memory_limit = time.perf_counter(), settings.memory_limit
 
     def lost(reason: Termination, detail: str) -> GameRecord:
-        return fault_record(settings.labels or (), settings.seed, settings.opening, seat, reason, detail, moves,
-                            stats, time.perf_counter() - began)
+        after = len(settings.opening)  # ``progress`` holds the opening once it is played
+        moves, stats = progress.moves[after:], [m for m in progress.stats[after:] if m.status is None]
+        return fault_record(settings.labels or (), settings.seed, settings.opening, progress.seat, reason, detail,
+                            moves, stats, time.perf_counter() - began)
 
     try:
-        record = play_game(settings, bots, GameHooks(moving, played, resetting))
+        record = play_game(settings, bots, hooks, progress)
     except SystemExit as exc:
         return lost(Termination.EXIT, f"bot called sys.exit({exc.code!r})")
     except MemoryError:

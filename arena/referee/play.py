@@ -176,15 +176,35 @@ def _answer_text(move: Any) -> str:
 _ROUND_FAULT: dict[str, str] = {Termination.EXCEPTION: AnswerStatus.CRASH, Termination.TIMEOUT: AnswerStatus.LATE}
 
 
+class Progress:
+    """What a game has played so far, kept current by ``play_game`` for a caller that must
+    make a record of it when the game is stopped by an exception (``referee_game``).
+
+    Attributes:
+        moves: every ply in notation, the opening's included once it is played.
+        stats: the ``MoveRecord`` of each ply (each seat's at a simultaneous round).
+        seat: the 0-based seat last asked to move or being reset (-1 before the first).
+    """
+
+    __slots__ = ("moves", "stats", "seat")
+
+    def __init__(self) -> None:
+        self.moves: list[str] = []
+        self.stats: list[MoveRecord] = []
+        self.seat = -1
+
+
 def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | None], margin: float,
                ply: int, on_move: OnMove | None = None,
-               views: Sequence[Private] | None = None) -> tuple[State, list[MoveRecord]]:
+               views: Sequence[Private] | None = None,
+               progress: Progress | None = None) -> tuple[State, list[MoveRecord]]:
     """One simultaneous round: every seat answers, ``state.play(answers)``.
 
     A seat whose ``choose`` raises or answers late gives no answer this round (status
     ``crash`` / ``late``); it does not lose the game. Returns the state after and one
     ``MoveRecord`` per seat (``ply``: the round's index in the game's moves). ``views``: each
     seat's ``Private`` view (default: fresh ones); a bot is asked with its own copy.
+    ``progress``: its ``seat`` follows the seat asked.
 
     Raises:
         Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
@@ -194,6 +214,8 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
     views = views or [Private(getattr(state, "game", None), shares_state(bot))  # type: ignore[arg-type]
                       for bot in bots]
     for seat, bot in enumerate(bots):
+        if progress is not None:
+            progress.seat = seat
         if on_move:
             on_move(seat, state, None)  # a round keeps its own thinking time: no clock
         answer, secs, fault, _ = _ask(bot, views[seat].state(state), limits[seat], margin)
@@ -235,11 +257,13 @@ def _opening(game: Game, state: State, opening: Sequence[str]) -> tuple[State, l
     return state, played
 
 
-def _reset(bots: Sequence[Player], views: Sequence[Private], seeds: Sequence[int], hooks: GameHooks) -> list[float]:
+def _reset(bots: Sequence[Player], views: Sequence[Private], seeds: Sequence[int], hooks: GameHooks,
+           progress: Progress) -> list[float]:
     """Reset each seat's bot that has ``reset`` with its seed; the seconds each took."""
     owed = [0.0] * len(bots)
     for seat, bot in enumerate(bots):
         if isinstance(bot, Resettable):
+            progress.seat = seat
             if hooks.on_reset:
                 hooks.on_reset(seat)
             t0 = time.perf_counter()
@@ -248,7 +272,8 @@ def _reset(bots: Sequence[Player], views: Sequence[Private], seeds: Sequence[int
     return owed
 
 
-def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks = NO_HOOKS) -> GameRecord:
+def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks = NO_HOOKS,
+              progress: Progress | None = None) -> GameRecord:
     """Play one game to the end.
 
     Args:
@@ -256,6 +281,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             (``GameSettings``).
         bots: one bot per 0-based seat; ``reset(game, seat, its seed)`` is called when it has one.
         hooks: callbacks on each move, ply and reset (``GameHooks``).
+        progress: kept current as the game goes (``Progress``: what an exception leaves).
 
     Raises:
         IllegalMoveError, MoveSyntaxError: an opening ply is not legal (bad opening input).
@@ -274,9 +300,11 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     start_time = time.perf_counter()
     state, played = _opening(game, state, settings.opening)  # the opening as the game writes it
     views = [Private(game, shares_state(bot)) for bot in bots]  # each its own copies (arena.referee.private)
-    owed = _reset(bots, views, seeds, hooks)  # seconds spent in reset, counted against the seat's first move
+    progress = Progress() if progress is None else progress
+    owed = _reset(bots, views, seeds, hooks, progress)  # seconds spent in reset, counted against the first move
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
+    progress.moves, progress.stats = moves, stats
 
     def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None,
                rule: str | None = None) -> GameRecord:
@@ -319,7 +347,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             continue
         if state.to_move == SIMULTANEOUS:
             try:
-                state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views)
+                state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views, progress)
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
                 return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")
@@ -330,6 +358,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         allowed, limits = clocks.allowed(seat), per_seat[seat]
         if clocks.timed:  # every seat's clock as the bot sees it
             limits = replace(limits or Limits(), clock=clocks.view())
+        progress.seat = seat
         if on_move:
             on_move(seat, state, None if allowed is None else allowed + time_margin)
         move, secs, fault, detail = _ask(bots[seat], views[seat].state(state), limits, time_margin, owed[seat],

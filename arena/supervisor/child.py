@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 from arena.games import SIMULTANEOUS, State
 from arena.os_guard import PIPE_CLOSED, children, forked_copies, has_children
-from arena.referee import GameHooks, GameRecord, GameSettings, MoveRecord, Ply, ply_text, referee_game
+from arena.referee import GameHooks, GameRecord, GameSettings, MoveRecord, Ply, ply_entry, ply_text, referee_game
 from arena.supervisor.status import PlyLog, Status
 from bots.base import Player
 
@@ -102,10 +102,13 @@ class Watched:
         """The game's record was sent: no game is playing."""
         self.status.game = -1
 
-    def hooks(self, bots: Sequence[Player], guarded: bool = True) -> GameHooks:
+    def hooks(self, bots: Sequence[Player], guarded: bool = True, timed: bool = True) -> GameHooks:
         """The match loop's hooks that keep ``status`` current and stream the plies; ``guarded``
         (default): each also checks for a fork (``check``) and the pipe (leave it off only for
-        bots that run none of their author's code here: ``arena.tournament.worker.trusted``)."""
+        bots that run none of their author's code here: ``arena.tournament.worker.trusted``);
+        ``timed`` (default): each move's start is written for the parent's move deadline
+        (``Status.move_started``; leave it off only when the parent times no move and no seat
+        has a game clock: no ``--move-time``, no ``--tc``: the seat on move is still written)."""
         own_deadline, st = _keeps_time(bots), self.status
 
         def on_move(seat: int, state: State, allowed: float | None) -> None:
@@ -140,12 +143,46 @@ class Watched:
             if self.send is not None:
                 self.send(ply)
 
+        plies = self.plies
+        if plies is not None and self.send is None and not self.diagrams:
+            write = plies.write
+
+            def on_ply_logged(state: State, rec: MoveRecord) -> None:
+                """``on_ply`` for a ply buffer alone: the same entry, no ``Ply`` made."""
+                if guarded:
+                    self.check()
+                    self._check_pipe()
+                self.ply += 1
+                st.move_started = 0.0
+                st.ply += 1
+                write(ply_entry(rec.move if rec.status is None else ply_text(state, rec), rec))
+
+            if guarded or timed:
+                return GameHooks(on_move, on_ply_logged, on_reset)
+
+            def on_move_untimed(seat: int, state: State, allowed: float | None) -> None:
+                """``on_move`` when no move is timed: the seat on move only."""
+                self.seat = st.seat = seat
+
+            def on_reset_untimed(seat: int) -> None:
+                """``on_reset`` when no move is timed: the seat being reset only."""
+                self.seat = st.seat = seat
+
+            def on_ply_untimed(state: State, rec: MoveRecord) -> None:
+                """``on_ply_logged`` when no move is timed (``move_started`` stays 0)."""
+                self.ply += 1
+                st.ply += 1
+                write(ply_entry(rec.move if rec.status is None else ply_text(state, rec), rec))
+
+            return GameHooks(on_move_untimed, on_ply_untimed, on_reset_untimed)
         return GameHooks(on_move, on_ply, on_reset)
 
-    def play(self, settings: GameSettings, bots: Sequence[Player], guarded: bool = True) -> GameRecord:
+    def play(self, settings: GameSettings, bots: Sequence[Player], guarded: bool = True,
+             timed: bool = True) -> GameRecord:
         """Play the game ``begin`` announced under watch (``referee_game``), ``status`` current
         throughout; the bots are made between the two (a hang or a death there is the game's).
-        ``guarded``: as ``hooks``."""
-        record = referee_game(settings, bots, self.hooks(bots, guarded))
+        ``guarded``, ``timed``: as ``hooks`` (``timed`` is kept whenever ``settings`` has a game
+        clock)."""
+        record = referee_game(settings, bots, self.hooks(bots, guarded, timed or settings.clocks is not None))
         self.check()
         return record

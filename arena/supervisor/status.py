@@ -9,10 +9,9 @@ plies played.
 from __future__ import annotations
 
 import ctypes
-import struct
 from typing import Any
 
-from arena.referee import MoveRecord, Ply, ply_from_wire, ply_to_wire
+from arena.referee import PLY_LENGTH, MoveRecord, Ply, ply_from_wire, ply_to_wire
 
 #: bytes of a worker's ply buffer: the plies of the game playing, so a game whose process is
 #: killed or dies keeps the moves played (a longer game keeps those that fit)
@@ -78,12 +77,14 @@ def new_status(ctx: Any = None) -> Status:
 class PlyLog:
     """The plies of the game playing, in a buffer shared with the parent (child side).
 
-    Each entry is a 4-byte length and ``arena.referee.ply_to_wire`` of the ``Ply``;
+    Each entry is a 4-byte length (``arena.referee.PLY_LENGTH``) and the ``Ply``'s bytes
+    (``arena.referee.ply_to_wire``, or ``ply_wire`` as the hook writes them);
     ``status.plies_end`` is the end of the last complete entry (written after it).
     """
 
     def __init__(self, buffer: Any, status: Status) -> None:
         self.buffer, self.status, self.end = memoryview(buffer).cast("B"), status, 0
+        self.size = len(self.buffer)
 
     def clear(self) -> None:
         self.end = 0
@@ -93,10 +94,16 @@ class PlyLog:
         """Append ``ply``; a full buffer keeps what fits. Never raises: an error in the game's
         hook would be blamed on a bot."""
         data = ply_to_wire(ply)
-        end = self.end + 4 + len(data)
-        if end > len(self.buffer):
+        self.write(PLY_LENGTH.pack(len(data)) + data)
+
+    def write(self, entry: bytes) -> None:
+        """Append one entry: a ply's bytes after their length (``arena.referee.ply_entry``, the
+        hook's own path: no ``Ply`` made); a full buffer keeps what fits. Never raises."""
+        start = self.end
+        end = start + len(entry)
+        if end > self.size:
             return  # full: the parent keeps the plies that fit
-        self.buffer[self.end:end] = len(data).to_bytes(4, "little") + data
+        self.buffer[start:end] = entry
         self.end = end
         self.status.plies_end = end
 
@@ -105,7 +112,7 @@ def read_plies(buffer: Any, status: Status) -> list[Ply]:
     """The plies of a ``PlyLog`` (parent side; the child stopped or killed)."""
     data, pos, out = buffer[:int(status.plies_end)], 0, []
     while pos + 4 <= len(data):
-        (size,) = struct.unpack_from("<I", data, pos)
+        (size,) = PLY_LENGTH.unpack_from(data, pos)
         out.append(ply_from_wire(data[pos + 4:pos + 4 + size]))
         pos += 4 + size
     return out

@@ -5,11 +5,12 @@ cannot tell which seat was thinking when the worker hung or died, nor distinguis
 (``timeout``) from a hung game (``game_time``). Here each worker is the child of the one
 game supervisor (``arena.supervisor``): it keeps a shared ``Status`` current (seat on move,
 plies played, move start, game playing and its start, fork mark), and the runner waits on
-the pipes and the process sentinels with ``multiprocessing.connection.wait``, then judges
-each busy worker from its status (``arena.supervisor.blame``). Each finished ply is also written to a shared buffer
-(``arena.supervisor.PlyLog``), so a game lost to a kill or a crash keeps its moves; a finished
-game comes through the pipe as ``arena.referee.GameEnded``. Each worker holds a few tasks (one
-playing, the next already in its pipe; more for short games), so it never waits for the runner
+the pipes and the process sentinels (``select.poll``, as ``multiprocessing.connection.wait``),
+then judges each busy worker from its status (``arena.supervisor.blame``). Each finished ply
+is also written to a shared buffer (``arena.supervisor.PlyLog``), so a game lost to a kill or
+a crash keeps its moves; a finished game comes through the pipe as
+``arena.referee.GameEnded``. Each worker holds a few tasks (one playing, the next already in
+its pipe; more for short games), so it never waits for the runner
 to store a result; ``Status.game`` says which game is playing.
 
 Faults handled here (``docs/arena.md`` "Contracts / Faults"):
@@ -44,12 +45,12 @@ from __future__ import annotations
 import logging
 import math
 import multiprocessing
+import select
 import time
 import weakref
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from multiprocessing.connection import wait
 from typing import Any
 
 from arena.errors import ConfigError
@@ -131,6 +132,8 @@ class Pool:
         self.idle_deaths = 0
         self.mean_seconds: float | None = None  # running mean of game durations
         self.pending: deque[GameTask] = deque()  # games submitted, not yet given to a worker
+        self._poller = select.poll()  # ``_wait``'s
+        self._polled: tuple[int, ...] = ()  # the descriptors it polls
 
     def _depth(self) -> int:
         if not self.mean_seconds:
@@ -184,8 +187,8 @@ class Pool:
                     pending.extend(inbox.take())
                 self._fill(pending)
                 busy = [s for s in self.slots if s.tasks]
-                wait([s.conn for s in busy] + [s.proc.sentinel for s in busy] + ([inbox] if inbox is not None else []),
-                     timeout=self._timeout(busy))
+                self._wait([s.conn.fileno() for s in busy] + [s.proc.sentinel for s in busy]
+                           + ([inbox.fileno()] if inbox is not None else []), self._timeout(busy))
                 done: list[Result] = []
                 for i in range(len(self.slots)):
                     if self.slots[i].tasks:
@@ -198,6 +201,19 @@ class Pool:
             raise
         if not keep:
             self.close()
+
+    def _wait(self, fds: list[int], timeout: float) -> None:
+        """Wait until one of ``fds`` is readable (a result, a dead worker's sentinel, the inbox)
+        or ``timeout`` seconds have passed: ``multiprocessing.connection.wait``, with one
+        ``select.poll`` kept while the descriptors stay the same (``wait`` makes and fills a
+        selector each call, once a game)."""
+        key = tuple(fds)
+        if key != self._polled:
+            poller = select.poll()
+            for fd in key:
+                poller.register(fd, select.POLLIN)
+            self._poller, self._polled = poller, key
+        self._poller.poll(math.ceil(timeout * 1000))
 
     def _overdue(self, slot: WorkerSlot, now: float) -> bool:
         """The worker's bot on move is past its move time plus margin, or its game clock (the
@@ -246,7 +262,7 @@ class Pool:
         result of game ``until``."""
         out = []
         try:
-            while slot.tasks and slot.tasks[0].game_id != until and slot.conn.poll():
+            while slot.tasks and slot.tasks[0].game_id != until and slot.readable():
                 ended = recv_message(slot.conn)
                 assert isinstance(ended, GameEnded), "a worker sends only finished games"
                 record = ended.record
@@ -306,7 +322,7 @@ class Pool:
     def _sent(slot: WorkerSlot, game_id: int) -> GameRecord | None:
         """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
         try:
-            if slot.conn.poll():
+            if slot.readable():
                 ended = recv_message(slot.conn)
                 return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
         except (EOFError, OSError, ValueError):

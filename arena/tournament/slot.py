@@ -4,6 +4,8 @@ pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed wit
 from __future__ import annotations
 
 import itertools
+import pickle
+import select
 import time
 from collections import deque
 from typing import Any
@@ -39,21 +41,29 @@ class WorkerSlot:
                 if self.proc.pid is None:  # the fork failed: nothing will write to it
                     self.log.retire()
         child.close()
+        self._readable = select.poll()  # ``readable``'s: ``conn.poll()`` makes a selector each call
+        self._readable.register(self.conn.fileno(), select.POLLIN)
         self.tasks: deque[GameTask] = deque()
         #: time.monotonic() of the worker's last result, or of its first task when it had none:
         #: the pool replaces a worker that starts no game within ``pool.READY_GRACE`` of it
         self.waiting_since = time.monotonic()
 
     def give(self, task: GameTask) -> bool:
-        """Send ``task`` to the worker; False when its pipe is closed (the worker ended)."""
+        """Send ``task`` to the worker; False when its pipe is closed (the worker ended). The
+        task is pickled by ``pickle`` itself (what ``conn.recv`` reads): ``conn.send``'s own
+        pickler, for the ``multiprocessing`` objects a task never holds, costs several times more."""
         try:
-            self.conn.send(task)
+            self.conn.send_bytes(pickle.dumps(task, pickle.HIGHEST_PROTOCOL))
         except (OSError, ValueError):
             return False
         if not self.tasks:
             self.waiting_since = time.monotonic()
         self.tasks.append(task)
         return True
+
+    def readable(self) -> bool:
+        """Whether the pipe has something to read now (a result, or its end: ``conn.poll()``)."""
+        return bool(self._readable.poll(0))
 
     def playing(self) -> GameTask | None:
         """The task the worker is playing now (``None`` between games)."""

@@ -159,7 +159,9 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
                             start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication)
-    return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels)
+    # no --move-time: the parent times no move (its ``Deadlines``), so no move's start is written
+    timed = setup.limits is not None and setup.limits.time is not None
+    return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels, timed=timed)
 
 
 def _log_to_file(path: str) -> None:
