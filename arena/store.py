@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -425,7 +426,7 @@ class Store:
         """
         rows: list[dict[str, Any]] = []
         moves: list[tuple] = []
-        now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        now = _finished_now()
         for game_id, series, record, attempts in batch:
             rows.append(game_row(game_id, series, record, attempts, now))
             moves += move_rows(game_id, record.move_stats)
@@ -437,6 +438,19 @@ class Store:
                 self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
+
+
+#: (the second, its ISO text) last written as a game's ``finished`` time
+_finished: tuple[int, str] = (-1, "")
+
+
+def _finished_now() -> str:
+    """The current UTC time to the second in ISO form (``games.finished``), made once a second."""
+    global _finished
+    second = int(time.time())
+    if second != _finished[0]:
+        _finished = (second, datetime.fromtimestamp(second, timezone.utc).isoformat(timespec="seconds"))
+    return _finished[1]
 
 
 def _member_row(m: Member) -> tuple:

@@ -78,16 +78,28 @@ NULL = math.nan
 MOVES_INSERT = f"INSERT INTO moves ({', '.join(MOVE_FIELDS)}) VALUES ({', '.join('?' * len(MOVE_FIELDS))})"
 
 
+@functools.lru_cache(maxsize=4096)
+def _labels_json(labels: tuple[str, ...]) -> str:
+    """``json.dumps`` of a game's seats (a few pairings repeat game after game)."""
+    return json.dumps(list(labels))
+
+
+@functools.lru_cache(maxsize=4096)
+def _ranks_json(ranks: tuple[int, ...]) -> str:
+    """``json.dumps`` of a game's ranks as ``int`` (a few outcomes repeat)."""
+    return json.dumps([int(r) for r in ranks])
+
+
 def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finished: str) -> dict[str, Any]:
     """The ``games`` row of one finished game, by column name (``None`` bound as ``NULL``)."""
     o = record.outcome
     moves = json.dumps(list(record.moves))
     fault_seat, detail, rule = record.fault_seat, record.fault_detail, record.adjudication
     return dict(
-        game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
+        game_id=game_id, series=series, seed=record.seed, seats=_labels_json(tuple(record.seats)),
         opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
         moves=moves, scores=json.dumps([float(s) for s in o.scores]),
-        ranks=json.dumps([int(r) for r in o.ranks]), termination=str(o.termination),
+        ranks=_ranks_json(tuple(map(int, o.ranks))), termination=str(o.termination),
         fault_seat=NULL if fault_seat is None else fault_seat, fault_detail=NULL if detail is None else detail,
         plies=record.plies, seconds=float(record.seconds), attempts=attempts, finished=finished,
         moves_hash=moves_hash(moves), adjudication=NULL if rule is None else rule,

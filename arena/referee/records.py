@@ -423,6 +423,9 @@ _SHORT = struct.Struct("<Biidqqdd")
 PLY_LENGTH = struct.Struct("<I")
 #: a short entry with its length before it
 _SHORT_ENTRY = struct.Struct("<I" + _SHORT.format[1:])
+#: a ply buffer entry of a bot that reports no figures (``ply_entry``): tag 1, ply, seat, seconds; the move follows
+_BARE = struct.Struct("<Biid")
+_BARE_ENTRY = struct.Struct("<I" + _BARE.format[1:])
 
 
 def ply_entry(move: str, record: MoveRecord) -> bytes:
@@ -430,6 +433,13 @@ def ply_entry(move: str, record: MoveRecord) -> bytes:
     its length (``PLY_LENGTH``), then ``ply_wire``'s bytes. A watched game's hook writes one a
     ply."""
     ply, seat, text, seconds, nodes, depth, evaluation, status, clock = record
+    if (nodes is None and depth is None and evaluation is None and status is None and clock is None
+            and type(move) is str and move == text):
+        try:
+            data = move.encode("utf-8", "surrogatepass")
+            return _BARE_ENTRY.pack(_BARE.size + len(data), 1, ply, seat, seconds) + data
+        except (struct.error, TypeError, ValueError, OverflowError):
+            pass  # as below
     if (status is None and type(move) is str and move == text and (nodes is None or nodes >= 0)
             and (depth is None or depth >= 0) and evaluation == evaluation and clock == clock):
         try:
@@ -448,7 +458,8 @@ def ply_wire(move: str, record: MoveRecord) -> bytes:
     length): a sequential ply (``move`` is ``record.move``, no ``status``) whose nodes and
     depth are ``None`` or not negative and whose evaluation and clock are no NaN in one
     ``struct`` (a few times cheaper than ``marshal``, no ``Ply`` made; the numbers converted to
-    exact ``int`` / ``float`` as ``to_wire`` does), any other as ``ply_to_wire``.
+    exact ``int`` / ``float`` as ``to_wire`` does; a shorter one when the bot reports no figure
+    and no clock times it), any other as ``ply_to_wire``.
     ``ply_from_wire`` reads both.
 
     Raises:
@@ -481,6 +492,13 @@ def ply_from_wire(data: bytes) -> Ply:
     Raises:
         ValueError: bytes of another record version, or not a ply.
     """
+    if data[:1] == b"\1":
+        try:
+            _, ply, seat, seconds = _BARE.unpack_from(data)
+            move = bytes(data[_BARE.size:]).decode("utf-8", "surrogatepass")
+        except (struct.error, UnicodeDecodeError) as exc:
+            raise ValueError(f"unreadable ply ({exc})") from None
+        return Ply(move, MoveRecord(ply, seat, move, seconds, None, None, None, None, None))
     if data[:1] == b"\0":
         try:
             _, ply, seat, seconds, nodes, depth, evaluation, clock = _SHORT.unpack_from(data)

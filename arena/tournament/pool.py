@@ -187,12 +187,12 @@ class Pool:
                     pending.extend(inbox.take())
                 self._fill(pending)
                 busy = [s for s in self.slots if s.tasks]
-                self._wait([s.conn.fileno() for s in busy] + [s.proc.sentinel for s in busy]
-                           + ([inbox.fileno()] if inbox is not None else []), self._timeout(busy))
+                ready = self._wait([s.conn.fileno() for s in busy] + [s.proc.sentinel for s in busy]
+                                   + ([inbox.fileno()] if inbox is not None else []), self._timeout(busy))
                 done: list[Result] = []
                 for i in range(len(self.slots)):
                     if self.slots[i].tasks:
-                        done.extend(self._check(i, pending, deaths))
+                        done.extend(self._check(i, pending, deaths, self.slots[i].proc.sentinel in ready))
                 self._fill(pending)  # workers play on while the caller stores
                 yield from done
         except BaseException:
@@ -202,18 +202,18 @@ class Pool:
         if not keep:
             self.close()
 
-    def _wait(self, fds: list[int], timeout: float) -> None:
+    def _wait(self, fds: list[int], timeout: float) -> set[int]:
         """Wait until one of ``fds`` is readable (a result, a dead worker's sentinel, the inbox)
         or ``timeout`` seconds have passed: ``multiprocessing.connection.wait``, with one
         ``select.poll`` kept while the descriptors stay the same (``wait`` makes and fills a
-        selector each call, once a game)."""
+        selector each call, once a game). Returns the descriptors ready."""
         key = tuple(fds)
         if key != self._polled:
             poller = select.poll()
             for fd in key:
                 poller.register(fd, select.POLLIN)
             self._poller, self._polled = poller, key
-        self._poller.poll(math.ceil(timeout * 1000))
+        return {fd for fd, _ in self._poller.poll(math.ceil(timeout * 1000))}
 
     def _overdue(self, slot: WorkerSlot, now: float) -> bool:
         """The worker's bot on move is past its move time plus margin, or its game clock (the
@@ -351,9 +351,11 @@ class Pool:
         return Result(task, task_fault(task, slot.status.seat, Termination.CRASH, detail, *played(plies),
                                        seconds=seconds), deaths[task.game_id])
 
-    def _check(self, i: int, pending: deque, deaths: dict) -> list[Result]:
+    def _check(self, i: int, pending: deque, deaths: dict, ended: bool = True) -> list[Result]:
         """The results of worker ``i``: those in its pipe, then a fault of the game playing (a
-        fork, a death, ``game_time``, ``timeout``: ``arena.supervisor.blame``), if any."""
+        fork, a death, ``game_time``, ``timeout``: ``arena.supervisor.blame``), if any.
+        ``ended``: the worker's sentinel was ready at the last wait (only then is the process
+        asked whether it ended: a worker that ends after the wait makes the next one return)."""
         forked = self._forked(i, pending, deaths)
         if forked is not None:
             return forked
@@ -362,7 +364,7 @@ class Pool:
         if not slot.tasks:
             return out
         task, now, st = slot.playing(), time.monotonic(), slot.status
-        if not slot.proc.is_alive():
+        if ended and not slot.proc.is_alive():
             lost = self._died(i, task, pending, deaths)
             return out + ([lost] if lost is not None else [])
         if task is None and now - slot.waiting_since > READY_GRACE:  # stuck between games (a bot's cleanup)
