@@ -10,9 +10,11 @@ game). Runs are interleaved and the best of ``REPEATS`` kept: other load on the 
 slows a run down.
 
 - Speed-up: a CPU-bound field (alpha-beta against MCTS on Interaction, about half a second a
-  game on an idle core), 1 worker then 2; wall-clock ratio (goal >= 1.8 on two idle cores).
-  Enough games that the end of the run (one worker finishing its last game alone, about half
-  a game) and the run's start (connect, first fork) cost a few percent, not a quarter.
+  game on an idle core), 1 worker then 2; wall-clock ratio (goal >= 1.8 on two idle cores),
+  printed beside the ratio of two bare forked loops over one on the same games (the ceiling
+  the machine offers at the moment, as the runner's figures print it). Enough games that the
+  end of the run (one worker finishing its last game alone, about half a game) and the run's
+  start (connect, first fork) cost a few percent, not a quarter.
 - Overhead: random against random (cheap games, a few ms each) on ``--workers 1`` and on a
   1-worker cluster; the difference in wall clock per game is what the cluster adds (goal <= 5
   ms a game), the run's start included. Its CPU time, all processes of the run together
@@ -29,6 +31,7 @@ import time
 from typing import Any
 
 from arena.bench import Figure
+from arena.bench.runner import plain_parallel
 from arena.tournament import build, run_tournament
 
 GAME = "interaction"
@@ -88,6 +91,8 @@ def run(quick: bool) -> list[Figure]:
     finally:
         one.close()
         two.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        bare_one, bare_two = plain_parallel(build({**heavy, "results": tmp}))
     n_heavy, n_cheap = heavy["games"], cheap["games"]
     t1, t2 = min(t for t, _ in ones), min(t for t, _ in twos)
     local, remote = min(locals_), min(clusters)
@@ -98,6 +103,8 @@ def run(quick: bool) -> list[Figure]:
         Figure("cluster", "games/s, 2 Dask workers over 1 (CPU-bound field)", t1 / t2, "×", "≥ 1.8",
                f"{n_heavy} games, best of {REPEATS}: 1 worker {n_heavy / t1:.2f} games/s, 2 workers "
                f"{n_heavy / t2:.2f} games/s; load average {load:.1f}"),
+        Figure("cluster", "same games, 2 bare forked loops over 1 (machine ceiling now)", bare_one / bare_two, "×", "",
+               f"1 process {bare_one:.1f}s, 2 processes {bare_two:.1f}s: on a loaded machine both ratios drop"),
         Figure("cluster", "cluster cost per game over the local pool (random vs random, 1 worker)",
                (remote[0] - local[0]) * ms, "ms/game", "≤ 5",
                f"{n_cheap} games, best of {REPEATS}: --workers 1 {local[0] * ms:.2f} ms/game, 1-worker cluster "

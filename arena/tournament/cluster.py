@@ -68,9 +68,13 @@ log = logging.getLogger("arena.cluster")
 
 #: tasks in flight per worker thread: one playing and the next queued behind it
 WINDOW_PER_THREAD = 2
-#: games per task: enough for BATCH_SECONDS of play (a Dask task costs milliseconds of CPU
-#: on the client, the scheduler and the worker), at most BATCH_MAX (a lost worker loses few)
-BATCH_SECONDS, BATCH_MAX = 0.15, 32
+#: games per task: enough for BATCH_SECONDS of play, at most BATCH_MAX (a lost worker loses
+#: few). A Dask task costs about 10 ms of CPU over the client, the scheduler and the worker
+#: (measured on two CPU-bound Dask workers, alpha-beta against MCTS, a game 0.22 s: one game a
+#: task cost 0.9 s of CPU in 64 games over the local pool, and 2 Dask workers ran at 0.95 of
+#: ``--workers 2``; batches of a second's play, 0.35-0.48 s and 0.97): on busy cores that CPU
+#: is taken from the games. Each record still comes back as its game ends (an event).
+BATCH_SECONDS, BATCH_MAX = 1.0, 32
 #: a worker that holds games and ends none for (game time + margin + STALL_GRACE) per
 #: attempt (``retries`` + 1) plus STALL_SLACK seconds is given up on (its games replayed);
 #: the client checks every POLL_SECONDS while it waits
@@ -230,7 +234,10 @@ class ClusterPool:
     def _top_up(self, pending: deque) -> None:
         """Submit batches while a worker has room (``WINDOW_PER_THREAD`` tasks per thread: one
         playing, the next queued behind it), to the worker with the most room first, so the
-        windows stay even; each task bound to its worker (see ``_give_up``)."""
+        windows stay even; each task bound to its worker (see ``_give_up``). The run's last
+        games (no more than the cluster has threads) go only to a thread that has none left,
+        never queued behind a game: whichever thread runs out first plays them, and the run
+        does not end with one worker playing its queue while the others idle."""
         window = WINDOW_PER_THREAD
         while pending:
             workers = self._workers()
@@ -238,6 +245,8 @@ class ClusterPool:
             addr = max(room, key=lambda a: (room[a], a), default=None)
             if addr is None or room[addr] < 1:
                 return
+            if len(pending) <= sum(workers.values()) and room[addr] <= (window - 1) * workers[addr]:
+                return  # the run's last games: only to a thread with nothing left
             size = self._batch(len(pending), sum(workers.values()))
             batch = [pending.popleft() for _ in range(min(size, len(pending)))]
             self.requeued.difference_update(task.game_id for task in batch)
