@@ -34,7 +34,7 @@ DRAW_PROBABILITY = 0.10
 #: The default dynamics factor (see the module docstring).
 TAU = 0.0
 #: The leaderboard's sort key, stated under the table.
-SORT_KEY = "sorted by mu - 3 sigma (conservative rating), then label"
+SORT_KEY = "sorted by μ-3σ (conservative rating), then label"
 
 RATING_COLUMNS = ["label", "mu", "sigma", "conservative", "games"]
 

@@ -29,7 +29,7 @@ _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2
 
 #: Short headers of the displayed tables (CSV files keep the column names).
 HEADERS = {
-    "label": "bot", "conservative": "mu-3σ", "sigma": "σ", "wins": "W", "draws": "D",
+    "label": "bot", "mu": "μ", "conservative": "μ-3σ", "sigma": "σ", "elo": "Elo", "wins": "W", "draws": "D",
     "losses": "L", "score_pct": "score %", "win_share": "win share", "p_value": "p",
     "draw_rate": "draws", "mean_rank": "mean rank", "mean_score": "mean score",
     "mean_nodes": "nodes/move", "sd_nodes": "sd", "mean_depth": "depth", "mean_seconds": "s/move",
@@ -187,8 +187,9 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         right["95% CI"] = True
     if name == "elo" and len(frame):
         shown["95% CI"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
+        shown["elo"] = ["-" if e != e else f"{e:+.1f}" for e in frame["elo"]]  # signed: ratings about a mean of 0
         shown = shown[["label", "games", "elo", "95% CI"]]
-        right["95% CI"] = True
+        right.update({"elo": True, "95% CI": True})
     if name in ("ratings", "nash", "alpharank", "cycles") and len(frame):
         shown, right = _field(name, frame, shown, right)
     if name == "los_matrix" and len(frame):

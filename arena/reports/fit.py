@@ -17,8 +17,8 @@ PER_COLUMN, FRAME = 3, 1
 #: Per table, the displayed headers (``arena.reports.display.display_frame``) dropped first,
 #: in this order, when the table is too wide; the other columns then go from the right.
 DROP_FIRST: dict[str, tuple[str, ...]] = {
-    "ratings": ("σ", "mu", "draws", "Av.Op", "v", "rank"),
-    "leaderboard": ("engine", "σ", "mu"),
+    "ratings": ("σ", "μ", "draws", "Av.Op", "v", "rank"),
+    "leaderboard": ("engine", "σ", "μ"),
     "pairs": ("pentanomial", "draws", "pairs", "±", "nElo", "p (Holm)", "test", "W-L-D", "p"),
     "first_move": ("pair CI", "score CI", "p (Holm)", "draws", "score %", "W-L-D", "95% CI"),
 }

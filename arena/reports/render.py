@@ -92,7 +92,7 @@ NOTES = {
             "mean nothing in a one-player game. Rows by finished, then mean score.",
     "crosstable": "Score % of the row bot against the column bot (k players: 1 for placing "
                   "better, 1/2 for placing equal).",
-    "leaderboard": "TrueSkill mu/sigma, conservative = mu - 3 sigma, rated in game-id order. "
+    "leaderboard": "TrueSkill μ (mu) and σ (sigma), conservative rating μ-3σ, rated in game-id order. "
                    "W = first place alone, L = below first, D = first place shared; score % "
                    "= mean of (k - place) / (k - 1) with tied places averaged (a draw is half).",
     "first_move": "Seat 0's wins-losses-draws (W-L-D); win share = wins / (wins + losses) with a "

@@ -133,7 +133,7 @@ def test_leaderboard_shows_columns_another_module_adds(interaction_db, monkeypat
     monkeypatch.setattr("arena.reports.render.build_tables", with_elo)  # tables_for builds through it
     page = render_html(interaction_db)
     table = re.search(r'<table class="report-table" id="table-leaderboard">(.*?)</table>', page, re.S).group(1)
-    assert "<th class=\"num\">elo</th>" in table and "1512.5" in table
+    assert "<th class=\"num\">Elo</th>" in table and "1512.5" in table
 
 
 def test_cli_report_html(interaction_db, tmp_path, capsys):
