@@ -29,7 +29,7 @@ SHORT = 60
 #: The width a ``wide`` table is measured in: wider than any report table.
 WIDEST = 100_000
 #: Characters besides ASCII that rich and tabulate (``wcwidth``) both count as one column.
-NARROW = frozenset("–—σ±½×·…é")
+NARROW = frozenset("–—σμ±½×·…é")
 
 
 _EDGE_BLANK = re.compile(r"(?:^|\x00)\s|\s(?:\x00|$)")
@@ -64,16 +64,21 @@ class RowsTable:
     """A rich renderable: ``Table(title=..., caption=...)`` with one column per
     ``(header, right, min_width)`` and ``rows`` of text cells (printed as plain text, never as
     markup), printed as rich prints that table; ``wide``: at its natural width even where the
-    console is narrower (lines longer than the console, no cell wrapped)."""
+    console is narrower (lines longer than the console, no cell wrapped). A title wider than
+    the table is printed on its own line above it (rich would wrap it to the table's width,
+    a word or two a line)."""
 
     def __init__(self, title: str, caption: str | None, columns: Sequence[tuple[str, bool, int]],
                  rows: list[list[str]], wide: bool = False) -> None:
         self.title, self.caption, self.columns, self.rows = title, caption, list(columns), rows
         self.wide = wide
+        self.titled = True  # the title inside the table (``__rich_console__`` decides)
 
     def table(self, rows: Iterable[Sequence[str]]) -> Table:
-        """The rich ``Table`` of ``rows`` with this table's title, caption and columns."""
-        table = Table(title=self.title, title_justify="left", caption=self.caption, caption_justify="left")
+        """The rich ``Table`` of ``rows`` with this table's title (unless printed apart),
+        caption and columns."""
+        table = Table(title=self.title if self.titled else None, title_justify="left", caption=self.caption,
+                      caption_justify="left")
         for header, right, min_width in self.columns:
             table.add_column(header, justify="right" if right else "left", overflow="fold", no_wrap=right,
                              min_width=min_width)
@@ -81,10 +86,30 @@ class RowsTable:
             table.add_row(*(Text(cell) for cell in row))
         return table
 
+    def _layout_rows(self) -> list[Sequence[str]]:
+        """Rows the table's width depends on: all of a short table, a long one's skeleton."""
+        if len(self.rows) <= SHORT:
+            return self.rows
+        columns = list(zip(*self.rows)) if self.rows else []
+        return [self.rows[i] for i in skeleton_rows(columns)]
+
+    def title_apart(self, console: Console, options: ConsoleOptions) -> bool:
+        """Whether the title is wider than the table laid out in ``options`` (then printed
+        on a line of its own, wrapped at the console's width)."""
+        if not self.title:
+            return False
+        self.titled = False
+        width = min(options.max_width, Measurement.get(console, options, self.table(self._layout_rows())).maximum)
+        self.titled = True
+        return cell_len(self.title) > width
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if self.wide:
-            natural = Measurement.get(console, options.update_width(WIDEST), self.table(self.rows)).maximum
+            natural = Measurement.get(console, options.update_width(WIDEST), self.table(self._layout_rows())).maximum
             options = options.update_width(max(options.max_width, natural))
+        self.titled = not self.title_apart(console, options)
+        if not self.titled:
+            yield from console.render(Text(self.title, style="table.title", justify="default"), options)
         lines = self._fast(console, options) if len(self.rows) > SHORT else None
         if lines is None:
             yield from console.render(self.table(self.rows), options)

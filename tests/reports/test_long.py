@@ -6,6 +6,7 @@ import random
 import pandas as pd
 import pytest
 from rich.console import Console
+from rich.text import Text
 
 from arena.reports.long import SHORT, RowsTable, markdown_table
 
@@ -35,14 +36,26 @@ def printed(renderable, width: int, terminal: bool) -> str:
     return console.file.getvalue()
 
 
+def library(table: RowsTable, width: int, terminal: bool) -> str:
+    """What rich alone prints for ``table``: its title on a line of its own when wider than
+    the table, then the table (the title inside it otherwise)."""
+    console = Console(file=io.StringIO(), width=width)
+    apart = table.title_apart(console, console.options)
+    table.titled = not apart
+    try:
+        body = printed(table.table(table.rows), width, terminal)
+    finally:
+        table.titled = True
+    return (printed(Text(table.title, style="table.title"), width, terminal) if apart else "") + body
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_rows_table_prints_what_rich_prints(seed):
     rng = random.Random(seed)
     table = random_table(rng, SHORT + rng.randint(1, 40))
     for width in (30, 60, 80, 160):
         for terminal in (False, True):
-            expected = printed(table.table(table.rows), width, terminal)
-            assert printed(table, width, terminal) == expected, (width, terminal)
+            assert printed(table, width, terminal) == library(table, width, terminal), (width, terminal)
 
 
 def test_a_long_plain_table_takes_the_fast_path_even_when_cells_wrap():
@@ -52,7 +65,7 @@ def test_a_long_plain_table_takes_the_fast_path_even_when_cells_wrap():
     for width in (40, 160):  # the pairing column wraps at 40 columns
         console = Console(file=io.StringIO(), width=width)
         assert table._fast(console, console.options) is not None
-        assert printed(table, width, False) == printed(table.table(rows), width, False)
+        assert printed(table, width, False) == library(table, width, False)
     broken = RowsTable("Pairs", None, table.columns, [*rows, ["a\nb", "1", "2"]])
     console = Console(file=io.StringIO(), width=160)
     assert broken._fast(console, console.options) is None  # a line break: rich lays it out
@@ -67,3 +80,17 @@ def test_markdown_table_is_tabulates(seed):
     frame = pd.DataFrame(table.rows, columns=names, dtype=object)
     expected = frame.to_markdown(index=False, disable_numparse=True, colalign=["right" if r else "left" for r in right])
     assert markdown_table(names, table.rows, right) == expected
+
+
+def test_a_title_wider_than_its_table_gets_a_line_of_its_own():
+    rows = [["ab2", "+12.5"], ["greedy", "-12.5"]]
+    columns = [("bot", False, 1), ("Elo", True, 1)]
+    long_title = "Elo (Bradley–Terry, all games at once, first-move term, mean 0)"
+    lines = printed(RowsTable(long_title, None, columns, rows), 100, False).splitlines()
+    assert lines[0] == long_title  # one line, not a word or two a line at the table's width
+    assert lines[1].startswith("┏") and len(lines[1]) < len(long_title)
+    short = RowsTable("Elo", None, columns, rows)
+    assert printed(short, 100, False) == printed(short.table(rows), 100, False)  # rich's own title
+    narrow = printed(RowsTable(long_title, None, columns, rows), 40, False).splitlines()
+    assert [line.rstrip() for line in narrow[:2]] == ["Elo (Bradley–Terry, all games at once,",
+                                                      "first-move term, mean 0)"]
