@@ -89,7 +89,7 @@ class RowsTable:
     def _layout_rows(self) -> list[Sequence[str]]:
         """Rows the table's width depends on: all of a short table, a long one's skeleton."""
         if len(self.rows) <= SHORT:
-            return self.rows
+            return list(self.rows)
         columns = list(zip(*self.rows)) if self.rows else []
         return [self.rows[i] for i in skeleton_rows(columns)]
 
