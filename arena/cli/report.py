@@ -16,7 +16,8 @@ def report(
     name: str = typer.Argument(..., help="Tournament name (its database is <results>/NAME.sqlite) or a database path."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     section: list[str] = typer.Option(
-        None, "--section", "-s", help=f"Print only these sections (repeatable): {', '.join(SECTIONS)}."),
+        None, "--section", "-s",
+        help=f"Print only these sections (repeatable, or comma-separated): {', '.join(SECTIONS)}."),
     write: Optional[bool] = typer.Option(
         None, "--write/--no-write",
         help="Also write NAME.report.md and NAME.<table>.csv beside the database (default: yes, "

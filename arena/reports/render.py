@@ -538,10 +538,11 @@ def _openings(data: ReportData) -> pd.DataFrame:
 def _sections(sections: Iterable[str] | None) -> set[str]:
     if sections is None:
         return set(SECTIONS)
-    wanted = {_section_of(s) for s in sections}  # a table's name selects its section
+    names = [name.strip() for s in sections for name in s.split(",")]  # `-s a -s b` or `-s a,b`
+    wanted = {_section_of(s) for s in names}  # a table's name selects its section
     unknown = sorted(wanted - set(SECTIONS))
     if unknown:
-        raise ConfigError(f"unknown report section(s) {', '.join(unknown)}; "
+        raise ConfigError(f"unknown report section(s) {', '.join(repr(u) if not u else u for u in unknown)}; "
                            f"choose from {', '.join(SECTIONS)} (or a table within one: {', '.join(PART_OF)})")
     return wanted
 

@@ -6,8 +6,12 @@ tournament log (``docs/tournaments.md`` "Running on a cluster").
 from __future__ import annotations
 
 import logging
+import signal
+import socket
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
 from arena.errors import ClusterError, one_line
 
@@ -118,24 +122,18 @@ def connect(address: str) -> tuple[Any, Any]:
     ``distributed.LocalCluster`` of N one-thread worker processes, closed with the client).
 
     Raises:
-        ClusterError: Dask missing, the scheduler unreachable, or no worker within
+        ClusterError: Dask missing, the scheduler unreachable (a refused connection or an
+            unknown host at once, else after ``CONNECT_TIMEOUT`` seconds), or no worker within
             ``WORKER_TIMEOUT`` seconds.
     """
     distributed = import_distributed()
-    import dask
-    cluster = None
     try:
         if address.startswith("local:"):
-            with dask.config.set(LOCAL_CONFIG):
-                cluster = distributed.LocalCluster(n_workers=int(address[6:]), threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0", memory_limit=0,
-                                                   silence_logs=logging.ERROR)
-            client = distributed.Client(cluster, set_as_default=False)
+            client, cluster = _local(distributed, int(address[6:]))
         else:
-            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+            _reachable(address)
+            client, cluster = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False), None
     except Exception as exc:  # OSError, TimeoutError, CommClosedError...: all one line
-        if cluster is not None:
-            cluster.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {address}: {one_line(exc)}; start one with "
                            "`dask scheduler` and `dask worker`, or play locally with --workers N") from None
     try:
@@ -147,12 +145,63 @@ def connect(address: str) -> tuple[Any, Any]:
     return client, cluster
 
 
-def close_client(client: Any, cluster: Any) -> None:
-    """Close ``client`` (within 5 s; a lost scheduler is not an error), then ``cluster``, the
-    ``LocalCluster`` of ``local:N`` (``None`` for a scheduler of one's own), with its worker
-    processes (within 10 s)."""
+def _local(distributed: Any, n: int) -> tuple[Any, Any]:
+    """``(client, LocalCluster)`` of ``local:N``, whose worker processes ignore SIGINT: a Ctrl-C
+    at the terminal goes to the whole process group, and only this process should take it (the
+    run stops and closes the cluster; a worker that took it printed Dask's tracebacks). The
+    workers are started with SIGINT ignored here (a disposition a new process keeps, and Python
+    leaves alone), so a Ctrl-C during the cluster's start (a second or two) is ignored too; a
+    worker the nanny starts again later ignores it from its preload (``dask_preload``)."""
+    import dask
+    client = cluster = None
+    handler = signal.getsignal(signal.SIGINT)
+    apart = threading.current_thread() is threading.main_thread()  # signal.signal: the main thread only
+    if apart:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        client.close(timeout=5)
+        try:
+            with dask.config.set(LOCAL_CONFIG):
+                cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                   dashboard_address=":0", memory_limit=0, silence_logs=logging.ERROR,
+                                                   preload=["arena.tournament.dask_preload"])
+            client = distributed.Client(cluster, set_as_default=False)
+        finally:
+            if apart:
+                signal.signal(signal.SIGINT, handler)
+    except BaseException:
+        if client is not None or cluster is not None:
+            close_client(client, cluster)
+        raise
+    return client, cluster
+
+
+def _reachable(address: str) -> None:
+    """Open and close a TCP connection to ``tcp://host:port`` (other schemes: nothing), so
+    that a refused connection or an unknown host fails at once; Dask's client retries those
+    until its timeout.
+
+    Raises:
+        OSError: the connection failed (``ConnectionRefusedError``, ``socket.gaierror``,
+            ``TimeoutError`` after ``CONNECT_TIMEOUT`` seconds).
+    """
+    parts = urlsplit(address)
+    if parts.scheme != "tcp" or parts.hostname is None or parts.port is None:
+        return
+    try:
+        socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT).close()
+    except socket.gaierror as exc:
+        raise OSError(f"unknown host {parts.hostname!r} ({exc.strerror})") from None
+    except ConnectionRefusedError:
+        raise OSError(f"connection refused by {parts.hostname} port {parts.port} (no scheduler there)") from None
+
+
+def close_client(client: Any, cluster: Any) -> None:
+    """Close ``client`` (within 5 s; a lost scheduler is not an error; ``None``: none made),
+    then ``cluster``, the ``LocalCluster`` of ``local:N`` (``None`` for a scheduler of one's
+    own), with its worker processes (within 10 s)."""
+    try:
+        if client is not None:
+            client.close(timeout=5)
     except Exception:  # a lost scheduler: nothing left to close
         pass
     if cluster is not None:

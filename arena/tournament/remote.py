@@ -34,7 +34,7 @@ from arena.referee import to_wire
 from arena.tournament.config import DEFAULT_MEMORY_SHARE, MIN_MEMORY_LIMIT, physical_memory_mib
 from arena.tournament.pool import Pool
 from arena.tournament.series import GameTask
-from arena.tournament.worker import WorkerSetup, bot_factories
+from arena.tournament.worker import WorkerSetup, bot_factories, log_to_file
 
 #: file in the Dask worker's local directory that receives the bots' output and the game
 #: workers' log records when the client's tournament log is not on this machine
@@ -98,7 +98,9 @@ def _log_path(setup: WorkerSetup) -> str:
 def _start(job: RemoteJob, slots: int) -> Pool:
     _allow_children()
     _register_game(job.setup.game, job.game_target)
-    setup = replace(job.setup, log_path=_log_path(job.setup))
+    path = _log_path(job.setup)
+    setup = replace(job.setup, log_path=path)
+    log_to_file(path)  # the pool's own warnings (a game worker replaced...) too, not stderr
     if job.default_memory:
         mib = physical_memory_mib()
         if mib is not None:

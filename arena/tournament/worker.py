@@ -164,9 +164,11 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels, timed=timed)
 
 
-def _log_to_file(path: str) -> None:
-    """Without fork (no ``WorkerLog``): write this worker's records straight to the tournament
-    log (``O_APPEND``: each record is one write)."""
+def log_to_file(path: str) -> None:
+    """Write this process's ``arena`` records straight to the tournament log at ``path``
+    (``O_APPEND``: each record is one write), not to the handlers it had: a worker without fork
+    (no ``WorkerLog``), and a Dask worker's game pool (``arena.tournament.remote``), whose
+    warnings went to the Dask worker's stderr, the terminal of a ``local:N`` run."""
     top = logging.getLogger("arena")
     for logger in (top, log):
         for handler in list(logger.handlers):  # the runner's, inherited through fork
@@ -241,7 +243,7 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
     if log_handler is not None:
         log_handler.install()
     elif setup.log_path:
-        _log_to_file(setup.log_path)
+        log_to_file(setup.log_path)
     game = arena.games.make(setup.game, **setup.params)
     if setup.trace_engines:
         from arena.engine.process import set_trace

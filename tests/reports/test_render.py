@@ -57,6 +57,11 @@ def test_sections_that_apply():
     # a table printed within a section (a key of --json) selects its section
     assert set(build_tables(two_player(), ["fault_summary"])) == {"fault_summary", "faults"}
     assert set(build_tables(three_player(), ["seat_test"])) == {"seat_advantage", "seat_test"}
+    # `-s leaderboard,elo` as `-s leaderboard -s elo`; an empty name is named as one
+    both = set(build_tables(two_player(), ["leaderboard", "elo"]))
+    assert set(build_tables(two_player(), ["leaderboard, elo"])) == both
+    with pytest.raises(ConfigError, match="unknown report section\\(s\\) ''; choose from"):
+        build_tables(two_player(), [""])
 
 
 def test_one_section_builds_only_that_section_and_the_same_table():

@@ -305,6 +305,84 @@ def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
     assert frame(fresh.path)[0].equals(frame(resumed.path)[0])
 
 
+def _ignores_sigint(pid: int) -> bool:
+    """Whether process ``pid`` ignores SIGINT (``SigIgn`` in its /proc status)."""
+    with open(f"/proc/{pid}/status") as f:
+        ignored = next(int(line.split()[1], 16) for line in f if line.startswith("SigIgn:"))
+    return bool(ignored >> (signal.SIGINT - 1) & 1)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):
+    """A Ctrl-C goes to the whole foreground process group: the Dask workers of ``local:N``
+    (those started with the cluster, and one the nanny starts again after a kill) ignore it,
+    and the run stops as with ``--workers``: the stored games kept, one line, no traceback."""
+    psutil = pytest.importorskip("psutil")
+    db = tmp_path / "c.sqlite"
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "run", "--cluster", "local:2", "--bot", "random",
+                             "--bot", f"s={BROKEN}Slow:ms=20", "--games", "200", "--name", "c",
+                             "--results", str(tmp_path), "-q"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # its own process group, as a shell's foreground job
+
+    def dask_workers() -> list:
+        found = []
+        for child in psutil.Process(proc.pid).children():
+            try:
+                if "spawn_main" in " ".join(child.cmdline()):
+                    found.append(child)
+            except psutil.Error:  # ended meanwhile (the killed worker, a zombie until reaped)
+                pass
+        return found
+
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and _stored(db) < 2 and proc.poll() is None:
+            time.sleep(0.2)
+        first = dask_workers()
+        assert len(first) == 2 and all(_ignores_sigint(w.pid) for w in first)
+        first[0].kill()  # the nanny starts a new worker: its preload ignores SIGINT too
+        again: list = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            again = [w for w in dask_workers() if w.pid != first[0].pid and w.pid != first[1].pid]
+            try:
+                if again and _ignores_sigint(again[0].pid):
+                    break
+            except OSError:  # ended meanwhile
+                pass
+            time.sleep(0.2)
+        assert again and _ignores_sigint(again[0].pid)
+        stored = _stored(db)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err[-3000:]
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err[-3000:]
+    assert "interrupted: finished games are stored" in out, (out, err)  # as with --workers
+    assert stored <= _stored(db) < 200
+    games = load_games(db)
+    assert games.game_id.is_unique
+
+
+def test_a_refused_scheduler_address_fails_at_once(tmp_path):
+    """Nothing listens on the port: the connection is refused, said at once (Dask's client
+    would retry for its whole timeout)."""
+    import socket
+
+    from arena.errors import ClusterError
+    from arena.tournament.dask_connect import connect
+    with socket.socket() as s:  # a port nothing listens on once closed
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ClusterError, match=f"connection refused by 127.0.0.1 port {port}"):
+        connect(f"tcp://127.0.0.1:{port}")
+    with pytest.raises(ClusterError, match="unknown host 'nohost.invalid'"):
+        connect("tcp://nohost.invalid:8786")
+
+
 def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path):
     """`dask scheduler` and `dask worker` started as a user would; the scheduler is killed
     after a few games: exit 2 with one line, the stored games stay, the same command with
