@@ -320,7 +320,7 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):
     psutil = pytest.importorskip("psutil")
     db = tmp_path / "c.sqlite"
     proc = subprocess.Popen([sys.executable, "-m", "arena", "run", "--cluster", "local:2", "--bot", "random",
-                             "--bot", f"s={BROKEN}Slow:ms=20", "--games", "200", "--name", "c",
+                             "--bot", f"s={BROKEN}Slow:ms=20", "--games", "5000", "--name", "c",
                              "--results", str(tmp_path), "-q"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)  # its own process group, as a shell's foreground job
@@ -352,6 +352,7 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):
                 pass
             time.sleep(0.2)
         assert again and _ignores_sigint(again[0].pid)
+        assert proc.poll() is None, "the run ended before its Ctrl-C"  # 5,000 games: minutes on a quiet machine
         stored = _stored(db)
         os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
@@ -362,7 +363,7 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):
     assert proc.returncode == 130, err[-3000:]
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err[-3000:]
     assert "interrupted: finished games are stored" in out, (out, err)  # as with --workers
-    assert stored <= _stored(db) < 200
+    assert stored <= _stored(db) < 5000
     games = load_games(db)
     assert games.game_id.is_unique
 
