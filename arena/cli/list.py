@@ -15,7 +15,7 @@ def list_tournaments(
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     json_out: bool = typer.Option(
         False, "--json", help="Print a JSON list, one object per tournament (name, game, members, field, games, "
-                              "last_played, created, path, command; or name, path, error)."),
+                              "total, last_played, created, path, command; or name, path, error)."),
 ) -> None:
     """List the tournaments stored in a results folder and the command that resumes each."""
     from rich.markup import escape
@@ -41,7 +41,8 @@ def list_tournaments(
             table.add_row(escape(t["name"]), "[red]unreadable[/]", escape(t["error"]), "", "")
             continue
         last = (t["last_played"] or "-").replace("T", " ").replace("+00:00", "")
-        table.add_row(escape(t["name"]), escape(t["game"]), escape(", ".join(t["members"])), str(t["games"]), last)
+        games = str(t["games"]) if t["games"] >= t["total"] else f"{t['games']}/{t['total']}"  # unfinished: of how many
+        table.add_row(escape(t["name"]), escape(t["game"]), escape(", ".join(t["members"])), games, last)
     console.print(table)
     for t in found:
         if "command" in t:

@@ -34,7 +34,8 @@ def stored_tournaments(results: str | os.PathLike[str]) -> list[dict[str, Any]]:
     Returns:
         One dict per database: ``name``, ``game``, ``members`` (the stored bot versions' labels,
         in the order they joined), ``field`` (the bots of the last run, as given), ``games``
-        (stored), ``last_played`` (the time the last stored game finished, ISO 8601 UTC, or
+        (stored), ``total`` (the games the last run planned: its schedule's total, at most that
+        many for a format that stops early), ``last_played`` (the time the last stored game finished, ISO 8601 UTC, or
         ``None``), ``created``, ``path`` and ``command`` (``resume_command``); a database that
         cannot be read has ``error`` (one line) instead of the rest.
 
@@ -67,7 +68,8 @@ def _entry(path: Path, name: str, results: str | os.PathLike[str]) -> dict[str, 
     settings = tour["settings"]
     return {"name": tour["name"] or name, "game": tour["game"], "members": list(tour["bots"]),
             "field": list(settings.get("bots") or tour["bots"].values()), "games": int(games),
-            "last_played": last[0] if last else None, "created": tour["created"], "path": str(path),
+            "total": int(tour["total_games"]), "last_played": last[0] if last else None, "created": tour["created"],
+            "path": str(path),
             "command": resume_command(tour, name, results)}
 
 

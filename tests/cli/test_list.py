@@ -5,7 +5,9 @@ unreadable database is a row of its own; a missing folder is a one-line error.""
 from __future__ import annotations
 
 import json
+import re
 import shlex
+import sqlite3
 
 
 from tests.cli_run import run_cli as cli
@@ -52,3 +54,20 @@ def test_list_errors_and_an_empty_folder(tmp_path, capsys):
     assert code == 2 and err.strip().startswith("error: no results folder") and "Traceback" not in err
     code, out, err = cli(["list", "--results", str(tmp_path)], capsys)
     assert code == 0 and "no tournament stored in" in out
+
+
+def test_an_unfinished_tournament_shows_its_games_of_its_total(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    results = tmp_path / "res"
+    code, _, err = cli(["run", "-q", "--results", str(results), "--name", "cut", "--bot", "random", "--bot", "greedy",
+                        "--games", "4", "--workers", "1"], capsys)
+    assert code == 0, err
+    with sqlite3.connect(results / "cut.sqlite") as conn:  # as if the run was stopped after two games
+        conn.execute("DELETE FROM moves WHERE game_id > 2")
+        conn.execute("DELETE FROM games WHERE game_id > 2")
+    code, out, err = cli(["list", "--results", str(results), "--json"], capsys)
+    assert code == 0, err
+    (cut,) = json.loads(out)
+    assert cut["games"] == 2 and cut["total"] == 4
+    code, out, err = cli(["list", "--results", str(results)], capsys)
+    assert code == 0 and re.search(r"│\s*2/4\s*│", out), out  # stored of planned
