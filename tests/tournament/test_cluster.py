@@ -319,7 +319,11 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_in_one_line(tmp_path):
     and the run stops as with ``--workers``: the stored games kept, one line, no traceback."""
     psutil = pytest.importorskip("psutil")
     db = tmp_path / "c.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "arena", "run", "--cluster", "local:2", "--bot", "random",
+    # Python's Ctrl-C handler as in a terminal's foreground job, also when this test runs where
+    # SIGINT is ignored (a background job: the child would inherit that, and arena keeps it)
+    foreground = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+                  "runpy.run_module('arena', run_name='__main__', alter_sys=True)")
+    proc = subprocess.Popen([sys.executable, "-c", foreground, "run", "--cluster", "local:2", "--bot", "random",
                              "--bot", f"s={BROKEN}Slow:ms=20", "--games", "5000", "--name", "c",
                              "--results", str(tmp_path), "-q"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
