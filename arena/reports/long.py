@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -86,12 +87,19 @@ class RowsTable:
             table.add_row(*(Text(cell) for cell in row))
         return table
 
+    @cached_property
+    def _skeleton(self) -> tuple[list[Sequence[str]], list[Callable[[str], int]], list[int]]:
+        """``(columns, how to count each column's cells, the skeleton's row indices)``, worked
+        out once per table (the title's check and the fast layout both need them)."""
+        columns: list[Sequence[str]] = list(zip(*self.rows)) if self.rows else []
+        sizes = [measure(cells) for cells in columns]
+        return columns, sizes, skeleton_rows(columns, sizes)
+
     def _layout_rows(self) -> list[Sequence[str]]:
         """Rows the table's width depends on: all of a short table, a long one's skeleton."""
         if len(self.rows) <= SHORT:
             return list(self.rows)
-        columns = list(zip(*self.rows)) if self.rows else []
-        return [self.rows[i] for i in skeleton_rows(columns)]
+        return [self.rows[i] for i in self._skeleton[2]]
 
     def title_apart(self, console: Console, options: ConsoleOptions) -> bool:
         """Whether the title is wider than the table laid out in ``options`` (then printed
@@ -121,11 +129,9 @@ class RowsTable:
 
     def _fast(self, console: Console, options: ConsoleOptions) -> list[list[Segment]] | None:
         """The table's lines, or ``None`` when the library must lay it out."""
-        columns = list(zip(*self.rows)) if self.rows else []
+        columns, sizes, picked = self._skeleton
         if not all(plain(cells) for cells in columns):
             return None
-        sizes = [measure(cells) for cells in columns]
-        picked = skeleton_rows(columns, sizes)
         skeleton = self.table(self.rows[i] for i in picked)
         box = skeleton.box.substitute(options, safe=console.safe_box) if skeleton.box else None
         laid = list(Segment.split_lines(console.render(skeleton, options)))
