@@ -434,7 +434,8 @@ class _Run:
         if record.opening_plies < self.cfg.opening_plies and self.p.game.type.dynamics != Dynamics.SIMULTANEOUS:
             self.summary.short_openings += 1  # the random opening stopped before a move that ends the game
             fewest = self.summary.fewest_opening_plies
-            self.summary.fewest_opening_plies = min(record.opening_plies, fewest if fewest is not None else 1 << 62)
+            self.summary.fewest_opening_plies = record.opening_plies if fewest is None else min(fewest,
+                                                                                                record.opening_plies)
         self.summary.stored += 1
         self.summary.done += 1
         self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
