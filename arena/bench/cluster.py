@@ -2,7 +2,7 @@
 cost per game of the cluster over the local pool.
 
 The clusters are ``LocalCluster`` s set up as ``local:N`` sets them up
-(``dask_connect.LOCAL_CONFIG``), started before the clock runs (their start-up, seconds of
+(``dask_connect.local_cluster``), started before the clock runs (their start-up, seconds of
 imports, is paid once per run, not per game), reached by address as a cluster of one's own
 would be, and warmed by a first short run (a fresh worker imports the bots and loads their
 compiled code once): the times are ``run_tournament`` 's (connect, ship, play, store every
@@ -24,7 +24,6 @@ slows a run down.
 
 from __future__ import annotations
 
-import logging
 import os
 import tempfile
 import time
@@ -39,12 +38,8 @@ REPEATS = 2
 
 
 def _cluster(n: int):
-    import dask
-    import distributed
-    from arena.tournament.dask_connect import LOCAL_CONFIG
-    with dask.config.set(LOCAL_CONFIG):
-        return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                        memory_limit=0, silence_logs=logging.ERROR)
+    from arena.tournament.dask_connect import local_cluster
+    return local_cluster(n)
 
 
 def _cpu() -> float:

@@ -146,33 +146,42 @@ def connect(address: str) -> tuple[Any, Any]:
 
 
 def _local(distributed: Any, n: int) -> tuple[Any, Any]:
-    """``(client, LocalCluster)`` of ``local:N``, whose worker processes ignore SIGINT: a Ctrl-C
-    at the terminal goes to the whole process group, and only this process should take it (the
-    run stops and closes the cluster; a worker that took it printed Dask's tracebacks). The
-    workers are started with SIGINT ignored here (a disposition a new process keeps, and Python
-    leaves alone), so a Ctrl-C during the cluster's start (a second or two) is ignored too; a
-    worker the nanny starts again later ignores it from its preload (``dask_preload``)."""
+    """``(client, LocalCluster)`` of ``local:N`` (``local_cluster``)."""
+    cluster = local_cluster(n)
+    try:
+        return distributed.Client(cluster, set_as_default=False), cluster
+    except BaseException:
+        cluster.close()
+        raise
+
+
+def local_cluster(n: int) -> Any:
+    """The ``distributed.LocalCluster`` of ``local:N``: ``n`` one-thread worker processes set up
+    as ``LOCAL_CONFIG`` says, no memory limit of Dask's own, and worker processes that ignore
+    SIGINT: a Ctrl-C at the terminal goes to the whole process group, and only this process
+    should take it (the run stops and closes the cluster; a worker that took it printed Dask's
+    tracebacks). The workers are started with SIGINT ignored here (a disposition a new process
+    keeps, and Python leaves alone), so a Ctrl-C during the cluster's start (a second or two)
+    is ignored too; a worker the nanny starts again later ignores it from its preload
+    (``dask_preload``).
+
+    Raises:
+        ClusterError: Dask is not installed.
+    """
+    distributed = import_distributed()
     import dask
-    client = cluster = None
     handler = signal.getsignal(signal.SIGINT)
-    apart = threading.current_thread() is threading.main_thread()  # signal.signal: the main thread only
-    if apart:
+    main_thread = threading.current_thread() is threading.main_thread()  # where signal.signal works
+    if main_thread:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        try:
-            with dask.config.set(LOCAL_CONFIG):
-                cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0", memory_limit=0, silence_logs=logging.ERROR,
-                                                   preload=["arena.tournament.dask_preload"])
-            client = distributed.Client(cluster, set_as_default=False)
-        finally:
-            if apart:
-                signal.signal(signal.SIGINT, handler)
-    except BaseException:
-        if client is not None or cluster is not None:
-            close_client(client, cluster)
-        raise
-    return client, cluster
+        with dask.config.set(LOCAL_CONFIG):
+            return distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                            memory_limit=0, silence_logs=logging.ERROR,
+                                            preload=["arena.tournament.dask_preload"])
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGINT, handler)
 
 
 def _reachable(address: str) -> None:

@@ -5,7 +5,6 @@ sets its own: ``dask_connect.LOCAL_CONFIG``) reached by its ``tcp://`` address; 
 ``local:2`` themselves. Sizes are small: the machine is shared.
 """
 
-import logging
 import os
 import signal
 import sqlite3
@@ -34,12 +33,8 @@ FIELDS = {
 
 
 def _local_cluster():
-    import dask
-    from arena.tournament.dask_connect import LOCAL_CONFIG
-    with dask.config.set(LOCAL_CONFIG):
-        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                           memory_limit=0, silence_logs=logging.ERROR)
-    return cluster
+    from arena.tournament.dask_connect import local_cluster
+    return local_cluster(2)
 
 
 @pytest.fixture(scope="module")
