@@ -195,8 +195,8 @@ def run(
     page = write_html(summary.path, data=data)
     if quiet:  # one line on stdout; what else the run has to say is a note on stderr
         console.print(f"{line}; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
-        for text in extra:
-            err.print(f"note: {text}", soft_wrap=True)
+        for text in extra:  # each once marked a note (the short openings' line already is)
+            err.print(text if text.startswith("note: ") else f"note: {text}", soft_wrap=True)
         return
     for text in (line, *extra):
         console.print(text)

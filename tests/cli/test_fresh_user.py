@@ -191,3 +191,14 @@ def test_a_bad_option_beside_a_toml_file_is_named_as_the_option(tmp_path, monkey
     assert "config file" not in err
     code, out, err = run_cli(["run", "--config", "t.toml", "--seeds", "2"], capsys)  # the file's format, the option
     one_line_error(code, out, err, "config file 't.toml': --seeds goes with format gauntlet (got format swiss)")
+
+
+def test_quiet_run_marks_each_note_once(tmp_path, capsys):
+    """``-q``: the run's notes go to stderr, each with one ``note:`` (the short openings' line
+    carries its own)."""
+    code, out, err = run_cli(["run", "--bot", "random", "--bot", "greedy", "--games", "6", "--opening-plies", "120",
+                              "--workers", "1", "-q", "--results", str(tmp_path)], capsys)
+    assert code == 0, err
+    assert out.count("\n") == 1 and "6/6 stored" in out
+    assert "note: 6 of 6 games played fewer random opening plies than --opening-plies 120" in err
+    assert "note: note:" not in err
