@@ -143,6 +143,10 @@ class Plays:
             is never asked at a chance node (the referee draws the outcome), so only a search
             that assumes every node below the root is a seat's choice sets ``False``
             (``alphabeta``, ``paranoid``, ``maxn``, ``brs``).
+        hidden_information: it can play games with hidden information
+            (``GameType.hidden_information``), where ``choose`` is handed a
+            ``arena.games.View`` (the seat's view: ``legal_moves()``, ``text``, ``sample``), not
+            a state. Off by default: a search that plays moves on the state it is given cannot.
     """
 
     min_players: int = 1
@@ -150,6 +154,7 @@ class Plays:
     dynamics: frozenset[Dynamics] = frozenset({Dynamics.SEQUENTIAL})
     games: frozenset[str] | None = None
     chance_nodes: bool = True
+    hidden_information: bool = False
 
     def refusal(self, game: Game) -> str | None:
         """Why a bot of this kind cannot play ``game`` (one line), or ``None`` if it can."""
@@ -164,11 +169,14 @@ class Plays:
             return f"plays {seats}-player games; {game.name} has {n} players"
         if not self.chance_nodes and game.type.chance_nodes:
             return f"plays games without chance nodes; {game.name} has chance nodes (dice, deals)"
+        if not self.hidden_information and game.type.hidden_information:
+            return (f"plays games of perfect information; {game.name} has hidden information "
+                    "(a bot sees only its seat's view)")
         return None
 
 
-#: a bot for any game, sequential or simultaneous
-ANY_GAME = Plays(dynamics=frozenset(Dynamics))
+#: a bot for any game, sequential or simultaneous, of perfect or hidden information
+ANY_GAME = Plays(dynamics=frozenset(Dynamics), hidden_information=True)
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 
 from arena.errors import ConfigError
 from arena.games.ranking import competition_ranks
+from arena.games.views import View
 
 #: ``State.to_move`` at a node where every seat answers at once.
 SIMULTANEOUS = -2
@@ -256,6 +257,13 @@ class State(ABC):
         default: a game without chance nodes)."""
         return []
 
+    def view(self, seat: int) -> State | View:
+        """What 0-based ``seat`` may know of this position: the state itself in a game of
+        perfect information (the default); in a game with hidden information
+        (``GameType.hidden_information``) a ``View`` that tells only what the seat may see
+        (``arena.games.views``). The referee hands a bot its seat's view, never more."""
+        return self
+
     def key(self) -> Hashable:
         """A hash key of the position for transposition tables (default: the text)."""
         return self.to_text()
@@ -320,6 +328,7 @@ class GameType:
     chance: bool = False
     deterministic: bool = True
     chance_nodes: bool = False
+    hidden_information: bool = False
 
     def seats(self) -> str:
         """The accepted seat counts as text, e.g. ``"2"``, ``"1-8"``, ``"2+"``."""
