@@ -25,6 +25,7 @@ from arena.reports import field as field_table
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports.display import display_frame
+from arena.reports.order import in_field_order
 from arena.reports import standings
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
@@ -270,7 +271,7 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
     conn = store.connect_readonly(path)
     try:
         games = aggregates.load_game_frame(conn, seconds=False)  # no table reads a game's duration
-        tournament = dict(store.load_tournament(conn))
+        tournament = in_field_order(store.load_tournament(conn))  # a new version in its old version's place
         races = tournament.get("game") in RACE_GAMES
         answers = store.load_answers(conn) if moves and races else pd.DataFrame(columns=store.MOVE_COLUMNS)
         games["copy"] = games["game_id"].isin(aggregates.load_copies(conn))
