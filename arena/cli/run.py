@@ -168,9 +168,12 @@ def run(
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
+    stop = _stop_text(summary)
+    early = stop is not None and summary.finished and summary.done < summary.total  # stopped by its own rule
     line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-            f"{summary.done}/{summary.total} stored in {summary.path}"
+            f"{summary.done if early else f'{summary.done}/{summary.total}'} stored in {summary.path}"
             + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
+            + (f", finished: {stop}" if stop is not None and summary.finished else "")
             + (f"; faults: {faults}" if faults else ""))
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
@@ -179,7 +182,7 @@ def run(
         extra.append(f"note: {summary.short_openings} of {summary.played} games played fewer random opening plies than "
                      f"--opening-plies {cfg.opening_plies} (the fewest: {summary.fewest_opening_plies}): a random "
                      "opening stops before a move that would end the game")
-    extra += [summary.ranking] if summary.ranking else []
+    extra += [summary.ranking] if summary.ranking and not summary.finished else []  # finished: in the line
     if summary.interrupted:
         for text in (line, *extra):
             console.print(text)
@@ -205,6 +208,18 @@ def run(
     console.print(f"full report: arena report {summary.name}"
                   + (f" (written to {report} and CSV files beside it)" if report else ""))
     console.print(f"HTML report (plots, replays): {page}")
+
+
+def _stop_text(summary) -> str | None:
+    """How the run's own rule ended it, for its one line: the SPRT's verdict with the LLR and
+    its bounds (``SPRT [0, 50] LLR 3.07 (-2.94, 2.94): H1 accepted at pair 23``), or how an
+    ``--until-ranked`` ranking ended (settled or not, after how many games); ``None`` for
+    another format."""
+    if summary.sprt is not None:
+        from arena.stats.sprt import state_line
+
+        return state_line(summary.sprt, brief=True)
+    return summary.ranking
 
 
 def _notes(console: Console) -> Observer:
