@@ -121,8 +121,10 @@ def run(
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
-        help="no progress bar and no report: one line at the end, the games played and stored and where the "
-             "database and the HTML report are (default: the bar, then the report; `arena report NAME` prints it)"),
+        help="no progress bar and no report: one line at the end, the games played and stored, how a run its own "
+             "rule ended says (the SPRT's verdict with its LLR and bounds; --until-ranked settled or not, after how "
+             "many games) and where the database and the HTML report are (default: the bar, then the report; "
+             "`arena report NAME` prints it)"),
     wide: bool = typer.Option(
         False, "--wide",
         help=WIDE_HELP),
