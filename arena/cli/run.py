@@ -165,6 +165,8 @@ def run(
         err.print(note, markup=False, highlight=False)
     if games is not None and (rounded := _rounded_games(cfg)):
         err.print(rounded, markup=False, highlight=False)
+    if not bot and not values.get("bots") and not values.get("engines") and (left := _left_out(cfg)):
+        err.print(left, markup=False, highlight=False, soft_wrap=True)
     from arena.tournament.runner import run_tournament
 
     with _console_log(err if verbose else None):
@@ -296,6 +298,19 @@ def _rounded_games(cfg) -> str | None:
         return None
     return (f"note: --games {cfg.games} rounded up to {-(-cfg.games // per) * per} per pairing "
             f"(whole series of {per} games, one per seat order)")
+
+
+def _left_out(cfg) -> str | None:
+    """One line naming the bots of the game's default field that cannot play it, and why (the
+    run plays the field without them; ``--bot`` gives another)."""
+    import arena.games
+    from arena.tournament.config import left_out_of_default
+
+    left = left_out_of_default(cfg.game, arena.games.make(cfg.game, **cfg.params))
+    if not left:
+        return None
+    return (f"note: the default field of {cfg.game} leaves out "
+            + "; ".join(f"{spec} ({why})" for spec, why in left) + "; --bot names a field of your own")
 
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:
