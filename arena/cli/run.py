@@ -29,7 +29,8 @@ def run(
         None, "--bot",
         help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of "
              "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction; "
-             "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play it)"),
+             "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play "
+             "it, named in a note)"),
     format: Optional[str] = typer.Option(
         None, "--format",
         help="round-robin | gauntlet (first --bot is the challenger) | knockout (seeded bracket in --bot order) | "
