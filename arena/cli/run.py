@@ -9,6 +9,7 @@ and stored, and where the database and the HTML report are (notes on stderr, err
 from __future__ import annotations
 
 from collections.abc import Iterator
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -245,15 +246,24 @@ def _progress_observers(console: Console) -> list[Observer]:
     description (``arena.tournament.live.MatchLine``)."""
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TaskID, TextColumn
-    from rich.progress import Task, TimeRemainingColumn
+    from rich.progress import Task
     from rich.text import Text
 
     from arena.tournament.live import MatchLine
     from arena.tournament.observers import Observer, RunStart, RunSummary
 
     class Rate(ProgressColumn):
+        """The run's pace (``pace_text``) and the time left (``eta_text``), from the games
+        stored since the run started (``task.fields``: ``first`` stored before it, ``since``
+        its start, ``time.monotonic``), not from rich's 30-second window: a game longer than
+        that window showed ``0.0 games/s`` and no estimate."""
+
         def render(self, task: Task) -> Text:
-            return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
+            games = task.completed - task.fields.get("first", 0)
+            seconds = time.monotonic() - task.fields.get("since", time.monotonic())
+            left = None if task.total is None else task.total - task.completed
+            return Text(f"{pace_text(games, seconds)} ETA {eta_text(left, games, seconds)}",
+                        style="progress.data.speed")
 
     class Bar(Observer):
         """Drawn from the first game stored on (a refused run draws nothing)."""
@@ -265,16 +275,16 @@ def _progress_observers(console: Console) -> list[Observer]:
 
         def started(self, start: RunStart) -> None:
             self.start = start
+            self.since = time.monotonic()  # the pace counts from here (``Rate``)
 
         def stored(self, result: Result) -> None:
             if self.drawn is None:
                 assert self.start is not None, "the runner calls started() before stored()"
                 bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                               transient=False)
+                               Rate(), console=console, transient=False)
                 bar.start()
                 self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
-                                               completed=self.start.done)
+                                               completed=self.start.done, first=self.start.done, since=self.since)
             bar, task = self.drawn
             line = self.line.line()
             bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept
@@ -285,6 +295,28 @@ def _progress_observers(console: Console) -> list[Observer]:
 
     line = MatchLine()
     return [line, Bar(line)]
+
+
+def pace_text(games: float, seconds: float) -> str:
+    """The pace of ``games`` stored in ``seconds`` (wall): ``12.5 games/s`` at one a second or
+    more, else the seconds a game (``8.4 s/game``), over two minutes the minutes
+    (``3.2 min/game``); ``- games/s`` before the first game."""
+    if games <= 0 or seconds <= 0:
+        return "- games/s"
+    rate = games / seconds
+    if rate >= 1:
+        return f"{rate:.1f} games/s"
+    each = seconds / games
+    return f"{each:.1f} s/game" if each < 120 else f"{each / 60:.1f} min/game"
+
+
+def eta_text(left: float | None, games: float, seconds: float) -> str:
+    """The time ``left`` games take at the pace of ``games`` in ``seconds``, ``H:MM:SS``
+    (``-:--:--`` before the first game or without a total)."""
+    if left is None or games <= 0 or seconds <= 0:
+        return "-:--:--"
+    total = round(max(left, 0) * seconds / games)
+    return f"{total // 3600}:{total // 60 % 60:02d}:{total % 60:02d}"
 
 
 def _rounded_games(cfg) -> str | None:
