@@ -259,11 +259,18 @@ def _progress_observers(console: Console) -> list[Observer]:
         that window showed ``0.0 games/s`` and no estimate."""
 
         def render(self, task: Task) -> Text:
-            games = task.completed - task.fields.get("first", 0)
-            seconds = time.monotonic() - task.fields.get("since", time.monotonic())
+            return Text(pace_text(*self.run(task)), style="progress.data.speed")
+
+        @staticmethod
+        def run(task: Task) -> tuple[float, float]:
+            """The games stored since the run started and the seconds since."""
+            return task.completed - task.fields.get("first", 0), time.monotonic() - task.fields.get("since",
+                                                                                                     time.monotonic())
+
+    class Eta(ProgressColumn):
+        def render(self, task: Task) -> Text:
             left = None if task.total is None else task.total - task.completed
-            return Text(f"{pace_text(games, seconds)} ETA {eta_text(left, games, seconds)}",
-                        style="progress.data.speed")
+            return Text(f"ETA {eta_text(left, *Rate.run(task))}", style="progress.remaining")
 
     class Bar(Observer):
         """Drawn from the first game stored on (a refused run draws nothing)."""
@@ -281,7 +288,7 @@ def _progress_observers(console: Console) -> list[Observer]:
             if self.drawn is None:
                 assert self.start is not None, "the runner calls started() before stored()"
                 bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               Rate(), console=console, transient=False)
+                               Rate(), Eta(), console=console, transient=False)
                 bar.start()
                 self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
                                                completed=self.start.done, first=self.start.done, since=self.since)

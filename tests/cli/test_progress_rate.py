@@ -49,7 +49,7 @@ def test_the_bar_shows_the_pace_of_a_game_slower_than_riches_window(monkeypatch)
     for _ in range(2):
         now[0] += 100.0
         bar.stored(None)
-    drawn, task = bar.drawn
-    rendered = drawn.columns[-1].render(drawn.tasks[0])
+    drawn, _ = bar.drawn
+    pace, eta = (str(column.render(drawn.tasks[0])) for column in drawn.columns[-2:])
     bar.finished(None)
-    assert str(rendered) == "100.0 s/game ETA 0:16:40", str(rendered)  # 10 left at 100 s each
+    assert (pace, eta) == ("100.0 s/game", "ETA 0:16:40")  # 10 left at 100 s each
