@@ -142,6 +142,20 @@ def load_sprt(db: Any) -> dict | None:
     return json.loads(row[0]) if row else None
 
 
+def load_ending(db: Any) -> dict | None:
+    """How the last run ended (``arena.store.save_ending``), or None in a store whose runs
+    predate the record.
+
+    Raises:
+        ResultsError: unreadable database.
+    """
+    with _reading(db) as conn:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='ending'").fetchone():
+            return None
+        row = conn.execute("SELECT state FROM ending WHERE id = 1").fetchone()
+    return _decoded(row[0], db) if row else None
+
+
 def load_series_start(db: Any, series: int) -> str | None:
     """The position text series ``series`` (0-based) started from, or ``None`` for the game's
     seeded initial state. Read from the ``series`` table; a store written before it existed (or

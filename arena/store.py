@@ -52,6 +52,7 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_game,
     load_moves,
     load_series_start,
+    load_ending,
     load_sprt,
     load_tournament,
 )
@@ -526,6 +527,24 @@ def load_games(db: Any) -> pd.DataFrame:
 
 
 SPRT_TABLE = "CREATE TABLE IF NOT EXISTS sprt (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
+
+
+ENDING_TABLE = "CREATE TABLE IF NOT EXISTS ending (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
+
+
+def save_ending(store: Store, state: dict) -> None:
+    """Store how the last run ended (``arena.tournament.runner``: ``finished``, whether its
+    schedule was done, so a run its own rule stopped early, an SPRT verdict or a settled
+    ranking, is told apart from an interrupted one; ``games`` stored then; ``stopped``, the
+    rule's short word or ``None``), replacing the previous one (table ``ending``, one JSON row;
+    created on first use).
+
+    Raises:
+        ResultsError: the write failed.
+    """
+    with transaction(store.conn, store.path):
+        store.conn.execute(ENDING_TABLE)
+        store.conn.execute("INSERT OR REPLACE INTO ending VALUES (1, ?)", (json.dumps(state),))
 
 
 def save_sprt(store: Store, state: dict) -> None:

@@ -15,7 +15,8 @@ def list_tournaments(
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     json_out: bool = typer.Option(
         False, "--json", help="Print a JSON list, one object per tournament (name, game, members, field, games, "
-                              "total, last_played, created, path, command; or name, path, error)."),
+                              "total, last_played, created, path, command, finished, stopped; or name, path, "
+                              "error)."),
 ) -> None:
     """List the tournaments stored in a results folder and the command that resumes each."""
     from rich.markup import escape
@@ -41,12 +42,21 @@ def list_tournaments(
             table.add_row(escape(t["name"]), "[red]unreadable[/]", escape(t["error"]), "", "")
             continue
         last = (t["last_played"] or "-").replace("T", " ").replace("+00:00", "")
-        games = str(t["games"]) if t["games"] >= t["total"] else f"{t['games']}/{t['total']}"  # unfinished: of how many
-        table.add_row(escape(t["name"]), escape(t["game"]), escape(", ".join(t["members"])), games, last)
+        table.add_row(escape(t["name"]), escape(t["game"]), escape(", ".join(t["members"])), games_cell(t), last)
     console.print(table)
     for t in found:
         if "command" in t:
             console.print(f"[bold]{escape(t['name'])}[/]: {escape(t['command'])}", soft_wrap=True)
+
+
+def games_cell(t: dict) -> str:
+    """The games column of one ``stored_tournaments`` entry: ``46`` when its schedule is played
+    out, ``46 (SPRT: H1)`` when its own rule stopped it (an SPRT verdict, a ranking settled or
+    not), ``2/60`` when fewer are stored than planned and the run did not finish: interrupted."""
+    games, total = t["games"], t["total"]
+    if t.get("stopped") and t.get("finished"):
+        return f"{games} ({t['stopped']})"
+    return str(games) if games >= total or t.get("finished") else f"{games}/{total}"
 
 
 def register(app: typer.Typer) -> None:

@@ -9,6 +9,7 @@ and stored, and where the database and the HTML report are (notes on stderr, err
 from __future__ import annotations
 
 from collections.abc import Iterator
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -29,7 +30,8 @@ def run(
         None, "--bot",
         help="bot spec [LABEL=]KIND[:key=value,...]; repeat for the field (default: the game's built-in field of "
              "different strengths, e.g. random, greedy, alphabeta:depth=4, mcts:playouts=300 on interaction; "
-             "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play it)"),
+             "openspiel:NAME: random, greedy, alphabeta:depth=3, mcts:playouts=100, less those that cannot play "
+             "it, named in a note)"),
     format: Optional[str] = typer.Option(
         None, "--format",
         help="round-robin | gauntlet (first --bot is the challenger) | knockout (seeded bracket in --bot order) | "
@@ -121,8 +123,10 @@ def run(
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
-        help="no progress bar and no report: one line at the end, the games played and stored and where the "
-             "database and the HTML report are (default: the bar, then the report; `arena report NAME` prints it)"),
+        help="no progress bar and no report: one line at the end, the games played and stored, how a run its own "
+             "rule ended says (the SPRT's verdict with its LLR and bounds; --until-ranked settled or not, after how "
+             "many games) and where the database and the HTML report are (default: the bar, then the report; "
+             "`arena report NAME` prints it)"),
     wide: bool = typer.Option(
         False, "--wide",
         help=WIDE_HELP),
@@ -163,14 +167,19 @@ def run(
         err.print(note, markup=False, highlight=False)
     if games is not None and (rounded := _rounded_games(cfg)):
         err.print(rounded, markup=False, highlight=False)
+    if not bot and not values.get("bots") and not values.get("engines") and (left := _left_out(cfg)):
+        err.print(left, markup=False, highlight=False, soft_wrap=True)
     from arena.tournament.runner import run_tournament
 
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
+    stop = _stop_text(summary)
+    early = stop is not None and summary.finished and summary.done < summary.total  # stopped by its own rule
     line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-            f"{summary.done}/{summary.total} stored in {summary.path}"
+            f"{summary.done if early else f'{summary.done}/{summary.total}'} stored in {summary.path}"
             + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
+            + (f", finished: {stop}" if stop is not None and summary.finished else "")
             + (f"; faults: {faults}" if faults else ""))
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
@@ -179,7 +188,7 @@ def run(
         extra.append(f"note: {summary.short_openings} of {summary.played} games played fewer random opening plies than "
                      f"--opening-plies {cfg.opening_plies} (the fewest: {summary.fewest_opening_plies}): a random "
                      "opening stops before a move that would end the game")
-    extra += [summary.ranking] if summary.ranking else []
+    extra += [summary.ranking] if summary.ranking and not summary.finished else []  # finished: in the line
     if summary.interrupted:
         for text in (line, *extra):
             console.print(text)
@@ -207,6 +216,18 @@ def run(
     console.print(f"HTML report (plots, replays): {page}")
 
 
+def _stop_text(summary) -> str | None:
+    """How the run's own rule ended it, for its one line: the SPRT's verdict with the LLR and
+    its bounds (``SPRT [0, 50] LLR 3.07 (-2.94, 2.94): H1 accepted at pair 23``), or how an
+    ``--until-ranked`` ranking ended (settled or not, after how many games); ``None`` for
+    another format."""
+    if summary.sprt is not None:
+        from arena.stats.sprt import state_line
+
+        return state_line(summary.sprt, brief=True)
+    return summary.ranking
+
+
 def _notes(console: Console) -> Observer:
     """Prints the run's notes on its bots' versions (``RunStart.notes``: a changed bot played
     again as a new version) on ``console``, one line each, before the first game."""
@@ -225,15 +246,31 @@ def _progress_observers(console: Console) -> list[Observer]:
     description (``arena.tournament.live.MatchLine``)."""
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TaskID, TextColumn
-    from rich.progress import Task, TimeRemainingColumn
+    from rich.progress import Task
     from rich.text import Text
 
     from arena.tournament.live import MatchLine
     from arena.tournament.observers import Observer, RunStart, RunSummary
 
     class Rate(ProgressColumn):
+        """The run's pace (``pace_text``) and the time left (``eta_text``), from the games
+        stored since the run started (``task.fields``: ``first`` stored before it, ``since``
+        its start, ``time.monotonic``), not from rich's 30-second window: a game longer than
+        that window showed ``0.0 games/s`` and no estimate."""
+
         def render(self, task: Task) -> Text:
-            return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
+            return Text(pace_text(*self.run(task)), style="progress.data.speed")
+
+        @staticmethod
+        def run(task: Task) -> tuple[float, float]:
+            """The games stored since the run started and the seconds since."""
+            return task.completed - task.fields.get("first", 0), time.monotonic() - task.fields.get("since",
+                                                                                                     time.monotonic())
+
+    class Eta(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            left = None if task.total is None else task.total - task.completed
+            return Text(f"ETA {eta_text(left, *Rate.run(task))}", style="progress.remaining")
 
     class Bar(Observer):
         """Drawn from the first game stored on (a refused run draws nothing)."""
@@ -245,16 +282,16 @@ def _progress_observers(console: Console) -> list[Observer]:
 
         def started(self, start: RunStart) -> None:
             self.start = start
+            self.since = time.monotonic()  # the pace counts from here (``Rate``)
 
         def stored(self, result: Result) -> None:
             if self.drawn is None:
                 assert self.start is not None, "the runner calls started() before stored()"
                 bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                               transient=False)
+                               Rate(), Eta(), console=console, transient=False)
                 bar.start()
                 self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
-                                               completed=self.start.done)
+                                               completed=self.start.done, first=self.start.done, since=self.since)
             bar, task = self.drawn
             line = self.line.line()
             bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept
@@ -265,6 +302,28 @@ def _progress_observers(console: Console) -> list[Observer]:
 
     line = MatchLine()
     return [line, Bar(line)]
+
+
+def pace_text(games: float, seconds: float) -> str:
+    """The pace of ``games`` stored in ``seconds`` (wall): ``12.5 games/s`` at one a second or
+    more, else the seconds a game (``8.4 s/game``), over two minutes the minutes
+    (``3.2 min/game``); ``- games/s`` before the first game."""
+    if games <= 0 or seconds <= 0:
+        return "- games/s"
+    rate = games / seconds
+    if rate >= 1:
+        return f"{rate:.1f} games/s"
+    each = seconds / games
+    return f"{each:.1f} s/game" if each < 120 else f"{each / 60:.1f} min/game"
+
+
+def eta_text(left: float | None, games: float, seconds: float) -> str:
+    """The time ``left`` games take at the pace of ``games`` in ``seconds``, ``H:MM:SS``
+    (``-:--:--`` before the first game or without a total)."""
+    if left is None or games <= 0 or seconds <= 0:
+        return "-:--:--"
+    total = round(max(left, 0) * seconds / games)
+    return f"{total // 3600}:{total // 60 % 60:02d}:{total % 60:02d}"
 
 
 def _rounded_games(cfg) -> str | None:
@@ -279,6 +338,19 @@ def _rounded_games(cfg) -> str | None:
         return None
     return (f"note: --games {cfg.games} rounded up to {-(-cfg.games // per) * per} per pairing "
             f"(whole series of {per} games, one per seat order)")
+
+
+def _left_out(cfg) -> str | None:
+    """One line naming the bots of the game's default field that cannot play it, and why (the
+    run plays the field without them; ``--bot`` gives another)."""
+    import arena.games
+    from arena.tournament.config import left_out_of_default
+
+    left = left_out_of_default(cfg.game, arena.games.make(cfg.game, **cfg.params))
+    if not left:
+        return None
+    return (f"note: the default field of {cfg.game} leaves out "
+            + "; ".join(f"{spec} ({why})" for spec, why in left) + "; --bot names a field of your own")
 
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:

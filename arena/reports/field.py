@@ -198,6 +198,16 @@ def _seat_rows(fit: FieldFit, terms: np.ndarray, reps: np.ndarray) -> pd.DataFra
     return pd.DataFrame({"label": names, "elo": terms, "elo_low": low, "elo_high": high, "games": total})
 
 
+def first_move_term(fit: FieldFit) -> tuple[float, float, float]:
+    """The first-move term of a 2-player ``fit`` as its ``(first move)`` row shows it: Elo
+    points (seat 0 over seat 1) and its 95% bootstrap interval; NaN without a fit."""
+    if fit.boot is None or fit.seats != 2:
+        return math.nan, math.nan, math.nan
+    k = len(fit.labels)
+    low, high = fs.intervals(fit.boot.replicates[:, k:])
+    return float(fit.boot.estimate[k]), float(low[0]), float(high[0])
+
+
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
 

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arena.errors import ResultsError, one_line
+from arena.reports import SECTIONS
 from arena.reports.cycles import cycle_line
 from arena.reports.display import format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
@@ -153,12 +154,14 @@ def print_termination_summary(data: ReportData, console: Console) -> None:
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     """Every table of the report as JSON: ``{"tournament": {...}, "warnings": [...], "tables":
     {name: [row objects keyed by column]}}``; NaN and ±inf become ``null`` (a statistic a bot
-    does not report is empty, not 0). The SPRT state is the one-row table ``sprt``.
+    does not report is empty, not 0). The SPRT state is the one-row table ``sprt``. Without
+    ``sections``, every section that applies, also those the terminal shows only on request
+    (``openings`` of a tournament from random starts).
 
     Raises:
         ConfigError: an unknown section.
     """
-    tables = tables_for(data, sections)
+    tables = tables_for(data, sections or SECTIONS)
     tour = {k: v for k, v in data.tournament.items()}
     tour["games_stored"] = len(data.games)
     out = {"tournament": tour, "warnings": warnings(data),

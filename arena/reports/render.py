@@ -25,6 +25,7 @@ from arena.reports import field as field_table
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports.display import display_frame
+from arena.reports.order import in_field_order
 from arena.reports import standings
 from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
@@ -98,8 +99,11 @@ NOTES = {
     "first_move": "Seat 0's wins-losses-draws (W-L-D); win share = wins / (wins + losses) with a "
                   "Wilson 95% interval (pair: clustered by series) and a two-sided exact binomial "
                   "test against 1/2 (Holm-adjusted beside it); score % with a series-clustered "
-                  "interval; first-move Elo: the Bradley-Terry term net of who played whom. "
-                  "Repeated games of a series counted once.",
+                  "interval; first-move Elo: the Bradley-Terry term net of who played whom: for the whole "
+                  "game the field table's (first move) row (its prior and bootstrap interval), for a pairing "
+                  "that pairing's own fit (no prior; - where no finite estimate exists). Holm's family: the "
+                  "pairings (the whole game's row is the same games, not another test). Repeated games of a "
+                  "series counted once.",
     "seat_advantage": "Wins: a first place shared by n seats counts 1/n to each; shares over "
                       "distinct games with 95% intervals clustered by series; z-test of share = "
                       "1/k, Holm-adjusted beside it.",
@@ -127,7 +131,9 @@ NOTES = {
                     "score (series-clustered 95%) and the step's first-move Elo (Bradley-Terry).",
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
            "observed information; NaN when no finite fit exists (a bot won or lost every game, "
-           "or the games are separated otherwise).",
+           "or the games are separated otherwise). The field table's model without its prior (one "
+           "virtual draw per pairing and per seat): its figures, the first-move term too, differ from the "
+           "field table's by that prior's pull toward 0, little in a long run.",
 }
 
 
@@ -265,7 +271,7 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
     conn = store.connect_readonly(path)
     try:
         games = aggregates.load_game_frame(conn, seconds=False)  # no table reads a game's duration
-        tournament = dict(store.load_tournament(conn))
+        tournament = in_field_order(store.load_tournament(conn))  # a new version in its old version's place
         races = tournament.get("game") in RACE_GAMES
         answers = store.load_answers(conn) if moves and races else pd.DataFrame(columns=store.MOVE_COLUMNS)
         games["copy"] = games["game_id"].isin(aggregates.load_copies(conn))
@@ -513,16 +519,39 @@ def sprt_frame(state: dict) -> pd.DataFrame:
 
 
 def _first_move(data: ReportData, games: pd.DataFrame, distinct: pd.DataFrame, order, results) -> pd.DataFrame:
-    """The first-move table over distinct games, with the pair-aware columns and Holm."""
+    """The first-move table over distinct games, with the pair-aware columns and Holm.
+
+    The whole game's first-move Elo is the field table's first-move term (``field_table.
+    first_move_term``: the Bradley–Terry fit with its prior and bootstrap interval), of the
+    field table's own fit when the table's games are the field table's (no copies, nothing
+    left out), else of the same fit over the table's distinct games (``first_move_differs``
+    says why). Holm's family is the pairings: the whole game's row tests another hypothesis on
+    the same games, so it is no member of it (its adjusted p is its p)."""
     name = str(data.tournament.get("game", t.ALL))
     table = t.first_move(distinct, name, order, results)
-    copies = "copy" in games and bool(games["copy"].any())
-    whole = None if copies else data.bt_fit()  # without copies the distinct games are every game: one fit
-    extra = pairs.first_move_extras(games, order, whole).drop(columns="score")
+    extra = pairs.first_move_extras(games, order).drop(columns="score")
     extra["scope"] = extra["scope"].fillna(name)
     table = table.merge(extra, on="scope", how="left")
-    table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].tolist()))
+    if len(table):
+        own = games[~games["copy"]] if "copy" in games else games  # one row a game (``distinct`` is grouped)
+        fit = (field_table.field_of(data) if first_move_differs(data) is None
+               else field_table.fit_field(own, order, 2, int(data.tournament.get("seed") or 1)))
+        table.loc[0, ["first_elo", "first_low", "first_high"]] = field_table.first_move_term(fit)
+    p = table["p_value"].tolist()
+    table.insert(table.columns.get_loc("p_value") + 1, "p_holm", p[:1] + holm(p[1:]))
     return table
+
+
+def first_move_differs(data: ReportData) -> str | None:
+    """Why the first-move table's games are not the field table's (``None`` when they are):
+    repeated games counted once, adjudicated games left out (``--no-adjudicated``)."""
+    games = data.games
+    why = []
+    if "copy" in games and (copies := int(games["copy"].sum())):
+        why.append(f"{copies} repeated game(s) counted once")
+    if data.no_adjudicated and (left := int(games["termination"].isin([str(a) for a in ADJUDICATIONS]).sum())):
+        why.append(f"{left} adjudicated game(s) left out")
+    return "; ".join(why) or None
 
 
 def _openings(data: ReportData) -> pd.DataFrame:
@@ -554,6 +583,9 @@ def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> lis
     (``pairs.first_move_note``)."""
     out = [NOTES[name]] if name in NOTES else []
     if name == "first_move" and frame is not None:
+        if (why := first_move_differs(data)) is not None:
+            out.append(f"The whole game's first-move Elo is the field table's fit over these games ({why}), so it "
+                       "differs from the field table's (first move) row.")
         out += pairs.first_move_note(frame)
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")

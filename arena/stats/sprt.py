@@ -392,15 +392,19 @@ class SprtTally:
         return state_line(self.state(), live=True)
 
 
-def state_line(state: dict, live: bool = False) -> str:
+def state_line(state: dict, live: bool = False, brief: bool = False) -> str:
     """A stored SPRT state (``SprtTally.state``) as one line, e.g. ``SPRT [0, 50] LLR 3.01
-    (-2.94, 2.94): H1 accepted at pair 41 of 41; Elo +151.2 [98.0, 210.4]``."""
+    (-2.94, 2.94): H1 accepted at pair 41 of 41; Elo +151.2 [98.0, 210.4]``. ``live``: the
+    verdict only (``running`` while undecided); ``brief``: the verdict and the pair it came at
+    (``... H1 accepted at pair 41``, ``... inconclusive after 30 pairs``), no Elo."""
     head = {"H1": "H1 accepted", "H0": "H0 accepted"}.get(state["verdict"], "running" if live else "inconclusive")
     text = (f"SPRT [{state['elo0']:g}, {state['elo1']:g}] LLR {state['llr']:.2f} "
             f"({state['lower']:.2f}, {state['upper']:.2f}): {head}")
     if live:
         return text
     at = f" at pair {state['decided_at']}" if state.get("decided_at") else ""
+    if brief:
+        return text + (at or f" after {state['pairs']} pairs")
     low, high = state["elo_low"], state["elo_high"]
     interval = (f"[{low:+.1f}, {high:+.1f}]" if low == low and high == high  # NaN: no spread seen
                 else "(no interval: every pair scored the same)")

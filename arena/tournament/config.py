@@ -221,9 +221,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     """
     given = _checked_options({k: v for k, v in values.items() if v is not None})
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
-    family, colon, _ = game_name.partition(":")
-    default_bots, default_games = (DEFAULT_FIELDS.get(game_name) or (colon and FAMILY_FIELDS.get(family))
-                                   or (DEFAULT_BOTS, DEFAULT_GAMES))
+    default_bots, default_games = _defaults_of(game_name)
     with about("bots"):
         bots = _spec_list("bots", given.get("bots"))
     with about("engines"):
@@ -242,7 +240,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         with about("opening_plies"):
             check_opening_plies(game, given["opening_plies"])
     if defaulted:  # the default field, less the kinds that cannot play this game (chance nodes, seats)
-        given["bots"] = tuple(s for s in given["bots"] if refusal(bot_class(s.partition(":")[0]), game) is None)
+        given["bots"] = tuple(s for s in given["bots"] if s not in dict(left_out_of_default(game_name, game)))
     if openings_file is not None and not isinstance(openings_file, (str, os.PathLike)):
         with about("openings"):
             raise ConfigError(f"openings must be the path of an openings file, not {type(openings_file).__name__}")
@@ -276,6 +274,20 @@ def build(values: dict[str, Any]) -> TournamentConfig:
 
 #: the settings ``build`` takes: the config's fields, and ``engines`` (``[[engine]]`` specs)
 SETTINGS = tuple(f.name for f in fields(TournamentConfig) if f.init) + ("engines",)
+
+
+def _defaults_of(game_name: str) -> tuple[tuple[str, ...], int]:
+    """The default field and games per pairing of ``game_name`` (lower case)."""
+    family, colon, _ = game_name.partition(":")
+    return DEFAULT_FIELDS.get(game_name) or (colon and FAMILY_FIELDS.get(family)) or (DEFAULT_BOTS, DEFAULT_GAMES)
+
+
+def left_out_of_default(game_name: str, game: arena.games.Game) -> list[tuple[str, str]]:
+    """The bots of ``game_name``'s default field that cannot play ``game`` (chance nodes, seat
+    counts, simultaneous moves), each with why in one line: ``build`` leaves them out of a field
+    taken by default, and ``arena run`` says so in a note."""
+    specs = _defaults_of(game_name.strip().lower())[0]
+    return [(s, why) for s in specs if (why := refusal(bot_class(s.partition(":")[0]), game)) is not None]
 
 
 def _spec_list(key: str, value: Any) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ResultsError
-from arena.reading import _reading, load_tournament
+from arena.reading import _reading, load_ending, load_sprt, load_tournament
 from arena.tournament.config import TournamentConfig, build
 
 #: stored setting -> the ``arena run`` option that sets it (``params``, ``bots``, ``openings``,
@@ -36,8 +36,12 @@ def stored_tournaments(results: str | os.PathLike[str]) -> list[dict[str, Any]]:
         in the order they joined), ``field`` (the bots of the last run, as given), ``games``
         (stored), ``total`` (the games the last run planned: its schedule's total, at most that
         many for a format that stops early), ``last_played`` (the time the last stored game finished, ISO 8601 UTC, or
-        ``None``), ``created``, ``path`` and ``command`` (``resume_command``); a database that
-        cannot be read has ``error`` (one line) instead of the rest.
+        ``None``), ``created``, ``path``, ``command`` (``resume_command``), ``finished``
+        (whether the last run's schedule was done when it ended: all played, or stopped early
+        by its own rule; ``False``: interrupted; ``None``: a store from before the arena kept
+        it, but an SPRT verdict there says so) and ``stopped`` (the rule that stopped it early:
+        ``SPRT: H1``, ``SPRT: H0``, ``SPRT: inconclusive``, ``settled``, ``not settled``; else
+        ``None``); a database that cannot be read has ``error`` (one line) instead of the rest.
 
     Raises:
         ResultsError: ``results`` is not a folder.
@@ -66,11 +70,31 @@ def _entry(path: Path, name: str, results: str | os.PathLike[str]) -> dict[str, 
         games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
         last = conn.execute("SELECT finished FROM games ORDER BY game_id DESC LIMIT 1").fetchone()
     settings = tour["settings"]
+    finished, stopped = _ending(path, int(games))
     return {"name": tour["name"] or name, "game": tour["game"], "members": list(tour["bots"]),
             "field": list(settings.get("bots") or tour["bots"].values()), "games": int(games),
             "total": int(tour["total_games"]), "last_played": last[0] if last else None, "created": tour["created"],
             "path": str(path),
-            "command": resume_command(tour, name, results)}
+            "command": resume_command(tour, name, results), "finished": finished, "stopped": stopped}
+
+
+def _ending(path: Path, games: int) -> tuple[bool | None, str | None]:
+    """``(finished, stopped)`` of ``stored_tournaments`` from the stored end of the last run
+    (``arena.store.save_ending``; a record of fewer games than stored now is stale: ``None``),
+    or, in a store from before it, from a stored SPRT verdict.
+
+    Raises:
+        ResultsError: the database cannot be read.
+    """
+    ending = load_ending(path)
+    if ending is not None:
+        if int(ending.get("games", -1)) != games:
+            return None, None
+        return bool(ending.get("finished")), ending.get("stopped")
+    sprt = load_sprt(path)
+    if sprt is not None and sprt.get("verdict") in ("H0", "H1"):
+        return True, f"SPRT: {sprt['verdict']}"  # a verdict stops the run: nothing after it is played
+    return None, None
 
 
 def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[str]) -> str:

@@ -70,6 +70,8 @@ class RunSummary:
     done: int = 0
     seconds: float = 0.0
     interrupted: bool = False
+    #: the schedule was done when the run ended (all played, or stopped by its own rule: SPRT, --until-ranked)
+    finished: bool = False
     workers_replaced: int = 0
     faults: dict[str, int] = field(default_factory=dict)
     #: how the stored tournament was resumed (bot versions, extended, asked for fewer games), or None

@@ -35,7 +35,7 @@ from arena.games import Dynamics, Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
 from arena.referee import SEEDING, Adjudication, referee_check
-from arena.store import Member, Store, StoredGame, save_sprt
+from arena.store import Member, Store, StoredGame, save_ending, save_sprt
 from arena.store_files import PRIVATE_MODE, db_path
 from arena.tournament.field_check import check_bots
 from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
@@ -286,6 +286,19 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
         return _Run(cfg, p, Store.open(cfg.results, p.name), observers, schedule).run()
 
 
+def _stopped(schedule: Schedule) -> str | None:
+    """The rule that ended a schedule early, in a word or two (``arena list`` shows it):
+    ``SPRT: H1`` / ``SPRT: H0`` (``inconclusive`` at ``--games``), ``settled`` / ``not settled``
+    (``--until-ranked``); ``None`` for a schedule that plays out or is not done."""
+    if not schedule.done:
+        return None
+    if isinstance(schedule, SprtMatch):
+        return f"SPRT: {schedule.tally.result}"
+    if isinstance(schedule, UntilRanked):
+        return "settled" if schedule.decision is not None and schedule.decision.settled else "not settled"
+    return None
+
+
 class _Run:
     """One run of ``run_tournament`` on its open store: open, play, close."""
 
@@ -468,6 +481,10 @@ class _Run:
                 save_sprt(self.store, self.summary.sprt)
             if isinstance(self.p.schedule, UntilRanked):
                 self.summary.ranking = self.p.schedule.outcome()
+            if self.observers and not self.refused:  # a run stopped by its schedule is no interrupted one
+                self.summary.finished = self.p.schedule.done
+                save_ending(self.store, {"finished": self.summary.finished, "games": self.summary.stored,
+                                         "stopped": _stopped(self.p.schedule)})
         finally:
             if self.logging:
                 self.logging.close()

@@ -16,6 +16,7 @@ import trueskill
 
 from arena import store
 from arena.ratings import RATING_COLUMNS, make_env, update_1vs1
+from arena.reports import field as field_table
 from arena.reports import render
 from arena.stats import bt
 from arena.stats.significance import holm
@@ -74,7 +75,11 @@ def old_build_tables(data: render.ReportData) -> dict[str, pd.DataFrame]:
         extra = lp.first_move_extras(games, order).drop(columns="score")
         extra["scope"] = extra["scope"].fillna(name)
         table = table.merge(extra, on="scope", how="left")
-        table.insert(table.columns.get_loc("p_value") + 1, "p_holm", holm(table["p_value"].tolist()))
+        # the whole game's first-move Elo: the field table's fit (with its prior) of these games
+        whole = field_table.fit_field(distinct, order, 2, int(data.tournament.get("seed") or 1))
+        table.loc[0, ["first_elo", "first_low", "first_high"]] = field_table.first_move_term(whole)
+        p = table["p_value"].tolist()  # Holm over the pairings; the whole game's row is not one of them
+        table.insert(table.columns.get_loc("p_value") + 1, "p_holm", p[:1] + holm(p[1:]))
         out["first_move"] = table
     if k > 2:
         seats = lt.seat_advantage(distinct)

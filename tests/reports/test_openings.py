@@ -109,7 +109,8 @@ def test_a_tournament_from_one_start_has_no_book(tmp_path, capsys):
 
 def test_random_opening_plies_key_the_position_reached_on_request(tmp_path, capsys):
     """One random ply from a pile of 10 reaches 9, 8 or 7 stones with seat 1 to move; those
-    positions are the table's rows when asked for, and the default report leaves them out."""
+    positions are the table's rows when asked for; the default terminal report leaves them out,
+    ``--json`` (every table) holds them."""
     cfg = build(dict(game="nim", bots=["random", "b=random"], workers=1, results=str(tmp_path), games=20,
                      opening_plies=1, name="plies"))
     run_tournament(cfg)
@@ -118,7 +119,7 @@ def test_random_opening_plies_key_the_position_reached_on_request(tmp_path, caps
     assert {r["start"] for r in rows} <= {"9 1 0", "8 1 0", "7 1 0"} and len(rows) >= 2
     assert sum(r["series"] for r in rows) == 10
     code, out, _ = run_cli(["report", "plies", "--results", str(tmp_path), "--json"], capsys)
-    assert "openings" not in json.loads(out)["tables"]
+    assert json.loads(out)["tables"]["openings"] == rows
 
 
 def test_random_candidates_are_distinct_positions_after_the_plies(tmp_path, capsys):

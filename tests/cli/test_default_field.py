@@ -1,0 +1,32 @@
+"""A game's default field less the bots that cannot play it says so (issue 41: alphabeta left the
+default field of a game with chance nodes without a word)."""
+
+from __future__ import annotations
+
+import pytest
+
+import arena.games
+from arena.tournament import build
+from arena.tournament.config import DEFAULT_BOTS, left_out_of_default
+from tests.cli_run import run_cli
+
+
+@pytest.fixture(autouse=True)
+def dice_registered(monkeypatch):
+    monkeypatch.setitem(arena.games._BUILTIN, "dice-nim", "tests.toy:DiceNim")
+
+
+def test_the_bots_left_out_of_a_default_field_are_named_with_why(tmp_path, capsys):
+    game = arena.games.make("dice-nim")
+    left = left_out_of_default("dice-nim", game)
+    assert [spec for spec, _ in left] == ["alphabeta:depth=4"]
+    assert build({"game": "dice-nim"}).bots == tuple(s for s in DEFAULT_BOTS if s != "alphabeta:depth=4")
+    code, out, err = run_cli(["run", "--game", "dice-nim", "--games", "2", "--workers", "1", "--results",
+                              str(tmp_path), "-q"], capsys)
+    assert code == 0, err
+    (note,) = [line for line in err.splitlines() if "default field" in line]
+    assert note == ("note: the default field of dice-nim leaves out alphabeta:depth=4 (plays games without chance "
+                    "nodes; dice-nim has chance nodes (dice, deals)); --bot names a field of your own")
+    code, out, err = run_cli(["run", "--game", "dice-nim", "--bot", "random", "--bot", "greedy", "--games", "2",
+                              "--workers", "1", "--results", str(tmp_path), "-q"], capsys)
+    assert code == 0 and "default field" not in err, err  # a field given: nothing left out

@@ -1,0 +1,36 @@
+"""``arena report --json`` holds every table the terminal report can show (issue 41: it left out
+the openings table of a tournament from random starts, although its help says "every table")."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import arena.games
+from arena.reports import SECTIONS
+from arena.reports.render import PART_OF
+from arena.tournament.config import build
+from arena.tournament.runner import run_tournament
+from tests.cli_run import run_cli
+
+
+@pytest.fixture(autouse=True)
+def nim_registered(monkeypatch):
+    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+
+
+def test_the_json_sections_are_every_section_that_shows_a_table(tmp_path, capsys):
+    run_tournament(build(dict(game="nim", bots=["random", "b=random"], workers=1, results=str(tmp_path), games=8,
+                              opening_plies=1, name="plies")))
+    code, out, _ = run_cli(["report", "plies", "--results", str(tmp_path), "--json"], capsys)
+    assert code == 0
+    every = {PART_OF.get(name, name) for name in json.loads(out)["tables"]}
+    shown = set()
+    for section in SECTIONS:
+        code, out, _ = run_cli(["report", "plies", "--results", str(tmp_path), "--json", "-s", section], capsys)
+        assert code == 0
+        if json.loads(out)["tables"]:
+            shown.add(section)
+    assert "openings" in shown
+    assert every == shown
