@@ -3,7 +3,9 @@
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 ``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished
 game is committed at once, in one transaction with its moves: a killed run loses at most the
-games in flight, and re-running resumes with the missing games.
+games in flight, and re-running resumes with the missing games. A reader holding a snapshot
+meanwhile makes the ``-wal`` file grow; once it lets go, the writer's checkpoints cut the file
+back under ``arena.writing.WAL_LIMIT`` bytes (``limit_wal``, ``shrink_wal``), the run going on.
 
 Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``; the schema
 and row helpers in ``arena.writing``). Reading lives in ``arena.reading``
@@ -57,7 +59,8 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
 )
 from arena.store_files import (db_path, make_private, missing_dirs, open_lock, remove_db, remove_dirs,
                                still_locked)
-from arena.writing import MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, move_rows, transaction, upgrade
+from arena.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, limit_wal,
+                           move_rows, shrink_wal, transaction, upgrade)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -130,6 +133,7 @@ class Store:
         self.created = created
         #: what ``open`` created besides the database (``abandon`` removes it with the database)
         self.made = made or Made()
+        self._commits = 0  # commits of games (``add_games``): every ``CHECKPOINT_EVERY``-th, ``shrink_wal``
 
     @classmethod
     def open(cls, results: str | os.PathLike, name: str) -> Store:
@@ -187,6 +191,7 @@ class Store:
                 conn.execute("PRAGMA journal_mode=WAL")
                 upgrade(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
+            limit_wal(conn)
         except sqlite3.Error as exc:
             _give_up(path, conn, lock_fd, created, made)
             raise _fail(path, exc, "open results database") from None
@@ -438,6 +443,9 @@ class Store:
                 self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0:
+            shrink_wal(self.conn, self.path)
 
 
 #: (the second, its ISO text) last written as a game's ``finished`` time
