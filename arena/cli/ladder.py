@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Optional
 
 import typer
-from arena.cli.console import make_console
+from arena.cli.console import make_console, styled
 
 #: games per step (each pair of neighbouring rungs) when ``--games`` is not given
 DEFAULT_GAMES = 100
@@ -60,10 +60,11 @@ def ladder(
     cfg = replace(cfg, name=ladder_name(cfg))
     console, err = make_console(), make_console(stderr=True)
     summary = run_tournament(cfg, () if quiet else _progress_observers(err), schedule=Ladder)
-    console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-                  f"{summary.stored}/{summary.total} stored in {summary.path}")
+    console.print(styled((summary.name, "bold"), f": {summary.played} games played in {summary.seconds:.1f}s, "
+                         f"{summary.stored}/{summary.total} stored in {summary.path}"))
     if summary.interrupted:
-        console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
+        console.print(styled(("interrupted", "yellow"),
+                             ": finished games are stored; re-run the same command to resume"))
         raise typer.Exit(130)
     data = load(summary.path)
     print_tables(data, console, ["ladder"])

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from arena.cli.console import WIDE_HELP, make_console
+from arena.cli.console import WIDE_HELP, make_console, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -168,10 +168,10 @@ def run(
     with _console_log(err if verbose else None):
         summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
-    line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-            f"{summary.done}/{summary.total} stored in {summary.path}"
-            + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
-            + (f"; faults: {faults}" if faults else ""))
+    line = styled((summary.name, "bold"), f": {summary.played} games played in {summary.seconds:.1f}s, "
+                  f"{summary.done}/{summary.total} stored in {summary.path}"
+                  + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
+                  + (f"; faults: {faults}" if faults else ""))
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
@@ -183,7 +183,8 @@ def run(
     if summary.interrupted:
         for text in (line, *extra):
             console.print(text)
-        console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
+        console.print(styled(("interrupted", "yellow"),
+                             ": finished games are stored; re-run the same command to resume"))
         raise typer.Exit(130)
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
     from arena.reports.output import print_summary, print_termination_summary, write_files
@@ -194,7 +195,7 @@ def run(
     report = next((p for p in written if p.suffix == ".md"), None)
     page = write_html(summary.path, data=data)
     if quiet:  # one line on stdout; what else the run has to say is a note on stderr
-        console.print(f"{line}; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
+        console.print(line + f"; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
         for text in extra:  # each once marked a note (the short openings' line already is)
             err.print(text if text.startswith("note: ") else f"note: {text}", soft_wrap=True)
         return
