@@ -59,6 +59,8 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
 )
 from arena.store_files import (db_path, make_private, missing_dirs, open_lock, remove_db, remove_dirs,
                                still_locked)
+from arena.store_versions import Recorded, recorded
+from arena.store_versions import record as record_versions
 from arena.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, limit_wal,
                            move_rows, shrink_wal, transaction, upgrade)
 
@@ -364,6 +366,18 @@ class Store:
             raise ResultsError(f"cannot read results database {str(self.path)!r}: a damaged game row "
                                f"({one_line(exc)})") from None
 
+    def software(self) -> list[Recorded]:
+        """The versions the stored games were played under, in the order recorded
+        (``arena.store_versions``; none in a store written before they were recorded).
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        try:
+            return recorded(self.conn)
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+
     def members(self) -> list[Member]:
         """Every stored bot version, in the order they joined (``bots`` rows).
 
@@ -409,22 +423,24 @@ class Store:
             self.conn.executemany("DELETE FROM bots WHERE label = ?", [(lab,) for lab in labels if lab not in played])
 
     def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
-                 start: str | None = None) -> None:
+                 start: str | None = None, software: Sequence[Recorded] = ()) -> None:
         """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
         ``start``: the position text its series started from (a series of an openings file;
         ``GameTask.start``), kept once per series; ``None``: the game's seeded initial state.
+        ``software``: versions to record with it (``arena.store_versions.check``: a run's first game).
 
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
         """
-        self.add_games([(game_id, series, record, attempts)], {} if start is None else {series: start})
+        self.add_games([(game_id, series, record, attempts)], {} if start is None else {series: start}, software)
 
     def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]],
-                  starts: Mapping[int, str] | None = None) -> None:
+                  starts: Mapping[int, str] | None = None, software: Sequence[Recorded] = ()) -> None:
         """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
         transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
         same rows as ``add_game`` one at a time. ``starts``: series -> the position text it
-        started from (series of an openings file only); a series' first start stays.
+        started from (series of an openings file only); a series' first start stays. ``software``:
+        versions recorded in the same transaction (``arena.store_versions.record``).
 
         Raises:
             ResultsError: the write failed; nothing of the batch is stored.
@@ -443,6 +459,8 @@ class Store:
                 self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
+            if software:
+                record_versions(self.conn, software)
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             shrink_wal(self.conn, self.path)

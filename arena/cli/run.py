@@ -23,6 +23,12 @@ if TYPE_CHECKING:
     from arena.tournament.pool import Result
 
 
+#: ``--allow-version-change`` of ``arena run`` and ``arena ladder``
+VERSION_CHANGE_HELP = ("resume or extend a tournament whose games were played under another version of OpenSpiel "
+                       "(its games may differ between versions); the report then names both versions (default: "
+                       "refused, in one line)")
+
+
 def run(
     game: Optional[str] = typer.Option(None, "--game", help="game name (see `arena games`); default interaction"),
     bot: Optional[list[str]] = typer.Option(
@@ -119,6 +125,7 @@ def run(
     trace_engines: bool = typer.Option(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
+    allow_version_change: bool = typer.Option(False, "--allow-version-change", help=VERSION_CHANGE_HELP),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
         help="no progress bar and no report: one line at the end, the games played and stored and where the "
@@ -146,7 +153,8 @@ def run(
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
-                 each=each or None, trace_engines=trace_engines or None)
+                 each=each or None, trace_engines=trace_engines or None,
+                 allow_version_change=allow_version_change or None)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
@@ -216,7 +224,7 @@ def _notes(console: Console) -> Observer:
     class Notes(Observer):
         def started(self, start: RunStart) -> None:
             for line in start.notes:
-                console.print(line, markup=False, highlight=False)
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     return Notes()
 
 
