@@ -57,8 +57,8 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_sprt,
     load_tournament,
 )
-from arena.store_files import (db_path, make_private, missing_dirs, open_lock, remove_db, remove_dirs,
-                               still_locked)
+from arena.store_files import (Made, db_path, give_up as _give_up, make_private, missing_dirs, open_lock, remove_db,
+                               remove_dirs, remove_empty as _remove_empty, still_locked, unmake as _unmake)
 from arena.store_versions import Recorded, recorded
 from arena.store_versions import record as record_versions
 from arena.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, limit_wal,
@@ -482,54 +482,6 @@ def _finished_now() -> str:
 def _member_row(m: Member) -> tuple:
     return (m.position, m.label, m.spec, m.bot, m.version, m.digest, None if m.code is None else json.dumps(m.code),
             m.id_name)
-
-
-def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool,
-             made: Made | None = None) -> None:
-    """``Store.open`` failed: close, remove the file if this open created it (else a 0-byte
-    file stays), release the run lock (and remove what ``open`` made, ``_unmake``)."""
-    try:
-        if conn is not None:
-            conn.close()
-        if created:
-            remove_db(path)
-    except OSError:
-        pass  # the error that made open fail is the one to report
-    finally:
-        _unmake(made or Made(), lock_fd)
-
-
-@dataclass(frozen=True)
-class Made:
-    """What ``Store.open`` created besides the database: the run lock file (``None``: it was
-    there) and the folders of the results path, deepest first."""
-
-    lock: Path | None = None
-    folders: tuple[Path, ...] = ()
-
-
-def _unmake(made: Made, lock_fd: int) -> None:
-    """Remove the run lock file of ``made`` while ``lock_fd`` still holds it (``still_locked``:
-    a run that opened it meanwhile opens it again), close ``lock_fd``, then remove the folders
-    of ``made`` while empty. Never raises."""
-    try:
-        if made.lock is not None:
-            made.lock.unlink(missing_ok=True)
-    except OSError as exc:
-        log.warning("could not remove the run lock %s of a refused run: %s", made.lock, exc)
-    finally:
-        os.close(lock_fd)
-    remove_dirs(made.folders)
-
-
-def _remove_empty(path: Path) -> None:
-    """Remove ``path`` if it is an empty file. Never raises: a file that cannot be removed is
-    logged and left."""
-    try:
-        if path.exists() and not path.stat().st_size:
-            path.unlink()
-    except OSError as exc:
-        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
 
 
 def load_games(db: Any) -> pd.DataFrame:
