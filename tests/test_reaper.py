@@ -99,6 +99,7 @@ for name in ("a", "b"):
 """
 
 
+@pytest.mark.slow  # two runs in a Python of their own: 10 s
 def test_forkserver_runs_leave_the_resource_tracker_alone(tmp_path):
     """Neither the pool's sweep of stray children nor the watchdog of the run kills the
     interpreter's resource tracker: no "Some resources might leak" warning, no process killed

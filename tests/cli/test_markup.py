@@ -20,9 +20,8 @@ def wide(monkeypatch):
     monkeypatch.setenv("COLUMNS", "1000")  # a long path on one line
 
 
-@pytest.mark.parametrize("folder", ["[/b]res", "[bold]res[/bold]", "x[/i]y"])
-def test_a_results_path_with_brackets_is_printed_as_given(tmp_path, capsys, folder):
-    results = tmp_path / folder
+def test_a_results_path_with_brackets_is_printed_as_given(tmp_path, capsys):
+    results = tmp_path / "[bold]res[/i]x"  # a closing tag that matches none, and a style's tag
     code, out, err = cli([*RUN, "--name", "t", "--results", str(results), "-q"], capsys)
     assert code == 0, err
     assert f"stored in {results}/t.sqlite; HTML report: {results}/t.html" in out, out
