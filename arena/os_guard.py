@@ -267,6 +267,21 @@ def kill_group(pid: int) -> None:
         pass
 
 
+def multiprocessing_helpers() -> set[int]:
+    """Pids of this process's own ``multiprocessing`` helpers, running or not: its resource
+    tracker (started by the first named semaphore or shared memory of a ``spawn`` or
+    ``forkserver`` context, e.g. a ``multiprocessing.Queue`` when ``forkserver`` is the start
+    method, Python 3.14's default) and its fork server. They belong to the interpreter, not to
+    a bot: killing one makes ``multiprocessing`` warn ("Some resources might leak") and start
+    another, and a reaped fork server's pid breaks its next start. Told apart by the pids the
+    modules hold (private attributes: ``_resource_tracker._pid``, ``_forkserver._forkserver_pid``),
+    never by a process name; a module not loaded has started nothing."""
+    helpers = ((sys.modules.get("multiprocessing.resource_tracker"), "_resource_tracker", "_pid"),
+               (sys.modules.get("multiprocessing.forkserver"), "_forkserver", "_forkserver_pid"))
+    pids = {getattr(getattr(module, owner, None), attr, None) for module, owner, attr in helpers}
+    return {pid for pid in pids if isinstance(pid, int)}
+
+
 def kill_orphans(keep: set[int] | Callable[[], set[int]], rounds: int = 50) -> list[int]:
     """SIGKILL and reap every child of this process not in ``keep``: with the subreaper state
     on (``hold_subreaper``), the descendants of a worker that ended (``setsid`` ones included).
@@ -274,14 +289,15 @@ def kill_orphans(keep: set[int] | Callable[[], set[int]], rounds: int = 50) -> l
     left. Returns the pids killed.
 
     Runs under ``children_lock()``; ``keep`` may be a function, called under it (the children
-    that owners recorded under the lock, e.g. ``arena.tournament.pool.open_workers``). Not safe
+    that owners recorded under the lock, e.g. ``arena.tournament.pool.open_workers``). The
+    interpreter's own ``multiprocessing_helpers`` are never killed. Not safe
     against other threads starting children without that lock: a child another thread starts
     meanwhile is killed."""
     killed: list[int] = []
     with _children_lock:
         spared = keep() if callable(keep) else keep
         for _ in range(rounds):
-            stray = children() - spared
+            stray = children() - spared - multiprocessing_helpers()
             if not stray:
                 break
             for pid in stray:

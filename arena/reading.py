@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError, one_line
 from arena.openings import series_start
+from arena.store_versions import recorded, stretches
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -231,7 +232,10 @@ def load_tournament(db: Any) -> dict[str, Any]:
     (label -> an engine's ``id name``, for the bots that have one; none in a store written
     before the column existed), ``versions`` (label -> ``bot``, the label without version,
     ``version`` (1-based), ``digest`` and ``code`` (``None`` for a bot stored before versions
-    and not run since), ``arena.tournament.members``), ``total_games``, ``created``.
+    and not run since), ``arena.tournament.members``), ``software`` (the versions of the arena
+    and of a family's library the stored games were played under, each with its games:
+    ``arena.store_versions.stretches``; empty for a store written before they were recorded),
+    ``total_games``, ``created``.
 
     Raises:
         ResultsError: unreadable, corrupt, foreign or empty database.
@@ -249,12 +253,14 @@ def load_tournament(db: Any) -> dict[str, Any]:
                         "SELECT label, bot, version, digest, code FROM bots ORDER BY position")} \
             if "digest" in columns else {label: {"bot": label, "version": 1, "digest": None, "code": None}
                                          for label, _ in bots}
+        played = recorded(conn)
+        software = stretches(played, conn.execute("SELECT count(*) FROM games").fetchone()[0]) if played else []
     if row is None:
         raise ResultsError("results database has no tournament recorded")
     name, game, params, k, seed, settings, total, created = row
     return {"name": name, "game": game, "params": _decoded(params, db), "num_players": k, "seed": seed,
             "settings": _decoded(settings, db), "bots": dict(bots), "id_names": id_names, "versions": versions,
-            "total_games": total, "created": created}
+            "software": software, "total_games": total, "created": created}
 
 
 def _decoded(text: Any, db: Any) -> Any:

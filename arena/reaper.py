@@ -17,6 +17,10 @@ Fallback (no cgroup v2, no ``cgroup.kill``, or not root): the run's processes ca
 ``/proc/PID/environ`` has it. Its limits: a bot that ``exec``s a program with an environment
 of its own (``env -i``) escapes it, and a process running as another user than the watchdog's
 cannot be read (it is not killed unless the watchdog is root).
+
+The interpreter's own helpers are spared: ``multiprocessing``'s resource tracker is started
+before the run's processes are marked (``run_guard``), and sweeps of stray children leave it
+and the fork server alone (``os_guard.multiprocessing_helpers``).
 """
 
 from __future__ import annotations
@@ -129,6 +133,7 @@ def run_guard() -> Iterator[str | None]:
                 [sys.executable, "-I", "-S", os.path.abspath(watchdog.__file__), token, _cgroup or "",
                  tempfile.gettempdir()], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 start_new_session=True, close_fds=True)
+            _start_resource_tracker()  # before the mark: the interpreter's, not the run's
             os.environ[RUN_TOKEN_ENV] = token  # after the watchdog started: it is not marked itself
         _holders += 1
     try:
@@ -138,6 +143,25 @@ def run_guard() -> Iterator[str | None]:
             _holders -= 1
             if _holders == 0:
                 _stop_watchdog()
+
+
+def _start_resource_tracker() -> None:
+    """Start ``multiprocessing``'s resource tracker now when the start method is not ``fork``
+    (``forkserver``, Python 3.14's default, or ``spawn``), so that it does not carry the run's
+    token: the run's first ``multiprocessing.Queue`` (a worker's log queue) would start it
+    marked, and the watchdog would kill it with the run's processes (the next run of this
+    process then warns "Some resources might leak"). Under ``fork`` nothing uses it. Started
+    once per process (``ensure_running`` returns at once while it runs); a failure to start it
+    is left to ``multiprocessing`` to report when it is needed."""
+    import multiprocessing
+    method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
+    if method == "fork":
+        return
+    from multiprocessing import resource_tracker
+    try:
+        resource_tracker.ensure_running()
+    except OSError:
+        pass
 
 
 def _stop_watchdog() -> None:

@@ -3,7 +3,9 @@
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 ``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished
 game is committed at once, in one transaction with its moves: a killed run loses at most the
-games in flight, and re-running resumes with the missing games.
+games in flight, and re-running resumes with the missing games. A reader holding a snapshot
+meanwhile makes the ``-wal`` file grow; once it lets go, the writer's checkpoints cut the file
+back under ``arena.writing.WAL_LIMIT`` bytes (``limit_wal``, ``shrink_wal``), the run going on.
 
 Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``; the schema
 and row helpers in ``arena.writing``). Reading lives in ``arena.reading``
@@ -56,9 +58,12 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_sprt,
     load_tournament,
 )
-from arena.store_files import (db_path, make_private, missing_dirs, open_lock, remove_db, remove_dirs,
-                               still_locked)
-from arena.writing import MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, move_rows, transaction, upgrade
+from arena.store_files import (Made, db_path, give_up as _give_up, make_private, missing_dirs, open_lock, remove_db,
+                               remove_dirs, remove_empty as _remove_empty, still_locked, unmake as _unmake)
+from arena.store_versions import Recorded, recorded
+from arena.store_versions import record as record_versions
+from arena.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, limit_wal,
+                           move_rows, shrink_wal, transaction, upgrade)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -131,6 +136,7 @@ class Store:
         self.created = created
         #: what ``open`` created besides the database (``abandon`` removes it with the database)
         self.made = made or Made()
+        self._commits = 0  # commits of games (``add_games``): every ``CHECKPOINT_EVERY``-th, ``shrink_wal``
 
     @classmethod
     def open(cls, results: str | os.PathLike, name: str) -> Store:
@@ -188,6 +194,7 @@ class Store:
                 conn.execute("PRAGMA journal_mode=WAL")
                 upgrade(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
+            limit_wal(conn)
         except sqlite3.Error as exc:
             _give_up(path, conn, lock_fd, created, made)
             raise _fail(path, exc, "open results database") from None
@@ -360,6 +367,18 @@ class Store:
             raise ResultsError(f"cannot read results database {str(self.path)!r}: a damaged game row "
                                f"({one_line(exc)})") from None
 
+    def software(self) -> list[Recorded]:
+        """The versions the stored games were played under, in the order recorded
+        (``arena.store_versions``; none in a store written before they were recorded).
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        try:
+            return recorded(self.conn)
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+
     def members(self) -> list[Member]:
         """Every stored bot version, in the order they joined (``bots`` rows).
 
@@ -405,22 +424,24 @@ class Store:
             self.conn.executemany("DELETE FROM bots WHERE label = ?", [(lab,) for lab in labels if lab not in played])
 
     def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
-                 start: str | None = None) -> None:
+                 start: str | None = None, software: Sequence[Recorded] = ()) -> None:
         """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
         ``start``: the position text its series started from (a series of an openings file;
         ``GameTask.start``), kept once per series; ``None``: the game's seeded initial state.
+        ``software``: versions to record with it (``arena.store_versions.check``: a run's first game).
 
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
         """
-        self.add_games([(game_id, series, record, attempts)], {} if start is None else {series: start})
+        self.add_games([(game_id, series, record, attempts)], {} if start is None else {series: start}, software)
 
     def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]],
-                  starts: Mapping[int, str] | None = None) -> None:
+                  starts: Mapping[int, str] | None = None, software: Sequence[Recorded] = ()) -> None:
         """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
         transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
         same rows as ``add_game`` one at a time. ``starts``: series -> the position text it
-        started from (series of an openings file only); a series' first start stays.
+        started from (series of an openings file only); a series' first start stays. ``software``:
+        versions recorded in the same transaction (``arena.store_versions.record``).
 
         Raises:
             ResultsError: the write failed; nothing of the batch is stored.
@@ -439,6 +460,11 @@ class Store:
                 self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
+            if software:
+                record_versions(self.conn, software)
+        self._commits += 1
+        if self._commits % CHECKPOINT_EVERY == 0:
+            shrink_wal(self.conn, self.path)
 
 
 #: (the second, its ISO text) last written as a game's ``finished`` time
@@ -457,54 +483,6 @@ def _finished_now() -> str:
 def _member_row(m: Member) -> tuple:
     return (m.position, m.label, m.spec, m.bot, m.version, m.digest, None if m.code is None else json.dumps(m.code),
             m.id_name)
-
-
-def _give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool,
-             made: Made | None = None) -> None:
-    """``Store.open`` failed: close, remove the file if this open created it (else a 0-byte
-    file stays), release the run lock (and remove what ``open`` made, ``_unmake``)."""
-    try:
-        if conn is not None:
-            conn.close()
-        if created:
-            remove_db(path)
-    except OSError:
-        pass  # the error that made open fail is the one to report
-    finally:
-        _unmake(made or Made(), lock_fd)
-
-
-@dataclass(frozen=True)
-class Made:
-    """What ``Store.open`` created besides the database: the run lock file (``None``: it was
-    there) and the folders of the results path, deepest first."""
-
-    lock: Path | None = None
-    folders: tuple[Path, ...] = ()
-
-
-def _unmake(made: Made, lock_fd: int) -> None:
-    """Remove the run lock file of ``made`` while ``lock_fd`` still holds it (``still_locked``:
-    a run that opened it meanwhile opens it again), close ``lock_fd``, then remove the folders
-    of ``made`` while empty. Never raises."""
-    try:
-        if made.lock is not None:
-            made.lock.unlink(missing_ok=True)
-    except OSError as exc:
-        log.warning("could not remove the run lock %s of a refused run: %s", made.lock, exc)
-    finally:
-        os.close(lock_fd)
-    remove_dirs(made.folders)
-
-
-def _remove_empty(path: Path) -> None:
-    """Remove ``path`` if it is an empty file. Never raises: a file that cannot be removed is
-    logged and left."""
-    try:
-        if path.exists() and not path.stat().st_size:
-            path.unlink()
-    except OSError as exc:
-        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)
 
 
 def load_games(db: Any) -> pd.DataFrame:

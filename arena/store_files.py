@@ -5,18 +5,25 @@ name or by path); ``make_private`` gives the database, its ``-wal``/``-shm``, th
 the log ``PRIVATE_MODE`` (the runner's alone); ``remove_db`` deletes a database and its WAL
 files. ``open_lock`` and ``still_locked`` open a run lock file and check, once it is locked,
 that it is still the file at its path (a refused run removes the lock file it created:
-``Store.abandon``); ``missing_dirs`` and ``remove_dirs`` undo the folders a run created.
+``Store.abandon``); ``missing_dirs`` and ``remove_dirs`` undo the folders a run created;
+``Made``, ``give_up``, ``unmake`` and ``remove_empty`` leave nothing new behind a refused
+``Store.open`` or run.
 ``arena.store.Store`` opens, locks and writes them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
+import sqlite3
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ResultsError
+
+log = logging.getLogger("arena.store")
 
 
 def db_path(name: str, results: str | os.PathLike = "results") -> Path:
@@ -121,3 +128,51 @@ def remove_dirs(folders: Sequence[Path]) -> None:
             folder.rmdir()
         except OSError:
             return
+
+
+def give_up(path: Path, conn: sqlite3.Connection | None, lock_fd: int, created: bool,
+            made: Made | None = None) -> None:
+    """``Store.open`` failed: close, remove the file if this open created it (else a 0-byte
+    file stays), release the run lock (and remove what ``open`` made, ``unmake``)."""
+    try:
+        if conn is not None:
+            conn.close()
+        if created:
+            remove_db(path)
+    except OSError:
+        pass  # the error that made open fail is the one to report
+    finally:
+        unmake(made or Made(), lock_fd)
+
+
+@dataclass(frozen=True)
+class Made:
+    """What ``Store.open`` created besides the database: the run lock file (``None``: it was
+    there) and the folders of the results path, deepest first."""
+
+    lock: Path | None = None
+    folders: tuple[Path, ...] = ()
+
+
+def unmake(made: Made, lock_fd: int) -> None:
+    """Remove the run lock file of ``made`` while ``lock_fd`` still holds it (``still_locked``:
+    a run that opened it meanwhile opens it again), close ``lock_fd``, then remove the folders
+    of ``made`` while empty. Never raises."""
+    try:
+        if made.lock is not None:
+            made.lock.unlink(missing_ok=True)
+    except OSError as exc:
+        log.warning("could not remove the run lock %s of a refused run: %s", made.lock, exc)
+    finally:
+        os.close(lock_fd)
+    remove_dirs(made.folders)
+
+
+def remove_empty(path: Path) -> None:
+    """Remove ``path`` if it is an empty file. Never raises: a file that cannot be removed is
+    logged and left."""
+    try:
+        if path.exists() and not path.stat().st_size:
+            path.unlink()
+    except OSError as exc:
+        log.warning("could not remove the empty log %s of a refused run: %s", path, exc)

@@ -152,6 +152,49 @@ def _insert_sql(table: str, columns: tuple[str, ...]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(':' + k for k in columns)})"
 
 
+#: bytes the ``-wal`` file is cut back to once a checkpoint has copied it all into the database
+#: (``PRAGMA journal_size_limit``): above SQLite's own cycle (``wal_autocheckpoint``, 1000
+#: pages, about 4 MiB), so a run alone with its store never cuts and grows it again
+WAL_LIMIT = 8 * 2**20
+#: commits between two attempts of ``shrink_wal`` while the ``-wal`` file is over ``WAL_LIMIT``
+CHECKPOINT_EVERY = 16
+
+
+def limit_wal(conn: sqlite3.Connection) -> None:
+    """Make the writer's ``conn`` keep its ``-wal`` file under ``WAL_LIMIT`` bytes once no reader
+    holds it back (``PRAGMA journal_size_limit``). While another connection holds a read
+    snapshot, no checkpoint can copy the frames written since into the database, and the file
+    grows (about 27 kB a game); without a limit it then stays at that peak until the last
+    connection closes."""
+    conn.execute(f"PRAGMA journal_size_limit = {WAL_LIMIT}")
+
+
+def shrink_wal(conn: sqlite3.Connection, path: Path) -> bool:
+    """When the ``-wal`` file of the database at ``path`` is over ``WAL_LIMIT`` bytes (a reader
+    held a snapshot while games were written), copy it into the database and cut it to 0 bytes
+    (``wal_checkpoint(TRUNCATE)``), without waiting for readers: a reader still holding a
+    snapshot leaves it for a later call (SQLite's own checkpoints and ``limit_wal`` then cut it
+    after the commits that follow the reader's release). Returns whether it was cut. Never
+    raises: a checkpoint is housekeeping, the games are committed."""
+    try:
+        if os.path.getsize(f"{path}-wal") <= WAL_LIMIT:
+            return False
+    except OSError:
+        return False
+    timeout = None
+    try:
+        timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        conn.execute("PRAGMA busy_timeout = 0")  # a reader in the way: try again later, never wait
+        busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        return not busy
+    except sqlite3.Error:
+        return False
+    finally:
+        if timeout is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+
+
 class transaction:
     """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; sqlite errors -> ResultsError."""
 

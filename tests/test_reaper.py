@@ -82,3 +82,54 @@ def test_the_stores_files_are_the_runners_alone(tmp_path):
                 assert stat.S_IMODE(path.stat().st_mode) == PRIVATE_MODE, name
     finally:
         store.close()
+
+
+#: two ``--workers 2`` runs in one process whose start method is ``forkserver`` (Python 3.14's
+#: default): the worker log queues start ``multiprocessing``'s resource tracker under it
+FORKSERVER_RUNS = """
+import multiprocessing, sys
+multiprocessing.set_start_method("forkserver")
+from arena.cli.app import main
+for name in ("a", "b"):
+    try:
+        main(["run", "--bot", "random", "--bot", "greedy", "--games", "4", "--workers", "2", "--name", name,
+              "--results", sys.argv[1], "-q"])
+    except SystemExit as exc:
+        assert not exc.code, exc.code
+"""
+
+
+@pytest.mark.slow  # two runs in a Python of their own: 10 s
+def test_forkserver_runs_leave_the_resource_tracker_alone(tmp_path):
+    """Neither the pool's sweep of stray children nor the watchdog of the run kills the
+    interpreter's resource tracker: no "Some resources might leak" warning, no process killed
+    as a bot's, and both runs complete."""
+    done = subprocess.run([sys.executable, "-c", FORKSERVER_RUNS, str(tmp_path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "resource_tracker" not in done.stderr and "leak" not in done.stderr, done.stderr
+    assert done.stdout.count("4/4 stored") == 2, done.stdout
+    for name in ("a", "b"):
+        assert "killed" not in (tmp_path / f"{name}.log").read_text()
+
+
+HELPERS_IN_A_SWEEP = """
+from multiprocessing import forkserver, resource_tracker
+from arena.os_guard import orphans_reaped
+with orphans_reaped() as killed:
+    resource_tracker.ensure_running()
+    forkserver.ensure_running()
+assert not killed, killed
+helpers = (resource_tracker._resource_tracker._pid, forkserver._forkserver._forkserver_pid)
+resource_tracker.ensure_running()  # the same tracker: a killed one is started again, with a warning
+forkserver.ensure_running()  # the same fork server: after a sweep reaped it, ChildProcessError
+assert (resource_tracker._resource_tracker._pid, forkserver._forkserver._forkserver_pid) == helpers
+"""
+
+
+def test_a_sweep_of_stray_children_spares_the_interpreters_helpers():
+    """The resource tracker and the fork server started inside ``orphans_reaped`` are the
+    interpreter's: the sweep at its end leaves them running."""
+    done = subprocess.run([sys.executable, "-W", "error", "-c", HELPERS_IN_A_SWEEP], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

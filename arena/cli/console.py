@@ -1,7 +1,15 @@
-"""Rich consoles for the commands: wide tables when the output is piped or redirected.
+"""Rich consoles for the commands: wide tables when the output is piped or redirected, and
+every text printed as it is.
 
 Rich draws for 80 columns when stdout is not a terminal, wrapping cells ("interact/ion");
 ``make_console`` gives a width of ``COLUMNS`` if set, else the terminal's, else 160.
+
+Rich reads ``[...]`` in a printed string as markup by default: a path, a bot's spec or an
+engine's message holding ``[/b]`` ended the command in a ``MarkupError`` traceback, and one
+holding ``[bold]`` lost those characters. A console of ``make_console`` reads no markup, in
+strings nor in table cells and titles: what the commands print is the user's text, verbatim.
+Styles are given as styles: ``console.print(text, style="dim")``, or ``styled`` for a line of
+styled and plain parts.
 """
 
 from __future__ import annotations
@@ -13,6 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.text import Text
 
 #: Columns used when the stream is not a terminal and ``COLUMNS`` is not set.
 PIPE_WIDTH = 160
@@ -49,8 +58,18 @@ def console_class() -> type[Console]:
 
 
 def make_console(stderr: bool = False) -> Console:
-    """A rich console on stdout (or stderr) with the width of ``console_width``."""
-    return console_class()(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout))
+    """A rich console on stdout (or stderr) with the width of ``console_width``, reading no
+    markup (``[...]`` in a printed string or a table cell is printed as it is)."""
+    return console_class()(stderr=stderr, width=console_width(sys.stderr if stderr else sys.stdout), markup=False)
+
+
+def styled(*parts: str | tuple[str, str]) -> Text:
+    """One line of parts: a string is printed as it is, a ``(text, style)`` pair in that rich
+    style (``"bold"``, ``"dim"``, ``"yellow"``...); the text of no part is read as markup, on
+    any console (a library caller's own with markup on too)."""
+    from rich.text import Text
+
+    return Text.assemble(*parts)
 
 
 #: ``--wide`` of ``arena run`` and ``arena report``

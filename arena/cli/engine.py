@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from arena.cli.console import make_console
+from arena.cli.console import make_console, styled
 from arena.errors import ConfigError
 
 
@@ -38,10 +38,9 @@ def engine(
     from arena.engine.compliance import Check, check_engine
 
     console = make_console()
-    marks = {"pass": "[green]PASS[/]", "fail": "[red]FAIL[/]", "skip": "[yellow]SKIP[/]"}
+    marks = {"pass": ("PASS", "green"), "fail": ("FAIL", "red"), "skip": ("SKIP", "yellow")}
     def show(check: Check) -> None:
-        console.print(f"{marks[check.status]}  {check.name:<18} ", end="", highlight=False)
-        console.print(check.detail, markup=False, highlight=False)
+        console.print(styled(marks[check.status], f"  {check.name:<18} ", check.detail), highlight=False)
 
     results = check_engine(target, game, timeout, show)
     failed = [c.name for c in results if c.status == "fail"]

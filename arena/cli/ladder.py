@@ -8,7 +8,8 @@ from dataclasses import replace
 from typing import Optional
 
 import typer
-from arena.cli.console import make_console
+from arena.cli.console import make_console, styled
+from arena.cli.run import VERSION_CHANGE_HELP
 
 #: games per step (each pair of neighbouring rungs) when ``--games`` is not given
 DEFAULT_GAMES = 100
@@ -39,6 +40,7 @@ def ladder(
         None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the rungs' own budgets)"),
     game_time: Optional[str] = typer.Option(
         None, "--game-time", metavar="SECONDS", help="hard wall-clock seconds per game (default 600)"),
+    allow_version_change: bool = typer.Option(False, "--allow-version-change", help=VERSION_CHANGE_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a strength ladder and print Elo per doubling of the budget and the first-move trend."""
@@ -52,7 +54,8 @@ def ladder(
     field = rungs(bot)
     given = dict(game=game, bots=list(field.specs), games=games or str(DEFAULT_GAMES), workers=workers, name=name,
                  seed=seed, results=results, opening_plies=opening_plies, openings=openings,
-                 openings_order=openings_order, move_time=move_time, game_time=game_time)
+                 openings_order=openings_order, move_time=move_time, game_time=game_time,
+                 allow_version_change=allow_version_change or None)
     values: dict[str, object] = {k: v for k, v in given.items() if v is not None}
     if param:
         values["params"] = parse_params(param)
@@ -60,10 +63,11 @@ def ladder(
     cfg = replace(cfg, name=ladder_name(cfg))
     console, err = make_console(), make_console(stderr=True)
     summary = run_tournament(cfg, () if quiet else _progress_observers(err), schedule=Ladder)
-    console.print(f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-                  f"{summary.stored}/{summary.total} stored in {summary.path}")
+    console.print(styled((summary.name, "bold"), f": {summary.played} games played in {summary.seconds:.1f}s, "
+                         f"{summary.stored}/{summary.total} stored in {summary.path}"))
     if summary.interrupted:
-        console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
+        console.print(styled(("interrupted", "yellow"),
+                             ": finished games are stored; re-run the same command to resume"))
         raise typer.Exit(130)
     data = load(summary.path)
     print_tables(data, console, ["ladder"])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from arena.cli.console import make_console
+from arena.cli.console import make_console, styled
 
 
 def list_tournaments(
@@ -19,8 +19,8 @@ def list_tournaments(
                               "error)."),
 ) -> None:
     """List the tournaments stored in a results folder and the command that resumes each."""
-    from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     from arena.tournament.listing import stored_tournaments
 
@@ -30,23 +30,22 @@ def list_tournaments(
         return
     console = make_console()
     if not found:
-        console.print(f"no tournament stored in {escape(str(results))} (arena run --results {escape(str(results))} "
-                      "stores one)")
+        console.print(f"no tournament stored in {results} (arena run --results {results} stores one)")
         return
-    table = Table(title=f"Tournaments in {escape(str(results))}")
+    table = Table(title=f"Tournaments in {results}")
     for column, justify in (("name", "left"), ("game", "left"), ("bots", "left"), ("games", "right"),
                             ("last played (UTC)", "left")):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for t in found:
         if "error" in t:
-            table.add_row(escape(t["name"]), "[red]unreadable[/]", escape(t["error"]), "", "")
+            table.add_row(t["name"], Text("unreadable", style="red"), t["error"], "", "")
             continue
         last = (t["last_played"] or "-").replace("T", " ").replace("+00:00", "")
-        table.add_row(escape(t["name"]), escape(t["game"]), escape(", ".join(t["members"])), games_cell(t), last)
+        table.add_row(t["name"], t["game"], ", ".join(t["members"]), games_cell(t), last)
     console.print(table)
     for t in found:
         if "command" in t:
-            console.print(f"[bold]{escape(t['name'])}[/]: {escape(t['command'])}", soft_wrap=True)
+            console.print(styled((t["name"], "bold"), f": {t['command']}"), soft_wrap=True)
 
 
 def games_cell(t: dict) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from arena.cli.console import make_console
+from arena.cli.console import make_console, styled
 from arena.errors import ConfigError
 
 
@@ -32,8 +32,8 @@ def replay(
     game = arena.games.make(info["game"], **info["params"])
     console = make_console()
     seats = row["seats"]
-    console.print(f"[bold]{info['name']}[/] game {row['game_id']} (series {row['series']}, seed {row['seed']}): "
-                  + ", ".join(f"seat {i} {label}" for i, label in enumerate(seats)))
+    console.print(styled((info["name"], "bold"), f" game {row['game_id']} (series {row['series']}, "
+                         f"seed {row['seed']}): " + ", ".join(f"seat {i} {label}" for i, label in enumerate(seats))))
     start = load_series_start(path, row["series"])  # a series of an openings file starts from its position
     state = game.parse_state(start) if start is not None else game.initial_state(row["seed"])
     console.print(state.diagram(), markup=False)
@@ -41,7 +41,7 @@ def replay(
         who = "opening" if ply < row["opening_plies"] else "round" if state.to_move == SIMULTANEOUS else (
             "chance" if state.to_move == CHANCE else f"seat {state.to_move} {seats[state.to_move]}")
         took = f" ({timing[ply]})" if ply in timing else ""
-        console.print(f"\n[bold]ply {ply}[/] {who}: {text}{took}", highlight=False)
+        console.print(styled("\n", (f"ply {ply}", "bold"), f" {who}: {text}{took}"), highlight=False)
         try:
             move = round_answers(game, state, text) if state.to_move == SIMULTANEOUS else game.parse_move(state, text)
             state = state.play(move)
@@ -52,7 +52,8 @@ def replay(
             break
         console.print(state.diagram(), markup=False)
     fault = f", seat {row['fault_seat']} at fault: {row['fault_detail']}" if row["fault_seat"] is not None else ""
-    console.print(f"\n[bold]end[/]: {row['termination']}; ranks {row['ranks']}, scores {row['scores']}{fault}")
+    console.print(styled("\n", ("end", "bold"), f": {row['termination']}; ranks {row['ranks']}, scores {row['scores']}"
+                         f"{fault}"))
 
 
 def register(app: typer.Typer) -> None:

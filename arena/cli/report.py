@@ -84,15 +84,16 @@ def report(
     if write is None:
         write = not section
     if write and field is not None:
-        console.print("[dim]--bots: no files written (NAME.report.md and the CSV files cover every stored game)[/]")
+        console.print("--bots: no files written (NAME.report.md and the CSV files cover every stored game)",
+                      style="dim")
     elif write:
         paths = write_files(data, path.parent)
-        console.print(f"[dim]wrote {paths[0]} and {len(paths) - 1} CSV files[/]")
+        console.print(f"wrote {paths[0]} and {len(paths) - 1} CSV files", style="dim")
     if html or games is not None:
         from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
         page = write_html(path, file, games, data)
-        console.print(f"[dim]wrote {page}[/]")
+        console.print(f"wrote {page}", style="dim")
 
 
 def register(app: typer.Typer) -> None:

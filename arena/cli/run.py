@@ -15,13 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from arena.cli.console import WIDE_HELP, make_console
+from arena.cli.console import WIDE_HELP, make_console, styled
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from arena.tournament.observers import Observer
     from arena.tournament.pool import Result
+
+
+#: ``--allow-version-change`` of ``arena run`` and ``arena ladder``
+VERSION_CHANGE_HELP = ("resume or extend a tournament whose games were played under another version of OpenSpiel "
+                       "(its games may differ between versions); the report then names both versions (default: "
+                       "refused, in one line)")
 
 
 def run(
@@ -121,6 +127,7 @@ def run(
     trace_engines: bool = typer.Option(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
+    allow_version_change: bool = typer.Option(False, "--allow-version-change", help=VERSION_CHANGE_HELP),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
         help="no progress bar and no report: one line at the end, the games played and stored, how a run its own "
@@ -150,7 +157,8 @@ def run(
                  seat_rotation=seat_rotation, fill=fill, retries=retries, openings=openings,
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
-                 each=each or None, trace_engines=trace_engines or None)
+                 each=each or None, trace_engines=trace_engines or None,
+                 allow_version_change=allow_version_change or None)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
@@ -176,11 +184,11 @@ def run(
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     stop = _stop_text(summary)
     early = stop is not None and summary.finished and summary.done < summary.total  # stopped by its own rule
-    line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
-            f"{summary.done if early else f'{summary.done}/{summary.total}'} stored in {summary.path}"
-            + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
-            + (f", finished: {stop}" if stop is not None and summary.finished else "")
-            + (f"; faults: {faults}" if faults else ""))
+    line = styled((summary.name, "bold"), f": {summary.played} games played in {summary.seconds:.1f}s, "
+                  f"{summary.done if early else f'{summary.done}/{summary.total}'} stored in {summary.path}"
+                  + (f" ({summary.stored} games in the tournament)" if summary.stored > summary.done else "")
+                  + (f", finished: {stop}" if stop is not None and summary.finished else "")
+                  + (f"; faults: {faults}" if faults else ""))
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
@@ -192,7 +200,8 @@ def run(
     if summary.interrupted:
         for text in (line, *extra):
             console.print(text)
-        console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
+        console.print(styled(("interrupted", "yellow"),
+                             ": finished games are stored; re-run the same command to resume"))
         raise typer.Exit(130)
     from arena.reports.html import write_html  # plotly, jinja2: imported on use
     from arena.reports.output import print_summary, print_termination_summary, write_files
@@ -203,7 +212,7 @@ def run(
     report = next((p for p in written if p.suffix == ".md"), None)
     page = write_html(summary.path, data=data)
     if quiet:  # one line on stdout; what else the run has to say is a note on stderr
-        console.print(f"{line}; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
+        console.print(line + f"; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
         for text in extra:  # each once marked a note (the short openings' line already is)
             err.print(text if text.startswith("note: ") else f"note: {text}", soft_wrap=True)
         return
@@ -236,7 +245,7 @@ def _notes(console: Console) -> Observer:
     class Notes(Observer):
         def started(self, start: RunStart) -> None:
             for line in start.notes:
-                console.print(line, markup=False, highlight=False)
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     return Notes()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from arena.errors import ResultsError, one_line
 from arena.reports import SECTIONS
@@ -67,10 +67,10 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
     in ``leave_out``. A table wider than the console drops its least useful columns
     (``arena.reports.fit``), or with ``wide`` keeps them all and prints wider lines."""
     tables = {name: frame for name, frame in tables_for(data, sections).items() if name not in leave_out}
-    console.print(f"[bold]{data.name}[/]: {len(data.games)} games of "
-                  f"{data.tournament.get('game', '?')} ({data.num_players} players)")
+    console.print(Text.assemble((data.name, "bold"), f": {len(data.games)} games of "
+                                f"{data.tournament.get('game', '?')} ({data.num_players} players)"))
     for line in warnings(data):
-        console.print(f"[yellow]{line}[/]")
+        console.print(Text(line, style="yellow"))
     for name, frame in tables.items():
         if name in ("faults", "fault_summary"):
             continue
@@ -89,11 +89,11 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
             if frame.empty:
                 continue
         if frame.empty:
-            console.print(f"[dim]{TITLES.get(name, name)}: none[/]")
+            console.print(Text(f"{TITLES.get(name, name)}: none", style="dim"))
             continue
         console.print(_rich_table(data, name, frame, console.width, wide), crop=not wide)
         for line in notes(data, name, frame):
-            console.print(f"[dim]{escape(line)}[/]")
+            console.print(Text(line, style="dim"))
     if "fault_summary" in tables:
         print_faults(tables["fault_summary"], tables["faults"], console)
 
@@ -102,15 +102,15 @@ def print_faults(summary: pd.DataFrame, listed: pd.DataFrame, console: Console) 
     """Which bot failed how (``exception``, ``illegal_move``, ``bad_move``, ``timeout``,
     ``crash``...), how often, with the first game's detail, so a user knows what to fix."""
     if summary.empty:
-        console.print("[green]No faults: every game ended by the rules.[/]")
+        console.print(Text("No faults: every game ended by the rules.", style="green"))
         return
-    console.print(f"[bold red]{TITLES['faults']}[/] (the bot named lost those games)")
+    console.print(Text.assemble((TITLES["faults"], "bold red"), " (the bot named lost those games)"))
     for row in summary.itertuples(index=False):
         first = listed[listed["game_id"] == row.example].iloc[0]
         detail = f": {first['detail']}" if first["detail"] else ""
-        console.print(f"  [bold]{row.bot}[/] {row.termination} in {row.games} game(s), "
-                      f"e.g. game {row.example} (seat {first['seat']}, after {first['plies']} plies)"
-                      f"{detail}")
+        console.print(Text.assemble("  ", (str(row.bot), "bold"), f" {row.termination} in {row.games} game(s), "
+                                    f"e.g. game {row.example} (seat {first['seat']}, after {first['plies']} plies)"
+                                    f"{detail}"))
 
 
 def print_report(db_path: str | Path, console: Console, sections: Sequence[str] | None = None) -> None:
@@ -144,7 +144,7 @@ def print_termination_summary(data: ReportData, console: Console) -> None:
     table = tables_for(data, ["terminations"]).get("terminations_by_bot")
     if table is None or table.empty:
         return
-    console.print("[bold]Terminations by bot[/]")
+    console.print(Text("Terminations by bot", style="bold"))
     for bot, rows in table.groupby("bot", sort=False):
         console.print(f"Player: {bot}", markup=False, highlight=False)
         for result, termination, n in zip(rows["result"], rows["termination"], rows["games"]):

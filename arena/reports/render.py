@@ -605,9 +605,14 @@ def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> lis
 
 
 def warnings(data: ReportData) -> list[str]:
-    """Warnings about the stored games: copies (identical move lists within a series)."""
+    """Warnings about the stored games: copies (identical move lists within a series), and
+    games played under more than one version of the software that decides them
+    (``arena.store_versions.played_under``)."""
+    from arena.store_versions import played_under
+
     copies = int(data.games["copy"].sum()) if "copy" in data.games else 0
+    versions = played_under(data.tournament.get("software") or [])
     if not copies:
-        return []
+        return versions
     return [f"warning: {copies} stored game(s) repeat the move list of an earlier game of their series; "
-            "each group is counted once in seat and first-move statistics"]
+            "each group is counted once in seat and first-move statistics", *versions]

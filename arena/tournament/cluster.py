@@ -128,6 +128,7 @@ class ClusterPool:
         self.unrecorded: dict[int, int] = {}  # game id -> times its task ended without its record
         self.missing: dict[str, float] = {}  # worker holding games -> when it was first seen gone
         self.gone = False  # the scheduler is lost: nothing more to ask it
+        self.topics: list[str] = []  # the event topics subscribed to (left before the client closes)
         import_distributed()  # its logging set up before DaskLog takes it over
         self.dask_log = DaskLog()
         try:
@@ -138,7 +139,9 @@ class ClusterPool:
         try:  # the scheduler can drop at any point: the client, a local:N cluster and the log redirect go with it
             self.job = start_job(self.client, setup, num_players, game_time, move_time, retries, default_memory)
             self.client.subscribe_topic("all", self.roster)
+            self.topics.append("all")
             self.client.subscribe_topic(self.job.topic, self._on_event)
+            self.topics.append(self.job.topic)
         except BaseException:
             self.close()
             raise
@@ -401,6 +404,6 @@ class ClusterPool:
             return
         if self.cluster is None and self.job is not None and not self.gone:
             stop_job(self.client, self.job.token, [a for a in self.threads_of if not self._given_up(a)])
-        close_client(self.client, self.cluster)
+        close_client(self.client, self.cluster, () if self.gone else self.topics)
         self.client = self.cluster = None
         self.dask_log.restore()

@@ -116,8 +116,12 @@ class TournamentConfig:
     cluster: str | None = None
     #: ``--trace-engines``: every engine protocol line, both ways, in the tournament log
     trace_engines: bool = False
+    #: ``--allow-version-change``: resume a tournament stored under another version of the library
+    #: that plays its game (OpenSpiel), recording both (``arena.store_versions``)
+    allow_version_change: bool = False
 
-    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines")
+    RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines",
+                "allow_version_change")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -340,7 +344,7 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
     if given.get("until_ranked") is not None:
         with about("until_ranked"):
             given["until_ranked"] = _confidence(given["until_ranked"])
-    for key in ("adjudicate", "each", "trace_engines", "tc"):  # options.checked's, one at a time
+    for key in ("adjudicate", "each", "trace_engines", "allow_version_change", "tc"):  # options.checked's, one by one
         if key in given:
             with about(key):
                 part = {key: given[key]}

@@ -204,10 +204,22 @@ def _reachable(address: str) -> None:
         raise OSError(f"connection refused by {parts.hostname} port {parts.port} (no scheduler there)") from None
 
 
-def close_client(client: Any, cluster: Any) -> None:
+def close_client(client: Any, cluster: Any, topics: Iterable[str] = ()) -> None:
     """Close ``client`` (within 5 s; a lost scheduler is not an error; ``None``: none made),
     then ``cluster``, the ``LocalCluster`` of ``local:N`` (``None`` for a scheduler of one's
-    own), with its worker processes (within 10 s)."""
+    own), with its worker processes (within 10 s).
+
+    The client first leaves the event ``topics`` it subscribed to: the scheduler tells a
+    client's removal to the ``all`` topic and to the client's own, and a client still
+    subscribed to them has the scheduler write that event to its closed connection, two
+    CRITICAL tracebacks in the scheduler's log. The unsubscriptions go through the same
+    ordered stream as the close, so the scheduler drops them before it removes the client."""
+    if client is not None:
+        for topic in topics:
+            try:
+                client.unsubscribe_topic(topic)
+            except Exception:  # a lost scheduler, or a topic never subscribed: nothing to leave
+                pass
     try:
         if client is not None:
             client.close(timeout=5)

@@ -20,20 +20,21 @@ CLOCK_GAME_MOVES, CLOCK_GAME_SEATS = 250, 4
 def checked(given: dict[str, Any]) -> None:
     """Check and make canonical, in place, the options of this module that ``given`` holds:
     ``adjudicate`` (rule texts -> ``Adjudication.text``), ``each`` (``check_each``),
-    ``trace_engines`` (a bool), ``tc`` (``TimeControl.text``; ``inf`` is no clock: ``None``).
+    ``trace_engines`` and ``allow_version_change`` (bools), ``tc`` (``TimeControl.text``; ``inf``
+    is no clock: ``None``).
 
     Raises:
         ConfigError: a bad rule, ``--each`` item or time control (one line naming the forms), a
-            ``trace_engines`` that is not a bool.
+            ``trace_engines`` or ``allow_version_change`` that is not a bool.
     """
     if given.get("adjudicate") is not None:
         rules = given["adjudicate"]
         given["adjudicate"] = Adjudication.parse([rules] if isinstance(rules, str) else rules).text() or None
     if "each" in given:
         given["each"] = check_each(given["each"])
-    if "trace_engines" in given:
-        if not isinstance(given["trace_engines"], bool):  # a TOML 3 or "yes" is no switch
-            raise ConfigError(f"trace_engines must be true or false, got {given['trace_engines']!r}")
+    for switch in ("trace_engines", "allow_version_change"):
+        if switch in given and not isinstance(given[switch], bool):  # a TOML 3 or "yes" is no switch
+            raise ConfigError(f"{switch} must be true or false, got {given[switch]!r}")
     if "tc" in given:
         given["tc"] = check_tc(given["tc"])
         if given["tc"] == "inf":  # no clock: the default

@@ -37,6 +37,7 @@ from arena.reaper import run_guard
 from arena.referee import SEEDING, Adjudication, referee_check
 from arena.store import Member, Store, StoredGame, save_ending, save_sprt
 from arena.store_files import PRIVATE_MODE, db_path
+from arena.store_versions import Recorded, check as check_versions, current as current_versions
 from arena.tournament.field_check import check_bots
 from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
@@ -307,6 +308,7 @@ class _Run:
         self.cfg, self.p, self.store, self.extra = cfg, p, store, list(observers)
         self.specs: dict[str, BotSpec] = {}  # what the workers play (``_open``: isolated, by version label)
         self.added: list[str] = []  # labels of the bot versions this run stored (a refusal drops them)
+        self.software: list[Recorded] = []  # versions to record with the first game stored (``store_versions``)
         self.trusted: frozenset[str] = frozenset()  # labels whose games' records need no replay (``worker.trusted``)
         self.factory = factory
         self.summary = RunSummary(p.name, store.path, p.schedule.total, 0)
@@ -361,7 +363,12 @@ class _Run:
         self.trusted = frozenset(label for label, spec in self.specs.items() if trusted(spec))
         for game in games:
             p.schedule.add(game)
-        for line in res.notes:
+        lines = list(res.notes)  # the bots' versions, and the software's
+        if not p.schedule.done:  # games to play: under the versions the stored ones were played under, or allowed
+            versions = check_versions(p.name, store.software(), current_versions(p.game.name), len(games),
+                                      cfg.allow_version_change)
+            self.software, lines = versions.rows, lines + versions.notes
+        for line in lines:
             log.info("%s", line)
         self.summary.note = "; ".join(notes) or None
         self.summary.total = p.schedule.total
@@ -369,7 +376,7 @@ class _Run:
         self.summary.stored = len(games)
         self.observers = [RatingKeeper(store, float(p.settings.get("tau", 0.0))), FaultTally(), *self.extra]
         start = RunStart(p.name, tuple(p.specs), p.game.num_players, games, self.summary.total, p.schedule,
-                         self.summary.done, tuple(res.notes))
+                         self.summary.done, tuple(lines))
         for observer in self.observers:
             observer.started(start)
 
@@ -442,7 +449,8 @@ class _Run:
                 log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
                 res = replace(res, record=checked.record)
         task, record = res.task, res.record
-        self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start)
+        self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start, software=self.software)
+        self.software = []  # recorded with the run's first game
         self.summary.played += 1
         if record.opening_plies < self.cfg.opening_plies and self.p.game.type.dynamics != Dynamics.SIMULTANEOUS:
             self.summary.short_openings += 1  # the random opening stopped before a move that ends the game

@@ -425,3 +425,47 @@ def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path
                    capture_output=True)
     games = load_games(db)
     assert list(games.game_id) == list(range(1, 31))
+
+
+def _end(proc: subprocess.Popen) -> None:
+    """Stop a process this test started: SIGTERM, then SIGKILL after 20 s."""
+    proc.terminate()
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def test_a_run_leaves_no_critical_line_in_the_schedulers_log(tmp_path):
+    """A `dask scheduler` and a `dask worker` (no nanny: one process each, both this test's own)
+    on 127.0.0.1, one short run: the client leaves its event topics before it closes, so the
+    scheduler never writes the client's removal to a closed connection (two CRITICAL
+    tracebacks each run before)."""
+    scheduler_file, log = tmp_path / "scheduler.json", tmp_path / "scheduler.log"
+    with open(log, "w") as out:
+        scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--no-dashboard",
+                                      "--host", "127.0.0.1", "--port", "0", "--scheduler-file", str(scheduler_file)],
+                                     cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+    worker = None
+    try:
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        import json
+        address = json.loads(scheduler_file.read_text())["address"]
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                                   "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"], cwd=ROOT,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        summary = run(tmp_path, address, bots=["random", "greedy"], games=2)
+        assert summary.played == 2
+        deadline = time.monotonic() + 60  # the scheduler logs the client's removal as it ends: no timing
+        while "Close client connection" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        text = log.read_text()
+        assert "Close client connection" in text, text
+        assert "CRITICAL" not in text, text
+    finally:
+        for proc in (worker, scheduler):
+            if proc is not None:
+                _end(proc)
