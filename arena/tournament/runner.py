@@ -371,8 +371,10 @@ class _Run:
         pool = _pool(cfg, self._setup(), p.game.num_players)
         window = WINDOW_PER_WORKER * cfg.workers
         released = self._release(pool, window)
-        log.info("run %s: %d games to play of %d, %s", p.name, released, self.summary.total,
-                 f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
+        log.info("run %s: %s%d of %d games left to play (%d stored), %s", p.name,
+                 "at most " if isinstance(schedule, (SprtMatch, UntilRanked)) else "",
+                 self.summary.total - self.summary.done, self.summary.total, self.summary.done,
+                 f"{cfg.workers} worker{'s' * (cfg.workers != 1)}" if cfg.cluster is None else f"cluster {cfg.cluster}")
         results = pool.run()
         held: list[Result] = []  # finished games the schedule does not take yet (``Schedule.storable``)
         try:
