@@ -165,8 +165,8 @@ def run(
         err.print(rounded, markup=False, highlight=False)
     from arena.tournament.runner import run_tournament
 
-    with _console_log(err if verbose else None):
-        summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
+    with _console_log(err if verbose else None):  # -v: a long move's line is a log record there
+        summary = run_tournament(cfg, [_notes(err, thinking=not verbose), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     line = (f"[bold]{summary.name}[/]: {summary.played} games played in {summary.seconds:.1f}s, "
             f"{summary.done}/{summary.total} stored in {summary.path}"
@@ -207,25 +207,32 @@ def run(
     console.print(f"HTML report (plots, replays): {page}")
 
 
-def _notes(console: Console) -> Observer:
+def _notes(console: Console, thinking: bool = True) -> Observer:
     """Prints the run's notes on its bots' versions (``RunStart.notes``: a changed bot played
-    again as a new version) on ``console``, one line each, before the first game."""
-    from arena.tournament.observers import Observer, RunStart
+    again as a new version) on ``console``, one line each, before the first game; and with
+    ``thinking``, a line for each move thinking for long (``observers.LONG_MOVE`` seconds, then
+    at each doubling), with or without the progress bar."""
+    from arena.tournament.observers import Observer, RunStart, Thinking
 
     class Notes(Observer):
         def started(self, start: RunStart) -> None:
             for line in start.notes:
                 console.print(line, markup=False, highlight=False)
+
+        def thinking(self, move: Thinking) -> None:
+            if thinking:
+                console.print(f"note: {move.line()}", markup=False, highlight=False, soft_wrap=True)
     return Notes()
 
 
 def _progress_observers(console: Console) -> list[Observer]:
-    """The run's progress bar on ``console``: the games stored of those planned, games per
+    """The run's progress bar on ``console``, from the moment the pool starts (0 games, the time
+    running) to the run's end: the games stored of those planned, the time elapsed, games per
     second, the time left, and a two-bot match's score line (with the SPRT's state) as its
     description (``arena.tournament.live.MatchLine``)."""
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TaskID, TextColumn
-    from rich.progress import Task, TimeRemainingColumn
+    from rich.progress import Task, TimeElapsedColumn, TimeRemainingColumn
     from rich.text import Text
 
     from arena.tournament.live import MatchLine
@@ -236,7 +243,8 @@ def _progress_observers(console: Console) -> list[Observer]:
             return Text(f"{task.speed or 0:.1f} games/s", style="progress.data.speed")
 
     class Bar(Observer):
-        """Drawn from the first game stored on (a refused run draws nothing)."""
+        """Drawn once the pool starts playing (a refused run, or one with nothing to play, draws
+        nothing)."""
 
         def __init__(self, line: MatchLine) -> None:
             self.line = line
@@ -246,15 +254,16 @@ def _progress_observers(console: Console) -> list[Observer]:
         def started(self, start: RunStart) -> None:
             self.start = start
 
+        def playing(self) -> None:
+            assert self.start is not None, "the runner calls started() before playing()"
+            bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
+                           transient=False)
+            bar.start()
+            self.drawn = bar, bar.add_task(self.start.name, total=self.start.total, completed=self.start.done)
+
         def stored(self, result: Result) -> None:
-            if self.drawn is None:
-                assert self.start is not None, "the runner calls started() before stored()"
-                bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               Rate(), TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                               transient=False)
-                bar.start()
-                self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
-                                               completed=self.start.done)
+            assert self.drawn is not None, "the runner calls playing() before stored()"
             bar, task = self.drawn
             line = self.line.line()
             bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept

@@ -121,7 +121,8 @@ def test_a_store_of_byte_digests_resumes_with_no_new_version(tmp_path, monkeypat
     assert labels("bytes.sqlite") == ["me", "greedy"]
     ident = identify(parse_spec("me=mybot.py#First"))
     conn = sqlite3.connect("bytes.sqlite")
-    assert conn.execute("SELECT digest FROM bots WHERE label = 'me'").fetchone() == (ident.digest,)  # brought up to date
+    # its row brought up to date
+    assert conn.execute("SELECT digest FROM bots WHERE label = 'me'").fetchone() == (ident.digest,)
     conn.close()
     with open("mybot.py", "a") as f:
         f.write("# a comment after the upgrade\n")
