@@ -185,25 +185,31 @@ def run(
             console.print(text)
         console.print("[yellow]interrupted[/]: finished games are stored; re-run the same command to resume")
         raise typer.Exit(130)
-    from arena.reports.html import write_html  # plotly, jinja2: imported on use
-    from arena.reports.output import print_summary, print_termination_summary, write_files
-    from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
+    from arena.reports.stamp import kept_files, write_report_files
 
-    data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
-    written = write_files(data, summary.path.parent)
-    report = next((p for p in written if p.suffix == ".md"), None)
-    page = write_html(summary.path, data=data)
-    if quiet:  # one line on stdout; what else the run has to say is a note on stderr
+    def print_quiet(page: Path) -> None:  # -q: one line on stdout; what else the run has to say is a note on stderr
         console.print(f"{line}; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
         for text in extra:  # each once marked a note (the short openings' line already is)
             err.print(text if text.startswith("note: ") else f"note: {text}", soft_wrap=True)
-        return
+
+    kept = kept_files(summary.path, pinned)  # the report files show the store as it is: not written again
+    if quiet and kept is not None:
+        return print_quiet(kept[-1])  # nothing of the report printed: no report code loaded
+    from arena.reports.output import print_summary, print_termination_summary
+    from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
+
+    data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
+    written, page = (kept[:-1], kept[-1]) if kept is not None else write_report_files(data)
+    report = next((p for p in written if p.suffix == ".md"), None)
+    if quiet:
+        return print_quiet(page)
     for text in (line, *extra):
         console.print(text)
     print_summary(data, console, wide=wide)
     print_termination_summary(data, console)
+    how = "up to date in" if kept is not None else "written to"  # kept: nothing changed since they were written
     console.print(f"full report: arena report {summary.name}"
-                  + (f" (written to {report} and CSV files beside it)" if report else ""))
+                  + (f" ({how} {report} and CSV files beside it)" if report else ""))
     console.print(f"HTML report (plots, replays): {page}")
 
 
