@@ -12,8 +12,9 @@ would run it (``bots.registry``), so it may import a module beside it (``import 
 - **the modules it imports from beside it**, read from its ``import`` statements (anywhere in
   the file, a function's body too), and theirs in turn: each module found beside the bot file
   (``helpers.py``, ``pkg/__init__.py``, ``pkg/sub.py``) is digested the same way. Modules found
-  elsewhere (the standard library, installed packages) are not: an installed bot's version
-  follows its distribution instead;
+  elsewhere (the standard library, installed packages), and those the bot gets from elsewhere
+  whatever is beside it (the arena's own ``arena`` and ``bots``, a module already imported from
+  another folder), are not;
 - what it cannot follow is said (``unfollowed``): a module imported by a computed name
   (``importlib.import_module``, ``__import__``, a file loaded by path). Data files a bot reads
   are never followed.
@@ -23,12 +24,16 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 #: calls that import a module whose name the code computes: their modules cannot be followed
 DYNAMIC_IMPORTS = frozenset({"__import__", "import_module", "spec_from_file_location", "run_path", "load_source",
                              "SourceFileLoader"})
+#: the arena's own packages: never followed from beside a bot file (a bot that imports them
+#: gets the arena's, already imported; the arena's version is its own)
+ARENA_PACKAGES = frozenset({"arena", "bots"})
 #: the most modules beside a bot file that are followed (a folder of thousands is not read whole)
 MAX_MODULES = 200
 
@@ -122,6 +127,19 @@ def _imported(tree: ast.Module, package: str | None) -> tuple[list[str], list[tu
     return names, dynamic
 
 
+def _imported_already(top: str, folder: Path) -> bool:
+    """Whether module ``top`` is one the bot gets from elsewhere whatever is beside it: the
+    arena's own packages (``arena``, ``bots``: a built-in's version is the arena's), or a
+    module this process (whose workers are its forks) has imported from another folder."""
+    if top in ARENA_PACKAGES:
+        return True
+    module = sys.modules.get(top)
+    where = getattr(module, "__file__", None) if module is not None else None
+    if module is None:
+        return False
+    return where is None or not Path(where).resolve().is_relative_to(folder)
+
+
 def _locate(folder: Path, dotted: str) -> list[tuple[str, Path, bool]]:
     """The files beside (in ``folder``) that importing ``dotted`` runs: (module name, file,
     is a package) for each part found (``pkg/__init__.py``, then ``pkg/sub.py``), stopping at the
@@ -174,6 +192,8 @@ def _follow(tree: ast.Module, path: Path, out: FileCode) -> None:
         names, dynamic = _imported(module, package)
         out.unfollowed += [f"{shown}:{line} {name}" for line, name in dynamic]
         for dotted in names:
+            if _imported_already(dotted.partition(".")[0], folder):
+                continue
             for name, file, is_package in _locate(folder, dotted):
                 if file in seen:
                     continue

@@ -128,3 +128,17 @@ def test_a_store_of_byte_digests_resumes_with_no_new_version(tmp_path, monkeypat
         f.write("# a comment after the upgrade\n")
     again = run_tournament(build(values), [notes])
     assert again.played == 0 and notes.notes == () and labels("bytes.sqlite") == ["me", "greedy"]
+
+
+def test_the_arenas_own_packages_beside_a_bot_are_not_followed(tmp_path):
+    """A bot file in a checkout of the arena imports ``bots`` and ``arena`` from it: those are the
+    arena's, already imported, and its version stays the bot's own code."""
+    (tmp_path / "mybot.py").write_text("from bots.base import Bot\nimport arena.errors\nimport json\nimport mine\n")
+    for package in ("bots", "arena"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "bots" / "base.py").write_text("class Bot:\n    pass\n")
+    (tmp_path / "json.py").write_text("X = 1\n")  # the standard library's json is the one imported
+    (tmp_path / "mine.py").write_text("Y = 2\n")
+    code = file_code(tmp_path / "mybot.py")
+    assert code is not None and list(code.modules) == ["mine.py"]
