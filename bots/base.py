@@ -35,7 +35,9 @@ class Limits:
     """Per-move search limits; ``None`` means unlimited.
 
     Attributes:
-        time: seconds of thinking for this move.
+        time: seconds of thinking for this move (``--move-time``); ``None`` under a game
+            clock alone (``--tc``): the time is on ``clock``, and ``budgeted(seat)`` gives this
+            move's share of it as ``time``.
         nodes: nodes (positions visited, or playouts for MCTS) for this move.
         depth: plies of full-width search.
         clock: every seat's game clock at this move (``--tc``; ``bots.clock.Clock``), or

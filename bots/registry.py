@@ -3,7 +3,8 @@
 A spec is ``[LABEL=]KIND[:key=value,...]`` (the options ``tc=`` and ``restart=`` are the
 arena's: the bot's own game clock, ``BotSpec.tc``, and ``BotSpec.restart``); KIND is a
 registered name (built in, given to ``register``, or from the ``arena.bots`` entry points), a dotted import path
-``package.module.ClassName``, a file path ``path/to/file.py#ClassName``, or
+``package.module.ClassName``, a file path ``path/to/file.py#ClassName`` (imported with its folder
+first on the import path, so it may import the modules beside it), or
 ``PREFIX:ARGUMENT`` for a registered prefix kind: ``register(PREFIX, factory, prefix=True)`` or
 the ``arena.bot_prefixes`` entry points, where ``factory(ARGUMENT)`` returns the class.
 ``exec:PATH`` (an engine program driven over the engine protocol, ``docs/engine-protocol.md``,
@@ -261,6 +262,7 @@ def _load_file_class(kind: str) -> type:
     module_name = f"arena_user_bot_{abs(hash(str(path.resolve())))}"
     module = sys.modules.get(module_name)
     if module is None:
+        _import_beside(path)
         spec = importlib.util.spec_from_file_location(module_name, path)
         if spec is None or spec.loader is None:
             raise BotSpecError(f"cannot load bot file {path_text!r}: not a Python module")
@@ -275,6 +277,18 @@ def _load_file_class(kind: str) -> type:
         return getattr(module, cls_name)
     except AttributeError:
         raise BotSpecError(f"bot file {path_text!r} has no class {cls_name!r}") from None
+
+
+def _import_beside(path: Path) -> None:
+    """Put the folder of the bot file at ``path`` first on the import path (``sys.path``), as
+    ``python path/to/file.py`` does, so the file may import the modules beside it (its version
+    follows them: ``arena.tournament.bot_code``). It stays for the process: a module the bot
+    imports while it plays is found too. A module already imported (the standard library's, the
+    arena's) is not replaced by one of the same name beside the file."""
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+        importlib.invalidate_caches()
 
 
 def _is_file(path: Path) -> bool:

@@ -179,8 +179,8 @@ def run(
         err.print(left, markup=False, highlight=False, soft_wrap=True)
     from arena.tournament.runner import run_tournament
 
-    with _console_log(err if verbose else None):
-        summary = run_tournament(cfg, [_notes(err), *(() if quiet else _progress_observers(err))])
+    with _console_log(err if verbose else None):  # -v: a long move's line is a log record there
+        summary = run_tournament(cfg, [_notes(err, thinking=not verbose), *(() if quiet else _progress_observers(err))])
     faults = ", ".join(f"{k} {v}" for k, v in sorted(summary.faults.items()))
     stop = _stop_text(summary)
     early = stop is not None and summary.finished and summary.done < summary.total  # stopped by its own rule
@@ -203,25 +203,31 @@ def run(
         console.print(styled(("interrupted", "yellow"),
                              ": finished games are stored; re-run the same command to resume"))
         raise typer.Exit(130)
-    from arena.reports.html import write_html  # plotly, jinja2: imported on use
-    from arena.reports.output import print_summary, print_termination_summary, write_files
+    from arena.reports.stamp import kept_files, write_report_files
+
+    def print_quiet(page: Path) -> None:  # -q: one line on stdout; what else the run has to say is a note on stderr
+        console.print(f"{line}; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
+        for text in extra:  # each once marked a note (the short openings' line already is)
+            err.print(text if text.startswith("note: ") else f"note: {text}", soft_wrap=True)
+
+    kept = kept_files(summary.path, pinned)  # the report files show the store as it is: not written again
+    if quiet and kept is not None:
+        return print_quiet(kept[-1])  # nothing of the report printed: no report code loaded
+    from arena.reports.output import print_summary, print_termination_summary
     from arena.reports.render import load  # pandas, scipy: imported once the run is over (a bad option fails fast)
 
     data = load(summary.path, anchor=pinned)  # loaded once; its tables are built once for the console, files and page
-    written = write_files(data, summary.path.parent)
+    written, page = (kept[:-1], kept[-1]) if kept is not None else write_report_files(data)
     report = next((p for p in written if p.suffix == ".md"), None)
-    page = write_html(summary.path, data=data)
-    if quiet:  # one line on stdout; what else the run has to say is a note on stderr
-        console.print(line + f"; HTML report: {page}", soft_wrap=True)  # one line, however long its paths
-        for text in extra:  # each once marked a note (the short openings' line already is)
-            err.print(text if text.startswith("note: ") else f"note: {text}", soft_wrap=True)
-        return
+    if quiet:
+        return print_quiet(page)
     for text in (line, *extra):
         console.print(text)
     print_summary(data, console, wide=wide)
     print_termination_summary(data, console)
+    how = "up to date in" if kept is not None else "written to"  # kept: nothing changed since they were written
     console.print(f"full report: arena report {summary.name}"
-                  + (f" (written to {report} and CSV files beside it)" if report else ""))
+                  + (f" ({how} {report} and CSV files beside it)" if report else ""))
     console.print(f"HTML report (plots, replays): {page}")
 
 
@@ -237,25 +243,32 @@ def _stop_text(summary) -> str | None:
     return summary.ranking
 
 
-def _notes(console: Console) -> Observer:
+def _notes(console: Console, thinking: bool = True) -> Observer:
     """Prints the run's notes on its bots' versions (``RunStart.notes``: a changed bot played
-    again as a new version) on ``console``, one line each, before the first game."""
-    from arena.tournament.observers import Observer, RunStart
+    again as a new version) on ``console``, one line each, before the first game; and with
+    ``thinking``, a line for each move thinking for long (``observers.LONG_MOVE`` seconds, then
+    at each doubling), with or without the progress bar."""
+    from arena.tournament.observers import Observer, RunStart, Thinking
 
     class Notes(Observer):
         def started(self, start: RunStart) -> None:
             for line in start.notes:
                 console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+        def thinking(self, move: Thinking) -> None:
+            if thinking:
+                console.print(f"note: {move.line()}", markup=False, highlight=False, soft_wrap=True)
     return Notes()
 
 
 def _progress_observers(console: Console) -> list[Observer]:
-    """The run's progress bar on ``console``: the games stored of those planned, games per
+    """The run's progress bar on ``console``, from the moment the pool starts (0 games, the time
+    running) to the run's end: the games stored of those planned, the time elapsed, games per
     second, the time left, and a two-bot match's score line (with the SPRT's state) as its
     description (``arena.tournament.live.MatchLine``)."""
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TaskID, TextColumn
-    from rich.progress import Task
+    from rich.progress import Task, TimeElapsedColumn
     from rich.text import Text
 
     from arena.tournament.live import MatchLine
@@ -282,7 +295,8 @@ def _progress_observers(console: Console) -> list[Observer]:
             return Text(f"ETA {eta_text(left, *Rate.run(task))}", style="progress.remaining")
 
     class Bar(Observer):
-        """Drawn from the first game stored on (a refused run draws nothing)."""
+        """Drawn once the pool starts playing (a refused run, or one with nothing to play, draws
+        nothing)."""
 
         def __init__(self, line: MatchLine) -> None:
             self.line = line
@@ -293,14 +307,16 @@ def _progress_observers(console: Console) -> list[Observer]:
             self.start = start
             self.since = time.monotonic()  # the pace counts from here (``Rate``)
 
+        def playing(self) -> None:
+            assert self.start is not None, "the runner calls started() before playing()"
+            bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TimeElapsedColumn(), Rate(), Eta(), console=console, transient=False)
+            bar.start()
+            self.drawn = bar, bar.add_task(escape(self.start.name), total=self.start.total,
+                                           completed=self.start.done, first=self.start.done, since=self.since)
+
         def stored(self, result: Result) -> None:
-            if self.drawn is None:
-                assert self.start is not None, "the runner calls started() before stored()"
-                bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               Rate(), Eta(), console=console, transient=False)
-                bar.start()
-                self.drawn = bar, bar.add_task(self.start.name, total=self.start.total,
-                                               completed=self.start.done, first=self.start.done, since=self.since)
+            assert self.drawn is not None, "the runner calls playing() before stored()"
             bar, task = self.drawn
             line = self.line.line()
             bar.update(task, advance=1, description=None if line is None else escape(line))  # None: kept

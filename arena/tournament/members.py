@@ -6,8 +6,11 @@ A member of a tournament is a bot label plus a **version**. A version is the bot
 a digest of its code:
 
 - a built-in bot (``random``, ``alphabeta``...): the arena's version;
-- a bot file (``path/to/file.py#Class``): the SHA-256 of the file (only that file: a module it
-  imports is not followed);
+- a bot file (``path/to/file.py#Class``): the digest of its parsed code (comments, formatting
+  and docstrings left out) and of each module it imports from beside it
+  (``arena.tournament.bot_code``); a store written when this was the SHA-256 of the file's bytes
+  alone keeps its versions: a stored digest of that older scheme for the same bytes is the same
+  version, its row brought up to date (``Identity.legacy``);
 - an installed bot (``package.module.Class``, an ``arena.bots`` entry point, a kind given to
   ``bots.register``): its module file's SHA-256 and its distribution's name and version, read
   in the field check's child process (``arena.tournament.field_check``), never in the runner;
@@ -31,12 +34,13 @@ import shutil
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import arena
 from arena.errors import BotSpecError
 from arena.store import Member
+from arena.tournament.bot_code import file_code
 from bots.registry import BotSpec, builtin, prefix_of
 
 #: the label of version ``n`` of bot ``base``: ``base`` for the first, ``base@n`` after
@@ -116,12 +120,42 @@ class Identity:
         code: what of its code was digested (JSON values; see the module doc).
         digest: 16 hex digits of the BLAKE2b digest of ``spec`` and ``code``.
         source: a few words naming the code (``mybot.py``, ``arena 0.1.0``, ``engine ./eng``).
+        legacy: the digests an older scheme gave this same code (a bot file's by its bytes):
+            a stored version with one of them is this version.
+        unfollowed: what of a bot file's imports its digest cannot follow (``mybot.py:12
+            import_module``), for a note.
     """
 
     spec: str
     code: dict[str, Any]
     digest: str
     source: str
+    legacy: tuple[str, ...] = ()
+    unfollowed: tuple[str, ...] = ()
+
+
+def _digest(spec: str, code: dict[str, Any]) -> str:
+    """16 hex digits of the BLAKE2b digest of a canonical spec and its code."""
+    text = json.dumps({"spec": spec, "code": code}, sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def _file_identity(spec: BotSpec) -> Identity:
+    """The identity of a bot file: its parsed code and the modules it imports from beside it
+    (``bot_code.file_code``); the SHA-256 of its bytes when it does not parse, ``None`` when it
+    cannot be read. ``legacy``: the digest of the scheme before, the file's bytes alone."""
+    path = spec.kind.partition("#")[0]
+    found = file_code(path)
+    canonical = canonical_spec(spec)
+    code: dict[str, Any]
+    if found is None or not found.parsed:
+        code = {"sha256": None if found is None else found.digest}
+    else:
+        code = {"parsed": found.digest, **({"beside": found.modules} if found.modules else {})}
+    old = _digest(canonical, {"sha256": file_digest(path)})
+    digest = _digest(canonical, code)
+    return Identity(canonical, code, digest, path, () if old == digest else (old,),
+                    tuple(found.unfollowed) if found is not None else ())
 
 
 def identify(spec: BotSpec, facts: dict[str, Any] | None = None) -> Identity:
@@ -143,14 +177,11 @@ def identify(spec: BotSpec, facts: dict[str, Any] | None = None) -> Identity:
             code["id_name"] = facts["id_name"]
         source = f"engine {kind[len('exec:'):]}"
     elif prefix is None and "#" in kind:
-        path = kind.partition("#")[0]
-        code = {"sha256": file_digest(path)}
-        source = path
+        return _file_identity(spec)
     else:
         code = dict(facts.get("code") or {})
         source = code.get("distribution") or code.get("module") or kind
-    text = json.dumps({"spec": canonical_spec(spec), "code": code}, sort_keys=True)
-    return Identity(canonical_spec(spec), code, hashlib.blake2b(text.encode(), digest_size=8).hexdigest(), source)
+    return Identity(canonical_spec(spec), code, _digest(canonical_spec(spec), code), source)
 
 
 @dataclass
@@ -160,7 +191,8 @@ class Resolution:
     Attributes:
         labels: the field's label -> the label of its version now (field order).
         new: versions to store (new bots, new versions of stored bots).
-        adopted: members stored before versions, given today's identity as their first.
+        adopted: stored members given today's identity: members stored before versions (as
+            their first), and versions stored with an older digest scheme of the same code.
         notes: one line each for the user (a changed bot, adopted versions).
     """
 
@@ -192,7 +224,15 @@ def resolve(stored: Sequence[Member], field_: Sequence[tuple[BotSpec, Identity]]
     for spec, ident in field_:
         base = spec.label
         versions = sorted((m for m in stored if m.base == base), key=lambda m: (m.version or 1, m.position))
+        if ident.unfollowed:
+            out.notes.append(f"bot {base!r} ({ident.source}) imports modules its version cannot follow "
+                             f"({', '.join(ident.unfollowed[:3])}): edits to those keep its version; "
+                             "give it another label to play it again")
         same = next((m for m in versions if m.digest == ident.digest), None)
+        if same is None:  # stored with an older scheme's digest of this same code: brought up to date
+            same = next((m for m in versions if m.digest is not None and m.digest in ident.legacy), None)
+            if same is not None:
+                out.adopted.append(replace(same, digest=ident.digest, code=ident.code))
         legacy = [m for m in versions if m.digest is None]
         if same is not None:
             out.labels[base] = same.label
@@ -238,6 +278,11 @@ def _what_changed(old: Member, spec: BotSpec, new: Identity) -> str:
     if "files" in new.code:
         changed = [os.path.basename(p) for p, d in new.code["files"].items() if (before.get("files") or {}).get(p) != d]
         return f"{', '.join(changed) or 'engine files'} changed"
+    if "parsed" in new.code and "parsed" in before:  # a bot file: it, or the modules beside it
+        was, now = before.get("beside") or {}, new.code.get("beside") or {}
+        changed = [new.source] * (before["parsed"] != new.code["parsed"])
+        changed += [name for name in sorted({*was, *now}) if was.get(name) != now.get(name)]
+        return ", ".join(changed) or new.source
     return new.source
 
 

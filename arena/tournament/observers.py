@@ -4,6 +4,12 @@ The runner (``arena.tournament.runner``) tells each observer, in the order given
 
 - ``started(start)`` once the stored tournament is open (``RunStart``: its stored games, the
   schedule, how many games it plans), before any game is played;
+- ``playing()`` once the field is checked and the pool is about to play (a run with nothing to
+  play, or refused, never gets there): a progress display starts here, at 0 games;
+- ``thinking(move)`` when a move has been thinking for ``LONG_MOVE`` seconds, then again at each
+  doubling (``Thinking``: the game, the bot, its seat, the seconds, what bounds the move): a
+  hung bot without ``--move-time`` is seen long before its game ends (local pool only: a
+  cluster's games are watched on their Dask workers);
 - ``stored(result)`` after each game is committed (``pool.Result``: the task, the record as
   stored, the attempts);
 - ``finished(summary)`` when the run ends, however it ends (``RunSummary``); an observer may
@@ -18,7 +24,9 @@ a two-bot match's score line; ``arena run`` draws its progress bar as an observe
 from __future__ import annotations
 
 import logging
+import math
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -30,12 +38,16 @@ from arena.referee import Termination
 from arena.store import Store, StoredGame
 
 if TYPE_CHECKING:
+    from arena.supervisor import Status
     from arena.tournament.pool import Result
     from arena.tournament.schedule import Schedule
+    from arena.tournament.series import GameTask
 
 log = logging.getLogger("arena.runner")
 #: Seconds between saves of the rating state during a run.
 SAVE_EVERY = 1.0
+#: Seconds a move thinks before the run says so (``Observer.thinking``), then again at 2x, 4x...
+LONG_MOVE = 30.0
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,12 @@ class Observer:
     def stored(self, result: Result) -> None:
         """One game was committed (``result.record`` as stored)."""
 
+    def playing(self) -> None:
+        """The field passed its checks and the pool is about to play the first games."""
+
+    def thinking(self, move: Thinking) -> None:
+        """A move has been thinking for ``LONG_MOVE`` seconds (told again at each doubling)."""
+
     def finished(self, summary: RunSummary) -> None:
         """The run ended (played out, decided, interrupted or refused)."""
 
@@ -156,3 +174,91 @@ class FaultTally(Observer):
 
     def finished(self, summary: RunSummary) -> None:
         summary.faults = dict(self.faults)
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """A move thinking for long (``Observer.thinking``).
+
+    Attributes:
+        game_id: the game's id.
+        label: the bot on move (its version label), or ``None`` while the game's bots are
+            being made (``seat`` -1).
+        seat: its 0-based seat.
+        ply: the 1-based ply it is choosing (opening plies included).
+        seconds: how long it has thought so far.
+        bound: what ends the move, in words (``--move-time 5 s (+ --time-margin) bounds it``;
+            without ``--move-time`` or ``--tc``, only ``--game-time`` ends the game).
+    """
+
+    game_id: int
+    label: str | None
+    seat: int
+    ply: int
+    seconds: float
+    bound: str
+
+    def line(self) -> str:
+        """The one line a run shows (``game 7: me (seat 1) has been thinking for 30 s on ply 12;
+        ...``)."""
+        if self.label is None:
+            return f"game {self.game_id} has been making its bots for {self.seconds:.0f} s; {self.bound}"
+        return (f"game {self.game_id}: {self.label} (seat {self.seat}) has been thinking for {self.seconds:.0f} s "
+                f"on ply {self.ply}; {self.bound}")
+
+
+class LongMoves:
+    """Tells the observers of the moves of the games playing that have thought for ``LONG_MOVE``
+    seconds or more (``Observer.thinking``, and a warning in the tournament log): each once at
+    ``LONG_MOVE`` seconds, then once more at each doubling.
+
+    Args:
+        move_time: ``--move-time`` seconds, or ``None``.
+        game_time: ``--game-time`` seconds.
+        long_move: seconds before a move is told (default ``LONG_MOVE``).
+    """
+
+    def __init__(self, move_time: float | None, game_time: float, long_move: float | None = None) -> None:
+        self.move_time, self.game_time = move_time, game_time
+        self.long_move = LONG_MOVE if long_move is None else long_move
+        #: (game, ply, seat) -> (when the move began, seconds at which it is told next)
+        self.moves: dict[tuple[int, int, int], tuple[float, float]] = {}
+        self.looked = -math.inf
+
+    def bound(self, allowed: float) -> str:
+        """What ends a move, in words; ``allowed``: seconds its game clock gives it (0: none)."""
+        if allowed > 0:
+            return f"its --tc clock allows it {allowed:.1f} s"
+        if self.move_time is not None:
+            return f"--move-time {self.move_time:g} s (+ --time-margin) ends it"
+        return f"no --move-time or --tc bounds a move: only --game-time {self.game_time:g} s ends the game"
+
+    def check(self, playing: Iterable[tuple[GameTask, Status]], now: float) -> list[Thinking]:
+        """The moves to tell now, of ``playing`` (each game with its worker's shared status:
+        ``arena.supervisor.Status``). A move's start is its ``move_started`` when the worker
+        times it, else when it was first seen here (a move nothing times)."""
+        told, seen = [], {}
+        for task, st in playing:
+            seat, ply, started, allowed = st.seat, st.ply, st.move_started, st.move_allowed  # read once
+            key = (task.game_id, ply, seat)
+            began, due = self.moves.get(key, (now, self.long_move))
+            began = started if started > 0 else began
+            seen[key] = (began, due)
+            if now - began >= due:
+                label = task.seats[seat] if 0 <= seat < len(task.seats) else None
+                told.append(Thinking(task.game_id, label, seat, ply + 1, now - began, self.bound(allowed)))
+                seen[key] = (began, 2 * due)
+        self.moves = seen
+        return told
+
+    def tell(self, playing: Callable[[], Iterable[tuple[GameTask, Status]]], observers: Iterable[Observer]) -> None:
+        """Look at the games ``playing()`` returns (at most once a second) and tell ``observers``
+        of each long move (``check``)."""
+        now = time.monotonic()
+        if now - self.looked < 1.0:
+            return
+        self.looked = now
+        for move in self.check(playing(), now):
+            log.warning("%s", move.line())
+            for observer in observers:
+                observer.thinking(move)

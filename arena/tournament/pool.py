@@ -49,14 +49,14 @@ import select
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
 from arena.referee import GameEnded, GameRecord, Termination, recv_message
-from arena.supervisor import Deadlines, blame, played, read_plies
+from arena.supervisor import Deadlines, Status, blame, played, read_plies
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
 from arena.tournament.slot import WorkerSlot
@@ -134,6 +134,14 @@ class Pool:
         self.pending: deque[GameTask] = deque()  # games submitted, not yet given to a worker
         self._poller = select.poll()  # ``_wait``'s
         self._polled: tuple[int, ...] = ()  # the descriptors it polls
+        #: called by ``run`` after each wait (at least every second while games play), from the
+        #: thread iterating it: a caller's look at the games playing (``playing``) between results
+        self.on_wait: Callable[[], None] | None = None
+
+    def playing(self) -> list[tuple[GameTask, Status]]:
+        """The games playing now, each with its worker's shared status (the seat on move, plies,
+        move start: ``arena.supervisor.Status``, which the worker keeps writing)."""
+        return [(task, slot.status) for slot in self.slots if (task := slot.playing()) is not None]
 
     def _depth(self) -> int:
         if not self.mean_seconds:
@@ -194,6 +202,8 @@ class Pool:
                     if self.slots[i].tasks:
                         done.extend(self._check(i, pending, deaths, self.slots[i].proc.sentinel in ready))
                 self._fill(pending)  # workers play on while the caller stores
+                if self.on_wait is not None:
+                    self.on_wait()
                 yield from done
         except BaseException:
             pending.clear()  # an interrupted run's games are not played by a later one

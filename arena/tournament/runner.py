@@ -41,7 +41,7 @@ from arena.store_versions import Recorded, check as check_versions, current as c
 from arena.tournament.field_check import check_bots
 from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
-from arena.tournament.observers import FaultTally, Observer, RatingKeeper, RunStart, RunSummary
+from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.pairing import check_format
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
 from arena.tournament.adaptive import UntilRanked
@@ -389,10 +389,17 @@ class _Run:
             check_isolated(p.specs, self.specs, p.game)
         self.logging = _Logging(self.log_path)
         pool = _pool(cfg, self._setup(), p.game.num_players)
+        if isinstance(pool, Pool):  # a cluster's moves are watched on its workers
+            watch = LongMoves(cfg.move_time, cfg.effective_game_time)
+            pool.on_wait = lambda: watch.tell(pool.playing, self.observers)
+        for observer in self.observers:
+            observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers
         released = self._release(pool, window)
-        log.info("run %s: %d games to play of %d, %s", p.name, released, self.summary.total,
-                 f"{cfg.workers} workers" if cfg.cluster is None else f"cluster {cfg.cluster}")
+        log.info("run %s: %s%d of %d games left to play (%d stored), %s", p.name,
+                 "at most " if isinstance(schedule, (SprtMatch, UntilRanked)) else "",
+                 self.summary.total - self.summary.done, self.summary.total, self.summary.done,
+                 f"{cfg.workers} worker{'s' * (cfg.workers != 1)}" if cfg.cluster is None else f"cluster {cfg.cluster}")
         results = pool.run()
         held: list[Result] = []  # finished games the schedule does not take yet (``Schedule.storable``)
         try:

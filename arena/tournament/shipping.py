@@ -2,20 +2,25 @@
 and the run's ``RemoteJob`` (``start_job``).
 
 A bot given by path (``path/to/file.py#Class``) reaches each worker as the module ``file``
-(workers joining later receive it too); one that cannot be shipped is refused with one line
-(``docs/tournaments.md`` "Running on a cluster").
+(workers joining later receive it too), after the modules it imports from beside it (those its
+version follows, ``arena.tournament.bot_code``: a module file as itself, a package as a zip of
+its files); one that cannot be shipped is refused with one line (``docs/tournaments.md``
+"Running on a cluster").
 """
 
 from __future__ import annotations
 
 import importlib.util
+import tempfile
 import uuid
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import arena.games
 from arena.errors import BotSpecError, one_line
+from arena.tournament.bot_code import file_code
 from arena.tournament.remote import RemoteJob
 from arena.tournament.worker import WorkerSetup
 from bots.registry import BotSpec
@@ -62,7 +67,9 @@ def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
                else None)
         if why is None and stem not in shipped:
             try:
-                client.upload_file(str(path), load=True)
+                why = _ship_beside(client, path, shipped)
+                if why is None:
+                    client.upload_file(str(path), load=True)
             except Exception as exc:
                 why = f"the workers cannot load it: {one_line(exc)}"
         if why is not None:
@@ -71,6 +78,37 @@ def ship_bots(client: Any, specs: dict[str, BotSpec]) -> dict[str, BotSpec]:
         shipped[stem] = path
         out[label] = replace(spec, kind=f"{stem}.{cls}")
     return out
+
+
+def _ship_beside(client: Any, path: Path, shipped: dict[str, Path]) -> str | None:
+    """Upload the modules the bot file at ``path`` imports from beside it (``bot_code.file_code``):
+    a module file as itself, a package as a zip of the files of it the bot imports. Returns why
+    one cannot be shipped, or ``None``; ``shipped``: module name -> what was uploaded as it."""
+    found = file_code(path)
+    folder = path.parent
+    tops: dict[str, list[str]] = {}
+    for relative in found.modules if found is not None else {}:
+        tops.setdefault(relative.split("/")[0].removesuffix(".py"), []).append(relative)
+    for top, files in tops.items():
+        single = files == [f"{top}.py"]
+        source = folder / (f"{top}.py" if single else top)
+        if shipped.get(top, source) != source:
+            return f"its module {top!r} has the name of another bot file or module ({shipped[top]})"
+        if top in shipped:
+            continue
+        if _clashes(top, source if single else source / "__init__.py"):
+            return f"module {top!r} beside it is installed already"
+        if single:
+            client.upload_file(str(source), load=True)
+        else:
+            with tempfile.TemporaryDirectory() as tmp:
+                archive = Path(tmp) / f"{top}.zip"
+                with zipfile.ZipFile(archive, "w") as zf:
+                    for relative in files:
+                        zf.write(folder / relative, relative)
+                client.upload_file(str(archive), load=True)
+        shipped[top] = source
+    return None
 
 
 def start_job(client: Any, setup: WorkerSetup, num_players: int, game_time: float, move_time: float | None,

@@ -1,5 +1,5 @@
-"""Every command and code block of the tutorials, the how-to guides and the README runs, and
-prints what the page says (``tests/docs/blocks.py`` says how blocks are marked): the pages
+"""Every command and code block of the tutorials, the how-to guides, the reference pages and the
+README runs, and prints what the page says (``tests/docs/blocks.py`` says how blocks are marked): the pages
 cannot drift from the program."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tests.docs.blocks import ROOT, blocks, is_slow, runnable, Page
 
 #: the pages whose marked blocks run
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs" / "tutorials").glob("*.md"),
-                *(ROOT / "docs" / "how-to").glob("*.md")])
+                *(ROOT / "docs" / "how-to").glob("*.md"), *(ROOT / "docs" / "reference").glob("*.md")])
 
 
 def _param(path):

@@ -198,6 +198,24 @@ def test_a_frozen_dask_worker_is_given_up_on_and_its_game_replayed(tmp_path, kil
     assert sorted(attempts) == [1, 1, 1, 2]
 
 
+def test_a_bot_file_reaches_the_workers_with_the_modules_it_imports_from_beside_it(tmp_path, address):
+    """A module file and a package beside the bot file (what its version follows) are shipped
+    before it: the same games as on the local pool."""
+    folder = tmp_path / "bot"
+    (folder / "shippkg").mkdir(parents=True)
+    (folder / "shipbot.py").write_text("import shiprule\nfrom shippkg import pick\n\n\nclass Bot:\n"
+                                       "    def choose(self, state, limits):\n"
+                                       "        return pick.first(shiprule.moves(state))\n")
+    (folder / "shiprule.py").write_text("def moves(state):\n    return state.legal_moves()\n")
+    (folder / "shippkg" / "__init__.py").write_text("")
+    (folder / "shippkg" / "pick.py").write_text("def first(moves):\n    return moves[-1]\n")
+    values = dict(game="nim", params={"pile": "12"}, bots=["random", f"me={folder / 'shipbot.py'}#Bot"], games=2,
+                  opening_plies=0)
+    here, there = run(tmp_path, "2", **values), run(tmp_path, address, **values)
+    assert there.played == 2 and not there.faults
+    assert frame(here.path)[0].equals(frame(there.path)[0]) and frame(here.path)[1].equals(frame(there.path)[1])
+
+
 def test_a_bot_file_that_cannot_be_shipped_is_refused(tmp_path, address):
     bot = tmp_path / "json.py"  # the module name of an installed module
     bot.write_text("class Bot:\n    def choose(self, state, limits):\n        return state.legal_moves()[0]\n")

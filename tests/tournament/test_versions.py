@@ -216,7 +216,7 @@ def test_identities_of_each_kind_of_bot(tmp_path):
                              "distribution": f"arena {arena.__version__}"}
     installed = identify(spec, facts)
     assert installed.code == facts["code"] and installed.source == f"arena {arena.__version__}"
-    # a file bot: its bytes
+    # a file bot: its parsed code
     path = tmp_path / "b.py"
     path.write_text(BOT.format(index=0))
     first = identify(parse_spec(f"{path}#Bot"))
