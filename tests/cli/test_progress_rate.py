@@ -46,6 +46,7 @@ def test_the_bar_shows_the_pace_of_a_game_slower_than_riches_window(monkeypatch)
     start = RunStart("slow", ("a", "b", "c"), 2, (), 12, Schedule(), 0, ())
     line.started(start)
     bar.started(start)
+    bar.playing()  # the pool started: the bar is drawn at 0/12
     for _ in range(2):
         now[0] += 100.0
         bar.stored(None)
