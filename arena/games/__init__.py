@@ -47,13 +47,14 @@ from arena.games.protocol import (
     competition_ranks,
     draw_chance,
 )
+from arena.games.payoff import Payoff
 from arena.games.views import View
 from arena.games.conformance import GameCheckError, check
 from arena.games.ranking import place_points, place_rewards
 
 __all__ = [
     "CHANCE", "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome",
-    "Param", "State", "View",
+    "Param", "Payoff", "State", "View",
     "competition_ranks", "place_points", "place_rewards", "check", "GameCheckError", "make", "names",
     "game_class", "register", "draw_chance", "families", "family_names",
 ]

@@ -24,6 +24,7 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from arena.errors import ConfigError
+from arena.games.payoff import Payoff
 from arena.games.ranking import competition_ranks
 from arena.games.views import View
 
@@ -361,6 +362,9 @@ class Game(ABC):
     #: (the docs' terminations table is generated from these and ``arena.referee.Termination``).
     TERMINATIONS: ClassVar[dict[str, str]] = {}
     num_players: int = 2
+    #: What the game's scores are when they are amounts won and lost (chips, points): the
+    #: reports rank such a game by payoff (``arena.games.payoff``); ``None``: by places.
+    payoff: Payoff | None = None
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = coerce_params(f"game {self.name}", self.PARAMS, params)

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from arena.errors import ConfigError, MoveSyntaxError, PositionSyntaxError, UnknownGameError
 from arena.games.drawing import text_svg
 from arena.games.openspiel.library import PREFIX, names, pyspiel, spiel_types, unsupported
+from arena.games.openspiel.payoffs import spiel_payoff
 from arena.games.openspiel.probe import probe
 from arena.games.openspiel.state import OpenSpielState
 from arena.games.protocol import Dynamics, Game, GameType, Param
@@ -32,7 +33,8 @@ class OpenSpielGame(Game):
 
     Attributes (besides ``Game``'s): ``spiel`` (the ``pyspiel.Game``), ``given`` (the
     parameters that differ from OpenSpiel's defaults: they alone are passed to OpenSpiel),
-    ``game_string`` (OpenSpiel's ``str(game)``: the name and ``given``).
+    ``game_string`` (OpenSpiel's ``str(game)``: the name and ``given``), ``payoff`` (the
+    game's ``Payoff`` when it ranks by payoff, ``arena.games.openspiel.payoffs``).
 
     Parameters that differ from OpenSpiel's defaults are first tried in a child process (a
     game loaded and one seeded random game played, ``arena.games.openspiel.probe``): OpenSpiel
@@ -59,6 +61,7 @@ class OpenSpielGame(Game):
         self.spiel = _load(self.name, self.spiel_name, given, defaults)
         self.num_players = self.spiel.num_players()
         self.game_string = str(self.spiel)
+        self.payoff = spiel_payoff(self.spiel)
 
     def initial_state(self, seed: int | None = None) -> OpenSpielState:
         """OpenSpiel's initial state (``seed`` is unused: chance nodes are drawn by the referee)."""
