@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+import arena.games
 from arena.reports import SECTIONS
 from arena.reports.render import build_tables, load
 from tests.cli_run import run_cli
@@ -15,7 +16,7 @@ from tests.reports.stores import make_store
 
 PAGE = ROOT / "docs" / "reference" / "reports.md"
 #: tables whose columns are named after the bots
-BY_BOT = {"crosstable", "los_matrix"}
+BY_BOT = {"crosstable", "los_matrix", "payoff_los"}
 
 
 def documented() -> dict[str, set[str]]:
@@ -82,7 +83,10 @@ def test_every_documented_column_is_printed(tmp_path, capsys):
                      "--games", "2"],
         "swiss": ["run", "--format", "swiss", "--rounds", "2", "--bot", "random", "--bot", "greedy", "--bot",
                   "r2=random", "--bot", "g2=greedy", "--games", "2"],
+        "payoff": ["run", "--game", "dice-duel", "--bot", "random", "--bot",  # a game ranked by payoff
+                   f"sh=exec:{ROOT / 'examples' / 'engines' / 'first_legal.sh'}", "--bot", "greedy", "--games", "4"],
     }
+    arena.games.register("dice-duel", "tests.payoff_toy:DiceDuel")
     assert run_cli(["openings", "random", "interaction", "--plies", "2", "--count", "3", "--out",
                     str(tmp_path / "starts.txt")], capsys)[0] == 0
     assert run_cli(["openings", "random", "sandpile", "--plies", "4", "--count", "2", "--out",

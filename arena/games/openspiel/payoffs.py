@@ -1,6 +1,6 @@
 """Which OpenSpiel games rank by payoff (``arena.games.payoff``), and in what unit.
 
-The rule (``docs/openspiel.md`` "Payoffs"): a game ranks by payoff when OpenSpiel declares it
+The rule (``docs/statistics.md`` "Payoffs"): a game ranks by payoff when OpenSpiel declares it
 zero-sum (``GameType.Utility.ZERO_SUM``) and a game can pay more than one unit
 (``min_utility() < -1`` or ``max_utility() > 1``): its returns are then amounts won from the
 other seats, not a win, a draw or a loss. With its parameters: backgammon pays points (1, 2
