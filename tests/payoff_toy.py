@@ -8,8 +8,13 @@ chip, equal rolls nothing) or ``bet``s; after a bet seat 1 ``call``s (showdown f
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
+import pytest
+
+import arena.games
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
 from arena.games import CHANCE, TERMINAL, Game, GameType, Outcome, Payoff, State
 
@@ -87,3 +92,12 @@ class DiceDuel(Game):
         if text in MOVES or text in dict(DIE):
             return text
         raise MoveSyntaxError(f"bad dice-duel move {text!r}; expected one of {', '.join(MOVES)} or r1/r2/r3")
+
+
+@contextmanager
+def registered() -> Iterator[None]:
+    """Dice Duel registered as ``dice-duel`` within the block only (a run and a report find it by
+    name; other tests list every registered game, so it does not outlive the block)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(arena.games._REGISTERED, DiceDuel.name, "tests.payoff_toy:DiceDuel")
+        yield

@@ -13,7 +13,6 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-import arena.games
 from arena.referee import GameSettings, play_game
 from arena.reports.output import markdown, report_json, write_files
 from arena.reports.render import load, tables_for
@@ -22,7 +21,7 @@ from arena.tournament.series import SeriesSettings, series_games
 from bots import registry
 from bots.base import Limits
 from tests.cli_run import run_cli
-from tests.payoff_toy import DiceDuel
+from tests.payoff_toy import DiceDuel, registered
 from tests.reports.stores import make_store
 
 SPECS = {"a": "random", "b": "greedy", "c": "mcts:playouts=6"}
@@ -39,7 +38,6 @@ class Raiser:
 def duel(tmp_path_factory):
     """A stored Dice Duel round-robin of ``SPECS``: 8 series a pairing, then one game that
     ``b`` loses by an exception (game id 49, a series of its own)."""
-    arena.games.register("dice-duel", "tests.payoff_toy:DiceDuel")
     folder = tmp_path_factory.mktemp("duel")
     game = DiceDuel()
     settings = SeriesSettings(games=16, seed=3)
@@ -56,7 +54,8 @@ def duel(tmp_path_factory):
                            [Raiser(), registry.make("random")])
         assert faulty.fault_seat == 0
         store.add_game(len(tasks) + 1, 8, faulty)
-        return store.path
+    with registered():  # the report makes the game by its name
+        yield store.path
 
 
 def by_hand(path) -> pd.DataFrame:

@@ -30,7 +30,7 @@ from arena.tournament import build, run_tournament
 from arena.tournament.series import SeriesSettings, series_games
 from bots.base import ANY_GAME, Bot
 from bots.random import RandomBot
-from tests.payoff_toy import DiceDuel
+from tests.payoff_toy import DiceDuel, registered
 from tests.toy import DiceNim
 
 
@@ -143,14 +143,15 @@ def test_every_game_with_chance_plays_duplicate_series(name):
 
 
 def test_a_tournament_stores_duplicate_series(tmp_path):
-    arena.games.register("dice-duel", "tests.payoff_toy:DiceDuel")
-    assert isinstance(arena.games.make("dice-duel").payoff, Payoff)
-    cfg = build({"game": "dice-duel", "bots": ["random", "greedy", "mcts:playouts=8"], "games": 6, "workers": 1,
-                 "opening_plies": 0, "results": str(tmp_path)})  # the rolls drawn by the referee, not the opening
-    summary = run_tournament(cfg)
+    with registered():
+        assert isinstance(arena.games.make("dice-duel").payoff, Payoff)
+        cfg = build({"game": "dice-duel", "bots": ["random", "greedy", "mcts:playouts=8"], "games": 6,
+                     "workers": 1, "opening_plies": 0,  # the rolls drawn by the referee, not the opening
+                     "results": str(tmp_path)})
+        summary = run_tournament(cfg)
     assert summary.stored == summary.total == 18 and not summary.faults
     moves, games = load_moves(summary.path), load_games(summary.path)
-    game = arena.games.make("dice-duel")
+    game = DiceDuel()
     compared = 0
     for _, series in games.groupby([games["seats"].map(lambda s: tuple(sorted(s))), "series"]):
         assert len(series) == 2 and series["seed"].nunique() == 1  # one seed a series: one deal
