@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 import arena.games
-from arena.errors import ArenaError
+from arena.errors import ArenaError, one_line
 from arena.games.payoff import Payoff, payoff_of
 from arena.referee import Termination
 from arena.reports.coded import codes, matrix, seat_sizes
@@ -87,15 +87,15 @@ class PayoffGames:
 def rule(data: ReportData) -> Payoff | None:
     """The ``Payoff`` of the report's game (its game made from the stored name and parameters,
     once per ``data``), or ``None``: it ranks by places (also when this installation cannot
-    make the game)."""
+    make the game: ``ranking_line`` then says so)."""
     if "rule" not in data._payoff:
-        found = None
+        found, data._payoff["unknown"] = None, None
         name = data.tournament.get("game")
         if name and data.num_players >= 2:
             try:
                 found = payoff_of(arena.games.make(str(name), **(data.tournament.get("params") or {})))
-            except ArenaError:
-                found = None
+            except ArenaError as exc:
+                data._payoff["unknown"] = one_line(exc)
         data._payoff["rule"] = found
     return data._payoff["rule"]
 
@@ -106,12 +106,16 @@ def ranked_by(data: ReportData) -> str:
 
 
 def ranking_line(data: ReportData) -> str | None:
-    """The report's line on a game ranked by payoff (``None`` for a game ranked by places)."""
+    """The report's line on a game ranked by payoff, or on a game this installation cannot make
+    (ranked by places whatever it is); ``None`` for a game ranked by places."""
     found = rule(data)
+    game = data.tournament.get("game", "the game")
     if found is None:
-        return None
-    return (f"{data.tournament.get('game', 'the game')} ranks by payoff ({found.describe()}): the field and "
-            "pair tables rank by mean payoff per game; the leaderboard, Elo and first-move tables by places.")
+        why = data._payoff.get("unknown")
+        return None if why is None else (f"note: ranked by places: {game} cannot be made here, so whether it "
+                                         f"ranks by payoff is unknown ({why})")
+    return (f"{game} ranks by payoff ({found.describe()}): the field and pair tables rank by mean payoff per game; "
+            "the leaderboard, Elo and first-move tables by places.")
 
 
 def _labels(values: list, order: list[str]) -> tuple[str, ...]:

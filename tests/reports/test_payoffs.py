@@ -13,7 +13,9 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+import arena.games
 from arena.referee import GameSettings, play_game
+from arena.reports import payoffs
 from arena.reports.output import markdown, report_json, write_files
 from arena.reports.render import load, tables_for
 from arena.store import Store
@@ -197,3 +199,11 @@ def test_the_columns_of_the_payoff_tables_are_documented(duel):
 
     tables = tables_for(load(duel))
     assert _undocumented(tables, documented()) == []
+
+
+def test_a_game_this_installation_cannot_make_is_ranked_by_places_with_a_note(duel, monkeypatch):
+    monkeypatch.delitem(arena.games._REGISTERED, "dice-duel")  # a store from elsewhere: its game unknown here
+    data = load(duel)
+    assert payoffs.ranked_by(data) == "places"
+    assert payoffs.ranking_line(data).startswith("note: ranked by places: dice-duel cannot be made here")
+    assert "payoff_ratings" not in tables_for(data) and "ratings" in tables_for(data)
