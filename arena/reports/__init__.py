@@ -13,7 +13,9 @@ use live below, in ``arena.stats``."""
 #: position (``arena.reports.openings``), ``ladder`` to a 2-player field of one bot at several
 #: budgets (``arena.reports.ladder``), ``game`` (the game's own figures: outcomes, lengths,
 #: branching, lead changes, drama) to games of two or more seats that are not races, ``standings``
-#: (the knockout bracket, the Swiss table) to those formats.
-SECTIONS = ("ratings", "cycles", "leaderboard", "standings", "pairs", "elo", "crosstable", "first_move",
+#: (the knockout bracket, the Swiss table) to those formats. ``payoffs`` applies to a game that
+#: ranks by payoff (``arena.reports.payoffs``), whose ``ratings`` and ``pairs`` sections then
+#: rank by mean payoff (``arena.reports.payoff_field``).
+SECTIONS = ("ratings", "payoffs", "cycles", "leaderboard", "standings", "pairs", "elo", "crosstable", "first_move",
             "seat_advantage", "openings", "ladder", "lengths", "terminations", "faults", "search", "ricochet", "solo",
             "sprt", "game")

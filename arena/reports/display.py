@@ -15,6 +15,9 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from arena.reports.payoff_field import display as payoff_display
+from arena.reports.payoffs import TITLES as PAYOFF_TABLES
+
 _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share", "solve_rate", "score", "draw_ratio",
               "los", "score_low", "score_high", "share_low", "share_high", "first_tie_rate", "decisive",
               "decisive_low", "decisive_high", "first_shared", "all_tied", "lead_change_rate", "decisive_pairs",
@@ -203,6 +206,8 @@ def display_frame(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bo
         right[_FAILS] = True
     if name in _STUDY and len(frame):
         shown, right = _STUDY[name](frame, shown, right)
+    if name in PAYOFF_TABLES and len(frame):
+        shown, right = payoff_display(name, frame, shown, right)
     headers = {**HEADERS, **TABLE_HEADERS.get(name, {})}
     flags = [right.get(col, False) for col in shown.columns]
     return shown.rename(columns=lambda c: headers.get(str(c), str(c))), flags

@@ -23,6 +23,7 @@ from arena.reports.display import format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
 from arena.reports.ladder import fit_line
 from arena.reports.long import RowsTable, markdown_table
+from arena.reports.payoffs import ranked_by, ranking_line
 from arena.reports.render import TITLES, ReportData, bot_notes, load, notes, tables_for, warnings
 from arena.stats.sprt import state_line
 from arena.writing import atomic_path
@@ -71,6 +72,8 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
                                 f"{data.tournament.get('game', '?')} ({data.num_players} players)"))
     for line in warnings(data):
         console.print(Text(line, style="yellow"))
+    if (ranking := ranking_line(data)) is not None:
+        console.print(ranking, markup=False, highlight=False)
     for name, frame in tables.items():
         if name in ("faults", "fault_summary"):
             continue
@@ -164,6 +167,7 @@ def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     tables = tables_for(data, sections or SECTIONS)
     tour = {k: v for k, v in data.tournament.items()}
     tour["games_stored"] = len(data.games)
+    tour["ranked_by"] = ranked_by(data)  # "payoff" or "places" (arena.reports.payoffs)
     out = {"tournament": tour, "warnings": warnings(data),
            "tables": {name: json.loads(frame.to_json(orient="records", double_precision=15))
                       for name, frame in tables.items()}}
@@ -181,6 +185,7 @@ def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
     lines += [f"- bot `{label}`" + "".join(f" ({part})" for part in bot_notes(tour, label)) + f": `{spec}`"
               for label, spec in (tour.get("bots") or {}).items()]
     lines += ["", *warnings(data)] if warnings(data) else []
+    lines += ["", ranking] if (ranking := ranking_line(data)) is not None else []
     for name, frame in tables.items():
         if name == "seat_test":
             lines += ["", _seat_test_line(frame)]

@@ -20,7 +20,7 @@ from arena.errors import ArenaError, ConfigError, ResultsError, one_line
 from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 import arena.games
-from arena.reports import coded, cycles, ladder, pairs
+from arena.reports import coded, cycles, ladder, pairs, payoff_field, payoffs
 from arena.reports import field as field_table
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
@@ -136,6 +136,8 @@ NOTES = {
            "field table's by that prior's pull toward 0, little in a long run.",
 }
 
+TITLES.update(payoffs.TITLES)  # a game ranked by payoff: its own field, pair and payoff tables
+
 
 @dataclass
 class ReportData:
@@ -163,6 +165,7 @@ class ReportData:
     _grouped: pd.DataFrame | None = field(default=None, repr=False)
     _fit: bt.BTFit | None = field(default=None, repr=False)
     _shown: dict = field(default_factory=dict, repr=False)  # display cells by (table name, frame)
+    _payoff: dict = field(default_factory=dict, repr=False)  # ``arena.reports.payoffs``: the rule, the games
 
     def shown(self, name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, list[bool]]:
         """``arena.reports.display.display_frame(name, frame)``, computed once per table: the
@@ -382,7 +385,7 @@ def tables_for(data: ReportData, sections: Iterable[str] | None = None) -> dict[
 PART_OF = {"seat_test": "seat_advantage", "fault_summary": "faults", "game_seats": "game", "game_play": "game",
            "branching": "game", "ladder_steps": "ladder", "ladder_fit": "ladder", "los_matrix": "ratings",
            "nash": "cycles", "alpharank": "cycles", "knockout": "standings", "swiss": "standings",
-           "terminations_by_bot": "terminations"}
+           "terminations_by_bot": "terminations", **payoffs.PART_OF}
 
 
 def _section_of(table: str) -> str:
@@ -404,9 +407,15 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     grouped = data.grouped()  # games with equal seats, ranks, scores and copy flag counted once, weighted
     results = t.seat_results(grouped, order)  # shared by the leaderboard and the first-move table
     id_names = data.tournament.get("id_names") or {}
-    if "ratings" in wanted and k >= 2:
+    payoff = payoffs.rule(data) if wanted & {"ratings", "pairs", "payoffs"} else None
+    if "ratings" in wanted and k >= 2 and payoff is not None:
+        out.update(payoff_field.field_tables(data, payoff))
+        out["payoff_ratings"] = _with_engines(out["payoff_ratings"], id_names)
+    elif "ratings" in wanted and k >= 2:
         out.update(field_table.field_tables(data))
         out["ratings"] = _with_engines(out["ratings"], id_names)
+    if "payoffs" in wanted and payoff is not None:
+        out.update(payoffs.payoff_tables(data, payoff))
     if "cycles" in wanted and k == 2:
         out.update(cycles.cycle_tables(data))
     if "leaderboard" in wanted:
@@ -416,7 +425,10 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         table = standings.knockout_table if fmt == "knockout" else standings.swiss_table
         out[fmt] = table(games, order, data.tournament.get("settings") or {})
     if "pairs" in wanted and k == 2:
-        out["pairs"] = pairs.pair_table(games, order)
+        if payoff is not None:
+            out["payoff_pairs"] = payoff_field.pair_table(data, payoff)
+        else:
+            out["pairs"] = pairs.pair_table(games, order)
     if "elo" in wanted and k == 2:
         fit = data.bt_fit()
         out["elo"] = pd.concat([fit.table, pd.DataFrame([{"label": "(first move)", "games": fit.games,
@@ -582,6 +594,7 @@ def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> lis
     the first-move table, why its win share and first-move Elo disagree when they do
     (``pairs.first_move_note``)."""
     out = [NOTES[name]] if name in NOTES else []
+    out += payoffs.notes(data, name)
     if name == "first_move" and frame is not None:
         if (why := first_move_differs(data)) is not None:
             out.append(f"The whole game's first-move Elo is the field table's fit over these games ({why}), so it "

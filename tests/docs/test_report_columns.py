@@ -11,11 +11,12 @@ from arena.reports import SECTIONS
 from arena.reports.render import build_tables, load
 from tests.cli_run import run_cli
 from tests.docs.blocks import ROOT
+from tests.payoff_toy import registered
 from tests.reports.stores import make_store
 
 PAGE = ROOT / "docs" / "reference" / "reports.md"
 #: tables whose columns are named after the bots
-BY_BOT = {"crosstable", "los_matrix"}
+BY_BOT = {"crosstable", "los_matrix", "payoff_los"}
 
 
 def documented() -> dict[str, set[str]]:
@@ -82,19 +83,22 @@ def test_every_documented_column_is_printed(tmp_path, capsys):
                      "--games", "2"],
         "swiss": ["run", "--format", "swiss", "--rounds", "2", "--bot", "random", "--bot", "greedy", "--bot",
                   "r2=random", "--bot", "g2=greedy", "--games", "2"],
+        "payoff": ["run", "--game", "dice-duel", "--bot", "random", "--bot",  # a game ranked by payoff
+                   f"sh=exec:{ROOT / 'examples' / 'engines' / 'first_legal.sh'}", "--bot", "greedy", "--games", "4"],
     }
     assert run_cli(["openings", "random", "interaction", "--plies", "2", "--count", "3", "--out",
                     str(tmp_path / "starts.txt")], capsys)[0] == 0
     assert run_cli(["openings", "random", "sandpile", "--plies", "4", "--count", "2", "--out",
                     str(tmp_path / "four.txt")], capsys)[0] == 0
-    for name, args in runs.items():
-        code, out, err = run_cli([*args, "--name", name, *common], capsys)
-        assert code == 0, (name, out, err)
-        stores.append(tmp_path / "results" / f"{name}.sqlite")
+    with registered():  # the payoff run's game, and its report
+        for name, args in runs.items():
+            code, out, err = run_cli([*args, "--name", name, *common], capsys)
+            assert code == 0, (name, out, err)
+            stores.append(tmp_path / "results" / f"{name}.sqlite")
+        tables_of = [build_tables(load(path)) for path in stores]
     docs = documented()
     printed: dict[str, set[str]] = {}
-    for path in stores:
-        tables = build_tables(load(path))
+    for path, tables in zip(stores, tables_of):
         assert _undocumented(tables, docs) == [], path.name
         for name, frame in tables.items():
             printed.setdefault(name, set()).update(map(str, frame.columns))
