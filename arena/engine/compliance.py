@@ -18,6 +18,7 @@ those games), ``output`` (every line the engine wrote is one of the protocol's) 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -91,6 +92,8 @@ class Compliance:
 
     def __init__(self, command: list[str], game: Game, timeout: float = STARTUP_TIMEOUT, seed: int = 1) -> None:
         self.command, self.game, self.timeout, self.seed = command, game, timeout, seed
+        served = command[0] == sys.executable  # a Python bot served as arena engine serves it: its spec
+        self.label = command[-1] if served else os.path.basename(command[0])
         self.engine = EngineProcess(command, "engine", timeout)
         self.handshake = Handshake()
         self.results: list[Check] = []
@@ -206,18 +209,20 @@ class Compliance:
         information, ``None``: at the first node where seat 0 chooses, else at the last one
         within ``MID_PLIES`` plies of a seeded random game)."""
         if self.game.type.hidden_information:
-            why = refusal(self.handshake.version, "engine", self.game)
+            why = refusal(self.handshake.version, self.label, self.game)
             if why is not None:  # the arena never offers it this game: no view is sent
                 raise _Failed(why)
             found = decisions(self.game, self.seed, 0)
-            ply, state = found[0] if moves is None else [d for d in found if d[0] <= MID_PLIES][-1]
-            what = f"view of seat 0 after {ply} plies" if moves is not None else "view of seat 0 at its first move"
+            if not found:
+                raise _Skipped(f"seat 0 has no move in the seeded game of {self.game.name}")
+            ply, state = found[0] if moves is None else ([d for d in found if d[0] <= MID_PLIES] or found)[-1]
+            what = f"view of seat 0 after {ply} pl{'y' if ply == 1 else 'ies'}"
         else:
             state = self.game.initial_state(self.seed)
             for text in moves or ():
                 state = state.play(self.game.parse_move(state, text))
         move, took = self._ask(self.game, state, 0, go, limit, what)
-        return f"bestmove {move} after {took:.2f}s ({go})"
+        return f"bestmove {move} after {took:.2f}s ({go})" + (f" to the {what}" if what.startswith("view") else "")
 
     def check_start_position(self) -> str:
         return self._move(None, f"go movetime {int(MOVE_TIME * 1000)}", MOVE_TIME, "start position")

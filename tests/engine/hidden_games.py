@@ -1,5 +1,6 @@
 """Two small games with hidden information for the engine protocol's view tests, registered on
-import (``test-highcard``, ``test-duel``), and a bot that keeps what it is handed.
+import (``test-highcard``, ``test-duel``; a test imports this module inside its fixture, so the
+registration is undone after it), and a bot that keeps what it is handed.
 
 High card: chance deals each of two seats a private card (1 to 3), seat 0 says ``bet`` or
 ``check``, seat 1 ``call`` or ``fold``; a fold loses, else the higher card wins (equal: a draw).
@@ -132,8 +133,14 @@ class Recorder(Bot):
         return moves[-1] if moves else None
 
 
-for _game in (HighCard, Duel):
-    try:
-        arena.games.register(_game.name, f"{__name__}:{_game.__name__}")
-    except ConfigError:  # this file loaded again under another module name (a bot file): the first stays
-        pass
+def register() -> None:
+    """Register both games in this process (``arena engine`` serving ``Recorder`` does so when it
+    imports this module; a test registers them for itself, undone after it: ``test_views``)."""
+    for game in (HighCard, Duel):
+        try:
+            arena.games.register(game.name, f"{__name__}:{game.__name__}")
+        except ConfigError:  # this file loaded again under another module name (a bot file): the first stays
+            pass
+
+
+register()

@@ -28,13 +28,21 @@ from arena.referee import GameSettings, play_game
 from arena.tournament import build, run_tournament
 from bots.base import Limits
 from bots.registry import make
-from tests.engine.hidden_games import Recorder
 
 HERE = Path(__file__).parent
 VIEW_ENGINE = HERE / "view_engine.sh"
 OLD_ENGINE = HERE.parents[1] / "examples" / "engines" / "first_legal.sh"  # aepok: protocol 1
 V2_ENGINE = HERE / "noncompliant.sh"  # aepok 2
 RECORDER = "tests.engine.hidden_games.Recorder"
+
+
+@pytest.fixture(autouse=True)
+def games(monkeypatch: pytest.MonkeyPatch):
+    """The two small games registered for the test only (the registry as it was after it)."""
+    monkeypatch.setattr(arena.games, "_REGISTERED", dict(arena.games._REGISTERED))
+    import tests.engine.hidden_games as hidden
+    hidden.register()
+    return hidden
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=60),
@@ -69,15 +77,15 @@ def serve(spec: str, lines: list[str]) -> list[str]:
     return out.getvalue().splitlines()
 
 
-def test_arena_engine_hands_its_bot_the_view_and_its_moves():
-    Recorder.SEEN.clear()
+def test_arena_engine_hands_its_bot_the_view_and_its_moves(games):
+    games.Recorder.SEEN.clear()
     out = serve(RECORDER, ["aep 3", "newgame test-highcard {}", "seat 1 5", "isready",
                            format_view(1, "card: 3\nheard: bet \n"), "legal call fold", "go movetime 100",
                            "newgame test-duel {}", "seat 0 9", format_view(SIMULTANEOUS, "card: 1\nheard: \n"),
                            "legal hi lo", "go", "quit"])
     assert "aepok 3" in out
     assert [line for line in out if line.startswith("bestmove")] == ["bestmove fold", "bestmove lo"]
-    first, second = Recorder.SEEN
+    first, second = games.Recorder.SEEN
     assert isinstance(first, View) and isinstance(second, View)
     assert (first.seat, first.to_move, first.text, first.moves) == (1, 1, "card: 3\nheard: bet \n", ("call", "fold"))
     assert (second.seat, second.to_move, second.moves) == (0, SIMULTANEOUS, ("hi", "lo"))
@@ -235,3 +243,20 @@ def test_engine_check_fails_an_old_engine_on_a_hidden_game_and_skips_views_elsew
     assert results["views"][0] == "skip" and "protocol 1" in results["views"][1]
     assert results["start position"][0] == "pass"
 
+
+
+def test_an_engine_without_an_answer_at_a_joint_action_alone_is_at_fault(tmp_path):
+    """At a simultaneous node whose views list each seat's moves, ``bestmove -`` is no move:
+    that seat loses by ``bad_move``; the other seat, which answered, is not blamed."""
+    silent = tmp_path / "silent.sh"
+    silent.write_text('#!/bin/sh\nwhile IFS= read -r line; do\n  case "$line" in\n'
+                      '    "aep "*) echo "aepok 3" ;;\n    isready) echo readyok ;;\n    go*) echo "bestmove -" ;;\n'
+                      '    quit) exit 0 ;;\n  esac\ndone\n')
+    silent.chmod(0o755)
+    try:
+        bots = [make("a=exec:" + str(VIEW_ENGINE)), make("s=exec:" + str(silent))]
+        record = play_game(GameSettings(arena.games.make("test-duel"), 2, labels=["a", "s"], limits=Limits(time=5)),
+                           bots)
+        assert record.fault_seat == 1 and record.outcome.termination == "bad_move" and record.outcome.ranks == (1, 2)
+    finally:
+        close_all()
