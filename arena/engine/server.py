@@ -44,6 +44,7 @@ import arena.games
 from arena.engine import protocol as P
 from arena.engine.fdio import FdOutput, read_lines
 from arena.engine.protocol import exception_line
+from arena.engine.views import no_sampler
 from arena.engine.warmup import PRELOAD, unreadable_python, warm_up
 from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import SIMULTANEOUS, Game, State, View
@@ -278,7 +279,11 @@ class Server:
             raise ProtocolError("go before position or view; send position TEXT or view K|all TEXT_JSON (and "
                                 "legal M1 M2 ...) first"
                                 if self.game is not None else "go before newgame; send newgame GAME PARAMS_JSON first")
-        answer = self.bot.choose(self.state, self.limits(line))
+        try:
+            answer = self.bot.choose(self.state, self.limits(line))
+        except NotImplementedError as exc:  # a protocol view has no sampler: say why, in the bot's fault
+            no_sampler(exc, self.state)
+            raise
         stats = getattr(self.bot, "last_stats", None)
         info = "" if stats is None else self.info_line(stats)
         if answer is None:

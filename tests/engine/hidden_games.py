@@ -13,6 +13,7 @@ A seat's view spans lines and ends in a space (as OpenSpiel's information states
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import arena.games
@@ -131,6 +132,19 @@ class Recorder(Bot):
         self.last_stats = SearchStats(nodes=1, depth=1)
         moves = state.legal_moves()
         return moves[-1] if moves else None
+
+
+class Sampler(Bot):
+    """Draws a full state from its view (``view.sample``), as an information-set search does, then
+    plays the first of its moves."""
+
+    name = "sampler"
+    PLAYS = ANY_GAME
+
+    def choose(self, view: Any, limits: Any) -> Any:
+        view.sample(random.Random(0))
+        self.last_stats = SearchStats(nodes=1)
+        return view.legal_moves()[0]
 
 
 def register() -> None:

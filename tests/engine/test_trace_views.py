@@ -19,6 +19,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from arena.engine.protocol import format_view  # noqa: E402 - after the skip without OpenSpiel
+from arena.errors import BotSpecError  # noqa: E402
 from arena.games import SIMULTANEOUS  # noqa: E402
 from arena.games.openspiel.state import move_table  # noqa: E402
 from arena.tournament import build, run_tournament  # noqa: E402
@@ -42,8 +43,8 @@ def owed(name: str, moves: list[str], seat: int) -> list[str]:
 
     def ask(to_move: int) -> None:
         text = state.information_state_string(seat) if info else state.observation_string(seat)
-        moves = move_table(state, seat, state.legal_actions(seat))
-        lines.extend([format_view(to_move, text), "legal " + " ".join(moves)])
+        own = move_table(state, seat, state.legal_actions(seat))
+        lines.extend([format_view(to_move, text), "legal " + " ".join(own)])
     for move in moves:
         if state.is_chance_node():
             state.apply_action(move_table(state, -1, [a for a, _ in state.chance_outcomes()])[move])
@@ -125,3 +126,26 @@ def test_kuhn_poker_views_to_an_isolated_bot_and_an_exec_engine(tmp_path):
     games, log = play(tmp_path, "kuhn_poker", [f"sh=exec:{VIEW_ENGINE}", "a=random"], 4)
     check("kuhn_poker", games, log, ("sh", "a"))
     assert "sh < aepok 3" in log and "a < aepok 3" in log
+
+
+def test_a_bot_that_samples_states_plays_in_process_and_is_refused_isolated(tmp_path):
+    """A view sent over the protocol has no sampler: a bot that samples states from its view is
+    refused before the first game under ``--isolation process``, in one line that says so; in
+    process it plays (Kuhn poker's views sample)."""
+    field = ["random", f"s={HERE / 'hidden_games.py'}#Sampler"]
+    cfg = build(dict(game="openspiel:kuhn_poker", bots=field, games=2, workers=1, results=str(tmp_path / "in"),
+                     name="in", opening_plies=0))
+    summary = run_tournament(cfg)
+    faults = sqlite3.connect(tmp_path / "in" / "in.sqlite").execute("SELECT fault_seat FROM games").fetchall()
+    assert summary.stored == 2 and faults == [(None,), (None,)]
+    cfg = build(dict(game="openspiel:kuhn_poker", bots=field, games=2, workers=1, results=str(tmp_path / "iso"),
+                     name="iso", isolation="process", opening_plies=0))
+    with pytest.raises(BotSpecError) as caught:
+        run_tournament(cfg)
+    message = str(caught.value)
+    assert "\n" not in message and message.startswith(f"bot '{field[1]}' cannot play openspiel:kuhn_poker in its "
+                                                      "isolated engine process (--isolation process): it cannot play "
+                                                      "from a view sent over the protocol: exception "
+                                                      "NotImplementedError: ")
+    assert "has no sampler (the states behind it never leave the arena)" in message
+    assert not (tmp_path / "iso" / "iso.sqlite").exists()
