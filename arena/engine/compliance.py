@@ -107,6 +107,8 @@ class Compliance:
         line = self.engine.read_line(deadline)
         if line is not None and line.strip() and line.split()[0] not in PROTOCOL_WORDS:
             self.stray.append(line)
+        if line is not None and line.startswith("info string fault "):  # its last words: named if it exits
+            self.engine.last_info_string = line[len("info string "):]
         return line
 
     def _until(self, word: str, seconds: float, what: str) -> tuple[str, list[str], float]:
@@ -318,7 +320,8 @@ class Compliance:
         except _Skipped as exc:
             return Check(name, "skip", str(exc))
         except EngineClosed:
-            return Check(name, "fail", f"the engine exited ({self.engine.wait_exit()})")
+            said = self.engine.last_info_string
+            return Check(name, "fail", f"the engine exited ({self.engine.wait_exit()})" + (f": {said}" if said else ""))
         except LineTooLong as exc:
             return Check(name, "fail", str(exc))
         if detail is None and name == "views":

@@ -260,3 +260,11 @@ def test_an_engine_without_an_answer_at_a_joint_action_alone_is_at_fault(tmp_pat
         assert record.fault_seat == 1 and record.outcome.termination == "bad_move" and record.outcome.ranks == (1, 2)
     finally:
         close_all()
+
+
+def test_engine_check_names_the_fault_of_a_bot_that_cannot_play_from_a_protocol_view():
+    results = statuses("tests.engine.hidden_games.Sampler", "test-highcard")
+    status, detail = results["start position"]
+    assert status == "fail" and detail.startswith("the engine exited (exit code 3): fault exception "
+                                                  "NotImplementedError: test-highcard: a view sent over the engine "
+                                                  "protocol has no sampler"), detail
