@@ -2,7 +2,11 @@
 
 ``reset(game, seat, seed)`` sends ``newgame``/``seat``/``isready``; ``choose(state, limits)``
 sends ``position``, ``legal`` (sequential nodes) and ``go``, reads ``info`` lines into
-``last_stats`` and answers the ``bestmove`` (``docs/engine-protocol.md``). Faults
+``last_stats`` and answers the ``bestmove`` (``docs/engine-protocol.md``). In a game with hidden
+information it sends the seat's ``view`` instead of ``position`` (the view it is handed, or the
+state's ``view(seat)``: never the full position) and the seat's own ``legal`` moves, also at a
+simultaneous node; an engine of a protocol version before ``VIEWS_VERSION`` is never offered
+such a game (``refusal``, checked before the first game; at ``reset`` it is a ``crash``). Faults
 ("Faults" there) become ``arena.referee.BotFault``: no ``bestmove`` within the move time plus a
 grace is ``timeout``, an exit or closed output is ``crash``, a line over
 ``process.MAX_LINE_BYTES`` is ``bad_move`` when it is a ``bestmove`` (no move can be that
@@ -33,7 +37,8 @@ from typing import Any, NoReturn
 from arena.engine.argv import engine_argv
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
 from arena.engine.protocol import (FRAME_SEP, NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text,
-                                   format_newgame, parse_info)
+                                   format_newgame, format_view, parse_info)
+from arena.engine.views import refusal, seat_view
 from arena.errors import BotSpecError
 from arena.games import SIMULTANEOUS, Game, State
 from arena.referee import BotFault
@@ -128,6 +133,7 @@ class EngineBot:
         self.seat = self.seed = 0
         self.engine: EngineProcess | None = None
         self.id_name: str | None = None  # the engine's ``id name``, once ``probe`` has run
+        self.protocol: int | None = None  # the protocol version it spoke at ``probe`` (``aepok [N]``)
         self.fault: tuple[str, str] | None = None  # a failed reset, reported at the next choose
         self._go: tuple[Limits | None, str] = (None, "")  # the last limits and their go line
         self._info: tuple[str, Info] = ("", NO_INFO)  # the last info line and its figures
@@ -177,6 +183,7 @@ class EngineBot:
                                f"{exc}{hint}") from None
         engine.quit()
         self.id_name = engine.handshake.ids.get("name")
+        self.protocol = engine.handshake.version
         return dict(engine.handshake.ids)
 
     def close(self) -> None:
@@ -210,6 +217,10 @@ class EngineBot:
                 _make_room(game.num_players)
                 self.engine = self._start()
             _RUNNING[key] = self.engine
+            why = refusal(self.engine.handshake.version, self.label, game)
+            if why is not None:  # never the full position of a game with hidden information
+                self.fault = ("crash", why)
+                return
             self.engine.send(format_newgame(game.name, json_params(game.params)), f"seat {seat} {seed}")
             try:
                 self.engine.sync(self.startup_timeout)
@@ -245,11 +256,15 @@ class EngineBot:
             raise BotFault("crash", "the engine was killed earlier in this game")
         limits = limits or NO_LIMITS
         start = time.perf_counter()
-        puzzle = getattr(state, "puzzle", None) if simultaneous else None
         if self._go[0] is not limits:  # the referee passes a seat the same limits at every move (clockless)
             self._go = (limits, Go.of(limits, self.seat, self.engine.handshake.version).line())
-        if simultaneous:
-            legal: list[str] = []
+        view = seat_view(state, self.seat) if self.game.type.hidden_information else None
+        if view is not None:  # the seat's view and its own moves, never the position
+            legal = list(map(str, view.moves))
+            message = f"{format_view(view.to_move, view.text)}\nlegal {' '.join(legal)}\n{self._go[1]}\n"
+        elif simultaneous:
+            legal = []
+            puzzle = getattr(state, "puzzle", None)
             message = f"position {puzzle if puzzle is not None else state.to_text()}\n{self._go[1]}\n"
         else:
             legal = list(map(str, state.legal_moves()))
@@ -287,13 +302,17 @@ class EngineBot:
         else:
             self.last_stats = self._stats[1]
         text = line[len("bestmove"):].strip()
-        if simultaneous:
+        if simultaneous and view is None:
             return None if text in ("", NO_ANSWER) else self._parse(state, text)
         move = text.split()[0] if text else ""  # UCI: words after the move (``ponder M``) are ignored
+        if simultaneous and move not in legal and move in ("", NO_ANSWER):
+            return None  # no answer this round
         if move not in legal:  # the referee calls the fault; this engine is restarted for the next game
             self._drop()
         if not move:  # "not parseable as a move" (docs/engine-protocol.md "Faults"), said plainly
             raise BotFault("bad_move", "bestmove without a move")
+        if view is not None:  # the view's own move object (its text otherwise: the referee judges it)
+            return next((m for m in view.moves if str(m) == move), move)
         return self._parse(state, move)
 
     @staticmethod
@@ -333,6 +352,14 @@ class EngineBot:
 
     def __repr__(self) -> str:
         return f"EngineBot({self.command!r}, options={self.options!r})"
+
+
+def engine_refusal(bot: Any, game: Game) -> str | None:
+    """Why ``bot``, when it is an engine client probed at its start (``EngineBot.probe``), cannot
+    play ``game`` (``refusal``), or ``None``: the field check's test before the first game."""
+    if not isinstance(bot, EngineBot):
+        return None
+    return refusal(bot.protocol, bot.label, game)
 
 
 def _allowed(limits: Limits, seat: int) -> float | None:

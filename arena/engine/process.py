@@ -166,7 +166,8 @@ class EngineProcess:
 
     def start(self, options: dict[str, str], check_options: bool = True,
               declared_only: dict[str, str] | None = None) -> None:
-        """Spawn, handshake (``aep 2`` .. ``aepok [VERSION]``), send ``options`` as ``setoption``
+        """Spawn, handshake (``aep 3`` .. ``aepok [N]``; an engine that refuses the version with
+        an ``info string error`` naming it is asked the one before), send ``options`` as ``setoption``
         (and those of ``declared_only`` that the engine declared, unless ``options`` names them:
         ``--each`` for an isolated Python bot), ``isready`` .. ``readyok``.
 
@@ -187,8 +188,8 @@ class EngineProcess:
                 if self.handshake.done(line):  # ``aepok`` or ``aepok 2``: the version it speaks
                     break
                 if asked > 1 and line.startswith("info string error") and "version" in line:
-                    asked = 1  # an engine that refuses ``aep 2`` (an arena engine of version 1): ask for 1
-                    self.send("aep 1")
+                    asked -= 1  # an engine that refuses ``aep N`` (an arena engine of an earlier version): N - 1
+                    self.send(f"aep {asked}")
                     continue
                 self.handshake.read(line)
             declared = self.handshake.options

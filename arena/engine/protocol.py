@@ -8,21 +8,26 @@ order, ``score cp N`` accepted beside ``score N``, ``info ... time MS``, unknown
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import sys
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bots.base import Limits
-from bots.clock import Clock
+from arena.engine.go import CLOCKS_VERSION, MAX_SEATS, Go, parse_go  # noqa: F401 - the protocol's go line
+from arena.games import SIMULTANEOUS
 
-#: protocol version sent in the first line (``aep 2``): the highest the arena speaks. An engine
-#: answers ``aepok`` (version 1) or ``aepok 2`` (it reads the game clocks of ``go``, version 2)
-VERSION = 2
+#: protocol version sent in the first line (``aep 3``): the highest the arena speaks. An engine
+#: answers ``aepok`` (version 1), ``aepok 2`` (it reads the game clocks of ``go``) or ``aepok 3``
+#: (it also reads ``view`` lines: games with hidden information)
+VERSION = 3
 #: the versions an engine may speak (``aepok [N]``)
-VERSIONS = (1, 2)
+VERSIONS = (1, 2, 3)
+#: the first version whose engines are sent views (``view`` lines) in games with hidden
+#: information; an engine of an earlier version is refused those games before the first one
+VIEWS_VERSION = 3
+#: ``view`` line: the seat-to-move word at a node where every seat answers at once
+ALL_SEATS = "all"
 #: seconds an engine has to answer ``aep``/``isready`` (``startup_timeout``)
 STARTUP_TIMEOUT = 10.0
 #: seconds an engine has to exit after ``quit`` before it is killed
@@ -60,9 +65,12 @@ OPTION = Message("option name N type int|float|string|bool default V",
                  "an option the engine accepts (`arena engine` writes `default none` for an option without a "
                  "default: the bot decides); a `setoption` for a name the engine did not declare is a spec error, "
                  "raised before any game is played")
-AEPOK = Message("aepok / aepok 2", "the end of the handshake, after the `id` and `option` lines; `aepok 2`: the "
-                "engine reads the game clocks of `go` (protocol version 2), `aepok`: it does not (version 1: it is "
-                "sent its share of the clock as `movetime`)")
+AEPOK = Message("aepok / aepok 2 / aepok 3",
+                "the end of the handshake, after the `id` and `option` lines: the protocol version the engine "
+                "speaks. `aepok 3`: it reads `view` lines (games with hidden information) and the game clocks of "
+                "`go`; `aepok 2`: the clocks, no views; `aepok`: neither (version 1: it is sent its share of the "
+                "clock as `movetime`). An engine below version 3 is refused a game with hidden information before "
+                "the first game")
 READYOK = Message("readyok", "the answer to `isready`")
 INFO = Message("info [depth D] [nodes N] [score S] [time MS] [pv M ...] [string TEXT]",
                "search figures, stored the same way as a Python bot's `last_stats` (`time` in milliseconds, "
@@ -71,7 +79,8 @@ INFO = Message("info [depth D] [nodes N] [score S] [time MS] [pv M ...] [string 
                "with a note in the tournament log (`arena.referee.reported`); UCI's `score cp S` is read too. "
                "`info string fault REASON DETAIL` (`exception`, `exit`, `memory`) is an isolated bot's last "
                "words before it exits: the game is lost by that fault")
-BESTMOVE = Message("bestmove MOVE", "the reply to `go` (at a simultaneous round: the answer, or `-` for none)")
+BESTMOVE = Message("bestmove MOVE", "the reply to `go` (at a simultaneous node: the seat's own move, or at a "
+                   "Ricochet round its solution; `-` for no answer)")
 #: Messages the engine receives, in the order of a game.
 TO_ENGINE = (
     Message(f"aep {VERSION}",
@@ -89,10 +98,15 @@ TO_ENGINE = (
     Message("isready",
             "the engine replies `readyok` once it is ready (after starting, after options, after `newgame`)",
             f"`{READYOK.line}`"),
-    Message("position TEXT", "the current position, as the game's own position text, on one line"),
+    Message("position TEXT", "the current position, as the game's own position text, on one line (games of "
+            "perfect information only)"),
+    Message("view K|all TEXT_JSON",
+            "version 3, instead of `position` in a game with hidden information: the engine's own view of the "
+            "position (what its seat may know; never the full position), as one JSON string; `K` is the seat to "
+            "move (the engine's own), `all` at a simultaneous node (see \"Views\")"),
     Message("legal M1 M2 ...",
-            "every legal move in that position, in the game's notation, so that a simple engine needs no rules "
-            "of its own (not sent at a simultaneous round)"),
+            "every legal move in that position (after `view`: the engine's own legal moves), in the game's "
+            "notation, so that a simple engine needs no rules of its own (not sent at a Ricochet round)"),
     Message("go [movetime MS] [nodes N] [depth D] [timeK MS incK MS ...] [movestogo N]",
             "choose a move and reply `bestmove MOVE`; the clock fields (version 2, under `--tc`): every seat's "
             "time left and increment, in milliseconds, and the moves to the next refill (see \"Game clocks\")",
@@ -294,92 +308,41 @@ def parse_newgame(line: str) -> tuple[str, dict]:
     return words[1], params
 
 
-class Go(NamedTuple):
-    """``go [movetime MS] [nodes N] [depth D] [timeK MS incK MS ...] [movestogo N]`` (seconds
-    here; ``None`` = no limit). The clock fields are version 2's: ``timeK`` / ``incK`` the
-    milliseconds left on seat K's clock and its increment (a seat without a clock has none),
-    ``movestogo`` the engine's own moves left before its clock's refill.
+def format_view(to_move: int, text: str) -> str:
+    """``view K|all TEXT_JSON``: a seat's view (``arena.games.View``) on one line. ``to_move``:
+    the 0-based seat to move, or ``SIMULTANEOUS`` (written ``all``); ``text``: the view's text,
+    which may span lines, as a JSON string (RFC 8259: ``\\n`` for a line break, ``\\"`` and
+    ``\\\\``, every other control character and every non-ASCII character as ``\\uXXXX``), so
+    the line is plain ASCII and keeps the text exactly (trailing spaces included)."""
+    return f"view {ALL_SEATS if to_move == SIMULTANEOUS else int(to_move)} {json.dumps(text)}"
 
-    Attributes:
-        time, nodes, depth: the move's limits. times, incs: per 0-based seat, seconds (``None``:
-        no clock); empty without clocks. movestogo: own moves to the refill, or ``None``.
+
+def parse_view(line: str, seats: int) -> tuple[int, str]:
+    """(seat to move, text) of a ``view`` line; the seat to move is ``SIMULTANEOUS`` for ``all``.
+
+    Raises:
+        ValueError: not ``view K|all TEXT_JSON`` with K a 0-based seat below ``seats`` and one
+            JSON string after it.
     """
-
-    time: float | None = None
-    nodes: int | None = None
-    depth: int | None = None
-    times: tuple[float | None, ...] = ()
-    incs: tuple[float, ...] = ()
-    movestogo: int | None = None
-
-    @classmethod
-    def of(cls, limits: Limits, seat: int, version: int = VERSION) -> Go:
-        """The ``go`` of a move under ``limits`` for the engine in 0-based ``seat``: the clocks
-        as they are to a version 2 engine; a version 1 engine, which reads no clock, gets its
-        budget on the clock as the move time (``Limits.budgeted``)."""
-        clock = limits.clock
-        if clock is None:
-            return cls(limits.time, limits.nodes, limits.depth)
-        if version < 2:
-            return cls(limits.budgeted(seat).time, limits.nodes, limits.depth)
-        togo = clock.moves_to_go[seat] if 0 <= seat < len(clock.moves_to_go) else None
-        return cls(limits.time, limits.nodes, limits.depth, clock.remaining, clock.increment, togo)
-
-    def line(self) -> str:
-        """The ``go`` line: ``movetime`` in whole milliseconds (at least 1), ``nodes``,
-        ``depth`` in plies, then the clocks in whole milliseconds; only the limits that are set."""
-        parts = ["go"]
-        if self.time is not None:
-            parts += ["movetime", str(max(1, int(self.time * 1000)))]
-        if self.nodes is not None:
-            parts += ["nodes", str(int(self.nodes))]
-        if self.depth is not None:
-            parts += ["depth", str(int(self.depth))]
-        for seat, (left, inc) in enumerate(zip(self.times, self.incs)):
-            if left is not None:
-                parts += [f"time{seat}", str(max(0, int(left * 1000))), f"inc{seat}", str(int(inc * 1000))]
-        if self.movestogo is not None:
-            parts += ["movestogo", str(int(self.movestogo))]
-        return " ".join(parts)
-
-    def limits(self, seat: int) -> Limits:
-        """These limits as a bot in 0-based ``seat`` sees them (``Limits.clock`` when the line
-        had clock fields; ``movestogo`` is the seat's own)."""
-        if not self.times:
-            return Limits(self.time, self.nodes, self.depth)
-        togo = tuple(self.movestogo if s == seat else None for s in range(len(self.times)))
-        return Limits(self.time, self.nodes, self.depth, Clock(self.times, self.incs, togo))
-
-
-_CLOCK_FIELD = re.compile(r"^(time|inc)(\d{1,2})$")
-#: the most seats a ``go`` line's clocks name (``timeK`` with K below it)
-MAX_SEATS = 64
-
-
-def parse_go(line: str) -> Go:
-    """A ``go`` line's limits; unknown words (UCI's ``wtime``...) and bad numbers are skipped."""
-    words = line.split()[1:]
-    out: dict[str, Any] = {}
-    times: dict[int, float] = {}
-    incs: dict[int, float] = {}
-    for key, value in zip(words, words[1:]):
-        if key == "movetime":
-            ms = _number(value, float)
-            out["time"] = None if ms is None or not ms >= 0 else ms / 1000.0
-        elif key in ("nodes", "depth", "movestogo"):
-            out[key] = _number(value, int)
-        else:
-            found = _CLOCK_FIELD.match(key)
-            ms = _number(value, float) if found else None
-            if found and ms is not None and ms >= 0 and ms != float("inf") and int(found.group(2)) < MAX_SEATS:
-                (times if found.group(1) == "time" else incs)[int(found.group(2))] = ms / 1000.0
-    if times:
-        seats = max(times) + 1
-        out["times"] = tuple(times.get(s) for s in range(seats))
-        out["incs"] = tuple(incs.get(s, 0.0) for s in range(seats))
-    if out.get("movestogo") is not None and out["movestogo"] < 1:
-        out["movestogo"] = None
-    return Go(**out)
+    words = line.split(None, 2)
+    if len(words) < 3 or words[0] != "view":
+        raise ValueError(f"bad view line {line[:80]!r}; expected: view K|all TEXT_JSON")
+    who, raw = words[1], words[2]
+    if who == ALL_SEATS:
+        to_move = SIMULTANEOUS
+    elif who.isascii() and who.isdigit() and len(who) <= 3 and int(who) < seats:
+        to_move = int(who)
+    else:
+        raise ValueError(f"bad seat to move {who[:20]!r} in a view line; accepted: 0 to {seats - 1}, or "
+                         f"{ALL_SEATS} at a simultaneous node")
+    try:
+        text = json.loads(raw)
+    except ValueError as exc:
+        raise ValueError(f"bad view text {raw[:80]!r} ({exc}); expected one JSON string, e.g. \"P0 hand: 1\\n\"") \
+            from None
+    if not isinstance(text, str):
+        raise ValueError(f"bad view text {raw[:80]!r}; expected one JSON string, not {type(text).__name__}")
+    return to_move, text
 
 
 @dataclass

@@ -355,7 +355,9 @@ def check_isolated(specs: dict[str, BotSpec], isolated: dict[str, BotSpec], game
     engine (confined: its own user and cell), send ``newgame`` (where the engine loads the bot
     file and makes the bot, after the privilege drop, and checks its options and ``PLAYS``) and
     ``isready``, then kill it. Only loading is checked (no ``seat``: a bot's ``reset`` runs in
-    its games, where a slow one is a ``timeout`` loss). The runner never imports nor makes an
+    its games, where a slow one is a ``timeout`` loss), and in a game with hidden information one
+    move from a view (``arena.engine.views.trial``): a bot that cannot play from a view sent over
+    the protocol is refused before the first game. The runner never imports nor makes an
     isolated bot itself. ``specs``: the specs before ``isolate`` (for the message).
 
     Raises:
@@ -364,6 +366,7 @@ def check_isolated(specs: dict[str, BotSpec], isolated: dict[str, BotSpec], game
     """
     from arena.engine.process import EngineClosed, LineTooLong, StartError
     from arena.engine.protocol import format_newgame
+    from arena.engine.views import trial
     from bots.registry import make
     for label, spec in isolated.items():
         if spec is specs.get(label) or not spec.options.get("_isolation"):
@@ -377,6 +380,10 @@ def check_isolated(specs: dict[str, BotSpec], isolated: dict[str, BotSpec], game
         try:
             engine.send(format_newgame(game.name, dict(game.params)))
             engine.sync(bot.startup_timeout)
+            why = trial(engine, game, bot.startup_timeout) if game.type.hidden_information else None
+            if why is not None:  # one move from a view: a bot that samples states cannot play so
+                raise BotSpecError(f"bot {text!r} cannot play {game.name} in its isolated engine process "
+                                   f"(--isolation process): {why}")
         except StartError:
             raise BotSpecError(f"bot {text!r} was not loaded within {bot.startup_timeout:g}s (its module import "
                                f"and constructor, in its isolated engine process)") from None

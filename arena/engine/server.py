@@ -8,6 +8,12 @@ garble the protocol. The input is read with ``os.read`` and each answer leaves i
 ``os.write``; the ``legal`` line's moves are handed to the parsed state when it takes them
 (``given_legal``), so a bot asking for the legal moves does not generate them again.
 
+In a game with hidden information the arena sends ``view`` instead of ``position``: the bot is
+handed an ``arena.games.View`` of its seat (``View(game, seat, to_move, text, moves)``, the moves
+those of the ``legal`` line, as text), never a state. Such a view has no sampler: a full state
+consistent with it would need what the seat may not know, which never leaves the arena, so
+``view.can_sample`` is false and a bot that needs ``view.sample`` plays in process only.
+
 A malformed or out-of-order message (``ProtocolError``) is answered ``info string error TEXT``
 and the engine serves on (``docs/engine-protocol.md`` "Messages, engine → arena"). A bot's
 fault ends the process after one line ``info string fault REASON DETAIL`` (REASON
@@ -30,36 +36,31 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import sys
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 import arena.games
 from arena.engine import protocol as P
-from arena.errors import ArenaError, BotSpecError, ConfigError
-from arena.games import SIMULTANEOUS, Game, State
-from arena.games.protocol import coerce_params
-from bots.base import Limits
 from arena.engine.fdio import FdOutput, read_lines
 from arena.engine.protocol import exception_line
-from bots.base import refusal
+from arena.engine.views import no_sampler
+from arena.engine.warmup import PRELOAD, unreadable_python, warm_up
+from arena.errors import ArenaError, BotSpecError, ConfigError
+from arena.games import SIMULTANEOUS, Game, State, View
+from arena.games.protocol import coerce_params
+from bots.base import Limits, refusal
 from bots.registry import bot_class, parse_spec
 
 #: exit code after a bot's fault (the reason is on the ``info string fault`` line)
 FAULT_EXIT = 3
 #: the commands an engine accepts (``docs/engine-protocol.md`` "Messages, arena → engine")
-COMMANDS = ("aep", "setoption", "newgame", "seat", "isready", "position", "legal", "go", "stop", "quit")
+COMMANDS = ("aep", "setoption", "newgame", "seat", "isready", "position", "view", "legal", "go", "stop", "quit")
 
 
 class ProtocolError(ValueError):
     """A malformed or out-of-order message: answered ``info string error MESSAGE`` and the
     engine keeps serving (the message names the problem and what is accepted)."""
-#: standard modules imported before dropping privileges (a bot may use them afterwards even
-#: when the interpreter's own files are not readable by the unprivileged user)
-PRELOAD = ("sqlite3", "resource", "signal", "gc", "ctypes", "json", "random", "math", "itertools",
-           "collections", "functools", "heapq", "time", "subprocess", "threading", "re", "copy", "dataclasses",
-           "typing", "enum", "operator", "bisect", "statistics", "struct", "array", "string")
 
 
 class Output(Protocol):
@@ -93,7 +94,7 @@ class Server:
         self.games: dict[str, Game] = {}
         self.game: Game | None = None
         self.bot: Any = None
-        self.state: State | None = None
+        self.state: State | View | None = None  # what the bot is handed at the next go
         self._limits: dict[tuple[str, int], Limits] = {}
         self.seat_index = 0  # the bot's 0-based seat (``seat K SEED``)
         self._info: tuple[tuple, str] = ((), "")  # the last figures and their info line
@@ -115,7 +116,8 @@ class Server:
         self.say("aepok" if version < 2 else f"aepok {version}")
 
     def aep(self, rest: str) -> None:
-        """``aep N``: answered in version N (1, or 2: ``aepok 2``, the game clocks of ``go`` read)."""
+        """``aep N``: answered in version N (1; 2: ``aepok 2``, the game clocks of ``go`` read;
+        3: ``aepok 3``, views read too)."""
         accepted = tuple(map(str, P.VERSIONS))
         if rest.strip() not in accepted:
             raise ProtocolError(f"unsupported protocol version {rest.strip()!r}; accepted: "
@@ -156,7 +158,11 @@ class Server:
             raise ProtocolError(f"newgame: {exc}") from None
         except TypeError as exc:
             raise ProtocolError(f"newgame: bad parameters for {name!r}: {exc}") from None
-        self.game = self.games[key]
+        game = self.games[key]
+        why = refusal(self.cls, game) if self.cls is not None and game.type.hidden_information else None
+        if why is not None:  # a bot handed a View where it expects a state fails in its first go
+            raise ProtocolError(f"newgame: bot {self.spec.text!r} cannot play {game.name}: {self.spec.kind} {why}")
+        self.game = game
         if not self.confined:
             self._confine()
         assert self.cls is not None, "a deferred bot class is loaded by _confine"
@@ -168,7 +174,7 @@ class Server:
         from arena.engine.sandbox import drop_privileges, limit_address_space
         if self.drop_user is not None:
             if self.cls is not None and self.game is not None:
-                _warm_up(self.cls(**self.options), self.game)
+                warm_up(self.cls(**self.options), self.game)
             for module in PRELOAD:
                 importlib.import_module(module)
         if self.memory_limit is not None:
@@ -180,7 +186,7 @@ class Server:
             try:
                 self.cls = bot_class(self.spec.kind)
             except Exception as exc:
-                hint = _unreadable_python(self.drop_user, exc)
+                hint = unreadable_python(self.drop_user, exc)
                 if not hint:
                     raise
                 what = str(exc) if isinstance(exc, BotSpecError) else f"{type(exc).__name__}: {exc}"
@@ -217,6 +223,33 @@ class Server:
             raise ProtocolError(f"bad position {text[:80]!r} for {self.game.name}: "
                                 f"{' '.join(str(exc).split())[:300] or type(exc).__name__}") from None
 
+    def view(self, line: str) -> None:
+        """``view K|all TEXT_JSON``: the seat's view, handed to the bot at ``go`` with the moves of
+        the ``legal`` line that follows (``protocol.parse_view``).
+
+        Raises:
+            ProtocolError: before ``newgame``, or not a view line.
+        """
+        self.state = None
+        if self.game is None:
+            raise ProtocolError("view before newgame; send newgame GAME PARAMS_JSON first")
+        try:
+            to_move, text = P.parse_view(line, self.game.num_players)
+        except ValueError as exc:
+            raise ProtocolError(str(exc)) from None
+        self.state = View(self.game, self.seat_index, to_move, text)
+
+    def legal(self, rest: str) -> None:
+        """``legal M1 M2 ...``: the moves of the view just sent, or handed to the position's state
+        when it takes them (``given_legal``)."""
+        state = self.state
+        if isinstance(state, View):
+            self.state = View(state.game, state.seat, state.to_move, state.text, rest.split())
+            return
+        given = getattr(state, "given_legal", None)
+        if given is not None:  # the game takes the moves from the line instead of generating them
+            given(rest.split())
+
     def seat(self, rest: str) -> None:
         words = rest.split()
         if len(words) != 2 or not all(w.lstrip("-").isdigit() for w in words):
@@ -243,9 +276,14 @@ class Server:
 
     def go(self, line: str) -> None:
         if self.state is None:
-            raise ProtocolError("go before position; send position TEXT (and legal M1 M2 ...) first"
+            raise ProtocolError("go before position or view; send position TEXT or view K|all TEXT_JSON (and "
+                                "legal M1 M2 ...) first"
                                 if self.game is not None else "go before newgame; send newgame GAME PARAMS_JSON first")
-        answer = self.bot.choose(self.state, self.limits(line))
+        try:
+            answer = self.bot.choose(self.state, self.limits(line))
+        except NotImplementedError as exc:  # a protocol view has no sampler: say why, in the bot's fault
+            no_sampler(exc, self.state)
+            raise
         stats = getattr(self.bot, "last_stats", None)
         info = "" if stats is None else self.info_line(stats)
         if answer is None:
@@ -272,9 +310,9 @@ class Server:
         if word == "position":  # the three lines of every move first
             self.position(rest)
         elif word == "legal":
-            given = getattr(self.state, "given_legal", None)
-            if given is not None:  # the game takes the moves from the line instead of generating them
-                given(rest.split())
+            self.legal(rest)
+        elif word == "view":
+            self.view(line.strip())
         elif word == "go":
             self.go(line)
         elif word == "aep":
@@ -352,32 +390,6 @@ def round_state(game: Game, text: str) -> State:
             if state.to_move == SIMULTANEOUS:
                 return state
         raise
-
-
-def _unreadable_python(user: str | None, exc: Exception) -> str:
-    """A note when ``exc`` is a standard module not found because, dropped to ``user``, this
-    process cannot read its Python's standard library (e.g. a Python installed under ``/root``):
-    a bot importing a module not preloaded (``PRELOAD``) fails then; ``""`` otherwise."""
-    stdlib = os.path.dirname(os.__file__)
-    missing = re.search(r"No module named '([\w.]+)'", str(exc))
-    if (user is None or not missing or missing.group(1).partition(".")[0] not in sys.stdlib_module_names
-            or os.access(stdlib, os.R_OK | os.X_OK)):
-        return ""
-    return (f"the Python install ({stdlib}) is not readable by user {user} (a user of the isolated bot's own, when "
-            f"the arena runs as root): make it readable to all (chmod o+rx along its path) or run the arena "
-            f"as another user")
-
-
-def _warm_up(bot: Any, game: Game) -> None:
-    """One short choice as root before the privilege drop (lazy imports, JIT compilation)."""
-    try:
-        state = game.initial_state(0)
-        if hasattr(bot, "reset"):
-            bot.reset(game, 0, 0)
-        if not state.is_terminal():
-            bot.choose(state, Limits(time=0.2, nodes=50, depth=1))
-    except Exception:  # noqa: BLE001 - only a warm-up: the real game reports the bot's faults
-        pass
 
 
 def main(spec: str, drop_user: str | None = None, memory_limit: int | None = None) -> int:

@@ -73,6 +73,7 @@ def check_bots(specs: list[BotSpec], game: Game, isolation: str,
 def _child(specs: list[BotSpec], game: Game, out: int, each: dict[str, str] | None = None) -> None:
     """Check each spec; write ``ok [JSON]\\n`` after each (``_facts``), or ``error CLASS MESSAGE\\n``
     and stop."""
+    from arena.engine.client import engine_refusal
     code = 0
     made = []  # kept until the child is killed: a bot whose __del__ blocks never holds up the check
     try:
@@ -80,6 +81,9 @@ def _child(specs: list[BotSpec], game: Game, out: int, each: dict[str, str] | No
             try:
                 check_field([spec], game)
                 made.append(make(with_each(spec, bot_class(spec.kind), each)))  # as a worker makes it
+                why = engine_refusal(made[-1], game)  # an engine of a protocol before views, in a hidden game
+                if why is not None:
+                    raise BotSpecError(f"bot {spec.text!r} cannot play {game.name}: {why}")
                 facts = _facts(spec, made[-1])
                 line = "ok" + (" " + json.dumps(facts) if facts else "")
             except ArenaError as exc:

@@ -41,6 +41,7 @@ def test_the_example_shell_engine_passes_every_check():
     results = statuses(f"exec:{EXAMPLES / 'first_legal.sh'}")
     assert all(status in ("pass", "skip") for status, _ in results.values()), results
     assert results["clock"][0] == "skip" and "protocol 1" in results["clock"][1]  # a version 1 engine: movetime
+    assert results["views"][0] == "skip" and "protocol 1" in results["views"][1]  # and no game with hidden information
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc) to build examples/engines/first_legal.c")
@@ -52,8 +53,10 @@ def test_the_example_c_engine_passes_every_check(tmp_path):
 
 def test_a_python_bot_served_as_an_engine_passes_with_the_clock_check():
     results = statuses("alphabeta:depth=1")
-    assert {status for status, _ in results.values()} == {"pass"}
-    assert "protocol 2" in results["aepok"][1] and "time0 2000" in results["clock"][1]
+    assert {status for name, (status, _) in results.items() if name != "views"} == {"pass"}
+    assert "protocol 3" in results["aepok"][1] and "time0 2000" in results["clock"][1]
+    # alphabeta plays perfect information only: it declines the hidden games offered (or none is playable here)
+    assert results["views"][0] == "skip" and ("declines" in results["views"][1] or "no game" in results["views"][1])
 
 
 @pytest.mark.parametrize("mode,check,detail", [
@@ -73,7 +76,7 @@ def test_each_broken_engine_fails_the_check_named_for_its_fault(mode, check, det
 def test_check_command_prints_one_line_per_check_and_exits_1_on_a_failure():
     runner = CliRunner()
     good = runner.invoke(app, ["engine", "check", f"exec:{EXAMPLES / 'first_legal.sh'}"])
-    assert good.exit_code == 0 and good.output.count("PASS") == 9 and "10 of 10 checks" in good.output
+    assert good.exit_code == 0 and good.output.count("PASS") == 9 and "11 of 11 checks" in good.output
     bad = runner.invoke(app, ["engine", "check", broken("illegal"), "--timeout", "1"])
     assert bad.exit_code == 1 and "FAIL  start position" in bad.output and "failed: start position" in bad.output
     usage = subprocess.run([sys.executable, "-m", "arena", "engine", "check"], capture_output=True, text=True,
@@ -99,7 +102,7 @@ def run(tmp_path, bots, **extra):
 def test_trace_engines_writes_every_line_both_ways_with_times(tmp_path):
     cfg, summary = run(tmp_path, [f"sh=exec:{EXAMPLES / 'first_legal.sh'}", "random"], trace_engines=True)
     log = (tmp_path / f"{summary.name}.log").read_text()
-    assert "sh > aep 2" in log and "sh < aepok" in log and "sh > go" in log and "sh < bestmove" in log
+    assert "sh > aep 3" in log and "sh < aepok" in log and "sh > go" in log and "sh < bestmove" in log
     assert "trace_engines" not in cfg.identity()  # how it runs, not which games
 
 
