@@ -55,6 +55,7 @@ _BUILTIN: dict[str, str] = {
     "greedy": "bots.greedy:GreedyBot",
     "alphabeta": "bots.alphabeta:AlphaBetaBot",
     "mcts": "bots.mcts:MCTSBot",
+    "ismcts": "bots.ismcts:ISMCTSBot",
     "openspiel.cfr": "bots.openspiel_cfr:CfrBot",
     "ricochet-optimal": "bots.ricochet:OptimalSolver",
     "ricochet-greedy": "bots.ricochet:GreedySolver",

@@ -1,0 +1,102 @@
+"""``ismcts``: information-set MCTS over its own information sets, from states sampled from its
+view: the right calls and folds of Kuhn poker, the dominant answer of a simultaneous round, a
+search that depends on the view alone, seeded, and refused where views cannot be sampled."""
+
+from __future__ import annotations
+
+import pytest
+
+import bots
+from arena.errors import BotSpecError
+from arena.games import Answer
+from bots.base import Limits
+from bots.registry import check_field, parse_spec
+from tests.bots.hidden_games import Dilemma, Kuhn, KuhnUnsampled
+from tests.toy import Nim
+from tests.timing import retry_under_load
+
+
+def ready(spec, game, seat=0, seed=0):
+    bot = bots.make(spec)
+    bot.reset(game, seat, seed)
+    return bot
+
+
+@pytest.mark.parametrize("position, seat, best", [
+    ("KJ/", 0, None),    # the king opens: either move wins
+    ("JK/b", 1, "Bet"),  # the king facing a bet calls (wins 2; a fold loses 1)
+    ("KJ/b", 1, "Pass"),  # the jack facing a bet folds (a call loses 2)
+    ("KQ/pb", 0, "Bet"),
+    ("JQ/pb", 0, "Pass"),
+])
+def test_kuhn_calls_with_the_king_and_folds_the_jack(position, seat, best):
+    game = Kuhn()
+    view = game.parse_state(position).view(seat)
+    for seed in range(3):
+        bot = ready("ismcts:playouts=300", game, seat, seed)
+        move = bot.choose(view, Limits())
+        assert move in view.moves and bot.last_stats.nodes == 300
+        if best is not None:
+            assert move == best
+
+
+def test_the_search_depends_on_the_view_alone():
+    """Two deals the seat cannot tell apart (it holds the queen): the same search, move for move."""
+    game = Kuhn()
+    found = []
+    for position in ("QJ/pb", "QK/pb"):
+        bot = ready("ismcts:playouts=200", game, 0, seed=5)
+        found.append((bot.choose(game.parse_state(position).view(0), Limits()), bot.last_stats.evaluation))
+    assert found[0] == found[1]
+
+
+def test_the_payoff_is_the_reward():
+    """The evaluation is the move's mean payoff in chips: calling with the king wins 2."""
+    game = Kuhn()
+    bot = ready("ismcts:playouts=300", game, 1)
+    assert bot.choose(game.parse_state("JK/b").view(1), Limits()) == "Bet"
+    assert bot.last_stats.evaluation == pytest.approx(2.0)
+    placed = ready("ismcts:playouts=300,reward=place", game, 1)
+    assert placed.choose(game.parse_state("JK/b").view(1), Limits()) == "Bet"
+    assert placed.last_stats.evaluation == pytest.approx(1.0)
+
+
+def test_a_simultaneous_round_gets_the_dominant_answer():
+    """Regret matching, not UCB, at a simultaneous node: two like seats choosing by UCB moved in
+    lockstep, never met the defection that beats cooperation, and cooperated. The answer is
+    drawn from the average strategy, exploration included: mostly, not always, D."""
+    game = Dilemma()
+    answers = [ready("ismcts:playouts=200", game, seat, seed=seed).choose(game.initial_state().view(seat), Limits())
+               for seed in range(20) for seat in (0, 1)]
+    assert answers.count("D") >= 0.7 * len(answers)
+    state = game.initial_state().play([Answer("D"), Answer("C")])
+    assert state.outcome().scores == (5, 0)
+
+
+def test_perfect_information_the_view_is_the_state():
+    game = Nim(pile=10, take=3)
+    bot = ready("ismcts:playouts=400,reward=place", game)
+    assert bot.choose(game.initial_state(), Limits()) == 2  # leave a multiple of 4
+
+
+def test_seeded_and_limited():
+    game = Kuhn()
+    view = game.parse_state("QJ/pb").view(0)
+    runs = [[ready("ismcts:playouts=50", game, 0, seed=s).choose(view, Limits()) for s in range(8)] for _ in range(2)]
+    assert runs[0] == runs[1]
+    bot = ready("ismcts", game)
+    bot.choose(view, Limits(nodes=30))
+    assert bot.last_stats.nodes == 30
+
+    def check(slack):  # a loaded machine gets more room (tests/timing.py)
+        timed = ready("ismcts:time=0.1", game)
+        timed.choose(view, Limits())
+        assert timed.last_stats.seconds < 0.3 * slack and timed.last_stats.nodes > 10
+    retry_under_load(check)
+
+
+def test_a_game_whose_views_cannot_be_sampled_is_refused():
+    check_field([parse_spec("ismcts")], Kuhn())
+    with pytest.raises(BotSpecError, match="ismcts plays games whose views can be sampled .View.sample.; "
+                                           "kuhn-unsampled gives no sampler"):
+        check_field([parse_spec("i=ismcts:playouts=20")], KuhnUnsampled())
