@@ -24,8 +24,6 @@ from __future__ import annotations
 import fcntl
 import json
 import logging
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -35,7 +33,8 @@ from arena.games import Dynamics, Game, Param, State
 from arena.games.openspiel import OpenSpielGame, OpenSpielState, pyspiel
 from arena.games.views import View
 from bots.base import Bot, Limits, Plays, SearchStats
-from bots.spiel_tree import cache_dir, cache_name, information_states, seat_view, solver_game, tabular_refusal
+from bots.spiel_tree import (cache_dir, cache_name, information_states, seat_view, solver_game, tabular_refusal,
+                             write_cache)
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +89,7 @@ def _cached(path: Path, game: OpenSpielGame, iterations: int, solver: str) -> Ta
         table = _read(path)
         if table is None:
             table = _solve(game, iterations, solver)
-            _write(path, {"game": game.game_string, "solver": solver, "iterations": iterations,
+            write_cache(path, {"game": game.game_string, "solver": solver, "iterations": iterations,
                           "format": FORMAT, "policy": table})
     return table
 
@@ -105,21 +104,6 @@ def _read(path: Path) -> Table | None:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         log.warning("openspiel.cfr: unreadable cache file %s (%s); solving again", path, exc)
         return None
-
-
-def _write(path: Path, content: dict) -> None:
-    """Write ``content`` as JSON to a temporary file in ``path``'s folder, then rename it to ``path``."""
-    try:
-        fd, temp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w") as f:
-                json.dump(content, f)
-            os.replace(temp, path)
-        except BaseException:
-            os.unlink(temp)
-            raise
-    except OSError as exc:
-        log.warning("openspiel.cfr: cannot write the cache file %s (%s)", path, exc)
 
 
 def _solve(game: OpenSpielGame, iterations: int, solver: str) -> Table:

@@ -19,7 +19,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import metadata
@@ -30,6 +32,8 @@ from arena.games import Dynamics, Game
 from arena.games.openspiel import OpenSpielGame, OpenSpielState, pyspiel
 from arena.games.openspiel.state import move_table
 from arena.games.views import View
+
+log = logging.getLogger(__name__)
 
 #: the most histories (game-tree nodes) a game may have for a tabular method
 MAX_HISTORIES = 1_000_000
@@ -50,6 +54,24 @@ def cache_name(*parts: Any) -> str:
     added, since its strings and solvers may change): 24 hex digits of their SHA-256."""
     text = json.dumps([openspiel_version(), *parts], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def write_cache(path: Path, content: Any) -> None:
+    """Keep ``content`` as JSON in ``path``: written to a temporary file in its folder (made when
+    missing), then renamed to ``path``, so a reader never sees half a file. A cache that cannot
+    be written is skipped with a warning in the log."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=path.stem, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w") as f:
+                json.dump(content, f)
+            os.replace(temp, path)
+        except BaseException:
+            os.unlink(temp)
+            raise
+    except OSError as exc:
+        log.warning("cannot write the cache file %s (%s)", path, exc)
 
 
 @functools.cache

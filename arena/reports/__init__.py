@@ -13,7 +13,9 @@ use live below, in ``arena.stats``."""
 #: position (``arena.reports.openings``), ``ladder`` to a 2-player field of one bot at several
 #: budgets (``arena.reports.ladder``), ``game`` (the game's own figures: outcomes, lengths,
 #: branching, lead changes, drama) to games of two or more seats that are not races, ``standings``
-#: (the knockout bracket, the Swiss table) to those formats.
-SECTIONS = ("ratings", "cycles", "leaderboard", "standings", "pairs", "elo", "crosstable", "first_move",
-            "seat_advantage", "openings", "ladder", "lengths", "terminations", "faults", "search", "ricochet", "solo",
-            "sprt", "game")
+#: (the knockout bracket, the Swiss table) to those formats, ``exploitability`` (each bot's
+#: distance from a Nash equilibrium, ``arena.reports.exploitability``) to small two-player
+#: OpenSpiel games with hidden information.
+SECTIONS = ("ratings", "cycles", "leaderboard", "exploitability", "standings", "pairs", "elo", "crosstable",
+            "first_move", "seat_advantage", "openings", "ladder", "lengths", "terminations", "faults", "search",
+            "ricochet", "solo", "sprt", "game")

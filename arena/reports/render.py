@@ -22,6 +22,7 @@ from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 import arena.games
 from arena.reports import coded, cycles, ladder, pairs
 from arena.reports import field as field_table
+from arena.reports import exploitability as exploitable
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports.display import display_frame
@@ -67,6 +68,7 @@ TITLES = {
     "knockout": "Knockout bracket",
     "terminations_by_bot": "Terminations by bot",
     "swiss": "Swiss standings",
+    "exploitability": exploitable.TITLE,
 }
 
 NOTES = {
@@ -125,6 +127,7 @@ NOTES = {
     "ladder": "Bradley-Terry Elo of each rung (mean 0, 95% intervals); fitted: the ladder model's line.",
     "ladder_steps": "Gain: Elo of the upper rung over the lower (pentanomial 95% interval); first move: seat 0's "
                     "score (series-clustered 95%) and the step's first-move Elo (Bradley-Terry).",
+    "exploitability": exploitable.NOTE,
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
            "observed information; NaN when no finite fit exists (a bot won or lost every game, "
            "or the games are separated otherwise).",
@@ -405,6 +408,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out.update(cycles.cycle_tables(data))
     if "leaderboard" in wanted:
         out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results), id_names)
+    if "exploitability" in wanted and (table := exploitable.exploitability_table(data.tournament)) is not None:
+        out["exploitability"] = table
     fmt = (data.tournament.get("settings") or {}).get("format")
     if "standings" in wanted and fmt in ("knockout", "swiss") and k == 2:
         table = standings.knockout_table if fmt == "knockout" else standings.swiss_table
