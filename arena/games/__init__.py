@@ -12,7 +12,7 @@ A third-party package registers a game in its ``pyproject.toml``::
 or, without installing anything, at run time: ``arena.games.register("mygame", MyGame)`` (or
 ``"mypackage.mygame:MyGame"``, imported on first use).
 
-OpenSpiel's sequential perfect-information games are found as ``openspiel:NAME`` (the
+OpenSpiel's games are found as ``openspiel:NAME`` (the
 ``openspiel`` extra; ``arena.games.openspiel``, which imports ``pyspiel`` on first use only):
 ``families()`` names such families, ``family_names(family)`` lists one.
 
@@ -47,13 +47,13 @@ from arena.games.protocol import (
     competition_ranks,
     draw_chance,
 )
-from arena.games.views import View
+from arena.games.views import SampleError, View
 from arena.games.conformance import GameCheckError, check
 from arena.games.ranking import place_points, place_rewards
 
 __all__ = [
     "CHANCE", "SIMULTANEOUS", "TERMINAL", "Answer", "AnswerStatus", "Dynamics", "Game", "GameType", "Move", "Outcome",
-    "Param", "State", "View",
+    "Param", "SampleError", "State", "View",
     "competition_ranks", "place_points", "place_rewards", "check", "GameCheckError", "make", "names",
     "game_class", "register", "draw_chance", "families", "family_names",
 ]

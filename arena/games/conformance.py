@@ -35,15 +35,21 @@ def _require(condition: object, game: Game, rule: str) -> None:
 
 def random_step(game: Game, state: State, rng: random.Random) -> State:
     """A uniformly random legal move at a sequential node; at a simultaneous node, every seat
-    gives the state's ``random_answer(rng)`` when it has one, else no answer; at a chance node,
-    an outcome drawn by its probability (``draw_chance``, as the referee draws it)."""
+    answers one of the moves its view lists (``State.view(seat).legal_moves()``: OpenSpiel's
+    joint actions), or where it lists none the state's ``random_answer(rng)`` when it has one,
+    else no answer (Ricochet's rounds); at a chance node, an outcome drawn by its probability
+    (``draw_chance``, as the referee draws it)."""
     if state.to_move == CHANCE:
         outcomes = state.chance_outcomes()
         _require(outcomes, game, "a chance node must offer at least one outcome (State.chance_outcomes)")
         return state.play(draw_chance(outcomes, rng.random()))
     if state.to_move == SIMULTANEOUS:
         make = getattr(state, "random_answer", None)
-        return state.play([Answer(make(rng) if make else None) for _ in range(game.num_players)])
+        answers = []
+        for seat in range(game.num_players):
+            own = state.view(seat).legal_moves() if game.type.hidden_information else []
+            answers.append(Answer(own[rng.randrange(len(own))] if own else make(rng) if make else None))
+        return state.play(answers)
     moves = state.legal_moves()
     _require(moves, game, "a non-terminal sequential node must offer at least one move (pass included)")
     return state.play(moves[rng.randrange(len(moves))])

@@ -24,16 +24,10 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 from arena.errors import ConfigError
+from arena.games.nodes import CHANCE as CHANCE, SIMULTANEOUS as SIMULTANEOUS, TERMINAL as TERMINAL  # re-exported
 from arena.games.ranking import competition_ranks
 from arena.games.views import View
 
-#: ``State.to_move`` at a node where every seat answers at once.
-SIMULTANEOUS = -2
-#: ``State.to_move`` at a terminal node.
-TERMINAL = -1
-#: ``State.to_move`` at a chance node (``State.chance_outcomes``); also the seat of a chance
-#: ply in a game's records (``MoveRecord.seat``).
-CHANCE = -3
 
 #: A move: any hashable value whose ``str()`` is the game's notation.
 Move = Hashable
@@ -213,7 +207,9 @@ class State(ABC):
     A state reached by ``play`` at a simultaneous node carries ``last_round``: the record of
     that round in the game's notation (the string stored as the round's "move"), and
     ``last_status``: per seat the verdict on its answer (``won``, ``valid``, ``invalid``,
-    ``none``).
+    ``none``). In a game with hidden information (``GameType.hidden_information``) a seat's
+    view of a simultaneous node lists the seat's own moves (``View.moves``) when each seat must
+    answer one of them (a joint action): the referee then blames a seat that does not.
 
     Optional, used when present: ``key()`` (transposition-table hash), ``diagram()`` (a
     multi-line picture for ``arena play``), ``random_answer(rng)`` at simultaneous nodes,
@@ -292,7 +288,8 @@ class AnswerStatus(StrEnum):
     WON = "won"
     """A valid answer that won the round (the shortest, ties by the game's rule)."""
     VALID = "valid"
-    """A valid answer beaten by another."""
+    """A valid answer beaten by another (a race round), or one seat's part of a joint action
+    that was played (OpenSpiel's simultaneous games)."""
     INVALID = "invalid"
     """An answer that is not a solution of the round's puzzle."""
     NONE = "none"
@@ -320,6 +317,10 @@ class GameType:
             the referee draws from a generator seeded from the game's seed and records as plies
             (OpenSpiel's explicit stochastic games: backgammon's dice). Search bots that assume
             every node is a seat's choice refuse such games (``bots.base.Plays.chance_nodes``).
+        hidden_information: a seat may not see the whole state (cards, dice, the other side's
+            pieces, the others' answers at a simultaneous node): the referee hands each bot only
+            its seat's view (``State.view``, ``arena.games.View``), and bots that need the state
+            refuse the game (``bots.base.Plays.hidden_information``).
     """
 
     min_players: int
@@ -341,7 +342,10 @@ class Game(ABC):
     """A game with fixed parameters: a factory of states.
 
     Subclasses set ``name``, ``type`` (a ``GameType``), ``PARAMS``, ``num_players`` and
-    ``TERMINATIONS`` and implement the three methods.
+    ``TERMINATIONS`` and implement the three methods. Optional, used when present:
+    ``parse_round(state, text)`` at a simultaneous node, the answers (``Answer``, one per seat)
+    that replay a stored round ``text`` (``State.last_round``); without it a stored round reads
+    as a race round (``arena.referee.round_answers``).
     ``Game(**params)`` coerces and checks parameters (strings from a command line are accepted).
 
     Raises:

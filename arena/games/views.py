@@ -23,8 +23,15 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from arena.games.nodes import TERMINAL
+
 if TYPE_CHECKING:
     from arena.games.protocol import Game, State
+
+class SampleError(RuntimeError):
+    """A game's sampler found no full state consistent with a view within its bounded tries
+    (``View.sample``; the message says why)."""
+
 
 #: A game's sampler of one view: ``rng`` -> a full state consistent with the view.
 Sampler = Callable[[random.Random], "State"]
@@ -81,7 +88,6 @@ class View:
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        from arena.games.protocol import TERMINAL
         return self.to_move == TERMINAL
 
     @property
@@ -95,6 +101,8 @@ class View:
 
         Raises:
             NotImplementedError: the game gives no sampler for its views.
+            SampleError: the sampler found no consistent state within its bounded tries (a
+                sampler that draws and rejects, such as OpenSpiel's replay sampler).
         """
         sampler = _SAMPLERS.get(self)
         if sampler is None:
@@ -110,3 +118,13 @@ class View:
 
     def __repr__(self) -> str:
         return f"View(seat={self.seat}, to_move={self.to_move}, text={self.text[:40]!r}, moves={len(self.moves)})"
+
+
+def rebound(view: View, game: Game, own: Callable[[State], State]) -> View:
+    """``view`` with another game object (a seat's own copy: ``arena.referee.Private``) and its
+    samples passed through ``own`` (a seat's own copy of each sampled state); the same text,
+    moves and sampler otherwise. The referee hands a bot this, so that nothing the bot reaches
+    from its view is an object the referee keeps using."""
+    sampler = _SAMPLERS.get(view)
+    return View(game, view.seat, view.to_move, view.text, view.moves,
+                None if sampler is None else lambda rng: own(sampler(rng)))

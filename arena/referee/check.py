@@ -35,12 +35,17 @@ ARENA_ENDINGS = frozenset(str(t) for t in Termination)
 
 
 def round_answers(game: Game, state: Any, record: str) -> list[Answer]:
-    """Answers reproducing a stored simultaneous round ``<chip> <winning seat or -> <solution
-    or ->``: the winner's solution, no answer from the others (``docs/arena.md`` "Storage").
+    """Answers reproducing a stored simultaneous round: the game's own reading of it where the
+    game has ``parse_round(state, record)`` (OpenSpiel's joint actions: each seat's move,
+    space-separated), else a race round ``<chip> <winning seat or -> <solution or ->``: the
+    winner's solution, no answer from the others (``docs/arena.md`` "Storage").
 
     Raises:
         MoveSyntaxError, ValueError: the round text does not read.
     """
+    own = getattr(game, "parse_round", None)
+    if own is not None:
+        return list(own(state, record))
     parts = record.split(" ", 2)
     answers = [Answer() for _ in range(game.num_players)]
     if len(parts) == 3 and parts[1] != "-":

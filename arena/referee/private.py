@@ -14,6 +14,10 @@ is the replay's); ``--isolation process`` puts a bot out of reach of the worker 
 An engine bot (``arena.engine.client.EngineBot``), whose ``choose`` only sends the position
 text and the legal moves to its process, is handed the referee's state itself
 (``share_state``).
+
+In a game with hidden information (``GameType.hidden_information``) every bot, an engine's
+too, is handed its seat's view instead (``Private.view``: ``State.view(seat)``, with the seat's
+own game copy, also in each state its sampler draws); never the state.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from arena.games import Game, State
+from arena.games import Game, State, View
+from arena.games.views import rebound
 
 _CONTAINERS = (list, dict, set, bytearray)
 _PLAIN = (int, float, str, bytes, bool, tuple, frozenset, type(None))
@@ -126,3 +131,38 @@ class Private:
                 continue
             setattr(dup, name, map_(value))
         return dup
+
+    def view(self, state: State, seat: int) -> State | View:
+        """What 0-based ``seat`` is handed of ``state`` in a game with hidden information: its
+        view (``state.view(seat)``) bound to this seat's game copy, also in each state its
+        sampler draws (``rebound``, ``drawn``). A game whose view of the seat is a
+        state gets that state's private copy (``state``)."""
+        seen = state.view(seat)
+        if isinstance(seen, View):
+            return rebound(seen, self.game, self.drawn)
+        return self.state(seen)
+
+    def drawn(self, state: State) -> State:
+        """A sampled ``state`` (``View.sample``: made for this draw, no other holder) with the
+        game and the rule objects this seat already has copies of replaced by its copies; its
+        other values as they are (cheaper than ``state``: a search draws thousands)."""
+        if self.shared:
+            return state
+        memo = self._memo
+        cls = type(state)
+        dup = cls.__new__(cls)
+        attrs = getattr(state, "__dict__", None)
+        if attrs:
+            dup.__dict__.update({k: memo.get(id(v), v) for k, v in attrs.items()})
+        for name in _slots(cls):
+            try:
+                value = getattr(state, name)
+            except AttributeError:
+                continue
+            setattr(dup, name, memo.get(id(value), value))
+        return dup
+
+    def handed(self, state: State, seat: int) -> State | View:
+        """What the bot of 0-based ``seat`` is handed before ``choose``: its view (``view``) in
+        a game with hidden information, else its private copy of the state (``state``)."""
+        return self.view(state, seat) if self.game.type.hidden_information else self.state(state)

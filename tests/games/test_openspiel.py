@@ -21,8 +21,10 @@ from arena.games import CHANCE, TERMINAL, check
 
 needs_openspiel = pytest.mark.skipif(find_spec("pyspiel") is None, reason="needs OpenSpiel (the openspiel extra)")
 
-#: adapted games whose check takes over a second (on an idle core: yacht rolls 7,776 outcomes)
-SLOW = {"chess", "chinese_checkers", "crazyhouse", "go", "hive", "yacht"}
+#: adapted games whose check takes over a second (on an idle core: yacht rolls 7,776 outcomes; laser_tag
+#: and capture_the_flag play 1,000-round games)
+SLOW = {"chess", "chinese_checkers", "crazyhouse", "go", "hive", "yacht", "bridge", "capture_the_flag", "gin_rummy",
+        "kriegspiel", "laser_tag"}
 ADAPTED = arena.games.family_names("openspiel") if find_spec("pyspiel") else []
 
 
@@ -49,7 +51,7 @@ def test_pyspiel_is_imported_only_when_an_openspiel_game_is_used():
 
 
 @needs_openspiel
-def test_the_catalogue_is_the_sequential_perfect_information_games():
+def test_the_catalogue_is_every_game_with_listed_chance_outcomes():
     names = set(ADAPTED)
     deterministic = {"amazons", "breakthrough", "checkers", "chess", "clobber", "connect_four", "dots_and_boxes", "go",
                      "hex", "mancala", "nine_mens_morris", "othello", "oware", "quoridor", "tic_tac_toe",
@@ -61,8 +63,16 @@ def test_the_catalogue_is_the_sequential_perfect_information_games():
     for name in deterministic:
         assert not arena.games.game_class(f"openspiel:{name}").type.chance_nodes
     assert arena.games.game_class("openspiel:chinese_checkers").type.seats() == "2-6"
-    refusals = {"kuhn_poker": "imperfect information", "goofspiel": "simultaneous-move",
-                "stones_and_gems": "sampled inside the game", "mfg_garnet": "mean-field",
+    hidden = {"kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt", "dark_hex", "bridge", "hanabi", "battleship"}
+    simultaneous = {"goofspiel", "oshi_zumo", "matrix_rps", "matrix_pd", "blotto", "markov_soccer"}
+    assert {f"openspiel:{n}" for n in hidden | simultaneous} <= names and len(names) >= 100
+    for name in hidden | simultaneous:
+        kind = arena.games.game_class(f"openspiel:{name}").type
+        assert kind.hidden_information and (kind.dynamics == "simultaneous") == (name in simultaneous), name
+    for name in deterministic | chance:
+        assert not arena.games.game_class(f"openspiel:{name}").type.hidden_information, name
+    refusals = {"stones_and_gems": "sampled inside the game", "tarok": "sampled inside the game",
+                "mfg_garnet": "mean-field", "crossword": "action structs only",
                 "efg_game": "cannot be loaded with its default parameters"}
     for name, why in refusals.items():
         with pytest.raises(ConfigError, match=f"game openspiel:{name} is not supported: .*{why}.*supported: "):

@@ -4,8 +4,10 @@
 ``name`` is ``openspiel:NAME``, its ``PARAMS`` OpenSpiel's game parameters with their
 defaults and types (``-p rows=5``: an int; a value of another type is a one-line
 ``ConfigError``), its ``type`` OpenSpiel's ``GameType`` (seats; ``chance_nodes`` for explicit
-stochastic games). The classes are attributes of this module (``OpenSpiel_NAME``), so they
-pickle by reference like any other game class.
+stochastic games, ``dynamics`` simultaneous for OpenSpiel's simultaneous-move games,
+``hidden_information`` for those and the imperfect-information ones). The classes are
+attributes of this module (``OpenSpiel_NAME``), so they pickle by reference like any other
+game class.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from typing import Any, ClassVar
 
 from arena.errors import ConfigError, MoveSyntaxError, PositionSyntaxError, UnknownGameError
 from arena.games.drawing import text_svg
-from arena.games.openspiel.library import PREFIX, names, pyspiel, spiel_types, unsupported
+from arena.games.openspiel.library import PREFIX, hidden_information, names, pyspiel, spiel_types, unsupported
 from arena.games.openspiel.probe import probe
-from arena.games.openspiel.state import OpenSpielState
-from arena.games.protocol import Dynamics, Game, GameType, Param
+from arena.games.openspiel.state import IllegalHistory, OpenSpielState, replay
+from arena.games.protocol import SIMULTANEOUS, Answer, Dynamics, Game, GameType, Param
 
 #: the classes made so far, by OpenSpiel's short name
 _CLASSES: dict[str, type[OpenSpielGame]] = {}
@@ -32,7 +34,9 @@ class OpenSpielGame(Game):
 
     Attributes (besides ``Game``'s): ``spiel`` (the ``pyspiel.Game``), ``given`` (the
     parameters that differ from OpenSpiel's defaults: they alone are passed to OpenSpiel),
-    ``game_string`` (OpenSpiel's ``str(game)``: the name and ``given``).
+    ``game_string`` (OpenSpiel's ``str(game)``: the name and ``given``), ``information_state``
+    (a seat's view is OpenSpiel's information-state string; ``False``: its observation
+    string, the game has no information state: ``arena.games.openspiel.views``).
 
     Parameters that differ from OpenSpiel's defaults are first tried in a child process (a
     game loaded and one seeded random game played, ``arena.games.openspiel.probe``): OpenSpiel
@@ -59,6 +63,7 @@ class OpenSpielGame(Game):
         self.spiel = _load(self.name, self.spiel_name, given, defaults)
         self.num_players = self.spiel.num_players()
         self.game_string = str(self.spiel)
+        self.information_state = bool(self.spiel.get_type().provides_information_state_string)
 
     def initial_state(self, seed: int | None = None) -> OpenSpielState:
         """OpenSpiel's initial state (``seed`` is unused: chance nodes are drawn by the referee)."""
@@ -78,32 +83,46 @@ class OpenSpielGame(Game):
         if not sep or head != self.game_string:
             raise PositionSyntaxError(f"{self.name}: position {str(text)[:60]!r} is not one of this game; "
                                       f"accepted: {expected}")
-        spiel = self.spiel.new_initial_state()
-        for ply, word in enumerate(tail.split(",") if tail else ()):
-            action = int(word) if word.isascii() and word.isdigit() and len(word) < 10 else -1
-            if spiel.is_chance_node():
-                legal = [a for a, p in spiel.chance_outcomes() if p > 0]
-            else:
-                legal = [] if spiel.is_terminal() else spiel.legal_actions()
-            if action not in legal:
-                raise PositionSyntaxError(f"{self.name}: action {word[:20]!r} at ply {ply} of {str(text)[:60]!r} "
-                                          f"is not legal there; accepted: {expected}, each action legal in turn")
-            spiel.apply_action(action)
+        words = tail.split(",") if tail else []
+        actions = [int(w) if w.isascii() and w.isdigit() and len(w) < 10 else -1 for w in words]
+        try:
+            spiel = replay(self.spiel, actions, check=True)
+        except IllegalHistory as exc:
+            ply = exc.ply
+            word = words[ply] if ply < len(words) else ""
+            raise PositionSyntaxError(f"{self.name}: action {word[:20]!r} at ply {ply} of {str(text)[:60]!r} "
+                                      f"is not legal there; accepted: {expected}, each action legal in turn") from None
         return OpenSpielState(self, spiel)
 
     def parse_move(self, state: Any, text: str) -> str:
         """A move (or at a chance node an outcome) of ``state`` from its notation: OpenSpiel's
-        notation depends on the position, so only the position's own moves read as moves.
+        notation depends on the position, so only the position's own moves read as moves (at a
+        simultaneous node, a move of any seat).
 
         Raises:
             MoveSyntaxError: the text is not a move of ``state``.
         """
-        table = state._moves() if isinstance(state, OpenSpielState) else {}
+        table = state.readable() if isinstance(state, OpenSpielState) else {}
         if isinstance(text, str) and text in table:
             return text
         shown = ", ".join(list(table)[:12]) + (", ..." if len(table) > 12 else "")
         raise MoveSyntaxError(f"{self.name}: {str(text)[:60]!r} is not a move of this position; "
                               f"accepted: {shown or 'none (the game is over)'}")
+
+    def parse_round(self, state: Any, text: str) -> list[Answer]:
+        """The answers of a stored simultaneous round (``State.last_round``: each seat's move,
+        space-separated, seat 0 first), to replay it with ``state.play``.
+
+        Raises:
+            MoveSyntaxError: not one move of each seat's own moves in ``state``.
+        """
+        words = str(text).split(" ")
+        tables = [state.seat_moves(seat) for seat in range(self.num_players)] \
+            if isinstance(state, OpenSpielState) and state.to_move == SIMULTANEOUS else []
+        if len(words) != len(tables) or any(w not in t for w, t in zip(words, tables)):
+            raise MoveSyntaxError(f"{self.name}: {str(text)[:60]!r} is not a round of this position; accepted: "
+                                  f"one move of each of the {self.num_players} seats, space-separated, seat 0 first")
+        return [Answer(w) for w in words]
 
     def render_svg(self, state: Any, last_move: Any = None, previous: Any = None) -> str:
         """OpenSpiel's text picture of the position (``str(state)``), drawn as monospaced text."""
@@ -174,15 +193,21 @@ def class_for(game_type: Any) -> type[OpenSpielGame]:
     short = game_type.short_name
     cls = _CLASSES.get(short)
     if cls is None:
-        chance = game_type.chance_mode == pyspiel().GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        kinds = pyspiel().GameType
+        chance = game_type.chance_mode == kinds.ChanceMode.EXPLICIT_STOCHASTIC
+        simultaneous = game_type.dynamics == kinds.Dynamics.SIMULTANEOUS
+        hidden = hidden_information(game_type)
         params = {k: Param(v, kind=type(v)) for k, v in sorted(game_type.parameter_specification.items())}
         qualname = _CLASS + short
+        notes = [w for w, on in (("chance nodes", chance), ("simultaneous moves", simultaneous),
+                                 ("hidden information", hidden)) if on]
         cls = _CLASSES[short] = type(qualname, (OpenSpielGame,), {
             "__module__": __name__, "__qualname__": qualname, "__doc__": f"OpenSpiel's {game_type.long_name}.",
             "name": PREFIX + short, "spiel_name": short, "PARAMS": params,
-            "summary": f"OpenSpiel: {game_type.long_name}" + (" (chance nodes)" if chance else ""),
-            "type": GameType(game_type.min_num_players, game_type.max_num_players, Dynamics.SEQUENTIAL,
-                             chance=False, deterministic=True, chance_nodes=chance),
+            "summary": f"OpenSpiel: {game_type.long_name}" + (f" ({', '.join(notes)})" if notes else ""),
+            "type": GameType(game_type.min_num_players, game_type.max_num_players,
+                             Dynamics.SIMULTANEOUS if simultaneous else Dynamics.SEQUENTIAL,
+                             chance=False, deterministic=True, chance_nodes=chance, hidden_information=hidden),
         })
     return cls
 

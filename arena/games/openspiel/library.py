@@ -27,6 +27,30 @@ def pyspiel() -> ModuleType:
         raise ConfigError(f"OpenSpiel's games need the openspiel extra: {INSTALL}") from None
 
 
+#: games whose moves OpenSpiel gives only as action structs (no action ids): not played
+STRUCTS_ONLY = {"crossword": "its moves are OpenSpiel action structs only (no action ids to write as moves)"}
+
+#: games whose ``resample_from_infostate`` OpenSpiel implements (with default parameters): the
+#: sampler of their views at a seat's node (``arena.games.openspiel.views``). The perfect-information
+#: simultaneous games (goofspiel, oshi_zumo...) get OpenSpiel's default, a copy of the state:
+#: nothing is hidden but the answers of the round, which are not part of the state yet.
+RESAMPLES = frozenset({
+    "bargaining", "blackjack", "bridge", "capture_the_flag", "colored_trails", "euchre", "gin_rummy", "goofspiel",
+    "hearts", "kuhn_poker", "laser_tag", "leduc_poker", "markov_soccer", "oh_hell", "oshi_zumo", "pathfinding",
+    "snake", "universal_poker",
+})
+
+#: games whose only hidden information is chance (every seat sees every other seat's moves;
+#: not the deals and dice) and whose views the replay sampler draws within its tries: a view
+#: is sampled by replaying the moves with chance drawn again (``arena.games.openspiel.views``).
+#: Besides these, every one-shot matrix game. Go fish, crazy eights and spades are chance-only
+#: too, but a replay rarely deals each seat the cards it later plays: no sampler for them.
+REPLAYS = frozenset({
+    "liars_dice", "liars_dice_ir", "repeated_leduc_poker", "social_deduction", "solitaire", "tiny_bridge_2p",
+    "tiny_bridge_4p", "tiny_hanabi",
+})
+
+
 def unsupported(game_type: Any) -> str | None:
     """Why the arena does not play an OpenSpiel game of this ``pyspiel.GameType`` (a few
     words), or ``None`` when it does."""
@@ -34,17 +58,21 @@ def unsupported(game_type: Any) -> str | None:
     if not game_type.default_loadable:
         return ("it cannot be loaded with its default parameters (a transformation of another game, "
                 "or a game read from a file)")
-    if game_type.dynamics != kinds.Dynamics.SEQUENTIAL:
-        what = "simultaneous-move" if game_type.dynamics == kinds.Dynamics.SIMULTANEOUS else "mean-field"
-        return (f"a {what} game; the arena plays OpenSpiel's sequential games (its own simultaneous "
-                "nodes are rounds of puzzle races, whose answers the game judges)")
-    if game_type.information != kinds.Information.PERFECT_INFORMATION:
-        return ("a game of imperfect information; a bot is handed the whole state, so it would see "
-                "what its seat must not (hidden cards, the other side's pieces)")
+    if game_type.dynamics == kinds.Dynamics.MEAN_FIELD:
+        return "a mean-field game: a population's distribution, not seats that choose moves"
     if game_type.chance_mode == kinds.ChanceMode.SAMPLED_STOCHASTIC:
         return ("its chance is sampled inside the game (no list of outcomes), so the referee cannot "
                 "draw it from the game's seed nor record it as a ply")
-    return None
+    return STRUCTS_ONLY.get(game_type.short_name)
+
+
+def hidden_information(game_type: Any) -> bool:
+    """Whether a seat may not see the whole state of an OpenSpiel game of this type: its
+    information is not perfect (cards, the other side's pieces), or its seats move
+    simultaneously (a seat answers without seeing the others' answers)."""
+    kinds = pyspiel().GameType
+    return (game_type.information != kinds.Information.PERFECT_INFORMATION
+            or game_type.dynamics == kinds.Dynamics.SIMULTANEOUS)
 
 
 @cache
