@@ -41,7 +41,9 @@ from typing import Any
 
 from arena.games import CHANCE, SIMULTANEOUS, TERMINAL, Dynamics, Game, Param, State, draw_chance
 from arena.games.protocol import Answer
-from arena.games.views import View
+from arena.games.openspiel.state import OpenSpielState
+from arena.games.openspiel.views import view_text
+from arena.games.views import SampleError, View
 from bots.base import Bot, Limits, Plays, SearchStats, collector_paused
 from bots.values import rewards
 
@@ -94,10 +96,23 @@ def _sampled_game(game: Game) -> bool:
     return True
 
 
-def _seat_moves(state: State, seat: int) -> tuple:
-    """The moves of ``seat`` at a simultaneous node (its view's ``moves``)."""
+def _seat_moves(state: State, seat: int) -> tuple | list:
+    """The moves of ``seat`` at a simultaneous node: its view's ``moves`` (an OpenSpiel state's
+    ``seat_moves``, without making the view)."""
+    if isinstance(state, OpenSpielState):
+        return list(state.seat_moves(seat))
     view = state.view(seat)
     return view.moves if isinstance(view, View) else ()
+
+
+def observed(state: State, seat: int) -> Hashable:
+    """What ``seat`` observes of ``state``: its view's text (of an OpenSpiel state, the same text
+    without making the view: ``arena.games.openspiel.views.view_text``); in a game of perfect
+    information, where the view is the state, the state's ``key()``."""
+    if isinstance(state, OpenSpielState):
+        return view_text(state.spiel, seat, state.game.information_state)
+    seen = state.view(seat)
+    return seen.text if isinstance(seen, View) else seen.key()
 
 
 def _random_step(state: State, n: int, rnd: Any) -> State:
@@ -173,28 +188,51 @@ class ISMCTSBot(Bot):
         sample = state.sample if isinstance(state, View) else (lambda rng: state)
         root = _Node()
         self._simultaneous_root = state.to_move == SIMULTANEOUS
-        playouts = 0
+        keys: dict | None = None  # the root's moves -> their edges' keys
+        playouts = tries = 0
         with collector_paused():  # the tree holds no cycle: reference counting frees it
-            while budget is None or playouts < budget:
-                if deadline is not None and playouts and (playouts & 7) == 0 and time.perf_counter() >= deadline:
+            while budget is None or tries < budget:
+                if deadline is not None and tries and (tries & 7) == 0 and time.perf_counter() >= deadline:
                     break
-                self._iterate(root, sample(self.rng))
+                tries += 1
+                try:
+                    determinization = sample(self.rng)
+                except SampleError:  # a sampler that draws and rejects found none: this playout is lost
+                    continue
+                if keys is None:
+                    keys = self._root_keys(determinization, moves)
+                self._iterate(root, determinization)
                 playouts += 1
-        best, value = self._answer(root, moves)
+        if keys is None:  # no state could be sampled: nothing to search
+            best, value = moves[self.rng.randrange(len(moves))], None
+        else:
+            best, value = self._answer(root, moves, keys)
         self.last_stats = SearchStats(playouts, 0, time.perf_counter() - start, value)
         return best
 
-    def _answer(self, root: _Node, moves: list) -> tuple[Any, float | None]:
+    def _root_keys(self, state: State, moves: list) -> dict:
+        """The key of each root move in the tree: the move, or at a sequential node of an
+        OpenSpiel game its action id (``_iterate`` keys those by id: no notation made); the
+        view's moves are in the order of OpenSpiel's legal actions."""
+        if isinstance(state, OpenSpielState) and not self._simultaneous_root:
+            actions = state.spiel.legal_actions(self.seat)
+            if len(actions) != len(moves):
+                raise RuntimeError(f"{self.name}: a sampled state has {len(actions)} moves, the view {len(moves)}")
+            return dict(zip(moves, actions))
+        return {m: m for m in moves}
+
+    def _answer(self, root: _Node, moves: list, keys: dict) -> tuple[Any, float | None]:
         """The move to play and its mean reward: the most visited at a sequential root, a draw by
         the share of the visits at a simultaneous one (the module doc)."""
         seat, edges = self.seat, root.edges
-        visits = [edges[seat, m][0] if (seat, m) in edges else 0 for m in moves]
+        found = [edges.get((seat, keys[m])) or [0, 0.0] for m in moves]
         if self._simultaneous_root:
-            best = self.rng.choices(moves, visits)[0] if sum(visits) else moves[0]
+            visits = [e[0] for e in found]
+            best = self.rng.choices(range(len(moves)), visits)[0] if sum(visits) else 0
         else:
-            best = max(moves, key=lambda m: (edges[seat, m][0], edges[seat, m][1]) if (seat, m) in edges else (-1, 0))
-        edge = edges.get((seat, best))
-        return best, (edge[1] / edge[0] if edge and edge[0] else None)
+            best = max(range(len(moves)), key=lambda i: (found[i][0], found[i][1]))
+        edge = found[best]
+        return moves[best], (edge[1] / edge[0] if edge[0] else None)
 
     def _iterate(self, root: _Node, state: State) -> None:
         """One playout from the determinization ``state``: descend, expand, play out, back up."""
@@ -220,12 +258,16 @@ class ISMCTSBot(Bot):
                     new = new or fresh
                     answers.append(Answer(move))
                 state = state.play(answers)
+            elif type(state) is OpenSpielState:  # by action id: no notation made
+                spiel = state.spiel
+                action, edge, new = self._select(node, to_move, spiel.legal_actions(), rnd)
+                path.append((edge, to_move))
+                state = OpenSpielState(state.game, spiel.child(action))
             else:
                 move, edge, new = self._select(node, to_move, state.legal_moves(), rnd)
                 path.append((edge, to_move))
                 state = state.play(move)
-            seen = state.view(observer)
-            key = seen.text if isinstance(seen, View) else seen.key()
+            key = observed(state, observer)
             child = node.children.get(key)
             if child is None:
                 child = node.children[key] = _Node()

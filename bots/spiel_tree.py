@@ -193,13 +193,7 @@ def information_states(game: OpenSpielGame) -> list[InfoState]:
 
 
 def seat_view(state: OpenSpielState, seat: int) -> View:
-    """``state.view(seat)``: the seat's ``View`` (its text and moves), as the referee hands it;
-    in a game of perfect information, where the view is the state itself, a ``View`` of the
-    seat's information-state string and moves (the key of the tabular methods' tables)."""
-    seen = state.view(seat)
-    if isinstance(seen, View):
-        return seen
-    spiel = state.spiel
-    text = spiel.information_state_string(seat)
-    moves = [] if spiel.is_terminal() or spiel.is_chance_node() else spiel.legal_actions(seat)
-    return View(state.game, seat, state.to_move, text, list(move_table(spiel, seat, moves)))
+    """``state.view(seat)``: the seat's ``View`` (its text and moves), as the referee hands it in
+    a game with hidden information (``arena.games.openspiel.views``); also made for a game of
+    perfect information, where a bot is handed the state itself, as the key of the tables."""
+    return state.view(seat)

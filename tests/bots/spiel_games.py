@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+import arena.games
+
 
 def spiel_game(name: str, **params: Any) -> Any:
-    """The arena's game of OpenSpiel's ``name`` with ``params``."""
-    pyspiel = pytest.importorskip("pyspiel")
-    from arena.games.openspiel.game import class_for
-
-    return class_for(pyspiel.load_game(name).get_type())(**params)
+    """``openspiel:NAME`` with ``params``."""
+    pytest.importorskip("pyspiel")
+    return arena.games.make(f"openspiel:{name}", **params)

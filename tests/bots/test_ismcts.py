@@ -4,14 +4,18 @@ search that depends on the view alone, seeded, and refused where views cannot be
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import bots
 from arena.errors import BotSpecError
-from arena.games import Answer
+from arena.games import CHANCE, TERMINAL, Answer, draw_chance
 from bots.base import Limits
 from bots.registry import check_field, parse_spec
 from tests.bots.hidden_games import Dilemma, Kuhn, KuhnUnsampled
+from tests.bots.spiel_games import spiel_game
+from tests.cli_run import run_cli
 from tests.toy import Nim
 from tests.timing import retry_under_load
 
@@ -100,3 +104,48 @@ def test_a_game_whose_views_cannot_be_sampled_is_refused():
     with pytest.raises(BotSpecError, match="ismcts plays games whose views can be sampled .View.sample.; "
                                            "kuhn-unsampled gives no sampler"):
         check_field([parse_spec("i=ismcts:playouts=20")], KuhnUnsampled())
+
+
+def _duel(game, spec, games):
+    """Mean payoff per game of ``spec`` against ``random``, seats alternating, fixed seeds."""
+    ours, theirs = bots.make(spec), bots.make("random")
+    total = 0.0
+    for i in range(games):
+        seats = (ours, theirs) if i % 2 == 0 else (theirs, ours)
+        for seat, bot in enumerate(seats):
+            bot.reset(game, seat, 1000 * i + seat)
+        deal = random.Random(i // 2)
+        state = game.initial_state()
+        while state.to_move != TERMINAL:
+            if state.to_move == CHANCE:
+                state = state.play(draw_chance(state.chance_outcomes(), deal.random()))
+            else:
+                state = state.play(seats[state.to_move].choose(state.view(state.to_move), Limits()))
+        total += state.outcome().scores[i % 2]
+    return total / games
+
+
+def test_leduc_poker_against_random():
+    """OpenSpiel's resampler of Leduc's views: 200 hands, about 1.7 chips a hand won (random
+    loses to a bot that never folds the best hand)."""
+    assert _duel(spiel_game("leduc_poker"), "ismcts:playouts=100", 200) > 0.8
+
+
+@pytest.mark.parametrize("args", [
+    ["--game", "openspiel:goofspiel", "-p", "num_cards=3"],  # simultaneous, OpenSpiel's resampler
+    pytest.param(["--game", "openspiel:liars_dice"], marks=pytest.mark.slow),  # the replay sampler
+])
+def test_plays_through_the_arena(args, tmp_path, capsys):
+    code, out, err = run_cli(["run", *args, "--bot", "ismcts:playouts=30", "--bot", "random", "--games", "4",
+                              "--results", str(tmp_path), "-q"], capsys)
+    assert code == 0, err
+    assert "4/4 stored" in out
+
+
+def test_phantom_games_are_refused_in_one_line(tmp_path, capsys):
+    """Phantom tic-tac-toe hides the other seat's moves: no sampler."""
+    pytest.importorskip("pyspiel")
+    code, out, err = run_cli(["run", "--game", "openspiel:phantom_ttt", "--bot", "ismcts", "--bot", "random",
+                              "--results", str(tmp_path)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "ismcts plays games whose views can be sampled (View.sample); openspiel:phantom_ttt gives no sampler" in err

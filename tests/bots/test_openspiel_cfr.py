@@ -131,3 +131,13 @@ def test_a_bad_option_is_one_line():
         bots.make("openspiel.cfr:solver=cfr2")
     with pytest.raises(BotSpecError, match="iterations=0 must be >= 1"):
         bots.make("openspiel.cfr:iterations=0")
+
+
+def test_plays_simultaneous_moves_through_the_arena(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    code, out, err = run_cli(["run", "--game", "openspiel:goofspiel", "-p", "num_cards=3", "--bot",
+                              "openspiel.cfr:iterations=20", "--bot", "random", "--games", "4", "--results",
+                              str(tmp_path), "-q"], capsys)
+    assert code == 0, err
+    assert "4/4 stored" in out
