@@ -16,6 +16,6 @@ use live below, in ``arena.stats``."""
 #: (the knockout bracket, the Swiss table) to those formats, ``exploitability`` (each bot's
 #: distance from a Nash equilibrium, ``arena.reports.exploitability``) to small two-player
 #: OpenSpiel games with hidden information.
-SECTIONS = ("ratings", "cycles", "leaderboard", "exploitability", "standings", "pairs", "elo", "crosstable",
+SECTIONS = ("ratings", "exploitability", "cycles", "leaderboard", "standings", "pairs", "elo", "crosstable",
             "first_move", "seat_advantage", "openings", "ladder", "lengths", "terminations", "faults", "search",
             "ricochet", "solo", "sprt", "game")

@@ -404,12 +404,12 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "ratings" in wanted and k >= 2:
         out.update(field_table.field_tables(data))
         out["ratings"] = _with_engines(out["ratings"], id_names)
+    if "exploitability" in wanted and (table := exploitable.exploitability_table(data.tournament)) is not None:
+        out["exploitability"] = table
     if "cycles" in wanted and k == 2:
         out.update(cycles.cycle_tables(data))
     if "leaderboard" in wanted:
         out["leaderboard"] = _with_engines(t.leaderboard(games, data.ratings(), order, results), id_names)
-    if "exploitability" in wanted and (table := exploitable.exploitability_table(data.tournament)) is not None:
-        out["exploitability"] = table
     fmt = (data.tournament.get("settings") or {}).get("format")
     if "standings" in wanted and fmt in ("knockout", "swiss") and k == 2:
         table = standings.knockout_table if fmt == "knockout" else standings.swiss_table

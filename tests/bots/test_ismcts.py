@@ -10,7 +10,8 @@ import pytest
 
 import bots
 from arena.errors import BotSpecError
-from arena.games import CHANCE, TERMINAL, Answer, draw_chance
+from arena.games import CHANCE, TERMINAL, Answer, View, draw_chance
+from arena.games.views import SampleError
 from bots.base import Limits
 from bots.registry import check_field, parse_spec
 from tests.bots.hidden_games import Dilemma, Kuhn, KuhnUnsampled
@@ -149,3 +150,27 @@ def test_phantom_games_are_refused_in_one_line(tmp_path, capsys):
                               "--results", str(tmp_path)], capsys)
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
     assert "ismcts plays games whose views can be sampled (View.sample); openspiel:phantom_ttt gives no sampler" in err
+
+
+class Flaky:
+    """A sampler of Kuhn's views that fails (``SampleError``) on the draws ``fails`` picks."""
+
+    def __init__(self, state, seat, fails):
+        self.sample, self.fails, self.calls = state._sampler(seat), fails, 0
+
+    def __call__(self, rng):
+        self.calls += 1
+        if self.fails(self.calls):
+            raise SampleError("no deal kept the view")
+        return self.sample(rng)
+
+
+def test_a_sample_the_sampler_cannot_draw_loses_its_playout():
+    game = Kuhn()
+    state = game.parse_state("JK/b")
+    half = View(game, 1, 1, "Kb", ("Pass", "Bet"), Flaky(state, 1, lambda n: n % 2 == 0))
+    bot = ready("ismcts:playouts=100", game, 1)
+    assert bot.choose(half, Limits()) == "Bet" and bot.last_stats.nodes == 50
+    never = View(game, 1, 1, "Kb", ("Pass", "Bet"), Flaky(state, 1, lambda n: True))
+    moves = {ready("ismcts:playouts=20", game, 1, seed=s).choose(never, Limits()) for s in range(20)}
+    assert moves == {"Pass", "Bet"}  # nothing searched: a uniformly random move
