@@ -141,3 +141,12 @@ def test_plays_simultaneous_moves_through_the_arena(tmp_path, capsys):
                               str(tmp_path), "-q"], capsys)
     assert code == 0, err
     assert "4/4 stored" in out
+
+
+def test_the_command_line_refuses_it_in_one_line(tmp_path, capsys):
+    from tests.cli_run import run_cli
+
+    code, out, err = run_cli(["run", "--game", "interaction", "--bot", "c=openspiel.cfr", "--bot", "random",
+                              "--results", str(tmp_path)], capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert "openspiel.cfr plays OpenSpiel's games (openspiel:NAME) only; interaction is not one" in err
