@@ -5,7 +5,10 @@ Bots never see the runner or storage. A bot's spec parameters are declared in ``
 (``--move-time``, ``--move-nodes``) and are combined with the bot's own (``depth=3``...) by
 ``Limits.tighter``: the stricter of each wins. Under a game clock (``--tc``) ``Limits.clock``
 holds every seat's clock, and ``Limits.budgeted(seat)`` folds the seat's share of it into
-``time`` (``bots.clock.Clock.budget``).
+``time`` (``bots.clock.Clock.budget``). In a game with hidden information ``choose`` is
+handed the seat's ``arena.games.View``, not the state. A bot that can state its move
+probabilities also has ``policy(view) -> {move: probability}`` (``StatesPolicy``): the report
+then gives its exploitability where the game is small enough (``bots.exploitability``).
 """
 
 from __future__ import annotations
@@ -110,7 +113,8 @@ class Player(Protocol):
     """What the referee needs of a bot: ``choose``. Any object with it is a bot.
 
     Optional, used when present: ``reset(game, seat, seed)`` (``Resettable``), ``last_stats``
-    (``ReportsStats``), ``PLAYS`` (``Plays``: checked before a tournament or ``arena play``).
+    (``ReportsStats``), ``PLAYS`` (``Plays``: checked before a tournament or ``arena play``),
+    ``policy(view)`` (``StatesPolicy``: the move probabilities, for the report's exploitability).
     """
 
     def choose(self, state: State, limits: Limits | None) -> Any:  # noqa: D102 - documented in Player
@@ -130,6 +134,20 @@ class ReportsStats(Protocol):
     """A bot that reports what its last ``choose`` did."""
 
     last_stats: SearchStats
+
+
+@runtime_checkable
+class StatesPolicy(Protocol):
+    """A bot that can state its move probabilities: ``policy(view)`` maps each legal move of the
+    view (a ``View``, or the state itself in a game of perfect information) to the probability
+    that ``choose`` plays it there; moves left out have probability 0, the probabilities sum
+    to 1 (``{}`` where the seat has no move). It must depend on the view alone, after
+    ``reset(game, view.seat, seed)``: the report's exploitability (``bots.exploitability``)
+    resets the bot once per seat (seed 0) and reads its policy at one view of every information
+    state of the game. ``random`` states the uniform policy, ``openspiel.cfr`` its solved table.
+    """
+
+    def policy(self, view: Any) -> dict[Any, float]: ...
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games import State
+from arena.games import State, View
 from bots.base import ANY_GAME, Bot, Limits, SearchStats
 
 #: the figures of every choice (no search; ``SearchStats`` is frozen, so one object serves)
@@ -29,3 +29,9 @@ class RandomBot(Bot):
             return moves[self.rng.randrange(len(moves))]
         answer = getattr(state, "random_answer", None)
         return answer(self.rng) if answer else None
+
+    def policy(self, view: State | View) -> dict[Any, float]:
+        """Every legal move of the view with the same probability (``{}`` where the seat has
+        none; at a race's round the random answer is no move, so ``{}`` too)."""
+        moves = view.legal_moves()
+        return {m: 1.0 / len(moves) for m in moves}

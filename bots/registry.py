@@ -56,6 +56,8 @@ _BUILTIN: dict[str, str] = {
     "greedy": "bots.greedy:GreedyBot",
     "alphabeta": "bots.alphabeta:AlphaBetaBot",
     "mcts": "bots.mcts:MCTSBot",
+    "ismcts": "bots.ismcts:ISMCTSBot",
+    "openspiel.cfr": "bots.openspiel_cfr:CfrBot",
     "ricochet-optimal": "bots.ricochet:OptimalSolver",
     "ricochet-greedy": "bots.ricochet:GreedySolver",
     "interaction-solo-optimal": "bots.interaction_solo:OptimalSoloSolver",

@@ -23,8 +23,8 @@ _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share"
               "decisive_low", "decisive_high", "first_shared", "all_tied", "lead_change_rate", "decisive_pairs",
               "variance_share", "first_score", "cfs", "mass", "mass_low", "mass_high", "score_ab", "score_bc",
               "score_ca"}
-#: figures in a bot's own units (evaluations): 3 significant digits
-_SIGNIFICANT = {"drama", "drama_max"}
+#: figures in a bot's own units (evaluations) or the game's (exploitability): 3 significant digits
+_SIGNIFICANT = {"drama", "drama_max", "exploitability", "nash_conv"}
 _P_VALUES = {"p_value", "p_holm"}
 _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
                  "mean_length", "mean_excess", "chips_per_game", "mean_score", "mean_points", "lead_changes",
@@ -46,6 +46,7 @@ HEADERS = {
     "self_play": "self-play", "ply_from": "from ply", "ply_to": "to ply",
     "decisive_pairs": "decisive pairs", "variance_share": "variance share", "first_score": "seat 0 score",
     "seat_scores": "seat scores", "gain_per_unit": "gain/unit", "cfs": "CFS", "av_op": "Av.Op", "nash_elo": "Nash Elo",
+    "nash_conv": "NashConv", "info_states": "info states",
 }
 #: Per-table headers where the generic one would mislead.
 TABLE_HEADERS = {

@@ -22,6 +22,7 @@ from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 import arena.games
 from arena.reports import coded, cycles, ladder, pairs, payoff_field, payoffs
 from arena.reports import field as field_table
+from arena.reports import exploitability as exploitable
 from arena.reports import game as game_metrics
 from arena.reports import openings as start_positions
 from arena.reports.display import display_frame
@@ -68,6 +69,7 @@ TITLES = {
     "knockout": "Knockout bracket",
     "terminations_by_bot": "Terminations by bot",
     "swiss": "Swiss standings",
+    "exploitability": exploitable.TITLE,
 }
 
 NOTES = {
@@ -129,6 +131,7 @@ NOTES = {
     "ladder": "Bradley-Terry Elo of each rung (mean 0, 95% intervals); fitted: the ladder model's line.",
     "ladder_steps": "Gain: Elo of the upper rung over the lower (pentanomial 95% interval); first move: seat 0's "
                     "score (series-clustered 95%) and the step's first-move Elo (Bradley-Terry).",
+    "exploitability": exploitable.NOTE,
     "elo": "Maximum likelihood over all games (draws half a point), 95% intervals from the "
            "observed information; NaN when no finite fit exists (a bot won or lost every game, "
            "or the games are separated otherwise). The field table's model without its prior (one "
@@ -416,6 +419,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
         out["ratings"] = _with_engines(out["ratings"], id_names)
     if "payoffs" in wanted and payoff is not None:
         out.update(payoffs.payoff_tables(data, payoff))
+    if "exploitability" in wanted and (table := exploitable.exploitability_table(data.tournament)) is not None:
+        out["exploitability"] = table
     if "cycles" in wanted and k == 2:
         out.update(cycles.cycle_tables(data))
     if "leaderboard" in wanted:

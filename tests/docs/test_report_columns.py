@@ -61,11 +61,12 @@ def test_the_columns_of_a_report_are_documented(game, tmp_path):
 
 
 @pytest.mark.slow
-def test_every_documented_column_is_printed(tmp_path, capsys):
+def test_every_documented_column_is_printed(tmp_path, capsys, monkeypatch):
     """The stores above plus an SPRT match, a solo game, an openings file, a ladder, an engine,
-    a knockout and a Swiss: together they print every documented table and column."""
+    a knockout, a Swiss and a poker field: together they print every documented table and column."""
     stores = [make_store(tmp_path / g, g, fault=g == "interaction") for g in ("interaction", "sandpile", "ricochet")]
     results = str(tmp_path / "results")
+    monkeypatch.setenv("ARENA_CACHE_DIR", str(tmp_path / "cache"))  # the solved CFR tables, the exploitability
     (tmp_path / "starts.txt").write_text("")
     common = ["--results", results, "--workers", "1", "-q"]
     runs = {
@@ -77,6 +78,8 @@ def test_every_documented_column_is_printed(tmp_path, capsys):
         "four": ["run", "--game", "sandpile", "--bot", "random", "--games", "4", "--fill", "random",
                  "--openings", str(tmp_path / "four.txt")],
         "ladder": ["ladder", "--bot", "alphabeta:depth={1,2,3}", "--games", "4"],
+        "poker": ["run", "--game", "openspiel:kuhn_poker", "--bot", "random", "--bot", "openspiel.cfr:iterations=20",
+                  "--bot", "ismcts:playouts=10", "--games", "2"],
         "engine": ["run", "--bot", f"sh=exec:{ROOT / 'examples' / 'engines' / 'first_legal.sh'}", "--bot", "random",
                    "--games", "2"],
         "knockout": ["run", "--format", "knockout", "--bot", "random", "--bot", "greedy", "--bot", "r2=random",
