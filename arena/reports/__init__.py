@@ -15,7 +15,7 @@ use live below, in ``arena.stats``."""
 #: branching, lead changes, drama) to games of two or more seats that are not races, ``standings``
 #: (the knockout bracket, the Swiss table) to those formats. ``payoffs`` applies to a game that
 #: ranks by payoff (``arena.reports.payoffs``), whose ``ratings`` and ``pairs`` sections then
-#: rank by mean payoff (``arena.reports.payoff_field``); ``exploitability`` (each bot's distance
+#: rank by payoff (``arena.reports.payoff_field``); ``exploitability`` (each bot's distance
 #: from a Nash equilibrium, ``arena.reports.exploitability``) to small two-player OpenSpiel games
 #: with hidden information.
 SECTIONS = ("ratings", "payoffs", "exploitability", "cycles", "leaderboard", "standings", "pairs", "elo",

@@ -2,11 +2,16 @@
 what the Elo field table and the pentanomial pair table are for a game ranked by places
 (``docs/statistics.md`` "Payoffs").
 
-Tables (``--json`` names): ``payoff_ratings`` (section ``ratings``) — one row per bot, best
-first: ``rank``, ``label``, ``version``, ``payoff`` with ``payoff_low``..``payoff_high`` (95%
-t-interval over series), (poker) ``mbb``, ``mbb_low``, ``mbb_high``, ``games``, ``series``,
-``cfs`` (the bootstrap's likelihood of superiority over the next entry); then the field's bots
-without a counted game. ``payoff_los`` — per bot (rank order) the LOS over every other bot.
+Tables (``--json`` names): ``payoff_ratings`` (section ``ratings``) — one row per bot, ranked
+by bankroll instant runoff (``arena.stats.runoff``): ``rank``, ``label``, ``version``,
+``runoff`` with ``runoff_low``..``runoff_high`` (the bot's mean payoff per game in the round its
+runoff payoff comes from, over the games among the bots left then, with its 95% t-interval over
+series), (poker) ``runoff_mbb``, ``runoff_mbb_low``, ``runoff_mbb_high``; ``payoff`` with
+``payoff_low``..``payoff_high`` (the mean payoff over all its games: total bankroll), (poker)
+``mbb``, ``mbb_low``, ``mbb_high``; ``games``, ``series``, ``cfs`` (the share of bootstrap
+replicates whose runoff ranks the bot above the next entry); then the field's bots without a
+counted game. ``payoff_los`` — per bot (rank order) the head-to-head likelihood of superiority
+over every other bot (``arena.stats.runoff.Confidence``).
 ``payoff_pairs`` (section ``pairs``, two-player games) — one row per pairing, from the first
 bot's side (field order): ``pairing``, ``bot``, ``opponent``, ``games``, ``series``, its mean
 ``payoff`` per game with its interval (and mbb), ``diff`` (its payoff minus the opponent's, per
@@ -23,9 +28,9 @@ import numpy as np
 import pandas as pd
 
 from arena.games.payoff import Payoff
-from arena.reports.payoffs import MBB_COLUMNS, PAYOFF_COLUMNS, games_of, mean_columns
-from arena.stats import field as fs
-from arena.stats.payoffs import REPLICATES, bootstrap_means, series_means
+from arena.reports.payoffs import MBB_COLUMNS, PAYOFF_COLUMNS, PayoffGames, games_of, mean_columns
+from arena.stats.payoffs import REPLICATES, SeriesMeans, series_means
+from arena.stats.runoff import Pool, Runoff, bootstrap, pool
 from arena.stats.significance import holm
 
 if TYPE_CHECKING:
@@ -38,39 +43,41 @@ def field_tables(data: ReportData, payoff: Payoff, replicates: int = REPLICATES)
     g = games_of(data, payoff)
     k = len(g.labels)
     means = series_means(g.payoff, g.bot, g.cluster, groups_count=k)
-    versions = data.tournament.get("versions") or {}
-    clusters = int(g.cluster.max()) + 1 if len(g.cluster) else 0
-    sums = np.zeros((clusters, k))
-    counts = np.zeros((clusters, k))
-    np.add.at(sums, (g.cluster, g.bot), g.payoff)
-    np.add.at(counts, (g.cluster, g.bot), 1.0)
-    strata = np.zeros(clusters, np.int64)
-    strata[g.cluster] = g.stratum
+    field = pool(g.bot, g.payoff, g.cluster, g.stratum, g.labels)
+    result = field.point()
+    rated = set(np.flatnonzero(~np.isnan(means.mean)).tolist())
+    at = np.array([b for b in result.order[0] if b in rated], np.int64)
     seed = int(data.tournament.get("seed") or 1)
-    reps = bootstrap_means(sums, counts, strata, replicates, seed) if clusters else np.zeros((0, k))
-    rated = np.flatnonzero(~np.isnan(means.mean))
-    los = fs.los_matrix(reps[:, rated]) if len(rated) else np.zeros((0, 0))
-    order = fs.ranking(means.mean[rated], [g.labels[i] for i in rated])
-    cfs = np.full(len(rated), np.nan)
-    cfs[order[:-1]] = los[order[:-1], order[1:]]
-    at = rated[order]
+    confidence = bootstrap(field, at, replicates, seed)
+    versions = data.tournament.get("versions") or {}
     columns = {c: v[at] for c, v in mean_columns(means, payoff).items()}
+    runoff_columns = {f"runoff_{c}" if c.startswith("mbb") else c.replace("payoff", "runoff"): v[at]
+                      for c, v in mean_columns(_runoff_means(g, field, result), payoff).items()}
     table = pd.DataFrame({"rank": np.arange(1, len(at) + 1), "label": [g.labels[i] for i in at],
                           "version": [int((versions.get(g.labels[i]) or {}).get("version") or 1) for i in at],
-                          **columns, "games": np.bincount(g.bot, minlength=k)[at], "series": means.series[at],
-                          "cfs": cfs[order]})
-    idle = [lab for lab in [*data.order, *(g.labels[i] for i in range(k) if i not in set(rated))]
+                          **runoff_columns, **columns, "games": np.bincount(g.bot, minlength=k)[at],
+                          "series": means.series[at], "cfs": np.append(confidence.cfs, np.nan)[:len(at)]})
+    idle = [lab for lab in [*data.order, *(g.labels[i] for i in range(k) if i not in rated)]
             if lab not in set(table["label"])]
     table = pd.concat([table, pd.DataFrame({"label": list(dict.fromkeys(idle)), "games": 0, "series": 0})],
                       ignore_index=True)
     for col in ("rank", "version", "games", "series"):
         table[col] = table[col].astype("Int64")
     names = [g.labels[i] for i in at]
-    matrix = pd.DataFrame(los[np.ix_(order, order)] if len(rated) else np.zeros((0, 0)), columns=names)
-    for i in range(len(names)):
-        matrix.iat[i, i] = math.nan
+    matrix = pd.DataFrame(confidence.los[np.ix_(at, at)], columns=names)
     matrix.insert(0, "label", names)
     return {"payoff_ratings": table, "payoff_los": matrix}
+
+
+def _runoff_means(g: PayoffGames, field: Pool, result: Runoff) -> SeriesMeans:
+    """Each bot's ``series_means`` over the games of the round its runoff payoff comes from:
+    the games whose every bot remained in that round."""
+    k = len(g.labels)
+    place = result.positions()[0]
+    last = np.append(place, -1)[field.members].max(axis=1)  # per pairing: the place of its lowest bot
+    rnd = result.round[0][g.bot]
+    counted = (rnd >= 0) & (last[g.stratum] <= k - 1 - rnd)  # round r keeps the places 0..k-1-r
+    return series_means(g.payoff[counted], g.bot[counted], g.cluster[counted], groups_count=k)
 
 
 PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "series", *PAYOFF_COLUMNS, *MBB_COLUMNS, "diff", "diff_low",
@@ -121,21 +128,29 @@ def _with_interval(frame: pd.DataFrame, mean: str, low: str, high: str) -> list[
 
 #: the displayed headers of the payoff columns
 HEADERS = {"payoff": "payoff (95% CI)", "mbb": "mbb/hand (95% CI)", "diff": "diff (95% CI)"}
+#: the field table's: its runoff payoff and mean payoff, in one unit (mbb per hand where the game has it)
+RATING_HEADERS = {"runoff": "runoff (95% CI)", "payoff": "mean payoff (95% CI)",
+                  "runoff_mbb": "runoff mbb/hand (95% CI)", "mbb": "mean mbb/hand (95% CI)"}
 
 
 def display(name: str, frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> tuple[pd.DataFrame, dict]:
     """The displayed cells of a payoff table (``arena.reports.display.display_frame``): each mean
-    with its interval in one cell, signed, in the unit's digits; the LOS matrix in percents."""
+    with its interval in one cell, signed, in the unit's digits; the LOS matrix in percents. The
+    field table shows its two means in mbb per hand only, where the game has it (the CSV and
+    ``--json`` keep both units)."""
     if name == "payoff_los":
         for col in frame.columns[1:]:
             shown[col] = ["-" if pd.isna(v) else f"{100 * v:.1f}%" for v in frame[col]]
         return shown, right
+    if name == "payoff_ratings":
+        headers, means = RATING_HEADERS, ["runoff_mbb", "mbb"] if "mbb" in frame else ["runoff", "payoff"]
+    else:
+        headers, means = HEADERS, [m for m in ("payoff", "mbb", "diff") if m in frame]
     folded = []
-    for mean in ("payoff", "mbb", "diff"):
-        if mean in frame:
-            shown[HEADERS[mean]] = _with_interval(frame, mean, f"{mean}_low", f"{mean}_high")
-            right[HEADERS[mean]] = True
-            folded.append(HEADERS[mean])
+    for mean in means:
+        shown[headers[mean]] = _with_interval(frame, mean, f"{mean}_low", f"{mean}_high")
+        right[headers[mean]] = True
+        folded.append(headers[mean])
     if "sd" in frame:
         shown["sd"] = [_signed(v, _decimals(frame["sd"])).lstrip("+") for v in frame["sd"]]
     if name == "payoff_ratings":

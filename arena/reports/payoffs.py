@@ -50,8 +50,9 @@ MBB_COLUMNS = ("mbb", "mbb_low", "mbb_high")
 TITLES = {
     "payoffs": "Payoffs: mean per game (poker: mbb per hand), 95% intervals over series",
     "payoff_seats": "Payoffs by seat",
-    "payoff_ratings": "Field table: mean payoff per game with 95% intervals over series, CFS to the next entry",
-    "payoff_los": "Likelihood of superiority by payoff (row bot over column bot)",
+    "payoff_ratings": "Field table by bankroll instant runoff: runoff and mean payoff per game with 95% intervals over "
+                      "series, CFS to the next entry",
+    "payoff_los": "Likelihood of superiority by payoff head to head (row bot over column bot)",
     "payoff_pairs": "Two-bot statistics per pairing by payoff (a series as the unit)",
 }
 #: tables of other sections: the table -> its section (``arena.reports.render.PART_OF``)
@@ -114,8 +115,8 @@ def ranking_line(data: ReportData) -> str | None:
         why = data._payoff.get("unknown")
         return None if why is None else (f"note: ranked by places: {game} cannot be made here, so whether it "
                                          f"ranks by payoff is unknown ({why})")
-    return (f"{game} ranks by payoff ({found.describe()}): the field and pair tables rank by mean payoff per game; "
-            "the leaderboard, Elo and first-move tables by places.")
+    return (f"{game} ranks by payoff ({found.describe()}): the field table ranks by bankroll instant runoff, the "
+            "pair table by mean payoff per game; the leaderboard, Elo and first-move tables by places.")
 
 
 def _labels(values: list, order: list[str]) -> tuple[str, ...]:
@@ -202,10 +203,15 @@ def notes(data: ReportData, name: str) -> list[str]:
                     "sd: of one game's payoff. See docs/statistics.md \"Payoffs\"."],
         "payoff_seats": [f"Mean {unit} per game of each seat, whoever sat there (a duplicate series puts every "
                          "bot in every seat with the same deal)."],
-        "payoff_ratings": [common, "CFS = the share of bootstrap replicates over series "
-                           "(resampled within each pairing) ranking the bot above the next one."],
-        "payoff_los": ["Share of the bootstrap replicates over series with the row bot's mean payoff above the "
-                       "column bot's (ties half)."],
+        "payoff_ratings": [common, "Ranked by bankroll instant runoff (the Annual Computer Poker Competition's): "
+                           "round by round, the bot with the lowest mean payoff over the games among the bots still in "
+                           "goes out and takes the last free rank. runoff: its mean payoff in the round it went out, "
+                           "over the games among the bots left then (the winner: the last round); mean payoff: over "
+                           "all its games (total bankroll, which rewards exploiting the weakest bots).",
+                           "CFS = the share of bootstrap replicates over series (resampled within each pairing) whose "
+                           "runoff ranks the bot above the next one. See docs/statistics.md \"Payoffs\"."],
+        "payoff_los": ["Head to head: the share of the bootstrap replicates over series in which the row bot's mean "
+                       "payoff over the games where both sat is above the column bot's (ties half; - : never met)."],
         "payoff_pairs": [f"From the first bot's side: payoff = its mean {unit} per game against the opponent; "
                          "diff = its payoff minus the opponent's per game; 95% t-intervals over the pairing's "
                          "series; p: t-test of diff = 0 over series (test sign: the exact sign test over series "

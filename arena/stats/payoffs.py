@@ -12,16 +12,18 @@ observation (a cluster), never a game.
   where the t-test is undefined (one series, or every series at the same mean) the exact sign
   test over series instead. With series of equal size this is the one-sample t-test of the
   series' means (``scipy.stats.ttest_1samp``), which the tests check.
-- ``bootstrap_means``: the same ratio means of ``B`` bootstrap replicates that resample the
-  series of each stratum (pairing) with replacement, for the likelihood of superiority of one
-  bot over another (``arena.stats.field.los_matrix``) in the field table.
+- ``bootstrap_draws``: the stratified bootstrap over series: per replicate, the times each
+  series is drawn when the series of each stratum (pairing) are resampled with replacement, in
+  chunks of bounded memory; ``bootstrap_means``: the ratio means of such replicates. The field
+  table's CFS and likelihood of superiority run the bankroll instant runoff on the same draws
+  (``arena.stats.runoff``).
 
 Uses numpy and scipy (reports only). Empty samples give NaN rather than an error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,15 +120,43 @@ def series_means(values: Sequence[float] | np.ndarray, groups: Sequence[int] | n
     return SeriesMeans(m, m - half, m + half, se, p, method, count.astype(np.int64), plus, minus)
 
 
+def bootstrap_draws(strata: np.ndarray, replicates: int = REPLICATES, seed: int = 1,
+                    width: int | None = None) -> Iterator[np.ndarray]:
+    """The stratified bootstrap over series, in chunks: each ``(b, C)`` array counts, per
+    replicate, the times each of the ``C`` series was drawn.
+
+    Args:
+        strata: ``(C,)`` each series' stratum (its pairing): a replicate draws, in every
+            stratum, as many series as it has, with replacement.
+        replicates: ``B``, the rows of all chunks together.
+        seed: the generator's seed (the same inputs and seed, the same draws).
+        width: the cells per replicate of the caller's largest array (default ``C``): a chunk
+            holds at most ``CHUNK_CELLS // width`` replicates (at least one), to bound memory.
+
+    Yields:
+        ``(b, C)`` float arrays of draw counts, ``b`` replicates each, ``B`` in all.
+    """
+    strata = np.asarray(strata)
+    rng = np.random.default_rng(seed)
+    members = [np.flatnonzero(strata == s) for s in pd.unique(strata)]
+    cells = max(width if width is not None else len(strata), 1)
+    chunk = max(1, min(replicates, CHUNK_CELLS // cells))
+    for start in range(0, replicates, chunk):
+        b = min(chunk, replicates - start)
+        drawn = np.zeros((b, len(strata)))
+        for idx in members:
+            drawn[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=b)
+        yield drawn
+
+
 def bootstrap_means(sums: np.ndarray, counts: np.ndarray, strata: np.ndarray, replicates: int = REPLICATES,
                     seed: int = 1) -> np.ndarray:
-    """``(B, K)`` ratio means of ``B`` bootstrap replicates over series.
+    """``(B, K)`` ratio means of ``B`` bootstrap replicates over series (``bootstrap_draws``).
 
     Args:
         sums: ``(C, K)`` per series, each of ``K`` quantities' sum (a bot's payoffs in it).
         counts: ``(C, K)`` per series, the weights of those sums (the bot's games in it).
-        strata: ``(C,)`` each series' stratum (its pairing): a replicate draws, in every
-            stratum, as many series as it has, with replacement.
+        strata: ``(C,)`` each series' stratum (its pairing).
         replicates: ``B``.
         seed: the generator's seed (the same inputs and seed, the same replicates).
 
@@ -135,15 +165,8 @@ def bootstrap_means(sums: np.ndarray, counts: np.ndarray, strata: np.ndarray, re
         was drawn; NaN where a replicate holds no weight of a quantity.
     """
     y, n = np.asarray(sums, float), np.asarray(counts, float)
-    rng = np.random.default_rng(seed)
-    members = [np.flatnonzero(strata == s) for s in pd.unique(np.asarray(strata))]
-    chunk = max(1, min(replicates, CHUNK_CELLS // max(len(y), 1)))
     out = []
-    for start in range(0, replicates, chunk):
-        b = min(chunk, replicates - start)
-        drawn = np.zeros((b, len(y)))
-        for idx in members:
-            drawn[:, idx] = rng.multinomial(len(idx), np.full(len(idx), 1.0 / len(idx)), size=b)
+    for drawn in bootstrap_draws(np.asarray(strata), replicates, seed, width=len(y)):
         total, weight = drawn @ y, drawn @ n
         with np.errstate(invalid="ignore", divide="ignore"):
             out.append(np.where(weight > 0, total / np.where(weight > 0, weight, 1), np.nan))

@@ -1,12 +1,14 @@
 """The payoff tables of a game ranked by payoff (``arena.reports.payoffs``, ``payoff_field``),
 on stored Dice Duel games (``tests/payoff_toy.py``): the numbers against the stored scores
-computed by hand (scipy's t-test over the series' means), the fault rule, the sections a payoff
-game gets instead of the Elo ones, and the report's outputs."""
+computed by hand (scipy's t-test over the series' means, the runoff written out), the fault
+rule, the sections a payoff game gets instead of the Elo ones, and the report's outputs; and on
+stored games of Picks (a payoff matrix, below), the runoff's robust bot above the exploiter."""
 
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -14,6 +16,7 @@ import pytest
 from scipy import stats
 
 import arena.games
+from arena.games import CHANCE, TERMINAL, Game, GameType, Outcome, Payoff, State
 from arena.referee import GameSettings, play_game
 from arena.reports import payoffs
 from arena.reports.output import markdown, report_json, write_files
@@ -156,17 +159,163 @@ def _holm(p):
     return out
 
 
-def test_the_field_table_ranks_by_payoff_with_the_bootstraps_cfs(duel):
+def cr1(rows: pd.DataFrame) -> tuple[float, float, float]:
+    """Mean payoff of ``rows`` with its CR1 t-interval over their series, written out."""
+    sums = rows.groupby("series")["payoff"].agg(["sum", "count"])
+    m = sums["sum"].sum() / sums["count"].sum()
+    c = len(sums)
+    var = c / (c - 1) * ((sums["sum"] - m * sums["count"]) ** 2).sum() / sums["count"].sum() ** 2
+    half = stats.t.ppf(0.975, c - 1) * math.sqrt(var) if var > 0 else math.nan
+    return m, m - half, m + half
+
+
+def runoff_by_hand(hand: pd.DataFrame) -> tuple[list[str], dict[str, pd.DataFrame]]:
+    """The bankroll instant runoff of the rows of ``by_hand``: the order best first, and per bot
+    its rows of the round it went out in (the winner: the last round)."""
+    remaining, out, rounds = set(hand["label"]), [], {}
+    bots_of = hand.groupby("game")["label"].agg(set)
+    while len(remaining) > 1:
+        kept = bots_of[bots_of.map(lambda bots: bots <= remaining)].index
+        rows = hand[hand["game"].isin(kept)]
+        means = rows.groupby("label")["payoff"].mean().round(9)
+        loser = max(means.index[means == means.min()])  # equal: the later label goes out
+        rounds.update({b: rows[rows["label"] == b] for b in remaining})
+        out.append(loser)
+        remaining.discard(loser)
+    return [*remaining, *reversed(out)], rounds
+
+
+def test_the_field_table_ranks_by_the_runoff_with_the_bootstraps_cfs(duel):
     data = load(duel)
     tables = tables_for(data)
-    field, payoffs = tables["payoff_ratings"], tables["payoffs"]
-    assert field["label"].tolist() == payoffs["label"].tolist() and field["rank"].tolist() == [1, 2, 3]
-    assert field["payoff"].tolist() == pytest.approx(payoffs["payoff"].tolist())
+    field, means = tables["payoff_ratings"].set_index("label"), tables["payoffs"].set_index("label")
+    order, rounds = runoff_by_hand(by_hand(duel))
+    assert list(field.index) == order == ["b", "c", "a"] and field["rank"].tolist() == [1, 2, 3]
+    assert list(means.index) == ["c", "b", "a"]  # by mean payoff c is first: b is even with c, beats a less
+    for label in order:
+        m, low, high = cr1(rounds[label])
+        row = field.loc[label]
+        assert row["runoff"] == pytest.approx(m) and row["runoff_mbb"] == pytest.approx(1000 * m)
+        if math.isnan(low):  # b and c play alike: every series of theirs even, no interval
+            assert pd.isna(row["runoff_low"]) and m == 0
+        else:
+            assert (row["runoff_low"], row["runoff_high"]) == pytest.approx((low, high))
+        assert row["payoff"] == pytest.approx(means.loc[label, "payoff"])
+        assert (row["mbb_low"], row["games"]) == pytest.approx((means.loc[label, "mbb_low"], means.loc[label, "games"]))
+    assert 0.5 <= field["cfs"].iloc[0] <= 1 and math.isnan(field["cfs"].iloc[-1])
     los = tables["payoff_los"].set_index("label")
-    first, second = field["label"][0], field["label"][1]
-    assert field["cfs"][0] == pytest.approx(los.loc[first, second]) and 0.5 <= field["cfs"][0] <= 1
-    assert los.loc[first, second] + los.loc[second, first] == pytest.approx(1.0)
-    assert tables_for(load(duel))["payoff_ratings"].equals(field)  # seeded: the same bootstrap each time
+    assert los.loc["b", "c"] == 0.5  # even in every series: equal in every replicate
+    assert los.loc["c", "a"] + los.loc["a", "c"] == pytest.approx(1.0) and los.loc["c", "a"] > 0.9
+    assert tables_for(load(duel))["payoff_ratings"].equals(tables["payoff_ratings"])  # seeded
+
+
+#: Picks: the chips the row pick wins from the column pick per unit of stake (zero-sum). The
+#: exploiter takes 6 a game from the weak pick, the robust pick 1, but robust beats exploiter.
+GAINS = {("exploit", "weak"): 6.0, ("robust", "weak"): 1.0, ("robust", "exploit"): 1.0}
+#: the stake, drawn by chance before the picks
+STAKES = (("x2", 0.5), ("x3", 0.5))
+
+
+@dataclass(frozen=True)
+class PicksState(State):
+    stake: int = 0
+    picks: tuple[str, ...] = ()
+
+    @property
+    def to_move(self) -> int:  # type: ignore[override]
+        return CHANCE if not self.stake else len(self.picks) if len(self.picks) < 2 else TERMINAL
+
+    def legal_moves(self) -> list[str]:
+        return ["exploit", "robust", "weak"] if self.to_move in (0, 1) else []
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        return list(STAKES) if self.to_move == CHANCE else []
+
+    def play(self, move) -> PicksState:
+        if self.to_move == CHANCE:
+            return PicksState(int(move[1]))
+        return PicksState(self.stake, (*self.picks, move))
+
+    def is_terminal(self) -> bool:
+        return self.to_move == TERMINAL
+
+    def outcome(self):
+        if not self.is_terminal():
+            return None
+        a, b = self.picks
+        won = self.stake * (GAINS.get((a, b)) or -GAINS.get((b, a), 0.0))
+        return Outcome.from_scores([won, -won], "picked")
+
+    def to_text(self) -> str:
+        return f"{self.stake};{','.join(self.picks)}"
+
+
+class Picks(Game):
+    """Both seats pick a strategy; a payoff matrix (``GAINS``) times a stake pays the chips."""
+
+    name = "picks"
+    summary = "a payoff matrix times a stake"
+    type = GameType(2, 2, chance_nodes=True)
+    TERMINATIONS = {"picked": "both picked"}
+    payoff = Payoff("chips", forfeit=18.0)
+
+    def initial_state(self, seed=None) -> PicksState:
+        return PicksState()
+
+    def parse_state(self, text: str) -> PicksState:
+        stake, _, picks = str(text).partition(";")
+        return PicksState(int(stake), tuple(filter(None, picks.split(","))))
+
+    def parse_move(self, state, text: str) -> str:
+        return text
+
+
+class Always:
+    """Picks ``pick`` at every move."""
+
+    def __init__(self, pick: str):
+        self.pick = pick
+
+    def choose(self, state, limits):
+        return self.pick
+
+
+@pytest.fixture(scope="module")
+def picks(tmp_path_factory):
+    """A stored round-robin of Picks: 8 duplicate series of 2 games per pairing."""
+    folder = tmp_path_factory.mktemp("picks")
+    game, settings = Picks(), SeriesSettings(games=16, seed=5)
+    labels = {"e": "exploit", "r": "robust", "w": "weak"}
+    tasks = [t for s in range(8) for pair in (("e", "r"), ("e", "w"), ("r", "w"))
+             for t in series_games(game, pair, s, 0, settings)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(arena.games._REGISTERED, "picks", "tests.reports.test_payoffs:Picks")
+        with Store.open(folder, "picks") as store:
+            store.begin("picks", "picks", {}, 2, 5, {"games": 16}, [(k, "random") for k in labels], len(tasks))
+            for game_id, task in enumerate(tasks, 1):
+                record = play_game(GameSettings(game, task.seed, labels=task.seats, seeds=task.seeds,
+                                                limits=Limits()), [Always(labels[b]) for b in task.seats])
+                store.add_game(game_id, task.series, record)
+        yield store.path
+
+
+def test_the_runoff_ranks_the_robust_bot_above_the_exploiter_that_the_mean_payoff_puts_first(picks):
+    hand = by_hand(picks)
+    tables = tables_for(load(picks))
+    assert tables["payoffs"]["label"].tolist() == ["e", "r", "w"]  # total bankroll: the exploiter first
+    field = tables["payoff_ratings"].set_index("label")
+    assert list(field.index) == ["r", "e", "w"] == runoff_by_hand(hand)[0]
+    final = hand[[s[0] == ("e", "r") for s in hand["series"]]]
+    for label, rows in (("r", final[final["label"] == "r"]), ("e", final[final["label"] == "e"]),
+                        ("w", hand[hand["label"] == "w"])):
+        m, low, high = cr1(rows)
+        assert (field.loc[label, "runoff"], field.loc[label, "runoff_low"], field.loc[label, "runoff_high"]) == \
+            pytest.approx((m, low, high))
+        assert field.loc[label, "payoff"] == pytest.approx(hand[hand["label"] == label]["payoff"].mean())
+    assert field.loc["r", "runoff"] == -field.loc["e", "runoff"] > 0 and "mbb" not in field  # no big blind
+    assert field["cfs"].tolist()[:2] == [1.0, 1.0]  # w lowest, r above e: in every replicate
+    los = tables["payoff_los"].set_index("label")
+    assert (los.loc["r", "e"], los.loc["e", "w"], los.loc["r", "w"], los.loc["e", "r"]) == (1.0, 1.0, 1.0, 0.0)
 
 
 def test_the_report_says_how_it_ranks_in_every_output(duel, tmp_path):

@@ -70,3 +70,18 @@ def test_the_bootstrap_resamples_series_within_their_stratum():
     assert set(np.round(reps[:, 0], 12)) <= {round(v, 12) for v in possible}
     single = bootstrap_means(sums[:1], counts[:1], strata[:1], replicates=10, seed=1)
     assert np.allclose(single, [1.0, -1.0])  # one series: every replicate is that series
+
+
+def test_the_draws_are_the_bootstrap_means_replicates_in_chunks_of_bounded_memory(monkeypatch):
+    from arena.stats import payoffs
+
+    sums = np.array([[2.0, -2.0], [0.0, 0.0], [4.0, -4.0], [-6.0, 6.0], [1.0, -1.0]])
+    counts = np.full((5, 2), 2.0)
+    strata = np.array([0, 0, 1, 1, 1])
+    drawn = np.concatenate(list(payoffs.bootstrap_draws(strata, 40, seed=2)))
+    assert drawn.shape == (40, 5)
+    assert (drawn[:, :2].sum(axis=1) == 2).all() and (drawn[:, 2:].sum(axis=1) == 3).all()  # strata keep their size
+    assert np.allclose(bootstrap_means(sums, counts, strata, replicates=40, seed=2), (drawn @ sums) / (drawn @ counts))
+    monkeypatch.setattr(payoffs, "CHUNK_CELLS", 12)
+    assert [len(c) for c in payoffs.bootstrap_draws(strata, 7, seed=2)] == [2, 2, 2, 1]  # 12 // 5 series
+    assert [len(c) for c in payoffs.bootstrap_draws(strata, 7, seed=2, width=4)] == [3, 3, 1]
