@@ -45,7 +45,7 @@ from arena.referee.reported import reported
 from arena.referee.rounds import RoundFault, play_round, round_forfeit
 from arena.referee.seeds import ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
-from bots.base import Limits, Player, Resettable
+from bots.base import Limits, Player
 
 log = logging.getLogger("arena.referee")
 
@@ -107,15 +107,16 @@ def _opening(game: Game, state: State, opening: Sequence[str]) -> tuple[State, l
 
 def _reset(bots: Sequence[Player], views: Sequence[Private], seeds: Sequence[int], hooks: GameHooks,
            progress: Progress) -> list[float]:
-    """Reset each seat's bot that has ``reset`` with its seed; the seconds each took."""
+    """Reset each seat's bot that has ``reset`` (``Resettable``) with its seed; the seconds each took."""
     owed = [0.0] * len(bots)
     for seat, bot in enumerate(bots):
-        if isinstance(bot, Resettable):
+        reset = getattr(bot, "reset", None)  # Resettable, without isinstance's protocol check (5-15 µs a bot)
+        if reset is not None:
             progress.seat = seat
             if hooks.on_reset:
                 hooks.on_reset(seat)
             t0 = time.perf_counter()
-            bot.reset(views[seat].game, seat, seeds[seat])
+            reset(views[seat].game, seat, seeds[seat])
             owed[seat] = time.perf_counter() - t0
     return owed
 

@@ -67,6 +67,8 @@ def _shown(value: Any) -> str:
 
 def _count(bot: Any, field: str, value: Any) -> int | None:
     """``nodes``/``depth``: an integer in 1..MAX_FIGURE, ``None`` for 0 or dropped."""
+    if type(value) is int and 0 <= value <= MAX_FIGURE:  # the usual figure, without the numbers ABCs' checks
+        return value or None
     if isinstance(value, bool) or not isinstance(value, (Integral, Real)):
         if value is not None:
             _note(bot, field, value, "not a number, dropped")
@@ -87,6 +89,8 @@ def _count(bot: Any, field: str, value: Any) -> int | None:
 def _evaluation(bot: Any, value: Any) -> float | None:
     if value is None:
         return None
+    if type(value) is float and math.isfinite(value) and abs(value) <= MAX_EVALUATION:  # the usual figure
+        return value
     if isinstance(value, bool) or not isinstance(value, Real):
         _note(bot, "evaluation", value, "not a number, dropped")
         return None

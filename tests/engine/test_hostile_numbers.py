@@ -37,9 +37,34 @@ def bot_with(nodes, depth, evaluation):
     ((1.5, True, 1e301), UNREPORTED),
     ((120, 4, -0.25), Reported(120, 4, -0.25)),
     ((0, 0, None), UNREPORTED),  # SearchStats' "not a search" defaults
+    ((MAX_FIGURE, 1, -1e300), Reported(MAX_FIGURE, 1, -1e300)),  # the bounds themselves
 ])
 def test_figures_are_clipped_or_dropped(figures, expected):
     assert reported(bot_with(*figures)) == expected
+
+
+def test_plain_figures_are_read_without_the_numbers_abcs(monkeypatch):
+    """An ``int`` count and a finite ``float`` evaluation (every built-in bot's) pass without
+    ``isinstance`` against ``numbers.Integral``/``Real`` (an ABC check each: a few µs a ply)."""
+    import numbers
+
+    import arena.referee.reported as module
+
+    checked = []
+
+    def counting(abc):
+        class Meta(type):
+            def __instancecheck__(cls, obj):
+                checked.append(abc.__name__)
+                return isinstance(obj, abc)
+        return Meta(abc.__name__, (), {})
+
+    monkeypatch.setattr(module, "Integral", counting(numbers.Integral))
+    monkeypatch.setattr(module, "Real", counting(numbers.Real))
+    assert reported(bot_with(120, 4, -0.25)) == Reported(120, 4, -0.25)
+    assert reported(bot_with(0, 0, None)) == UNREPORTED
+    assert checked == []
+    assert reported(bot_with(3.0, 2**64, None)) == Reported(3, MAX_FIGURE, None) and checked  # the others: checked
 
 
 def test_a_bot_whose_stats_raise_reports_nothing():

@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 
 #: replays the replay sampler starts, at most, for one sample
 TRIES = 200
+#: ``sampler_kind`` by OpenSpiel's game string (``str(game)``: its name and parameters)
+_KINDS: dict[str, str | None] = {}
 
 
 def view_text(spiel: Any, seat: int, information_state: bool) -> str:
@@ -67,11 +69,16 @@ def seat_view(state: OpenSpielState, seat: int) -> View:
 
 def sampler_kind(game: Any) -> str | None:
     """``"resample"`` (OpenSpiel's ``resample_from_infostate``), ``"replay"`` (chance drawn
-    again along the true moves) or ``None`` (no sampler) for an ``OpenSpielGame``."""
-    if game.spiel_name in RESAMPLES:
-        return "resample"
-    one_shot = game.spiel.get_type().information == pyspiel().GameType.Information.ONE_SHOT
-    return "replay" if game.spiel_name in REPLAYS or one_shot else None
+    again along the true moves) or ``None`` (no sampler) for an ``OpenSpielGame``; found once
+    per game string (``_KINDS``: a view is made every ply)."""
+    key = game.game_string
+    if key not in _KINDS:
+        if game.spiel_name in RESAMPLES:
+            _KINDS[key] = "resample"
+        else:
+            one_shot = game.spiel.get_type().information == pyspiel().GameType.Information.ONE_SHOT
+            _KINDS[key] = "replay" if game.spiel_name in REPLAYS or one_shot else None
+    return _KINDS[key]
 
 
 def sampler(state: OpenSpielState, seat: int) -> Callable[[random.Random], OpenSpielState] | None:
