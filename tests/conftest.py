@@ -1,4 +1,5 @@
 import os
+import uuid
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -22,3 +23,14 @@ def browser(tmp_path):
     b = Browser(chromium, profile)
     yield b
     b.close()
+
+
+@pytest.fixture
+def owner(monkeypatch):
+    """A token of this test, set in its environment (``tests.machine.OWNER_ENV``) for every
+    process it starts: ``tests.machine.owned(token)`` lists those still alive, and no other
+    test's or run's."""
+    from tests.machine import OWNER_ENV
+    token = f"{os.getpid()}-{uuid.uuid4().hex}"
+    monkeypatch.setenv(OWNER_ENV, token)
+    return token
