@@ -1,4 +1,5 @@
 import os
+import uuid
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -6,6 +7,25 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+#: what a pytest-xdist worker must see as the user set it: GNU readline, loaded as a worker starts,
+#: sets COLUMNS=80 and LINES=24 (the arena's tables then wrap at 80 columns, not at 160 as piped)
+_TERMINAL = ("COLUMNS", "LINES")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """pytest-xdist, in the controller: hand each worker the terminal variables as they are here."""
+    node.workerinput["arena_terminal"] = {name: os.environ.get(name) for name in _TERMINAL}
+
+
+def pytest_configure(config):
+    """In a pytest-xdist worker: put the terminal variables back as the controller had them."""
+    for name, value in getattr(config, "workerinput", {}).get("arena_terminal", {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture
@@ -22,3 +42,14 @@ def browser(tmp_path):
     b = Browser(chromium, profile)
     yield b
     b.close()
+
+
+@pytest.fixture
+def owner(monkeypatch):
+    """A token of this test, set in its environment (``tests.machine.OWNER_ENV``) for every
+    process it starts: ``tests.machine.owned(token)`` lists those still alive, and no other
+    test's or run's."""
+    from tests.machine import OWNER_ENV
+    token = f"{os.getpid()}-{uuid.uuid4().hex}"
+    monkeypatch.setenv(OWNER_ENV, token)
+    return token

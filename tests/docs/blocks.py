@@ -30,6 +30,7 @@ import os
 import re
 import shlex
 import signal
+import site
 import stat
 import subprocess
 import sys
@@ -145,6 +146,30 @@ def runnable(path: Path) -> bool:
     return any("run" in b.classes for b in blocks(path))
 
 
+def child_venv(venv: Path) -> str:
+    """A virtual environment at ``venv`` that sees every package of the one running this code,
+    below its own: the Python that runs it, as a path.
+
+    ``venv --system-site-packages`` is not that: made from a virtual environment's Python, it
+    exposes the base interpreter's packages, not the environment's. Instead a ``.pth`` file in
+    the new environment's site-packages adds this interpreter's site directories (their own
+    ``.pth`` files, such as an editable install's, included) after its own.
+
+    Raises:
+        subprocess.CalledProcessError: ``venv`` could not be made.
+    """
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=TIMEOUT)
+    python = str(venv / "bin" / "python")
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             check=True, timeout=TIMEOUT, stdout=subprocess.PIPE, text=True).stdout.strip()
+    shared = [p for p in site.getsitepackages() if os.path.isdir(p)]
+    if site.ENABLE_USER_SITE and os.path.isdir(site.getusersitepackages()):
+        shared.append(site.getusersitepackages())
+    lines = "".join(f"import site; site.addsitedir({p!r})\n" for p in shared)
+    (Path(purelib) / "_arena_docs_shared.pth").write_text(lines)
+    return python
+
+
 @dataclass
 class Page:
     """Runs the blocks of one page in ``folder``."""
@@ -164,10 +189,7 @@ class Page:
                for c in commands(b)):
             # a page that installs a package gets a virtual environment of its own (over the shared
             # one's packages), so nothing it installs reaches the environment running the tests
-            venv = self.folder / ".venv"
-            subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-                           check=True, timeout=TIMEOUT)
-            python = str(venv / "bin" / "python")
+            python = child_venv(self.folder / ".venv")
             wrappers["pip"] = f'exec {shlex.quote(sys.executable)} -m pip --python {shlex.quote(python)} "$@"'
         wrappers["arena"] = f'exec {shlex.quote(python)} -m arena "$@"'
         wrappers["python"] = f'exec {shlex.quote(python)} "$@"'

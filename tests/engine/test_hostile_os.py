@@ -25,6 +25,7 @@ import arena.games
 from arena.engine.users import COUNT, FIRST_UID
 from arena.errors import BotSpecError
 from arena.tournament import build, field_check, run_tournament
+from tests.machine import owned
 
 HOSTILE = Path(__file__).parents[1] / "fixtures" / "hostile_os.py"
 ROOT = Path(__file__).parents[2]
@@ -71,23 +72,32 @@ def assert_hostile_loses(db_file: Path, reasons: tuple[str, ...] = ("exception",
         assert termination in reasons, (termination, detail)
 
 
-def dynamic_processes() -> list[int]:
-    """Pids of processes running as a dynamic user (an isolated bot's)."""
+@pytest.fixture(autouse=True)
+def own(owner, public):
+    """Every test here marks what it starts (``owner``) and makes its engines' private
+    directories in a temporary folder of its own (``public``): the checks of what is left
+    count this test's processes and files, never another test's or run's beside it."""
+    return owner, public
+
+
+def dynamic_processes(own) -> list[int]:
+    """Pids of live processes of this test (``own``) running as a dynamic user (an isolated
+    bot's)."""
     out = []
-    for name in os.listdir("/proc"):
+    for pid in owned(own[0]):
         try:
-            if name.isdigit() and FIRST_UID <= os.stat(f"/proc/{name}").st_uid < FIRST_UID + COUNT:
-                out.append(int(name))
+            if FIRST_UID <= os.stat(f"/proc/{pid}").st_uid < FIRST_UID + COUNT:
+                out.append(pid)
         except OSError:
             pass
     return out
 
 
-def dynamic_files() -> list[str]:
-    """Files in the temporary folder owned by a dynamic user (left by an isolated bot)."""
+def dynamic_files(own) -> list[str]:
+    """Files in this test's temporary folder (``own``) owned by a dynamic user (left by an
+    isolated bot)."""
     out = []
-    for folder, dirs, files in os.walk(tempfile.gettempdir()):
-        dirs[:] = [d for d in dirs if not d.startswith(("pytest-of-", "systemd-"))]
+    for folder, dirs, files in os.walk(own[1]):
         for name in dirs + files:
             try:
                 if FIRST_UID <= os.lstat(os.path.join(folder, name)).st_uid < FIRST_UID + COUNT:
@@ -99,22 +109,33 @@ def dynamic_files() -> list[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", ["KILL", "STOP"])
-def test_a_bot_cannot_signal_the_other_engine_of_its_worker(tmp_path, sig):
+def test_a_bot_cannot_signal_the_other_engine_of_its_worker(tmp_path, sig, own):
     summary = run_tournament(config(tmp_path, f"SignalSibling:sig={sig}"))
     assert summary.stored == summary.total == 2
     assert_hostile_loses(summary.path)  # PermissionError: the other engine is another user's
-    assert not dynamic_processes()
+    assert not dynamic_processes(own)
 
 
 @pytest.mark.slow
 def test_a_bot_cannot_lock_the_store_and_the_run_completes(public_results):
     """The results folder is world-readable and outside ``/tmp`` (which the bot's own hides):
-    only the files' mode stops the bot."""
-    results = public_results
-    r = subprocess.run([sys.executable, "-m", "arena", "run", "--bot", "random", "--bot", f"bad={HOSTILE}#LockStore",
-                        "--format", "gauntlet", "--games", "2", "--isolation", "process", "--results", str(results),
-                        "--name", "t", "--opening-plies", "0", "-q"],
-                       capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    only the files' mode stops the bot. The bot finds the folder on its own run's command line,
+    not on another's: a process started first with ``--results`` (another run on the machine,
+    its store as private) is not the bot's target, and the permission error names this run's
+    folder."""
+    results = public_results / "results"
+    decoy = public_results / "decoy"
+    for folder in (results, decoy):
+        folder.mkdir(mode=0o755)
+        folder.chmod(0o755)
+    (decoy / "t.sqlite").write_text("")
+    (decoy / "t.sqlite").chmod(0o600)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)", "--results", str(decoy)])
+    try:
+        r = _run_lock_store(results)
+    finally:
+        other.kill()
+        other.wait()
     assert r.returncode == 0, r.stderr
     assert_hostile_loses(results / "t.sqlite")
     for file in ("t.sqlite", "t.sqlite-wal", "t.sqlite-shm", "t.lock", "t.log"):
@@ -124,22 +145,31 @@ def test_a_bot_cannot_lock_the_store_and_the_run_completes(public_results):
     assert "PermissionError: [Errno 13] Permission denied: '" + str(results) in (results / "t.log").read_text()
 
 
+def _run_lock_store(results: Path) -> subprocess.CompletedProcess:
+    """``arena run`` of ``random`` against ``LockStore``, isolated, storing in ``results``."""
+    bad = f"bad={HOSTILE}#LockStore"
+    return subprocess.run([sys.executable, "-m", "arena", "run", "--bot", "random", "--bot", bad,
+                           "--format", "gauntlet", "--games", "2", "--isolation", "process", "--results", str(results),
+                           "--name", "t", "--opening-plies", "0", "-q"],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
 @pytest.mark.slow
-def test_a_bot_cannot_list_or_write_its_opponents_directory(tmp_path):
+def test_a_bot_cannot_list_or_write_its_opponents_directory(tmp_path, own):
     summary = run_tournament(config(tmp_path, "PeekOpponent"))
     assert summary.stored == summary.total == 2
     assert_hostile_loses(summary.path)
-    assert not dynamic_files() and not dynamic_processes()
+    assert not dynamic_files(own) and not dynamic_processes(own)
 
 
 @pytest.mark.slow
-def test_a_bot_filling_its_tmp_hits_the_cap_and_leaves_nothing(tmp_path):
+def test_a_bot_filling_its_tmp_hits_the_cap_and_leaves_nothing(tmp_path, own):
     summary = run_tournament(config(tmp_path, "FillTmp:mib=200"))
     assert summary.stored == summary.total == 2
     assert_hostile_loses(summary.path)
     details = [d for *_, d in stored(summary.path)]
     assert all("OSError" in d and ("too large" in d or "No space" in d) for d in details), details
-    assert not dynamic_files() and not dynamic_processes()
+    assert not dynamic_files(own) and not dynamic_processes(own)
 
 
 @pytest.mark.slow
@@ -149,21 +179,23 @@ def test_a_slow_reset_is_a_timeout_loss_not_a_refused_run(tmp_path):
     assert_hostile_loses(summary.path, ("timeout",))
 
 
-def survivors(marker: str) -> list[int]:
+def survivors(own, marker: str) -> list[int]:
+    """Live processes of this test (``own``) that are the shell ``SetsidSurvivor`` starts: its
+    command line ends in ``# marker`` (the runner's own has ``marker=...`` in its ``--bot``)."""
     out = []
-    for name in os.listdir("/proc"):
+    for pid in owned(own[0]):
         try:
-            with open(f"/proc/{name}/cmdline", "rb") as f:
-                if marker.encode() in f.read():
-                    out.append(int(name))
-        except (OSError, ValueError):
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                if f"# {marker}".encode() in f.read():
+                    out.append(pid)
+        except OSError:
             pass
     return out
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("isolation", ["none", "process"])
-def test_no_setsid_grandchild_outlives_a_sigkill_of_the_runners_group(tmp_path, isolation):
+def test_no_setsid_grandchild_outlives_a_sigkill_of_the_runners_group(tmp_path, isolation, own):
     marker = f"arena-hostile-{os.getpid()}-{isolation}"
     bad = f"bad={HOSTILE}#SetsidSurvivor:marker={marker}"
     runner = subprocess.Popen(
@@ -173,17 +205,17 @@ def test_no_setsid_grandchild_outlives_a_sigkill_of_the_runners_group(tmp_path, 
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         deadline = time.monotonic() + 120
-        while not survivors(marker) and runner.poll() is None and time.monotonic() < deadline:
+        while not survivors(own, marker) and runner.poll() is None and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert survivors(marker), "the bot never started its grandchild"
+        assert survivors(own, marker), "the bot never started its grandchild"
     finally:
         os.killpg(runner.pid, signal.SIGKILL)
         runner.wait()
     deadline = time.monotonic() + 20
-    while survivors(marker) and time.monotonic() < deadline:
+    while survivors(own, marker) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert survivors(marker) == []
-    assert not dynamic_processes()
+    assert survivors(own, marker) == []
+    assert not dynamic_processes(own)
 
 
 @pytest.mark.slow
@@ -220,7 +252,7 @@ def test_a_bot_file_hanging_at_import_is_a_one_line_error_in_process(tmp_path, m
 
 
 @pytest.mark.slow
-def test_a_bot_hanging_in_its_constructor_is_a_one_line_error_isolated(tmp_path):
+def test_a_bot_hanging_in_its_constructor_is_a_one_line_error_isolated(tmp_path, own):
     with pytest.raises(BotSpecError, match=r"'bad=.*HangingInit' was not loaded within 10s"):
         run_tournament(config(tmp_path, "HangingInit"))
-    assert not dynamic_processes()
+    assert not dynamic_processes(own)
