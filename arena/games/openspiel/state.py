@@ -231,8 +231,9 @@ class OpenSpielState(State):
             action = table.get(move) if isinstance(move, str) else None
             if action is None:
                 shown = ", ".join(list(table)[:12]) + (", ..." if len(table) > 12 else "")
-                raise IllegalMoveError(f"{self.game.name}: seat {seat}'s answer {str(move)[:60]!r} is not one "
-                                       f"of its moves; legal: {shown}")
+                said = "no answer" if move is None else f"answer {str(move)[:60]!r}"
+                raise IllegalMoveError(f"{self.game.name}: seat {seat}'s {said} is not one of its moves; "
+                                       f"legal: {shown}")
             texts.append(move)
             joint.append(action)
         spiel = self.spiel.clone()
