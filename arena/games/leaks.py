@@ -105,7 +105,7 @@ def _view(game: Game, state: State, seat: int) -> View:
     if not isinstance(seen, View) or seen.seat != seat or not isinstance(seen.text, str):
         fail(game, f"State.view({seat}) must be an arena.games.View of seat {seat} with a text in a game with "
                     f"hidden information, not {type(seen).__name__} (position {state.to_text()[:80]!r})")
-    return seen  # type: ignore[return-value]
+    return seen
 
 
 def _spread(states: list[State], most: int) -> list[State]:
