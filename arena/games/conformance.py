@@ -7,8 +7,10 @@ For authors of games (PettingZoo's ``pettingzoo.test.api_test`` is the model): r
 
 on your own ``Game``; it raises ``GameCheckError`` (an ``AssertionError``) whose message names
 the rule broken, or returns ``None``. ``tests/games/test_conformance.py`` runs it on every
-registered game. The rules are those of ``docs/arena.md`` "Contracts / Python API" and the
-``State`` / ``Game`` docstrings in ``arena/games/protocol.py``.
+registered game. For a game with hidden information it also checks that each seat's view
+tells it no more than it may know (``arena.games.leaks``). The rules are those of
+``docs/arena.md`` "Contracts / Python API" and the ``State`` / ``Game`` docstrings in
+``arena/games/protocol.py``.
 """
 
 from __future__ import annotations
@@ -18,19 +20,17 @@ import random
 from collections.abc import Iterable
 
 from arena.errors import ArenaError, IllegalMoveError
+from arena.games.broken import GameCheckError, fail
+from arena.games.leaks import check_views
 from arena.games.protocol import CHANCE, SIMULTANEOUS, TERMINAL, Answer, Dynamics, Game, GameType, State, draw_chance
 
 #: steps after which a random game is taken not to end
 MAX_STEPS = 5000
 
 
-class GameCheckError(AssertionError):
-    """A game broke one of the protocol's rules (the message names the rule)."""
-
-
 def _require(condition: object, game: Game, rule: str) -> None:
     if not condition:
-        raise GameCheckError(f"{game.name or type(game).__name__}: {rule}")
+        fail(game, rule)
 
 
 def random_step(game: Game, state: State, rng: random.Random) -> State:
@@ -204,7 +204,8 @@ def check_bad_text(game: Game, texts: Iterable[str] = ("", "garbage", "x" * 500,
 
 
 def check(game: Game) -> None:
-    """Run every conformance check on ``game`` (a few seconds for the built-in games).
+    """Run every conformance check on ``game`` (a few seconds for the built-in games), the
+    leak check of its views last (``arena.games.leaks.check_views``).
 
     Raises:
         GameCheckError: the first rule broken, named in the message.
@@ -215,3 +216,4 @@ def check(game: Game) -> None:
     check_text(game)
     check_illegal(game)
     check_bad_text(game)
+    check_views(game)

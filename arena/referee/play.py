@@ -198,8 +198,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             try:
                 state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views, progress)
             except RoundFault as exc:  # every faulted seat loses (ranks last); the round is not played
-                return finish(round_forfeit(n, exc.faults), exc.faults[0][0], str(exc) if len(exc.faults) > 1
-                              else exc.faults[0][2])
+                return finish(round_forfeit(n, exc.faults), exc.faults[0][0], exc.detail())
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
                 return finish(forfeit(n, None, Termination.GAME_ERROR), None, f"{type(exc).__name__}: {exc}")

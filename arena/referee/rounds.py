@@ -36,8 +36,19 @@ class RoundFault(Exception):
     order."""
 
     def __init__(self, faults: list[tuple[int, str, str]]) -> None:
-        super().__init__("; ".join(f"seat {seat}: {fault}: {detail}" for seat, fault, detail in faults))
+        super().__init__("; ".join(f"seat {seat}: {fault}: {(detail.splitlines() or [''])[0]}"
+                                   for seat, fault, detail in faults))
         self.faults = faults
+
+    def detail(self) -> str:
+        """The game's ``fault_detail``: the first faulted seat's detail when it is the only one;
+        else one line naming each seat's fault, then the first's detail after its first line
+        (a traceback: ``last_frame`` reads the blamed seat's)."""
+        first = self.faults[0][2]
+        if len(self.faults) == 1:
+            return first
+        rest = first.split("\n", 1)[1:]
+        return "\n".join([str(self), *rest])
 
 
 def joint_fault(game: Game, state: State, own: Sequence[Any], answer: Any) -> tuple[str, str] | None:

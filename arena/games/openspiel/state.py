@@ -169,13 +169,16 @@ class OpenSpielState(State):
             found.update(self.seat_moves(seat))
         return found
 
-    def view(self, seat: int) -> View:
-        """What 0-based ``seat`` may know here (``arena.games.openspiel.views.seat_view``): its
-        information-state string (or observation string) and its own moves.
+    def view(self, seat: int) -> OpenSpielState | View:
+        """What 0-based ``seat`` may know here: in a game of perfect information the state
+        itself; else its view (``arena.games.openspiel.views.seat_view``: its information-state
+        string, or observation string, and its own moves).
 
         Raises:
-            ValueError: ``seat`` is not a seat of the game.
+            ValueError: ``seat`` is not a seat of the game (a game with hidden information).
         """
+        if not self.game.type.hidden_information:
+            return self
         return seat_view(self, seat)
 
     def legal_moves(self) -> list[str]:
@@ -231,8 +234,9 @@ class OpenSpielState(State):
             action = table.get(move) if isinstance(move, str) else None
             if action is None:
                 shown = ", ".join(list(table)[:12]) + (", ..." if len(table) > 12 else "")
-                raise IllegalMoveError(f"{self.game.name}: seat {seat}'s answer {str(move)[:60]!r} is not one "
-                                       f"of its moves; legal: {shown}")
+                said = "no answer" if move is None else f"answer {str(move)[:60]!r}"
+                raise IllegalMoveError(f"{self.game.name}: seat {seat}'s {said} is not one of its moves; "
+                                       f"legal: {shown}")
             texts.append(move)
             joint.append(action)
         spiel = self.spiel.clone()

@@ -1,0 +1,214 @@
+"""The referee in games with hidden information (issue 42): each bot is handed only its seat's
+view, from which no state can be reached through attributes; the answer is judged on the
+referee's full state; at a simultaneous node of joint actions (OpenSpiel) every seat must
+answer one of its moves, and a seat that does not loses the game, blamed per seat."""
+
+from __future__ import annotations
+
+import re
+import time
+import types
+from importlib.util import find_spec
+
+import pytest
+
+import arena.games
+from arena.games import SIMULTANEOUS, State, View
+from arena.referee import GameSettings, Private, Termination, last_frame, play_game
+from bots.base import Limits
+from bots.random import RandomBot
+
+needs_openspiel = pytest.mark.skipif(find_spec("pyspiel") is None, reason="needs OpenSpiel (the openspiel extra)")
+
+
+def reachable(root: object, limit: int = 100_000) -> list[object]:
+    """Every object reachable from ``root`` through attributes: ``__slots__``, ``__dict__``,
+    the items of containers, a function's closure cells and defaults, a bound method's
+    ``__self__`` and ``__func__``; never through a module or a class (module globals, such as
+    the registry of samplers, are out of an attribute walk's reach by definition)."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo and len(seen) < limit:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (types.ModuleType, type)):
+            continue
+        seen[id(obj)] = obj
+        if isinstance(obj, dict):
+            todo.extend(obj.keys())
+            todo.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            todo.extend(obj)
+        if isinstance(obj, types.FunctionType):
+            todo.extend(c.cell_contents for c in obj.__closure__ or () if c.cell_contents is not None)
+            todo.extend(obj.__defaults__ or ())
+            todo.extend((obj.__kwdefaults__ or {}).values())
+        if isinstance(obj, types.MethodType):
+            todo.extend((obj.__self__, obj.__func__))
+        for klass in type(obj).__mro__:
+            slots = vars(klass).get("__slots__", ())
+            for name in (slots,) if isinstance(slots, str) else slots:
+                if name not in ("__dict__", "__weakref__") and hasattr(obj, name):
+                    todo.append(getattr(obj, name))
+        attrs = getattr(obj, "__dict__", None)
+        if isinstance(attrs, dict):
+            todo.append(attrs)
+    return list(seen.values())
+
+
+def _states(objs: list[object]) -> list[object]:
+    import pyspiel
+    return [o for o in objs if isinstance(o, (State, pyspiel.State))]
+
+
+class Spy(RandomBot):
+    """A random bot that keeps everything it is handed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.handed: list[object] = []
+
+    def choose(self, state, limits):
+        self.handed.append(state)
+        return super().choose(state, limits)
+
+
+@needs_openspiel
+def test_the_walk_finds_a_state_where_there_is_one():
+    game = arena.games.make("openspiel:kuhn_poker")
+    state = game.initial_state()
+
+    def peek():
+        return state
+
+    class Holder:
+        __slots__ = ("inner",)
+
+        def __init__(self):
+            self.inner = [{"k": peek}]
+
+    assert _states(reachable(Holder())) and _states(reachable(state)) and _states(reachable(peek))
+
+
+@needs_openspiel
+@pytest.mark.parametrize("name", ["kuhn_poker", "leduc_poker", "liars_dice", "phantom_ttt", "goofspiel", "matrix_pd"])
+def test_each_bot_is_handed_only_its_views_and_no_state_is_reachable_from_them(name):
+    game = arena.games.make(f"openspiel:{name}")
+    spies = [Spy() for _ in range(game.num_players)]
+    record = play_game(GameSettings(game, 11), spies)
+    assert record.fault_seat is None and record.outcome.termination == "terminal"
+    for seat, spy in enumerate(spies):
+        assert spy.handed and all(isinstance(v, View) and v.seat == seat for v in spy.handed)
+        for view in spy.handed:
+            assert _states(reachable(view)) == [], (name, seat)
+            assert view.game is not game  # the seat's own copy of the game
+    if game.type.dynamics == "simultaneous":
+        assert all(v.to_move == SIMULTANEOUS for spy in spies for v in spy.handed)
+
+
+@needs_openspiel
+def test_the_views_are_pyspiels_information_states_of_the_seat():
+    import pyspiel
+
+    game = arena.games.make("openspiel:leduc_poker")
+    spies = [Spy(), Spy()]
+    record = play_game(GameSettings(game, 5), spies)
+    spiel = pyspiel.load_game("leduc_poker").new_initial_state()
+    texts: dict[int, list[str]] = {0: [], 1: []}
+    for text in record.moves:  # pyspiel itself, action by action, from the stored notation
+        player = spiel.current_player()
+        actions = [a for a, _ in spiel.chance_outcomes()] if spiel.is_chance_node() else spiel.legal_actions()
+        if player >= 0:
+            texts[player].append(spiel.information_state_string(player))
+        spiel.apply_action(next(a for a in actions if "_".join(spiel.action_to_string(player, a).split()) == text))
+    for seat, spy in enumerate(spies):
+        assert [v.text for v in spy.handed] == texts[seat]
+
+
+@needs_openspiel
+def test_a_sample_is_the_seats_own_and_the_answer_is_judged_on_the_referees_state():
+    """A bot that plays on its samples and rewrites its copy of the game changes nothing of
+    the referee's: the game's record is the one OpenSpiel's rules give."""
+    game = arena.games.make("openspiel:kuhn_poker")
+
+    class Tamperer(RandomBot):
+        def choose(self, view, limits):
+            drawn = view.sample(self.rng)
+            assert drawn.game is view.game and drawn.game is not game
+            drawn.spiel.apply_action(drawn.spiel.legal_actions()[0])  # its own draw
+            view.game.game_string = "tampered"
+            with pytest.raises(AttributeError, match="read-only"):
+                view.text = "2"
+            return super().choose(view, limits)
+
+    record = play_game(GameSettings(game, 3), [Tamperer(), Tamperer()])
+    assert record.fault_seat is None and game.game_string == "kuhn_poker()"
+    state = game.initial_state()
+    for move in record.moves:
+        state = state.play(move)
+    assert state.outcome() == record.outcome
+
+
+class Answers:
+    """A bot that answers what ``say(view)`` gives (or raises / sleeps, as told)."""
+
+    def __init__(self, say):
+        self.say = say
+
+    def choose(self, view, limits):
+        return self.say(view)
+
+
+def _boom(view):
+    raise RuntimeError("my bug")
+
+
+def _late(view):
+    time.sleep(1.0)  # ten times the move time and margin
+    return view.moves[0]
+
+
+@needs_openspiel
+@pytest.mark.parametrize("say, fault, detail", [
+    (_boom, Termination.EXCEPTION, "RuntimeError: my bug"),
+    (lambda view: "Lizard", Termination.BAD_MOVE, "'Lizard' is not one of the seat's moves: Rock, Paper, Scissors"),
+    (lambda view: None, Termination.BAD_MOVE, "no answer; every seat answers one of its moves"),
+    (_late, Termination.TIMEOUT, "s for a 0.05s move"),
+])
+def test_a_seat_that_does_not_answer_one_of_its_moves_at_a_joint_action_loses(say, fault, detail):
+    game = arena.games.make("openspiel:matrix_rps")
+    for seat in (0, 1):
+        bots = [RandomBot(), RandomBot()]
+        bots[seat] = Answers(say)
+        record = play_game(GameSettings(game, 1, limits=Limits(time=0.05), time_margin=0.05), bots)
+        assert record.outcome.termination == fault and record.fault_seat == seat
+        assert record.outcome.ranks == tuple(2 if s == seat else 1 for s in (0, 1))
+        assert detail in record.fault_detail and record.moves == ()  # the round is not played
+
+
+@needs_openspiel
+def test_another_seats_move_is_an_illegal_move_and_faults_at_one_round_are_each_seats():
+    game = arena.games.make("openspiel:goofspiel")
+    theirs = Answers(lambda view: "[P1]Bid:_1")  # seat 0 answering seat 1's move
+    record = play_game(GameSettings(game, 2), [theirs, RandomBot()])
+    assert record.outcome.termination == Termination.ILLEGAL_MOVE and record.fault_seat == 0
+    assert record.moves and not record.moves[-1].startswith("[P0]")  # the deal of the first card, no round
+    three = arena.games.make("openspiel:matching_pennies_3p")
+    record = play_game(GameSettings(three, 2), [Answers(_boom), RandomBot(), Answers(lambda view: "Tails?")])
+    assert record.outcome.ranks == (2, 1, 2) and record.outcome.termination == Termination.EXCEPTION
+    assert record.fault_seat == 0 and re.match(r"seat 0: exception: RuntimeError: my bug; seat 2: bad_move: "
+                                               r"'Tails\?'.*\nTraceback", record.fault_detail)
+    assert "_boom" in last_frame(record.fault_detail)  # the blamed seat's own frame
+
+
+@needs_openspiel
+def test_private_hands_the_view_in_hidden_information_games_and_the_state_otherwise():
+    hidden = arena.games.make("openspiel:kuhn_poker")
+    state = hidden.initial_state().play("Deal:0").play("Deal:1")
+    mine = Private(hidden)
+    view = mine.handed(state, 0)
+    assert isinstance(view, View) and view.text == "0" and view.game is mine.game and view.can_sample
+    assert view.sample(__import__("random").Random(0)).game is mine.game
+    plain = arena.games.make("openspiel:tic_tac_toe")
+    ttt = plain.initial_state()
+    copy = Private(plain).handed(ttt, 0)
+    assert isinstance(copy, State) and copy is not ttt and copy.to_text() == ttt.to_text()
