@@ -31,6 +31,7 @@ from typing import Any
 from arena.games import Dynamics, Game
 from arena.games.openspiel import OpenSpielGame, OpenSpielState, pyspiel
 from arena.games.openspiel.state import move_table
+from arena.games.openspiel.views import seat_view as openspiel_view
 from arena.games.views import View
 
 log = logging.getLogger(__name__)
@@ -196,4 +197,4 @@ def seat_view(state: OpenSpielState, seat: int) -> View:
     """``state.view(seat)``: the seat's ``View`` (its text and moves), as the referee hands it in
     a game with hidden information (``arena.games.openspiel.views``); also made for a game of
     perfect information, where a bot is handed the state itself, as the key of the tables."""
-    return state.view(seat)
+    return openspiel_view(state, seat)
