@@ -223,3 +223,11 @@ def test_the_replayed_games_show_every_move_to_every_seat(name):
                     if len(set(seen)) < len(seen):
                         hidden.append((state.to_text(), other))
     assert (hidden == []) == (name in REPLAYS), (name, hidden[:1])
+
+
+def test_the_picture_of_a_round_names_each_seats_answer():
+    game = arena.games.make("openspiel:matrix_rps")
+    state = game.initial_state()
+    after = state.play(["Rock", "Paper"])
+    assert "openspiel:matrix_rps after Rock Paper" in game.render_svg(after, ["Rock", "Paper"], state)
+    assert "openspiel:matrix_rps after Rock Paper" in game.render_svg(after, after.last_round, state)

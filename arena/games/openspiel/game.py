@@ -128,7 +128,10 @@ class OpenSpielGame(Game):
         return [Answer(w) for w in words]
 
     def render_svg(self, state: Any, last_move: Any = None, previous: Any = None) -> str:
-        """OpenSpiel's text picture of the position (``str(state)``), drawn as monospaced text."""
+        """OpenSpiel's text picture of the position (``str(state)``), drawn as monospaced text;
+        its title names the move (at a round, each seat's answer) that led to it."""
+        if isinstance(last_move, (list, tuple)):
+            last_move = " ".join(map(str, last_move))
         title = f"{self.name}" + (f" after {last_move}" if last_move is not None else "")
         return text_svg(state.diagram().splitlines(), title, "openspiel")
 
