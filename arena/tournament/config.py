@@ -51,6 +51,10 @@ DEFAULT_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
 FAMILY_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
     "openspiel": (("random", "greedy", "alphabeta:depth=3", "mcts:playouts=100"), 10),
 }
+#: The default field of a game with hidden information (``GameType.hidden_information``) that has
+#: no field of its own: the bots that play from a seat's view, at two strengths (``ismcts`` is
+#: left out where the game's views cannot be sampled, as any bot that cannot play the game).
+HIDDEN_FIELD: tuple[tuple[str, ...], int] = (("random", "ismcts:playouts=50", "ismcts:playouts=200"), 10)
 DEFAULT_GAME_TIME = 600.0
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
 
@@ -231,6 +235,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     with about("engines"):
         given["bots"] = bots + _spec_list("engines", given.pop("engines", None))
     defaulted = not given["bots"]
+    hidden = defaulted and arena.games.game_class(game_name).type.hidden_information  # UnknownGameError
+    if hidden:
+        default_bots, default_games = _defaults_of(game_name, hidden=True)
     given["bots"] = given["bots"] or default_bots
     openings_file = given.pop("openings", None)
     params = dict(given.get("params") or {})
@@ -256,6 +263,10 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         series = len(seat_orders(range(game.num_players), given.get("seat_rotation", "cyclic")))
         given.setdefault("games", len(given["openings"]) * series)
         given.setdefault("opening_plies", 0)
+    if game.type.hidden_information:
+        # random opening plies would deal the cards (chance plies) and play moves some seats
+        # never see as a forced opening: a game with hidden information starts from its start
+        given.setdefault("opening_plies", 0)
     if game.num_players == 1:
         # a puzzle played alone: random opening plies would hand each bot a different puzzle
         given.setdefault("opening_plies", 0)
@@ -280,17 +291,22 @@ def build(values: dict[str, Any]) -> TournamentConfig:
 SETTINGS = tuple(f.name for f in fields(TournamentConfig) if f.init) + ("engines",)
 
 
-def _defaults_of(game_name: str) -> tuple[tuple[str, ...], int]:
-    """The default field and games per pairing of ``game_name`` (lower case)."""
+def _defaults_of(game_name: str, hidden: bool = False) -> tuple[tuple[str, ...], int]:
+    """The default field and games per pairing of ``game_name`` (lower case); ``hidden``: the
+    game has hidden information (``HIDDEN_FIELD`` unless the game has a field of its own)."""
     family, colon, _ = game_name.partition(":")
-    return DEFAULT_FIELDS.get(game_name) or (colon and FAMILY_FIELDS.get(family)) or (DEFAULT_BOTS, DEFAULT_GAMES)
+    if game_name in DEFAULT_FIELDS:
+        return DEFAULT_FIELDS[game_name]
+    if hidden:
+        return HIDDEN_FIELD
+    return (colon and FAMILY_FIELDS.get(family)) or (DEFAULT_BOTS, DEFAULT_GAMES)
 
 
 def left_out_of_default(game_name: str, game: arena.games.Game) -> list[tuple[str, str]]:
     """The bots of ``game_name``'s default field that cannot play ``game`` (chance nodes, seat
     counts, simultaneous moves), each with why in one line: ``build`` leaves them out of a field
     taken by default, and ``arena run`` says so in a note."""
-    specs = _defaults_of(game_name.strip().lower())[0]
+    specs = _defaults_of(game_name.strip().lower(), game.type.hidden_information)[0]
     return [(s, why) for s in specs if (why := refusal(bot_class(s.partition(":")[0]), game)) is not None]
 
 
