@@ -21,3 +21,22 @@ def test_owned_lists_what_this_test_started_and_nothing_else(owner):
             proc.kill()
             proc.wait()
     assert owned(owner) == []
+
+
+def test_a_noted_pid_taken_by_a_later_process_is_neither_counted_nor_killed(tmp_path):
+    """``assert_no_survivors`` reads the start time a hostile bot noted with its pid: a process
+    that got the pid later (pids wrap at ``pid_max``, 32768 here) is not the bot's leftover."""
+    from tests.fixtures.hostile_bots import started
+    from tests.tournament.hostile import alive, assert_no_survivors
+    later = subprocess.Popen(["sleep", "60"])
+    try:
+        (tmp_path / f"{later.pid}.pid").write_text("1")  # the pid's earlier owner started at tick 1
+        assert_no_survivors(tmp_path, seconds=0)
+        assert later.poll() is None
+        (tmp_path / f"{later.pid}.pid").write_text(started(later.pid))  # the bot's own: left, and killed
+        with pytest.raises(AssertionError, match="processes of the run left"):
+            assert_no_survivors(tmp_path, seconds=0)
+        assert later.wait(10) == -9 and not alive(later.pid)
+    finally:
+        later.kill()
+        later.wait()

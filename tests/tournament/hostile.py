@@ -38,22 +38,26 @@ def assert_stored_is_replayed(frame, name, params):
             assert (o.termination, list(o.ranks)) == (row.termination, list(row.ranks)), f"game {row.game_id}"
 
 
-def alive(pid: int) -> bool:
-    """``pid`` runs (a zombie does not count)."""
+def alive(pid: int, start: str | None = None) -> bool:
+    """``pid`` runs (a zombie does not count) and, given its ``start`` time (field 22 of
+    ``/proc/PID/stat``), is the process that started then, not a later one with its pid."""
     try:
         with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+            fields = f.read().rsplit(")", 1)[1].split()
     except FileNotFoundError:
         return False
+    return fields[0] != "Z" and (start is None or fields[19] == start)
 
 
 def assert_no_survivors(marks: Path, seconds: float = 5.0):
-    """No process whose pid a hostile bot wrote to ``marks`` is alive (grace: ``seconds``)."""
-    pids = [int(p.stem) for p in marks.glob("*.pid")]
+    """No process that a hostile bot noted in ``marks`` (``<pid>.pid`` holding its start time)
+    is alive (grace: ``seconds``); those left are killed, and never a later process with the
+    same pid."""
+    noted = [(int(p.stem), p.read_text().strip()) for p in marks.glob("*.pid")]
     deadline = time.monotonic() + seconds
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(alive(*n) for n in noted) and time.monotonic() < deadline:
         time.sleep(0.05)
-    left = [p for p in pids if alive(p)]
+    left = [pid for pid, start in noted if alive(pid, start)]
     for p in left:  # never leave them behind on a failure
         try:
             os.kill(p, 9)
