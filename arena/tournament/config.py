@@ -57,6 +57,10 @@ FAMILY_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
 HIDDEN_FIELD: tuple[tuple[str, ...], int] = (("random", "ismcts:playouts=50", "ismcts:playouts=200"), 10)
 DEFAULT_GAME_TIME = 600.0
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
+#: the longest tournament name, characters: its files are NAME plus a suffix of up to ~50
+#: characters (``.first_move_openings.csv``, a report file's temporary ``.NAME....tmp``), and a
+#: file name has at most 255 bytes on Linux
+NAME_MAX = 120
 
 
 #: default --memory-limit: this share of physical memory, divided among the workers, in MiB
@@ -351,9 +355,11 @@ def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
             raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
     name = given.get("name")
     if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
-                             or name.startswith(".")):
+                             or name.startswith(".") or len(name) > NAME_MAX):
         with about("name"):
-            raise ConfigError(f"bad tournament name {name!r}; use letters, digits and _ . + - (not starting with .)")
+            shown = name if not isinstance(name, str) or len(name) <= 60 else f"{name[:40]}... ({len(name)} characters)"
+            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} letters, digits and _ . + - "
+                              "(not starting with .)")
     if "tau" in given:
         with about("tau"):
             given["tau"] = _tau(given["tau"])

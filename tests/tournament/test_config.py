@@ -26,6 +26,22 @@ def test_a_name_that_is_not_text_is_a_bad_name():
         build({"name": 5})
 
 
+def test_a_name_too_long_for_its_files_is_refused_before_the_first_game(tmp_path, capsys):
+    """A 245-character --name ended in an OSError traceback (File name too long) at the lock, and
+    one of 230 played every game before its report files failed."""
+    from arena.tournament.config import NAME_MAX
+    from tests.cli_run import run_cli
+
+    assert build({"name": "n" * NAME_MAX, "bots": ["random", "greedy"]}).name == "n" * NAME_MAX
+    with pytest.raises(ConfigError, match=f"at most {NAME_MAX} letters"):
+        build({"name": "n" * (NAME_MAX + 1)})
+    for length in (230, 245):
+        code, out, err = run_cli(["run", "--bot", "random", "--bot", "greedy", "--games", "2", "--name", "n" * length,
+                                  "--results", str(tmp_path), "-q"], capsys)
+        assert code == 2 and "bad tournament name" in err and "Traceback" not in err, err
+    assert list(tmp_path.iterdir()) == []  # nothing stored, no lock left
+
+
 def test_every_cli_option_is_an_accepted_setting():
     cfg = build({"bots": ["random", "greedy"], "games": 4, "engines": None})
     assert cfg.bots == ("random", "greedy") and cfg.games == 4
