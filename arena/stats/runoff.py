@@ -46,11 +46,14 @@ class Runoff:
         value: each bot's runoff payoff: its mean payoff per game in the last round in which it
             had a counted game (up to its elimination; the winner: the final round), NaN if none.
         round: that round, 0-based (round 0: the whole field); -1 if none.
+        ties: ``(k - 1, B, k)``: at each round, the bots that shared the lowest payoff (the tie
+            rule chose which of them went out); the CFS counts such an order as half.
     """
 
     order: np.ndarray
     value: np.ndarray
     round: np.ndarray
+    ties: np.ndarray
 
     def positions(self) -> np.ndarray:
         """``(B, k)``: each bot's 0-based place (0 = first)."""
@@ -79,6 +82,7 @@ def runoff(sums: np.ndarray, counts: np.ndarray, members: np.ndarray, labels: Se
     alive = np.ones((b, k + 1), bool)  # column k: the empty slot, always "remaining"
     value, rnd = np.full((b, k), -np.inf), np.full((b, k), -1, np.int64)
     order = np.empty((b, k), np.int64)
+    ties = np.zeros((max(k - 1, 0), b, k), bool)
     flat = ((np.arange(b) * (k + 1))[:, None, None] + members[None]).ravel()
     rows = np.arange(b)
     for r in range(k - 1):
@@ -91,11 +95,12 @@ def runoff(sums: np.ndarray, counts: np.ndarray, members: np.ndarray, labels: Se
         key = np.where(alive[:, :k], np.round(value, DECIMALS), np.inf)
         tied = alive[:, :k] & (key == key.min(axis=1, keepdims=True))
         out = np.argmax(np.where(tied, later, -1), axis=1)
+        ties[r] = tied & (tied.sum(axis=1, keepdims=True) > 1)
         order[:, k - 1 - r] = out
         alive[rows, out] = False
     if k:
         order[:, 0] = np.argmax(alive[:, :k], axis=1)
-    return Runoff(order, np.where(np.isinf(value), np.nan, value), rnd)
+    return Runoff(order, np.where(np.isinf(value), np.nan, value), rnd, ties)
 
 
 @dataclass(frozen=True)
@@ -216,8 +221,16 @@ def bootstrap(field: Pool, order: Sequence[int] | np.ndarray, replicates: int = 
     width = max(len(field.pairing), p * s, len(pairs), k + 1)
     for drawn in bootstrap_draws(field.pairing, replicates, seed, width=width):
         sums, counts = field.pooled(drawn)
-        place = runoff(sums, counts, field.members, field.labels).positions()
-        above += (place[:, ranked[:-1]] < place[:, ranked[1:]]).sum(axis=0)
+        result = runoff(sums, counts, field.members, field.labels)
+        place = result.positions()
+        upper, lower = ranked[:-1], ranked[1:]
+        # a pair the tie rule ordered (both among the lowest when the one placed lower went out)
+        # counts half, as ties do in the Elo field table's CFS
+        out_round = np.clip(k - 1 - np.maximum(place[:, upper], place[:, lower]), 0, max(k - 2, 0))
+        rows = np.arange(len(drawn))[:, None]
+        tie = (result.ties[out_round, rows, upper[None, :]] & result.ties[out_round, rows, lower[None, :]]
+               if len(result.ties) else np.zeros((len(drawn), len(upper)), bool))
+        above += (np.where(tie, 0.5, place[:, upper] < place[:, lower])).sum(axis=0)
         flat_sums, flat_counts = sums.reshape(len(drawn), -1), counts.reshape(len(drawn), -1)
         with np.errstate(invalid="ignore", divide="ignore"):  # every pair met: never 0 games
             mine = np.round(np.asarray((to_pairs.T @ flat_sums.T).T) / np.asarray((to_pairs.T @ flat_counts.T).T),

@@ -202,7 +202,8 @@ def test_the_field_table_ranks_by_the_runoff_with_the_bootstraps_cfs(duel):
             assert (row["runoff_low"], row["runoff_high"]) == pytest.approx((low, high))
         assert row["payoff"] == pytest.approx(means.loc[label, "payoff"])
         assert (row["mbb_low"], row["games"]) == pytest.approx((means.loc[label, "mbb_low"], means.loc[label, "games"]))
-    assert 0.5 <= field["cfs"].iloc[0] <= 1 and math.isnan(field["cfs"].iloc[-1])
+    # b is even with c (the tie rule puts b first): a replicate tied counts half, so about a coin flip
+    assert 0.25 <= field["cfs"].iloc[0] <= 0.75 and math.isnan(field["cfs"].iloc[-1])
     los = tables["payoff_los"].set_index("label")
     assert los.loc["b", "c"] == 0.5  # even in every series: equal in every replicate
     assert los.loc["c", "a"] + los.loc["a", "c"] == pytest.approx(1.0) and los.loc["c", "a"] > 0.9

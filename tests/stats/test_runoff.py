@@ -195,3 +195,19 @@ def test_the_bootstrap_keeps_its_chunks_within_the_memory_bound(monkeypatch):
     small = bootstrap(f, f.point().order[0], replicates=50, seed=9)
     assert small.cfs.tolist() == pytest.approx(whole.cfs.tolist(), abs=0.1)
     assert np.nansum(small.los + small.los.T) == pytest.approx(6.0)
+
+
+def test_a_dead_tie_in_every_replicate_has_a_cfs_of_one_half():
+    """Two bots with the same payoff in every series were placed by the tie rule (the earlier
+    label) in every replicate, and the field table gave the first a CFS of 100% over the other."""
+    labels = ["c", "r", "w"]
+    games = []
+    for v in (2.0, 3.0, 5.0):  # c and r take the same from w in every series, and draw each other
+        for who in ("c", "r"):
+            games += [((who, "w"), (v, -v)), (("w", who), (-v, v))]
+        games += [(("c", "r"), (0.0, 0.0)), (("r", "c"), (0.0, 0.0))]
+    f = field(games, labels, series=2)
+    result = f.point()
+    assert names(result, labels) == ["c", "r", "w"]
+    got = bootstrap(f, result.order[0], replicates=200, seed=5)
+    assert got.cfs[0] == 0.5 and got.cfs[1] == 1.0
