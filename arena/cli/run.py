@@ -20,6 +20,7 @@ from arena.cli.console import WIDE_HELP, make_console, styled
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from arena.tournament.config import TournamentConfig
     from arena.tournament.observers import Observer
     from arena.tournament.pool import Result
 
@@ -170,6 +171,8 @@ def run(
             raise
         raise file.explain(exc, [k for k, v in given.items() if v is not None]) from None
     pinned = parse_anchor(anchor)
+    if pinned is not None:
+        _check_anchor(cfg, pinned[0])
     console, err = make_console(), make_console(stderr=True)
     if note:
         err.print(note, markup=False, highlight=False)
@@ -229,6 +232,32 @@ def run(
     console.print(f"full report: arena report {summary.name}"
                   + (f" ({how} {report} and CSV files beside it)" if report else ""))
     console.print(f"HTML report (plots, replays): {page}")
+
+
+def _check_anchor(cfg: "TournamentConfig", label: str) -> None:
+    """Refuse ``--anchor LABEL=ELO`` before the first game when ``LABEL`` is neither a bot of the
+    field nor one stored in the tournament's database (the report would refuse it after every
+    game was played).
+
+    Raises:
+        ConfigError: the label is unknown (the message lists the accepted labels).
+    """
+    import arena.games
+    from arena.errors import ConfigError, ResultsError
+    from arena.reading import load_tournament
+    from arena.store_files import db_path
+    from arena.tournament.config import field_specs
+
+    labels = [spec.label for spec in field_specs(cfg, arena.games.make(cfg.game, **cfg.params).num_players)]
+    path = db_path(cfg.run_name(), cfg.results)
+    if path.is_file():
+        try:
+            labels += [lab for lab in load_tournament(path)["bots"] if lab not in labels]
+        except ResultsError:
+            pass  # the run itself says what is wrong with the database
+    if label not in labels:
+        raise ConfigError(f"--anchor {label}=...: no bot {label!r} in the field or the stored games; "
+                          f"accepted: {', '.join(labels)}")
 
 
 def _stop_text(summary) -> str | None:
