@@ -1,4 +1,5 @@
 import os
+import sys
 import uuid
 
 import pytest
@@ -53,3 +54,12 @@ def owner(monkeypatch):
     token = f"{os.getpid()}-{uuid.uuid4().hex}"
     monkeypatch.setenv(OWNER_ENV, token)
     return token
+
+
+@pytest.fixture(autouse=True)
+def _import_path_restored(monkeypatch):
+    """Each test ends with the import path it began with: loading a bot file puts its folder
+    first on ``sys.path`` for the rest of the process (``bots.registry``, as ``python mybot.py``
+    does), and a test's temporary folder left there let a later test of the same worker import
+    another test's ``mybot.py``."""
+    monkeypatch.setattr(sys, "path", list(sys.path))

@@ -267,10 +267,6 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         series = len(seat_orders(range(game.num_players), given.get("seat_rotation", "cyclic")))
         given.setdefault("games", len(given["openings"]) * series)
         given.setdefault("opening_plies", 0)
-    if game.type.hidden_information:
-        # random opening plies would deal the cards (chance plies) and play moves some seats
-        # never see as a forced opening: a game with hidden information starts from its start
-        given.setdefault("opening_plies", 0)
     if game.num_players == 1:
         # a puzzle played alone: random opening plies would hand each bot a different puzzle
         given.setdefault("opening_plies", 0)

@@ -34,13 +34,9 @@ def test_the_bots_left_out_of_a_default_field_are_named_with_why(tmp_path, capsy
 
 def test_a_game_with_hidden_information_defaults_to_bots_that_play_from_a_view():
     """``arena run --game openspiel:kuhn_poker`` with no ``--bot`` played a field of ``random``
-    alone (the OpenSpiel family's field is of perfect-information searches) and stopped; and its
-    two default random opening plies dealt the cards as a forced opening."""
+    alone (the OpenSpiel family's field is of perfect-information searches) and stopped."""
     pytest.importorskip("pyspiel")
     from arena.tournament.config import HIDDEN_FIELD
 
     cfg = build({"game": "openspiel:kuhn_poker"})
     assert cfg.bots == HIDDEN_FIELD[0] and cfg.games == HIDDEN_FIELD[1]
-    assert cfg.opening_plies == 0
-    assert build({"game": "openspiel:kuhn_poker", "opening_plies": 2}).opening_plies == 2  # given: kept
-    assert build({"game": "openspiel:tic_tac_toe"}).opening_plies == 2  # perfect information: unchanged
