@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 import time
-import types
 from importlib.util import find_spec
 
 import pytest
 
 import arena.games
 from arena.games import SIMULTANEOUS, State, View
+from arena.games.leaks import reachable  # the leak check's own walk over a view's attributes
 from arena.referee import GameSettings, Private, Termination, last_frame, play_game
 from bots.base import Limits
 from bots.random import RandomBot
@@ -21,38 +21,6 @@ from bots.random import RandomBot
 needs_openspiel = pytest.mark.skipif(find_spec("pyspiel") is None, reason="needs OpenSpiel (the openspiel extra)")
 
 
-def reachable(root: object, limit: int = 100_000) -> list[object]:
-    """Every object reachable from ``root`` through attributes: ``__slots__``, ``__dict__``,
-    the items of containers, a function's closure cells and defaults, a bound method's
-    ``__self__`` and ``__func__``; never through a module or a class (module globals, such as
-    the registry of samplers, are out of an attribute walk's reach by definition)."""
-    seen: dict[int, object] = {}
-    todo = [root]
-    while todo and len(seen) < limit:
-        obj = todo.pop()
-        if id(obj) in seen or isinstance(obj, (types.ModuleType, type)):
-            continue
-        seen[id(obj)] = obj
-        if isinstance(obj, dict):
-            todo.extend(obj.keys())
-            todo.extend(obj.values())
-        elif isinstance(obj, (list, tuple, set, frozenset)):
-            todo.extend(obj)
-        if isinstance(obj, types.FunctionType):
-            todo.extend(c.cell_contents for c in obj.__closure__ or () if c.cell_contents is not None)
-            todo.extend(obj.__defaults__ or ())
-            todo.extend((obj.__kwdefaults__ or {}).values())
-        if isinstance(obj, types.MethodType):
-            todo.extend((obj.__self__, obj.__func__))
-        for klass in type(obj).__mro__:
-            slots = vars(klass).get("__slots__", ())
-            for name in (slots,) if isinstance(slots, str) else slots:
-                if name not in ("__dict__", "__weakref__") and hasattr(obj, name):
-                    todo.append(getattr(obj, name))
-        attrs = getattr(obj, "__dict__", None)
-        if isinstance(attrs, dict):
-            todo.append(attrs)
-    return list(seen.values())
 
 
 def _states(objs: list[object]) -> list[object]:
