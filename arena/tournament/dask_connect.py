@@ -113,7 +113,7 @@ def import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterError("--cluster needs Dask: pip install 'arena[cluster]' (dask and distributed)") from None
+        raise ClusterError("--cluster needs Dask: pip install -e '.[cluster]' (dask and distributed)") from None
     return distributed
 
 
