@@ -135,7 +135,7 @@ def payoff_games(games: pd.DataFrame, payoff: Payoff, order: list[str], seats: i
     bots = np.array([[pos[lab] for lab in v] for v in sv], np.int64).reshape(-1, seats)[sc]
     scores = matrix(pv, seats, float)[pc] if len(pv) else np.zeros((0, seats))
     ruled = ~sub["termination"].astype(str).isin(ARENA_ENDINGS).to_numpy()
-    fault = pd.to_numeric(sub["fault_seat"], errors="coerce").to_numpy(float)
+    fault = pd.to_numeric(sub["fault_seat"], errors="coerce").to_numpy(float, na_value=np.nan)
     blamed = ~ruled & ~np.isnan(fault)
     values = np.where(ruled[:, None], scores, np.nan)
     forfeits = np.zeros(k, np.int64)
