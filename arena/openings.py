@@ -3,7 +3,7 @@
 positions for such a file (``random_positions``).
 
 Below both the tournament (which schedules the series) and the store (which reads it back for
-stores written before they kept each series' start: ``arena.reading.load_series_start``).
+stores written before they kept each series' start: ``arena.results.reading.load_series_start``).
 """
 
 from __future__ import annotations

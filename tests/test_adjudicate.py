@@ -11,7 +11,7 @@ import arena.games
 from arena.errors import ConfigError
 from arena.referee import FAULTS, Adjudication, GameSettings, Termination, play_game
 from arena.referee.adjudicate import Adjudicator
-from arena.store import load_games
+from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from bots.base import SearchStats
 from tests.toy import Nim

@@ -1,5 +1,5 @@
 """Exports and reports are written to a temporary file and renamed into place (issue 29,
-``arena.writing.atomic_path``): a writer interrupted midway (Ctrl-C, a full disk) leaves no
+``arena.results.writing.atomic_path``): a writer interrupted midway (Ctrl-C, a full disk) leaves no
 partial file, and a file already at the final name stays as it was."""
 
 import errno
@@ -16,7 +16,7 @@ from arena.reports.html import write_html
 from arena.reports.output import write_files
 from arena.reports.render import load
 from arena.tournament import build, run_tournament
-from arena.writing import atomic_path
+from arena.results.writing import atomic_path
 
 OLD = "the old file, complete\n"
 

@@ -13,7 +13,7 @@ from arena.engine.protocol import Go, parse_go
 from arena.errors import BotSpecError, ConfigError
 from arena.referee import GameSettings, Termination, play_game
 from arena.referee.clock import GameClocks
-from arena.store import load_games, load_moves
+from arena.results.store import load_games, load_moves
 from arena.tournament import build, run_tournament
 from bots.base import Limits
 from bots.clock import INFINITE, Clock, TimeControl

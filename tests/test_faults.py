@@ -3,7 +3,7 @@
 import pytest
 
 import arena.games
-from arena.store import Store, load_games, load_moves
+from arena.results.store import Store, load_games, load_moves
 from arena.tournament import build, run_tournament
 
 BROKEN = "tests/fixtures/broken_bots.py#"

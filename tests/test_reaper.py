@@ -1,5 +1,5 @@
 """``arena.reaper``: the fallback's kill by environment token, and the run guard's cgroup and
-watchdog (a SIGKILL of the holder leaves no process of its cgroup); ``arena.store`` files are
+watchdog (a SIGKILL of the holder leaves no process of its cgroup); ``arena.results.store`` files are
 the runner's alone."""
 
 import os
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from arena import reaper
-from arena.store import Store
-from arena.store_files import PRIVATE_MODE
+from arena.results.store import Store
+from arena.results.files import PRIVATE_MODE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
 ROOT = Path(__file__).parents[1]

@@ -201,7 +201,7 @@ def test_every_game_declares_its_type(name):
 
 
 def test_a_game_error_in_a_tournament_is_stored_and_logged(tmp_path, monkeypatch):
-    from arena.store import load_games
+    from arena.results.store import load_games
     from arena.tournament import run_tournament
     monkeypatch.setitem(arena.games._BUILTIN, "buggy-nim", "tests.test_referee:BuggyNim")
     cfg = build(dict(game="buggy-nim", params={"pile": "9"}, bots=["random", "t2=tests/test_referee.py#TakeTwo"],

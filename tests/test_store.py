@@ -10,8 +10,8 @@ import pytest
 import arena.games
 from arena.cli.app import main
 from arena.errors import ConfigError, ResultsError
-from arena.store import Store, load_game, load_games, load_moves, load_tournament
-from arena.store_files import resolve
+from arena.results.store import Store, load_game, load_games, load_moves, load_tournament
+from arena.results.files import resolve
 from arena.tournament import build, run_tournament
 from tests.cli_run import run_cli
 
@@ -248,7 +248,7 @@ def test_a_lock_file_removed_by_a_refused_run_is_locked_afresh(tmp_path):
     removal) sees the file is gone and locks the one at the path: two runs never both hold one."""
     import fcntl
 
-    from arena.store_files import still_locked
+    from arena.results.files import still_locked
 
     refused = Store.open(tmp_path, "t")
     lock = tmp_path / "t.lock"
@@ -313,7 +313,7 @@ def test_a_refused_run_whose_files_cannot_be_removed_still_exits_2_in_one_line(t
 
 
 def test_abandon_never_raises(tmp_path, monkeypatch):
-    import arena.store as store
+    import arena.results.store as store
 
     def cannot(path):
         raise OSError(5, "Input/output error", str(path))
@@ -341,7 +341,7 @@ def test_the_store_keeps_each_series_start_and_old_stores_compute_it(tmp_path):
     """A run from an openings file stores each series' start (table ``series``); a store
     written before that table (dropped here), or the legacy fixture, gets the same starts
     computed from its settings by ``load_series_start``."""
-    from arena.store import load_series_start
+    from arena.results.store import load_series_start
     game = arena.games.make("nim", pile="15")
     first = game.initial_state(0)
     positions = [first.to_text(), first.play(first.legal_moves()[0]).to_text()]
@@ -365,7 +365,7 @@ def test_a_legacy_store_reports_its_series_starts():
     """The schema-1 fixture (no ``series`` table) still reads: starts come from its settings."""
     from pathlib import Path
 
-    from arena.store import load_series_start
+    from arena.results.store import load_series_start
     legacy = Path(__file__).parent / "fixtures" / "legacy_store" / "interaction-13c07c51.sqlite"
     with sqlite3.connect(f"file:{legacy}?mode=ro", uri=True) as conn:
         assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name='series'").fetchone()
@@ -383,7 +383,7 @@ def test_a_store_opened_for_a_run_gains_the_series_table(tmp_path):
 
 
 def test_add_game_stores_none_as_null_and_every_value_as_given(tmp_path):
-    """``add_game`` binds ``None`` as a NaN (``arena.writing.NULL``: SQLite stores it as NULL,
+    """``add_game`` binds ``None`` as a NaN (``arena.results.writing.NULL``: SQLite stores it as NULL,
     without the ``sqlite3`` module's adapter look-up for ``None``): the same rows as ``None``."""
     from arena.games import Outcome
     from arena.referee import GameRecord, MoveRecord

@@ -1,4 +1,4 @@
-"""The store records the versions of what decides its games (``arena.store_versions``): the
+"""The store records the versions of what decides its games (``arena.results.versions``): the
 arena's, and OpenSpiel's for ``openspiel:`` games (an engine's ``id name`` is its bot version's,
 ``bots.id_name``). A tournament played under one OpenSpiel resumed under another is refused in
 one line naming both, nothing lost, or played on with ``--allow-version-change``, which its
@@ -16,7 +16,7 @@ import pytest
 
 import arena
 from arena.errors import ConfigError, ResultsError
-from arena.store import load_tournament
+from arena.results.store import load_tournament
 from arena.tournament import build
 from tests.cli_run import run_cli as cli
 
@@ -141,7 +141,7 @@ def test_a_game_of_the_arenas_own_records_the_arena_only(tmp_path, capsys):
 
 
 def test_an_arena_version_change_is_recorded_not_refused():
-    from arena.store_versions import Recorded, check, played_under, stretches
+    from arena.results.versions import Recorded, check, played_under, stretches
 
     stored = [Recorded("arena", "0.0.9", 0), Recorded("open-spiel", "2.0.2", 0)]
     out = check("t", stored, {"arena": "0.1.0", "open-spiel": "2.0.2"}, 10, allow=False)

@@ -1,6 +1,6 @@
 """The store's ``-wal`` file while another process holds a read snapshot: it grows (no
 checkpoint can pass the reader), and once the reader lets go the run's next checkpoint cuts it
-back under ``arena.writing.WAL_LIMIT``, the run still going (before: it stayed at its peak, 1.65
+back under ``arena.results.writing.WAL_LIMIT``, the run still going (before: it stayed at its peak, 1.65
 GB for 60,000 games, until the run ended)."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import sqlite3
 import pytest
 
 import arena.games
-from arena import writing
+from arena.results import writing
 from arena.referee import GameSettings, play_game
-from arena.store import Store
+from arena.results.store import Store
 from bots import registry
 from bots.base import Limits
 
@@ -31,7 +31,7 @@ AUTOCHECKPOINT = 1000 * 4096
 ])
 def test_the_wal_comes_back_under_its_limit_once_a_reader_lets_go(tmp_path, monkeypatch, peak, after, every):
     monkeypatch.setattr(writing, "WAL_LIMIT", LIMIT, raising=False)
-    monkeypatch.setattr("arena.store.CHECKPOINT_EVERY", every, raising=False)
+    monkeypatch.setattr("arena.results.store.CHECKPOINT_EVERY", every, raising=False)
     game = arena.games.make("interaction")
     record = play_game(GameSettings(game, 1, labels=["a", "b"], limits=Limits()),
                        [registry.make("random"), registry.make("random")])

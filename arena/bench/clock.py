@@ -24,7 +24,7 @@ def clock_run(games: int, workers: int = 2) -> dict[str, float]:
     """A round-robin of ``FIELD`` at ``TC`` with about ``games`` games in all on ``workers``:
     ``games``, ``timeouts`` (games lost on time), ``lowest`` (the fewest seconds any move left
     on its clock), ``seconds`` (wall clock)."""
-    from arena.store import load_games, load_moves  # pandas: imported on use
+    from arena.results.store import load_games, load_moves  # pandas: imported on use
 
     pairings = len(FIELD) * (len(FIELD) - 1) // 2
     per = max(2, round(games / pairings))

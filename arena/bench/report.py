@@ -7,7 +7,7 @@ against ``random`` per seat order are played (``play_game``), and every stored g
 them under a new id and series, stored through the public store API (``Store.begin``, then
 ``Store.add_games``: ``BATCH`` games per transaction, the same rows as ``arena run``'s
 ``add_game`` one at a time), with the runner's incremental rating state kept the same way
-(``arena.rating_state``). Every stored move list replays under the rules.
+(``arena.results.rating_state``). Every stored move list replays under the rules.
 
 - The two-bot store (``build_store``): game ``i`` in pairs with the seats swapped (series
   ``(i - 1) // 2``). It is built to 100,000 games, the end of a run measured, then extended
@@ -112,10 +112,10 @@ def _store(results: str | Path, name: str, labels: list[str], games: int, seed: 
     """Store ``rows(first)`` (``(game_id, series, record)`` in id order from id ``first``, the
     first not stored) as ``arena run`` would, ``BATCH`` games per transaction, with the
     rating state kept the same way."""
-    from arena import rating_state
-    from arena.aggregates import game_sums
-    from arena.ratings import make_env
-    from arena.store import Store
+    from arena.results import rating_state
+    from arena.results.aggregates import game_sums
+    from arena.results.ratings import make_env
+    from arena.results.store import Store
 
     sums: dict[tuple, dict] = {}  # the search sums of each distinct (record, seats)
     stored = (Path(results) / f"{name}.sqlite").exists()

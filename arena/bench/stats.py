@@ -21,7 +21,7 @@ from pathlib import Path
 from arena.bench import Figure
 from arena.games.protocol import Outcome
 from arena.referee import GameRecord, MoveRecord
-from arena.store import Store
+from arena.results.store import Store
 
 GAMES, QUICK_GAMES = 100_000, 10_000
 STATISTICS = ("leaderboard", "pairs", "elo", "crosstable", "first_move", "lengths", "terminations", "faults")

@@ -17,7 +17,7 @@ import typer
 
 from arena.errors import ConfigError, ResultsError
 from arena.numbers import check_choice
-from arena.store_files import resolve
+from arena.results.files import resolve
 
 if TYPE_CHECKING:  # pandas is imported on use: `arena --help` starts fast
     import pandas as pd
@@ -32,7 +32,7 @@ def games_frame(path: Path) -> pd.DataFrame:
     """Every stored game with its moves, in game-id order (list columns decoded)."""
     import pandas as pd
 
-    from arena.store import connect_readonly
+    from arena.results.store import connect_readonly
 
     conn = connect_readonly(path)
     try:
@@ -88,7 +88,7 @@ def export(
         write(df, format, sys.stdout)
         return
     target = Path(out) if out else path.with_suffix(f".{format}")
-    from arena.writing import atomic_path
+    from arena.results.writing import atomic_path
 
     try:
         with atomic_path(target) as tmp:  # Ctrl-C or a full disk: no partial file, the old one kept

@@ -34,8 +34,8 @@ def select(
     from arena.errors import ConfigError, ResultsError, one_line
     from arena.reports import openings as book
     from arena.reports.render import load, tables_for  # pandas, scipy: imported on use
-    from arena.store_files import resolve
-    from arena.writing import atomic_path
+    from arena.results.files import resolve
+    from arena.results.writing import atomic_path
 
     data = load(resolve(name, results), moves=False)
     table = tables_for(data, ["openings"]).get("openings")
@@ -74,7 +74,7 @@ def random(
     from arena.errors import ConfigError, ResultsError, one_line
     from arena.numbers import check_number, parse_params
     from arena.openings import random_positions
-    from arena.writing import atomic_path
+    from arena.results.writing import atomic_path
 
     if not 1 <= count <= 100_000:
         raise ConfigError(f"bad --count {count}; accepted: 1 to 100000 positions")

@@ -17,8 +17,8 @@ def replay(
     import arena.games
     from arena.games import CHANCE, SIMULTANEOUS
     from arena.reports.replay import round_answers, timing_notes
-    from arena.store import load_game, load_moves, load_series_start, load_tournament  # pandas: imported on use
-    from arena.store_files import resolve
+    from arena.results.store import load_game, load_moves, load_series_start, load_tournament  # pandas: imported on use
+    from arena.results.files import resolve
 
     try:
         number = int(game_id)

@@ -53,7 +53,7 @@ def report(
     from arena.reports.output import print_tables, report_json, write_files
     from arena.reports.render import load  # pandas, scipy: imported on use
     from arena.numbers import parse_anchor
-    from arena.store_files import resolve
+    from arena.results.files import resolve
 
     if file is not None and not html:
         raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html "

@@ -244,8 +244,8 @@ def _check_anchor(cfg: "TournamentConfig", label: str) -> None:
     """
     import arena.games
     from arena.errors import ConfigError, ResultsError
-    from arena.reading import load_tournament
-    from arena.store_files import db_path
+    from arena.results.reading import load_tournament
+    from arena.results.files import db_path
     from arena.tournament.config import field_specs
 
     labels = [spec.label for spec in field_specs(cfg, arena.games.make(cfg.game, **cfg.params).num_players)]

@@ -2,7 +2,7 @@
 
 ``MoveRecord`` (one ply) and ``GameRecord`` (a finished game) are what the referee produces and
 what crosses every process boundary: worker -> runner and Dask worker -> client (``to_wire`` /
-``from_wire``), the store (``arena.store.Store.add_game`` reads the fields by name). A watched
+``from_wire``), the store (``arena.results.store.Store.add_game`` reads the fields by name). A watched
 game (``arena.supervisor``) sends two messages: ``Ply`` (each ply, with the diagram when
 ``arena play`` shows it) and ``GameEnded`` (the record), written by ``message_to_wire`` and read
 by ``message_from_wire``, the only serialisation of either; ``ply_to_wire`` / ``ply_from_wire``

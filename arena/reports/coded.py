@@ -2,7 +2,7 @@
 games with numpy instead of one Python tuple per game (issue 14).
 
 A tournament has few distinct seat lists (pairings in seat order), rank lists and score
-lists; ``arena.aggregates.load_game_frame`` stores each once and codes the rows
+lists; ``arena.results.aggregates.load_game_frame`` stores each once and codes the rows
 (``seats_code``, ``ranks_code``, ``scores_code``). ``codes`` reads those codes, or computes
 them for a frame built another way (tests, older callers), so every table gives the same
 numbers either way.

@@ -1,6 +1,6 @@
 """The HTML report's plots as plotly figures (``arena.reports.html`` inlines them).
 
-Each function takes the frames ``arena.store`` loads and the tables of
+Each function takes the frames ``arena.results.store`` loads and the tables of
 ``arena.reports.render.build_tables`` and returns a ``plotly.graph_objects.Figure``, or
 ``None`` when there is nothing to plot.
 """
@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from arena.ratings import rating_history
+from arena.results.ratings import rating_history
 from arena.reports.coded import codes, weights
 from arena.reports.display import format_p
 from arena.reports.game import rule_ended
@@ -87,7 +87,7 @@ MAX_POINTS = 2000
 def rating_progression(history: pd.DataFrame) -> go.Figure | None:
     """TrueSkill mu of each bot against its games played, with a mu ± sigma band.
 
-    ``history``: ``arena.ratings.rating_history`` (ratings updated in game-id order) or a
+    ``history``: ``arena.results.ratings.rating_history`` (ratings updated in game-id order) or a
     store's games frame (rated here). A bot with more than ``MAX_POINTS`` games is drawn
     through its first game, every ``ceil(games / MAX_POINTS)``-th game and its last."""
     if "seats" in history.columns:

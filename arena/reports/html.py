@@ -39,7 +39,7 @@ from arena.reports.pairs import first_move_note
 from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
 from arena.reports.replay import replay_frames, timing_notes
 from arena.reports.tables import pairing_name
-from arena.writing import atomic_path
+from arena.results.writing import atomic_path
 
 #: Fault games embedded by default (besides the first, last and longest).
 MAX_FAULT_GAMES = 5
@@ -115,7 +115,7 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
     Raises:
         ResultsError: a selected id that is not stored (the message gives the stored range).
     """
-    from arena import store
+    from arena.results import store
 
     check_stored(ids, data)
     game = arena.games.make(data.tournament["game"], **data.tournament.get("params", {}))

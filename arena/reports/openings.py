@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from arena.errors import ArenaError, ConfigError
-from arena.reading import unreadable
+from arena.results.reading import unreadable
 from arena.reports.coded import seat_sizes
 from arena.reports.display import format_p
 from arena.reports.tables import seat_results
@@ -93,7 +93,7 @@ def positions(path: str | Path, games: pd.DataFrame, tournament: dict[str, Any])
         ResultsError: unreadable database.
         ArenaError: a stored opening that no longer replays (a changed game).
     """
-    from arena import store
+    from arena.results import store
 
     settings = tournament.get("settings") or {}
     series = games["series"].to_numpy(np.int64)
@@ -123,7 +123,7 @@ def _reached(path: str | Path, games: pd.DataFrame, tournament: dict[str, Any]) 
     """Positions after each game's seeded setup (a game of chance only: else the setup is
     fixed) and opening plies, replayed once per distinct start."""
     import arena.games
-    from arena import store
+    from arena.results import store
 
     game = arena.games.make(tournament["game"], **(tournament.get("params") or {}))
     chance = game.type.chance

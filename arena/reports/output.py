@@ -26,7 +26,7 @@ from arena.reports.long import RowsTable, markdown_table
 from arena.reports.payoffs import ranked_by, ranking_line
 from arena.reports.render import TITLES, ReportData, bot_notes, load, notes, tables_for, warnings
 from arena.stats.sprt import state_line
-from arena.writing import atomic_path
+from arena.results.writing import atomic_path
 
 
 def _rich_table(data: ReportData, name: str, frame: pd.DataFrame, width: int | None = None,

@@ -2,8 +2,8 @@
 pair-aware (series-clustered) seat statistics (``docs/statistics.md`` "Two-player results:
 pairs (pentanomial)", "Seat and first-move advantage").
 
-Inputs are the store's games frame (``arena.store.load_games``), optionally with a boolean
-``copy`` column (``arena.aggregates.load_copies``: games repeating an earlier game of their
+Inputs are the store's games frame (``arena.results.store.load_games``), optionally with a boolean
+``copy`` column (``arena.results.aggregates.load_copies``: games repeating an earlier game of their
 series). The pair is the series: the two games of one start with the seats swapped.
 """
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from arena.errors import ArenaError, ConfigError, ResultsError, one_line
-from arena.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
+from arena.results.ratings import SORT_KEY, make_env, rate_games, rating_history, ratings_frame
 from arena.reports import SECTIONS  # defined there for the CLI's lazy imports
 import arena.games
 from arena.reports import coded, cycles, ladder, pairs, payoff_field, payoffs
@@ -144,23 +144,23 @@ TITLES.update(payoffs.TITLES)  # a game ranked by payoff: its own field, pair an
 
 @dataclass
 class ReportData:
-    """The frames of one tournament, as ``arena.store`` loads them.
+    """The frames of one tournament, as ``arena.results.store`` loads them.
 
-    Loaded from a store (``load``), ``games`` is ``arena.aggregates.load_game_frame`` (coded
+    Loaded from a store (``load``), ``games`` is ``arena.results.aggregates.load_game_frame`` (coded
     list columns, no per-game ``seconds``) with ``copy`` and ``fault_detail``, ``moves`` holds
     only the answers of puzzle races (rows with a status), ``search`` the per-bot sums of
-    ``arena.aggregates.search_sums`` and ``rating`` the incrementally kept TrueSkill state
-    (``arena.rating_state.current``); built by hand, ``moves`` is the whole moves frame and the
+    ``arena.results.aggregates.search_sums`` and ``rating`` the incrementally kept TrueSkill state
+    (``arena.results.rating_state.current``); built by hand, ``moves`` is the whole moves frame and the
     tables are computed from the frames.
     """
 
     games: pd.DataFrame
     moves: pd.DataFrame
     tournament: dict = field(default_factory=dict)
-    sprt: dict | None = None  # the stored SPRT state (``arena.store.load_sprt``)
+    sprt: dict | None = None  # the stored SPRT state (``arena.results.store.load_sprt``)
     path: Path | None = None  # the database, when loaded from one
-    search: dict | None = None  # ``arena.aggregates.search_sums``
-    rating: tuple | None = None  # ``arena.rating_state.current``: (rater, stored prefix, extra rows)
+    search: dict | None = None  # ``arena.results.aggregates.search_sums``
+    rating: tuple | None = None  # ``arena.results.rating_state.current``: (rater, stored prefix, extra rows)
     anchor: tuple[str, float] | None = None  # ``--anchor BOT=ELO`` of the field table (None: mean 0)
     #: the first-move table leaves out the games ended by ``--adjudicate`` (``arena report --no-adjudicated``)
     no_adjudicated: bool = False
@@ -207,12 +207,12 @@ class ReportData:
         return int(pd.Series(sizes).mode().iloc[0])
 
     def sample(self, ids: list[int]) -> tuple[pd.DataFrame, dict[int, str]]:
-        """The stored plies of the games ``ids`` (``arena.store.load_moves`` columns) and the
+        """The stored plies of the games ``ids`` (``arena.results.store.load_moves`` columns) and the
         start position text of their series (series -> text; absent: the seeded initial state).
         Read from the store when loaded from one (the games' moves only), else from ``moves``."""
         if self.path is None:
             return self.moves[self.moves["game_id"].isin(ids)], {}
-        from arena import store
+        from arena.results import store
 
         series = sorted({int(s) for s in self.games.loc[self.games["game_id"].isin(ids), "series"]})
         conn = store.connect_readonly(self.path)
@@ -229,20 +229,20 @@ class ReportData:
         return make_env(tau=float((self.tournament.get("settings") or {}).get("tau", 0.0)))
 
     def ratings(self) -> pd.DataFrame:
-        """The ``arena.ratings.rate_games`` table after every stored game."""
+        """The ``arena.results.ratings.rate_games`` table after every stored game."""
         if self.rating is not None:
             rater = self.rating[0]
             return ratings_frame(rater.ratings, rater.counts)
         return rate_games(self.games, self.env(), labels=self.order)
 
     def history(self, points: int | None = None) -> pd.DataFrame:
-        """``arena.ratings.rating_history`` of every stored game (the stored history up to
+        """``arena.results.ratings.rating_history`` of every stored game (the stored history up to
         the kept prefix, then the games beyond it). ``points``: thin each bot's rows to its first,
         every ``ceil(games / points)``-th game and its last (as the rating plot draws them), the
         stored part filtered in SQL."""
         if self.rating is None or self.path is None:
             return rating_history(self.games, self.env())
-        from arena import rating_state, store
+        from arena.results import rating_state, store
 
         counts = self.rating[0].counts
         steps = {lab: (max(1, -(-n // points)), n) for lab, n in counts.items()} if points else None
@@ -271,7 +271,8 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
         ResultsError: the file is missing, corrupt, or not an arena results database.
         ConfigError: a name in ``bots`` that is no stored bot.
     """
-    from arena import aggregates, rating_state, store  # the layer below reports; imported late to keep imports light
+    # the layer below reports; imported late to keep imports light
+    from arena.results import aggregates, rating_state, store
 
     path = Path(db_path)
     conn = store.connect_readonly(path)
@@ -625,8 +626,8 @@ def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> lis
 def warnings(data: ReportData) -> list[str]:
     """Warnings about the stored games: copies (identical move lists within a series), and
     games played under more than one version of the software that decides them
-    (``arena.store_versions.played_under``)."""
-    from arena.store_versions import played_under
+    (``arena.results.versions.played_under``)."""
+    from arena.results.versions import played_under
 
     copies = int(data.games["copy"].sum()) if "copy" in data.games else 0
     versions = played_under(data.tournament.get("software") or [])

@@ -60,7 +60,7 @@ def replay_frames(
         answers: at simultaneous rounds, ply -> each seat's answer text (``"-"`` for none),
             drawn as paths by games that draw answers (Ricochet).
         start: the position text the game started from (a series of an openings file,
-            ``arena.store.load_series_start``); ``None``: ``initial_state(seed)``.
+            ``arena.results.store.load_series_start``); ``None``: ``initial_state(seed)``.
         timing: ply -> the time the move took and the clock left (``timing_notes``), added to
             its frame's ``who``.
     """
@@ -86,7 +86,7 @@ def replay_frames(
 def timing_notes(moves: Any) -> dict[int, str]:
     """ply -> ``0.41s`` (the move's thinking time) or ``0.41s, 9.63s left`` (and the mover's game
     clock after it, increment added), for the sequential plies of one game's stored moves
-    (``arena.store.load_moves`` rows: ``ply``, ``seat``, ``seconds``, ``clock``, ``status``)."""
+    (``arena.results.store.load_moves`` rows: ``ply``, ``seat``, ``seconds``, ``clock``, ``status``)."""
     out: dict[int, str] = {}
     for ply, seat, seconds, clock, status in zip(moves["ply"], moves["seat"], moves["seconds"], moves["clock"],
                                                  moves["status"]):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import arena
 from arena.errors import ResultsError, one_line
-from arena.writing import atomic_path
+from arena.results.writing import atomic_path
 
 if TYPE_CHECKING:
     from arena.reports.render import ReportData
@@ -39,7 +39,7 @@ def report_key(db: Path, anchor: tuple[str, float] | None = None) -> str:
     Raises:
         ResultsError: unreadable database.
     """
-    from arena.reading import connect_readonly, load_sprt, load_tournament
+    from arena.results.reading import connect_readonly, load_sprt, load_tournament
 
     conn = connect_readonly(db)
     try:

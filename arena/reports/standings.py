@@ -1,6 +1,6 @@
 """The standings tables of the formats that pair from the results (``docs/tournaments.md``
 "Knockout and Swiss"): the knockout bracket and the Swiss table, computed from the stored games
-by ``arena.standings``, the same functions the schedules played them with."""
+by ``arena.results.standings``, the same functions the schedules played them with."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 
-from arena.standings import Played, champion, default_rounds, knockout, swiss_rounds
+from arena.results.standings import Played, champion, default_rounds, knockout, swiss_rounds
 
 #: games per series of a two-player pairing, by seat rotation (cyclic and all: 2)
 PER_SERIES = 2

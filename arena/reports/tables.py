@@ -1,6 +1,6 @@
 """Report tables as pandas frames, computed from the store's frames (no I/O here).
 
-Inputs are the frames of ``arena.store``: ``games`` (``game_id``, ``series``, ``seed``,
+Inputs are the frames of ``arena.results.store``: ``games`` (``game_id``, ``series``, ``seed``,
 ``seats`` (labels by 0-based seat), ``ranks`` (1 = best, competition ranking), ``scores``,
 ``termination``, ``fault_seat``, ``plies``, ``opening_plies``, ``seconds``) and ``moves``
 (``game_id``, ``ply``, ``seat``, ``label``, ``move``, ``seconds``, ``nodes``, ``depth``,
@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from arena.referee.play import last_frame
-from arena.ratings import rate_games
+from arena.results.ratings import rate_games
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats.intervals import wilson_intervals
 from arena.stats.significance import ChiSquare, binomial_tests_half, equal_shares_test
@@ -129,7 +129,7 @@ def leaderboard(
     """The leaderboard: ``label``, ``mu``, ``sigma``, ``conservative`` (mu − 3σ), ``games``,
     ``wins``, ``losses``, ``draws``, ``score_pct``; best conservative rating first.
 
-    ``ratings`` is ``arena.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
+    ``ratings`` is ``arena.results.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
     appear even without games; ``results`` is ``seat_results(games, order)`` when omitted (rows
     with an ``n`` column count ``n`` games each).
     """
@@ -438,7 +438,7 @@ def _sd(n: int, total: float | None, squares: float | None) -> float:
 
 
 def search_from_sums(sums: dict[str, list], order: Sequence[str] | None = None) -> pd.DataFrame:
-    """``search_stats`` from per-bot sums (``arena.aggregates.search_sums``, computed in SQL): the
+    """``search_stats`` from per-bot sums (``arena.results.aggregates.search_sums``, computed in SQL): the
     same columns and definitions, means over the moves that report the statistic."""
     rows = []
     for label, (moves, nn, sn, nd, sd, ns, ss, mx, sq) in sums.items():

@@ -26,7 +26,7 @@ from arena.errors import ConfigError
 from arena.games import Game
 from arena.stats.field import Duels
 from arena.stats.ranking import CONFIDENCE, Decision, decide, min_series, pair_level
-from arena.store import StoredGame
+from arena.results.store import StoredGame
 from arena.tournament.live import points_of
 from arena.tournament.pairing import round_robin
 from arena.tournament.schedule import Schedule

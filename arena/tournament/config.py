@@ -125,7 +125,7 @@ class TournamentConfig:
     #: ``--trace-engines``: every engine protocol line, both ways, in the tournament log
     trace_engines: bool = False
     #: ``--allow-version-change``: resume a tournament stored under another version of the library
-    #: that plays its game (OpenSpiel), recording both (``arena.store_versions``)
+    #: that plays its game (OpenSpiel), recording both (``arena.results.versions``)
     allow_version_change: bool = False
 
     RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines",

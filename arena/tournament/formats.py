@@ -1,5 +1,5 @@
 """The formats that pair from the results: ``Knockout`` and ``Swiss`` (``docs/tournaments.md``
-"Knockout and Swiss"), each a ``Schedule`` whose bracket or rounds ``arena.standings`` computes
+"Knockout and Swiss"), each a ``Schedule`` whose bracket or rounds ``arena.results.standings`` computes
 from the stored games, so a resumed run plays the same pairings (cutechess-cli's
 ``knockouttournament.cpp`` is the model of a format as one small class).
 
@@ -17,15 +17,16 @@ from dataclasses import replace
 
 from arena.errors import ConfigError
 from arena.games import Game
-from arena.standings import KNOCKOUT_EXTRA, Match, Played, SwissState, champion, default_rounds, knockout, swiss_rounds
-from arena.store import StoredGame
+from arena.results.standings import (KNOCKOUT_EXTRA, Match, Played, SwissState, champion, default_rounds, knockout,
+                                     swiss_rounds)
+from arena.results.store import StoredGame
 from arena.tournament.pairing import Format
 from arena.tournament.schedule import Schedule, make_schedule
 from arena.tournament.series import GameTask, SeriesSettings, series_count, series_games
 
 
 class _Paired(Schedule):
-    """A two-player format whose pairings come from ``arena.standings``: keeps the stored games
+    """A two-player format whose pairings come from ``arena.results.standings``: keeps the stored games
     of two bots of the field and releases each pairing's series once, by fixed game ids."""
 
     def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings, what: str) -> None:
@@ -68,7 +69,7 @@ class _Paired(Schedule):
 
 
 class Knockout(_Paired):
-    """A seeded single-elimination bracket (``arena.standings.knockout``): the field in
+    """A seeded single-elimination bracket (``arena.results.standings.knockout``): the field in
     ``--bot`` order is the seeding, byes go to the top seeds, a match is ``--games`` games
     (whole series), a tied match adds a series at a time (at most ``KNOCKOUT_EXTRA``), then
     the higher seed goes through.
@@ -114,7 +115,7 @@ class Knockout(_Paired):
 
 
 class Swiss(_Paired):
-    """``rounds`` Swiss rounds (``arena.standings.swiss_rounds``): paired by match points, no
+    """``rounds`` Swiss rounds (``arena.results.standings.swiss_rounds``): paired by match points, no
     repeat pairings, a bye for the lowest-placed bot without one in an odd field; each pairing
     plays ``--games`` games (whole series).
 
@@ -135,7 +136,7 @@ class Swiss(_Paired):
         self.total = self.rounds * self.per_round
 
     def state(self) -> SwissState:
-        """The rounds paired so far and the standings (``arena.standings.SwissState``; computed
+        """The rounds paired so far and the standings (``arena.results.standings.SwissState``; computed
         once per stored game)."""
         if self._derived is None:
             self._derived = swiss_rounds(self.labels, self.played, self.rounds, self.base, self.per_series)

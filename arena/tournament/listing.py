@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ResultsError
-from arena.reading import _reading, load_ending, load_sprt, load_tournament
+from arena.results.reading import _reading, load_ending, load_sprt, load_tournament
 from arena.tournament.config import TournamentConfig, build
 
 #: stored setting -> the ``arena run`` option that sets it (``params``, ``bots``, ``openings``,
@@ -80,7 +80,7 @@ def _entry(path: Path, name: str, results: str | os.PathLike[str]) -> dict[str, 
 
 def _ending(path: Path, games: int) -> tuple[bool | None, str | None]:
     """``(finished, stopped)`` of ``stored_tournaments`` from the stored end of the last run
-    (``arena.store.save_ending``; a record of fewer games than stored now is stale: ``None``),
+    (``arena.results.store.save_ending``; a record of fewer games than stored now is stale: ``None``),
     or, in a store from before it, from a stored SPRT verdict.
 
     Raises:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from arena.standings import points as points_of  # noqa: F401 (its name here for the schedules)
+from arena.results.standings import points as points_of  # noqa: F401 (its name here for the schedules)
 from arena.stats.elo import match_stats
 from arena.tournament.observers import Observer, RunStart
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import arena
 from arena.errors import BotSpecError
-from arena.store import Member
+from arena.results.store import Member
 from arena.tournament.bot_code import file_code
 from bots.registry import BotSpec, builtin, prefix_of
 

@@ -15,7 +15,7 @@ The runner (``arena.tournament.runner``) tells each observer, in the order given
 - ``finished(summary)`` when the run ends, however it ends (``RunSummary``); an observer may
   add what it kept to the summary.
 
-Here: ``RatingKeeper`` (the TrueSkill state stored beside the games, ``arena.rating_state``)
+Here: ``RatingKeeper`` (the TrueSkill state stored beside the games, ``arena.results.rating_state``)
 and ``FaultTally`` (faults by termination, logged). ``arena.tournament.live.MatchLine`` keeps
 a two-bot match's score line; ``arena run`` draws its progress bar as an observer
 (``arena.cli.run``). The library itself draws nothing.
@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from arena import rating_state
-from arena.aggregates import game_sums
-from arena.ratings import make_env
+from arena.results import rating_state
+from arena.results.aggregates import game_sums
+from arena.results.ratings import make_env
 from arena.referee import Termination
-from arena.store import Store, StoredGame
+from arena.results.store import Store, StoredGame
 
 if TYPE_CHECKING:
     from arena.supervisor import Status
@@ -120,7 +120,7 @@ class Observer:
 
 
 class RatingKeeper(Observer):
-    """The rating state stored beside the games (``arena.rating_state``): the contiguous prefix
+    """The rating state stored beside the games (``arena.results.rating_state``): the contiguous prefix
     of game ids is rated as it grows, its state stored about every ``SAVE_EVERY`` seconds and at
     the end; a killed run leaves a shorter prefix, never a wrong one.
 

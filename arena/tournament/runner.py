@@ -35,9 +35,9 @@ from arena.games import Dynamics, Game
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
 from arena.referee import SEEDING, Adjudication, referee_check
-from arena.store import Member, Store, StoredGame, save_ending, save_sprt
-from arena.store_files import PRIVATE_MODE, db_path
-from arena.store_versions import Recorded, check as check_versions, current as current_versions
+from arena.results.store import Member, Store, StoredGame, save_ending, save_sprt
+from arena.results.files import PRIVATE_MODE, db_path
+from arena.results.versions import Recorded, check as check_versions, current as current_versions
 from arena.tournament.field_check import check_bots
 from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference

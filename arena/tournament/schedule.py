@@ -24,7 +24,7 @@ from dataclasses import replace
 
 from arena.games import Game
 from arena.stats.sprt import SprtTally, parse
-from arena.store import StoredGame
+from arena.results.store import StoredGame
 from arena.tournament.live import points_of
 from arena.tournament import pairing
 from arena.tournament.pairing import Format

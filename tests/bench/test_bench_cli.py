@@ -58,7 +58,7 @@ def test_report_bench_on_a_small_store(tmp_path):
 
     import arena.games
     from arena.bench import report
-    from arena.store import load_game
+    from arena.results.store import load_game
 
     figures = report.run(quick=True, games=40)
     assert [f.unit for f in figures] == ["s", "MiB", "s", "s", "s", "s"]
@@ -88,9 +88,9 @@ def test_the_field_store_is_the_round_robin_arena_run_plays(tmp_path):
     import sqlite3
 
     import arena.games
-    from arena import aggregates
+    from arena.results import aggregates
     from arena.bench import report
-    from arena.store import load_game
+    from arena.results.store import load_game
     from arena.tournament.pairing import round_robin
     from arena.tournament.series import schedule
 

@@ -34,7 +34,7 @@ def test_bad_numbers_and_boards_are_one_line_exit_2(args, needle, capsys):
 
 
 def test_cli_import_leaves_heavy_modules_for_the_commands():
-    code = ("import sys, arena.cli.app; print(sorted(m for m in ('pandas', 'scipy', 'numba', 'arena.store', "
+    code = ("import sys, arena.cli.app; print(sorted(m for m in ('pandas', 'scipy', 'numba', 'arena.results.store', "
             "'arena.tournament', 'arena.reports.render') if m in sys.modules))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.strip() == "[]", proc.stdout + proc.stderr

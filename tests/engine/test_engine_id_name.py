@@ -9,7 +9,7 @@ from pathlib import Path
 
 from arena.reports.output import report_json, write_report
 from arena.reports.render import load
-from arena.store import load_tournament
+from arena.results.store import load_tournament
 from arena.tournament import build, run_tournament
 
 FIRST = Path(__file__).parents[2] / "examples" / "engines" / "first_legal.sh"

@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 import arena.games
-from arena.reading import load_moves
+from arena.results.reading import load_moves
 from arena.referee.reported import MAX_FIGURE, UNREPORTED, Reported, reported
-from arena.store import load_games
+from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "hostile_numbers.py"

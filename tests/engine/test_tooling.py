@@ -16,7 +16,7 @@ import arena.games
 from arena.cli.app import app
 from arena.engine.compliance import check_engine
 from arena.errors import BotSpecError, ConfigError
-from arena.store import load_games
+from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 
 HERE = Path(__file__).parent

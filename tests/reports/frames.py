@@ -1,4 +1,4 @@
-"""Build store-shaped frames for report tests (the layout of ``arena.store.load_games`` /
+"""Build store-shaped frames for report tests (the layout of ``arena.results.store.load_games`` /
 ``load_moves``)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ row per game, a Python tuple per row), kept as the reference of ``tests/reports/
 
 Report tables as pandas frames, computed from the store's frames (no I/O here).
 
-Inputs are the frames of ``arena.store``: ``games`` (``game_id``, ``series``, ``seed``,
+Inputs are the frames of ``arena.results.store``: ``games`` (``game_id``, ``series``, ``seed``,
 ``seats`` (labels by 0-based seat), ``ranks`` (1 = best, competition ranking), ``scores``,
 ``termination``, ``fault_seat``, ``plies``, ``opening_plies``, ``seconds``) and ``moves``
 (``game_id``, ``ply``, ``seat``, ``label``, ``move``, ``seconds``, ``nodes``, ``depth``,
@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from arena.referee.play import last_frame
-from arena.ratings import rate_games
+from arena.results.ratings import rate_games
 from arena.stats.intervals import wilson_interval
 from arena.stats.significance import ChiSquare, binomial_test, equal_shares_test
 
@@ -114,7 +114,7 @@ def leaderboard(
     """The leaderboard: ``label``, ``mu``, ``sigma``, ``conservative`` (mu − 3σ), ``games``,
     ``wins``, ``draws``, ``losses``, ``score_pct``; best conservative rating first.
 
-    ``ratings`` is ``arena.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
+    ``ratings`` is ``arena.results.ratings.rate_games(games)`` when omitted; ``order`` lists bots that
     appear even without games; ``results`` is ``seat_results(games, order)`` when omitted.
     """
     if ratings is None:

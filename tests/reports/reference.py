@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import trueskill
 
-from arena import store
-from arena.ratings import RATING_COLUMNS, make_env, update_1vs1
+from arena.results import store
+from arena.results.ratings import RATING_COLUMNS, make_env, update_1vs1
 from arena.reports import field as field_table
 from arena.reports import render
 from arena.stats import bt

@@ -9,7 +9,7 @@ import arena.games
 from arena.referee import play_game, GameSettings
 from arena.reports.replay import round_answers
 from arena.games import SIMULTANEOUS
-from arena.store import Store, load_game
+from arena.results.store import Store, load_game
 from bots import registry
 from bots.base import Limits
 
@@ -60,7 +60,7 @@ def final_position(path: Path, game_id: int) -> str:
     """The position text at the end of a stored game, replayed move by move through the rules
     (as ``arena replay`` does): what the replay viewer's last frame must show. For a game not
     lost by a fault, checks that the replay ends with the stored scores, ranks and termination."""
-    from arena.store import load_tournament
+    from arena.results.store import load_tournament
 
     info = load_tournament(path)
     row = load_game(path, game_id)

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import trueskill
 
-from arena.ratings import make_env, rate_games, update_1vs1
+from arena.results.ratings import make_env, rate_games, update_1vs1
 from arena.reports.pairs import bt_fit
 from arena.stats import bt
 from arena.stats.elo import Z95

@@ -1,4 +1,4 @@
-"""Issue 14, the game-level part: games read in bulk with coded lists (``arena.aggregates``),
+"""Issue 14, the game-level part: games read in bulk with coded lists (``arena.results.aggregates``),
 tables grouped on the codes (``arena.reports.coded``), copies found by ``moves_hash``, and the
 bulk store path (``Store.add_games``) give what the old per-game path gave."""
 
@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 import arena.games
-from arena import aggregates, store, writing
+from arena.results import aggregates, store, writing
 from arena.referee import GameSettings, play_game
 from arena.reports import coded, pairs
 from arena.reports import tables as t
-from arena.store import Store
+from arena.results.store import Store
 from bots import registry
 from bots.base import Limits
 from bots.random import RandomBot

@@ -21,7 +21,7 @@ from arena.referee import GameSettings, play_game
 from arena.reports import payoffs
 from arena.reports.output import markdown, report_json, write_files
 from arena.reports.render import load, tables_for
-from arena.store import Store
+from arena.results.store import Store
 from arena.tournament.series import SeriesSettings, series_games
 from bots import registry
 from bots.base import Limits
@@ -65,7 +65,7 @@ def duel(tmp_path_factory):
 
 def by_hand(path) -> pd.DataFrame:
     """One row per (game, seat) of the stored games: the payoff by the documented rule."""
-    from arena.store import load_games
+    from arena.results.store import load_games
 
     rows = []
     for g in load_games(path).itertuples():

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from arena.errors import ResultsError
-from arena.ratings import make_env, rate_games
+from arena.results.ratings import make_env, rate_games
 from tests.reports.frames import games_frame
 
 
@@ -78,7 +78,7 @@ def test_mismatched_ranks_are_refused():
 
 
 def test_rating_history_ends_at_the_final_ratings():
-    from arena.ratings import rating_history
+    from arena.results.ratings import rating_history
 
     frame = games_frame([(["a", "b"], [1, 2]), (["b", "c"], [1, 1]), (["c", "a"], [1, 2])])
     history = rating_history(frame)

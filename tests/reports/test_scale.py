@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena import aggregates, rating_state, store
-from arena.ratings import make_env
+from arena.results import aggregates, rating_state, store
+from arena.results.ratings import make_env
 from arena.reports import render
 from arena.reports.output import print_tables, report_json, write_files
 from arena.reports.render import load

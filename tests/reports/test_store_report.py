@@ -8,7 +8,7 @@ from arena.cli.app import main
 from arena.referee import play_game, GameSettings
 from arena.reports.output import print_report, print_summary, write_report
 from arena.reports.render import load
-from arena.store import Store
+from arena.results.store import Store
 from bots.random import RandomBot
 from tests.fixtures.broken_bots import Raiser
 from tests.toy import Nim

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from arena.cli.app import main
 from arena.stats.sprt import MODELS, SprtSpec, SprtTally, hypothesis_score, llr
-from arena.store import load_games, load_sprt
+from arena.results.store import load_games, load_sprt
 
 ELO = st.floats(min_value=-1e12, max_value=1e12, allow_nan=False)
 PENTA = st.lists(st.integers(0, 10_000), min_size=5, max_size=5)

@@ -9,7 +9,7 @@ import pytest
 from arena.cli.app import main
 from arena.errors import ConfigError
 from arena.referee import derive_seed
-from arena.store import StoredGame
+from arena.results.store import StoredGame
 from arena.tournament import build, run_tournament
 from arena.tournament.adaptive import UntilRanked
 from arena.tournament.series import SeriesSettings

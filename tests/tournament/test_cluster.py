@@ -14,7 +14,7 @@ import time
 
 import pytest
 from arena.errors import BotSpecError
-from arena.store import load_games, load_moves
+from arena.results.store import load_games, load_moves
 from arena.tournament import build, run_tournament
 
 distributed = pytest.importorskip("distributed")

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from arena.store import load_games
+from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.dask_connect import LOCAL_CONFIG, WorkerEvents
 from arena.tournament.worker import WorkerSetup

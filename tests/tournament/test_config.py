@@ -68,7 +68,7 @@ def test_a_run_counts_the_games_whose_random_opening_stopped_short(tmp_path):
     """Nim with 15 stones ends within 15 plies: 30 random plies are cut before the move that ends
     each game, and the summary says how many games and the fewest plies played."""
     from arena.tournament import run_tournament
-    from arena.store import load_games
+    from arena.results.store import load_games
 
     summary = run_tournament(build({"game": "nim", "params": {"pile": 15}, "bots": ["random", "b=random"],
                                     "games": 4, "workers": 1, "opening_plies": 30, "results": str(tmp_path)}))

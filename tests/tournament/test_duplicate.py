@@ -23,9 +23,9 @@ import pytest
 
 import arena.games
 from arena.games import CHANCE, Game, Payoff
-from arena.reading import load_moves
+from arena.results.reading import load_moves
 from arena.referee import GameHooks, GameSettings, play_game
-from arena.store import load_games
+from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.series import SeriesSettings, series_games
 from bots.base import ANY_GAME, Bot

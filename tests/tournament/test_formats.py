@@ -11,8 +11,8 @@ import pytest
 import arena.games
 from arena.errors import ConfigError
 from arena.reports.render import build_tables, load
-from arena.standings import Played, knockout, seed_order, swiss_rounds
-from arena.store import load_games
+from arena.results.standings import Played, knockout, seed_order, swiss_rounds
+from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.pairing import gauntlet
 from tests.tournament.stopping import StopAfter

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from arena.errors import ResultsError
-from arena.store import load_games, load_tournament
+from arena.results.store import load_games, load_tournament
 from arena.tournament import build, run_tournament
 from arena.tournament.config import TournamentConfig, settings_difference
 
@@ -110,7 +110,7 @@ def test_a_store_with_repeats_labelled_dash_n_resumes_under_its_labels(tmp_path,
     resumed and extended by today's code, its members keep their labels, no game is played
     again, and the new games are those the old labels' seeds give."""
     import bots.registry as registry
-    from arena.store import Store
+    from arena.results.store import Store
 
     def values(folder, games):
         return dict(game="nim", params={"pile": "15"}, bots=["random", "random"], games=games, workers=1,

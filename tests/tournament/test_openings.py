@@ -9,7 +9,7 @@ import pytest
 import arena.games
 from arena.errors import ConfigError
 from arena.referee import derive_seed
-from arena.store import load_tournament
+from arena.results.store import load_tournament
 from arena.tournament import build, run_tournament
 from arena.tournament.config_file import load_toml
 from arena.tournament.runner import plan

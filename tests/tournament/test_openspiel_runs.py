@@ -15,7 +15,7 @@ import pytest
 
 from arena.cli.app import main
 from arena.games import CHANCE
-from arena.reading import load_game, load_moves
+from arena.results.reading import load_game, load_moves
 from arena.tournament import build, run_tournament
 
 pytestmark = [pytest.mark.slow,

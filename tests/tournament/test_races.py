@@ -8,7 +8,7 @@ import time
 import pandas as pd
 import pytest
 
-from arena.store import load_moves
+from arena.results.store import load_moves
 from arena.tournament import build, run_tournament
 from tests.tournament.hostile import (
     assert_no_survivors,

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from arena.errors import ConfigError, ResultsError
-from arena.store import load_games, load_moves, load_tournament
+from arena.results.store import load_games, load_moves, load_tournament
 from arena.tournament import build, run_tournament
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -6,7 +6,7 @@ from itertools import combinations
 import pytest
 
 from arena.errors import ConfigError
-from arena.store import StoredGame, load_games
+from arena.results.store import StoredGame, load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.live import points_of
 from arena.tournament.pairing import gauntlet, pairings, round_robin

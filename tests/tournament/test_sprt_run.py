@@ -15,7 +15,7 @@ from arena.cli.app import main
 from arena.reports.output import report_json
 from arena.reports.render import load
 from arena.stats.sprt import SprtTally, parse
-from arena.store import load_games, load_sprt
+from arena.results.store import load_games, load_sprt
 from arena.tournament import build, run_tournament
 from arena.tournament.live import points_of
 

@@ -16,7 +16,7 @@ import pytest
 from arena.errors import ConfigError
 from arena.reports.output import report_json
 from arena.reports.render import load
-from arena.store import load_tournament
+from arena.results.store import load_tournament
 from arena.tournament import build, run_tournament
 from arena.tournament.observers import Observer, RunStart
 
@@ -239,7 +239,7 @@ def test_a_bot_files_path_spelled_another_way_is_the_same_version(tmp_path, monk
 
 def test_damaged_rows_are_a_one_line_error(tmp_path):
     from arena.errors import ResultsError
-    from arena.store import load_game
+    from arena.results.store import load_game
     from arena.tournament.listing import stored_tournaments
     first, _ = run(nim(tmp_path, ["a=random", "b=random"]))
     conn = sqlite3.connect(first.path)

@@ -1,7 +1,7 @@
 """Aggregates read from a tournament's database without loading every row into Python
 objects (issue 14: reports at a million games).
 
-- ``load_game_frame``: the games frame of ``arena.store.load_games``, read in chunks; the list
+- ``load_game_frame``: the games frame of ``arena.results.store.load_games``, read in chunks; the list
   columns (``seats``, ``ranks``, ``scores``) hold one shared list per distinct JSON text (a
   tournament has a few), with their integer codes beside them (``seats_code``,
   ``ranks_code``, ``scores_code``) for the tables to group on.
@@ -17,7 +17,7 @@ from functools import reduce
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-from arena.reading import _reading
+from arena.results.reading import _reading
 
 if TYPE_CHECKING:
     import numpy as np
@@ -65,7 +65,7 @@ SPAN = 262_144
 
 
 def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.DataFrame:
-    """``arena.store.load_games`` (same columns, types and values), plus (``codes``)
+    """``arena.results.store.load_games`` (same columns, types and values), plus (``codes``)
     ``seats_code``, ``ranks_code`` and ``scores_code`` (int32: equal codes, equal lists; the
     report's tables group on them, ``arena.reports.coded``). The JSON of each distinct list is
     parsed once and the rows share that list: read-only. Without ``seconds`` the frame has no

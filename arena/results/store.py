@@ -5,14 +5,14 @@ One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 game is committed at once, in one transaction with its moves: a killed run loses at most the
 games in flight, and re-running resumes with the missing games. A reader holding a snapshot
 meanwhile makes the ``-wal`` file grow; once it lets go, the writer's checkpoints cut the file
-back under ``arena.writing.WAL_LIMIT`` bytes (``limit_wal``, ``shrink_wal``), the run going on.
+back under ``arena.results.writing.WAL_LIMIT`` bytes (``limit_wal``, ``shrink_wal``), the run going on.
 
 Writing is here (``Store``: ``begin``, ``add_game``, ``add_games``; ``save_sprt``; the schema
-and row helpers in ``arena.writing``). Reading lives in ``arena.reading``
+and row helpers in ``arena.results.writing``). Reading lives in ``arena.results.reading``
 (``connect_readonly``, ``load_moves``, ``load_tournament``, ``load_game``,
-``load_series_start``...; re-exported here) and, in bulk, ``arena.aggregates`` (``load_games``
+``load_series_start``...; re-exported here) and, in bulk, ``arena.results.aggregates`` (``load_games``
 is its ``load_game_frame``; per-bot search sums and copies in SQL, never every move row);
-``arena.store_files`` names the files (``resolve(name, results)`` finds a tournament's
+``arena.results.files`` names the files (``resolve(name, results)`` finds a tournament's
 database) and gives them their mode.
 """
 
@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.aggregates import (  # noqa: F401 (re-exported: their home before the split)
+from arena.results.aggregates import (  # noqa: F401 (re-exported: their home before the split)
     SEARCH_SUMS,
     game_sums,
     load_copies,
@@ -40,7 +40,7 @@ from arena.aggregates import (  # noqa: F401 (re-exported: their home before the
     search_sums,
 )
 from arena.errors import ResultsError, one_line
-from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by their old names)
+from arena.results.reading import (  # noqa: F401 (re-exported: the store's readers, by their old names)
     _decoded,
     APPLICATION_ID,
     MOVE_COLUMNS,
@@ -58,19 +58,19 @@ from arena.reading import (  # noqa: F401 (re-exported: the store's readers, by 
     load_sprt,
     load_tournament,
 )
-from arena.store_files import (Made, db_path, give_up as _give_up, make_private, missing_dirs, open_lock, remove_db,
+from arena.results.files import (Made, db_path, give_up as _give_up, make_private, missing_dirs, open_lock, remove_db,
                                remove_dirs, remove_empty as _remove_empty, still_locked, unmake as _unmake)
-from arena.store_versions import Recorded, recorded
-from arena.store_versions import record as record_versions
-from arena.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql, limit_wal,
-                           move_rows, shrink_wal, transaction, upgrade)
+from arena.results.versions import Recorded, recorded
+from arena.results.versions import record as record_versions
+from arena.results.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql,
+                                   limit_wal, move_rows, shrink_wal, transaction, upgrade)
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from arena.referee import GameRecord
 
-log = logging.getLogger("arena.store")
+log = logging.getLogger("arena.results.store")
 
 
 @dataclass(frozen=True)
@@ -369,7 +369,7 @@ class Store:
 
     def software(self) -> list[Recorded]:
         """The versions the stored games were played under, in the order recorded
-        (``arena.store_versions``; none in a store written before they were recorded).
+        (``arena.results.versions``; none in a store written before they were recorded).
 
         Raises:
             ResultsError: the database cannot be read.
@@ -428,7 +428,7 @@ class Store:
         """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
         ``start``: the position text its series started from (a series of an openings file;
         ``GameTask.start``), kept once per series; ``None``: the game's seeded initial state.
-        ``software``: versions to record with it (``arena.store_versions.check``: a run's first game).
+        ``software``: versions to record with it (``arena.results.versions.check``: a run's first game).
 
         Raises:
             ResultsError: the write failed (read-only or full disk...); nothing is half-stored.
@@ -441,7 +441,7 @@ class Store:
         transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
         same rows as ``add_game`` one at a time. ``starts``: series -> the position text it
         started from (series of an openings file only); a series' first start stays. ``software``:
-        versions recorded in the same transaction (``arena.store_versions.record``).
+        versions recorded in the same transaction (``arena.results.versions.record``).
 
         Raises:
             ResultsError: the write failed; nothing of the batch is stored.
@@ -496,7 +496,7 @@ def load_games(db: Any) -> pd.DataFrame:
         labels by 0-based seat), ``ranks`` (list[int]), ``scores`` (list[float]),
         ``termination`` (str), ``fault_seat`` (Int64, <NA> when no fault), ``plies`` (int),
         ``opening_plies`` (int), ``seconds`` (float). The lists are shared by the rows with
-        the same value (``arena.aggregates.load_game_frame``): read-only.
+        the same value (``arena.results.aggregates.load_game_frame``): read-only.
 
     Raises:
         ResultsError: unreadable, corrupt or foreign database.

@@ -1,14 +1,14 @@
 """Writing a tournament's results database (``docs/arena.md`` "Storage"): the schema, the
 rows of one game, the one-transaction helper and the upgrade of a store written by an earlier
-arena. ``arena.store.Store`` uses them; ``arena.reading`` reads what they write.
+arena. ``arena.results.store.Store`` uses them; ``arena.results.reading`` reads what they write.
 
 Tables: ``tournament`` (one row), ``bots`` (one row per bot version: ``label`` as its games
 store it, ``bot`` and ``version``, the ``digest`` and ``code`` of ``arena.tournament.members``;
 an engine's ``id name`` in ``id_name``), ``games``
 (one row per finished game, with ``moves_hash``), ``moves`` (one row per ply and seat),
 ``series`` (the position text a series started from, for a series of an openings file only;
-stores written before it existed have no such table, and ``arena.reading.load_series_start``
-computes the start from the settings), ``sprt`` (created by ``arena.store.save_sprt``).
+stores written before it existed have no such table, and ``arena.results.reading.load_series_start``
+computes the start from the settings), ``sprt`` (created by ``arena.results.store.save_sprt``).
 
 Files beside it (exports, reports) are written by ``atomic_path``: to a temporary file in the
 same folder, renamed into place once complete.
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from arena.reading import _fail
+from arena.results.reading import _fail
 
 if TYPE_CHECKING:
     from arena.referee import GameRecord, MoveRecord
@@ -117,7 +117,7 @@ def move_rows(game_id: int, stats: Iterable[MoveRecord]) -> list[tuple]:
 def moves_hash(moves_json: str) -> int:
     """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
     ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
-    detection groups on it (``arena.aggregates.load_copies``)."""
+    detection groups on it (``arena.results.aggregates.load_copies``)."""
     return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
 
 
@@ -230,7 +230,7 @@ def upgrade(conn: sqlite3.Connection, path: Path) -> None:
     ``moves_hash`` column and index (``_add_hashes``), the ``series`` table, the ``bots``
     table's ``id_name`` column and version columns (``bot``, ``version``, ``digest``, ``code``:
     ``NULL`` until the run gives its bots their first version), and ``ADDED_COLUMNS``. A report
-    only reads, and falls back (``arena.reading``).
+    only reads, and falls back (``arena.results.reading``).
 
     Raises:
         ResultsError: the write failed (nothing changed).

@@ -1,6 +1,6 @@
 """Reading a tournament's results database (``docs/arena.md`` "Storage"): read-only
-connections and the loaders of settings, moves and single games. ``arena.store`` writes the
-database and re-exports these names; ``arena.aggregates`` reads the games in bulk.
+connections and the loaders of settings, moves and single games. ``arena.results.store`` writes the
+database and re-exports these names; ``arena.results.aggregates`` reads the games in bulk.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError, one_line
 from arena.openings import series_start
-from arena.store_versions import recorded, stretches
+from arena.results.versions import recorded, stretches
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -69,7 +69,7 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
 
 
 def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
-    if isinstance(getattr(db, "conn", None), sqlite3.Connection):  # an open ``arena.store.Store``
+    if isinstance(getattr(db, "conn", None), sqlite3.Connection):  # an open ``arena.results.store.Store``
         return db.conn, False
     if isinstance(db, sqlite3.Connection):
         return db, False
@@ -144,7 +144,7 @@ def load_sprt(db: Any) -> dict | None:
 
 
 def load_ending(db: Any) -> dict | None:
-    """How the last run ended (``arena.store.save_ending``), or None in a store whose runs
+    """How the last run ended (``arena.results.store.save_ending``), or None in a store whose runs
     predate the record.
 
     Raises:
@@ -234,7 +234,7 @@ def load_tournament(db: Any) -> dict[str, Any]:
     ``version`` (1-based), ``digest`` and ``code`` (``None`` for a bot stored before versions
     and not run since), ``arena.tournament.members``), ``software`` (the versions of the arena
     and of a family's library the stored games were played under, each with its games:
-    ``arena.store_versions.stretches``; empty for a store written before they were recorded),
+    ``arena.results.versions.stretches``; empty for a store written before they were recorded),
     ``total_games``, ``created``.
 
     Raises:

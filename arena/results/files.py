@@ -8,7 +8,7 @@ that it is still the file at its path (a refused run removes the lock file it cr
 ``Store.abandon``); ``missing_dirs`` and ``remove_dirs`` undo the folders a run created;
 ``Made``, ``give_up``, ``unmake`` and ``remove_empty`` leave nothing new behind a refused
 ``Store.open`` or run.
-``arena.store.Store`` opens, locks and writes them.
+``arena.results.store.Store`` opens, locks and writes them.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from arena.errors import ResultsError
 
-log = logging.getLogger("arena.store")
+log = logging.getLogger("arena.results.store")
 
 
 def db_path(name: str, results: str | os.PathLike = "results") -> Path:

@@ -1,7 +1,7 @@
 """TrueSkill ratings kept incrementally with the tournament (``docs/statistics.md`` "Ratings of
 a field"; issue 14).
 
-Ratings are updated in ``game_id`` order (``arena.ratings``), so the result never depends on
+Ratings are updated in ``game_id`` order (``arena.results.ratings``), so the result never depends on
 the order games finished in. The runner rates the **contiguous prefix** of game ids: game
 ``P + 1`` is rated once games ``1..P`` are rated and it is stored; a game finishing early waits.
 What it rated is stored beside the games:
@@ -9,7 +9,7 @@ What it rated is stored beside the games:
 - ``rating_state`` (one row): ``version``, ``env`` (the TrueSkill parameters, JSON),
   ``prefix`` ``P`` (games ``1..P`` rated), ``rated`` (games rated, = ``P``) and ``ratings``
   (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met) and ``search`` (the
-  per-bot search sums of those games, ``arena.aggregates.search_sums``: a report adds only the
+  per-bot search sums of those games, ``arena.results.aggregates.search_sums``: a report adds only the
   moves of the games beyond the prefix);
 - ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``label``,
   ``mu``, ``sigma``, ``games``: the bot's rating after that game), for the rating-progression
@@ -35,12 +35,12 @@ from pathlib import Path
 import trueskill
 
 from arena.errors import ResultsError
-from arena.reading import unreadable
-from arena.store_files import still_locked
-from arena.ratings import rate_one
-from arena.aggregates import merge_sums, search_sums
+from arena.results.reading import unreadable
+from arena.results.files import still_locked
+from arena.results.ratings import rate_one
+from arena.results.aggregates import merge_sums, search_sums
 
-log = logging.getLogger("arena.ratings")
+log = logging.getLogger("arena.results.ratings")
 
 #: Bumped when the stored state's meaning changes; another version is stale and rebuilt
 #: (2: the search sums gained the sum of squared node counts).
@@ -63,7 +63,7 @@ def env_key(env: trueskill.TrueSkill) -> str:
 
 class Rater:
     """TrueSkill ratings updated game by game in ``game_id`` order (the arithmetic of
-    ``arena.ratings``: ``update_1vs1`` for two distinct bots, the package's ``env.rate``
+    ``arena.results.ratings``: ``update_1vs1`` for two distinct bots, the package's ``env.rate``
     otherwise; games of fewer than two seats change nothing and are not counted).
 
     ``add`` takes games in any order and rates the contiguous prefix of ids; ``rate`` rates one
@@ -80,7 +80,7 @@ class Rater:
         self.pending: dict[int, tuple[Sequence[str], Sequence[int], dict | None]] = {}
         self.saving = False  # the runner's rater: whether its state is still being stored
         self.unsaved: list[tuple] = []  # history rows rated since the last save (``flush``)
-        self.search: dict[str, list] = {}  # per-bot search sums of the prefix (``arena.aggregates.search_sums``)
+        self.search: dict[str, list] = {}  # per-bot search sums of the prefix (``aggregates.search_sums``)
         for label in labels:
             self.meet(label)
 
@@ -91,7 +91,7 @@ class Rater:
             self.counts[label] = 0
 
     def rate(self, game_id: int, seats: Sequence[str], ranks: Sequence[int]) -> list[tuple]:
-        """Rate one game now (``arena.ratings.rate_one``); returns its history rows
+        """Rate one game now (``arena.results.ratings.rate_one``); returns its history rows
         ``(game_id, seat, label, mu, sigma, games)`` (none for a game of fewer than two seats).
 
         Raises:
@@ -100,7 +100,7 @@ class Rater:
         return rate_one(self.env, self.margin, self.ratings, self.counts, game_id, seats, ranks)
 
     def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int], sums: dict | None = None) -> list[tuple]:
-        """Take one stored game (``sums``: its per-bot search sums, ``arena.aggregates.game_sums``);
+        """Take one stored game (``sums``: its per-bot search sums, ``arena.results.aggregates.game_sums``);
         rate every game of the contiguous prefix now complete and add its sums. Returns the
         history rows of the games rated (see ``rate``). A game at or below the prefix (already
         rated) is ignored."""
