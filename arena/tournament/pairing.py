@@ -8,29 +8,11 @@ series.py turns it into games with rotated seats; ``arena.tournament.schedule`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 from itertools import combinations
 
 from arena.errors import ConfigError
 from arena.numbers import check_choice
-
-
-class Format(StrEnum):
-    """A tournament format (``--format``; the value is the option's text)."""
-
-    #: every k-subset of the field meets (``round_robin``)
-    ROUND_ROBIN = "round-robin"
-    #: the first bot, the challenger, meets every (k-1)-subset of the others (``gauntlet``);
-    #: with ``--seeds N`` each of the first N meets every (k-1)-subset of the rest
-    GAUNTLET = "gauntlet"
-    #: a seeded single-elimination bracket (``arena.tournament.formats.Knockout``)
-    KNOCKOUT = "knockout"
-    #: rounds paired by score, no repeat pairings (``arena.tournament.formats.Swiss``)
-    SWISS = "swiss"
-
-
-#: the accepted ``--format`` texts, in the order the error message lists them
-FORMATS = tuple(f.value for f in Format)
+from arena.results.settings import FORMATS, Format
 
 
 def check_format(fmt: str) -> Format:

@@ -24,7 +24,6 @@ import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from itertools import permutations
 from pathlib import Path
 from typing import Any
@@ -34,20 +33,8 @@ from arena.games import Game
 from arena.numbers import check_choice
 from arena.openings import OpeningsOrder, check_openings_order, series_start
 from arena.referee import SEEDING, bot_seeds, derive_seed, random_opening
+from arena.results.settings import ROTATIONS, Rotation
 
-
-
-class Rotation(StrEnum):
-    """How the seats of a series rotate (``--seat-rotation``; the value is the option's text)."""
-
-    #: the k cyclic rotations of the pairing: k games a series
-    CYCLIC = "cyclic"
-    #: every order of the pairing: k! games a series
-    ALL = "all"
-
-
-#: the accepted texts, in the order error messages list them
-ROTATIONS = tuple(r.value for r in Rotation)
 
 
 @dataclass(frozen=True)
