@@ -199,4 +199,4 @@ def make_schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], sett
         Format.KNOCKOUT: lambda: Knockout(game, labels, settings),
         Format.SWISS: lambda: Swiss(game, labels, settings, cfg.rounds),
     }
-    return made[Format(cfg.format)]()
+    return made[cfg.format]()

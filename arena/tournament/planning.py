@@ -25,7 +25,7 @@ from arena.tournament.field_check import check_bots
 from arena.tournament.formats import ScheduleFactory, make_schedule
 from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
 from arena.tournament.schedule import Schedule
-from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
+from arena.tournament.series import GameTask, SeriesSettings
 from bots.registry import BotSpec, legacy_repeat_label, seed_name
 
 __all__ = ["Plan", "plan", "resume", "series_settings", "versioned"]
@@ -63,15 +63,10 @@ def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[s
     """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme; ``names``: a
     label -> the name its seeds derive from, a version's its bot's (``me@2`` -> ``me``), a
     repeat's ``bots.registry.seed_name``; ``order``: the bots' labels in the order they joined,
-    used by seeding schemes before 3).
-
-    Raises:
-        ConfigError: unknown seat rotation or openings order.
-    """
+    used by seeding schemes before 3)."""
     versions = tuple((label, name) for label, name in (names or {}).items() if label != name)
-    return SeriesSettings(cfg.games, cfg.seed, cfg.opening_plies, check_rotation(cfg.seat_rotation),
-                          tuple(cfg.openings), check_openings_order(cfg.openings_order), seeding, versions,
-                          tuple(order) if seeding < 3 else ())
+    return SeriesSettings(cfg.games, cfg.seed, cfg.opening_plies, cfg.seat_rotation, tuple(cfg.openings),
+                          cfg.openings_order, seeding, versions, tuple(order) if seeding < 3 else ())
 
 
 def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:

@@ -330,5 +330,5 @@ class _Run:
             if self.refused:  # nothing new left behind: the database, its empty log, lock and folders
                 self.store.abandon([self.log_path] if self.new_log else [])
             self.store.close()
-            if self.cfg.isolation == Isolation.PROCESS:
+            if self.cfg.isolation is Isolation.PROCESS:
                 sweep_ended()  # the private directories of engines whose worker was killed
