@@ -1,4 +1,7 @@
-"""Tournament settings: validation, TOML files, and the name derived from the settings.
+"""Tournament settings: the ``TournamentConfig`` record (its enumerated settings typed as their
+enums: ``Format``, ``Rotation``, ``OpeningsOrder``, ``Isolation``; ``--sprt`` an ``SprtSpec``),
+``build`` (option values checked by ``arena.tournament.options``, defaults by game), and the
+name derived from the settings. TOML files are read by ``arena.tournament.config_file``.
 
 Two groups of settings: those that decide the games (``identity``: game, parameters, field,
 format, games, seed, openings, limits) and those that only decide how they are run
