@@ -83,7 +83,7 @@ def check_each(value: Any) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def check_with_field(fmt: Format, rounds: int | None, seeds: int, sprt: object | None, adjudicate: str | None,
+def check_with_field(fmt: Format, rounds: int | None, seeds: int, sprt: SprtSpec | None, adjudicate: str | None,
                      bots: int, game_name: str, players: int) -> None:
     """The options that depend on the format, the field (``bots``) and the game (``players``):
     ``--rounds`` goes with ``--format swiss``, ``--seeds`` with a gauntlet (fewer seeds than

@@ -213,3 +213,16 @@ def test_a_format_of_ones_own_ends_the_run_through_its_own_hooks(tmp_path):
     summary = run_tournament(cfg, schedule=LeadWithItsOwnEnd)
     assert summary.finished and summary.ranking == f"{summary.stored} games decided the leads"
     assert load_ending(summary.path) == {"finished": True, "games": summary.stored, "stopped": "lead of 3"}
+
+
+def test_the_runner_names_no_format():
+    """The run's loop and its plan reach every format through ``Schedule``'s hooks and the one
+    factory, ``formats.make_schedule``."""
+    import arena.tournament.formats as formats
+    import arena.tournament.planning as planning
+    import arena.tournament.runner as runner
+
+    concrete = {name for name, value in vars(formats).items()
+                if isinstance(value, type) and issubclass(value, Schedule) and value is not Schedule}
+    assert {"RoundRobin", "Gauntlet", "SprtMatch", "UntilRanked", "Knockout", "Swiss"} <= concrete
+    assert not concrete & (set(vars(runner)) | set(vars(planning)))
