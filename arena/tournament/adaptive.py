@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,11 +27,14 @@ from arena.errors import ConfigError
 from arena.games import Game
 from arena.stats.field import Duels
 from arena.stats.ranking import CONFIDENCE, Decision, decide, min_series, pair_level
-from arena.results.store import StoredGame
+from arena.results.store import Store, StoredGame
 from arena.tournament.live import points_of
 from arena.tournament.pairing import round_robin
 from arena.tournament.schedule import Schedule
 from arena.tournament.series import GameTask, SeriesSettings, series_count, series_games
+
+if TYPE_CHECKING:
+    from arena.tournament.observers import RunSummary
 
 
 class UntilRanked(Schedule):
@@ -45,6 +49,8 @@ class UntilRanked(Schedule):
         ConfigError: a game that is not for two players, fewer than two bots, or a confidence
             outside (0.5, 1).
     """
+
+    stops_early = True
 
     def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings,
                  confidence: float = CONFIDENCE) -> None:
@@ -125,6 +131,14 @@ class UntilRanked(Schedule):
             return (f"--until-ranked {self.confidence:g}: stopped at --games {self.settings.games} per pairing "
                     f"{where}; not settled: {', '.join(open_)} (CFS needed {100 * self.level():.2f}%)")
         return f"--until-ranked {self.confidence:g}: not finished {where}; {d.line(self.labels)}"
+
+    def stopped(self) -> str:
+        """``settled`` (every adjacent pair at the level) or ``not settled`` (``--games`` reached)."""
+        return "settled" if self.decision is not None and self.decision.settled else "not settled"
+
+    def finish(self, summary: RunSummary, store: Store) -> None:
+        """How the ranking ended (``outcome``) into ``summary.ranking``."""
+        summary.ranking = self.outcome()
 
     def level(self) -> float:
         """The CFS every adjacent pair must reach (``arena.stats.ranking.pair_level``)."""

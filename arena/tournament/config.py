@@ -1,4 +1,7 @@
-"""Tournament settings: validation, TOML files, and the name derived from the settings.
+"""Tournament settings: the ``TournamentConfig`` record (its enumerated settings typed as their
+enums: ``Format``, ``Rotation``, ``OpeningsOrder``, ``Isolation``; ``--sprt`` an ``SprtSpec``),
+``build`` (option values checked by ``arena.tournament.options``, defaults by game), and the
+name derived from the settings. TOML files are read by ``arena.tournament.config_file``.
 
 Two groups of settings: those that decide the games (``identity``: game, parameters, field,
 format, games, seed, openings, limits) and those that only decide how they are run
@@ -16,22 +19,25 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import os
-from collections.abc import Iterator
 from dataclasses import MISSING, dataclass, field, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import arena.games
+from arena.engine.sandbox import Isolation
 from arena.errors import ConfigError
-from arena.numbers import RANGES, check_choice, check_number
-from arena.openings import OPENINGS_ORDERS, check_opening_plies
+from arena.openings import OpeningsOrder, check_opening_plies
 from arena.referee import SEEDING
+from arena.results.settings import Format, Rotation
 from arena.tournament import options
-from arena.tournament.pairing import check_format
-from arena.tournament.series import check_rotation, read_openings, seat_orders
+from arena.tournament.options import (ENUMERATED, NAME_CHARS, NAME_MAX, about, check_cluster, check_sprt,  # noqa: F401
+                                      check_until_ranked, checked_options, spec_list)
+from arena.tournament.series import read_openings, seat_orders
 from bots.base import refusal
 from bots.registry import BotSpec, assign_labels, bot_class, parse_spec, precheck
+
+if TYPE_CHECKING:
+    from arena.stats.sprt import SprtSpec
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -56,11 +62,6 @@ FAMILY_FIELDS: dict[str, tuple[tuple[str, ...], int]] = {
 #: left out where the game's views cannot be sampled, as any bot that cannot play the game).
 HIDDEN_FIELD: tuple[tuple[str, ...], int] = (("random", "ismcts:playouts=50", "ismcts:playouts=200"), 10)
 DEFAULT_GAME_TIME = 600.0
-NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
-#: the longest tournament name, characters: its files are NAME plus a suffix of up to ~50
-#: characters (``.first_move_openings.csv``, a report file's temporary ``.NAME....tmp``), and a
-#: file name has at most 255 bytes on Linux
-NAME_MAX = 120
 
 
 #: default --memory-limit: this share of physical memory, divided among the workers, in MiB
@@ -82,7 +83,7 @@ class TournamentConfig:
     game: str = DEFAULT_GAME
     params: dict[str, Any] = field(default_factory=dict)
     bots: tuple[str, ...] = DEFAULT_BOTS
-    format: str = "round-robin"
+    format: Format = Format.ROUND_ROBIN
     games: int = DEFAULT_GAMES
     seed: int = 1
     opening_plies: int = 2
@@ -91,13 +92,13 @@ class TournamentConfig:
     game_time: float | None = None
     time_margin: float = 0.5
     memory_limit: int | None = None
-    seat_rotation: str = "cyclic"
+    seat_rotation: Rotation = Rotation.CYCLIC
     fill: str | None = None
     #: the positions of ``--openings`` (their text, not the file's path, decides the games)
     openings: tuple[str, ...] = ()
-    openings_order: str = "sequential"
-    #: ``--sprt`` text (canonical, ``arena.stats.sprt.SprtSpec.text``); None = no early stop
-    sprt: str | None = None
+    openings_order: OpeningsOrder = OpeningsOrder.SEQUENTIAL
+    #: ``--sprt`` (stored as its canonical text, ``arena.stats.sprt.SprtSpec.text``); None = no early stop
+    sprt: SprtSpec | None = None
     #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
     tau: float = 0.0
     #: ``--until-ranked``: the confidence the adaptive ranking stops at (``arena.tournament.adaptive``);
@@ -119,7 +120,7 @@ class TournamentConfig:
     results: str = "results"
     retries: int = 2
     openings_file: str | None = None
-    isolation: str = "none"
+    isolation: Isolation = Isolation.NONE
     #: ``--cluster``: a Dask scheduler ``tcp://host:port`` or ``local:N`` (``arena.tournament.cluster``)
     cluster: str | None = None
     #: ``--trace-engines``: every engine protocol line, both ways, in the tournament log
@@ -135,6 +136,21 @@ class TournamentConfig:
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
                      "move_nodes", "game_time", "time_margin", "memory_limit", "seat_rotation", "fill")
 
+    def __post_init__(self) -> None:
+        """Take the texts of the enumerated settings (``format="gauntlet"``) as their enums, and
+        an SPRT's text as its spec, as ``build`` makes them; any other value is left for
+        ``build`` to check (``build`` is the checked way to make a config).
+
+        Raises:
+            ConfigError: a bad SPRT text.
+        """
+        for key, check in ENUMERATED.items():
+            value = getattr(self, key)
+            with contextlib.suppress(ConfigError):
+                object.__setattr__(self, key, check(value))
+        if isinstance(self.sprt, str):
+            object.__setattr__(self, "sprt", check_sprt(self.sprt))
+
     def identity(self) -> dict[str, Any]:
         """The settings that decide the games, as JSON values: every ``BASE_IDENTITY`` field,
         and any later field whose value is not its default."""
@@ -145,7 +161,7 @@ class TournamentConfig:
                 continue
             d[f.name] = value
         d["game_time"] = self.effective_game_time
-        return json.loads(json.dumps(d, default=str))
+        return json.loads(json.dumps(d, default=_json_value))
 
     def settings(self) -> dict[str, Any]:
         """What is stored with a new tournament: the identity and the bot seeding scheme
@@ -192,6 +208,13 @@ class TournamentConfig:
         return _hashed(self.game, identity)
 
 
+def _json_value(value: Any) -> Any:
+    """A setting that JSON does not know, as stored: an SPRT spec as its canonical text, any
+    other as ``str`` (an enum is a ``StrEnum``, stored as its text by JSON itself)."""
+    text = getattr(value, "text", None)
+    return text() if callable(text) else str(value)
+
+
 def _default(f: Any) -> Any:
     return f.default_factory() if f.default_factory is not MISSING else f.default
 
@@ -231,13 +254,13 @@ def build(values: dict[str, Any]) -> TournamentConfig:
             number (the message names the accepted range), format, rotation, name, game
             parameter, openings file or order; UnknownGameError; BotSpecError.
     """
-    given = _checked_options({k: v for k, v in values.items() if v is not None})
+    given = checked_options({k: v for k, v in values.items() if v is not None}, SETTINGS)
     game_name = str(given.get("game", DEFAULT_GAME)).strip().lower()
     default_bots, default_games = _defaults_of(game_name)
     with about("bots"):
-        bots = _spec_list("bots", given.get("bots"))
+        bots = spec_list("bots", given.get("bots"))
     with about("engines"):
-        given["bots"] = bots + _spec_list("engines", given.pop("engines", None))
+        given["bots"] = bots + spec_list("engines", given.pop("engines", None))
     defaulted = not given["bots"]
     hidden = defaulted and arena.games.game_class(game_name).type.hidden_information  # UnknownGameError
     if hidden:
@@ -264,7 +287,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         with about("openings"):
             given["openings"] = read_openings(openings_file, game)
         given["openings_file"] = str(openings_file)
-        series = len(seat_orders(range(game.num_players), given.get("seat_rotation", "cyclic")))
+        series = len(seat_orders(range(game.num_players), given.get("seat_rotation", Rotation.CYCLIC)))
         given.setdefault("games", len(given["openings"]) * series)
         given.setdefault("opening_plies", 0)
     if game.num_players == 1:
@@ -281,7 +304,7 @@ def build(values: dict[str, Any]) -> TournamentConfig:
         raise ConfigError(f"--sprt needs a two-bot field in a 2-player game; got {len(cfg.bots)} bots "
                           f"in {game.name} ({game.num_players} players)")
     if cfg.until_ranked is not None:
-        _check_until_ranked(cfg, game.num_players)
+        check_until_ranked(cfg, game.num_players)
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
@@ -308,176 +331,6 @@ def left_out_of_default(game_name: str, game: arena.games.Game) -> list[tuple[st
     taken by default, and ``arena run`` says so in a note."""
     specs = _defaults_of(game_name.strip().lower(), game.type.hidden_information)[0]
     return [(s, why) for s in specs if (why := refusal(bot_class(s.partition(":")[0]), game)) is not None]
-
-
-def _spec_list(key: str, value: Any) -> tuple[str, ...]:
-    """``value`` (``bots`` or ``engines``) as a tuple of spec strings; ``None``: empty.
-
-    Raises:
-        ConfigError: not a list of strings (a lone string would split into one-letter specs).
-    """
-    if value is None:
-        return ()
-    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{key} must be a list of bot spec strings (e.g. ['random', 'greedy']), got {value!r}")
-    return tuple(value)
-
-
-def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
-    """The options of ``build`` that need no game checked, numbers coerced.
-
-    Raises:
-        ConfigError: as ``build``.
-    """
-    unknown = sorted(set(given) - set(SETTINGS))
-    if unknown:
-        raise ConfigError(f"unknown setting {unknown[0]!r}; accepted: {', '.join(SETTINGS)}")
-    for key in RANGES:
-        if key in given:
-            with about(key):
-                given[key] = check_number(key, given[key])
-    checks = {"format": check_format, "seat_rotation": check_rotation,
-              "isolation": _check_isolation,
-              "openings_order": lambda v: check_choice("openings order", v, OPENINGS_ORDERS)}
-    for key, check in checks.items():
-        if key in given:
-            with about(key):
-                check(given[key])
-    if "cluster" in given:
-        with about("cluster"):
-            _check_cluster_options(given)
-    if "fill" in given and not isinstance(given["fill"], str):
-        with about("fill"):
-            raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
-    name = given.get("name")
-    if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
-                             or name.startswith(".") or len(name) > NAME_MAX):
-        with about("name"):
-            shown = name if not isinstance(name, str) or len(name) <= 60 else f"{name[:40]}... ({len(name)} characters)"
-            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} letters, digits and _ . + - "
-                              "(not starting with .)")
-    if "tau" in given:
-        with about("tau"):
-            given["tau"] = _tau(given["tau"])
-    if given.get("until_ranked") is not None:
-        with about("until_ranked"):
-            given["until_ranked"] = _confidence(given["until_ranked"])
-    for key in ("adjudicate", "each", "trace_engines", "allow_version_change", "tc"):  # options.checked's, one by one
-        if key in given:
-            with about(key):
-                part = {key: given[key]}
-                options.checked(part)
-                given[key] = part[key]
-    if given.get("sprt") is not None:
-        from arena.stats.sprt import parse  # ConfigError on a bad text
-        with about("sprt"):
-            given["sprt"] = parse(given["sprt"]).text()
-    return given
-
-
-def _check_isolation(value: Any) -> str:
-    """``--isolation`` checked (``arena.engine.sandbox``, imported on use: a bad option of
-    ``arena run`` is told before the engine modules load)."""
-    from arena.engine.sandbox import ISOLATIONS
-
-    return check_choice("isolation", value, ISOLATIONS)
-
-
-@contextlib.contextmanager
-def about(setting: str) -> Iterator[None]:
-    """Tag a ``ConfigError`` raised inside with the setting it refused (``ConfigError.setting``,
-    unless a check nearer the value set it): a TOML file's key can then be named."""
-    try:
-        yield
-    except ConfigError as exc:
-        if exc.setting is None:
-            exc.setting = setting
-        raise
-
-
-def _check_cluster_options(given: dict[str, Any]) -> None:
-    """``--cluster`` checked against ``--workers`` and ``--isolation``; ``local:N`` sets the
-    workers (the default ``--memory-limit`` shares this machine among the N Dask workers).
-
-    Raises:
-        ConfigError: exclusive options, or a bad address.
-    """
-    if "workers" in given:
-        raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "
-                          "--cluster tcp://host:port or local:N on a Dask cluster")
-    given["cluster"], local = check_cluster(given["cluster"])
-    if local:
-        given["workers"] = local
-    elif given.get("isolation", "none") != "none":  # its command names this machine's Python and files
-        raise ConfigError("--isolation process runs with --workers or --cluster local:N only; on a cluster of "
-                          "one's own each game already runs in a watched child of its Dask worker")
-
-
-def check_cluster(address: Any) -> tuple[str, int | None]:
-    """``(address, N)`` for ``local:N`` (N worker processes on this machine), ``(address, None)``
-    for ``tcp://host:port`` (a running Dask scheduler).
-
-    Raises:
-        ConfigError: anything else.
-    """
-    text = str(address).strip()
-    kind, _, rest = text.partition(":")
-    if kind == "local" and rest.strip().isdigit() and 1 <= int(rest) <= 256:
-        return f"local:{int(rest)}", int(rest)
-    host, _, port = text.removeprefix("tcp://").rpartition(":")
-    if text.startswith("tcp://") and host and port.isdigit() and 0 < int(port) < 65536:
-        return text, None
-    raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
-                      "(N worker processes on this machine, 1 to 256)")
-
-
-def _as_float(value: Any) -> float:
-    """``float(value)``, or NaN for a value that is no number (the caller names what is accepted)."""
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-def _confidence(value: Any) -> float:
-    """``--until-ranked``: a number strictly between 0.5 and 1.
-
-    Raises:
-        ConfigError: anything else.
-    """
-    level = _as_float(value)
-    if not 0.5 < level < 1:
-        raise ConfigError(f"bad --until-ranked {value!r}; accepted: a confidence between 0.5 and 1 "
-                          "(default 0.95: the whole order holds with probability 0.95)")
-    return level
-
-
-def _check_until_ranked(cfg: TournamentConfig, players: int) -> None:
-    """``--until-ranked`` ranks a round-robin of a 2-player game without ``--sprt``.
-
-    Raises:
-        ConfigError: another game, format or stopping rule.
-    """
-    if players != 2:
-        raise ConfigError(f"--until-ranked ranks the field of a 2-player game; {cfg.game} has {players} players")
-    if cfg.format != "round-robin":
-        raise ConfigError(f"--until-ranked plays a round-robin; --format {cfg.format} is another format")
-    if cfg.sprt is not None:
-        raise ConfigError("--until-ranked and --sprt are two stopping rules; give one")
-    if len(cfg.bots) < 2:
-        raise ConfigError("--until-ranked needs a field of at least two bots")
-
-
-def _tau(value: Any) -> float:
-    """``--tau``: a finite number >= 0.
-
-    Raises:
-        ConfigError: anything else.
-    """
-    tau = _as_float(value)
-    if not (math.isfinite(tau) and tau >= 0):
-        raise ConfigError(f"bad --tau {value!r}; accepted: a number >= 0 (TrueSkill dynamics factor, default 0)")
-    return tau
 
 
 def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:

@@ -1,4 +1,4 @@
-"""The field's check before a run (``runner.plan``): every bot can be made and can play the game.
+"""The field's check before a run (``planning.plan``): every bot can be made and can play the game.
 
 In-process (``--isolation none``) each bot's class is imported, checked against the game
 (``check_field``: ``PLAYS``) and made once with its options, in a forked child of the runner

@@ -8,21 +8,34 @@ knockout match ``i`` (round by round) numbers its games from ``i × ids_per_matc
 its ``base + KNOCKOUT_EXTRA`` series), a Swiss round ``r`` its games from ``r × boards ×
 games_per_pairing + 1``. Both formats are for two-player games; every pairing plays whole series
 (``arena.tournament.series``), so seats stay balanced.
+
+``make_schedule`` is the one factory of every format: the settings' ``--format``, or the
+stopping rule (``--sprt``, ``--until-ranked``) that plays its own schedule, or a format of
+one's own (a ``ScheduleFactory``, e.g. a ``Schedule`` subclass).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from arena.errors import ConfigError
 from arena.games import Game
 from arena.results.standings import (KNOCKOUT_EXTRA, Match, Played, SwissState, champion, default_rounds, knockout,
                                      swiss_rounds)
 from arena.results.store import StoredGame
-from arena.tournament.pairing import Format
-from arena.tournament.schedule import Schedule, make_schedule
+from arena.results.settings import Format
+from arena.tournament.adaptive import UntilRanked
+from arena.tournament.schedule import Gauntlet, RoundRobin, Schedule, SprtMatch
 from arena.tournament.series import GameTask, SeriesSettings, series_count, series_games
+
+if TYPE_CHECKING:
+    from arena.tournament.config import TournamentConfig
+
+#: makes a format's schedule from the game, the field's labels and the series settings (a
+#: ``Schedule`` subclass is one)
+ScheduleFactory = Callable[[Game, Sequence[str], SeriesSettings], Schedule]
 
 
 class _Paired(Schedule):
@@ -162,16 +175,28 @@ class Swiss(_Paired):
         return f"swiss: round {min(self.state().complete + 1, self.rounds)}/{self.rounds}"
 
 
-def make_format(fmt: Format, game: Game, labels: Sequence[str], settings: SeriesSettings, sprt: str | None = None,
-                seeds: int = 1, rounds: int | None = None) -> Schedule:
-    """The schedule of any ``--format``: ``Knockout``, ``Swiss`` (``rounds``), or
-    ``schedule.make_schedule``'s (``sprt``, a gauntlet's ``seeds``).
+
+def make_schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], settings: SeriesSettings,
+                  factory: ScheduleFactory | None = None) -> Schedule:
+    """The schedule of ``cfg`` on the field ``labels`` (field order): ``factory``'s when given (a
+    format of one's own, called with the game, the labels and ``settings``), else
+    ``UntilRanked`` with ``--until-ranked``, ``SprtMatch`` with ``--sprt``, else the
+    ``--format``'s: ``RoundRobin``, ``Gauntlet`` (``--seeds``), ``Knockout`` or ``Swiss``
+    (``--rounds``).
 
     Raises:
-        ConfigError: as the format's constructor; bad SPRT text, rotation or openings order.
+        ConfigError: a field or game the format cannot play (as its constructor).
     """
-    if fmt is Format.KNOCKOUT:
-        return Knockout(game, labels, settings)
-    if fmt is Format.SWISS:
-        return Swiss(game, labels, settings, rounds)
-    return make_schedule(fmt, game, labels, settings, sprt, seeds)
+    if factory is not None:
+        return factory(game, labels, settings)
+    if cfg.until_ranked is not None:
+        return UntilRanked(game, labels, settings, cfg.until_ranked)
+    if cfg.sprt is not None:
+        return SprtMatch(game, labels, settings, cfg.sprt)
+    made: dict[Format, Callable[[], Schedule]] = {
+        Format.ROUND_ROBIN: lambda: RoundRobin(game, labels, settings),
+        Format.GAUNTLET: lambda: Gauntlet(game, labels, settings, cfg.seeds),
+        Format.KNOCKOUT: lambda: Knockout(game, labels, settings),
+        Format.SWISS: lambda: Swiss(game, labels, settings, cfg.rounds),
+    }
+    return made[cfg.format]()

@@ -138,7 +138,7 @@ def _defaults(game: str, field: list[str], openings: bool, tc: str | None = None
                       **({"tc": tc} if tc else {}), **({"move_time": move_time} if move_time is not None else {})})
     except ArenaError:  # a game or bot no longer installed: every setting is written
         return TournamentConfig(game=game, params={}, bots=tuple(field), games=-1, seed=-1, opening_plies=-1,
-                                time_margin=-1.0, format="", seat_rotation="")
+                                time_margin=-1.0, format="", seat_rotation="")  # type: ignore[arg-type]
 
 
 def _stored(cfg: TournamentConfig, key: str) -> Any:

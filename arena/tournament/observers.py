@@ -18,7 +18,7 @@ The runner (``arena.tournament.runner``) tells each observer, in the order given
 Here: ``RatingKeeper`` (the TrueSkill state stored beside the games, ``arena.results.rating_state``)
 and ``FaultTally`` (faults by termination, logged). ``arena.tournament.live.MatchLine`` keeps
 a two-bot match's score line; ``arena run`` draws its progress bar as an observer
-(``arena.cli.run``). The library itself draws nothing.
+(``arena.cli.progress``). The library itself draws nothing.
 """
 
 from __future__ import annotations

@@ -1,20 +1,40 @@
-"""The checks of ``arena run``'s clock, adjudication, format and engine options (``--tc``,
-``--adjudicate``, ``--rounds``, ``--seeds``, ``--each``, ``--trace-engines``), kept beside
-``arena.tournament.config``, which calls them: each option's text checked and made canonical
-(the settings identity stores that), and the checks that need the game and the field.
+"""The checks of ``arena run``'s options, kept beside ``arena.tournament.config``, whose
+``build`` calls them: each option's value checked and made canonical (``checked_options``:
+numbers coerced, the enumerated settings as their enums, ``--tc``, ``--adjudicate``, ``--each``,
+``--sprt`` as their canonical texts or specs, which the settings identity stores), and the
+checks that need the game and the field (``check_with_field``, ``check_until_ranked``).
+Every refusal is a ``ConfigError`` of one line naming what is accepted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import contextlib
+import math
+from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
+from arena.engine.sandbox import ISOLATIONS, Isolation
 from arena.errors import ConfigError
+from arena.numbers import RANGES, check_choice, check_number
+from arena.openings import check_openings_order
 from arena.referee import Adjudication
+from arena.results.settings import Format
+from arena.tournament.pairing import check_format
+from arena.tournament.series import check_rotation
 from bots.clock import TimeControl, check_tc
+
+if TYPE_CHECKING:
+    from arena.stats.sprt import SprtSpec
+    from arena.tournament.config import TournamentConfig
 
 #: own moves per seat, and seats, that the default ``--game-time`` of a game clock allows for
 CLOCK_GAME_MOVES, CLOCK_GAME_SEATS = 250, 4
+NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.+-")
+#: the longest tournament name, characters: its files are NAME plus a suffix of up to ~50
+#: characters (``.first_move_openings.csv``, a report file's temporary ``.NAME....tmp``), and a
+#: file name has at most 255 bytes on Linux
+NAME_MAX = 120
 
 
 def checked(given: dict[str, Any]) -> None:
@@ -63,7 +83,7 @@ def check_each(value: Any) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def check_with_field(fmt: str, rounds: int | None, seeds: int, sprt: str | None, adjudicate: str | None,
+def check_with_field(fmt: Format, rounds: int | None, seeds: int, sprt: SprtSpec | None, adjudicate: str | None,
                      bots: int, game_name: str, players: int) -> None:
     """The options that depend on the format, the field (``bots``) and the game (``players``):
     ``--rounds`` goes with ``--format swiss``, ``--seeds`` with a gauntlet (fewer seeds than
@@ -73,13 +93,13 @@ def check_with_field(fmt: str, rounds: int | None, seeds: int, sprt: str | None,
     Raises:
         ConfigError: the first option out of place.
     """
-    if rounds is not None and fmt != "swiss":
+    if rounds is not None and fmt is not Format.SWISS:
         raise ConfigError(f"--rounds goes with --format swiss (got --format {fmt})")
-    if seeds != 1 and fmt != "gauntlet":
+    if seeds != 1 and fmt is not Format.GAUNTLET:
         raise ConfigError(f"--seeds goes with --format gauntlet (got --format {fmt})")
-    if sprt is not None and fmt in ("knockout", "swiss"):
+    if sprt is not None and fmt in (Format.KNOCKOUT, Format.SWISS):
         raise ConfigError(f"--sprt is a two-bot match; it does not go with --format {fmt}")
-    if fmt == "gauntlet" and seeds > 1 and seeds >= bots:
+    if fmt is Format.GAUNTLET and seeds > 1 and seeds >= bots:
         raise ConfigError(f"--seeds {seeds}: a gauntlet of {bots} bots has 1 to {max(1, bots - 1)} seeds "
                           "(each seed meets the bots after the seeds)")
     if adjudicate is not None and players != 2 and Adjudication.parse(adjudicate).scored:
@@ -99,3 +119,192 @@ def clock_game_time(controls: Sequence[str | None], margin: float) -> float:
         periods = 1 + (CLOCK_GAME_MOVES // tc.moves if tc.moves else 0)
         longest = max(longest, tc.base * periods + tc.increment * CLOCK_GAME_MOVES + margin)
     return CLOCK_GAME_SEATS * longest
+
+
+def spec_list(key: str, value: Any) -> tuple[str, ...]:
+    """``value`` (``bots`` or ``engines``) as a tuple of spec strings; ``None``: empty.
+
+    Raises:
+        ConfigError: not a list of strings (a lone string would split into one-letter specs).
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{key} must be a list of bot spec strings (e.g. ['random', 'greedy']), got {value!r}")
+    return tuple(value)
+
+
+def checked_options(given: dict[str, Any], accepted: Sequence[str]) -> dict[str, Any]:
+    """The options of ``build`` that need no game checked (``accepted``: the settings it
+    takes), in place: numbers coerced, ``format``, ``seat_rotation``, ``openings_order`` and
+    ``isolation`` as their enums, ``sprt`` as an ``arena.stats.sprt.SprtSpec``, the rest
+    canonical (``checked``).
+
+    Raises:
+        ConfigError: as ``build``.
+    """
+    unknown = sorted(set(given) - set(accepted))
+    if unknown:
+        raise ConfigError(f"unknown setting {unknown[0]!r}; accepted: {', '.join(accepted)}")
+    for key in RANGES:
+        if key in given:
+            with about(key):
+                given[key] = check_number(key, given[key])
+    for key, check in ENUMERATED.items():
+        if key in given:
+            with about(key):
+                given[key] = check(given[key])
+    if "cluster" in given:
+        with about("cluster"):
+            _check_cluster_options(given)
+    if "fill" in given and not isinstance(given["fill"], str):
+        with about("fill"):
+            raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
+    name = given.get("name")
+    if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
+                             or name.startswith(".") or len(name) > NAME_MAX):
+        with about("name"):
+            shown = name if not isinstance(name, str) or len(name) <= 60 else f"{name[:40]}... ({len(name)} characters)"
+            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} letters, digits and _ . + - "
+                              "(not starting with .)")
+    if "tau" in given:
+        with about("tau"):
+            given["tau"] = check_tau(given["tau"])
+    if given.get("until_ranked") is not None:
+        with about("until_ranked"):
+            given["until_ranked"] = check_confidence(given["until_ranked"])
+    for key in ("adjudicate", "each", "trace_engines", "allow_version_change", "tc"):  # options.checked's, one by one
+        if key in given:
+            with about(key):
+                part = {key: given[key]}
+                checked(part)
+                given[key] = part[key]
+    if given.get("sprt") is not None:
+        with about("sprt"):
+            given["sprt"] = check_sprt(given["sprt"])
+    return given
+
+
+def check_isolation(value: Any) -> Isolation:
+    """``--isolation`` as an ``arena.engine.sandbox.Isolation``.
+
+    Raises:
+        ConfigError: unknown isolation (the message lists the accepted ones).
+    """
+    return Isolation(check_choice("isolation", value, ISOLATIONS))
+
+
+def check_sprt(value: Any) -> SprtSpec:
+    """``--sprt`` as an ``arena.stats.sprt.SprtSpec`` (a spec is taken as it is; ``sprt``,
+    numpy, is imported on use).
+
+    Raises:
+        ConfigError: a bad SPRT text (one line naming the accepted form).
+    """
+    from arena.stats.sprt import SprtSpec, parse
+
+    return value if isinstance(value, SprtSpec) else parse(value)
+
+
+#: the enumerated settings and their checks: each takes the option's text (or the enum) and
+#: returns the enum (``StrEnum``: stored as the text, so stored settings stay the same)
+ENUMERATED: dict[str, Callable[[Any], StrEnum]] = {
+    "format": check_format, "seat_rotation": check_rotation, "isolation": check_isolation,
+    "openings_order": check_openings_order}
+
+
+@contextlib.contextmanager
+def about(setting: str) -> Iterator[None]:
+    """Tag a ``ConfigError`` raised inside with the setting it refused (``ConfigError.setting``,
+    unless a check nearer the value set it): a TOML file's key can then be named."""
+    try:
+        yield
+    except ConfigError as exc:
+        if exc.setting is None:
+            exc.setting = setting
+        raise
+
+
+def _check_cluster_options(given: dict[str, Any]) -> None:
+    """``--cluster`` checked against ``--workers`` and ``--isolation``; ``local:N`` sets the
+    workers (the default ``--memory-limit`` shares this machine among the N Dask workers).
+
+    Raises:
+        ConfigError: exclusive options, or a bad address.
+    """
+    if "workers" in given:
+        raise ConfigError("--cluster and --workers are exclusive: --workers N plays on local processes, "
+                          "--cluster tcp://host:port or local:N on a Dask cluster")
+    given["cluster"], local = check_cluster(given["cluster"])
+    if local:
+        given["workers"] = local
+    elif given.get("isolation", Isolation.NONE) is not Isolation.NONE:  # its command: this machine's Python
+        raise ConfigError("--isolation process runs with --workers or --cluster local:N only; on a cluster of "
+                          "one's own each game already runs in a watched child of its Dask worker")
+
+
+def check_cluster(address: Any) -> tuple[str, int | None]:
+    """``(address, N)`` for ``local:N`` (N worker processes on this machine), ``(address, None)``
+    for ``tcp://host:port`` (a running Dask scheduler).
+
+    Raises:
+        ConfigError: anything else.
+    """
+    text = str(address).strip()
+    kind, _, rest = text.partition(":")
+    if kind == "local" and rest.strip().isdigit() and 1 <= int(rest) <= 256:
+        return f"local:{int(rest)}", int(rest)
+    host, _, port = text.removeprefix("tcp://").rpartition(":")
+    if text.startswith("tcp://") and host and port.isdigit() and 0 < int(port) < 65536:
+        return text, None
+    raise ConfigError(f"bad --cluster {text!r}; accepted: tcp://host:port (a Dask scheduler) or local:N "
+                      "(N worker processes on this machine, 1 to 256)")
+
+
+def _as_float(value: Any) -> float:
+    """``float(value)``, or NaN for a value that is no number (the caller names what is accepted)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def check_confidence(value: Any) -> float:
+    """``--until-ranked``: a number strictly between 0.5 and 1.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    level = _as_float(value)
+    if not 0.5 < level < 1:
+        raise ConfigError(f"bad --until-ranked {value!r}; accepted: a confidence between 0.5 and 1 "
+                          "(default 0.95: the whole order holds with probability 0.95)")
+    return level
+
+
+def check_until_ranked(cfg: TournamentConfig, players: int) -> None:
+    """``--until-ranked`` ranks a round-robin of a 2-player game without ``--sprt``.
+
+    Raises:
+        ConfigError: another game, format or stopping rule.
+    """
+    if players != 2:
+        raise ConfigError(f"--until-ranked ranks the field of a 2-player game; {cfg.game} has {players} players")
+    if cfg.format is not Format.ROUND_ROBIN:
+        raise ConfigError(f"--until-ranked plays a round-robin; --format {cfg.format} is another format")
+    if cfg.sprt is not None:
+        raise ConfigError("--until-ranked and --sprt are two stopping rules; give one")
+    if len(cfg.bots) < 2:
+        raise ConfigError("--until-ranked needs a field of at least two bots")
+
+
+def check_tau(value: Any) -> float:
+    """``--tau``: a finite number >= 0.
+
+    Raises:
+        ConfigError: anything else.
+    """
+    tau = _as_float(value)
+    if not (math.isfinite(tau) and tau >= 0):
+        raise ConfigError(f"bad --tau {value!r}; accepted: a number >= 0 (TrueSkill dynamics factor, default 0)")
+    return tau

@@ -15,7 +15,7 @@ from arena.numbers import check_choice
 from arena.results.settings import FORMATS, Format
 
 
-def check_format(fmt: str) -> Format:
+def check_format(fmt: Format | str) -> Format:
     """``fmt`` as a ``Format``.
 
     Raises:
@@ -35,7 +35,7 @@ def gauntlet(field: Sequence[str], k: int, seeds: int = 1) -> list[tuple[str, ..
     return [(seed, *rest) for seed in field[:seeds] for rest in combinations(field[seeds:], k - 1)]
 
 
-def pairings(fmt: str, field: Sequence[str], k: int, seeds: int = 1) -> list[tuple[str, ...]]:
+def pairings(fmt: Format | str, field: Sequence[str], k: int, seeds: int = 1) -> list[tuple[str, ...]]:
     """The pairings of a fixed-pairings tournament.
 
     Args:

@@ -10,11 +10,10 @@ not yet stored; Ctrl-C stops cleanly, keeping every finished game the schedule h
 (``docs/arena.md`` "Tournaments", "Storage"). A schedule may hold a finished game back until
 its turn (``Schedule.storable``: an SPRT match stores its pairs in order, so the games stored
 do not depend on timing); held games are dropped when the schedule is done or the run stops.
+The runner names no format: what one adds to the run's end is its ``Schedule.finish``.
 
-Resuming (``resume``): a larger ``games`` extends a stored tournament (new series appended, game
-ids continue); a smaller one plays nothing beyond its first ``games`` per pairing and leaves
-the stored tournament as it is; a tournament stored with an older bot seeding scheme
-(``arena.referee.SEEDING``) is finished with its own scheme, so its games stay one tournament.
+The plan (settings checked, schedule made) and resuming a stored tournament are
+``arena.tournament.planning``'s (``plan``, ``resume``, ``versioned``).
 """
 
 from __future__ import annotations
@@ -23,196 +22,35 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import arena.games
-from arena.engine.sandbox import check_isolated, isolate, sweep_ended
-from arena.errors import ArenaError, ResultsError
-from arena.games import Dynamics, Game
+from arena.engine.sandbox import Isolation, check_isolated, isolate, sweep_ended
+from arena.errors import ArenaError
+from arena.games import Dynamics
 from arena.os_guard import orphans_reaped
 from arena.reaper import run_guard
-from arena.referee import SEEDING, Adjudication, referee_check
-from arena.results.store import Member, Store, StoredGame, save_ending, save_sprt
+from arena.referee import Adjudication, referee_check
+from arena.results.store import Store, StoredGame, save_ending
 from arena.results.files import PRIVATE_MODE, db_path
 from arena.results.versions import Recorded, check as check_versions, current as current_versions
-from arena.tournament.field_check import check_bots
-from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
-from arena.tournament.config import TournamentConfig, field_specs, settings_difference
+from arena.tournament.config import TournamentConfig
+from arena.tournament.formats import ScheduleFactory
 from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKeeper, RunStart, RunSummary
-from arena.tournament.pairing import check_format
+from arena.tournament.planning import Plan, plan, resume, versioned
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
-from arena.tournament.adaptive import UntilRanked
-from arena.tournament.formats import make_format
-from arena.tournament.schedule import FixedPairings, Schedule, SprtMatch
-from arena.tournament.series import GameTask, SeriesSettings, check_openings_order, check_rotation
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
-from bots.registry import BotSpec, legacy_repeat_label, seed_name
+from bots.registry import BotSpec
 
 __all__ = ["Plan", "RunSummary", "ScheduleFactory", "plan", "resume", "run_tournament", "versioned"]
-
-#: makes a format's schedule from the game, the field's labels and the series settings (a
-#: ``Schedule`` subclass is one)
-ScheduleFactory = Callable[[Game, Sequence[str], SeriesSettings], Schedule]
 
 log = logging.getLogger("arena.runner")
 #: games released ahead of the results per local worker (the pool keeps at most
 #: ``PREFETCH_MAX`` in each worker's pipe: the rest wait in its queue)
 WINDOW_PER_WORKER = 2 * PREFETCH_MAX
-
-
-@dataclass(frozen=True)
-class Plan:
-    """A tournament before it is played: its name, game, field (label -> spec, field order),
-    schedule, the settings stored with it, its engines' ``id name`` (label -> name, for the
-    ``exec:`` bots that said one at their probe) and each bot's identity (label ->
-    ``members.Identity``). Once the stored tournament is open (``versioned``), the labels are
-    those of the bots' versions (``me@2``)."""
-
-    name: str
-    game: Game
-    specs: dict[str, BotSpec]
-    schedule: Schedule
-    settings: dict[str, Any]
-    id_names: dict[str, str] = field(default_factory=dict)
-    identities: dict[str, Identity] = field(default_factory=dict)
-
-    @property
-    def tasks(self) -> list[GameTask]:
-        """Every game of a fixed-pairings schedule (round-robin, gauntlet; an SPRT match's up to
-        its limit), in game-id order.
-
-        Raises:
-            TypeError: a schedule that decides its games as it goes.
-        """
-        if not isinstance(self.schedule, FixedPairings):
-            raise TypeError(f"a {type(self.schedule).__name__} schedule does not list its games up front")
-        return self.schedule.tasks
-
-
-def series_settings(cfg: TournamentConfig, seeding: int = SEEDING, names: dict[str, str] | None = None,
-                    order: Sequence[str] = ()) -> SeriesSettings:
-    """What decides the series of ``cfg`` (``seeding``: the bot seeding scheme; ``names``: a
-    label -> the name its seeds derive from, a version's its bot's (``me@2`` -> ``me``), a
-    repeat's ``bots.registry.seed_name``; ``order``: the bots' labels in the order they joined,
-    used by seeding schemes before 3).
-
-    Raises:
-        ConfigError: unknown seat rotation or openings order.
-    """
-    versions = tuple((label, name) for label, name in (names or {}).items() if label != name)
-    return SeriesSettings(cfg.games, cfg.seed, cfg.opening_plies, check_rotation(cfg.seat_rotation),
-                          tuple(cfg.openings), check_openings_order(cfg.openings_order), seeding, versions,
-                          tuple(order) if seeding < 3 else ())
-
-
-def _schedule(cfg: TournamentConfig, game: Game, labels: Sequence[str], settings: SeriesSettings,
-              factory: ScheduleFactory | None) -> Schedule:
-    if factory is not None:
-        return factory(game, labels, settings)
-    if cfg.until_ranked is not None:
-        return UntilRanked(game, labels, settings, cfg.until_ranked)
-    return make_format(check_format(cfg.format), game, labels, settings, cfg.sprt, cfg.seeds, cfg.rounds)
-
-
-def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFactory | None = None) -> Plan:
-    """Check the settings and make the schedule (``seeding``: the bot seeding scheme, default
-    the current one; ``schedule``: a format of one's own, called with the game, the field's
-    labels and the ``SeriesSettings``, instead of ``make_schedule``'s).
-
-    The bots are checked in a child process (``field_check.check_bots``), each within
-    ``field_check.LOAD_TIMEOUT`` seconds; with ``--isolation process`` a bot file is never
-    imported here (its engine's start-up probe checks it, ``check_isolated``). Each bot's
-    identity (``members.identify``: its spec and a digest of its code) is taken now.
-
-    Raises:
-        UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, a
-            bot that cannot be made in time or cannot play the game (``PLAYS`` against
-            ``Game.type``).
-    """
-    game = arena.games.make(cfg.game, **cfg.params)
-    specs = field_specs(cfg, game.num_players)
-    # in a child with a timeout (an isolated bot file: by its engine); an engine's ``id name``, told at its probe
-    facts = check_bots(specs, game, cfg.isolation, each=cfg.each)
-    id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
-    identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
-    labels = [s.label for s in specs]
-    names = {s.label: seed_name(s) for s in specs}  # a repeat's seeds as before its #n label
-    made = _schedule(cfg, game, labels, series_settings(cfg, SEEDING if seeding is None else seeding, names), schedule)
-    return Plan(cfg.run_name(), game, {s.label: s for s in specs}, made, cfg.settings(), id_names, identities)
-
-
-def resume(p: Plan, cfg: TournamentConfig, stored: dict[str, Any]) -> tuple[Plan, str | None]:
-    """The settings of a run on a stored tournament, and a note for the user (or ``None``).
-
-    The stored settings stay the tournament's (a larger ``games`` raises their ``games``; the
-    field, ``bots``, is today's); the bot seeding scheme stays the stored one (``seeding``, 1
-    when absent: stored before it).
-
-    Raises:
-        ResultsError: the settings decide other games than the stored ones (a different field
-            is not that: it is the tournament's members, ``versioned``).
-    """
-    key = settings_difference(stored, p.settings)
-    if key is not None:
-        raise ResultsError(f"tournament {p.name!r} exists with different settings ({key}: stored "
-                           f"{stored.get(key)!r}, now {p.settings.get(key)!r}); "
-                           "use another --name or the same settings")
-    had, note = int(stored["games"]), None
-    settings = {**stored, "bots": p.settings["bots"]}
-    if cfg.games > had:
-        note = f"extended from {had} to {cfg.games} games per pairing"
-        settings["games"] = cfg.games
-    elif cfg.games < had:
-        note = (f"stored tournament has {had} games per pairing; --games {cfg.games} plays nothing beyond the "
-                f"first {cfg.games} of each pairing stored with more (reports cover every stored game)")
-    return replace(p, settings=settings), note
-
-
-def versioned(p: Plan, cfg: TournamentConfig, members: Sequence[Member], games: Sequence[StoredGame],
-              factory: ScheduleFactory | None = None) -> tuple[Plan, Resolution]:
-    """The plan with each bot as its version now (``members.resolve`` against the stored
-    ``members``; ``games``: the stored games, for the notes), its schedule made again on the
-    versions' labels and the stored seeding scheme (``p.settings["seeding"]``).
-    """
-    p, renamed = _stored_repeat_labels(p, members)
-    field_ = [(spec, p.identities[label]) for label, spec in p.specs.items()]
-    res = resolve(members, field_, stored_counts(g.seats for g in games), p.id_names)
-    labels = res.labels
-    specs = {labels[label]: replace(spec, label=labels[label]) for label, spec in p.specs.items()}
-    order = list(dict.fromkeys([m.base for m in members] + [m.base for m in res.new]))
-    seeding = int(p.settings.get("seeding", 1))  # a stored tournament without it: scheme 1
-    if not renamed and seeding == SEEDING and all(label == v for label, v in labels.items()):
-        made = p.schedule  # ``plan``'s: the same labels and scheme
-    else:
-        names = {v: seed_name(p.specs[b]) for b, v in labels.items()}  # a version seeds as its bot
-        made = _schedule(cfg, p.game, list(specs), series_settings(cfg, seeding, names, order), factory)
-    id_names = {labels[label]: name for label, name in p.id_names.items()}
-    identities = {labels[label]: ident for label, ident in p.identities.items()}
-    return replace(p, specs=specs, schedule=made, id_names=id_names, identities=identities), res
-
-
-def _stored_repeat_labels(p: Plan, members: Sequence[Member]) -> tuple[Plan, bool]:
-    """The plan with each repeated spec labelled as the stored tournament has it when it was
-    stored before ``#n`` labels (``random-2``, not ``random#2``: the member keeps its games,
-    its seeds and its place); whether any label changed (the schedule is then made again)."""
-    stored = {m.base for m in members}
-    rename = {}
-    for label, spec in p.specs.items():
-        old = legacy_repeat_label(spec)
-        if old is not None and old in stored and label not in stored and old not in p.specs:
-            rename[label] = old
-    if not rename:
-        return p, False
-
-    def new(label: str) -> str:
-        return rename.get(label, label)
-    return replace(p, specs={new(label): replace(spec, label=new(label)) for label, spec in p.specs.items()},
-                   id_names={new(label): v for label, v in p.id_names.items()},
-                   identities={new(label): v for label, v in p.identities.items()}), True
 
 
 class _Logging:
@@ -285,19 +123,6 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
         if legacy and not db_path(p.name, cfg.results).exists() and db_path(legacy, cfg.results).exists():
             p = replace(p, name=legacy)
         return _Run(cfg, p, Store.open(cfg.results, p.name), observers, schedule).run()
-
-
-def _stopped(schedule: Schedule) -> str | None:
-    """The rule that ended a schedule early, in a word or two (``arena list`` shows it):
-    ``SPRT: H1`` / ``SPRT: H0`` (``inconclusive`` at ``--games``), ``settled`` / ``not settled``
-    (``--until-ranked``); ``None`` for a schedule that plays out or is not done."""
-    if not schedule.done:
-        return None
-    if isinstance(schedule, SprtMatch):
-        return f"SPRT: {schedule.tally.result}"
-    if isinstance(schedule, UntilRanked):
-        return "settled" if schedule.decision is not None and schedule.decision.settled else "not settled"
-    return None
 
 
 class _Run:
@@ -397,7 +222,7 @@ class _Run:
         window = WINDOW_PER_WORKER * cfg.workers
         released = self._release(pool, window)
         log.info("run %s: %s%d of %d games left to play (%d stored), %s", p.name,
-                 "at most " if isinstance(schedule, (SprtMatch, UntilRanked)) else "",
+                 "at most " if schedule.stops_early else "",
                  self.summary.total - self.summary.done, self.summary.total, self.summary.done,
                  f"{cfg.workers} worker{'s' * (cfg.workers != 1)}" if cfg.cluster is None else f"cluster {cfg.cluster}")
         results = pool.run()
@@ -484,27 +309,26 @@ class _Run:
             pass  # resuming with the same settings is unaffected
 
     def _close(self) -> None:
-        """Tell the observers the run ended, store the SPRT's state, close the log and the store
-        (a refused run that created them removes them)."""
+        """Tell the observers the run ended, then the schedule (``Schedule.finish``: an SPRT's
+        state stored), store how the run ended, close the log and the store (a refused run that
+        created them removes them)."""
         # a format that adds games as it goes (a knockout's tie-break series) planned more than it said
         self.summary.total = max(self.summary.total, self.p.schedule.total, self.summary.done)
         try:
             for observer in self.observers:
                 observer.finished(self.summary)
-            if self.observers and isinstance(self.p.schedule, SprtMatch):
-                self.summary.sprt = self.p.schedule.tally.state()
-                save_sprt(self.store, self.summary.sprt)
-            if isinstance(self.p.schedule, UntilRanked):
-                self.summary.ranking = self.p.schedule.outcome()
+            schedule = self.p.schedule
+            if self.observers:  # opened: the format's own part (an SPRT's state, a ranking's outcome)
+                schedule.finish(self.summary, self.store)
             if self.observers and not self.refused:  # a run stopped by its schedule is no interrupted one
-                self.summary.finished = self.p.schedule.done
+                self.summary.finished = schedule.done
                 save_ending(self.store, {"finished": self.summary.finished, "games": self.summary.stored,
-                                         "stopped": _stopped(self.p.schedule)})
+                                         "stopped": schedule.stopped() if schedule.done else None})
         finally:
             if self.logging:
                 self.logging.close()
             if self.refused:  # nothing new left behind: the database, its empty log, lock and folders
                 self.store.abandon([self.log_path] if self.new_log else [])
             self.store.close()
-            if self.cfg.isolation == "process":
+            if self.cfg.isolation is Isolation.PROCESS:
                 sweep_ended()  # the private directories of engines whose worker was killed

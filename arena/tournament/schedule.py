@@ -12,8 +12,10 @@ the next run's schedule (it never saw them).
 
 Formats here: ``RoundRobin`` and ``Gauntlet`` (fixed pairings, every game known up front:
 ``series.schedule``), and ``SprtMatch``, a two-bot match that stops when its SPRT decides
-(``docs/statistics.md`` "SPRT"). ``make_schedule`` picks one from the settings; ``Knockout``
-and ``Swiss`` are in ``arena.tournament.formats``.
+(``docs/statistics.md`` "SPRT"). ``Knockout`` and ``Swiss`` are in
+``arena.tournament.formats``, whose ``make_schedule`` makes any format from the settings. What a
+format adds to a run's end (an SPRT's state, the word ``arena list`` shows) is its own:
+``Schedule.finish`` and ``Schedule.stopped``, so the runner names no format.
 """
 
 from __future__ import annotations
@@ -21,14 +23,18 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from arena.games import Game
-from arena.stats.sprt import SprtTally, parse
-from arena.results.store import StoredGame
+from arena.stats.sprt import SprtSpec, SprtTally, parse
+from arena.results.store import Store, StoredGame, save_sprt
 from arena.tournament.live import points_of
 from arena.tournament import pairing
 from arena.tournament.pairing import Format
 from arena.tournament.series import GameTask, SeriesSettings, fixed_tasks
+
+if TYPE_CHECKING:
+    from arena.tournament.observers import RunSummary
 
 
 class Schedule(ABC):
@@ -44,6 +50,9 @@ class Schedule(ABC):
     """
 
     total: int = 0
+    #: the format may stop before ``total`` by a rule of its own (an SPRT, ``--until-ranked``):
+    #: the run's log then says "at most" so many games are left
+    stops_early: bool = False
 
     def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings) -> None:
         self.game, self.labels, self.settings = game, tuple(labels), settings
@@ -78,6 +87,30 @@ class Schedule(ABC):
         always."""
         return True
 
+    def planned(self) -> list[GameTask]:
+        """Every game of a format that lists its games up front, in game-id order.
+
+        Raises:
+            TypeError: a format that decides its games as it goes (the default).
+        """
+        raise TypeError(f"a {type(self).__name__} schedule does not list its games up front")
+
+    def stopped(self) -> str | None:
+        """The rule that ended the format before it played out, in a word or two (``arena
+        list`` shows it: ``SPRT: H1``, ``settled``), asked once it is ``done``; ``None`` (the
+        default) for a format that plays out."""
+        return None
+
+    def finish(self, summary: RunSummary, store: Store) -> None:
+        """The format's part of a run's end (called once, after the observers were told): what
+        it adds to the run's ``summary`` and stores with the tournament in ``store`` (an
+        SPRT's state). Default: nothing.
+
+        Raises:
+            ResultsError: a write failed.
+        """
+        return None
+
 
 class FixedPairings(Schedule):
     """Every pairing plays ``settings.games`` games (whole series), in round order: series 0 of
@@ -107,6 +140,9 @@ class FixedPairings(Schedule):
         Raises:
             ConfigError: a field too small for the format.
         """
+
+    def planned(self) -> list[GameTask]:
+        return self.tasks
 
     def owns(self, game: StoredGame) -> bool:
         """Whether ``game`` is one of this schedule's games (its series and seats)."""
@@ -170,9 +206,11 @@ class SprtMatch(RoundRobin):
         ConfigError: a bad SPRT text.
     """
 
-    def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings, sprt: str) -> None:
+    stops_early = True
+
+    def __init__(self, game: Game, labels: Sequence[str], settings: SeriesSettings, sprt: SprtSpec | str) -> None:
         super().__init__(game, labels, settings)
-        self.tally = SprtTally(parse(sprt))
+        self.tally = SprtTally(parse(sprt) if isinstance(sprt, str) else sprt)
 
     def add(self, game: StoredGame) -> None:
         if self.owns(game):  # a stored tournament's other games (another version's) are not this match's
@@ -189,16 +227,12 @@ class SprtMatch(RoundRobin):
     def storable(self, task: GameTask) -> bool:
         return not self.done and task.series <= self.tally.pairs  # every earlier pair counted
 
+    def stopped(self) -> str:
+        """``SPRT: H1`` / ``SPRT: H0`` (``inconclusive`` at ``--games``)."""
+        return f"SPRT: {self.tally.result}"
 
-def make_schedule(fmt: Format, game: Game, labels: Sequence[str], settings: SeriesSettings,
-                  sprt: str | None = None, seeds: int = 1) -> Schedule:
-    """The schedule of a fixed-pairings format: ``SprtMatch`` when ``sprt`` is given (a two-bot
-    field), else ``RoundRobin`` or ``Gauntlet`` (``seeds``: its challengers). The formats that
-    pair from the results are made by ``arena.tournament.formats.make_format``.
+    def finish(self, summary: RunSummary, store: Store) -> None:
+        """The SPRT's state into ``summary.sprt`` and the store (``save_sprt``)."""
+        summary.sprt = self.tally.state()
+        save_sprt(store, summary.sprt)
 
-    Raises:
-        ConfigError: bad SPRT text, rotation or openings order.
-    """
-    if sprt is not None:
-        return SprtMatch(game, labels, settings, sprt)
-    return RoundRobin(game, labels, settings) if fmt is Format.ROUND_ROBIN else Gauntlet(game, labels, settings, seeds)

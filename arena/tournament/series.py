@@ -66,7 +66,7 @@ class GameTask:
     start: str | None = None
 
 
-def check_rotation(rotation: str) -> Rotation:
+def check_rotation(rotation: Rotation | str) -> Rotation:
     """``rotation`` as a ``Rotation``.
 
     Raises:
@@ -75,7 +75,7 @@ def check_rotation(rotation: str) -> Rotation:
     return Rotation(check_choice("seat rotation", rotation, ROTATIONS))
 
 
-def seat_orders(pairing: Sequence[Any], rotation: str = "cyclic") -> list[tuple[Any, ...]]:
+def seat_orders(pairing: Sequence[Any], rotation: Rotation | str = Rotation.CYCLIC) -> list[tuple[Any, ...]]:
     """The seat orders of one series: the k cyclic rotations, or all k! permutations.
 
     Raises:
@@ -87,7 +87,7 @@ def seat_orders(pairing: Sequence[Any], rotation: str = "cyclic") -> list[tuple[
     return [p[i:] + p[:i] for i in range(len(p))]
 
 
-def series_count(games: int, k: int, rotation: str = "cyclic") -> int:
+def series_count(games: int, k: int, rotation: Rotation | str = Rotation.CYCLIC) -> int:
     """Series per pairing: ``games`` rounded up to whole series."""
     return math.ceil(games / len(seat_orders(range(k), rotation)))
 
@@ -201,10 +201,10 @@ def schedule(
     games: int,
     seed: int,
     opening_plies: int = 0,
-    rotation: str = "cyclic",
+    rotation: Rotation | str = Rotation.CYCLIC,
     *,
     openings: Sequence[str] = (),
-    openings_order: str = "sequential",
+    openings_order: OpeningsOrder | str = OpeningsOrder.SEQUENTIAL,
     seeding: int = SEEDING,
 ) -> list[GameTask]:
     """Every game of a fixed-pairings tournament, in game-id order: series 0 of every pairing,

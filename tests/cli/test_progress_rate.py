@@ -8,7 +8,7 @@ import io
 
 from rich.console import Console
 
-from arena.cli.run import _progress_observers, eta_text, pace_text
+from arena.cli.progress import eta_text, pace_text, progress_observers as _progress_observers
 
 
 def test_the_pace_reads_in_games_a_second_or_the_time_a_game():
@@ -27,7 +27,7 @@ def test_the_time_left_is_the_games_left_at_the_runs_pace():
 
 def test_the_bar_shows_the_pace_of_a_game_slower_than_riches_window(monkeypatch):
     """Two games stored 100 s apart, the bar drawn once: rich's window speed would be 0."""
-    from arena.cli import run as run_module
+    from arena.cli import progress as run_module
     from arena.tournament.observers import RunStart
 
     now = [1000.0]

@@ -124,8 +124,8 @@ def test_one_pair_is_counted_only_when_complete():
 
 def test_sprt_settings(tmp_path):
     cfg = build({"bots": ["random", "greedy"], "sprt": "elo0=0,elo1=10", "results": str(tmp_path)})
-    assert cfg.sprt == "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=logistic"
-    assert cfg.identity()["sprt"] == cfg.sprt
+    assert cfg.sprt is not None and cfg.sprt.text() == "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=logistic"
+    assert cfg.identity()["sprt"] == cfg.sprt.text()  # stored as its canonical text
     plain = build({"bots": ["random", "greedy"]})
     assert "sprt" not in plain.identity() and "tau" not in plain.identity()  # old names stay
     with pytest.raises(ConfigError, match="two-bot field"):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from arena.errors import ConfigError
-from arena.tournament.config import SETTINGS, build
+from arena.tournament.config import SETTINGS, TournamentConfig, build
 
 
 def test_a_field_given_as_one_string_is_refused_not_split_into_letters():
@@ -78,3 +78,40 @@ def test_a_run_counts_the_games_whose_random_opening_stopped_short(tmp_path):
     plain = run_tournament(build({"game": "nim", "params": {"pile": 15}, "bots": ["random", "b=random"],
                                   "games": 4, "workers": 1, "opening_plies": 2, "results": str(tmp_path)}))
     assert plain.short_openings == 0 and plain.fewest_opening_plies is None
+
+
+def test_enumerated_settings_are_enums_and_stored_as_the_same_text():
+    """``format``, ``seat_rotation``, ``openings_order``, ``isolation`` are their enums, ``sprt``
+    its spec; the settings stored with a tournament, and the name derived from them, are the
+    text the code before enum-typed settings wrote (the run name: computed by that code)."""
+    import json
+
+    from arena.engine.sandbox import Isolation
+    from arena.openings import OpeningsOrder
+    from arena.results.settings import Format, Rotation
+    from arena.stats.sprt import SprtModel, SprtSpec
+
+    cfg = build({"bots": ["random", "greedy"], "format": "gauntlet", "seat_rotation": "all", "games": 4,
+                 "openings_order": "random", "sprt": "elo0=0,elo1=10,model=normalized", "isolation": "process"})
+    assert cfg.format is Format.GAUNTLET and cfg.seat_rotation is Rotation.ALL
+    assert cfg.openings_order is OpeningsOrder.RANDOM and cfg.isolation is Isolation.PROCESS
+    assert isinstance(cfg.sprt, SprtSpec) and cfg.sprt.model is SprtModel.NORMALIZED
+    stored = json.dumps(cfg.settings(), sort_keys=True)
+    assert ('"format": "gauntlet"' in stored and '"seat_rotation": "all"' in stored
+            and '"openings_order": "random"' in stored
+            and '"sprt": "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized"' in stored)
+    assert cfg.run_name() == "interaction-769b935a"
+    # a library caller's texts are taken as the enums too
+    assert TournamentConfig(format="knockout", seat_rotation="all").format is Format.KNOCKOUT
+
+
+@pytest.mark.parametrize("key,value,needle", [
+    ("format", "league", "unknown tournament format 'league'; accepted: round-robin, gauntlet, knockout, swiss"),
+    ("seat_rotation", "some", "unknown seat rotation 'some'; accepted: cyclic, all"),
+    ("openings_order", "shuffled", "unknown openings order 'shuffled'; accepted: sequential, random"),
+    ("isolation", "vm", "unknown isolation 'vm'; accepted: none, process"),
+])
+def test_a_bad_enumerated_setting_is_one_line_naming_the_accepted_texts(key, value, needle):
+    with pytest.raises(ConfigError) as exc:
+        build({key: value})
+    assert str(exc.value) == needle and exc.value.setting == key

@@ -190,3 +190,39 @@ def test_a_new_format_runs_through_the_real_runner_pool_and_store(tmp_path):
         assert abs(leads[-1]) >= 3 or len(rows) == 10
     again = run_tournament(cfg, schedule=UntilLeadBy3)
     assert again.played == 0 and again.stored == summary.stored  # resumed: the replay finds it done
+
+
+class LeadWithItsOwnEnd(UntilLeadBy3):
+    """``UntilLeadBy3`` telling the run's end its own way: the runner names no format, so what
+    ``arena list`` shows and what the summary carries come from the schedule's hooks."""
+
+    stops_early = True
+
+    def stopped(self) -> str:
+        return "lead of 3"
+
+    def finish(self, summary, store) -> None:
+        summary.ranking = f"{sum(self.count.values())} games decided the leads"
+
+
+def test_a_format_of_ones_own_ends_the_run_through_its_own_hooks(tmp_path):
+    from arena.results.reading import load_ending
+
+    cfg = build(dict(game="interaction", bots=["greedy", "random"], games=6, workers=1, name="own-end",
+                     results=str(tmp_path), params={"max_plies": 20}))
+    summary = run_tournament(cfg, schedule=LeadWithItsOwnEnd)
+    assert summary.finished and summary.ranking == f"{summary.stored} games decided the leads"
+    assert load_ending(summary.path) == {"finished": True, "games": summary.stored, "stopped": "lead of 3"}
+
+
+def test_the_runner_names_no_format():
+    """The run's loop and its plan reach every format through ``Schedule``'s hooks and the one
+    factory, ``formats.make_schedule``."""
+    import arena.tournament.formats as formats
+    import arena.tournament.planning as planning
+    import arena.tournament.runner as runner
+
+    concrete = {name for name, value in vars(formats).items()
+                if isinstance(value, type) and issubclass(value, Schedule) and value is not Schedule}
+    assert {"RoundRobin", "Gauntlet", "SprtMatch", "UntilRanked", "Knockout", "Swiss"} <= concrete
+    assert not concrete & (set(vars(runner)) | set(vars(planning)))
