@@ -38,6 +38,7 @@ from arena.errors import ResultsError
 from arena.results.reading import unreadable
 from arena.results.files import still_locked
 from arena.results.ratings import rate_one
+from arena.results.records import RatingSnapshot
 from arena.results.aggregates import merge_sums, search_sums
 
 log = logging.getLogger("arena.results.ratings")
@@ -293,7 +294,7 @@ CHUNK = 1 << 16
 
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
             games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable],
-            labels: Sequence[str] = (), seats: int = 2) -> tuple[Rater, int, list[tuple]]:
+            labels: Sequence[str] = (), seats: int = 2) -> RatingSnapshot:
     """Ratings and search sums after every stored game: the stored state, plus the games
     beyond its prefix. ``games``: ``(game_id, seats, ranks)`` of the stored games in id order,
     or a function of a game id returning those of the games above it (only the games beyond
@@ -305,9 +306,9 @@ def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trues
     rates nothing again.
 
     Returns:
-        ``(rater, prefix, extra)``: the rater after all games (``rater.search`` covers every
-        game); the prefix whose history is stored (``read_history(conn, prefix)``; 0 when
-        nothing is stored); the history rows of the games beyond it.
+        the ratings after all games, the search sums of every game, the prefix whose history
+        is stored (``read_history(conn, prefix)``; 0 when nothing is stored) and the history
+        rows of the games beyond it.
 
     Raises:
         ResultsError: unreadable database.
@@ -328,7 +329,7 @@ def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trues
 
 
 def _current(conn: sqlite3.Connection, env: trueskill.TrueSkill, games: Any, labels: Sequence[str], seats: int,
-             found: Rater | None, saving: _Saving | None) -> tuple[Rater, int, list[tuple]]:
+             found: Rater | None, saving: _Saving | None) -> RatingSnapshot:
     """``current`` with the stored state ``found`` read, storing through ``saving`` (raises
     ``sqlite3.Error`` when a write fails)."""
     rater = Rater(env, labels) if found is None else found
@@ -367,7 +368,7 @@ def _current(conn: sqlite3.Connection, env: trueskill.TrueSkill, games: Any, lab
     for game_id, seated, ranks in beyond:
         extra += rater.rate(game_id, seated, ranks)
     merge_sums(rater.search, search_sums(conn, seats, after=rater.prefix))
-    return rater, saved_prefix, extra
+    return RatingSnapshot(rater.ratings, rater.counts, rater.search, saved_prefix, tuple(extra))
 
 
 def save(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],

@@ -19,7 +19,7 @@ package's documented updates as reference values. Pass your own ``env`` to chang
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import trueskill
@@ -201,7 +201,7 @@ def _replay(games, env, labels, history):
     return {label: trueskill.Rating(*r) for label, r in ratings.items()}, counts
 
 
-def ratings_frame(ratings: dict[str, tuple[float, float]], counts: dict[str, int]) -> pd.DataFrame:
+def ratings_frame(ratings: Mapping[str, tuple[float, float]], counts: Mapping[str, int]) -> pd.DataFrame:
     """The ``rate_games`` table of ratings ``label -> (mu, sigma)`` and games rated."""
     rows = [(label, mu, sigma, mu - 3 * sigma, counts[label]) for label, (mu, sigma) in ratings.items()]
     import pandas as pd

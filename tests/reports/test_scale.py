@@ -86,7 +86,7 @@ def test_games_beyond_the_prefix_are_rated_from_the_state(tmp_path):
     conn.close()
     with store.Store.open(tmp_path, "interaction"):  # a run holds the store: rated in memory, nothing stored
         data = load(path)
-        assert data.rating[1] == 2 and len(data.rating[2]) == 2 * (len(games) - 2)
+        assert data.rating.prefix == 2 and len(data.rating.extra) == 2 * (len(games) - 2)
         _compare(path)
     assert rating_state.read(sqlite3.connect(path), env, ()).prefix == 2
 
@@ -111,7 +111,7 @@ def test_games_beyond_the_prefix_are_saved_once(tmp_path, monkeypatch):
     monkeypatch.setattr(rating_state.Rater, "rate", lambda self, *a: rated.append(a) or [])
     monkeypatch.setattr(rating_state._Saving, "open", lambda *a: pytest.fail("a current state stored again"))
     data = load(path)
-    assert rated == [] and data.rating[1] == len(games) and data.rating[2] == []
+    assert rated == [] and data.rating.prefix == len(games) and data.rating.extra == ()
 
 
 def test_a_running_tournament_is_not_written_by_a_report(tmp_path, monkeypatch):
