@@ -32,7 +32,7 @@ class ReportData:
     list columns, no per-game ``seconds``) with ``copy`` and ``fault_detail``, ``moves`` holds
     only the answers of puzzle races (rows with a status), ``search`` the per-bot sums of
     ``arena.results.aggregates.search_sums`` and ``rating`` the incrementally kept TrueSkill state
-    (``arena.results.rating_state.current``); what is read late (the rating history, a sample
+    (``arena.results.snapshot.current``); what is read late (the rating history, a sample
     of games' plies, start positions) comes through ``source`` (``arena.results.reader.Results``).
     Built by hand, ``moves`` is the whole moves frame and the tables are computed from the frames.
     ``settings``: the stored settings, typed (from ``tournament["settings"]`` when not given).
@@ -44,7 +44,7 @@ class ReportData:
     sprt: dict | None = None  # the stored SPRT state (``arena.results.store.load_sprt``)
     path: Path | None = None  # the database, when loaded from one
     search: dict | None = None  # ``arena.results.aggregates.search_sums``
-    rating: RatingSnapshot | None = None  # ``arena.results.rating_state.current``
+    rating: RatingSnapshot | None = None  # ``arena.results.snapshot.current``
     anchor: tuple[str, float] | None = None  # ``--anchor BOT=ELO`` of the field table (None: mean 0)
     #: the first-move table leaves out the games ended by ``--adjudicate`` (``arena report --no-adjudicated``)
     no_adjudicated: bool = False
@@ -150,7 +150,7 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
         ConfigError: a name in ``bots`` that is no stored bot.
     """
     # the layer below reports; imported late to keep imports light
-    from arena.results import aggregates, rating_state, reader, store
+    from arena.results import aggregates, reader, snapshot, store
 
     path = Path(db_path)
     conn = store.connect_readonly(path)
@@ -169,7 +169,7 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path, anchor=anchor, settings=settings)
-        data.rating = rating_state.current(conn, path, data.env(), lambda after: _rows_after(games, after),
+        data.rating = snapshot.current(conn, path, data.env(), lambda after: _rows_after(games, after),
                                            data.order, int(tournament.get("num_players") or 1))
         data.search = dict(data.rating.search) if moves else None
     except ArenaError:

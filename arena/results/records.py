@@ -124,7 +124,7 @@ class Tournament:
 @dataclass(frozen=True)
 class RatingSnapshot:
     """TrueSkill ratings and per-bot search sums after every stored game
-    (``arena.results.rating_state.current``).
+    (``arena.results.snapshot.current``).
 
     Attributes:
         ratings: label -> (mu, sigma), in the order the bots were met.

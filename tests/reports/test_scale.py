@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.results import aggregates, rating_state, store
+from arena.results import aggregates, rating_state, snapshot, store
 from arena.results.ratings import make_env
 from arena.reports import render
 from arena.reports.output import print_tables, report_json, write_files
@@ -54,7 +54,7 @@ def test_an_older_store_is_rebuilt_once(tmp_path, monkeypatch):
     shutil.copy(LEGACY, path)
     _compare(path)
     saves = []
-    monkeypatch.setattr(rating_state._Saving, "open", lambda self, expect: saves.append(expect) or False)
+    monkeypatch.setattr(snapshot._Saving, "open", lambda self, expect: saves.append(expect) or False)
     _compare(path)
     assert saves == []  # the state stored by the first report is fresh
 
@@ -109,7 +109,7 @@ def test_games_beyond_the_prefix_are_saved_once(tmp_path, monkeypatch):
     assert state.search == aggregates.search_sums(sqlite3.connect(path), 2)
     rated = []
     monkeypatch.setattr(rating_state.Rater, "rate", lambda self, *a: rated.append(a) or [])
-    monkeypatch.setattr(rating_state._Saving, "open", lambda *a: pytest.fail("a current state stored again"))
+    monkeypatch.setattr(snapshot._Saving, "open", lambda *a: pytest.fail("a current state stored again"))
     data = load(path)
     assert rated == [] and data.rating.prefix == len(games) and data.rating.extra == ()
 
