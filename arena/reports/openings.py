@@ -25,22 +25,23 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from arena.errors import ArenaError, ConfigError
-from arena.results.reading import unreadable
 from arena.reports.coded import seat_sizes
 from arena.reports.display import format_p
 from arena.reports.tables import seat_results
 from arena.stats.intervals import cluster_mean, wilson_interval
 from arena.stats.significance import binomial_test, equal_shares_test, holm
+
+if TYPE_CHECKING:
+    from arena.results.reader import Results
+    from arena.results.settings import Settings
 
 #: a position is flagged when its Holm-adjusted p-value is below this
 ALPHA = 0.05
@@ -64,77 +65,55 @@ class Positions:
     source: str
 
 
-def from_file(tournament: dict[str, Any]) -> bool:
+def from_file(settings: Settings) -> bool:
     """Whether a tournament was played from an openings file (``--openings``)."""
-    return bool((tournament.get("settings") or {}).get("openings"))
+    return bool(settings.openings)
 
 
-def applies(tournament: dict[str, Any]) -> bool:
-    """Whether a tournament's series start from more than one position: an openings file,
-    random opening plies, or a game whose setup the seed draws."""
-    settings = tournament.get("settings") or {}
-    if from_file(tournament):
-        return True
-    if int(settings.get("opening_plies", 0) or 0) > 0:
+def applies(settings: Settings, game: str) -> bool:
+    """Whether a tournament of ``game`` (its name) with these stored settings starts its
+    series from more than one position: an openings file, random opening plies, or a game
+    whose setup the seed draws."""
+    if from_file(settings) or settings.opening_plies > 0:
         return True
     import arena.games
 
     try:
-        return bool(arena.games.game_class(str(tournament.get("game", ""))).type.chance)
+        return bool(arena.games.game_class(game).type.chance)
     except ArenaError:  # an unknown game (a store of a plug-in not installed): no replay possible
         return False
 
 
-def positions(path: str | Path, games: pd.DataFrame, tournament: dict[str, Any]) -> Positions:
+def positions(source: Results, games: pd.DataFrame, tournament: dict[str, Any], settings: Settings) -> Positions:
     """The start position of every row of ``games`` (the store's games frame: ``series``,
-    ``seed``) of the tournament stored at ``path``.
+    ``seed``) of the tournament ``tournament`` (its ``game`` and ``params``) stored in ``source``.
 
     Raises:
         ResultsError: unreadable database.
         ArenaError: a stored opening that no longer replays (a changed game).
     """
-    from arena.results import store
-
-    settings = tournament.get("settings") or {}
     series = games["series"].to_numpy(np.int64)
-    if settings.get("openings"):
-        lines = list(dict.fromkeys(settings["openings"]))
+    if settings.openings:
+        lines = list(dict.fromkeys(settings.openings))
         index = {text: i for i, text in enumerate(lines)}
-        conn = store.connect_readonly(path)
-        try:
-            has_table = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='series'").fetchone()
-            stored = dict(conn.execute("SELECT series, start FROM series").fetchall()) if has_table else {}
-            starts = {int(s): stored[int(s)] if int(s) in stored else store.load_series_start(conn, int(s))
-                      for s in np.unique(series)}  # a series stored without its start: computed there
-        except sqlite3.Error as exc:
-            raise unreadable(conn, exc, path) from None
-        finally:
-            conn.close()
+        starts = source.series_starts(np.unique(series).tolist())  # a series stored without its start: computed
         for text in starts.values():
             if text is not None and text not in index:
                 index[text] = len(lines)
                 lines.append(text)
         code = np.array([index.get(starts[int(s)] or "", -1) for s in series], dtype=np.int64)
         return Positions(code, lines, "file")
-    return _reached(path, games, tournament)
+    return _reached(source, games, tournament)
 
 
-def _reached(path: str | Path, games: pd.DataFrame, tournament: dict[str, Any]) -> Positions:
+def _reached(source: Results, games: pd.DataFrame, tournament: dict[str, Any]) -> Positions:
     """Positions after each game's seeded setup (a game of chance only: else the setup is
     fixed) and opening plies, replayed once per distinct start."""
     import arena.games
-    from arena.results import store
 
     game = arena.games.make(tournament["game"], **(tournament.get("params") or {}))
     chance = game.type.chance
-    conn = store.connect_readonly(path)
-    try:
-        rows = conn.execute("SELECT game_id, seed, opening FROM games").fetchall()
-    except sqlite3.Error as exc:
-        raise unreadable(conn, exc, path) from None
-    finally:
-        conn.close()
-    start = {gid: (int(seed) if chance else 0, opening) for gid, seed, opening in rows}
+    start = {gid: (int(seed) if chance else 0, opening) for gid, seed, opening in source.game_openings()}
     text_of: dict[tuple[int, str], str] = {}
     for seed, opening in dict.fromkeys(start.values()):
         state = game.initial_state(seed if chance else None)

@@ -39,11 +39,12 @@ def report_key(db: Path, anchor: tuple[str, float] | None = None) -> str:
     Raises:
         ResultsError: unreadable database.
     """
+    from arena.results.reader import game_count
     from arena.results.reading import connect_readonly, load_sprt, load_tournament
 
     conn = connect_readonly(db)
     try:
-        count, last = conn.execute("SELECT count(*), max(game_id) FROM games").fetchone()
+        count, last = game_count(conn)
         what = {"arena": arena.__version__, "anchor": list(anchor) if anchor else None,
                 "tournament": load_tournament(conn), "sprt": load_sprt(conn), "games": count, "last": last}
     finally:

@@ -15,28 +15,26 @@ What it rated is stored beside the games:
   ``mu``, ``sigma``, ``games``: the bot's rating after that game), for the rating-progression
   plot.
 
-A report reads the state and rates only the stored games beyond ``P`` (in memory). A state that
-is missing (a store written before this table existed) or stale (another ``version`` or
-environment, or a games count that disagrees) is rebuilt once, when the report can take the
-run lock; otherwise the report rates everything in memory and writes nothing.
+A report reads the state and rates only the stored games beyond ``P``. A state that is missing
+(a store written before this table existed) or stale (another ``version`` or environment, or a
+games count that disagrees) is rebuilt; games that continue ``P`` without a gap (games copied
+or merged into the store, a run's games stored after its last save) join it. Either is stored
+by the report when it can take the run lock (``arena.results.snapshot.current``): the next report rates nothing again.
+While a run holds the lock the report rates in memory and writes nothing.
 """
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import json
 import logging
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from collections.abc import Iterable, Sequence
 
 import trueskill
 
 from arena.errors import ResultsError
 from arena.results.reading import unreadable
-from arena.results.files import still_locked
 from arena.results.ratings import rate_one
 from arena.results.aggregates import merge_sums, search_sums
 
@@ -173,45 +171,6 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
     return rater
 
 
-def try_save(path: str | os.PathLike, rater: Rater, rows: Sequence[tuple]) -> bool:
-    """Store a rebuilt state (and its whole history) in the database at ``path`` if the run
-    lock ``<name>.lock`` beside it can be taken at once and the file is writable; else store
-    nothing. Returns whether it was stored."""
-    db = Path(path)
-    lock = db.with_suffix(".lock")
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError:
-        return False
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                return False  # a run is writing this tournament: it keeps the state itself
-            return False
-        if not still_locked(fd, lock):
-            return False  # a refused run removed the lock file meanwhile: another run may hold a new one
-        try:
-            conn = sqlite3.connect(db, timeout=5)
-        except sqlite3.Error:
-            return False
-        try:
-            conn.isolation_level = None
-            conn.execute("BEGIN IMMEDIATE")
-            write(conn, rater, rows, reset=True)
-            conn.execute("COMMIT")
-            return True
-        except sqlite3.Error:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            return False
-        finally:
-            conn.close()
-    finally:
-        os.close(fd)
-
-
 def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int, int]] | None = None) -> list[tuple]:
     """Stored history rows ``(game_id, seat, label, mu, sigma, games)`` of games ``1..upto``,
     in (game_id, seat) order. ``steps``: label -> (step, last): keep only a bot's rows whose
@@ -234,46 +193,6 @@ def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int
         return conn.execute(sql + " ORDER BY game_id, seat", args).fetchall()
     except sqlite3.Error as exc:
         raise unreadable(conn, exc) from None
-
-
-def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
-            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable],
-            labels: Sequence[str] = (), seats: int = 2) -> tuple[Rater, int, list[tuple]]:
-    """Ratings and search sums after every stored game: the stored state, plus the games
-    beyond its prefix (rated in memory; their moves summed in SQL by key range). ``games``:
-    ``(game_id, seats, ranks)`` of the stored games in id order, or a function of a game id
-    returning those of the games above it (only the games beyond the prefix are read);
-    ``seats``: seats per game. A missing or stale state is rebuilt from ``games`` (the
-    prefix's moves summed in one SQL pass) and stored (``try_save``) when ``path`` is given.
-
-    Returns:
-        ``(rater, prefix, extra)``: the rater after all games (``rater.search`` covers every
-        game); the prefix whose history is stored (``read_history(conn, prefix)``; 0 when
-        nothing is stored); the history rows of the games beyond it.
-    """
-    found = read(conn, env, labels)
-    rebuilt = found is None
-    rater = Rater(env, labels) if found is None else found
-    prefix_rows: list[tuple] = []
-    beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []
-    start = rater.prefix
-    for game_id, seated, ranks in (games(start) if callable(games) else games):
-        if game_id <= start:
-            continue
-        if rebuilt and game_id == rater.prefix + 1 and not beyond:
-            prefix_rows += rater.add(game_id, seated, ranks)
-        else:
-            beyond.append((game_id, seated, ranks))
-    if rebuilt:
-        rater.search = search_sums(conn, seats, upto=rater.prefix)
-    saved_prefix = rater.prefix
-    if rebuilt and (path is None or not try_save(path, rater, prefix_rows)):
-        saved_prefix = 0
-    extra = [] if saved_prefix else prefix_rows
-    for game_id, seated, ranks in beyond:
-        extra += rater.rate(game_id, seated, ranks)
-    merge_sums(rater.search, search_sums(conn, seats, after=rater.prefix))
-    return rater, saved_prefix, extra
 
 
 def save(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],

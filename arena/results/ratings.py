@@ -19,7 +19,7 @@ package's documented updates as reference values. Pass your own ``env`` to chang
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import trueskill
@@ -160,6 +160,8 @@ def rate_one(env: trueskill.TrueSkill, margin: float, ratings: dict[str, tuple[f
     Raises:
         ResultsError: ``seats`` and ``ranks`` differ in length.
     """
+    if len(seats) == 2 and len(ranks) == 2 and seats[0] != seats[1] and seats[0] in ratings and seats[1] in ratings:
+        return _rate_two(env, margin, ratings, counts, int(game_id), seats[0], seats[1], ranks[0], ranks[1])
     if len(seats) != len(ranks):
         raise ResultsError(f"game {game_id}: {len(seats)} seats but {len(ranks)} ranks; every seat needs one rank")
     for label in seats:
@@ -184,6 +186,18 @@ def rate_one(env: trueskill.TrueSkill, margin: float, ratings: dict[str, tuple[f
     return rows
 
 
+def _rate_two(env: trueskill.TrueSkill, margin: float, ratings: dict[str, tuple[float, float]],
+              counts: dict[str, int], game_id: int, a: str, b: str, rank_a: int, rank_b: int) -> list[tuple]:
+    """``rate_one`` of a game between two distinct bots already rated (the common case, kept
+    short: a report rebuilding a million games' ratings spends its time here)."""
+    result = 1.0 if rank_a < rank_b else 0.5 if rank_a == rank_b else 0.0
+    new_a, new_b = update_1vs1(ratings[a], ratings[b], result, env.beta, env.tau, margin)
+    ratings[a], ratings[b] = new_a, new_b
+    n_a, n_b = counts[a] + 1, counts[b] + 1
+    counts[a], counts[b] = n_a, n_b
+    return [(game_id, 0, a, new_a[0], new_a[1], n_a), (game_id, 1, b, new_b[0], new_b[1], n_b)]
+
+
 def _replay(games, env, labels, history):
     """Update ratings game by game (``rate_one``); append (game_id, label, mu, sigma,
     conservative, games) rows to ``history`` when given. Returns (ratings, games rated) by
@@ -201,7 +215,7 @@ def _replay(games, env, labels, history):
     return {label: trueskill.Rating(*r) for label, r in ratings.items()}, counts
 
 
-def ratings_frame(ratings: dict[str, tuple[float, float]], counts: dict[str, int]) -> pd.DataFrame:
+def ratings_frame(ratings: Mapping[str, tuple[float, float]], counts: Mapping[str, int]) -> pd.DataFrame:
     """The ``rate_games`` table of ratings ``label -> (mu, sigma)`` and games rated."""
     rows = [(label, mu, sigma, mu - 3 * sigma, counts[label]) for label, (mu, sigma) in ratings.items()]
     import pandas as pd

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError, one_line
 from arena.openings import series_start
+from arena.results.settings import Settings
 from arena.results.versions import recorded, stretches
 
 if TYPE_CHECKING:
@@ -174,9 +175,8 @@ def load_series_start(db: Any, series: int) -> str | None:
         tournament = conn.execute("SELECT settings, seed FROM tournament").fetchone()
     if tournament is None:
         raise ResultsError("results database has no tournament recorded")
-    settings = json.loads(tournament[0])
-    return series_start(settings.get("openings", ()), settings.get("openings_order", "sequential"),
-                        int(tournament[1]), int(series))
+    settings = Settings.from_stored(_decoded(tournament[0], db))
+    return series_start(settings.openings, settings.openings_order, int(tournament[1]), int(series))
 
 
 MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "depth", "evaluation", "status",

@@ -28,18 +28,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from arena.results.records import StoredGame
+
 #: the most series a tied knockout match adds, one at a time, before the tie-break
 KNOCKOUT_EXTRA = 2
 
 
-@dataclass(frozen=True)
-class Played:
-    """One stored game as standings read it (0-based series; labels and ranks by seat)."""
-
-    game_id: int
-    series: int
-    seats: tuple[str, ...]
-    ranks: tuple[int, ...]
+#: One stored game as standings read it: the store's record (0-based series; labels and ranks by seat).
+Played = StoredGame
 
 
 def points(label: str, seats: Sequence[str], ranks: Sequence[int]) -> float:

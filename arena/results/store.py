@@ -26,7 +26,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -58,6 +57,7 @@ from arena.results.reading import (  # noqa: F401 (re-exported: the store's read
     load_sprt,
     load_tournament,
 )
+from arena.results.records import Member, StoredGame, StoredTournament  # noqa: F401 (re-exported)
 from arena.results.files import (Made, db_path, give_up as _give_up, make_private, missing_dirs, open_lock, remove_db,
                                remove_dirs, remove_empty as _remove_empty, still_locked, unmake as _unmake)
 from arena.results.versions import Recorded, recorded
@@ -71,53 +71,6 @@ if TYPE_CHECKING:
     from arena.referee import GameRecord
 
 log = logging.getLogger("arena.results.store")
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """The outcome of one stored game, as a schedule and the run's observers read it.
-
-    Attributes:
-        game_id: 1-based game id.
-        series: 0-based series index within its pairing.
-        seats: bot labels by 0-based seat.
-        ranks: each seat's rank, 1 = first (ties share a rank).
-    """
-
-    game_id: int
-    series: int
-    seats: tuple[str, ...]
-    ranks: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Member:
-    """One stored version of a bot (a row of the ``bots`` table).
-
-    Attributes:
-        position: 0-based order in which the versions joined the tournament.
-        label: the label its games are stored under (``version_label``).
-        spec: the spec text it was given as.
-        bot: the bot's label without version (``None``: stored before versions).
-        version: 1-based (``None``: stored before versions).
-        digest: ``Identity.digest`` (``None``: stored before versions).
-        code: ``Identity.code`` (``None``: stored before versions).
-        id_name: an engine's ``id name``.
-    """
-
-    position: int
-    label: str
-    spec: str
-    bot: str | None = None
-    version: int | None = None
-    digest: str | None = None
-    code: dict[str, Any] | None = None
-    id_name: str | None = None
-
-    @property
-    def base(self) -> str:
-        """The bot's label without version."""
-        return self.bot or self.label
 
 
 class Store:
@@ -325,14 +278,14 @@ class Store:
             with transaction(self.conn, self.path):
                 self.conn.executemany("UPDATE bots SET id_name = ? WHERE label = ?", rows)
 
-    def stored(self) -> tuple[dict[str, Any], int] | None:
-        """The stored tournament's (settings, total games), or ``None`` before ``begin``.
+    def stored(self) -> StoredTournament | None:
+        """The stored tournament's settings and total games, or ``None`` before ``begin``.
 
         Raises:
             ResultsError: the database cannot be read.
         """
         row = next(iter(self._read("SELECT settings, total_games FROM tournament")), None)
-        return None if row is None else (_decoded(row[0], self), int(row[1]))
+        return None if row is None else StoredTournament(_decoded(row[0], self), int(row[1]))
 
     def _read(self, sql: str) -> list[tuple]:
         """The rows of one query.

@@ -16,7 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, ResultsError
-from arena.results.reading import _reading, load_ending, load_sprt, load_tournament
+from arena.results.reader import game_count, last_finished, read_tournament
+from arena.results.reading import load_ending, load_sprt
+from arena.results.records import Tournament
 from arena.tournament.config import TournamentConfig, build
 
 #: stored setting -> the ``arena run`` option that sets it (``params``, ``bots``, ``openings``,
@@ -65,15 +67,12 @@ def _entry(path: Path, name: str, results: str | os.PathLike[str]) -> dict[str, 
     Raises:
         ResultsError: the database cannot be read.
     """
-    tour = load_tournament(path)
-    with _reading(path) as conn:
-        games = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        last = conn.execute("SELECT finished FROM games ORDER BY game_id DESC LIMIT 1").fetchone()
-    settings = tour["settings"]
-    finished, stopped = _ending(path, int(games))
-    return {"name": tour["name"] or name, "game": tour["game"], "members": list(tour["bots"]),
-            "field": list(settings.get("bots") or tour["bots"].values()), "games": int(games),
-            "total": int(tour["total_games"]), "last_played": last[0] if last else None, "created": tour["created"],
+    tour = read_tournament(path)
+    games, _ = game_count(path)
+    finished, stopped = _ending(path, games)
+    return {"name": tour.name or name, "game": tour.game, "members": list(tour.bots),
+            "field": list(tour.settings.bots or tour.bots.values()), "games": games,
+            "total": int(tour.total_games), "last_played": last_finished(path), "created": tour.created,
             "path": str(path),
             "command": resume_command(tour, name, results), "finished": finished, "stopped": stopped}
 
@@ -97,35 +96,35 @@ def _ending(path: Path, games: int) -> tuple[bool | None, str | None]:
     return None, None
 
 
-def resume_command(tour: dict[str, Any], name: str, results: str | os.PathLike[str]) -> str:
+def resume_command(tour: Tournament, name: str, results: str | os.PathLike[str]) -> str:
     """The ``arena run`` command that continues the stored tournament ``tour``
-    (``load_tournament``) under ``name`` in ``results``: its game, parameters, field and every
-    setting that ``arena run`` would otherwise take at another value. A tournament played from
-    an openings file names it ``--openings FILE`` (the file's path is not stored, its
-    positions are)."""
-    settings = tour["settings"]
-    game = tour["game"]
-    field = [str(b) for b in settings.get("bots") or tour["bots"].values()]
+    (``arena.results.reader.read_tournament``) under ``name`` in ``results``: its game,
+    parameters, field and every setting that ``arena run`` would otherwise take at another
+    value. A tournament played from an openings file names it ``--openings FILE`` (the file's
+    path is not stored, its positions are)."""
+    settings = tour.settings
+    game = tour.game
+    field = [str(b) for b in settings.bots or tour.bots.values()]
     args = ["arena", "run", "--name", name]
     if str(results) != "results":
         args += ["--results", str(results)]
     args += ["--game", game]
-    defaults = _defaults(game, field, bool(settings.get("openings")), settings.get("tc"), settings.get("move_time"))
-    params = settings.get("params") or {}
-    args += [a for k, v in params.items() if defaults.params.get(k) != v for a in ("-p", f"{k}={_text(v)}")]
+    defaults = _defaults(game, field, bool(settings.openings), settings.tc, settings.move_time)
+    args += [a for k, v in settings.params.items() if defaults.params.get(k) != v for a in ("-p", f"{k}={_text(v)}")]
     for spec in field:
         args += ["--bot", spec]
+    stored = settings.to_stored()
     for key, option in OPTIONS.items():
-        if key in settings and settings[key] != _stored(defaults, key):
-            args += [option, _text(settings[key])]
-    if settings.get("tc"):  # the defaults were taken with it (its --game-time)
-        args += ["--tc", _text(settings["tc"])]
-    if settings.get("move_time") is not None and "--move-time" not in args:  # likewise
-        args += ["--move-time", _text(settings["move_time"])]
-    for key, value in (settings.get("each") or {}).items():
+        if key in stored and stored[key] != _stored(defaults, key):
+            args += [option, _text(stored[key])]
+    if settings.tc:  # the defaults were taken with it (its --game-time)
+        args += ["--tc", _text(settings.tc)]
+    if settings.move_time is not None and "--move-time" not in args:  # likewise
+        args += ["--move-time", _text(settings.move_time)]
+    for key, value in settings.each.items():
         args += ["--each", f"{key}={_text(value)}"]
     command = shlex.join(args)
-    return command + " --openings FILE" if settings.get("openings") else command
+    return command + " --openings FILE" if settings.openings else command
 
 
 def _defaults(game: str, field: list[str], openings: bool, tc: str | None = None,

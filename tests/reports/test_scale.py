@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from arena.results import aggregates, rating_state, store
+from arena.results import aggregates, rating_state, snapshot, store
 from arena.results.ratings import make_env
 from arena.reports import render
 from arena.reports.output import print_tables, report_json, write_files
@@ -54,7 +54,7 @@ def test_an_older_store_is_rebuilt_once(tmp_path, monkeypatch):
     shutil.copy(LEGACY, path)
     _compare(path)
     saves = []
-    monkeypatch.setattr(rating_state, "try_save", lambda *a: saves.append(a) or True)
+    monkeypatch.setattr(snapshot._Saving, "open", lambda self, expect: saves.append(expect) or False)
     _compare(path)
     assert saves == []  # the state stored by the first report is fresh
 
@@ -84,9 +84,34 @@ def test_games_beyond_the_prefix_are_rated_from_the_state(tmp_path):
     rater.search = aggregates.search_sums(conn, 2, upto=2)
     rating_state.save(conn, path, rater, rows, reset=True)
     conn.close()
-    data = load(path)
-    assert data.rating[1] == 2 and len(data.rating[2]) == 2 * (len(games) - 2)
+    with store.Store.open(tmp_path, "interaction"):  # a run holds the store: rated in memory, nothing stored
+        data = load(path)
+        assert data.rating.prefix == 2 and len(data.rating.extra) == 2 * (len(games) - 2)
+        _compare(path)
+    assert rating_state.read(sqlite3.connect(path), env, ()).prefix == 2
+
+
+def test_games_beyond_the_prefix_are_saved_once(tmp_path, monkeypatch):
+    """Games stored beyond the state's prefix without being rated (copied into the store) join
+    the stored state at the first report; the second rates no game and stores nothing."""
+    path = make_store(tmp_path, "interaction")
+    conn = sqlite3.connect(path)
+    env = make_env()
+    games = store.load_games(conn)
+    rater = rating_state.Rater(env, ["random0", "greedy1"])
+    rows = [r for g in games.itertuples() if g.game_id <= 2 for r in rater.add(g.game_id, g.seats, g.ranks)]
+    rater.search = aggregates.search_sums(conn, 2, upto=2)
+    rating_state.save(conn, path, rater, rows, reset=True)
+    conn.close()
     _compare(path)
+    state = rating_state.read(sqlite3.connect(path), env, ())
+    assert state is not None and state.prefix == len(games)
+    assert state.search == aggregates.search_sums(sqlite3.connect(path), 2)
+    rated = []
+    monkeypatch.setattr(rating_state.Rater, "rate", lambda self, *a: rated.append(a) or [])
+    monkeypatch.setattr(snapshot._Saving, "open", lambda *a: pytest.fail("a current state stored again"))
+    data = load(path)
+    assert rated == [] and data.rating.prefix == len(games) and data.rating.extra == ()
 
 
 def test_a_running_tournament_is_not_written_by_a_report(tmp_path, monkeypatch):
