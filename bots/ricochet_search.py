@@ -362,18 +362,9 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                 if victim >= 0:
                     tt[victim] = (gk << 6) | rem
             if prune:
-                level -= 1
-                if level >= 0:
-                    r = (path[level] >> 2) & 7
-                    c = pos[r] & 255
-                    a = old[level] & 255
-                    lines[c >> 4] ^= 1 << (c & 15)
-                    lines[16 + (c & 15)] ^= 1 << (c >> 4)
-                    lines[a >> 4] ^= 1 << (a & 15)
-                    lines[16 + (a & 15)] ^= 1 << (a >> 4)
-                    pos[r] = a
-                continue
-            hm[level] = best
+                i = moves  # no move searched: the node backs up below, as one exhausted
+            else:
+                hm[level] = best
         tight = hm[level] == rem
         r1 = -1
         rev = -1
