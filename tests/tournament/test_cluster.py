@@ -295,7 +295,7 @@ def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
     psutil = pytest.importorskip("psutil")
     values = dict(game="nim", params={"pile": "30"}, bots=["random", f"s={BROKEN}Slow:ms=5"], games=30, name="k",
                   results=str(tmp_path), opening_plies=2)
-    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+    code = ("import arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
             "from arena.tournament import build, run_tournament\n"
             f"run_tournament(build({values!r} | {{'cluster': 'local:2'}}))\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -421,7 +421,7 @@ def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path
                                    "--no-dashboard"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         args = ["run", "--game", "nim", "-p", "pile=30", "--bot", "random", "--bot", f"{BROKEN}Slow:ms=5",
                 "--games", "30", "--name", "c", "--results", str(tmp_path), "-q"]
-        code = ("import sys, arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+        code = ("import sys, arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
                 "from arena.cli.app import main\nmain(sys.argv[1:])\n")
         run = subprocess.Popen([sys.executable, "-c", code, *args, "--cluster", address], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
