@@ -54,6 +54,7 @@ from arena.games.openspiel.state import OpenSpielState
 from arena.games.openspiel.views import view_text
 from arena.games.views import SampleError, View
 from bots.base import Bot, Limits, Plays, SearchStats, collector_paused
+from bots.mcts import BUDGET
 from bots.values import rewards
 
 #: plies of the random game the sampler check plays, at most
@@ -163,9 +164,7 @@ class ISMCTSBot(Bot):
     name = "ismcts"
     summary = "information-set MCTS: UCT over its own information sets, states sampled from its view"
     PARAMS = {
-        "playouts": Param(None, "playouts per move (default 400; unlimited when a time limit is set)",
-                          kind=int, minimum=1),
-        "time": Param(None, "seconds per move", kind=float, minimum=0),
+        **BUDGET,
         "c": Param(1.0, "UCT exploration constant, in units of the spread of the payoffs seen", minimum=0),
         "reward": Param("payoff", "what a playout is worth to a seat: payoff (the game's scores) or place "
                         "(win 1, draw 0.5, loss 0)", choices=("payoff", "place")),

@@ -68,15 +68,20 @@ class _Node:
         self.totals = [0.0] * num_players
 
 
+#: the search budget of the Monte-Carlo bots (``mcts``, ``ismcts``): playouts or seconds per move
+BUDGET = {
+    "playouts": Param(None, "playouts per move (default 400; unlimited when a time limit is set)", kind=int, minimum=1),
+    "time": Param(None, "seconds per move", kind=float, minimum=0),
+}
+
+
 class MCTSBot(Bot):
     """UCT with random playouts; reproducible from the seed when no time limit is set."""
 
     name = "mcts"
     summary = "UCT Monte-Carlo tree search with random playouts (any sequential game, n players)"
     PARAMS = {
-        "playouts": Param(None, "playouts per move (default 400; unlimited when a time limit is set)",
-                          kind=int, minimum=1),
-        "time": Param(None, "seconds per move", kind=float, minimum=0),
+        **BUDGET,
         "c": Param(1.0, "UCT exploration constant (rewards are in [0, 1])", minimum=0),
         "horizon": Param(None, "plies after which a playout is cut and scored by the evaluator "
                          "(0 = to the end; default 10 with an evaluator, else to the end)", kind=int, minimum=0),

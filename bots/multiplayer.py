@@ -201,9 +201,13 @@ class _Search(Bot):
             return key, value, move
         return key, None, move
 
-    def _store(self, key, depth, value, alpha0, beta0, move, cuts0) -> None:
-        flag = _UPPER if value <= alpha0 else _LOWER if value >= beta0 else _EXACT
-        self.tt[key] = (depth, flag, value, move, self.cuts == cuts0)
+    def _store(self, key, depth, value, alpha0, beta0, move, cuts0) -> float:
+        """``value`` of the node ``key`` searched ``depth`` plies deep, kept in the table (with
+        its bound against the window ``alpha0``, ``beta0``) unless ``key`` is ``None``."""
+        if key is not None:
+            flag = _UPPER if value <= alpha0 else _LOWER if value >= beta0 else _EXACT
+            self.tt[key] = (depth, flag, value, move, self.cuts == cuts0)
+        return value
 
     def _root(self, state: State, moves: list, depth: int) -> tuple[Any, float]:
         raise NotImplementedError
@@ -254,9 +258,7 @@ class ParanoidBot(_Search):
             if alpha >= beta:
                 self._reward(move, depth)
                 break
-        if key is not None:
-            self._store(key, depth, best, alpha0, beta0, best_move, cuts0)
-        return best
+        return self._store(key, depth, best, alpha0, beta0, best_move, cuts0)
 
 
 class BestReplyBot(_Search):
@@ -333,9 +335,7 @@ class BestReplyBot(_Search):
             if alpha >= beta:
                 self._reward(move, depth)
                 break
-        if key is not None:
-            self._store(key, depth, best, alpha0, beta0, best_move, cuts0)
-        return best
+        return self._store(key, depth, best, alpha0, beta0, best_move, cuts0)
 
     def _min(self, state, depth, alpha, beta, replied: bool) -> float:
         """An opponent ply inside the MIN layer; ``replied``: the layer's one reply is made."""

@@ -51,18 +51,13 @@ def board_arrays(board) -> tuple[ndarray, ndarray]:
 
 
 @kernel
-def _straight_bounds(walls, goal):
-    """``lower_bounds`` without barriers: int64[256], ``INF`` where the goal is unreachable.
-
-    A slide may stop on any cell of its wall-free run, so a cell is one move from every other
-    cell of its row segment and of its column segment (the maximal wall-free runs through it):
-    the breadth-first search goes by segments, each spread once (about 512 cell visits; the
-    walk from every cell in four directions, as the barrier version does, made about 5,000
-    and took 12 µs, as long as a median puzzle's search)."""
-    seg = np.empty(512, np.int64)  # cell -> its row segment's first cell; 256 + cell -> its column's
-    for c in range(256):
-        seg[c] = c if (c & 15) == 0 or walls[c - 1] & 2 else seg[c - 1]
-        seg[256 + c] = c if c < 16 or walls[c - 16] & 1 else seg[256 + c - 16]
+def _levels(goal, walls, seg, start, back):
+    """The breadth-first search of ``lower_bounds``, backwards from ``goal``: int64[256], the
+    fewest moves from each cell, ``INF`` where the goal is unreachable. The cells one move
+    before a cell y: with barriers (``start`` not empty) ``back[start[y]:start[y + 1]]``
+    (``_barrier_bounds``' reversed edges); on a plain board every cell of y's row and column
+    segments (``_straight_bounds``: each segment, ``seg``, spread once, bounded by ``walls``).
+    The arguments of the other case are empty arrays."""
     spread = np.zeros(512, np.int64)  # 1 once a segment's cells have their bound
     h = np.full(256, INF, np.int64)
     h[goal] = 0
@@ -76,25 +71,49 @@ def _straight_bounds(walls, goal):
         nn = 0
         for i in range(nf):
             y = frontier[i]
-            for e in range(2):  # the row segment (step 1, east wall ends it), the column's (16, north)
-                s = seg[256 * e + y]
-                if spread[256 * e + s]:
-                    continue
-                spread[256 * e + s] = 1
-                step = 1 + 15 * e
-                bit = 2 - e
-                x = s
-                while True:
+            if len(start):
+                for j in range(start[y], start[y + 1]):
+                    x = back[j]
                     if h[x] == INF:
                         h[x] = k
                         nxt[nn] = x
                         nn += 1
-                    if walls[x] & bit:
-                        break
-                    x += step
+            else:
+                for e in range(2):  # the row segment (step 1, east wall ends it), the column's (16, north)
+                    s = seg[256 * e + y]
+                    if spread[256 * e + s]:
+                        continue
+                    spread[256 * e + s] = 1
+                    step = 1 + 15 * e
+                    bit = 2 - e
+                    x = s
+                    while True:
+                        if h[x] == INF:
+                            h[x] = k
+                            nxt[nn] = x
+                            nn += 1
+                        if walls[x] & bit:
+                            break
+                        x += step
         frontier, nxt = nxt, frontier
         nf = nn
     return h
+
+
+@kernel
+def _straight_bounds(walls, goal):
+    """``lower_bounds`` without barriers: int64[256], ``INF`` where the goal is unreachable.
+
+    A slide may stop on any cell of its wall-free run, so a cell is one move from every other
+    cell of its row segment and of its column segment (the maximal wall-free runs through it):
+    the breadth-first search goes by segments, each spread once (about 512 cell visits; the
+    walk from every cell in four directions, as the barrier version does, made about 5,000
+    and took 12 µs, as long as a median puzzle's search)."""
+    seg = np.empty(512, np.int64)  # cell -> its row segment's first cell; 256 + cell -> its column's
+    for c in range(256):
+        seg[c] = c if (c & 15) == 0 or walls[c - 1] & 2 else seg[c - 1]
+        seg[256 + c] = c if c < 16 or walls[c - 16] & 1 else seg[256 + c - 16]
+    return _levels(goal, walls, seg, np.empty(0, np.int64), np.empty(0, np.int64))
 
 
 @kernel
@@ -143,27 +162,7 @@ def _barrier_bounds(stops, paths, r, goal):
     for i in range(m):
         back[fill[dst[i]]] = src[i]
         fill[dst[i]] += 1
-    h = np.full(256, INF, np.int64)
-    h[goal] = 0
-    frontier = np.empty(256, np.int64)
-    nxt = np.empty(256, np.int64)
-    frontier[0] = goal
-    nf = 1
-    k = 0
-    while nf > 0:
-        k += 1
-        nn = 0
-        for i in range(nf):
-            y = frontier[i]
-            for j in range(start[y], start[y + 1]):
-                x = back[j]
-                if h[x] == INF:
-                    h[x] = k
-                    nxt[nn] = x
-                    nn += 1
-        frontier, nxt = nxt, frontier
-        nf = nn
-    return h
+    return _levels(goal, np.empty(0, np.uint8), np.empty(0, np.int64), start, back)
 
 
 @kernel

@@ -25,10 +25,10 @@ is freed after its search): an entry holds the number of the search that wrote i
 key, another search's entry counts as empty, so a search starts with nothing to clear. While
 a search has filled few buckets (under ``SMALL / 2``) they lie side by side at the array's end
 (``few``), found by their bucket number: a small search touches at most 40 KiB, not random
-lines of 512 KiB; past that each goes to its own place (``_spread``). A bucket holds the same
+lines of 512 KiB; past that each goes to its own place (``spread``). A bucket holds the same
 entries in the same order either way: the search is that of a fresh zeroed table, node for
 node. On a plain board a slide finds its blocker in the bits of the robots on its rank or file
-(``lines``, kept as robots move; ``_stop_on``): no branch to mispredict. Helpers taking arrays
+(``lines``, kept as robots move; ``stop_on``): no branch to mispredict. Helpers taking arrays
 are written into the move loop, as numba kept their arrays' reference counts (atomic adds on
 every call); helpers on integers take none. ``docs/speed.md`` ("Ricochet search speed") has
 the figures.
@@ -50,220 +50,24 @@ import time
 
 from typing import TYPE_CHECKING
 
-from bots.kernels import PlainNumpy, backend, is_compiled
-from bots.ricochet_layout import INF, NBAR, ORIENT
+from bots.kernels import PlainNumpy, backend, is_compiled, sibling
+from bots.ricochet_layout import INF
 
-kernel, np, objmode = backend(__name__)
+#: the kernel modules whose kernels the search calls (``bots.kernels.sibling``: of its own build)
+MOVES, TABLE = "bots.ricochet_moves", "bots.ricochet_table"
+kernel, np, objmode = backend(__name__, uses=(MOVES, TABLE))
+_moves, _table_kernels = sibling(MOVES, __name__), sibling(TABLE, __name__)
+slide, slide_paths, apart, stop_on = _moves.slide, _moves.slide_paths, _moves.apart, _moves.stop_on
+table_key, bucket, spread = _table_kernels.table_key, _table_kernels.bucket, _table_kernels.spread
+GEN_BITS, KEY_BITS, FIRST_BITS = _table_kernels.GEN_BITS, _table_kernels.KEY_BITS, _table_kernels.FIRST_BITS
+SMALL, BUCKET_BITS = _table_kernels.SMALL, _table_kernels.BUCKET_BITS
 
 if TYPE_CHECKING:
     from numpy import ndarray
 
-STEP = (16, 1, -16, -1)
-WALL_BIT = (1, 2, 4, 8)
 FOUND, EXHAUSTED, ABORTED, GROW = 1, 0, -1, 2
-#: bits of an entry's search number (``_table``): the key takes bits 6-46 (five robots,
-#: 8 bits each, plus one), the search number bits 47-62
-GEN_BITS = 16
-KEY_BITS = 41
-#: a search's first table: 2**16 entries (512 KiB); it grows by 2 bits
-FIRST_BITS = 16
-#: buckets of the few-buckets table (``_table``, module docstring), a power of two; its entry
-#: ``m`` holds ``search number << BUCKET_BITS | bucket + 1``, its entries ``SMALL + 4 * m``
-#: to ``+ 3`` that bucket's four
-SMALL = 1024
-BUCKET_BITS = 21
-BUCKET_MASK = (1 << BUCKET_BITS) - 1
 #: a table of more entries (a grown one, 2 MiB and more) is freed after its search
 KEEP = (1 << FIRST_BITS) + 5 * SMALL
-
-
-@kernel
-def _slide(stops, pos, n, r, d):
-    """Where robot ``r`` stops moving ``d`` on a plain board (its own cell: no move)."""
-    s = pos[r]
-    stop = stops[(d << 8) | s]
-    if stop != s:
-        for j in range(n):
-            stop = _blocked(stop, s, d, pos[j])
-    return stop
-
-
-@kernel
-def _blocked(stop, s, d, o):
-    """Where a slide from ``s`` towards ``d`` that would stop on ``stop`` stops with a robot
-    on ``o`` (``o`` is ``s`` itself for the sliding robot, which blocks nothing)."""
-    if d == 0:
-        return o - 16 if ((o ^ s) & 15) == 0 and s < o <= stop else stop
-    if d == 1:
-        return o - 1 if (o >> 4) == (s >> 4) and s < o <= stop else stop
-    if d == 2:
-        return o + 16 if ((o ^ s) & 15) == 0 and stop <= o < s else stop
-    return o + 1 if (o >> 4) == (s >> 4) and stop <= o < s else stop
-
-
-@kernel
-def _move(stops, paths, pos, n, r, d):
-    """Where robot ``r`` stops moving ``d`` on a board with barriers (``paths``; its own
-    cell: no move; a plain board slides by ``_slide``). It runs
-    straight from barrier to barrier; a run's first robot stops it on the cell before; more
-    barrier entries than (barriers x 4 directions) means a repeated entry: an endless loop
-    with no robot on it, which is no move.
-
-    Written with one exit from its loop and one return: with a ``return`` (or a ``break``) at
-    each way of stopping numba kept the three arrays' reference counts (atomic adds), and
-    boards with barriers searched at half the speed (``docs/speed.md``)."""
-    s = pos[r]
-    cell = s
-    limit = 4 * paths[NBAR]
-    entries = 0
-    out = -1  # not stopped yet: the loop has one exit and the kernel one return (docstring)
-    while out < 0:
-        hit = paths[r * 1024 + d * 256 + cell]
-        end = hit if hit >= 0 else stops[d * 256 + cell]
-        if end == cell:
-            out = cell
-            continue
-        step = 16 if d == 0 else 1 if d == 1 else -16 if d == 2 else -1
-        best = end + step
-        for j in range(n):
-            if j == r:
-                continue
-            o = pos[j]
-            if d == 0 or d == 2:
-                if (o & 15) != (cell & 15):
-                    continue
-            elif (o >> 4) != (cell >> 4):
-                continue
-            if (o - cell) * step > 0 and (best - o) * step > 0:
-                best = o
-        entries += 1
-        if best != end + step:
-            out = best - step
-        elif hit < 0:
-            out = end
-        elif entries > limit:
-            out = s
-        else:
-            cell = hit
-            if paths[ORIENT + hit] == 1:
-                d = d ^ 1
-            else:
-                d = 3 - d
-    return out
-
-
-@kernel
-def _key(first, n, c0, c1, c2, c3, c4):
-    """The table key of robot cells ``c0``-``c4`` (``c4`` only with five robots): robot
-    ``first``'s cell in the low 8 bits (none when -1), the others sorted above it, 8 bits
-    each (the smallest highest), plus one. Sorted by a network of ``min``/``max``: no branch
-    to mispredict, as the insertion sort had."""
-    low = 0
-    if first >= 0:  # its cell apart; as 0 it sorts first and adds nothing
-        if first == 0:
-            low, c0 = c0, 0
-        elif first == 1:
-            low, c1 = c1, 0
-        elif first == 2:
-            low, c2 = c2, 0
-        elif first == 3:
-            low, c3 = c3, 0
-        else:
-            low, c4 = c4, 0
-    if n > 4:
-        c0, c1 = min(c0, c1), max(c0, c1)
-        c3, c4 = min(c3, c4), max(c3, c4)
-        c2, c4 = min(c2, c4), max(c2, c4)
-        c2, c3 = min(c2, c3), max(c2, c3)
-        c1, c4 = min(c1, c4), max(c1, c4)
-        c0, c3 = min(c0, c3), max(c0, c3)
-        c0, c2 = min(c0, c2), max(c0, c2)
-        c1, c3 = min(c1, c3), max(c1, c3)
-        c1, c2 = min(c1, c2), max(c1, c2)
-        key = (((c0 << 8 | c1) << 8 | c2) << 8 | c3) << 8 | c4
-    else:
-        c0, c1 = min(c0, c1), max(c0, c1)
-        c2, c3 = min(c2, c3), max(c2, c3)
-        c0, c2 = min(c0, c2), max(c0, c2)
-        c1, c3 = min(c1, c3), max(c1, c3)
-        c1, c2 = min(c1, c2), max(c1, c2)
-        key = ((c0 << 8 | c1) << 8 | c2) << 8 | c3
-    if first >= 0:
-        key = key << 8 | low
-    return key + 1
-
-
-@kernel
-def _bucket(key, mask):
-    """The first entry of ``key``'s bucket of four in a table of ``mask + 1`` entries."""
-    x = key ^ (key >> 29)
-    x = x * 0x5BD1E9955BD1E995
-    return (x ^ (x >> 32)) & mask & ~3
-
-
-@kernel
-def _spread(tt, few, gen):
-    """Every bucket of the few (at ``few``) of search ``gen`` to its own place in ``tt``."""
-    for k in range(SMALL):
-        v = tt[few + k]
-        if (v >> BUCKET_BITS) == gen:
-            b4 = ((v & BUCKET_MASK) - 1) << 2
-            for j in range(4):
-                tt[b4 + j] = tt[few + SMALL + 4 * k + j]
-
-
-@kernel
-def _apart(a, b, c, to, d, d1):
-    """True when a move from ``c`` to ``to`` (direction ``d``) and another robot's move from
-    ``a`` to ``b`` (``d1``) miss each other's lines: they commute on a plain board."""
-    if d & 1:
-        if (a >> 4) == (c >> 4) or (b >> 4) == (c >> 4):
-            return False
-    elif ((a ^ c) & 15) == 0 or ((b ^ c) & 15) == 0:
-        return False
-    if d1 & 1:
-        return (c >> 4) != (a >> 4) and (to >> 4) != (a >> 4)
-    return ((c ^ a) & 15) != 0 and ((to ^ a) & 15) != 0
-
-
-#: de Bruijn's table: bit ``k`` alone times ``0x077CB531`` has ``k``'s place in its top 5 bits
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8, 31, 27, 13, 23, 21, 19, 16, 7,
-                      26, 12, 18, 6, 11, 5, 10, 9], np.int64)
-
-
-@kernel
-def _low_bit(m):
-    """The place of the lowest bit set in ``m`` (0 < m < 2**32)."""
-    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
-
-
-@kernel
-def _high_bit(m):
-    """The place of the highest bit set in ``m`` (0 < m < 2**16)."""
-    m |= m >> 1
-    m |= m >> 2
-    m |= m >> 4
-    m |= m >> 8
-    return _low_bit((m >> 1) + 1)
-
-
-@kernel
-def _stop_on(c, s, d, line):
-    """Where a slide from ``c`` towards ``d`` that walls stop on ``s`` stops, ``line`` the
-    robots on its rank (E, W: bit = file) or file (N, S: bit = rank)."""
-    if d == 1:
-        f = c & 15
-        m = (line >> (f + 1)) & ((1 << ((s & 15) - f)) - 1)
-        return s if m == 0 else c + _low_bit(m)
-    if d == 3:
-        m = (line & ((1 << (c & 15)) - 1)) >> (s & 15)
-        return s if m == 0 else s + _high_bit(m) + 1
-    if d == 0:
-        rk = c >> 4
-        m = (line >> (rk + 1)) & ((1 << ((s >> 4) - rk)) - 1)
-        return s if m == 0 else c + 16 * _low_bit(m)
-    m = (line & ((1 << (c >> 4)) - 1)) >> (s >> 4)
-    return s if m == 0 else s + 16 * (_high_bit(m) + 1)
 
 
 @kernel
@@ -286,7 +90,7 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
     ``paths`` None (a plain board) compiles apart from a barrier table: numba specialises the
     kernel on the argument's type and drops the ``paths is None`` branches that cannot run,
     so a plain board's moves slide in the loop itself and nothing of the barrier walk runs
-    (through ``_move`` a plain board's search took twice as long: ``docs/speed.md``).
+    (through ``slide_paths`` a plain board's search took twice as long: ``docs/speed.md``).
     """
     mask = (1 << bits) - 1
     few = len(tt) - 5 * SMALL  # the few buckets' place at the table's end (module docstring)
@@ -322,8 +126,8 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                         best = h[pos[j]]
             prune = best > rem
             if not prune and level > 0 and rem >= tt_from:
-                key = _key(first, n, pos[0], pos[1], pos[2], pos[3], pos[4] if n > 4 else 0)
-                base = _bucket(key, mask)
+                key = table_key(first, n, pos[0], pos[1], pos[2], pos[3], pos[4] if n > 4 else 0)
+                base = bucket(key, mask)
                 if used >= 0:  # the bucket's place among the few in use (module docstring)
                     want = (gen << BUCKET_BITS) | ((base >> 2) + 1)
                     m = (base >> 2) & (SMALL - 1)
@@ -331,7 +135,7 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                     while v != want:
                         if (v >> BUCKET_BITS) != gen:  # a free place: the bucket is new
                             if 2 * used >= SMALL:  # half of them in use: each to its own place
-                                _spread(tt, few, gen)
+                                spread(tt, few, gen)
                                 used = -1
                             else:
                                 tt[few + m] = want
@@ -362,18 +166,9 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                 if victim >= 0:
                     tt[victim] = (gk << 6) | rem
             if prune:
-                level -= 1
-                if level >= 0:
-                    r = (path[level] >> 2) & 7
-                    c = pos[r] & 255
-                    a = old[level] & 255
-                    lines[c >> 4] ^= 1 << (c & 15)
-                    lines[16 + (c & 15)] ^= 1 << (c >> 4)
-                    lines[a >> 4] ^= 1 << (a & 15)
-                    lines[16 + (a & 15)] ^= 1 << (a >> 4)
-                    pos[r] = a
-                continue
-            hm[level] = best
+                i = moves  # no move searched: the node backs up below, as one exhausted
+            else:
+                hm[level] = best
         tight = hm[level] == rem
         r1 = -1
         rev = -1
@@ -395,9 +190,9 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
             if paths is None:
                 to = stops[(d << 8) | c] & 255
                 if to != c:
-                    to = _stop_on(c, to, d, lines[c >> 4] if d & 1 else lines[16 + (c & 15)])
+                    to = stop_on(c, to, d, lines[c >> 4] if d & 1 else lines[16 + (c & 15)])
             else:
-                to = _move(stops, paths, pos, n, r, d)
+                to = slide_paths(stops, paths, pos, n, r, d)
             if to == c:
                 continue
             if (goals >> r) & 1 and to == target:
@@ -411,19 +206,19 @@ def ida_iteration(stops, paths, h, pos, goals, first, target, n, bound, tt, bits
                 d1 = path[level - 1] & 3
                 a = old[level - 1]
                 b = pos[r1]
-                same = paths is None and _apart(a, b, c, to, d, d1)
+                same = paths is None and apart(a, b, c, to, d, d1)
                 if not same:
                     pos[r1] = a
                     if paths is None:
-                        same = _slide(stops, pos, n, r, d) == to
+                        same = slide(stops, pos, n, r, d) == to
                     else:
-                        same = _move(stops, paths, pos, n, r, d) == to
+                        same = slide_paths(stops, paths, pos, n, r, d) == to
                     if same:
                         pos[r] = to
                         if paths is None:
-                            same = _slide(stops, pos, n, r1, d1) == b
+                            same = slide(stops, pos, n, r1, d1) == b
                         else:
-                            same = _move(stops, paths, pos, n, r1, d1) == b
+                            same = slide_paths(stops, paths, pos, n, r1, d1) == b
                         pos[r] = c
                     pos[r1] = b
                 if same:

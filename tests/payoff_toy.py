@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 import pytest
 
-import arena.games
 from arena.errors import IllegalMoveError, MoveSyntaxError, PositionSyntaxError
 from arena.games import CHANCE, TERMINAL, Game, GameType, Outcome, Payoff, State
+from tests.registered import register_game
 
 #: the die: face -> probability (unequal, to test the draws)
 DIE = (("r1", 0.5), ("r2", 0.3), ("r3", 0.2))
@@ -99,5 +99,5 @@ def registered() -> Iterator[None]:
     """Dice Duel registered as ``dice-duel`` within the block only (a run and a report find it by
     name; other tests list every registered game, so it does not outlive the block)."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(arena.games._REGISTERED, DiceDuel.name, "tests.payoff_toy:DiceDuel")
+        register_game(patch, DiceDuel.name, "tests.payoff_toy:DiceDuel")
         yield

@@ -14,11 +14,12 @@ from arena.results.store import Store, load_game, load_games, load_moves, load_t
 from arena.results.files import resolve
 from arena.tournament import build, run_tournament
 from tests.cli_run import run_cli
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 def cfg(tmp_path, **extra):

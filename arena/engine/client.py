@@ -21,20 +21,22 @@ after any fault; ``close_all`` quits them (and they die with the process that st
 A process holds at most as many engines as the game has seats (fastchess #855): before each
 game a worker calls ``for_game(bots)``, which keeps the engines of the game's bots (a bot's
 engine follows it to its new seat: ``newgame`` and ``seat`` tell it) and kills the others; and a
-``reset`` that needs a new engine first kills those used longest ago (``_make_room``), for
-callers that play games without ``for_game``.
+``reset`` that needs a new engine first kills those used longest ago (``kept.make_room``), for
+callers that play games without ``for_game``. ``arena.engine.kept`` holds them.
 """
 
 from __future__ import annotations
 
-import atexit
 import os
 import shlex
 import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from arena.engine import kept
 from arena.engine.argv import engine_argv
+# the engines kept across games: read here by the workers and the tests
+from arena.engine.kept import close_all as close_all, running as running
 from arena.engine.process import EngineClosed, EngineProcess, LineTooLong, StartError
 from arena.engine.protocol import (FRAME_SEP, NO_ANSWER, NO_INFO, STARTUP_TIMEOUT, Go, Info, command_text,
                                    format_newgame, format_view, parse_info)
@@ -53,50 +55,13 @@ SELF_REPORTED = ("exception", "exit", "memory")
 
 #: the limits of a move without any
 NO_LIMITS = Limits()
-#: running engines of this process: key -> EngineProcess (see ``EngineBot._key``), the one
-#: used longest ago first
-_RUNNING: dict[tuple, EngineProcess] = {}
-
-
-def running() -> int:
-    """How many engines this process keeps running."""
-    return len(_RUNNING)
 
 
 def for_game(bots: Sequence[Any]) -> None:
     """Before a game of ``bots`` (in seat order): keep the running engines of its engine bots,
     each under its seat in this game (an engine a bot ran in another seat moves with it, the
-    same seat first), and kill every other engine of this process."""
-    wanted = [(seat, bot._ident()) for seat, bot in enumerate(bots) if isinstance(bot, EngineBot)]
-    free = dict(_RUNNING)
-    _RUNNING.clear()
-    for seat, ident in wanted:  # the same seat as before
-        if (ident, seat) in free:
-            _RUNNING[(ident, seat)] = free.pop((ident, seat))
-    for seat, ident in wanted:  # another seat of the same bot
-        if (ident, seat) not in _RUNNING:
-            key = next((key for key in free if key[0] == ident), None)
-            if key is not None:
-                _RUNNING[(ident, seat)] = free.pop(key)
-    for engine in free.values():
-        engine.kill()
-
-
-def _make_room(seats: int) -> None:
-    """Kill the engines used longest ago until fewer than ``seats`` are left (room for one
-    more): the current game's others were reset last, so they stay."""
-    while len(_RUNNING) >= max(1, seats):
-        key = next(iter(_RUNNING))
-        _RUNNING.pop(key).kill()
-
-
-def close_all() -> None:
-    """Quit every engine this process started."""
-    while _RUNNING:
-        _RUNNING.popitem()[1].quit()
-
-
-atexit.register(close_all)
+    same seat first), and kill every other engine of this process (``kept.keep``)."""
+    kept.keep([(seat, bot._ident()) for seat, bot in enumerate(bots) if isinstance(bot, EngineBot)])
 
 
 @share_state  # choose only sends the state's text and legal moves: no private copy needed
@@ -190,13 +155,13 @@ class EngineBot:
         """Quit this bot's engine (if running) and forget it; the next ``reset`` starts a new one."""
         if self.engine is not None:
             self.engine.quit()
-            _RUNNING.pop(self._key(self.seat), None)
+            kept.RUNNING.pop(self._key(self.seat), None)
             self.engine = None
 
     def _drop(self, seat: int | None = None) -> None:
         if self.engine is not None:
             self.engine.kill()
-            _RUNNING.pop(self._key(self.seat if seat is None else seat), None)
+            kept.RUNNING.pop(self._key(self.seat if seat is None else seat), None)
             self.engine = None
 
     # the bot protocol ---------------------------------------------------------------------
@@ -207,16 +172,16 @@ class EngineBot:
         the reason the engine reported) when it cannot be started or ends."""
         self.game, self.seat, self.seed, self.fault = game, seat, seed, None
         key = self._key(seat)
-        self.engine = _RUNNING.pop(key, None)  # put back last: the one used most recently
+        self.engine = kept.RUNNING.pop(key, None)  # put back last: the one used most recently
         if self.restart and self.engine is not None:  # restart=on: a new process for every game
             self.engine.quit()
             self.engine = None
         try:
             if self.engine is None or not self.engine.alive:
                 self._drop()
-                _make_room(game.num_players)
+                kept.make_room(game.num_players)
                 self.engine = self._start()
-            _RUNNING[key] = self.engine
+            kept.RUNNING[key] = self.engine
             why = refusal(self.engine.handshake.version, self.label, game)
             if why is not None:  # never the full position of a game with hidden information
                 self.fault = ("crash", why)

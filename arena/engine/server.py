@@ -34,7 +34,6 @@ then drops to that user for good before the first real ``go``. A bot given as
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from collections.abc import Iterable
@@ -42,10 +41,10 @@ from typing import Any, Protocol
 
 import arena.games
 from arena.engine import protocol as P
+from arena.engine.confine import confine, load_confined
 from arena.engine.fdio import FdOutput, read_lines
 from arena.engine.protocol import exception_line
 from arena.engine.views import no_sampler
-from arena.engine.warmup import PRELOAD, unreadable_python, warm_up
 from arena.errors import ArenaError, BotSpecError, ConfigError
 from arena.games import SIMULTANEOUS, Game, State, View
 from arena.games.protocol import coerce_params
@@ -169,49 +168,13 @@ class Server:
         self.bot = self.cls(**self.options)
 
     def _confine(self) -> None:
-        """Once, before the first game: warm up (as root), cap the address space at its size
-        now plus ``memory_limit`` MiB (hard), drop to ``drop_user``, load a deferred bot file."""
-        from arena.engine.sandbox import drop_privileges, limit_address_space
-        if self.drop_user is not None:
-            if self.cls is not None and self.game is not None:
-                warm_up(self.cls(**self.options), self.game)
-            for module in PRELOAD:
-                importlib.import_module(module)
-        if self.memory_limit is not None:
-            limit_address_space(self.memory_limit)
-        if self.drop_user is not None:
-            drop_privileges(self.drop_user)
+        """Once, before the first game: confined (``arena.engine.confine``), then a deferred bot
+        file loaded and checked."""
+        confine(self.cls, self.options, self.game, self.drop_user, self.memory_limit)
         self.confined = True
         if self.deferred:
-            try:
-                self.cls = bot_class(self.spec.kind)
-            except Exception as exc:
-                hint = unreadable_python(self.drop_user, exc)
-                if not hint:
-                    raise
-                what = str(exc) if isinstance(exc, BotSpecError) else f"{type(exc).__name__}: {exc}"
-                raise BotSpecError(f"{what}; {hint}") from None
-            self._check_loaded()
-
-    def _check_loaded(self) -> None:
-        """The checks the runner makes of an in-process bot, made here of a bot file loaded
-        after the drop (the runner never imports an isolated one): a ``choose`` method, its
-        options against its ``PARAMS`` (when it declares them) and its ``PLAYS``.
-
-        Raises:
-            BotSpecError: no ``choose``, an option it does not take, or a game it cannot play.
-        """
-        assert self.cls is not None and self.game is not None
-        if not callable(getattr(self.cls, "choose", None)):
-            raise BotSpecError(f"bot class {self.spec.kind!r} has no choose(state, limits) method")
-        if getattr(self.cls, "PARAMS", None) is not None:  # a class without declares nothing: as bots.registry.make
-            try:
-                coerce_params(f"bot {self.spec.text!r}", self._params(), self.options)
-            except ConfigError as exc:
-                raise BotSpecError(str(exc)) from None
-        why = refusal(self.cls, self.game)
-        if why is not None:
-            raise BotSpecError(f"bot {self.spec.text!r} cannot play {self.game.name}: {self.spec.kind} {why}")
+            assert self.game is not None
+            self.cls = load_confined(self.spec, self.options, self.game, self.drop_user)
 
     def position(self, text: str) -> None:
         self.state = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 # ElementTree's escaping, reused; private, so typeshed does not declare them
 from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # type: ignore[attr-defined]
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -35,6 +35,20 @@ def add(parent: ET.Element, tag: str, text: str | None = None, **attrs: object) 
     if text is not None:
         el.text = text
     return el
+
+
+def coordinates(parent: ET.Element, files: Sequence[str], ranks: int, cell: float, margin: float,
+                font_size: float = 12, rank_font_size: float | None = None) -> None:
+    """A board's coordinates: ``files`` (letters) under its columns and the rank numbers 1 to
+    ``ranks`` (1 at the bottom) left of its rows, for cells of ``cell`` pixels inside a ``margin``
+    of pixels (the picture ``ranks * cell + 2 * margin`` pixels high); ``font_size`` in pixels
+    (the ranks': ``rank_font_size`` when given)."""
+    height = ranks * cell + 2 * margin
+    for i, f in enumerate(files):
+        add(parent, "text", f, x=margin + (i + 0.5) * cell, y=height - 6, text_anchor="middle", font_size=font_size)
+    for r in range(ranks):
+        add(parent, "text", str(r + 1), x=margin / 2, y=margin + (ranks - r - 0.5) * cell + 4, text_anchor="middle",
+            font_size=font_size if rank_font_size is None else rank_font_size)
 
 
 def points(coords: list[tuple[float, float]]) -> str:

@@ -1,10 +1,11 @@
 """The referee: the one place that plays a game with seated bots under limits, decides blame
 and termination, and produces a typed ``GameRecord``.
 
-- ``records``: ``Termination``, ``MoveRecord``, ``GameRecord``, the messages of a watched game
-  (``Ply``, ``GameEnded``) and their serialisation each way (``to_wire`` / ``from_wire``,
-  ``message_to_wire`` / ``message_from_wire``; ``ply_to_wire`` (``ply_wire``, ``ply_entry``) /
-  ``ply_from_wire`` for the plies a worker leaves in shared memory);
+- ``records``: ``Termination``, ``MoveRecord``, ``GameRecord`` and their serialisation each
+  way (``to_wire`` / ``from_wire``);
+- ``messages``: the messages of a watched game (``Ply``, ``GameEnded``), ``message_to_wire`` /
+  ``message_from_wire``, and ``ply_to_wire`` (``ply_wire``, ``ply_entry``) / ``ply_from_wire``
+  for the plies a worker leaves in shared memory;
 - ``settings``: ``GameSettings`` (what one game is played with) and ``GameHooks`` (the match
   loop's callbacks), taken whole by ``play_game``, ``referee_game`` and ``arena.supervisor``;
 - ``play``: the match loop ``play_game`` (``play_round`` for simultaneous rounds) and
@@ -26,10 +27,10 @@ from arena.referee.guarded import ply_text, referee_game
 from arena.referee.play import exception_text, last_frame, play_game, play_round, random_opening
 from arena.referee.private import Private
 from arena.referee.adjudicate import Adjudication
-from arena.referee.records import (ADJUDICATIONS, FAULTS, PLY_LENGTH, RECORD_VERSION, BotFault, GameEnded, GameRecord,
-                                   Message, MoveRecord, Ply, Termination, fault_record, forfeit, from_wire,
-                                   message_from_wire, message_to_wire, ply_entry, ply_from_wire, ply_to_wire, ply_wire,
-                                   recv_message, send_message, to_wire)
+from arena.referee.messages import (PLY_LENGTH, GameEnded, Message, Ply, message_from_wire, message_to_wire,
+                                    ply_entry, ply_from_wire, ply_to_wire, ply_wire, recv_message, send_message)
+from arena.referee.records import (ADJUDICATIONS, FAULTS, RECORD_VERSION, BotFault, GameRecord, MoveRecord,
+                                   Termination, fault_record, forfeit, from_wire, to_wire)
 from arena.referee.seeds import SEEDING, SEEDINGS, ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
 

@@ -1,6 +1,6 @@
 """Plain values: what a bot hands the referee, made exact ``int``, ``float`` and ``str`` once,
 so no subclass of a bot's (and none of its methods) travels in a record or crosses a process
-boundary (``arena.referee.records``' wire formats; issue 29, "in-process mode").
+boundary (the wire formats of ``arena.referee.records`` and ``messages``; issue 29, "in-process mode").
 """
 
 from __future__ import annotations

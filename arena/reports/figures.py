@@ -27,7 +27,8 @@ MODEBAR = 32
 TOP = MODEBAR + 40
 #: The layout of a plot (height in px); the top margin comes from the template (``page_html``).
 HEIGHT = 410
-_LAYOUT = dict(margin=dict(l=60, r=20, b=50), height=HEIGHT)
+#: The layout keywords of every plot (margins, height)
+LAYOUT = dict(margin=dict(l=60, r=20, b=50), height=HEIGHT)
 #: The plotly template of every plot. Not set on the figures (plotly validates and deep-copies
 #: a template for every figure, most of a small figure's cost): ``page_html`` puts it into the
 #: figure's JSON once validated, as ``fig.update_layout(template=TEMPLATE)`` would, with the
@@ -64,7 +65,7 @@ def names_layout(names: Iterable[str]) -> dict:
     with lines of at most ``LABEL_LINE`` characters (the whole name on hover), plotly's automatic
     angle (labels turned when neighbours would overlap), a bottom margin grown to fit them
     (``automargin``) and the plot made taller by what the labels take, so its area keeps about
-    its height. Returns ``_LAYOUT`` with ``xaxis`` and ``height`` (px)."""
+    its height. Returns ``LAYOUT`` with ``xaxis`` and ``height`` (px)."""
     def short(line: str) -> str:
         return line if len(line) <= LABEL_LINE else line[:LABEL_LINE - 1] + "…"
 
@@ -77,7 +78,7 @@ def names_layout(names: Iterable[str]) -> dict:
     extra = 14 * (rows - 1) if len(names) * longest * CHAR_PX <= AREA_PX else max(0, longest * CHAR_PX - 30)
     axis = dict(type="category", tickmode="array", tickvals=names, ticktext=["<br>".join(n) for n in lines],
                 automargin=True)
-    return {**_LAYOUT, "xaxis": axis, "height": HEIGHT + extra}
+    return {**LAYOUT, "xaxis": axis, "height": HEIGHT + extra}
 
 
 #: Points per bot of the rating-progression plot; a longer history is thinned to about this.
@@ -116,7 +117,7 @@ def rating_progression(history: pd.DataFrame) -> go.Figure | None:
                                  hovertemplate=f"{label}<br>game %{{x}}: mu %{{y:.2f}} "
                                                "± %{customdata:.2f}<extra></extra>"))
     fig.update_layout(title="Rating progression (TrueSkill mu ± sigma)", xaxis_title="games played",
-                      yaxis_title="mu", **_LAYOUT)
+                      yaxis_title="mu", **LAYOUT)
     return fig
 
 
@@ -162,7 +163,7 @@ def crosstable_heatmap(games: pd.DataFrame, cross: pd.DataFrame) -> go.Figure | 
                                colorscale="RdBu", zmin=0, zmax=100, colorbar=dict(title="score %"),
                                hovertemplate="%{y} vs %{x}: %{z:.1f}%<br>%{customdata}<extra></extra>"))
     fig.update_layout(title="Crosstable: score % of the row bot", xaxis_title="opponent",
-                      yaxis=dict(autorange="reversed"), **_LAYOUT)
+                      yaxis=dict(autorange="reversed"), **LAYOUT)
     return fig
 
 
@@ -196,7 +197,7 @@ def first_move_bars(first: pd.DataFrame | None, seats: pd.DataFrame | None) -> g
             title += " (95% interval)"
         fig = go.Figure(go.Bar(x=[f"seat {s}" for s in seats["seat"]], y=y, **bars))
         fig.add_hline(y=100 / len(seats), line_dash="dot")
-        fig.update_layout(title=title, yaxis_title="%", yaxis_rangemode="tozero", **_LAYOUT)
+        fig.update_layout(title=title, yaxis_title="%", yaxis_rangemode="tozero", **LAYOUT)
         return fig
     return None
 
@@ -250,7 +251,7 @@ def termination_bars(terms: pd.DataFrame | None) -> go.Figure | None:
         return None
     colours = ["#d62728" if f else "#1f77b4" for f in terms["fault"]]
     fig = go.Figure(go.Bar(x=terms["termination"], y=terms["games"], marker_color=colours))
-    fig.update_layout(title="Terminations", yaxis_title="games", **_LAYOUT)
+    fig.update_layout(title="Terminations", yaxis_title="games", **LAYOUT)
     return fig
 
 
@@ -301,7 +302,7 @@ def length_histogram(games: pd.DataFrame) -> go.Figure | None:
                            "%{y} games around %{x} plies<extra></extra>"))
     median = float(np.median(plies))
     fig.add_vline(x=median, line_dash="dash", annotation_text=f"median {median:g}")
-    fig.update_layout(title="The game: length distribution", xaxis_title="plies", yaxis_title="games", **_LAYOUT)
+    fig.update_layout(title="The game: length distribution", xaxis_title="plies", yaxis_title="games", **LAYOUT)
     return fig
 
 
@@ -319,7 +320,7 @@ def branching_line(branching: pd.DataFrame | None) -> go.Figure | None:
                                                                      "(%{customdata[0]} positions)<extra></extra>"),
     ])
     fig.update_layout(title="The game: legal moves per ply (branching factor)", xaxis_title="ply",
-                      yaxis_title="legal moves", **_LAYOUT)
+                      yaxis_title="legal moves", **LAYOUT)
     return fig
 
 
@@ -341,63 +342,5 @@ def openings_scores(table: pd.DataFrame | None) -> go.Figure | None:
     fig.add_hline(y=50, line_dash="dot")
     seat = "seat 0's score" if "wins" in table else "most biased seat's score"
     fig.update_layout(title=f"Start positions: {seat} (red: biased)",
-                      xaxis_title="position", yaxis_title="score % (95% interval)", yaxis_range=[0, 100], **_LAYOUT)
-    return fig
-
-
-def _value_axis(rungs: pd.DataFrame, fit: pd.DataFrame) -> dict:
-    """The x axis of the ladder plots: the parameter, on a log scale for a doubling ladder."""
-    row = fit.iloc[0]
-    return dict(title=str(row["param"]), type="log" if row["scale"] == "log2" else "linear",
-                tickvals=rungs["value"].to_numpy(float), ticktext=[f"{v:g}" for v in rungs["value"]])
-
-
-def ladder_elo(rungs: pd.DataFrame | None, fit: pd.DataFrame | None) -> go.Figure | None:
-    """Each rung's Bradley–Terry Elo (95% interval) against its parameter value, and the
-    ladder model's line (``arena.reports.ladder``)."""
-    if rungs is None or fit is None or rungs.empty or rungs["elo"].isna().all():
-        return None
-    row = fit.iloc[0]
-    y = rungs["elo"].to_numpy(float)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=rungs["value"].to_numpy(float), y=y, mode="markers", name="Bradley–Terry",
-        error_y=dict(type="data", symmetric=False, array=rungs["elo_high"].to_numpy(float) - y,
-                     arrayminus=y - rungs["elo_low"].to_numpy(float)),
-        customdata=rungs["label"].to_numpy(object), hovertemplate="%{customdata}: %{y:+.1f} Elo<extra></extra>"))
-    if row["elo_per_unit"] == row["elo_per_unit"]:
-        fig.add_trace(go.Scatter(x=rungs["value"].to_numpy(float), y=rungs["elo_fit"].to_numpy(float), mode="lines",
-                                 name="fit", hoverinfo="skip"))
-    unit = "doubling" if row["scale"] == "log2" else f"+1 {row['param']}"
-    title = f"Elo per rung; fit {row['elo_per_unit']:+.0f} per {unit}" if row["low"] == row["low"] else "Elo per rung"
-    fig.update_layout(title=title, xaxis=_value_axis(rungs, fit), yaxis_title="Elo (mean 0)",
-                      legend=dict(x=0.02, y=0.98), **_LAYOUT)
-    return fig
-
-
-def ladder_first_move(steps: pd.DataFrame | None, rungs: pd.DataFrame | None,
-                      fit: pd.DataFrame | None) -> go.Figure | None:
-    """The first-move Elo of each step (its games' Bradley–Terry term, 95% interval) at the
-    step's mean level, and the fitted trend with its p-value."""
-    if steps is None or rungs is None or fit is None or steps.empty or steps["first_elo"].isna().all():
-        return None
-    row = fit.iloc[0]
-    v0 = float(rungs["value"].iloc[0])
-    level = steps["level"].to_numpy(float)
-    value = v0 * 2.0 ** level if row["scale"] == "log2" else v0 + level
-    y = steps["first_elo"].to_numpy(float)
-    fig = go.Figure(go.Scatter(
-        x=value, y=y, mode="markers", name="per step",
-        error_y=dict(type="data", symmetric=False, array=steps["first_high"].to_numpy(float) - y,
-                     arrayminus=y - steps["first_low"].to_numpy(float)),
-        customdata=steps["step"].to_numpy(object), hovertemplate="%{customdata}: %{y:+.1f} Elo<extra></extra>"))
-    if row["trend"] == row["trend"]:
-        fig.add_trace(go.Scatter(x=value, y=row["first_move"] + row["trend"] * (level - row["mean_level"]),
-                                 mode="lines", name="trend", hoverinfo="skip"))
-        title = f"First-move Elo per step; trend p = {row['trend_p']:.2g}"
-    else:
-        title = "First-move Elo per step"
-    fig.add_hline(y=0, line_dash="dot")
-    fig.update_layout(title=title, xaxis=_value_axis(rungs, fit), yaxis_title="first-move Elo",
-                      legend=dict(x=0.02, y=0.98), **_LAYOUT)
+                      xaxis_title="position", yaxis_title="score % (95% interval)", yaxis_range=[0, 100], **LAYOUT)
     return fig

@@ -33,7 +33,7 @@ from plotly.offline import get_plotlyjs
 import arena
 import arena.games
 from arena.errors import ConfigError, ResultsError, one_line
-from arena.reports import figures
+from arena.reports import figures, ladder_figures
 from arena.reports.cycles import cycle_graph
 from arena.reports.pairs import first_move_note
 from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
@@ -170,9 +170,9 @@ def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str
         ("crosstable", figures.crosstable_heatmap(data.grouped(), tables.get("crosstable"))),
         ("first-move", figures.first_move_bars(tables.get("first_move"), tables.get("seat_advantage"))),
         ("openings", figures.openings_scores(tables.get("openings"))),
-        ("ladder", figures.ladder_elo(tables.get("ladder"), tables.get("ladder_fit"))),
-        ("ladder-first-move", figures.ladder_first_move(tables.get("ladder_steps"), tables.get("ladder"),
-                                                        tables.get("ladder_fit"))),
+        ("ladder", ladder_figures.ladder_elo(tables.get("ladder"), tables.get("ladder_fit"))),
+        ("ladder-first-move", ladder_figures.ladder_first_move(tables.get("ladder_steps"), tables.get("ladder"),
+                                                               tables.get("ladder_fit"))),
         ("lengths", figures.length_boxes(data.games, data.order)),
         ("terminations", figures.termination_bars(tables.get("terminations"))),
         ("faults", figures.fault_bars(tables.get("fault_summary"))),

@@ -8,7 +8,8 @@ Modules (import the one you need; this package imports none of them):
   ``los_trinomial``, ``normal_cdf``, ``Z95``. numpy only: the runner's live line uses it.
 - ``sprt``: the generalised SPRT on pentanomial pairs (BayesElo on games for ``bayesian``):
   ``parse`` (``--sprt`` text) -> ``SprtSpec``, ``SprtModel``, ``llr``, ``bounds``, ``verdict``,
-  ``SprtTally``, ``state_line``. numpy only.
+  ``SprtTally``, ``state_line``; its constrained maximum-likelihood fits are ``sprt_mle``'s.
+  numpy only.
 - ``sequential``: the median-unbiased Elo after an SPRT stop (fishtest's method):
   ``median_unbiased`` -> ``SequentialEstimate``, ``worse_probability``. scipy (reports only).
 - ``bt``: the Bradley–Terry fit of a 2-player field with a first-move term: ``fit_cells`` ->

@@ -98,9 +98,9 @@ def test_a_bad_bot_option_has_one_bot_prefix():
 @pytest.fixture
 def clean_registry(monkeypatch):
     """``register`` writes process-wide tables: give each test its own."""
-    from bots import registry
-    monkeypatch.setattr(registry, "_REGISTERED", {})
-    monkeypatch.setattr(registry, "_REGISTERED_PREFIXES", {})
+    from bots import kinds, registry
+    monkeypatch.setattr(kinds, "_REGISTERED", {})
+    monkeypatch.setattr(kinds, "_REGISTERED_PREFIXES", {})
     return registry
 
 
@@ -163,18 +163,19 @@ def test_bots_never_import_the_engine():
 def test_the_entry_points_are_read_once_per_process_and_register_still_works(monkeypatch):
     """``make`` and ``names`` read the ``arena.bots`` entry points once (about 25 ms a scan),
     not on every call; a kind given to ``register`` afterwards is found all the same."""
+    import bots.kinds as kinds
     import bots.registry as registry
     from bots.random import RandomBot
 
     scans: list[str] = []
-    real = registry.entry_points
+    real = kinds.entry_points
 
     def counted(group):
         scans.append(group)
         return real(group=group)
 
-    monkeypatch.setattr(registry, "entry_points", counted)
-    registry._entry_points.cache_clear()
+    monkeypatch.setattr(kinds, "entry_points", counted)
+    kinds._entry_points.cache_clear()
     try:
         for _ in range(5):
             registry.make("random")
@@ -182,9 +183,9 @@ def test_the_entry_points_are_read_once_per_process_and_register_still_works(mon
             with pytest.raises(BotSpecError):
                 registry.make("no-such-kind")
         assert scans.count(registry.GROUP) == 1
-        monkeypatch.setattr(registry, "_REGISTERED", dict(registry._REGISTERED))  # undone after the test
+        monkeypatch.setattr(kinds, "_REGISTERED", dict(kinds._REGISTERED))  # undone after the test
         registry.register("once-more", RandomBot)
         assert type(registry.make("once-more")) is RandomBot and "once-more" in registry.names()
         assert scans.count(registry.GROUP) == 1
     finally:
-        registry._entry_points.cache_clear()  # the next reader scans the real entry points again
+        kinds._entry_points.cache_clear()  # the next reader scans the real entry points again

@@ -11,7 +11,7 @@ import pytest
 
 from arena.games.ricochet.board import Board, place_diagonals
 from bots.ricochet_bounds import board_arrays, lower_bounds, path_table
-from bots.ricochet_search import INF, NBAR, ORIENT
+from bots.ricochet_layout import INF, NBAR, ORIENT
 
 
 def reference_bounds(board: Board, goal: int, robot: int | None) -> list[int]:

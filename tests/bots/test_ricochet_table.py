@@ -18,10 +18,13 @@ PUZZLES = random_puzzles(24, seed=21) + random_puzzles(8, seed=22, robots=5) + \
 
 
 def test_spreading_the_few_buckets_early_changes_nothing(monkeypatch):
-    """The plain-Python build reads ``SMALL`` at run time: with 8 places the buckets are spread
-    after four, in every search here (the compiled build spreads after 512)."""
+    """The plain-Python build reads ``SMALL`` at run time (the search's and ``ricochet_table``'s):
+    with 8 places the buckets are spread after four, in every search here (the compiled build
+    spreads after 512)."""
     plain = kernels.plain(ricochet.SEARCH)
     monkeypatch.setattr(plain, "SMALL", 8)
+    monkeypatch.setattr(kernels.plain(plain.TABLE), "SMALL", 8)  # the search's and its table kernels'
+
     for p in PUZZLES:
         assert _ida(p, False, max_nodes=3000, every=1023) == _ida(p, True, max_nodes=3000, every=1023), str(p)
 

@@ -9,10 +9,10 @@ import sys
 
 import pytest
 
-import arena.games
 from arena.cli.console import PIPE_WIDTH, console_width, make_console
 from arena.tournament import build, run_tournament
 from tests.cli_run import run_cli
+from tests.registered import register_game
 
 
 
@@ -57,7 +57,7 @@ def test_piped_tables_do_not_wrap_cells():
 
 
 def test_export_jsonl_has_every_column(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
     run_tournament(build(dict(game="nim", params={"pile": "9"}, games=2, workers=1, results=str(tmp_path), name="t",
                               bots=["random", "b=tests/fixtures/broken_bots.py#Raiser"])))
     out = tmp_path / "t.jsonl"

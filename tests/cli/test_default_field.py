@@ -9,11 +9,12 @@ import arena.games
 from arena.tournament import build
 from arena.tournament.config import DEFAULT_BOTS, left_out_of_default
 from tests.cli_run import run_cli
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def dice_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "dice-nim", "tests.toy:DiceNim")
+    register_game(monkeypatch, "dice-nim", "tests.toy:DiceNim")
 
 
 def test_the_bots_left_out_of_a_default_field_are_named_with_why(tmp_path, capsys):

@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from tests.registered import register_game
 
 
 def test_play_interaction_shows_diagrams_and_outcome():
@@ -64,10 +65,9 @@ def test_bad_input_is_one_line_exit_2(args, words):
 def test_an_opening_cut_short_says_so_and_one_no_game_can_play_is_refused(capsys, monkeypatch):
     """``arena play --opening-plies N`` plays at most N random plies, and says when the game
     would have ended first; a value past the ply limit is a one-line error."""
-    import arena.games
     from tests.cli_run import run_cli
 
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
     code, out, err = run_cli(["play", "nim", "-p", "pile=6", "--opening-plies", "20", "-q"], capsys)
     line = next(li for li in out.splitlines() if li.startswith("opening ("))
     assert code == 0 and " plies of 20: the next random move would end the game): " in line, out + err

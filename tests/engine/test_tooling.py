@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import arena.games
 from arena.cli.app import app
 from arena.engine.compliance import check_engine
 from arena.errors import BotSpecError, ConfigError
 from arena.results.store import load_games
 from arena.tournament import build, run_tournament
+from tests.registered import register_game
 
 HERE = Path(__file__).parent
 BROKEN = HERE / "noncompliant.sh"
@@ -26,7 +26,7 @@ EXAMPLES = HERE.parents[1] / "examples" / "engines"
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 def broken(mode: str) -> str:

@@ -3,13 +3,16 @@ the store (for the HTML report tests)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import arena.games
 from arena.referee import play_game, GameSettings
+from bots.random import RandomBot
 from arena.reports.replay import round_answers
 from arena.games import SIMULTANEOUS
 from arena.results.store import Store, load_game
+from tests.toy import Nim
 from bots import registry
 from bots.base import Limits
 
@@ -74,3 +77,43 @@ def final_position(path: Path, game_id: int) -> str:
         assert outcome is not None and list(outcome.scores) == row["scores"] and list(outcome.ranks) == row["ranks"]
         assert outcome.termination == row["termination"]
     return state.to_text()
+
+
+def field_store(folder, name="field"):
+    """Interaction, three bots in a round-robin of seat-swapped pairs (series = pair), one
+    series that holds a repeated game (a copy), a leftover single game, stored in batches by
+    ``add_games``. Returns the database path."""
+    game = arena.games.make("interaction", max_plies=24)
+    labels, specs = ["r0", "g1", "r2"], ["random", "greedy", "random"]
+    batch, game_id = [], 0
+    for series, (a, b) in enumerate([(0, 1), (0, 2), (1, 2), (0, 1), (2, 0)]):
+        for seats in ([a, b], [b, a]):
+            game_id += 1
+            bots = [registry.make(specs[s]) for s in seats]
+            settings = GameSettings(game, 40 + series, labels=[labels[s] for s in seats], limits=Limits())
+            record = play_game(settings, bots)
+            batch.append((game_id, series, record, 1))
+    batch.append((game_id + 1, 1, batch[2][2], 1))  # series 1 again: the same moves, a copy
+    bots = [registry.make("greedy"), registry.make("random")]
+    batch.append((game_id + 2, 5, play_game(GameSettings(game, 77, labels=["g1", "r0"], limits=Limits()), bots), 1))
+    with Store.open(folder, name) as s:
+        s.begin(name, "interaction", {"max_plies": 24}, 2, 1, {"games": 2}, list(zip(labels, specs)), len(batch))
+        s.add_games(batch[:5])
+        s.add_games(batch[5:])
+        return s.path
+
+
+def nim_store(folder):
+    """3-player Nim with the seats rotated, two series of three, and a copy in series 1."""
+    game = Nim(players=3, pile=9)
+    labels = ["a", "b", "c"]
+    with Store.open(folder, "nim3") as s:
+        s.begin("nim3", "nim", {"players": 3, "pile": 9}, 3, 5, {"games": 7}, [(lab, "random") for lab in labels], 7)
+        for game_id in range(1, 7):
+            seats = labels[game_id % 3:] + labels[:game_id % 3]
+            record = play_game(GameSettings(game, 100 + game_id, labels=seats), [RandomBot() for _ in seats])
+            s.add_game(game_id, (game_id - 1) // 3, record)
+            if game_id == 4:
+                copy = record
+        s.add_game(7, 1, replace(copy))
+        return s.path

@@ -6,77 +6,30 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-from dataclasses import replace
 
 import pandas as pd
 import pytest
 
-import arena.games
 from arena.results import aggregates, store, writing
-from arena.referee import GameSettings, play_game
 from arena.reports import coded, pairs
 from arena.reports import tables as t
 from arena.results.store import Store
-from bots import registry
-from bots.base import Limits
-from bots.random import RandomBot
 from tests.reports.reference import assert_same, old_load_copies, old_load_games
-from tests.reports.stores import make_store
+from tests.reports.stores import field_store, make_store, nim_store
 from tests.reports.test_scale import LEGACY, _compare
-from tests.toy import Nim
 
 
-def field_store(folder, name="field"):
-    """Interaction, three bots in a round-robin of seat-swapped pairs (series = pair), one
-    series that holds a repeated game (a copy), a leftover single game, stored in batches by
-    ``add_games``. Returns the database path."""
-    game = arena.games.make("interaction", max_plies=24)
-    labels, specs = ["r0", "g1", "r2"], ["random", "greedy", "random"]
-    batch, game_id = [], 0
-    for series, (a, b) in enumerate([(0, 1), (0, 2), (1, 2), (0, 1), (2, 0)]):
-        for seats in ([a, b], [b, a]):
-            game_id += 1
-            bots = [registry.make(specs[s]) for s in seats]
-            settings = GameSettings(game, 40 + series, labels=[labels[s] for s in seats], limits=Limits())
-            record = play_game(settings, bots)
-            batch.append((game_id, series, record, 1))
-    batch.append((game_id + 1, 1, batch[2][2], 1))  # series 1 again: the same moves, a copy
-    bots = [registry.make("greedy"), registry.make("random")]
-    batch.append((game_id + 2, 5, play_game(GameSettings(game, 77, labels=["g1", "r0"], limits=Limits()), bots), 1))
-    with Store.open(folder, name) as s:
-        s.begin(name, "interaction", {"max_plies": 24}, 2, 1, {"games": 2}, list(zip(labels, specs)), len(batch))
-        s.add_games(batch[:5])
-        s.add_games(batch[5:])
-        return s.path
-
-
-def nim_store(folder):
-    """3-player Nim with the seats rotated, two series of three, and a copy in series 1."""
-    game = Nim(players=3, pile=9)
-    labels = ["a", "b", "c"]
-    with Store.open(folder, "nim3") as s:
-        s.begin("nim3", "nim", {"players": 3, "pile": 9}, 3, 5, {"games": 7}, [(lab, "random") for lab in labels], 7)
-        for game_id in range(1, 7):
-            seats = labels[game_id % 3:] + labels[:game_id % 3]
-            record = play_game(GameSettings(game, 100 + game_id, labels=seats), [RandomBot() for _ in seats])
-            s.add_game(game_id, (game_id - 1) // 3, record)
-            if game_id == 4:
-                copy = record
-        s.add_game(7, 1, replace(copy))
-        return s.path
-
-
-def test_a_field_with_copies_and_a_leftover_matches_the_old_path(tmp_path):
+def test_a_field_with_copies_and_a_leftover_has_its_known_tables(tmp_path):
     path = field_store(tmp_path)
     assert aggregates.load_copies(path) == [11]
-    _compare(path)
-    _compare(path)  # from the stored rating state
+    _compare(path, "field")
+    _compare(path, "field")  # from the stored rating state
 
 
-def test_three_players_with_a_copy_match_the_old_path(tmp_path):
+def test_three_players_with_a_copy_have_their_known_tables(tmp_path):
     path = nim_store(tmp_path)
     assert aggregates.load_copies(path) == [7]
-    _compare(path)
+    _compare(path, "nim3")
 
 
 def test_add_games_stores_what_add_game_stores(tmp_path):
@@ -127,7 +80,7 @@ def test_an_older_store_gets_its_hashes_when_a_run_opens_it(tmp_path):
         assert stored == writing.moves_hash(moves)
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'games_series_hash'").fetchone()
     assert aggregates.load_copies(path) == before
-    _compare(path)
+    _compare(path, "legacy")
 
 
 @pytest.mark.parametrize("game", ["interaction", "sandpile", "ricochet"])

@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-import arena.games
 from arena.reports.order import field_order
 from arena.reports.output import report_json
 from arena.reports.render import load
 from arena.tournament import build, run_tournament
+from tests.registered import register_game
 
 BOT = '''class Bot:
     def choose(self, state, limits):
@@ -21,7 +21,7 @@ BOT = '''class Bot:
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 def test_a_later_version_takes_its_first_versions_place():

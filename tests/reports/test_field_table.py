@@ -8,7 +8,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import arena.games
 from arena.cli.app import main
 from arena.reports.html import render_html
 from arena.reports.output import report_json
@@ -17,12 +16,13 @@ from arena.stats import field as fs
 from arena.stats import luce
 from arena.tournament import build, run_tournament
 from tests.reports.frames import games_frame, moves_frame
+from tests.registered import register_game
 
 
 @pytest.fixture
 def hands(monkeypatch):
     """The rock-paper-scissors test game (``tests.rps``), registered for this process and its workers."""
-    monkeypatch.setitem(arena.games._BUILTIN, "hands", "tests.rps:Hands")
+    register_game(monkeypatch, "hands", "tests.rps:Hands")
 
 
 def run(tmp_path, name, bots, games, game="interaction"):

@@ -14,11 +14,12 @@ from arena.tournament import build, run_tournament
 from arena.tournament.series import read_openings
 from tests.reports.frames import games_frame
 from tests.cli_run import run_cli
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 

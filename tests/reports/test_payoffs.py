@@ -27,16 +27,11 @@ from bots import registry
 from bots.base import Limits
 from tests.cli_run import run_cli
 from tests.payoff_toy import DiceDuel, registered
+from tests.fixtures.broken_bots import Raiser
 from tests.reports.stores import make_store
+from tests.registered import register_game
 
 SPECS = {"a": "random", "b": "greedy", "c": "mcts:playouts=6"}
-
-
-class Raiser:
-    """Raises at its first move: loses the game by ``exception``."""
-
-    def choose(self, state, limits):
-        raise RuntimeError("bot bug on purpose")
 
 
 @pytest.fixture(scope="module")
@@ -290,7 +285,7 @@ def picks(tmp_path_factory):
     tasks = [t for s in range(8) for pair in (("e", "r"), ("e", "w"), ("r", "w"))
              for t in series_games(game, pair, s, 0, settings)]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(arena.games._REGISTERED, "picks", "tests.reports.test_payoffs:Picks")
+        register_game(patch, "picks", "tests.reports.test_payoffs:Picks")
         with Store.open(folder, "picks") as store:
             store.begin("picks", "picks", {}, 2, 5, {"games": 16}, [(k, "random") for k in labels], len(tasks))
             for game_id, task in enumerate(tasks, 1):

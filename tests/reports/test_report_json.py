@@ -7,17 +7,17 @@ import json
 
 import pytest
 
-import arena.games
 from arena.reports import SECTIONS
 from arena.reports.render import PART_OF
 from arena.tournament.config import build
 from arena.tournament.runner import run_tournament
 from tests.cli_run import run_cli
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 def test_the_json_sections_are_every_section_that_shows_a_table(tmp_path, capsys):

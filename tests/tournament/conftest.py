@@ -1,9 +1,9 @@
 import pytest
 
-import arena.games
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
     """Register the toy Nim game (forked workers inherit the patched registry)."""
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")

@@ -295,7 +295,7 @@ def test_client_killed_mid_run_resumes_every_game_once(tmp_path):
     psutil = pytest.importorskip("psutil")
     values = dict(game="nim", params={"pile": "30"}, bots=["random", f"s={BROKEN}Slow:ms=5"], games=30, name="k",
                   results=str(tmp_path), opening_plies=2)
-    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+    code = ("import arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
             "from arena.tournament import build, run_tournament\n"
             f"run_tournament(build({values!r} | {{'cluster': 'local:2'}}))\n")
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -401,6 +401,16 @@ def test_a_refused_scheduler_address_fails_at_once(tmp_path):
         connect("tcp://nohost.invalid:8786")
 
 
+def scheduler_address(scheduler_file, seconds: float = 60) -> str:
+    """The address a Dask scheduler started with ``--scheduler-file`` wrote there, polled for
+    up to ``seconds`` (a loaded machine starts it slowly)."""
+    import json
+    deadline = time.monotonic() + seconds
+    while not scheduler_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    return json.loads(scheduler_file.read_text())["address"]
+
+
 def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path):
     """`dask scheduler` and `dask worker` started as a user would; the scheduler is killed
     after a few games: exit 2 with one line, the stored games stay, the same command with
@@ -412,16 +422,12 @@ def test_a_cluster_lost_mid_run_is_one_line_and_the_run_resumes_locally(tmp_path
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     worker = None
     try:
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        import json
-        address = json.loads(scheduler_file.read_text())["address"]
+        address = scheduler_address(scheduler_file)
         worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                                    "--no-dashboard"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         args = ["run", "--game", "nim", "-p", "pile=30", "--bot", "random", "--bot", f"{BROKEN}Slow:ms=5",
                 "--games", "30", "--name", "c", "--results", str(tmp_path), "-q"]
-        code = ("import sys, arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+        code = ("import sys, arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
                 "from arena.cli.app import main\nmain(sys.argv[1:])\n")
         run = subprocess.Popen([sys.executable, "-c", code, *args, "--cluster", address], cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -467,11 +473,7 @@ def test_a_run_leaves_no_critical_line_in_the_schedulers_log(tmp_path):
                                      cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
     worker = None
     try:
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        import json
-        address = json.loads(scheduler_file.read_text())["address"]
+        address = scheduler_address(scheduler_file)
         worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
                                    "--no-dashboard", "--no-nanny", "--host", "127.0.0.1"], cwd=ROOT,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

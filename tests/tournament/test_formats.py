@@ -8,7 +8,6 @@ from collections import Counter
 
 import pytest
 
-import arena.games
 from arena.errors import ConfigError
 from arena.reports.render import build_tables, load
 from arena.results.standings import Played, knockout, seed_order, swiss_rounds
@@ -16,11 +15,12 @@ from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.pairing import gauntlet
 from tests.tournament.stopping import StopAfter
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 def field(n: int) -> list[str]:

@@ -10,7 +10,8 @@ import arena.games
 import bots
 from arena.cli.export import games_frame
 from arena.referee import GameSettings, play_game, referee_check, to_wire
-from arena.referee.records import message_to_wire, Ply, MoveRecord
+from arena.referee.messages import message_to_wire, Ply
+from arena.referee.records import MoveRecord
 from arena.tournament import build, run_tournament
 from tests.fixtures import hostile_inproc as hi
 from tests.tournament.hostile import assert_stored_is_replayed

@@ -186,7 +186,7 @@ def test_runs_in_a_row_of_dying_workers_never_hang_and_leave_no_logging_thread(t
     import subprocess
     import sys
     root = __file__.rsplit("/tests/", 1)[0]
-    code = ("import threading, arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+    code = ("import threading, arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
             "from arena.tournament import build, run_tournament\n"
             "bad = ['LogAndDie', 'CloseStd', 'CloseAll', 'ExitZero', 'Suicide']\n"
             "for i in range(25):\n"

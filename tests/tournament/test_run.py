@@ -95,7 +95,7 @@ def test_bad_numbers_name_the_range(tmp_path, key, value, accepted):
 
 
 def _script(args: str) -> list[str]:
-    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+    code = ("import arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
             "from arena.tournament import build, run_tournament\n"
             f"run_tournament(build(dict({args})))\n")
     return [sys.executable, "-c", code]
@@ -157,7 +157,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
     # once let the run finish first on a loaded machine: exit 0)
     games, gate = 200, tmp_path / "gate"
     bots = ["random", f"{BROKEN}Gated:ms=10,after=60"]
-    code = ("import arena.games; arena.games._BUILTIN['nim'] = 'tests.toy:Nim'\n"
+    code = ("import arena.games; arena.games.register('nim', 'tests.toy:Nim')\n"
             "from arena.cli.app import main\n"
             f"main(['run', '--game', 'nim', '-p', 'pile=30', '--bot', {bots[0]!r}, '--bot', {bots[1]!r}, "
             f"'--games', '{games}', '--workers', '2', '--name', 'c', '--results', {str(tmp_path)!r}, '-q'])\n")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.drawing import add, points, static_layer, svg_root, to_text
+from arena.games.drawing import add, coordinates, points, static_layer, svg_root, to_text
 from arena.games.interaction.geometry import CELLS, DIRECTIONS, FILES, PATH_CELLS, POCKET, SIZE
 from arena.games.interaction.notation import SEAT_NAMES, parse_move_text
 from arena.games.interaction.state import InteractionState, strikes
@@ -66,7 +66,6 @@ def render(state: InteractionState, last_move: Any = None, previous: Interaction
 
 def _board(root) -> None:
     """The table, cells, pockets and coordinates: the same in every picture."""
-    size = SIZE * CELL + 2 * MARGIN
     add(root, "polygon", points=points(_outline()), fill="#2e7d4f", stroke="#5d4037", stroke_width=4,
         class_="table")
     for cell in CELLS:
@@ -75,11 +74,7 @@ def _board(root) -> None:
             stroke="#1b5e20", stroke_width=0.5)
         if POCKET[cell]:
             add(root, "circle", cx=x, cy=y, r=CELL * 0.3, fill="#10221a", class_="pocket")
-    for i, f in enumerate(FILES):
-        add(root, "text", f, x=MARGIN + (i + 0.5) * CELL, y=size - 6, text_anchor="middle", font_size=12)
-    for r in range(SIZE):
-        add(root, "text", str(r + 1), x=MARGIN / 2, y=MARGIN + (SIZE - r - 0.5) * CELL + 4,
-            text_anchor="middle", font_size=12)
+    coordinates(root, FILES, SIZE, CELL, MARGIN)
 
 
 def _last_move(root, state: InteractionState, previous: InteractionState, last_move: Any) -> None:

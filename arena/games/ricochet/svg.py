@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.drawing import add, points, svg_root, to_text
+from arena.games.drawing import add, coordinates, points, svg_root, to_text
 from arena.games.ricochet.board import CENTRE, COLOURS, SIZE
 from arena.games.ricochet.puzzle import Solution, slide
 
@@ -90,11 +90,7 @@ def render(state: Any, last_move: Any = None, previous: Any = None) -> str:
         add(root, "circle", cx=x, cy=y, r=CELL * 0.36, fill=ROBOT_FILL[COLOURS[i]], stroke="#000",
             stroke_width=1.5, class_=f"robot {COLOURS[i]}")
         add(root, "text", COLOURS[i], x=x, y=y + 4, text_anchor="middle", font_size=11, fill="#fff", font_weight="bold")
-    for f in range(SIZE):
-        add(root, "text", chr(97 + f), x=MARGIN + (f + 0.5) * CELL, y=side - 6, text_anchor="middle", font_size=11)
-    for r in range(SIZE):
-        add(root, "text", str(r + 1), x=MARGIN / 2, y=MARGIN + (SIZE - r - 0.5) * CELL + 4, text_anchor="middle",
-            font_size=10)
+    coordinates(root, [chr(97 + f) for f in range(SIZE)], SIZE, CELL, MARGIN, font_size=11, rank_font_size=10)
     add(root, "text", title.split(": ", 1)[1], x=MARGIN, y=side + 12, font_size=13, class_="status")
     return to_text(root)
 

@@ -24,14 +24,26 @@ def _masks(board: tuple[str, ...]) -> tuple:
     tops = [0, 0, 0, 0]
     for i, s in enumerate(board):
         if s:
-            bit = 1 << i
-            occ |= bit
-            tops[ord(s[-1]) - 65] |= bit
-            if len(s) > STABLE_MAX:
-                tall |= bit
-            elif len(s) == STABLE_MAX:
-                three |= bit
+            occ, tall, three = _holding(occ, tall, three, tops, i, s)
     return occ, tall, tuple(tops), three, _unstable(board, tall)
+
+
+def _holding(occ: int, tall: int, three: int, tops: list[int], i: int, stack: str) -> tuple[int, int, int]:
+    """The occupied, unstable and ``STABLE_MAX`` masks with cell ``i`` holding ``stack`` now
+    (``""``: empty) instead of what it held; ``tops`` (per seat, the cells whose visible top is
+    the seat's) updated in place."""
+    bit = 1 << i
+    occ, tall, three = occ & ~bit, tall & ~bit, three & ~bit
+    for seat in range(4):
+        tops[seat] &= ~bit
+    if stack:
+        occ |= bit
+        tops[ord(stack[-1]) - 65] |= bit
+        if len(stack) > STABLE_MAX:
+            tall |= bit
+        elif len(stack) == STABLE_MAX:
+            three |= bit
+    return occ, tall, three
 
 
 def _unstable(board: tuple[str, ...], tall: int) -> tuple[tuple[int, str], ...]:
@@ -194,16 +206,7 @@ class SandpileState(SearchSteps, SandpileView, State):
             cells[j] += s[-1 - k]
         occ, tall, topm, three = self.occ, self.tall, list(self.topm), self.three
         for j in (i, *dest):
-            bit, t = 1 << j, cells[j]
-            occ, tall, three = occ & ~bit, tall & ~bit, three & ~bit
-            topm = [m & ~bit for m in topm]
-            if t:
-                occ |= bit
-                topm[ord(t[-1]) - 65] |= bit
-                if len(t) > STABLE_MAX:
-                    tall |= bit
-                elif len(t) == STABLE_MAX:
-                    three |= bit
+            occ, tall, three = _holding(occ, tall, three, topm, j, cells[j])
         board = tuple(cells)
         after = self._new(_TOPPLE, (self.player + 1) % 4, 0, board, (occ, tall, tuple(topm), three,
                                                                       _unstable(board, tall)))

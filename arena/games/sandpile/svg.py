@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.games.drawing import add, svg_root, to_text
+from arena.games.drawing import add, coordinates, svg_root, to_text
 from arena.errors import MoveSyntaxError
 from arena.games.sandpile.rules import LETTERS, SIDES, STABLE_MAX, Phase, parse_move
 from arena.games.sandpile.state import SandpileState
@@ -61,11 +61,7 @@ def render(state: SandpileState, last_move: Any = None, previous: SandpileState 
             add(root, "rect", x=x + 1, y=y + 1, width=CELL - 2, height=CELL - 2, fill="none",
                 stroke="#e65100" if toppled else "#6d4c41", stroke_width=3, class_="highlight")
         _stack(root, stack, x, y)
-    for f in range(n):
-        add(root, "text", chr(97 + f), x=MARGIN + (f + 0.5) * CELL, y=side - 6, text_anchor="middle", font_size=12)
-    for r in range(n):
-        add(root, "text", str(r + 1), x=MARGIN / 2, y=MARGIN + (n - r - 0.5) * CELL + 4, text_anchor="middle",
-            font_size=12)
+    coordinates(root, [chr(97 + f) for f in range(n)], n, CELL, MARGIN)
     add(root, "text", title.split(", ", 1)[1], x=MARGIN, y=side + 12, font_size=13, class_="status")
     return to_text(root)
 

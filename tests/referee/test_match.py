@@ -4,22 +4,8 @@ import bots
 from arena.errors import IllegalMoveError
 from arena.referee import derive_seed, play_game, random_opening, GameSettings
 from bots.base import Limits
+from tests.fixtures.broken_bots import Illegal, NonMove, Raiser, Slow
 from tests.toy import Nim
-
-
-class Raiser:
-    def choose(self, state, limits):
-        raise RuntimeError("boom")
-
-
-class Cheater:
-    def choose(self, state, limits):
-        return 99
-
-
-class NotAMove:
-    def choose(self, state, limits):
-        return object()
 
 
 def test_random_game_reproducible():
@@ -30,7 +16,7 @@ def test_random_game_reproducible():
     assert a.outcome.termination == "last_stone" and sorted(a.outcome.ranks) == [1, 2]
 
 
-@pytest.mark.parametrize("bad,reason", [(Raiser, "exception"), (Cheater, "illegal_move"), (NotAMove, "bad_move")])
+@pytest.mark.parametrize("bad,reason", [(Raiser, "exception"), (Illegal, "illegal_move"), (NonMove, "bad_move")])
 def test_faulty_bot_loses(bad, reason):
     rec = play_game(GameSettings(Nim(players=3), 1), [bots.make("random"), bad(), bots.make("random")])
     assert rec.outcome.termination == reason
@@ -38,14 +24,8 @@ def test_faulty_bot_loses(bad, reason):
 
 
 def test_timeout_beyond_margin():
-    import time
-
-    class Slow:
-        def choose(self, state, limits):
-            time.sleep(0.05)
-            return state.legal_moves()[0]
-
-    rec = play_game(GameSettings(Nim(), 1, limits=Limits(time=0.01), time_margin=0.01), [Slow(), bots.make("random")])
+    rec = play_game(GameSettings(Nim(), 1, limits=Limits(time=0.01), time_margin=0.01),
+                    [Slow(ms="50"), bots.make("random")])
     assert rec.outcome.termination == "timeout" and rec.fault_seat == 0
 
 

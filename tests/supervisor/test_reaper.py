@@ -17,7 +17,7 @@ from arena.results.store import Store
 from arena.results.files import PRIVATE_MODE
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc: Linux")
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def _gone(pid: int, seconds: float = 10.0) -> bool:

@@ -19,7 +19,9 @@ from arena.referee import (FAULTS, RECORD_VERSION, GameRecord, GameSettings, Mov
                            message_from_wire, message_to_wire, play_game, ply_from_wire, ply_to_wire, ply_wire,
                            referee_game, to_wire)
 from arena.tournament import build, plan
+from tests.fixtures.broken_bots import Exiter, Illegal, ResetRaiser
 from tests.toy import Nim, NimState
+from tests.registered import register_game
 
 
 class BuggyState(NimState):
@@ -149,28 +151,16 @@ def test_a_game_bug_is_a_game_error_not_the_bots(caplog):
 
 
 def test_an_illegal_move_is_still_the_bots_fault_in_a_buggy_game():
-    class TakeNine:
-        def choose(self, state, limits):
-            return 9
-    rec = play_game(GameSettings(BuggyNim(pile=9), 1), [TakeNine(), bots.make("random")])
+    rec = play_game(GameSettings(BuggyNim(pile=9), 1), [Illegal(), bots.make("random")])
     assert rec.outcome.termination == "illegal_move" and rec.fault_seat == 0
 
 
 def test_referee_blames_exit_and_reset_on_the_seat():
-    class Exiter:
-        def choose(self, state, limits):
-            sys.exit(3)
-
-    class BadReset:
-        def reset(self, game, seat, seed):
-            raise RuntimeError("no")
-
-        def choose(self, state, limits):
-            return 1
     rec = referee_game(GameSettings(Nim(), 1, labels=("r", "x")), [bots.make("random"), Exiter()])
     assert rec.outcome.termination == "exit" and rec.fault_seat == 1 and rec.plies == 1
-    rec = referee_game(GameSettings(Nim(), 1, labels=("b", "r")), [BadReset(), bots.make("random")])
-    assert rec.outcome.termination == "exception" and rec.fault_seat == 0 and "RuntimeError: no" in rec.fault_detail
+    rec = referee_game(GameSettings(Nim(), 1, labels=("b", "r")), [ResetRaiser(), bots.make("random")])
+    assert rec.outcome.termination == "exception" and rec.fault_seat == 0
+    assert "ValueError: cannot start" in rec.fault_detail
 
 
 def test_plan_refuses_a_bot_that_cannot_play_the_game():
@@ -203,9 +193,10 @@ def test_every_game_declares_its_type(name):
 def test_a_game_error_in_a_tournament_is_stored_and_logged(tmp_path, monkeypatch):
     from arena.results.store import load_games
     from arena.tournament import run_tournament
-    monkeypatch.setitem(arena.games._BUILTIN, "buggy-nim", "tests.test_referee:BuggyNim")
-    cfg = build(dict(game="buggy-nim", params={"pile": "9"}, bots=["random", "t2=tests/test_referee.py#TakeTwo"],
-                     games=2, workers=1, results=str(tmp_path), opening_plies=0))
+    register_game(monkeypatch, "buggy-nim", "tests.referee.test_referee:BuggyNim")
+    cfg = build(dict(game="buggy-nim", params={"pile": "9"},
+                     bots=["random", "t2=tests/referee/test_referee.py#TakeTwo"], games=2, workers=1,
+                     results=str(tmp_path), opening_plies=0))
     summary = run_tournament(cfg)
     games = load_games(summary.path)
     assert (games.termination == "game_error").any() and games.fault_seat.isna().all()

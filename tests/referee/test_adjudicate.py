@@ -7,7 +7,6 @@ import sqlite3
 
 import pytest
 
-import arena.games
 from arena.errors import ConfigError
 from arena.referee import FAULTS, Adjudication, GameSettings, Termination, play_game
 from arena.referee.adjudicate import Adjudicator
@@ -15,11 +14,12 @@ from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from bots.base import SearchStats
 from tests.toy import Nim
+from tests.registered import register_game
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 class Says:

@@ -19,13 +19,14 @@ from bots.base import Limits
 from bots.clock import INFINITE, Clock, TimeControl
 from bots.registry import parse_spec
 from tests.toy import Nim
+from tests.registered import register_game
 
 BROKEN = "tests/fixtures/broken_bots.py#"
 
 
 @pytest.fixture(autouse=True)
 def nim_registered(monkeypatch):
-    monkeypatch.setitem(arena.games._BUILTIN, "nim", "tests.toy:Nim")
+    register_game(monkeypatch, "nim", "tests.toy:Nim")
 
 
 class Takes1:
