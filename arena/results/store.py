@@ -2,7 +2,7 @@
 
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 ``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished
-game is committed at once, in one transaction with its moves: a killed run loses at most the
+game is committed at once, its plies packed in its row (``arena.results.packed``): a killed run loses at most the
 games in flight, and re-running resumes with the missing games. A reader holding a snapshot
 meanwhile makes the ``-wal`` file grow; once it lets go, the writer's checkpoints cut the file
 back under ``arena.results.writing.WAL_LIMIT`` bytes (``limit_wal``, ``shrink_wal``), the run going on.
@@ -62,8 +62,10 @@ from arena.results.files import (Made, db_path, give_up as _give_up, make_privat
                                remove_dirs, remove_empty as _remove_empty, still_locked, unmake as _unmake)
 from arena.results.versions import Recorded, recorded
 from arena.results.versions import record as record_versions
-from arena.results.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql,
-                                   limit_wal, move_rows, shrink_wal, transaction, upgrade)
+from arena.results.migrations import migrate
+from arena.results.packed import register
+from arena.results.writing import (CHECKPOINT_EVERY, SCHEMA, SERIES_INSERT, game_row, insert_sql, limit_wal,
+                                   shrink_wal, transaction)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -184,6 +186,7 @@ class Store:
             if not _check_arena_db(conn, path):
                 conn.execute("PRAGMA journal_mode=WAL")
                 try:
+                    register(conn)
                     conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
                                        f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
                 except sqlite3.Error as exc:
@@ -192,7 +195,7 @@ class Store:
                     raise _fail(path, exc, "create results database") from None
             else:
                 conn.execute("PRAGMA journal_mode=WAL")
-                upgrade(conn, path)
+                migrate(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
             limit_wal(conn)
         except sqlite3.Error as exc:
@@ -437,8 +440,8 @@ class Store:
 
     def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]],
                   starts: Mapping[int, str] | None = None, software: Sequence[Recorded] = ()) -> None:
-        """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
-        transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
+        """Commit finished games ``(game_id, series, record, attempts)`` with their plies in one
+        transaction (one ``executemany``): the bulk path of synthetic stores and imports, the
         same rows as ``add_game`` one at a time. ``starts``: series -> the position text it
         started from (series of an openings file only); a series' first start stays. ``software``:
         versions recorded in the same transaction (``arena.results.versions.record``).
@@ -446,18 +449,12 @@ class Store:
         Raises:
             ResultsError: the write failed; nothing of the batch is stored.
         """
-        rows: list[dict[str, Any]] = []
-        moves: list[tuple] = []
         now = _finished_now()
-        for game_id, series, record, attempts in batch:
-            rows.append(game_row(game_id, series, record, attempts, now))
-            moves += move_rows(game_id, record.move_stats)
+        rows = [game_row(game_id, series, record, attempts, now) for game_id, series, record, attempts in batch]
         if not rows:
             return
         with transaction(self.conn, self.path):
             self.conn.executemany(insert_sql("games", rows[0]), rows)
-            if moves:
-                self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
             if software:
