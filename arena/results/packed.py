@@ -58,7 +58,8 @@ def _planes(values: np.ndarray) -> bytes:
 
 def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> bytes:
     """The packed column of one game: its move list (``moves_json``, the JSON text of ``moves``)
-    and its ``MoveRecord`` rows, in the order given ((ply, seat) order)."""
+    and its ``MoveRecord`` rows, stored in (ply, seat) order (the key of layout 2's rows)."""
+    stats = sorted(stats, key=_key)
     n = len(stats)
     text = moves_json.encode()
     seat = np.fromiter((m.seat for m in stats), np.int8, n)
@@ -71,7 +72,7 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
               "clock": [m.clock for m in stats]}
     ints = {"nodes": [m.nodes for m in stats], "depth": [m.depth for m in stats]}
     for name, bit, dtype in NUMERIC[1:]:
-        values = floats.get(name) or ints[name]
+        values = floats[name] if name in floats else ints[name]
         if all(v is None for v in values):
             continue
         mask |= bit
@@ -90,6 +91,10 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     parts[0] = _HEADER.pack(n, len(text), mask)
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
     return bytes([PACKING]) + deflate.compress(b"".join(parts)) + deflate.flush()
+
+
+def _key(m: MoveRecord) -> tuple[int, int]:
+    return m.ply, m.seat
 
 
 def _texts(values: list[str | None]) -> bytes:
