@@ -209,26 +209,36 @@ def unpack_many(blobs: Sequence[bytes], moves: bool = True) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=64)
 def _rows(blob: bytes) -> list[tuple]:
-    cols = unpack_many([blob])
-    names = ("ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
-    out = []
-    for r in range(len(cols["game"])):
-        row = []
-        for name in names:
-            v = cols[name][r]
-            if isinstance(v, (float, np.floating)) and np.isnan(v):
-                v = None
-            elif name in ("ply", "seat", "nodes", "depth") and v is not None:
-                v = int(v)
-            elif isinstance(v, np.floating):
-                v = float(v)
-            row.append(v)
-        out.append(tuple(row))
-    return out
+    """One game's rows as the ``moves`` view gives them (``ROW_COLUMNS``; ``None`` for NULL)."""
+    data = payload(blob)
+    n, size, mask = _HEADER.unpack_from(data)
+    moves = json.loads(data[_HEADER.size: _HEADER.size + size])
+    at = _HEADER.size + size
+    cols: dict[str, list] = {"seat": list(struct.unpack_from(f"{n}b", data, at))}
+    at += n
+    for name, bit, dtype in NUMERIC:
+        if not mask & bit:
+            cols[name] = list(range(n)) if name == "ply" else [None] * n
+            continue
+        width = np.dtype(dtype).itemsize
+        values = np.frombuffer(data, np.uint8, n * width, at).reshape(width, n).T.copy()
+        values = values.view(np.dtype(dtype).newbyteorder("<")).ravel()
+        null = np.isnan(values) if dtype is np.float64 else values == NULL_INT
+        cols[name] = [None if z else v for v, z in zip(values.tolist(), null.tolist())]
+        at += n * width
+    for name, bit in (("status", BIT_STATUS), ("own", BIT_OWN)):
+        cols[name] = [None] * n
+        if mask & bit:
+            (length,) = _LENGTH.unpack_from(data, at)
+            cols[name] = json.loads(data[at + _LENGTH.size: at + _LENGTH.size + length])
+            at += _LENGTH.size + length
+    cols["move"] = [own if own is not None else moves[ply] if ply < len(moves) else None
+                    for own, ply in zip(cols["own"], cols["ply"])]
+    return list(zip(*(cols[c] for c in ROW_COLUMNS)))
 
 
 def _count(blob: bytes | None) -> int:
-    return 0 if blob is None else _HEADER.unpack_from(payload(blob))[0]
+    return 0 if blob is None else len(_rows(bytes(blob)))
 
 
 def _field(blob: bytes | None, row: int, name: str) -> Any:
@@ -255,7 +265,7 @@ def register(conn: Any) -> None:
 VIEW = """CREATE VIEW moves AS
 WITH RECURSIVE r(game_id, i, n) AS (
     SELECT game_id, 0, arena_move_count(packed) FROM games WHERE arena_move_count(packed) > 0
-    UNION ALL SELECT game_id, i + 1, n FROM r WHERE i + 1 < n ORDER BY 1, 2)
-SELECT r.game_id AS game_id, """ + ", ".join(f"arena_move(g.packed, r.i, '{c}') AS {c}" for c in ROW_COLUMNS) + """
-FROM r CROSS JOIN games g ON g.game_id = r.game_id;
+    UNION ALL SELECT game_id, i + 1, n FROM r WHERE i + 1 < n ORDER BY 1, 2),
+p(game_id, i, packed) AS (SELECT game_id, i, (SELECT packed FROM games g WHERE g.game_id = r.game_id) FROM r)
+SELECT game_id, """ + ", ".join(f"arena_move(packed, i, '{c}') AS {c}" for c in ROW_COLUMNS) + """ FROM p;
 """

@@ -349,7 +349,9 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
     try:
         out["moves"] = moves_text(out.pop("packed"))
     except ValueError as exc:
-        raise ResultsError(f"cannot read results database: game {game_id}: {exc}") from None
+        path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else "results database")
+        raise ResultsError(f"cannot read results database {str(path)!r}: a damaged value (game {game_id}: {exc})"
+                           ) from None
     for col in ("seats", "opening", "moves", "scores", "ranks"):
         out[col] = _decoded(out[col], db)
     return out
