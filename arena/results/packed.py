@@ -5,20 +5,32 @@ A store of layout 3 keeps no row per move: each game row holds its move list (th
 status, clock...) in one BLOB. Byte 0 is the packing's version (``PACKING``); the rest is a raw
 DEFLATE stream (``zlib``, no header) of::
 
-    header   <IIB>  rows n, length of the move text in bytes, columns present (``BIT_*`` bits)
-    moves    the JSON text of the game's move list (UTF-8; ``moves_hash`` is taken of it)
-    seat     int8[n]                            0-based; -1 an opening ply, -3 a chance ply
-    ply      int32[n]          if BIT_PLY        else 0, 1, ..., n-1
-    seconds  float64[n]        if BIT_SECONDS    NaN: NULL
-    nodes    int64[n]          if BIT_NODES      INT64_MIN: NULL
-    depth    int64[n]          if BIT_DEPTH      INT64_MIN: NULL
-    evaluation float64[n]      if BIT_EVALUATION NaN: NULL
-    clock    float64[n]        if BIT_CLOCK      NaN: NULL
+    header   <IIH>  rows n, length of the move text in bytes, columns present (``BIT_*`` bits)
+    moves    the move list, UTF-8: its moves joined by the unit separator (0x1F), or with
+             BIT_JSON its JSON text (a move holding 0x1F or empty, or a text ``json.dumps``
+             would not give back); the JSON text of the list is what ``arena export`` writes
+             and what ``moves_hash`` is taken of
+    seat     int8[n]                  0-based; -1 an opening ply, -3 a chance ply
+    ply      column   if BIT_PLY       else 0, 1, ..., n-1
+    seconds  column   if BIT_SECONDS
+    nodes    column   if BIT_NODES
+    depth    column   if BIT_DEPTH
+    evaluation column if BIT_EVALUATION
+    clock    column   if BIT_CLOCK
     status   <I> + JSON list   if BIT_STATUS     one text or null a row
     own      <I> + JSON list   if BIT_OWN        a row's move text where it is not moves[ply]
                                                  (a seat's answer at a simultaneous round), else null
 
-Arrays are little-endian and stored byte plane by byte plane (every value's first byte, then
+A column absent from the bits is NULL in every row. A numeric column is a format byte, its
+kind | the width w of its values in bytes (1, 2, 4 or 8), then its n values:
+
+    FLOAT   (0x00 | 8)  float64 values; NaN: NULL
+    SCALED  (0x10 | w)  <h> q, then w-byte integers k: the value is k * 2**q, exactly (every
+                        value finite, none NULL: a time measured by a clock of fixed
+                        resolution takes 3 or 4 bytes instead of 8)
+    INTEGER (0x20 | w)  w-byte integers; the least w-byte value: NULL
+
+Values are little-endian and stored byte plane by byte plane (every value's first byte, then
 every second byte...), which DEFLATE packs about a fifth tighter than the values one after the
 other. ``unpack_many`` reads many games' rows at once with numpy (one decompression a game, no
 Python step a move); ``register`` gives a connection the SQL functions the ``moves`` view reads.
@@ -40,15 +52,19 @@ if TYPE_CHECKING:
 
 #: the version of the packing (byte 0 of ``games.packed``)
 PACKING = 1
-BIT_PLY, BIT_SECONDS, BIT_NODES, BIT_DEPTH, BIT_EVALUATION, BIT_CLOCK, BIT_STATUS, BIT_OWN = (1 << i for i in range(8))
+BIT_PLY, BIT_SECONDS, BIT_NODES, BIT_DEPTH, BIT_EVALUATION, BIT_CLOCK, BIT_STATUS, BIT_OWN, BIT_JSON = (
+    1 << i for i in range(9))
+#: the separator of the moves in the packed move text
+SEPARATOR = "\x1f"
 #: the numeric columns after ``seat``, in order: (name, bit, dtype)
 NUMERIC = (("ply", BIT_PLY, np.int32), ("seconds", BIT_SECONDS, np.float64), ("nodes", BIT_NODES, np.int64),
            ("depth", BIT_DEPTH, np.int64), ("evaluation", BIT_EVALUATION, np.float64),
            ("clock", BIT_CLOCK, np.float64))
-_HEADER = struct.Struct("<IIB")
+_HEADER = struct.Struct("<IIH")
+#: a numeric column's format byte: its kind (high bits) | the width of its values in bytes
+FLOAT, SCALED, INTEGER = 0x00, 0x10, 0x20
+_Q = struct.Struct("<h")
 _LENGTH = struct.Struct("<I")
-#: an integer column's NULL
-NULL_INT = np.iinfo(np.int64).min
 
 
 def _planes(values: np.ndarray) -> bytes:
@@ -61,25 +77,27 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     and its ``MoveRecord`` rows, stored in (ply, seat) order (the key of layout 2's rows)."""
     stats = sorted(stats, key=_key)
     n = len(stats)
-    text = moves_json.encode()
+    joined = SEPARATOR.join(moves)
+    plain = all(m and SEPARATOR not in m for m in moves) and json.dumps(list(moves)) == moves_json
+    text = (joined if plain else moves_json).encode()
     seat = np.fromiter((m.seat for m in stats), np.int8, n)
     ply = np.fromiter((m.ply for m in stats), np.int64, n)
-    mask, parts = 0, [b"", text, seat.tobytes()]
+    mask, parts = 0 if plain else BIT_JSON, [b"", text, seat.tobytes()]
     if not np.array_equal(ply, np.arange(n)):
         mask |= BIT_PLY
-        parts.append(_planes(ply.astype(np.int32)))
-    floats = {"seconds": [m.seconds for m in stats], "evaluation": [m.evaluation for m in stats],
-              "clock": [m.clock for m in stats]}
-    ints = {"nodes": [m.nodes for m in stats], "depth": [m.depth for m in stats]}
-    for name, bit, dtype in NUMERIC[1:]:
-        values = floats[name] if name in floats else ints[name]
+        parts.append(_int_section(ply.tolist()))
+    floats: dict[str, list[Any]] = {"seconds": [m.seconds for m in stats],
+                                    "evaluation": [m.evaluation for m in stats], "clock": [m.clock for m in stats]}
+    ints: dict[str, list[Any]] = {"nodes": [m.nodes for m in stats], "depth": [m.depth for m in stats]}
+    for name, bit, _ in NUMERIC[1:]:
+        values: list[Any] = floats[name] if name in floats else ints[name]
         if all(v is None for v in values):
             continue
         mask |= bit
-        if dtype is np.float64:
-            parts.append(_planes(np.array([np.nan if v is None else float(v) for v in values], np.float64)))
+        if name in floats:
+            parts.append(_float_section(np.array([np.nan if v is None else float(v) for v in values], np.float64)))
         else:
-            parts.append(_planes(np.array([NULL_INT if v is None else int(v) for v in values], np.int64)))
+            parts.append(_int_section([None if v is None else int(v) for v in values]))
     status = [m.status for m in stats]
     if any(s is not None for s in status):
         mask |= BIT_STATUS
@@ -91,6 +109,48 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     parts[0] = _HEADER.pack(n, len(text), mask)
     deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
     return bytes([PACKING]) + deflate.compress(b"".join(parts)) + deflate.flush()
+
+
+def _width(low: int, high: int) -> int:
+    """The fewest bytes (1, 2, 4 or 8) of a signed integer holding ``low`` to ``high`` and, below
+    them, its NULL (the type's least value)."""
+    for width in (1, 2, 4, 8):
+        bound = 1 << (8 * width - 1)
+        if -bound < low and high < bound:
+            return width
+    raise OverflowError(f"{low}..{high} is beyond 64 bits")
+
+
+def _int_section(values: list[int | None]) -> bytes:
+    """An integer column: its format byte (``INTEGER`` | width) and the values in that width
+    (NULL: the width's least value)."""
+    known = [v for v in values if v is not None]
+    width = _width(min(known, default=0), max(known, default=0))
+    null = -(1 << (8 * width - 1))
+    data = np.array([null if v is None else v for v in values], np.int64).astype(f"<i{width}")
+    return bytes([INTEGER | width]) + _planes(data)
+
+
+def _float_section(values: np.ndarray) -> bytes:
+    """A float column: when every value is finite (no NaN: no NULL) and no zero is negative,
+    each is an integer k times 2**q for one q (a time measured by a clock of fixed resolution
+    is): ``SCALED`` | width, q (``<h``) and the k in that width; else ``FLOAT`` | 8 and the
+    float64 values (NaN: NULL). Both give the same floats back, bit for bit."""
+    if len(values) and np.isfinite(values).all() and not (np.signbit(values) & (values == 0)).any():
+        nonzero = values[values != 0]
+        q = 0
+        if len(nonzero):
+            mantissa, exponent = np.frexp(np.abs(nonzero))
+            whole = (mantissa * 2.0 ** 53).astype(np.int64)  # exact: 53 bits
+            low = np.log2((whole & -whole).astype(np.float64)).astype(np.int64)  # trailing zero bits
+            q = int((exponent - 53 + low).min())
+        k = np.ldexp(values, -q)
+        if -2 ** 15 <= q < 2 ** 15 and np.isfinite(k).all() and np.abs(k).max() < 2.0 ** 62:
+            ints = k.astype(np.int64)
+            if np.array_equal(np.ldexp(ints.astype(np.float64), q), values):
+                width = _width(int(ints.min()), int(ints.max()))
+                return bytes([SCALED | width]) + _Q.pack(q) + _planes(ints.astype(f"<i{width}"))
+    return bytes([FLOAT | 8]) + _planes(values)
 
 
 def _key(m: MoveRecord) -> tuple[int, int]:
@@ -116,6 +176,17 @@ def payload(blob: bytes) -> bytes:
         raise ValueError(f"damaged packed moves ({exc})") from None
 
 
+def _section(data: bytes, at: int, n: int) -> tuple[int, int, int, int]:
+    """The numeric column of ``n`` rows at ``at``: its format byte, q (0 but for ``SCALED``),
+    where its values start and where the next section starts."""
+    fmt, q = data[at], 0
+    at += 1
+    if fmt & 0xF0 == SCALED:
+        (q,) = _Q.unpack_from(data, at)
+        at += _Q.size
+    return fmt, q, at, at + n * (fmt & 0x0F)
+
+
 def moves_text(blob: bytes) -> str:
     """The JSON text of a game's move list, from its packed column.
 
@@ -123,8 +194,20 @@ def moves_text(blob: bytes) -> str:
         ValueError: damaged or of another version.
     """
     data = payload(blob)
-    _, size, _ = _HEADER.unpack_from(data)
-    return data[_HEADER.size: _HEADER.size + size].decode()
+    _, size, mask = _HEADER.unpack_from(data)
+    return _json(data[_HEADER.size: _HEADER.size + size].decode(), mask)
+
+
+def _json(text: str, mask: int) -> str:
+    """The JSON text of a move list from its packed text."""
+    return text if mask & BIT_JSON else json.dumps(_split(text, mask))
+
+
+def _split(text: str, mask: int) -> list[str]:
+    """The move list from its packed text."""
+    if mask & BIT_JSON:
+        return json.loads(text)
+    return text.split(SEPARATOR) if text else []
 
 
 ROW_COLUMNS = ("ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
@@ -146,7 +229,7 @@ def unpack_many(blobs: Sequence[bytes], moves: bool = True) -> dict[str, Any]:
     datas = [payload(b) for b in blobs]
     g = len(datas)
     head = np.frombuffer(b"".join(d[:_HEADER.size] for d in datas), dtype=np.dtype([("n", "<u4"), ("t", "<u4"),
-                                                                                   ("m", "u1")]), count=g)
+                                                                                   ("m", "<u2")]), count=g)
     n, mask = head["n"].astype(np.int64), head["m"].astype(np.int64)
     base = np.zeros(g, np.int64)
     if g:
@@ -161,43 +244,55 @@ def unpack_many(blobs: Sequence[bytes], moves: bool = True) -> dict[str, Any]:
     at = base + _HEADER.size + head["t"].astype(np.int64)  # each game's next section
     out: dict[str, Any] = {"game": game, "seat": buf[at[game] + index].view(np.int8).astype(np.int64)}
     at = at + n
-    for name, bit, dtype in NUMERIC:
-        size = np.dtype(dtype).itemsize
-        has = (mask & bit) != 0
-        col = np.full(total, np.nan) if name != "ply" else index.copy()
-        rows = has[game]
-        if rows.any():
-            r0 = at[game[rows]] + index[rows]
-            planes = buf[r0[:, None] + np.arange(size)[None, :] * n[game[rows]][:, None]]
-            values = planes.copy().view(np.dtype(dtype).newbyteorder("<")).ravel()
-            if name == "ply":
-                col[rows] = values
-            elif dtype is np.int64:
-                col[rows] = np.where(values == NULL_INT, np.nan, values.astype(np.float64))
+    ends = (at - base).tolist()
+    found = {name: np.zeros((g, 3), np.int64) for name, _, _ in NUMERIC}  # format (-1: none), q, values' offset
+    for i, (d, m, count) in enumerate(zip(datas, mask.tolist(), n.tolist())):  # a loop a game, not a move
+        pos = ends[i]
+        for name, bit, _ in NUMERIC:
+            if m & bit:
+                kind, q, begin, pos = _section(d, pos, count)
+                found[name][i] = (kind, q, base[i] + begin)
             else:
+                found[name][i, 0] = -1
+        ends[i] = pos
+    for name, _, _ in NUMERIC:
+        kinds, scale, begins = found[name].T
+        col = index.astype(np.float64) if name == "ply" else np.full(total, np.nan)
+        for kind in np.unique(kinds[kinds >= 0]).tolist():
+            rows = (kinds == kind)[game]
+            width = kind & 0x0F
+            r0 = begins[game[rows]] + index[rows]
+            planes = buf[r0[:, None] + np.arange(width)[None, :] * n[game[rows]][:, None]]
+            values = planes.copy().view("<f8" if kind & 0xF0 == FLOAT else f"<i{width}").ravel()
+            if kind & 0xF0 == FLOAT:
                 col[rows] = values
-        out[name] = col
-        at = at + np.where(has, n * size, 0)
+            elif kind & 0xF0 == SCALED:
+                col[rows] = np.ldexp(values.astype(np.float64), scale[game[rows]])
+            else:
+                col[rows] = np.where(values == -(1 << (8 * width - 1)), np.nan, values.astype(np.float64))
+        out[name] = col.astype(np.int64) if name == "ply" else col
+    at = base + np.array(ends, np.int64)
     out["status"] = np.full(total, None, dtype=object)
     own = np.full(total, None, dtype=object)
-    for i in np.flatnonzero((mask & (BIT_STATUS | BIT_OWN)) != 0):  # rounds only: a loop a game
-        pos, rows = int(at[i] - base[i]), slice(int(first[i]), int(first[i] + n[i]))
+    for i in np.flatnonzero((mask & (BIT_STATUS | BIT_OWN)) != 0).tolist():  # rounds only: a loop a game
+        pos, span = int(at[i] - base[i]), slice(int(first[i]), int(first[i] + n[i]))
         for bit, target in ((BIT_STATUS, out["status"]), (BIT_OWN, own)):
             if mask[i] & bit:
-                (size,) = _LENGTH.unpack_from(datas[i], pos)
-                target[rows] = json.loads(datas[i][pos + _LENGTH.size: pos + _LENGTH.size + size])
-                pos += _LENGTH.size + size
+                (length,) = _LENGTH.unpack_from(datas[i], pos)
+                target[span] = json.loads(datas[i][pos + _LENGTH.size: pos + _LENGTH.size + length])
+                pos += _LENGTH.size + length
     if moves:
-        lists = [json.loads(d[_HEADER.size: _HEADER.size + t]) for d, t in zip(datas, head["t"].tolist())]
+        lists = [_split(d[_HEADER.size: _HEADER.size + t].decode(), m)
+                 for d, t, m in zip(datas, head["t"].tolist(), mask.tolist())]
         flat = np.empty(sum(map(len, lists)) + 1, dtype=object)
         flat[:-1] = [m for lst in lists for m in lst]
-        start = np.zeros(g, np.int64)
+        starts = np.zeros(g, np.int64)
         if g:
-            start[1:] = np.cumsum([len(lst) for lst in lists])[:-1]
-        size = np.array([len(lst) for lst in lists], np.int64)
+            starts[1:] = np.cumsum([len(lst) for lst in lists])[:-1]
+        sizes = np.array([len(lst) for lst in lists], np.int64)
         ply = out["ply"]
-        inside = ply < size[game] if total else np.zeros(0, bool)
-        move = np.where(inside, start[game] + ply, len(flat) - 1) if total else np.zeros(0, np.int64)
+        inside = ply < sizes[game] if total else np.zeros(0, bool)
+        move = np.where(inside, starts[game] + ply, len(flat) - 1) if total else np.zeros(0, np.int64)
         text = flat[move]
         mine = own != None  # noqa: E711 (element-wise)
         text[mine] = own[mine]
@@ -212,20 +307,25 @@ def _rows(blob: bytes) -> list[tuple]:
     """One game's rows as the ``moves`` view gives them (``ROW_COLUMNS``; ``None`` for NULL)."""
     data = payload(blob)
     n, size, mask = _HEADER.unpack_from(data)
-    moves = json.loads(data[_HEADER.size: _HEADER.size + size])
+    moves = _split(data[_HEADER.size: _HEADER.size + size].decode(), mask)
     at = _HEADER.size + size
     cols: dict[str, list] = {"seat": list(struct.unpack_from(f"{n}b", data, at))}
     at += n
-    for name, bit, dtype in NUMERIC:
+    for name, bit, _ in NUMERIC:
         if not mask & bit:
             cols[name] = list(range(n)) if name == "ply" else [None] * n
             continue
-        width = np.dtype(dtype).itemsize
-        values = np.frombuffer(data, np.uint8, n * width, at).reshape(width, n).T.copy()
-        values = values.view(np.dtype(dtype).newbyteorder("<")).ravel()
-        null = np.isnan(values) if dtype is np.float64 else values == NULL_INT
-        cols[name] = [None if z else v for v, z in zip(values.tolist(), null.tolist())]
-        at += n * width
+        fmt, q, start, at = _section(data, at, n)
+        width = fmt & 0x0F
+        planes = np.frombuffer(data, np.uint8, n * width, start).reshape(width, n).T.copy()
+        values = planes.view("<f8" if fmt & 0xF0 == FLOAT else f"<i{width}").ravel()
+        if fmt & 0xF0 == FLOAT:
+            cols[name] = [None if v != v else v for v in values.tolist()]
+        elif fmt & 0xF0 == SCALED:
+            cols[name] = np.ldexp(values.astype(np.float64), q).tolist()
+        else:
+            null = -(1 << (8 * width - 1))
+            cols[name] = [None if v == null else v for v in values.tolist()]
     for name, bit in (("status", BIT_STATUS), ("own", BIT_OWN)):
         cols[name] = [None] * n
         if mask & bit:
