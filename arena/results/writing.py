@@ -26,7 +26,9 @@ import math
 import os
 import sqlite3
 import tempfile
+import time
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -90,6 +92,19 @@ def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finis
         moves_hash=moves_hash(moves), adjudication=NULL if rule is None else rule,
         packed=pack(moves, record.moves, record.move_stats),
     )
+
+
+#: (the second, its ISO text) last written as a game's ``finished`` time
+_finished: tuple[int, str] = (-1, "")
+
+
+def finished_now() -> str:
+    """The current UTC time to the second in ISO form (``games.finished``), made once a second."""
+    global _finished
+    second = int(time.time())
+    if second != _finished[0]:
+        _finished = (second, datetime.fromtimestamp(second, timezone.utc).isoformat(timespec="seconds"))
+    return _finished[1]
 
 
 def moves_hash(moves_json: str) -> int:
