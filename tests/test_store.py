@@ -314,13 +314,13 @@ def test_a_refused_run_whose_files_cannot_be_removed_still_exits_2_in_one_line(t
 
 
 def test_abandon_never_raises(tmp_path, monkeypatch):
-    import arena.results.store as store
+    import arena.results.opening as opening
 
     def cannot(path):
         raise OSError(5, "Input/output error", str(path))
 
     s = Store.open(tmp_path, "t")
-    monkeypatch.setattr(store, "remove_db", cannot)  # as Store.abandon calls it
+    monkeypatch.setattr(opening, "remove_db", cannot)  # as Store.abandon calls it
     assert s.abandon() is False
     assert s.lock_fd == -1  # closed all the same: the run lock is released
 

@@ -25,8 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.results.packed import VIEW, pack, register
-from arena.results.reading import SCHEMA_VERSION, _fail
-from arena.results.writing import moves_hash, transaction
+from arena.results.base import SCHEMA_VERSION, _fail, moves_hash, transaction
 
 log = logging.getLogger("arena.results.migrations")
 

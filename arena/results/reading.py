@@ -16,20 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError, one_line
 from arena.openings import series_start
+from arena.results.base import APPLICATION_ID, SCHEMA_VERSION, _fail  # noqa: F401 (re-exported)
 from arena.results.versions import recorded, stretches
 
 if TYPE_CHECKING:
     import pandas as pd
 
-APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
-#: the store's layout (``PRAGMA user_version``; ``arena.results.migrations``)
-SCHEMA_VERSION = 3
 TABLES = {"tournament", "bots", "games"}
-
-
-def _fail(path: Path, exc: BaseException, doing: str) -> ResultsError:
-    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return ResultsError(f"cannot {doing} {str(path)!r}: {text}")
 
 
 def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 import math
 import os
@@ -30,10 +29,10 @@ import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from arena.results.packed import VIEW, pack
-from arena.results.reading import _fail
+from arena.results.base import _fail, moves_hash, transaction  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
     from arena.referee import GameRecord
@@ -107,11 +106,6 @@ def finished_now() -> str:
     return _finished[1]
 
 
-def moves_hash(moves_json: str) -> int:
-    """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
-    ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
-    detection groups on it (``arena.results.aggregates.load_copies``)."""
-    return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
 
 
 def insert_sql(table: str, row: dict[str, Any]) -> str:
@@ -166,36 +160,6 @@ def shrink_wal(conn: sqlite3.Connection, path: Path) -> bool:
         if timeout is not None:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
-
-
-class transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; sqlite errors -> ResultsError."""
-
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self.conn, self.path = conn, path
-
-    def __enter__(self) -> None:
-        try:
-            if not self.conn.in_transaction:
-                self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "write results database") from None
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> Literal[False]:
-        if kind is None:
-            try:
-                self.conn.execute("COMMIT")
-                return False
-            except sqlite3.Error as err:
-                exc = err
-        if self.conn.in_transaction:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-        if isinstance(exc, sqlite3.Error):
-            raise _fail(self.path, exc, "write results database") from None
-        return False
 
 
 @contextlib.contextmanager
