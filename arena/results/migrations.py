@@ -5,7 +5,7 @@
   grew column by column (``moves_hash``, ``series``, ``bots.id_name`` and version columns,
   ``moves.clock``, ``games.adjudication``), so step 1 -> 2 looks for what is missing.
 - layout 2: the last store with a row per move (table ``moves``) and the move list as JSON
-  text in ``games.moves``.
+  text in ``games.moves``; its ``user_version`` is 1 too, and ``_shape`` tells it by its columns.
 - layout 3: the plies of a game in one packed column, ``games.packed`` (``arena.results.packed``);
   ``moves`` is a view over it.
 
@@ -60,6 +60,17 @@ def _to_2(conn: sqlite3.Connection) -> None:
         for name, kind in columns:
             if name not in have:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+
+
+#: what a layout-1 store must have to be of layout 2's shape: table -> columns
+LAYOUT_2 = {"games": {"moves_hash", "adjudication"}, "moves": {"clock"},
+            "bots": {"id_name", "bot", "version", "digest", "code"}, "series": {"start"}}
+
+
+def _shape(conn: sqlite3.Connection) -> int:
+    """The layout a store of ``user_version`` 1 has: 2 when it has every column of layout 2
+    (written by the last arena before layouts were counted), else 1."""
+    return 2 if all(columns <= _columns(conn, table) for table, columns in LAYOUT_2.items()) else 1
 
 
 def _to_3(conn: sqlite3.Connection) -> None:
@@ -117,6 +128,7 @@ def migrate(conn: sqlite3.Connection, path: Path, told: str = "") -> tuple[int, 
         start = layout(conn)  # under the write lock: another process may have migrated it meanwhile
         if start >= SCHEMA_VERSION:
             return None
+        start = _shape(conn) if start <= 1 else start
         for step in STEPS[max(start, 1) - 1:]:
             step(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

@@ -16,7 +16,7 @@ import pytest
 from arena.results.reading import SCHEMA_VERSION
 
 LAYOUTS = Path(__file__).parent.parent / "fixtures" / "layouts"
-FIXTURES = {"acb775b": 1, "b917e00": 1}  # folder -> its user_version
+FIXTURES = {"acb775b": 1, "b917e00": 2}  # folder -> its layout (both have user_version 1)
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -34,12 +34,12 @@ def copied(name: str, tmp_path: Path) -> Path:
 def test_report_migrates_once_and_reports_the_same(name: str, tmp_path: Path) -> None:
     folder = copied(name, tmp_path)
     conn = sqlite3.connect(folder / "old.sqlite")
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == FIXTURES[name]
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
     conn.close()
     first = arena("report", "old", "--results", "R", "--json", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     lines = [line for line in first.stderr.splitlines() if "migrated" in line]
-    assert lines == [f"R/old.sqlite: migrated the store from layout 1 to {SCHEMA_VERSION}"]
+    assert lines == [f"R/old.sqlite: migrated the store from layout {FIXTURES[name]} to {SCHEMA_VERSION}"]
     assert json.loads(first.stdout) == json.loads((LAYOUTS / name / "report.json").read_text())
     again = arena("report", "old", "--results", "R", "--json", cwd=tmp_path)
     assert again.returncode == 0 and "migrated" not in again.stderr
@@ -57,7 +57,7 @@ def test_resume_plays_the_games_the_old_code_would_have(name: str, tmp_path: Pat
     run = arena("run", "--game", "interaction", "--bot", "random", "--bot", "greedy", "--games", "8", "--workers",
                 "1", "--results", "R", "--name", "old", "-q", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stderr.count("migrated the store from layout 1") == 1
+    assert run.stderr.count(f"migrated the store from layout {FIXTURES[name]} to") == 1
     out = arena("export", "old", "--results", "R", "--out", "-", cwd=tmp_path)
     got = []
     for line in out.stdout.splitlines():
