@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import arena.games
+from arena.results.packed import register
 from arena.cli.app import main
 from arena.errors import ConfigError, ResultsError
 from arena.results.store import Store, load_game, load_games, load_moves, load_tournament
@@ -91,6 +92,7 @@ def test_corrupt_or_foreign_database_is_refused_unchanged(tmp_path, content, mat
 
 def _stored(path):
     conn = sqlite3.connect(path)
+    register(conn)  # the moves view reads the packed column through these functions
     try:
         return (conn.execute("SELECT * FROM games ORDER BY game_id").fetchall(),
                 conn.execute("SELECT * FROM moves ORDER BY game_id, ply, seat").fetchall())
@@ -101,7 +103,6 @@ def _stored(path):
 def test_read_only_database_is_refused_with_nothing_changed(tmp_path, monkeypatch):
     s = run_tournament(cfg(tmp_path))
     conn = sqlite3.connect(s.path)
-    conn.execute("DELETE FROM moves WHERE game_id = 4")
     conn.execute("DELETE FROM games WHERE game_id = 4")
     conn.commit()
     conn.close()
@@ -127,7 +128,7 @@ def test_full_disk_stops_the_run_keeping_whole_games(tmp_path, monkeypatch):
     games, moves = _stored(tmp_path / "t.sqlite")
     assert 0 < len(games) < 120
     assert {m[0] for m in moves} == {g[0] for g in games}
-    assert all(sum(1 for m in moves if m[0] == g[0]) == g[12] for g in games)  # plies column
+    assert all(sum(1 for m in moves if m[0] == g[0]) == g[11] for g in games)  # plies column
 
 
 
@@ -314,13 +315,13 @@ def test_a_refused_run_whose_files_cannot_be_removed_still_exits_2_in_one_line(t
 
 
 def test_abandon_never_raises(tmp_path, monkeypatch):
-    import arena.results.store as store
+    import arena.results.opening as opening
 
     def cannot(path):
         raise OSError(5, "Input/output error", str(path))
 
     s = Store.open(tmp_path, "t")
-    monkeypatch.setattr(store, "remove_db", cannot)  # as Store.abandon calls it
+    monkeypatch.setattr(opening, "remove_db", cannot)  # as Store.abandon calls it
     assert s.abandon() is False
     assert s.lock_fd == -1  # closed all the same: the run lock is released
 
@@ -362,25 +363,17 @@ def test_the_store_keeps_each_series_start_and_old_stores_compute_it(tmp_path):
     assert sqlite3.connect(plain.path).execute("SELECT count(*) FROM series").fetchone() == (0,)
 
 
-def test_a_legacy_store_reports_its_series_starts():
-    """The schema-1 fixture (no ``series`` table) still reads: starts come from its settings."""
+def test_a_legacy_store_reports_its_series_starts(tmp_path):
+    """The layout-1 fixture (no ``series`` table) still reads: starts come from its settings."""
+    import shutil
     from pathlib import Path
 
     from arena.results.store import load_series_start
-    legacy = Path(__file__).parent / "fixtures" / "legacy_store" / "interaction-13c07c51.sqlite"
+    legacy = tmp_path / "legacy.sqlite"  # a reader migrates it in place: a copy
+    shutil.copy(Path(__file__).parent / "fixtures" / "legacy_store" / "interaction-13c07c51.sqlite", legacy)
     with sqlite3.connect(f"file:{legacy}?mode=ro", uri=True) as conn:
         assert not conn.execute("SELECT 1 FROM sqlite_master WHERE name='series'").fetchone()
     assert load_series_start(legacy, 0) is None
-
-
-def test_a_store_opened_for_a_run_gains_the_series_table(tmp_path):
-    """An earlier store resumed by a run is upgraded: the table appears, games stay."""
-    s = run_tournament(cfg(tmp_path))
-    with sqlite3.connect(s.path) as conn:
-        conn.execute("DROP TABLE series")
-    with Store.open(tmp_path, "t") as store:
-        tables = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        assert "series" in tables and len(store.done_ids()) == 4
 
 
 def test_add_game_stores_none_as_null_and_every_value_as_given(tmp_path):

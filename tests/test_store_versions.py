@@ -65,7 +65,6 @@ def test_resuming_under_another_openspiel_is_refused_in_one_line_and_nothing_is_
     for games in (4, 2):  # extending, and resuming one left unfinished (a game deleted)
         if games == 2:
             with sqlite3.connect(db) as conn:
-                conn.execute("DELETE FROM moves WHERE game_id = 2")
                 conn.execute("DELETE FROM games WHERE game_id = 2")
             before = digest(db)
         code, out, err = cli(run_args(tmp_path, games), capsys)

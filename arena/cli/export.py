@@ -38,15 +38,18 @@ def games_frame(path: Path) -> pd.DataFrame:
     try:
         df = pd.read_sql_query(
             "SELECT game_id, series, seed, seats, ranks, scores, termination, fault_seat, fault_detail, "
-            "plies, opening_plies, seconds, attempts, moves FROM games ORDER BY game_id", conn)
+            "plies, opening_plies, seconds, attempts, packed FROM games ORDER BY game_id", conn)
     except Exception as exc:
         raise ResultsError(f"cannot read results database {str(path)!r}: {exc}") from None
     finally:
         conn.close()
+    from arena.results.packed import moves_text
+
     try:
+        df["moves"] = [moves_text(b) for b in df.pop("packed")]
         for col in ("seats", "ranks", "scores", "moves"):
             df[col] = [json.loads(v) for v in df[col]]
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError) as exc:  # json's and the packing's errors are ValueErrors
         raise ResultsError(f"cannot read results database {str(path)!r}: a damaged game row ({exc})") from None
     df["fault_seat"] = df["fault_seat"].astype("Int64")
     return df

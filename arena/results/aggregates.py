@@ -39,22 +39,24 @@ def load_copies(db: Any) -> list[int]:
     "Games must be distinct").
 
     Candidates are the games sharing (series, ``moves_hash``) with another (an index scan of
-    ``games_series_hash``); an older store without hashes groups on the move lists themselves.
-    Candidates are then compared on their move lists and pairings, so a hash collision never
-    makes a copy.
+    ``games_series_hash``; every store has the hashes since layout 2), then compared on their
+    move lists (the packed column's text) and pairings, so a hash collision never makes a copy.
 
     Raises:
         ResultsError: unreadable database.
     """
     import pandas as pd
 
+    from arena.results.packed import moves_text
+
     with _reading(db) as conn:
-        key = "moves_hash" if has_hashes(conn) else "moves"
         df = pd.read_sql_query(
-            f"SELECT game_id, series, seats, moves FROM games WHERE (series, {key}) IN "
-            f"(SELECT series, {key} FROM games GROUP BY series, {key} HAVING count(*) > 1) ORDER BY game_id", conn)
+            "SELECT game_id, series, seats, packed FROM games WHERE (series, moves_hash) IN "
+            "(SELECT series, moves_hash FROM games GROUP BY series, moves_hash HAVING count(*) > 1) ORDER BY game_id",
+            conn)
     seats = [",".join(sorted(json.loads(s))) for s in df["seats"]]
-    dup = pd.DataFrame({"s": df["series"], "k": seats, "m": df["moves"]}).duplicated()
+    moves = [moves_text(b) for b in df["packed"]]
+    dup = pd.DataFrame({"s": df["series"], "k": seats, "m": moves}).duplicated()
     return [int(g) for g in df.loc[dup, "game_id"]]
 
 
@@ -190,8 +192,10 @@ def _total(values: list) -> Any:
 
 
 def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None = None) -> dict[str, list]:
-    """Per-bot sums of the moves the bots chose (opening plies excluded), computed in SQL in
-    one pass over the moves table in its key order (no move row reaches Python).
+    """Per-bot sums of the moves the bots chose (opening plies excluded), read from the games'
+    packed columns (``arena.results.packed.unpack_many``) and added with numpy, in the order
+    SQLite added the rows of layout 2: each game's moves in ply order, then the games in id
+    order, grouped by their seats (no move row reaches Python).
 
     Args:
         db: as ``load_games``.
@@ -209,25 +213,105 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
     Raises:
         ResultsError: unreadable database.
     """
-    inner, outer = ["game_id"], ["g.seats"]
-    for s in range(int(seats)):
-        on = f"seat = {s}"
-        inner += [f"sum({on}) AS n{s}", f"count(CASE WHEN {on} THEN nodes END) AS nn{s}",
-                  f"sum(CASE WHEN {on} THEN nodes END) AS sn{s}", f"count(CASE WHEN {on} THEN depth END) AS nd{s}",
-                  f"sum(CASE WHEN {on} THEN depth END) AS sd{s}", f"count(CASE WHEN {on} THEN seconds END) AS ns{s}",
-                  f"sum(CASE WHEN {on} THEN seconds END) AS ss{s}", f"max(CASE WHEN {on} THEN seconds END) AS mx{s}",
-                  f"sum(CASE WHEN {on} THEN CAST(nodes AS REAL) * nodes END) AS sq{s}"]
-        outer += [f"sum(n{s})", f"sum(nn{s})", f"sum(sn{s})", f"sum(nd{s})", f"sum(sd{s})", f"sum(ns{s})",
-                  f"sum(ss{s})", f"max(mx{s})", f"sum(sq{s})"]
-    bounds = "".join([f" AND game_id > {int(after)}" if after is not None else "",
-                      f" AND game_id <= {int(upto)}" if upto is not None else ""])
-    sql = (f"SELECT {', '.join(outer)} FROM (SELECT {', '.join(inner)} FROM moves WHERE seat >= 0{bounds} "
-           "GROUP BY game_id) AS m JOIN games g USING (game_id) GROUP BY g.seats")
+    import numpy as np
+
+    k = int(seats)
+    bounds = " AND ".join([*([f"game_id > {int(after)}"] if after is not None else []),
+                           *([f"game_id <= {int(upto)}"] if upto is not None else [])])
+    groups: dict[str, int] = {}
+    totals = np.zeros((0, k, 9))  # per group and seat: SEARCH_SUMS (NaN: no value yet for a sum or max)
+    with _reading(db) as conn:
+        cursor = conn.execute("SELECT seats, packed FROM games " + (f"WHERE {bounds} " if bounds else "")
+                              + "ORDER BY game_id")
+        while chunk := cursor.fetchmany(SPAN // 8):
+            for text, _ in chunk:
+                groups.setdefault(text, len(groups))
+            if len(groups) > len(totals):
+                grown = np.full((len(groups), k, 9), np.nan)
+                grown[:, :, [0, 1, 3, 5]] = 0
+                grown[: len(totals)] = totals
+                totals = grown
+            per_game = _game_sums([b for _, b in chunk], k)
+            group = np.array([groups[t] for t, _ in chunk], np.int64)
+            _add_games(totals, group, per_game)
     out: dict[str, list] = {}
-    for row in _rows(db, sql):
-        labels = json.loads(row[0])
-        width = len(SEARCH_SUMS)
-        for s, label in enumerate(labels[: int(seats)]):
-            if row[1 + width * s]:
-                merge_sums(out, {label: list(row[1 + width * s: 1 + width * (s + 1)])})
+    for text in sorted(groups):  # SQLite's GROUP BY order: by the seats text
+        labels = json.loads(text)
+        for s, label in enumerate(labels[:k]):
+            row = totals[groups[text], s]
+            if row[0]:
+                merge_sums(out, {label: _python(row)})
+    return out
+
+
+def _game_sums(blobs: list, k: int) -> Any:
+    """Each game's sums by seat (games x k x 9, ``SEARCH_SUMS``; NaN: no value), each
+    sum taken over the game's rows in order."""
+    import numpy as np
+
+    from arena.results.packed import unpack_many
+
+    cols = unpack_many(blobs, moves=False)
+    seat = cols["seat"]
+    mine = (seat >= 0) & (seat < k)
+    at = (cols["game"] * k + seat)[mine]
+    size = len(blobs) * k
+    out = np.full((size, 9), np.nan)
+    out[:, 0] = np.bincount(at, minlength=size)
+    for count, total, values in ((1, 2, cols["nodes"]), (3, 4, cols["depth"]), (5, 6, cols["seconds"])):
+        v = values[mine]
+        ok = ~np.isnan(v)
+        out[:, count] = np.bincount(at[ok], minlength=size)
+        acc = np.zeros(size)
+        np.add.at(acc, at[ok], v[ok])  # unbuffered: each game's values added in row order
+        out[:, total] = np.where(out[:, count] > 0, acc, np.nan)
+        if total == 6:
+            top = np.full(size, -np.inf)
+            np.maximum.at(top, at[ok], v[ok])
+            out[:, 7] = np.where(out[:, count] > 0, top, np.nan)
+        if total == 2:
+            sq = np.zeros(size)
+            np.add.at(sq, at[ok], v[ok] * v[ok])
+            out[:, 8] = np.where(out[:, count] > 0, sq, np.nan)
+    return out.reshape(len(blobs), k, 9)
+
+
+def _add_games(totals: Any, group: Any, per_game: Any) -> None:
+    """Add the games' sums into their groups' ``totals``, game after game (counts add; a sum
+    skips a game without values; the time is the larger)."""
+    import numpy as np
+
+    for i in (0, 1, 3, 5):
+        np.add.at(totals[:, :, i], group, per_game[:, :, i])
+    for i in (2, 4, 6, 8):  # a sum starts at 0.0 (0.0 + x is x): the first value as SQLite starts
+        for s in range(totals.shape[1]):
+            v = per_game[:, s, i]
+            ok = ~np.isnan(v)
+            col = totals[:, s, i]
+            acc = np.where(np.isnan(col), 0.0, col)
+            np.add.at(acc, group[ok], v[ok])
+            touched = np.zeros(len(col), bool)
+            touched[group[ok]] = True
+            totals[:, s, i] = np.where(np.isnan(col) & ~touched, np.nan, acc)
+    top = per_game[:, :, 7]
+    for s in range(totals.shape[1]):
+        ok = ~np.isnan(top[:, s])
+        col = np.where(np.isnan(totals[:, s, 7]), -np.inf, totals[:, s, 7])
+        np.maximum.at(col, group[ok], top[ok, s])
+        totals[:, s, 7] = np.where(np.isinf(col), np.nan, col)
+
+
+def _python(row: Any) -> list:
+    """One bot's ``SEARCH_SUMS`` as SQL gave them: counts and integer sums as ``int``, times
+    and squares as ``float``, ``None`` where no move reported the statistic."""
+    import math
+
+    out: list = []
+    for i, v in enumerate(row.tolist()):
+        if math.isnan(v):
+            out.append(None)
+        elif i in (0, 1, 2, 3, 4, 5):
+            out.append(int(v))
+        else:
+            out.append(float(v))
     return out

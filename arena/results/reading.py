@@ -17,19 +17,13 @@ from typing import TYPE_CHECKING, Any
 from arena.errors import ResultsError, one_line
 from arena.openings import series_start
 from arena.results.settings import Settings
+from arena.results.base import APPLICATION_ID, SCHEMA_VERSION, _fail  # noqa: F401 (re-exported)
 from arena.results.versions import recorded, stretches
 
 if TYPE_CHECKING:
     import pandas as pd
 
-APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
-SCHEMA_VERSION = 1
-TABLES = {"tournament", "bots", "games", "moves"}
-
-
-def _fail(path: Path, exc: BaseException, doing: str) -> ResultsError:
-    text = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-    return ResultsError(f"cannot {doing} {str(path)!r}: {text}")
+TABLES = {"tournament", "bots", "games"}
 
 
 def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
@@ -66,6 +60,11 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
     if not _check_arena_db(conn, p):
         conn.close()
         raise ResultsError(f"{str(p)!r} is an empty database, not arena results")
+    from arena.results import migrations, packed
+
+    if migrations.layout(conn) < SCHEMA_VERSION:  # an earlier arena's store: migrated once
+        return migrations.current(p, conn)
+    packed.register(conn)
     return conn
 
 
@@ -185,7 +184,11 @@ MOVE_COLUMNS = ["game_id", "ply", "seat", "label", "move", "seconds", "nodes", "
 
 def load_moves(db: Any, game_id: int | None = None, where: str | None = None) -> pd.DataFrame:
     """Stored plies in (game_id, ply, seat) order: every game's, or one game's (``game_id``),
-    or those matching the SQL condition ``where`` (on ``m``, the moves table).
+    or those matching the SQL condition ``where`` (on ``m``, the ``moves`` view's columns).
+    Read from the packed column of each game (``arena.results.packed.unpack_many``: one
+    decompression a game, the rows made column by column with numpy); a ``where`` that names
+    only game columns (``m.game_id IN (...)``) picks the games in SQL, any other is applied
+    to the unpacked rows.
 
     Returns:
         columns ``game_id``, ``ply`` (0-based, opening included), ``seat`` (0-based; -1 for an
@@ -197,23 +200,65 @@ def load_moves(db: Any, game_id: int | None = None, where: str | None = None) ->
     Raises:
         ResultsError: unreadable, corrupt or foreign database.
     """
+    import pandas as pd
+
     cond = [] if game_id is None else [f"m.game_id = {int(game_id)}"]
-    cond += [] if where is None else [f"({where})"]
-    clock = "m.clock" if "clock" in _columns(db, "moves") else "NULL AS clock"  # a store written before clocks
-    df = _query(db, "SELECT m.game_id, m.ply, m.seat, g.seats AS label, m.move, m.seconds, m.nodes, "
-                    f"m.depth, m.evaluation, m.status, {clock} FROM moves m JOIN games g USING (game_id) "
-                    + (f"WHERE {' AND '.join(cond)} " if cond else "") + "ORDER BY m.game_id, m.ply, m.seat")
-    cache: dict[str, list[str]] = {}  # one parse per distinct seat list (a few per tournament)
-    labels = []
-    for s, seat in zip(df["label"].tolist(), df["seat"].tolist()):
-        seats = cache.get(s)
-        if seats is None:
-            seats = cache[s] = json.loads(s)
-        labels.append(seats[seat] if 0 <= seat < len(seats) else None)
-    df["label"] = labels
-    df["evaluation"] = df["evaluation"].astype(float)
-    df["clock"] = df["clock"].astype(float)
+    rows_where = None
+    with _reading(db) as conn:
+        if where is not None:
+            try:  # a condition on the game (its id): the games are picked in SQL
+                conn.execute(f"SELECT 1 FROM games AS m WHERE ({where}) LIMIT 0")
+                cond.append(f"({where})")
+            except sqlite3.OperationalError:
+                rows_where = where
+        read = conn.execute("SELECT game_id, seats, packed FROM games AS m "
+                            + (f"WHERE {' AND '.join(cond)} " if cond else "") + "ORDER BY game_id").fetchall()
+    df = _plies(read, db)
+    if rows_where is not None:
+        mem = sqlite3.connect(":memory:")
+        try:
+            df.to_sql("moves", mem, index=False)
+            keep = pd.read_sql_query(f"SELECT rowid - 1 AS i FROM moves AS m WHERE ({rows_where})", mem)["i"]
+        except (sqlite3.Error, pd.errors.DatabaseError) as exc:
+            raise unreadable(mem, exc, getattr(db, "path", None)) from None
+        finally:
+            mem.close()
+        df = df.iloc[keep.to_numpy()].reset_index(drop=True)
     return df
+
+
+def _plies(read: list[tuple], db: Any) -> pd.DataFrame:
+    """The ``load_moves`` frame of games read as (game_id, seats, packed) rows."""
+    import numpy as np
+    import pandas as pd
+
+    from arena.results.packed import unpack_many
+
+    ids = np.array([r[0] for r in read], np.int64)
+    try:
+        cols = unpack_many([r[2] for r in read])
+    except ValueError as exc:
+        path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else "results database")
+        raise ResultsError(f"cannot read results database {str(path)!r}: {exc}") from None
+    game, seat = cols["game"], cols["seat"]
+    seat_lists = [json.loads(s) for s in dict.fromkeys(r[1] for r in read)]
+    code = {json.dumps(v): i for i, v in enumerate(seat_lists)}
+    width = max((len(v) for v in seat_lists), default=0)
+    table = np.full((len(seat_lists), width + 1), None, dtype=object)  # the last column: no seat
+    for i, v in enumerate(seat_lists):
+        table[i, : len(v)] = v
+    which = np.array([code[json.dumps(json.loads(r[1]))] for r in read], np.int64)
+    inside = (seat >= 0) & (seat < width)
+    label = table[which[game], np.where(inside, seat, width)] if len(game) else np.zeros(0, dtype=object)
+    df = pd.DataFrame({"game_id": ids[game], "ply": cols["ply"].astype(np.int64), "seat": seat, "label": label,
+                       "move": cols["move"], "seconds": cols["seconds"]})
+    for name in ("nodes", "depth"):
+        values = cols[name]
+        df[name] = values.astype(np.int64) if not np.isnan(values).any() else values
+    df["evaluation"] = cols["evaluation"].astype(float)
+    df["status"] = cols["status"]
+    df["clock"] = cols["clock"].astype(float)
+    return df.sort_values(["game_id", "ply", "seat"], kind="stable", ignore_index=True)
 
 
 def _columns(db: Any, table: str) -> set[str]:
@@ -292,6 +337,14 @@ def load_game(db: Any, game_id: int) -> dict[str, Any]:
     if row is None:
         raise ResultsError(f"no game {game_id} stored; {n} games stored" + (f", ids {lo} to {hi}" if n else ""))
     out = dict(row)
+    from arena.results.packed import moves_text
+
+    try:
+        out["moves"] = moves_text(out.pop("packed"))
+    except ValueError as exc:
+        path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else "results database")
+        raise ResultsError(f"cannot read results database {str(path)!r}: a damaged value (game {game_id}: {exc})"
+                           ) from None
     for col in ("seats", "opening", "moves", "scores", "ranks"):
         out[col] = _decoded(out[col], db)
     return out

@@ -2,7 +2,7 @@
 
 One database per tournament: ``<results>/<name>.sqlite`` (WAL mode), beside it
 ``<name>.lock`` (held by the run, one run per name at a time) and ``<name>.log``, all ``PRIVATE_MODE``. Each finished
-game is committed at once, in one transaction with its moves: a killed run loses at most the
+game is committed at once, its plies packed in its row (``arena.results.packed``): a killed run loses at most the
 games in flight, and re-running resumes with the missing games. A reader holding a snapshot
 meanwhile makes the ``-wal`` file grow; once it lets go, the writer's checkpoints cut the file
 back under ``arena.results.writing.WAL_LIMIT`` bytes (``limit_wal``, ``shrink_wal``), the run going on.
@@ -18,13 +18,10 @@ database) and gives them their mode.
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import json
 import logging
 import os
 import sqlite3
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -58,12 +55,14 @@ from arena.results.reading import (  # noqa: F401 (re-exported: the store's read
     load_tournament,
 )
 from arena.results.records import Member, StoredGame, StoredTournament  # noqa: F401 (re-exported)
-from arena.results.files import (Made, db_path, give_up as _give_up, make_private, missing_dirs, open_lock, remove_db,
-                               remove_dirs, remove_empty as _remove_empty, still_locked, unmake as _unmake)
+from arena.results.files import (Made, db_path, give_up as _give_up, make_private, unmake as _unmake)
 from arena.results.versions import Recorded, recorded
 from arena.results.versions import record as record_versions
-from arena.results.writing import (CHECKPOINT_EVERY, MOVES_INSERT, SCHEMA, SERIES_INSERT, game_row, insert_sql,
-                                   limit_wal, move_rows, shrink_wal, transaction, upgrade)
+from arena.results.membership import MemberRows
+from arena.results.opening import (ENDING_TABLE, SPRT_TABLE, lock_run, prepare,  # noqa: F401 (re-exported)
+                                   remove_if_empty, save_ending, save_sprt)
+from arena.results.writing import (CHECKPOINT_EVERY, finished_now, SERIES_INSERT, game_row, insert_sql, limit_wal,
+                                   shrink_wal, transaction)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -73,7 +72,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("arena.results.store")
 
 
-class Store:
+class Store(MemberRows):
     """A tournament's database, opened for a run (holds the run lock until ``close``).
 
     Raises (``open``):
@@ -94,36 +93,7 @@ class Store:
     @classmethod
     def open(cls, results: str | os.PathLike, name: str) -> Store:
         root = Path(results)
-        if root.exists() and not root.is_dir():
-            raise ResultsError(f"results path {str(root)!r} is a file, not a directory; give --results DIR")
-        lock = root / f"{name}.lock"
-        folders = missing_dirs(root)
-        try:
-            root.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            remove_dirs(folders)
-            raise _fail(root, exc, "write results to") from None
-        while True:
-            try:
-                lock_fd, lock_made = open_lock(lock)
-            except OSError as exc:  # the folder is there: name what failed in it (the lock file, or the folder)
-                remove_dirs(folders)
-                if os.path.lexists(lock):
-                    raise _fail(lock, exc, "open the run lock file") from None
-                raise _fail(root, exc, "write results to") from None
-            try:
-                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError as exc:
-                os.close(lock_fd)
-                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise ResultsError(f"tournament {name!r} is already being run by another process (lock "
-                                       f"{str(root / (name + '.lock'))!r}); wait for it or choose another --name"
-                                       ) from None
-                raise _fail(root, exc, "lock") from None
-            if still_locked(lock_fd, lock):
-                break
-            os.close(lock_fd)  # a refused run removed the file while this one waited: lock the new one
-        made = Made(lock if lock_made else None, tuple(folders))
+        lock_fd, made = lock_run(root, name)
         path = db_path(name, root)
         if path.is_dir():
             _give_up(path, None, lock_fd, False, made)
@@ -134,18 +104,7 @@ class Store:
             make_private(root, name)
             conn = cls._connect(path)
             conn.isolation_level = None  # explicit transactions
-            if not _check_arena_db(conn, path):
-                conn.execute("PRAGMA journal_mode=WAL")
-                try:
-                    conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
-                                       f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
-                except sqlite3.Error as exc:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise _fail(path, exc, "create results database") from None
-            else:
-                conn.execute("PRAGMA journal_mode=WAL")
-                upgrade(conn, path)
+            prepare(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")
             limit_wal(conn)
         except sqlite3.Error as exc:
@@ -183,26 +142,11 @@ class Store:
         lock file if ``open`` created it; the folders it created, if empty. Returns whether the
         database was removed. Never raises (it runs while the refusal is on its way to the
         user): a file that cannot be removed is logged and left, and ``False`` returned."""
+        empty = remove_if_empty(self.conn, self.path, self.created, beside)
         try:
-            empty = self.created and not self.conn.execute("SELECT count(*) FROM games").fetchone()[0]
-        except sqlite3.Error:
-            empty = False
-        try:
-            self.conn.close()
-            if empty:  # still under the run lock: no other run has the file open
-                remove_db(self.path)
-        except (OSError, sqlite3.Error) as exc:
-            log.warning("could not remove the empty results database %s of a refused run: %s", self.path, exc)
-            empty = False
-        try:
-            if empty:
-                for extra in beside:
-                    _remove_empty(extra)
-        finally:
-            try:
-                self._release(self.made)
-            except (OSError, sqlite3.Error):
-                pass
+            self._release(self.made)
+        except (OSError, sqlite3.Error):
+            pass
         return empty
 
     def _release(self, made: Made) -> None:
@@ -265,19 +209,6 @@ class Store:
             self.conn.execute("UPDATE tournament SET settings = ?, total_games = ?",
                               (json.dumps(settings), total_games))
 
-    def name_engines(self, id_names: dict[str, str]) -> None:
-        """Store the ``id name`` of engines a stored tournament has none for (one written
-        before the column existed, or before the engine said one).
-
-        Raises:
-            ResultsError: the write failed.
-        """
-        missing = {label for (label,) in self._read("SELECT label FROM bots WHERE id_name IS NULL")}
-        rows = [(name, label) for label, name in id_names.items() if label in missing]
-        if rows:
-            with transaction(self.conn, self.path):
-                self.conn.executemany("UPDATE bots SET id_name = ? WHERE label = ?", rows)
-
     def stored(self) -> StoredTournament | None:
         """The stored tournament's settings and total games, or ``None`` before ``begin``.
 
@@ -332,50 +263,6 @@ class Store:
         except sqlite3.Error as exc:
             raise _fail(self.path, exc, "read results database") from None
 
-    def members(self) -> list[Member]:
-        """Every stored bot version, in the order they joined (``bots`` rows).
-
-        Raises:
-            ResultsError: the database cannot be read.
-        """
-        rows = self._read("SELECT position, label, spec, bot, version, digest, code, id_name FROM bots "
-                          "ORDER BY position")
-        return [Member(int(p), label, spec, bot, None if v is None else int(v), digest,
-                       None if code is None else json.loads(code), id_name)
-                for p, label, spec, bot, v, digest, code, id_name in rows]
-
-    def add_members(self, new: Sequence[Member], adopted: Sequence[Member] = ()) -> None:
-        """Store new bot versions, and give members stored before versions (same label) their
-        first version, in one transaction.
-
-        Raises:
-            ResultsError: the write failed (nothing changed).
-        """
-        if not new and not adopted:
-            return
-        with transaction(self.conn, self.path):
-            self.conn.executemany(
-                "INSERT INTO bots (position, label, spec, bot, version, digest, code, id_name) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [_member_row(m) for m in new])
-            self.conn.executemany(
-                "UPDATE bots SET bot = ?, version = ?, digest = ?, code = ?, id_name = coalesce(id_name, ?) "
-                "WHERE label = ?", [(m.bot, m.version, m.digest, json.dumps(m.code), m.id_name, m.label)
-                                    for m in adopted])
-
-    def drop_members(self, labels: Iterable[str]) -> None:
-        """Remove stored bot versions that played no stored game (a refused run's new ones).
-
-        Raises:
-            ResultsError: the write failed.
-        """
-        labels = list(labels)
-        if not labels:
-            return
-        played = {lab for (seats,) in self._read("SELECT DISTINCT seats FROM games") for lab in json.loads(seats)}
-        with transaction(self.conn, self.path):
-            self.conn.executemany("DELETE FROM bots WHERE label = ?", [(lab,) for lab in labels if lab not in played])
-
     def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
                  start: str | None = None, software: Sequence[Recorded] = ()) -> None:
         """Commit one finished game (an ``arena.referee.GameRecord``) and its moves, atomically.
@@ -390,8 +277,8 @@ class Store:
 
     def add_games(self, batch: Iterable[tuple[int, int, GameRecord, int]],
                   starts: Mapping[int, str] | None = None, software: Sequence[Recorded] = ()) -> None:
-        """Commit finished games ``(game_id, series, record, attempts)`` and their moves in one
-        transaction (two ``executemany``): the bulk path of synthetic stores and imports, the
+        """Commit finished games ``(game_id, series, record, attempts)`` with their plies in one
+        transaction (one ``executemany``): the bulk path of synthetic stores and imports, the
         same rows as ``add_game`` one at a time. ``starts``: series -> the position text it
         started from (series of an openings file only); a series' first start stays. ``software``:
         versions recorded in the same transaction (``arena.results.versions.record``).
@@ -399,18 +286,12 @@ class Store:
         Raises:
             ResultsError: the write failed; nothing of the batch is stored.
         """
-        rows: list[dict[str, Any]] = []
-        moves: list[tuple] = []
-        now = _finished_now()
-        for game_id, series, record, attempts in batch:
-            rows.append(game_row(game_id, series, record, attempts, now))
-            moves += move_rows(game_id, record.move_stats)
+        now = finished_now()
+        rows = [game_row(game_id, series, record, attempts, now) for game_id, series, record, attempts in batch]
         if not rows:
             return
         with transaction(self.conn, self.path):
             self.conn.executemany(insert_sql("games", rows[0]), rows)
-            if moves:
-                self.conn.executemany(MOVES_INSERT, moves)
             if starts:
                 self.conn.executemany(SERIES_INSERT, sorted(starts.items()))
             if software:
@@ -418,24 +299,6 @@ class Store:
         self._commits += 1
         if self._commits % CHECKPOINT_EVERY == 0:
             shrink_wal(self.conn, self.path)
-
-
-#: (the second, its ISO text) last written as a game's ``finished`` time
-_finished: tuple[int, str] = (-1, "")
-
-
-def _finished_now() -> str:
-    """The current UTC time to the second in ISO form (``games.finished``), made once a second."""
-    global _finished
-    second = int(time.time())
-    if second != _finished[0]:
-        _finished = (second, datetime.fromtimestamp(second, timezone.utc).isoformat(timespec="seconds"))
-    return _finished[1]
-
-
-def _member_row(m: Member) -> tuple:
-    return (m.position, m.label, m.spec, m.bot, m.version, m.digest, None if m.code is None else json.dumps(m.code),
-            m.id_name)
 
 
 def load_games(db: Any) -> pd.DataFrame:
@@ -455,36 +318,3 @@ def load_games(db: Any) -> pd.DataFrame:
         ResultsError: unreadable, corrupt or foreign database.
     """
     return load_game_frame(db, codes=False)
-
-
-SPRT_TABLE = "CREATE TABLE IF NOT EXISTS sprt (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
-
-
-ENDING_TABLE = "CREATE TABLE IF NOT EXISTS ending (id INTEGER PRIMARY KEY CHECK (id = 1), state TEXT NOT NULL)"
-
-
-def save_ending(store: Store, state: dict) -> None:
-    """Store how the last run ended (``arena.tournament.runner``: ``finished``, whether its
-    schedule was done, so a run its own rule stopped early, an SPRT verdict or a settled
-    ranking, is told apart from an interrupted one; ``games`` stored then; ``stopped``, the
-    rule's short word or ``None``), replacing the previous one (table ``ending``, one JSON row;
-    created on first use).
-
-    Raises:
-        ResultsError: the write failed.
-    """
-    with transaction(store.conn, store.path):
-        store.conn.execute(ENDING_TABLE)
-        store.conn.execute("INSERT OR REPLACE INTO ending VALUES (1, ?)", (json.dumps(state),))
-
-
-def save_sprt(store: Store, state: dict) -> None:
-    """Store the SPRT's state (``arena.stats.sprt.SprtTally.state``) with the tournament, replacing
-    the previous one (table ``sprt``, one JSON row; created on first use).
-
-    Raises:
-        ResultsError: the write failed.
-    """
-    with transaction(store.conn, store.path):
-        store.conn.execute(SPRT_TABLE)
-        store.conn.execute("INSERT OR REPLACE INTO sprt VALUES (1, ?)", (json.dumps(state),))

@@ -1,11 +1,13 @@
 """Writing a tournament's results database (``docs/arena.md`` "Storage"): the schema, the
-rows of one game, the one-transaction helper and the upgrade of a store written by an earlier
-arena. ``arena.results.store.Store`` uses them; ``arena.results.reading`` reads what they write.
+rows of one game and the one-transaction helper (``arena.results.migrations`` brings a store
+written by an earlier arena up to this schema). ``arena.results.store.Store`` uses them;
+``arena.results.reading`` reads what they write.
 
 Tables: ``tournament`` (one row), ``bots`` (one row per bot version: ``label`` as its games
 store it, ``bot`` and ``version``, the ``digest`` and ``code`` of ``arena.tournament.members``;
 an engine's ``id name`` in ``id_name``), ``games``
-(one row per finished game, with ``moves_hash``), ``moves`` (one row per ply and seat),
+(one row per finished game, with ``moves_hash`` and its plies in ``packed``: ``arena.results.packed``),
+the view ``moves`` (one row per ply and seat, read from ``packed``),
 ``series`` (the position text a series started from, for a series of an openings file only;
 stores written before it existed have no such table, and ``arena.results.reading.load_series_start``
 computes the start from the settings), ``sprt`` (created by ``arena.results.store.save_sprt``).
@@ -18,20 +20,22 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import json
 import math
 import os
 import sqlite3
 import tempfile
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from arena.results.reading import _fail
+from arena.results.packed import VIEW, pack
+from arena.results.base import _fail, moves_hash, transaction  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:
-    from arena.referee import GameRecord, MoveRecord
+    from arena.referee import GameRecord
 
 SCHEMA = """
 CREATE TABLE tournament (
@@ -43,39 +47,21 @@ CREATE TABLE bots (position INTEGER NOT NULL, label TEXT PRIMARY KEY, spec TEXT 
 CREATE TABLE games (
     game_id INTEGER PRIMARY KEY, series INTEGER NOT NULL, seed INTEGER NOT NULL,
     seats TEXT NOT NULL, opening TEXT NOT NULL, opening_plies INTEGER NOT NULL,
-    moves TEXT NOT NULL, scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
+    scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
     fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
-    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER, adjudication TEXT);
+    attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER, adjudication TEXT,
+    packed BLOB NOT NULL);
 CREATE INDEX games_series_hash ON games (series, moves_hash);
-CREATE TABLE moves (
-    game_id INTEGER NOT NULL REFERENCES games(game_id), ply INTEGER NOT NULL,
-    seat INTEGER NOT NULL, move TEXT NOT NULL, seconds REAL, nodes INTEGER, depth INTEGER,
-    evaluation REAL, status TEXT, clock REAL, PRIMARY KEY (game_id, ply, seat)) WITHOUT ROWID;
 CREATE TABLE series (series INTEGER PRIMARY KEY, start TEXT NOT NULL);
-"""
-#: The ``bots`` table's column of an engine's ``id name``, for stores created before it (``upgrade``).
-BOTS_ID_NAME = "ALTER TABLE bots ADD COLUMN id_name TEXT"
-#: The ``bots`` table's version columns (``arena.tournament.members``), for stores created before them.
-BOTS_VERSION_COLUMNS = (("bot", "TEXT"), ("version", "INTEGER"), ("digest", "TEXT"), ("code", "TEXT"))
-#: The ``series`` table, for stores created before it (``upgrade``).
-SERIES_TABLE = "CREATE TABLE IF NOT EXISTS series (series INTEGER PRIMARY KEY, start TEXT NOT NULL)"
+""" + VIEW
 #: Insert a series' start; the first one written stays.
 SERIES_INSERT = "INSERT OR IGNORE INTO series (series, start) VALUES (?, ?)"
-
-MOVE_FIELDS = ("game_id", "ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
-#: Columns added to a table since it was first written, for stores created before them (``upgrade``):
-#: table -> (column, type); ``moves.clock``: seconds left on the mover's game clock (``--tc``);
-#: ``games.adjudication``: the ``--adjudicate`` rule that ended the game (at its last ply).
-ADDED_COLUMNS = {"moves": (("clock", "REAL"),), "games": (("adjudication", "TEXT"),)}
-
 
 #: a parameter that binds as SQL ``NULL``: SQLite stores a NaN as NULL, and the ``sqlite3``
 #: module binds a float at once, where each ``None`` costs it an adapter look-up (``None`` is
 #: not among the types it binds directly): about 3 µs a value, more than half of a move row's
 #: insert. The rows written are the same.
 NULL = math.nan
-#: the ``moves`` insert, one row per ply (``move_rows``)
-MOVES_INSERT = f"INSERT INTO moves ({', '.join(MOVE_FIELDS)}) VALUES ({', '.join('?' * len(MOVE_FIELDS))})"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -98,47 +84,28 @@ def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finis
     return dict(
         game_id=game_id, series=series, seed=record.seed, seats=_labels_json(tuple(record.seats)),
         opening=json.dumps(list(record.moves[: record.opening_plies])), opening_plies=record.opening_plies,
-        moves=moves, scores=json.dumps([float(s) for s in o.scores]),
+        scores=json.dumps([float(s) for s in o.scores]),
         ranks=_ranks_json(tuple(map(int, o.ranks))), termination=str(o.termination),
         fault_seat=NULL if fault_seat is None else fault_seat, fault_detail=NULL if detail is None else detail,
         plies=record.plies, seconds=float(record.seconds), attempts=attempts, finished=finished,
         moves_hash=moves_hash(moves), adjudication=NULL if rule is None else rule,
+        packed=pack(moves, record.moves, record.move_stats),
     )
 
 
-def move_rows(game_id: int, stats: Iterable[MoveRecord]) -> list[tuple]:
-    """The ``moves`` rows (``MOVES_INSERT``) of one game's ``MoveRecord`` s (``None`` bound as ``NULL``)."""
-    return [(game_id, m.ply, m.seat, m.move, NULL if m.seconds is None else m.seconds,
-             NULL if m.nodes is None else m.nodes, NULL if m.depth is None else m.depth,
-             NULL if m.evaluation is None else m.evaluation, NULL if m.status is None else m.status,
-             NULL if m.clock is None else m.clock) for m in stats]
+#: (the second, its ISO text) last written as a game's ``finished`` time
+_finished: tuple[int, str] = (-1, "")
 
 
-def moves_hash(moves_json: str) -> int:
-    """The stored ``moves_hash`` of a game: the first 8 bytes of the BLAKE2b digest of its
-    ``moves`` column (the JSON text), as a signed 64-bit integer (an SQLite INTEGER); copy
-    detection groups on it (``arena.results.aggregates.load_copies``)."""
-    return int.from_bytes(hashlib.blake2b(moves_json.encode(), digest_size=8).digest(), "big", signed=True)
+def finished_now() -> str:
+    """The current UTC time to the second in ISO form (``games.finished``), made once a second."""
+    global _finished
+    second = int(time.time())
+    if second != _finished[0]:
+        _finished = (second, datetime.fromtimestamp(second, timezone.utc).isoformat(timespec="seconds"))
+    return _finished[1]
 
 
-HASH_INDEX = "CREATE INDEX IF NOT EXISTS games_series_hash ON games (series, moves_hash)"
-
-
-def _add_hashes(conn: sqlite3.Connection, path: Path) -> None:
-    """Give a store written before ``moves_hash`` existed the column, every stored game its
-    hash (``moves_hash``) and the index copy detection reads: once, when a
-    run opens it (a report only reads, and falls back to grouping on the move lists).
-
-    Raises:
-        ResultsError: the write failed (nothing changed).
-    """
-    if "moves_hash" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}:
-        return
-    conn.create_function("arena_moves_hash", 1, moves_hash, deterministic=True)
-    with transaction(conn, path):
-        conn.execute("ALTER TABLE games ADD COLUMN moves_hash INTEGER")
-        conn.execute("UPDATE games SET moves_hash = arena_moves_hash(moves)")
-        conn.execute(HASH_INDEX)
 
 
 def insert_sql(table: str, row: dict[str, Any]) -> str:
@@ -193,68 +160,6 @@ def shrink_wal(conn: sqlite3.Connection, path: Path) -> bool:
         if timeout is not None:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
-
-
-class transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on any error; sqlite errors -> ResultsError."""
-
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self.conn, self.path = conn, path
-
-    def __enter__(self) -> None:
-        try:
-            if not self.conn.in_transaction:
-                self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "write results database") from None
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> Literal[False]:
-        if kind is None:
-            try:
-                self.conn.execute("COMMIT")
-                return False
-            except sqlite3.Error as err:
-                exc = err
-        if self.conn.in_transaction:
-            try:
-                self.conn.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-        if isinstance(exc, sqlite3.Error):
-            raise _fail(self.path, exc, "write results database") from None
-        return False
-
-
-def upgrade(conn: sqlite3.Connection, path: Path) -> None:
-    """Bring a store written by an earlier arena up to this schema when a run opens it: the
-    ``moves_hash`` column and index (``_add_hashes``), the ``series`` table, the ``bots``
-    table's ``id_name`` column and version columns (``bot``, ``version``, ``digest``, ``code``:
-    ``NULL`` until the run gives its bots their first version), and ``ADDED_COLUMNS``. A report
-    only reads, and falls back (``arena.results.reading``).
-
-    Raises:
-        ResultsError: the write failed (nothing changed).
-    """
-    _add_hashes(conn, path)
-    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='series'").fetchone():
-        with transaction(conn, path):
-            conn.execute(SERIES_TABLE)
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(bots)")}
-    if "id_name" not in columns:
-        with transaction(conn, path):
-            conn.execute(BOTS_ID_NAME)
-    missing = [(name, kind) for name, kind in BOTS_VERSION_COLUMNS if name not in columns]
-    if missing:
-        with transaction(conn, path):
-            for name, kind in missing:
-                conn.execute(f"ALTER TABLE bots ADD COLUMN {name} {kind}")
-    for table, added in ADDED_COLUMNS.items():
-        have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-        if any(name not in have for name, _ in added):
-            with transaction(conn, path):
-                for name, kind in added:
-                    if name not in have:
-                        conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
 
 
 @contextlib.contextmanager

@@ -63,7 +63,6 @@ def test_an_unfinished_tournament_shows_its_games_of_its_total(tmp_path, capsys,
                         "--games", "4", "--workers", "1"], capsys)
     assert code == 0, err
     with sqlite3.connect(results / "cut.sqlite") as conn:  # as if the run was stopped after two games
-        conn.execute("DELETE FROM moves WHERE game_id > 2")
         conn.execute("DELETE FROM games WHERE game_id > 2")
     code, out, err = cli(["list", "--results", str(results), "--json"], capsys)
     assert code == 0, err

@@ -42,10 +42,10 @@ def test_a_store_without_the_column_reads_and_a_resumed_run_adds_the_name(tmp_pa
     assert load_tournament(old)["id_names"] == {}  # schema 1: no id_name column, still read
     assert "engine" not in json.loads(report_json(load(old), ["leaderboard"]))["tables"]["leaderboard"][0]
 
-    summary = _run(tmp_path)  # a store of this arena, its column dropped as an earlier one lacks it
+    summary = _run(tmp_path)  # a store of this arena, its names cleared as a migrated earlier one has none
     with sqlite3.connect(summary.path) as conn:
-        conn.execute("ALTER TABLE bots DROP COLUMN id_name")
+        conn.execute("UPDATE bots SET id_name = NULL")
     assert load_tournament(summary.path)["id_names"] == {}
-    again = _run(tmp_path, games=4)  # resumed (and extended): the column comes back with the name
+    again = _run(tmp_path, games=4)  # resumed (and extended): the name is stored
     assert again.stored == again.total == 4
     assert load_tournament(again.path)["id_names"] == {"sh": "first-legal-sh"}

@@ -44,6 +44,9 @@ def stored(db_file: Path) -> list[tuple[list[str], str, int | None, str]]:
     its moves replay under the rules from its seed."""
     game = arena.games.make("interaction")
     db = sqlite3.connect(db_file)
+    from arena.results.packed import register
+
+    register(db)  # the moves view's functions
     try:
         rows = db.execute("SELECT game_id, seed, seats, termination, fault_seat, fault_detail FROM games").fetchall()
         for game_id, seed, *_ in rows:

@@ -75,6 +75,9 @@ def test_round_robin_shell_engine_engine_served_alphabeta_and_greedy(tmp_path):
         assert {label for seats, *_ in stored for label in seats} >= {"sh", "greedy", "ab2"}
         assert any(p.suffix == ".md" for p in write_report(summary.path))
         db = sqlite3.connect(summary.path)
+        from arena.results.packed import register
+
+        register(db)  # the moves view's functions
         nodes = db.execute("SELECT SUM(m.nodes) FROM moves m JOIN games g USING (game_id) "
                            "WHERE m.seat >= 0 AND json_extract(g.seats, '$[' || m.seat || ']') = 'ab2'").fetchone()[0]
         assert nodes and nodes > 0  # info figures reached the moves table

@@ -36,7 +36,12 @@ def old_load_games(conn: sqlite3.Connection) -> pd.DataFrame:
 
 
 def old_load_copies(conn: sqlite3.Connection) -> list[int]:
-    df = pd.read_sql_query("SELECT game_id, series, seats, moves FROM games ORDER BY game_id", conn)
+    from arena.results.packed import register
+
+    register(conn)
+    layout = conn.execute("PRAGMA user_version").fetchone()[0]
+    moves = "moves" if layout < 3 else "arena_moves(packed) AS moves"  # the move list's text in either layout
+    df = pd.read_sql_query(f"SELECT game_id, series, seats, {moves} FROM games ORDER BY game_id", conn)
     key = [",".join(sorted(json.loads(s))) for s in df["seats"]]
     dup = pd.DataFrame({"s": df["series"], "k": key, "m": df["moves"]}).duplicated()
     return [int(g) for g in df.loc[dup, "game_id"]]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.results.packed import register
 from arena.errors import ResultsError
 from arena.results.store import load_games, load_tournament
 from arena.tournament import build, run_tournament
@@ -26,7 +27,9 @@ def nim(tmp_path, **extra):
 
 def stored_moves(path):
     conn = sqlite3.connect(path)
-    rows = conn.execute("SELECT game_id, series, seed, seats, moves FROM games ORDER BY game_id").fetchall()
+    register(conn)  # arena_moves: the move list's JSON text from the packed column
+    rows = conn.execute("SELECT game_id, series, seed, seats, arena_moves(packed) FROM games ORDER BY game_id"
+                        ).fetchall()
     conn.close()
     return rows
 
@@ -94,8 +97,9 @@ def test_a_store_written_before_identity_and_seeding_changes_resumes_on_its_sche
     s = run_tournament(cfg)  # the same command finds the store by its old default name
     assert s.name == "interaction-13c07c51" and s.played == 2 and s.stored == 4
     conn = sqlite3.connect(s.path)
+    register(conn)
     played = {str(g): {"seats": json.loads(seats), "moves": json.loads(moves)}
-              for g, seats, moves in conn.execute("SELECT game_id, seats, moves FROM games")}
+              for g, seats, moves in conn.execute("SELECT game_id, seats, arena_moves(packed) FROM games")}
     settings = json.loads(conn.execute("SELECT settings FROM tournament").fetchone()[0])
     conn.close()
     assert played == expected  # games 3 and 4 as the old code played them (seeding scheme 1)

@@ -50,7 +50,6 @@ def test_rerun_resumes_and_default_name_is_stable(tmp_path):
     assert first.played == 12 and again.played == 0 and again.stored == 12
     import sqlite3
     conn = sqlite3.connect(first.path)
-    conn.execute("DELETE FROM moves WHERE game_id IN (3, 7)")
     conn.execute("DELETE FROM games WHERE game_id IN (3, 7)")
     conn.commit()
     conn.close()

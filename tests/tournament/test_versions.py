@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.results.packed import register
 from arena.errors import ConfigError
 from arena.reports.output import report_json
 from arena.reports.render import load
@@ -55,8 +56,9 @@ def run(cfg):
 
 def rows(path, where=""):
     conn = sqlite3.connect(path)
+    register(conn)  # arena_moves: the move list's JSON text from the packed column
     try:
-        return conn.execute(f"SELECT game_id, series, seed, seats, moves, ranks FROM games {where} "
+        return conn.execute(f"SELECT game_id, series, seed, seats, arena_moves(packed), ranks FROM games {where} "
                             "ORDER BY game_id").fetchall()
     finally:
         conn.close()
@@ -243,7 +245,7 @@ def test_damaged_rows_are_a_one_line_error(tmp_path):
     from arena.tournament.listing import stored_tournaments
     first, _ = run(nim(tmp_path, ["a=random", "b=random"]))
     conn = sqlite3.connect(first.path)
-    conn.execute("UPDATE games SET moves = 'not json' WHERE game_id = 1")
+    conn.execute("UPDATE games SET packed = x'01ffff' WHERE game_id = 1")  # no DEFLATE stream
     conn.execute("UPDATE tournament SET settings = '{bad'")
     conn.commit()
     conn.close()
