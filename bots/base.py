@@ -115,6 +115,19 @@ class Player(Protocol):
     Optional, used when present: ``reset(game, seat, seed)`` (``Resettable``), ``last_stats``
     (``ReportsStats``), ``PLAYS`` (``Plays``: checked before a tournament or ``arena play``),
     ``policy(view)`` (``StatesPolicy``: the move probabilities, for the report's exploitability).
+
+    Capabilities a process that plays games reads from the bot (``arena.supervisor.Watched``,
+    ``arena.tournament.worker``), never from the module a bot class comes from:
+
+    - ``keeps_own_deadline`` (bool, default false): ``choose`` keeps the move's deadline
+      itself (an engine client kills a late engine and raises ``BotFault``; at a simultaneous
+      round the seat's answer is then void, the game goes on), so the parent process does not
+      time that seat's answer at such a round;
+    - ``for_game(bots)`` (a static method of the class): called before each game of the
+      process with the game's bots in seat order, once a bot of the class was made there (an
+      engine client keeps its engines for those bots and quits the others);
+    - ``close_all()`` (a static method of the class): called once before the process ends,
+      which skips ``atexit`` (an engine client quits its engines).
     """
 
     def choose(self, state: State, limits: Limits | None) -> Any:  # noqa: D102 - documented in Player

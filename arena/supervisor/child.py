@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -29,10 +28,9 @@ _WAIT = 0.05
 
 
 def _keeps_time(bots: Sequence[Player]) -> list[bool]:
-    """Per seat: an engine client that keeps its own deadline (its late answer is voided, the
-    game goes on); ``arena.engine.client`` is only looked at when some bot imported it."""
-    engines = sys.modules.get("arena.engine.client")
-    return [engines is not None and engines.keeps_time(bot) for bot in bots]
+    """Per seat: a bot that keeps its own deadline (its late answer is voided, the game goes
+    on): its ``keeps_own_deadline`` capability (``bots.base.Player``), true and nothing else."""
+    return [getattr(bot, "keeps_own_deadline", False) is True for bot in bots]
 
 
 class Watched:

@@ -43,7 +43,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -58,7 +58,7 @@ from arena.tournament.dask_connect import (
     connect,
     import_distributed,
 )
-from arena.tournament.pool import Result
+from arena.tournament.gamepool import Result
 from arena.tournament.remote import RemoteJob, play_remote, stop_job
 from arena.tournament.series import GameTask
 from arena.tournament.shipping import start_job
@@ -164,7 +164,7 @@ class ClusterPool:
             self.pending.append(task)
             self.tasks[task.game_id] = task
 
-    def run(self, tasks: Iterable[GameTask] = ()) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask] = ()) -> Generator[Result, None, None]:
         """Play ``tasks`` and the games submitted until none is left without a record; the
         client closes when the generator ends.
 

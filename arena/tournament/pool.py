@@ -49,14 +49,16 @@ import select
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterable
+from dataclasses import replace
 from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
-from arena.referee import GameEnded, GameRecord, Termination, recv_message
-from arena.supervisor import Deadlines, Status, blame, played, read_plies
+from arena.referee import GameEnded, GameRecord, recv_message
+from arena.supervisor import Deadlines, Status, played, read_plies
+from arena.supervisor.parent import died, forked, overdue
+from arena.tournament.gamepool import Result
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
 from arena.tournament.slot import WorkerSlot
@@ -90,15 +92,6 @@ def context() -> tuple[Any, bool]:
     if "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork"), True
     return multiprocessing.get_context("spawn"), False
-
-
-@dataclass(frozen=True)
-class Result:
-    """A finished game: its task, its record, and how many attempts it took (1 = no replay)."""
-
-    task: GameTask
-    record: GameRecord
-    attempts: int
 
 
 class Pool:
@@ -164,7 +157,8 @@ class Pool:
         between two of its results, from the thread iterating it)."""
         self.pending.extend(tasks)
 
-    def run(self, tasks: Iterable[GameTask] = (), keep: bool = False, inbox: Any = None) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask] = (), keep: bool = False,
+            inbox: Any = None) -> Generator[Result, None, None]:
         """Play ``tasks`` and the games submitted, yielding each ``Result`` as it ends; the run
         ends when none is pending or in flight. Workers started: ``workers``, at most as many as
         games pending when it starts (all of them with ``inbox``).
@@ -233,25 +227,32 @@ class Pool:
                 and now - slot.status.move_started > lost)
 
     def _fill(self, pending: deque) -> None:
-        """Top up the workers' tasks in flight, one task at a time to the least-loaded worker
+        """Top up the workers' games in flight, one game at a time to the least-loaded worker
         (ties: the lowest index), never to a worker whose move is overdue: a worker stuck on a
-        hung move never holds games that others could play."""
-        depth, now, skip = self._depth(), time.monotonic(), set()
-        while pending:
-            open_ = [i for i, s in enumerate(self.slots)
-                     if i not in skip and len(s.tasks) < depth and not self._overdue(s, now)]
-            if not open_:
-                return
-            i = min(open_, key=lambda j: len(self.slots[j].tasks))
-            if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
-                skip.add(i)  # died in a game: _check blames it
-                continue
-            if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
-                code = self.slots[i].proc.exitcode
-                pending.extendleft(reversed(self._replace(i)))
-                self._startup_failure(code)
-                continue
-            pending.popleft()
+        hung move never holds games that others could play. Each worker's new games go as one
+        task of several games (``WorkerSlot.give``: one message, not one a game)."""
+        if not pending:
+            return
+        depth, now = self._depth(), time.monotonic()
+        room = {i: depth - len(s.tasks) for i, s in enumerate(self.slots)
+                if len(s.tasks) < depth and not self._overdue(s, now)}
+        while pending and room:
+            share: dict[int, list[GameTask]] = {i: [] for i in room}
+            for _ in range(min(len(pending), sum(room.values()))):  # one by one, the least loaded first
+                i = max(room, key=lambda j: (room[j] - len(share[j]), -j))
+                share[i].append(pending.popleft())
+            for i, batch in share.items():
+                if not batch:
+                    continue
+                slot = self.slots[i]
+                del room[i]
+                if slot.playing() is not None and not slot.proc.is_alive():
+                    pending.extendleft(reversed(batch))  # died in a game: _check blames it
+                elif not slot.give(batch):  # died between games: nobody's fault, its games given again
+                    code = slot.proc.exitcode
+                    pending.extendleft(reversed(self._replace(i) + batch))
+                    self._startup_failure(code)
+                    room[i] = depth
 
     def _timeout(self, busy: list[WorkerSlot]) -> float:
         now, left = time.monotonic(), [1.0]
@@ -323,9 +324,9 @@ class Pool:
         else:
             kept = ([], [])
         seconds = time.monotonic() - st.game_started
-        detail = blame.forked(st, task.seats, "worker process")
+        lost = forked(st, task.seats, "worker process")
         pending.extendleft(reversed(unread + self._replace(i)[1:]))
-        out.append(Result(task, task_fault(task, st.fork_seat, Termination.CRASH, detail, *kept, seconds=seconds), 1))
+        out.append(Result(task, task_fault(task, lost.seat, lost.reason, lost.detail, *kept, seconds=seconds), 1))
         return out
 
     @staticmethod
@@ -344,7 +345,7 @@ class Pool:
         replay while ``retries`` allow), or the game playing is lost by the seat on move (``crash``)."""
         slot = self.slots[i]
         code = slot.proc.exitcode
-        plies = read_plies(slot.buffer, slot.status) if task is not None else []
+        plies = slot.child.plies() if task is not None else []
         rest = self._replace(i)
         if task is None:  # died between games: replay all, nobody's fault
             pending.extendleft(reversed(rest))
@@ -356,10 +357,10 @@ class Pool:
             pending.extendleft(reversed(rest))
             return None
         pending.extendleft(reversed(rest[1:]))
-        detail = f"{blame.died(slot.status, code, task.seats, 'worker')}, {deaths[task.game_id]} attempts"
+        lost = died(slot.status, code, task.seats, "worker")
+        lost = replace(lost, detail=f"{lost.detail}, {deaths[task.game_id]} attempts")
         seconds = time.monotonic() - slot.status.game_started
-        return Result(task, task_fault(task, slot.status.seat, Termination.CRASH, detail, *played(plies),
-                                       seconds=seconds), deaths[task.game_id])
+        return Result(task, lost.record(task.seats, task.seed, task.opening, plies, seconds), deaths[task.game_id])
 
     def _check(self, i: int, pending: deque, deaths: dict, ended: bool = True) -> list[Result]:
         """The results of worker ``i``: those in its pipe, then a fault of the game playing (a
@@ -381,12 +382,12 @@ class Pool:
             log.warning("worker %d started no game within %gs; replaced", slot.proc.pid, READY_GRACE)
             pending.extendleft(reversed(self._replace(i)))
             return out
-        late = None if task is None else blame.overdue(st, now, self.deadlines, task.seats, "worker")
+        late = None if task is None else overdue(st, now, self.deadlines, task.seats, "worker")
         if task is None or late is None:
             return out
-        plies = played(read_plies(slot.buffer, st))
+        plies = slot.child.plies()
         pending.extendleft(reversed(self._replace(i)[1:]))
-        out.append(Result(task, task_fault(task, st.seat, *late, *plies, seconds=now - st.game_started),
+        out.append(Result(task, late.record(task.seats, task.seed, task.opening, plies, now - st.game_started),
                           deaths.get(task.game_id, 0) + 1))
         return out
 

@@ -43,6 +43,7 @@ from arena.tournament.members import Identity, Resolution, identify, resolve, st
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
 from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.pairing import check_format
+from arena.tournament.gamepool import GamePool
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
 from arena.tournament.adaptive import UntilRanked
 from arena.tournament.formats import make_format
@@ -242,7 +243,7 @@ class _Logging:
         self.file.close()
 
 
-def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
+def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> GamePool:  # speed (issue 43): typed GamePool
     """The local process pool (``--workers``), or a Dask cluster's (``--cluster``)."""
     if cfg.cluster is None:
         return Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)

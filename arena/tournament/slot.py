@@ -4,17 +4,16 @@ pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed wit
 from __future__ import annotations
 
 import itertools
-import pickle
 import select
 import time
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
-from arena.os_guard import kill_group
+from arena.supervisor.parent import Supervised
 from arena.tournament.logs import WorkerLog
 from arena.tournament.series import GameTask
-from arena.supervisor import PLY_BUFFER, new_status
-from arena.tournament.worker import WorkerSetup, worker_main
+from arena.tournament.worker import WorkerSetup, task_wire, worker_main
 
 _SERIAL = itertools.count(1)
 
@@ -26,21 +25,18 @@ class WorkerSlot:
     in a pool's ``slots``) under ``os_guard.children_lock()``: a sweep must see it."""
 
     def __init__(self, ctx: Any, setup: WorkerSetup, worker_log: bool = True) -> None:
-        self.status = new_status(ctx)
-        self.buffer = ctx.RawArray("c", PLY_BUFFER)
-        self.conn, child = ctx.Pipe()
         # the worker's own log queue (arena.tournament.logs): made just before its fork
         self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if worker_log else None
-        self.proc = ctx.Process(target=worker_main, args=(child, self.status, setup, self.buffer, self.log),
-                                daemon=True)
+        self.child = Supervised(ctx, worker_main, (setup, self.log))
+        child = self.child
+        self.status, self.buffer, self.conn, self.proc = child.status, child.buffer, child.conn, child.proc
         try:
-            self.proc.start()
+            self.child.start()
         finally:
             if self.log is not None:
                 self.log.forked()
                 if self.proc.pid is None:  # the fork failed: nothing will write to it
                     self.log.retire()
-        child.close()
         self._readable = select.poll()  # ``readable``'s: ``conn.poll()`` makes a selector each call
         self._readable.register(self.conn.fileno(), select.POLLIN)
         self.tasks: deque[GameTask] = deque()
@@ -48,17 +44,17 @@ class WorkerSlot:
         #: the pool replaces a worker that starts no game within ``pool.READY_GRACE`` of it
         self.waiting_since = time.monotonic()
 
-    def give(self, task: GameTask) -> bool:
-        """Send ``task`` to the worker; False when its pipe is closed (the worker ended). The
-        task is pickled by ``pickle`` itself (what ``conn.recv`` reads): ``conn.send``'s own
-        pickler, for the ``multiprocessing`` objects a task never holds, costs several times more."""
+    def give(self, tasks: Sequence[GameTask]) -> bool:
+        """Send ``tasks`` to the worker as one task of several games (``task_wire``: marshal,
+        no pickle), played in order, each record sent back as its game ends; False when its
+        pipe is closed (the worker ended)."""
         try:
-            self.conn.send_bytes(pickle.dumps(task, pickle.HIGHEST_PROTOCOL))
+            self.conn.send_bytes(task_wire(tasks))
         except (OSError, ValueError):
             return False
         if not self.tasks:
             self.waiting_since = time.monotonic()
-        self.tasks.append(task)
+        self.tasks.extend(tasks)
         return True
 
     def readable(self) -> bool:
@@ -74,16 +70,13 @@ class WorkerSlot:
     def kill(self) -> None:
         """Kill the worker and its process group (descendants in other sessions are the
         pool's ``kill_orphans``)."""
-        if self.proc.is_alive():
-            kill_group(self.proc.pid)
-            self.proc.kill()
-        self.proc.join(5)
+        self.child.kill()
         self.conn.close()
         if self.log is not None:
             self.log.retire()  # no wait: its thread reads to end-of-file (joined in Pool.close)
 
     def stop(self) -> None:
         try:
-            self.conn.send(None)
+            self.conn.send_bytes(task_wire(()))  # no game: stop
         except (OSError, ValueError):
             pass
