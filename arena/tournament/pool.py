@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import logging
 import math
-import multiprocessing
 import select
 import time
 import weakref
@@ -55,13 +54,12 @@ from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
-from arena.referee import GameEnded, GameRecord, recv_message
 from arena.supervisor import Deadlines, Status, played, read_plies
 from arena.supervisor.parent import died, forked, overdue
 from arena.tournament.gamepool import Result
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
-from arena.tournament.slot import WorkerSlot
+from arena.tournament.slot import _POOLS, WorkerSlot, context, open_workers
 from arena.tournament.worker import WorkerSetup, task_fault
 
 log = logging.getLogger("arena.pool")
@@ -74,26 +72,6 @@ PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 READY_GRACE = 30.0
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
-#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
-#: changed, and their ``slots`` changed or read whole, under ``os_guard.children_lock()``
-_POOLS: weakref.WeakSet = weakref.WeakSet()
-
-
-def open_workers() -> set[int]:
-    """Pids of the worker processes of every open pool (ended ones not yet replaced included:
-    reaping them would lose their exit code). Call under ``os_guard.children_lock()``, as
-    ``kill_orphans`` calls its ``keep``: no pool starts a worker meanwhile."""
-    with children_lock():
-        return {s.proc.pid for pool in list(_POOLS) for s in pool.slots if s.proc.pid is not None}
-
-
-def context() -> tuple[Any, bool]:
-    """(multiprocessing context, is_fork): fork where available (workers inherit registries)."""
-    if "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork"), True
-    return multiprocessing.get_context("spawn"), False
-
-
 class Pool:
     """Plays ``GameTask`` s on ``workers`` processes; ``run`` yields each ``Result`` as it finishes.
     Games enter by ``submit`` (before or while ``run`` goes on) or ``run``'s ``tasks``.
@@ -269,23 +247,13 @@ class Pool:
             log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
 
     def _receive(self, slot: WorkerSlot, deaths: dict, until: int | None = None) -> list[Result]:
-        """The results waiting in ``slot``'s pipe, in order; with ``until``, stop before the
-        result of game ``until``."""
+        """The results waiting in ``slot``'s pipe, in order (``WorkerSlot.results``)."""
         out = []
-        try:
-            while slot.tasks and slot.tasks[0].game_id != until and slot.readable():
-                ended = recv_message(slot.conn)
-                assert isinstance(ended, GameEnded), "a worker sends only finished games"
-                record = ended.record
-                task = slot.tasks.popleft()
-                slot.waiting_since = time.monotonic()
-                assert task.game_id == ended.game_id, "results come back in order"
-                out.append(Result(task, record, deaths.get(task.game_id, 0) + 1))
-                self.idle_deaths = 0
-                m = self.mean_seconds
-                self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
-        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
-            pass  # the worker died: its sentinel says so
+        for task, record in slot.results(until):
+            out.append(Result(task, record, deaths.get(task.game_id, 0) + 1))
+            self.idle_deaths = 0
+            m = self.mean_seconds
+            self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
         return out
 
     def _forked(self, i: int, pending: deque, deaths: dict) -> list[Result] | None:
@@ -315,7 +283,7 @@ class Pool:
             while slot.tasks[0].game_id != game_id:
                 unread.append(slot.tasks.popleft())  # replayed (nobody's fault)
         task, ply = slot.tasks[0], st.fork_ply
-        sent = self._sent(slot, game_id)
+        sent = slot.sent(game_id)
         if sent is not None:  # the worker missed the copy (already gone) and played on: its plies, not the buffer's
             after = len(task.opening)  # its opening plies are the fault record's own
             kept = (list(sent.moves[after:ply]), [m for m in sent.move_stats if after <= m.ply < ply])
@@ -328,17 +296,6 @@ class Pool:
         pending.extendleft(reversed(unread + self._replace(i)[1:]))
         out.append(Result(task, task_fault(task, lost.seat, lost.reason, lost.detail, *kept, seconds=seconds), 1))
         return out
-
-    @staticmethod
-    def _sent(slot: WorkerSlot, game_id: int) -> GameRecord | None:
-        """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
-        try:
-            if slot.readable():
-                ended = recv_message(slot.conn)
-                return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
-        except (EOFError, OSError, ValueError):
-            pass
-        return None
 
     def _died(self, i: int, task: GameTask | None, pending: deque, deaths: dict) -> Result | None:
         """Worker ``i`` ended: its games go back to ``pending`` (nobody's fault between games, a

@@ -4,18 +4,40 @@ pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed wit
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import select
 import time
+import weakref
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
+from arena.os_guard import children_lock
+from arena.referee import GameEnded, GameRecord, recv_message
 from arena.supervisor.parent import Supervised
 from arena.tournament.logs import WorkerLog
 from arena.tournament.series import GameTask
 from arena.tournament.worker import WorkerSetup, task_wire, worker_main
 
 _SERIAL = itertools.count(1)
+#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
+#: changed, and their ``slots`` changed or read whole, under ``os_guard.children_lock()``
+_POOLS: weakref.WeakSet = weakref.WeakSet()
+
+
+def open_workers() -> set[int]:
+    """Pids of the worker processes of every open pool (ended ones not yet replaced included:
+    reaping them would lose their exit code). Call under ``os_guard.children_lock()``, as
+    ``kill_orphans`` calls its ``keep``: no pool starts a worker meanwhile."""
+    with children_lock():
+        return {s.proc.pid for pool in list(_POOLS) for s in pool.slots if s.proc.pid is not None}
+
+
+def context() -> tuple[Any, bool]:
+    """(multiprocessing context, is_fork): fork where available (workers inherit registries)."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork"), True
+    return multiprocessing.get_context("spawn"), False
 
 
 class WorkerSlot:
@@ -56,6 +78,33 @@ class WorkerSlot:
             self.waiting_since = time.monotonic()
         self.tasks.extend(tasks)
         return True
+
+    def results(self, until: int | None = None) -> list[tuple[GameTask, GameRecord]]:
+        """The records waiting in the pipe with their tasks (taken off ``tasks``), in order;
+        with ``until``, stop before the record of game ``until``. A worker that died stops the
+        reading (its sentinel says so)."""
+        out = []
+        try:
+            while self.tasks and self.tasks[0].game_id != until and self.readable():
+                ended = recv_message(self.conn)
+                assert isinstance(ended, GameEnded), "a worker sends only finished games"
+                task = self.tasks.popleft()
+                self.waiting_since = time.monotonic()
+                assert task.game_id == ended.game_id, "results come back in order"
+                out.append((task, ended.record))
+        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
+            pass
+        return out
+
+    def sent(self, game_id: int) -> GameRecord | None:
+        """The record of game ``game_id`` if it is the next in the pipe, else ``None``."""
+        try:
+            if self.readable():
+                ended = recv_message(self.conn)
+                return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
+        except (EOFError, OSError, ValueError):
+            pass
+        return None
 
     def readable(self) -> bool:
         """Whether the pipe has something to read now (a result, or its end: ``conn.poll()``)."""

@@ -71,7 +71,7 @@ def test_referee_check_stores_what_the_moves_decide():
 
 def test_tampered_worker_record_is_corrected_and_counted(tmp_path, monkeypatch):
     """A record the worker got wrong (forged here in the runner's pool) is stored as replayed."""
-    from arena.tournament import pool as pool_mod
+    from arena.tournament import slot as pool_mod  # where the pool reads its workers
     from arena.referee import GameEnded
     real = pool_mod.recv_message
 
