@@ -38,8 +38,8 @@ import time
 
 import arena.games
 from arena.bench import Figure
-from arena.bench.runner import arena_seconds, loop_seconds
-from arena.referee import GameSettings, play_game
+from arena.bench.runner import arena_seconds, loop_seconds, worker_settings
+from arena.referee import play_game
 from arena.tournament import build, plan
 from arena.tournament.worker import bot_factories
 
@@ -91,9 +91,8 @@ def referee_times(cfg) -> tuple[float, float]:
     game = arena.games.make(cfg.game, **cfg.params)
     factories = bot_factories(p.specs)
     start, cpu = time.perf_counter(), time.process_time()
-    for t in p.tasks:
-        play_game(GameSettings(game, t.seed, labels=t.seats, opening=t.opening, seeds=t.seeds, start=t.start),
-                  [factories[label]() for label in t.seats])
+    for t in p.tasks:  # as a worker plays them (built-in bots: trusted, no private copies)
+        play_game(worker_settings(game, t, p.specs), [factories[label]() for label in t.seats])
     return time.perf_counter() - start, time.process_time() - cpu
 
 

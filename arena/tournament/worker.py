@@ -169,7 +169,8 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     worker's engines of bots not in this game are closed first (``arena.engine.client.for_game``).
     ``bots``: a list that receives the bots made and keeps them after the game (their cleanup,
     which may block, is then the caller's: ``Cleaner``). ``trusted_labels``: the labels whose
-    bots are ``trusted``; a game among them only is played without the fork and pipe checks.
+    bots are ``trusted``; a game among them only is played without the fork and pipe checks
+    and without private copies of the state (``GameSettings.trusted``).
     """
     watched.begin(task.game_id, len(task.opening))
     bots = [] if bots is None else bots
@@ -180,12 +181,14 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
     for hook in _capabilities(bots, "for_game"):
         hook(bots)  # an engine client: at most one engine per seat, those of other bots are closed
+    own = set(task.seats) <= trusted_labels  # only the arena's code runs here: no private copies, no checks
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
-                            start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication)
+                            start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication,
+                            trusted=own)
     # no --move-time: the parent times no move (its ``Deadlines``), so no move's start is written
     timed = setup.limits is not None and setup.limits.time is not None
-    return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels, timed=timed)
+    return watched.play(settings, bots, guarded=not own, timed=timed)
 
 
 def log_to_file(path: str) -> None:
