@@ -172,7 +172,8 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     bots are ``trusted``; a game among them only is played without the fork and pipe checks
     and without private copies of the state (``GameSettings.trusted``).
     """
-    watched.begin(task.game_id, len(task.opening))
+    own = set(task.seats) <= trusted_labels  # only the arena's code runs here: no private copies, no checks
+    watched.begin(task.game_id, len(task.opening), guarded=not own)
     bots = [] if bots is None else bots
     try:
         for label in task.seats:
@@ -181,7 +182,6 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
     for hook in _capabilities(bots, "for_game"):
         hook(bots)  # an engine client: at most one engine per seat, those of other bots are closed
-    own = set(task.seats) <= trusted_labels  # only the arena's code runs here: no private copies, no checks
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
                             start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication,
