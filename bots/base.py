@@ -241,6 +241,18 @@ def refusal(bot_class: type, game: Game) -> str | None:
     return plays.refusal(game) if isinstance(plays, Plays) else None
 
 
+class _SeededLater:
+    """``Bot.rng`` before ``reset`` seeds it: a generator seeded with 0, made at the first look
+    (seeding one costs about 10 µs, and a bot is made for every game and reset before its first
+    move, which makes the one it uses)."""
+
+    def __get__(self, bot: Any, owner: type | None = None) -> random.Random:
+        if bot is None:
+            return self  # type: ignore[return-value]  # the class attribute itself
+        rng = bot.__dict__["rng"] = random.Random(0)
+        return rng
+
+
 class Bot:
     """Base class of bots. Subclasses set ``name``, ``PARAMS``, and implement ``choose``.
 
@@ -257,13 +269,14 @@ class Bot:
     PARAMS: ClassVar[dict[str, Param]] = {}
     #: What this kind can play (default: sequential games, any number of players).
     PLAYS: ClassVar[Plays] = Plays()
+    #: the bot's generator: ``random.Random(seed)`` from ``reset``, ``random.Random(0)`` before
+    rng: random.Random = _SeededLater()  # type: ignore[assignment]  # a descriptor until set
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = coerce_params(f"bot {self.name}", self.PARAMS, options)
         self.last_stats = SearchStats()
         self.game: Game | None = None
         self.seat = 0
-        self.rng = random.Random(0)
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         """Prepare for a new game: ``seat`` is 0-based, ``seed`` seeds every random choice.
