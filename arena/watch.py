@@ -23,10 +23,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.os_guard import guard_child, kill_group, new_session, orphans_reaped
-from arena.referee import (GameEnded, GameRecord, GameSettings, Ply, Termination, fault_record, recv_message,
-                           send_message)
-from arena.supervisor import Deadlines, Status, Watched, blame, new_status, played
+from arena.os_guard import guard_child, new_session, orphans_reaped
+from arena.referee import GameEnded, GameRecord, GameSettings, Ply, recv_message, send_message
+from arena.supervisor import Deadlines, Status, Watched
+from arena.supervisor.parent import Supervised, Verdict, died, forked, verdict
 from bots.base import Player
 
 #: seconds between two looks at the status while the parent waits for the child
@@ -35,7 +35,7 @@ POLL = 0.1
 WHAT = "bot process"
 
 
-def _child(conn: Any, status: Status, settings: GameSettings, bots: list[Player], diagrams: bool) -> None:
+def _child(conn: Any, status: Status, buffer: None, settings: GameSettings, bots: list[Player], diagrams: bool) -> None:
     code = 0
     try:
         new_session()  # the parent kills the child's whole process group (os_guard.kill_group)
@@ -52,10 +52,11 @@ def _child(conn: Any, status: Status, settings: GameSettings, bots: list[Player]
 
 
 class _Parent:
-    """The parent's view of the game: the plies received, the verdicts."""
+    """The parent's view of the game: the plies received, the verdicts
+    (``arena.supervisor.parent``, as a tournament's pool reads them)."""
 
-    def __init__(self, settings: GameSettings, status: Status, on_ply: Callable[[Ply], None] | None) -> None:
-        self.settings, self.status, self.on_ply = settings, status, on_ply
+    def __init__(self, settings: GameSettings, child: Supervised, on_ply: Callable[[Ply], None] | None) -> None:
+        self.settings, self.child, self.status, self.on_ply = settings, child, child.status, on_ply
         self.labels = settings.labels or ()
         self.plies: list[Ply] = []
         self.start = time.perf_counter()
@@ -65,44 +66,42 @@ class _Parent:
         if self.on_ply:
             self.on_ply(ply)
 
-    def lost(self, seat: int, reason: Termination, detail: str, upto: int | None = None) -> GameRecord:
-        moves, stats = played(self.plies, upto, len(self.settings.opening))
-        return fault_record(self.labels, self.settings.seed, self.settings.opening, seat, reason, detail, moves,
-                            stats, time.perf_counter() - self.start)
+    def lost(self, verdict: Verdict) -> GameRecord:
+        s = self.settings
+        return verdict.record(self.labels, s.seed, s.opening, self.plies, time.perf_counter() - self.start)
 
-    def forked(self, receiver: Any) -> GameRecord:
+    def forked(self) -> GameRecord:
         """The forking seat loses; the plies before the fork (some still in the pipe) stand."""
-        ply = self.status.fork_ply
+        lost, receiver = forked(self.status, self.labels, WHAT), self.child.conn
         while receiver.poll(0):
             try:
                 message = recv_message(receiver)
             except (EOFError, OSError, ValueError):
                 break
-            if isinstance(message, Ply) and message.record.ply < ply:
+            if isinstance(message, Ply) and lost.upto is not None and message.record.ply < lost.upto:
                 self.take(message)
-        return self.lost(self.status.fork_seat, Termination.CRASH, blame.forked(self.status, self.labels, WHAT), ply)
+        return self.lost(lost)
 
-    def watch(self, proc: Any, receiver: Any, limits: Deadlines) -> GameRecord:
+    def watch(self, limits: Deadlines) -> GameRecord:
         """Read the pipe and the status until the game ends or loses by a fault."""
+        receiver, proc = self.child.conn, self.child.proc
         while True:
             ready = receiver.poll(max(0.0, min(POLL, limits.next_check(self.status, time.monotonic()))))
             if self.status.forked >= 0:
-                return self.forked(receiver)
+                return self.forked()
             if not ready:
-                late = blame.overdue(self.status, time.monotonic(), limits, self.labels, WHAT)
+                late = verdict(self.status, time.monotonic(), limits, self.labels, WHAT)
                 if late:
-                    proc.kill()
-                    return self.lost(self.status.seat, *late)
+                    self.child.kill()
+                    return self.lost(late)
                 continue
             try:
                 message = recv_message(receiver)
             except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message
-                proc.kill()
-                proc.join(5)
+                self.child.kill()
                 if self.status.forked >= 0:
-                    return self.forked(receiver)
-                return self.lost(self.status.seat, Termination.CRASH,
-                                 blame.died(self.status, proc.exitcode, self.labels, WHAT))
+                    return self.forked()
+                return self.lost(died(self.status, proc.exitcode, self.labels, WHAT))
             if isinstance(message, GameEnded):
                 return message.record
             self.take(message)
@@ -129,22 +128,15 @@ def watch_game(settings: GameSettings, bots: Sequence[Player], *, move_time: flo
     state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(settings.seed)
     for text in settings.opening:
         state = state.play(game.parse_move(state, text))
-    ctx = multiprocessing.get_context("fork")
-    receiver, sender = ctx.Pipe(duplex=False)
-    status = new_status(ctx)
-    proc = ctx.Process(target=_child, args=(sender, status, settings, list(bots), diagrams), daemon=True)
-    parent = _Parent(settings, status, on_ply)
+    child = Supervised(multiprocessing.get_context("fork"), _child, (settings, list(bots), diagrams), plies=False,
+                       duplex=False)
+    parent = _Parent(settings, child, on_ply)
     # a subreaper meanwhile: descendants in other sessions (setsid) come back here and are killed
     # when the block ends; the caller's own children are never touched
     with orphans_reaped():
-        proc.start()
-        sender.close()
+        child.start()
         try:
-            return parent.watch(proc, receiver, Deadlines(move_time=move_time, time_margin=settings.time_margin))
+            return parent.watch(Deadlines(move_time=move_time, time_margin=settings.time_margin))
         finally:
-            receiver.close()
-            if proc.pid is not None:
-                kill_group(proc.pid)  # the child and every descendant still in its session
-            if proc.is_alive():
-                proc.kill()
-            proc.join()
+            child.conn.close()
+            child.kill()  # the child and every descendant still in its session

@@ -115,6 +115,19 @@ class Player(Protocol):
     Optional, used when present: ``reset(game, seat, seed)`` (``Resettable``), ``last_stats``
     (``ReportsStats``), ``PLAYS`` (``Plays``: checked before a tournament or ``arena play``),
     ``policy(view)`` (``StatesPolicy``: the move probabilities, for the report's exploitability).
+
+    Capabilities a process that plays games reads from the bot (``arena.supervisor.Watched``,
+    ``arena.tournament.worker``), never from the module a bot class comes from:
+
+    - ``keeps_own_deadline`` (bool, default false): ``choose`` keeps the move's deadline
+      itself (an engine client kills a late engine and raises ``BotFault``; at a simultaneous
+      round the seat's answer is then void, the game goes on), so the parent process does not
+      time that seat's answer at such a round;
+    - ``for_game(bots)`` (a static method of the class): called before each game of the
+      process with the game's bots in seat order, once a bot of the class was made there (an
+      engine client keeps its engines for those bots and quits the others);
+    - ``close_all()`` (a static method of the class): called once before the process ends,
+      which skips ``atexit`` (an engine client quits its engines).
     """
 
     def choose(self, state: State, limits: Limits | None) -> Any:  # noqa: D102 - documented in Player
@@ -228,6 +241,18 @@ def refusal(bot_class: type, game: Game) -> str | None:
     return plays.refusal(game) if isinstance(plays, Plays) else None
 
 
+class _SeededLater:
+    """``Bot.rng`` before ``reset`` seeds it: a generator seeded with 0, made at the first look
+    (seeding one costs about 10 µs, and a bot is made for every game and reset before its first
+    move, which makes the one it uses)."""
+
+    def __get__(self, bot: Any, owner: type | None = None) -> random.Random:
+        if bot is None:
+            return self  # type: ignore[return-value]  # the class attribute itself
+        rng = bot.__dict__["rng"] = random.Random(0)
+        return rng
+
+
 class Bot:
     """Base class of bots. Subclasses set ``name``, ``PARAMS``, and implement ``choose``.
 
@@ -244,13 +269,14 @@ class Bot:
     PARAMS: ClassVar[dict[str, Param]] = {}
     #: What this kind can play (default: sequential games, any number of players).
     PLAYS: ClassVar[Plays] = Plays()
+    #: the bot's generator: ``random.Random(seed)`` from ``reset``, ``random.Random(0)`` before
+    rng: random.Random = _SeededLater()  # type: ignore[assignment]  # a descriptor until set
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = coerce_params(f"bot {self.name}", self.PARAMS, options)
         self.last_stats = SearchStats()
         self.game: Game | None = None
         self.seat = 0
-        self.rng = random.Random(0)
 
     def reset(self, game: Game, seat: int, seed: int) -> None:
         """Prepare for a new game: ``seat`` is 0-based, ``seed`` seeds every random choice.

@@ -83,6 +83,14 @@ class EngineBot:
     """
 
     name = "exec"
+    #: the bot capabilities of ``bots.base.Player`` (a worker calls them for every class it made bots of)
+    for_game = staticmethod(for_game)
+    close_all = staticmethod(close_all)
+
+    @property
+    def keeps_own_deadline(self) -> bool:
+        """``keeps_time``: this client's ``choose`` is the arena's own (``bots.base.Player``)."""
+        return keeps_time(self)
 
     def __init__(self, command: list[str], options: dict[str, str] | None = None,
                  startup_timeout: float = STARTUP_TIMEOUT, sandbox: Any = None, check_options: bool = True,

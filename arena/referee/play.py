@@ -148,7 +148,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     state = game.parse_state(settings.start) if settings.start is not None else game.initial_state(seed)
     start_time = time.perf_counter()
     state, played = _opening(game, state, settings.opening)  # the opening as the game writes it
-    views = [Private(game, shares_state(bot)) for bot in bots]  # each its own copies (arena.referee.private)
+    # each its own copies (arena.referee.private), but bots that run only the arena's code
+    views = [Private(game, settings.trusted or shares_state(bot)) for bot in bots]
     progress = Progress() if progress is None else progress
     owed = _reset(bots, views, seeds, hooks, progress)  # seconds spent in reset, counted against the first move
     moves: list[str] = list(played)

@@ -85,13 +85,14 @@ def shares_state(bot: Any) -> bool:
 
 class Private:
     """One seat's private view of a game: ``game`` (its own copy) and ``state(s)`` (a copy of
-    ``s`` for that seat alone; ``s`` itself when ``shared``, for a bot of a ``share_state``
-    class). Cost: one game copy per seat per game, one state copy per ``choose``
+    ``s`` for that seat alone); ``shared`` (a bot of a ``share_state`` class, or a game of
+    bots that run only the arena's code: ``GameSettings.trusted``): the game and ``s``
+    themselves. Cost: one game copy per seat per game, one state copy per ``choose``
     (``arena bench --only runner`` measures it per ply)."""
 
     def __init__(self, game: Game, shared: bool = False) -> None:
         self.shared = shared
-        self.game = _own(game)
+        self.game = game if shared else _own(game)
         self._memo: dict[int, Any] = {id(game): self.game}
         self._keep = [game]  # the originals stay alive while their ids are memo keys
 

@@ -111,7 +111,8 @@ def reported(bot: Any) -> Reported:
         st = getattr(bot, "last_stats", None)  # ReportsStats, without isinstance's protocol check (25 µs a ply)
         if st is None:
             return UNREPORTED
-        nodes, depth, evaluation = (getattr(st, name, None) for name in ("nodes", "depth", "evaluation"))
+        nodes, depth = getattr(st, "nodes", None), getattr(st, "depth", None)
+        evaluation = getattr(st, "evaluation", None)
     except Exception:  # noqa: BLE001 - the bot's code: its figures are not reported
         return UNREPORTED
     try:

@@ -66,7 +66,8 @@ class ChanceDraws:
     """
 
     def __init__(self, seed: int) -> None:
-        self._rng = random.Random(derive_seed(seed, "chance"))
+        self._seed = seed
+        self._rng: random.Random | None = None  # made at the first chance node: most games have none
 
     def draw(self, state: State) -> Any:
         """The outcome drawn at the chance node ``state`` (a move of ``state.chance_outcomes()``).
@@ -74,4 +75,6 @@ class ChanceDraws:
         Raises:
             ValueError: the node offers no outcome of positive probability.
         """
+        if self._rng is None:
+            self._rng = random.Random(derive_seed(self._seed, "chance"))
         return draw_chance(state.chance_outcomes(), self._rng.random())

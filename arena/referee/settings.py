@@ -54,6 +54,10 @@ class GameSettings:
             tuple of one per seat (``None``: that seat has no clock), or ``None`` (no clocks;
             ``arena.referee.clock``).
         adjudication: the ``--adjudicate`` rules (``arena.referee.adjudicate``), or ``None``.
+        trusted: every bot runs only the arena's own code here (a built-in bot, or a client
+            of a bot in a process of its own: ``arena.tournament.worker.trusted``), so each is
+            handed the referee's state itself, no private copy (``arena.referee.private``; in a
+            game with hidden information still only its seat's view).
 
     Sequences given as lists are kept as tuples.
     """
@@ -69,6 +73,7 @@ class GameSettings:
     memory_limit: int | None = None
     clocks: TimeControl | tuple[TimeControl | None, ...] | None = None
     adjudication: Adjudication | None = None
+    trusted: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", _tuple(self.labels))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import fcntl
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 
@@ -29,10 +28,9 @@ _WAIT = 0.05
 
 
 def _keeps_time(bots: Sequence[Player]) -> list[bool]:
-    """Per seat: an engine client that keeps its own deadline (its late answer is voided, the
-    game goes on); ``arena.engine.client`` is only looked at when some bot imported it."""
-    engines = sys.modules.get("arena.engine.client")
-    return [engines is not None and engines.keeps_time(bot) for bot in bots]
+    """Per seat: a bot that keeps its own deadline (its late answer is voided, the game goes
+    on): its ``keeps_own_deadline`` capability (``bots.base.Player``), true and nothing else."""
+    return [getattr(bot, "keeps_own_deadline", False) is True for bot in bots]
 
 
 class Watched:
@@ -87,10 +85,12 @@ class Watched:
             except OSError:
                 os._exit(PIPE_CLOSED)
 
-    def begin(self, game_id: int, opening_plies: int) -> None:
-        """Say that game ``game_id`` starts (``game_started`` before ``game``: see ``Status``)."""
+    def begin(self, game_id: int, opening_plies: int, guarded: bool = True) -> None:
+        """Say that game ``game_id`` starts (``game_started`` before ``game``: see ``Status``).
+        ``guarded`` (default): the children the process has now are noted for ``check``; a
+        game whose bots run only the arena's code (``play``'s ``guarded`` off) is not looked at."""
         self.game, self.seat, self.ply = game_id, -1, opening_plies
-        self.known = children() if has_children() else set()
+        self.known = (children() if has_children() else set()) if guarded else None
         st = self.status
         st.seat, st.ply, st.move_started, st.move_allowed = -1, opening_plies, 0.0, 0.0
         if self.plies is not None:
@@ -184,5 +184,6 @@ class Watched:
         ``guarded``, ``timed``: as ``hooks`` (``timed`` is kept whenever ``settings`` has a game
         clock)."""
         record = referee_game(settings, bots, self.hooks(bots, guarded, timed or settings.clocks is not None))
-        self.check()
+        if guarded:
+            self.check()
         return record

@@ -43,22 +43,15 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from concurrent.futures import CancelledError
 from typing import Any
 
 from arena.errors import ClusterError, one_line
 from arena.referee import Termination, from_wire
-from arena.tournament.dask_connect import (
-    CALL_TIMEOUT,
-    WORKER_TIMEOUT,
-    DaskLog,
-    WorkerEvents,
-    close_client,
-    connect,
-    import_distributed,
-)
-from arena.tournament.pool import Result
+from arena.tournament.dask_connect import (CALL_TIMEOUT, WORKER_TIMEOUT, DaskLog, WorkerEvents, close_client, connect,
+                                           import_distributed)
+from arena.tournament.gamepool import Result
 from arena.tournament.remote import RemoteJob, play_remote, stop_job
 from arena.tournament.series import GameTask
 from arena.tournament.shipping import start_job
@@ -147,9 +140,8 @@ class ClusterPool:
             raise
 
     def _on_event(self, event: tuple) -> None:
-        """An event of the client's topic (in the client's event loop): a record of
-        ``remote.play_remote`` (a list, or a tuple once through msgpack), or one of the
-        scheduler's own (a dict), left out."""
+        """An event of the client's topic (in its event loop): a record of ``remote.play_remote``
+        (a list, or a tuple once through msgpack); the scheduler's own (a dict) are left out."""
         if isinstance(event[1], (list, tuple)):
             self.inbox.put(("game", event[1]))
 
@@ -164,7 +156,7 @@ class ClusterPool:
             self.pending.append(task)
             self.tasks[task.game_id] = task
 
-    def run(self, tasks: Iterable[GameTask] = ()) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask] = ()) -> Generator[Result, None, None]:
         """Play ``tasks`` and the games submitted until none is left without a record; the
         client closes when the generator ends.
 
@@ -321,21 +313,15 @@ class ClusterPool:
         its tasks never began, sent to it as it left): every game it holds without a record
         goes back to ``pending``.
 
-        Each task is bound to the worker the client chose (no other may take it), a worker
-        plays its games in the order they were submitted, one per thread, the others queued
-        behind (``remote._Feeder``), and each record reaches the client as its game ends: so
-        of the games without a record, the first ``nthreads`` (in submission order) were
-        playing and count against ``retries`` (a game lost more often is a ``crash`` blamed on
-        nobody), the others had not begun and are replayed without counting, as the local
-        pool does.
-
-        The one gap: a record still in the worker's send buffer (Dask sends its events every
-        few milliseconds) is lost with the worker, so when a game ends and the next one on that
-        worker kills it within those milliseconds, the ended game is counted as the one playing
-        (replayed, one attempt more) and the next as not begun. Each loss still counts once.
-        A stalled worker that recovers plays the games it held (cancelled tasks' games stay in
-        its game worker's pipe; a record that comes first is stored) ahead of the new ones, so
-        should it be lost again, the games counted as playing may be the wrong ones.
+        Each task is bound to the worker the client chose, a worker plays its games in the
+        order submitted, one per thread (``remote._Feeder``), and each record reaches the client
+        as its game ends: of the games without a record, the first ``nthreads`` were playing and
+        count against ``retries`` (then a ``crash`` blamed on nobody), the others are replayed
+        without counting, as the local pool does. The one gap: a record still in the worker's
+        send buffer (Dask sends its events every few milliseconds) is lost with the worker, so
+        the ended game counts as the one playing (one attempt more) and the next as not begun;
+        each loss still counts once. A stalled worker that recovers plays the games it held
+        ahead of new ones (a record that comes first is stored).
         """
         futures = self.on_worker.pop(addr, [])
         games = [task for f in futures for task in self.batch_of.pop(f, ()) if task.game_id in self.tasks]

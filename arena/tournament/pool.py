@@ -44,22 +44,22 @@ from __future__ import annotations
 
 import logging
 import math
-import multiprocessing
 import select
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterable
+from dataclasses import replace
 from typing import Any
 
 from arena.errors import ConfigError
 from arena.os_guard import children, children_lock, exit_text, hold_subreaper, kill_orphans, release_subreaper
-from arena.referee import GameEnded, GameRecord, Termination, recv_message
-from arena.supervisor import Deadlines, Status, blame, played, read_plies
+from arena.supervisor import Deadlines, Status, played, read_plies
+from arena.supervisor.parent import died, forked, overdue
+from arena.tournament.gamepool import Result
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
-from arena.tournament.slot import WorkerSlot
+from arena.tournament.slot import _POOLS, WorkerSlot, context, open_workers
 from arena.tournament.worker import WorkerSetup, task_fault
 
 log = logging.getLogger("arena.pool")
@@ -72,35 +72,6 @@ PREFETCH, PREFETCH_SECONDS, PREFETCH_MAX = 2, 0.05, 16
 READY_GRACE = 30.0
 #: workers dying in a row outside any game before the run gives up
 MAX_IDLE_DEATHS = 5
-#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
-#: changed, and their ``slots`` changed or read whole, under ``os_guard.children_lock()``
-_POOLS: weakref.WeakSet = weakref.WeakSet()
-
-
-def open_workers() -> set[int]:
-    """Pids of the worker processes of every open pool (ended ones not yet replaced included:
-    reaping them would lose their exit code). Call under ``os_guard.children_lock()``, as
-    ``kill_orphans`` calls its ``keep``: no pool starts a worker meanwhile."""
-    with children_lock():
-        return {s.proc.pid for pool in list(_POOLS) for s in pool.slots if s.proc.pid is not None}
-
-
-def context() -> tuple[Any, bool]:
-    """(multiprocessing context, is_fork): fork where available (workers inherit registries)."""
-    if "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork"), True
-    return multiprocessing.get_context("spawn"), False
-
-
-@dataclass(frozen=True)
-class Result:
-    """A finished game: its task, its record, and how many attempts it took (1 = no replay)."""
-
-    task: GameTask
-    record: GameRecord
-    attempts: int
-
-
 class Pool:
     """Plays ``GameTask`` s on ``workers`` processes; ``run`` yields each ``Result`` as it finishes.
     Games enter by ``submit`` (before or while ``run`` goes on) or ``run``'s ``tasks``.
@@ -164,7 +135,8 @@ class Pool:
         between two of its results, from the thread iterating it)."""
         self.pending.extend(tasks)
 
-    def run(self, tasks: Iterable[GameTask] = (), keep: bool = False, inbox: Any = None) -> Iterator[Result]:
+    def run(self, tasks: Iterable[GameTask] = (), keep: bool = False,
+            inbox: Any = None) -> Generator[Result, None, None]:
         """Play ``tasks`` and the games submitted, yielding each ``Result`` as it ends; the run
         ends when none is pending or in flight. Workers started: ``workers``, at most as many as
         games pending when it starts (all of them with ``inbox``).
@@ -233,25 +205,32 @@ class Pool:
                 and now - slot.status.move_started > lost)
 
     def _fill(self, pending: deque) -> None:
-        """Top up the workers' tasks in flight, one task at a time to the least-loaded worker
+        """Top up the workers' games in flight, one game at a time to the least-loaded worker
         (ties: the lowest index), never to a worker whose move is overdue: a worker stuck on a
-        hung move never holds games that others could play."""
-        depth, now, skip = self._depth(), time.monotonic(), set()
-        while pending:
-            open_ = [i for i, s in enumerate(self.slots)
-                     if i not in skip and len(s.tasks) < depth and not self._overdue(s, now)]
-            if not open_:
-                return
-            i = min(open_, key=lambda j: len(self.slots[j].tasks))
-            if self.slots[i].playing() is not None and not self.slots[i].proc.is_alive():
-                skip.add(i)  # died in a game: _check blames it
-                continue
-            if not self.slots[i].give(pending[0]):  # died between games: nobody's fault
-                code = self.slots[i].proc.exitcode
-                pending.extendleft(reversed(self._replace(i)))
-                self._startup_failure(code)
-                continue
-            pending.popleft()
+        hung move never holds games that others could play. Each worker's new games go as one
+        task of several games (``WorkerSlot.give``: one message, not one a game)."""
+        if not pending:
+            return
+        depth, now = self._depth(), time.monotonic()
+        room = {i: depth - len(s.tasks) for i, s in enumerate(self.slots)
+                if len(s.tasks) < depth and not self._overdue(s, now)}
+        while pending and room:
+            share: dict[int, list[GameTask]] = {i: [] for i in room}
+            for _ in range(min(len(pending), sum(room.values()))):  # one by one, the least loaded first
+                i = max(room, key=lambda j: (room[j] - len(share[j]), -j))
+                share[i].append(pending.popleft())
+            for i, batch in share.items():
+                if not batch:
+                    continue
+                slot = self.slots[i]
+                del room[i]
+                if slot.playing() is not None and not slot.proc.is_alive():
+                    pending.extendleft(reversed(batch))  # died in a game: _check blames it
+                elif not slot.give(batch):  # died between games: nobody's fault, its games given again
+                    code = slot.proc.exitcode
+                    pending.extendleft(reversed(self._replace(i) + batch))
+                    self._startup_failure(code)
+                    room[i] = depth
 
     def _timeout(self, busy: list[WorkerSlot]) -> float:
         now, left = time.monotonic(), [1.0]
@@ -268,23 +247,13 @@ class Pool:
             log.warning("killed %d process(es) left by bots of ended workers: %s", len(killed), killed)
 
     def _receive(self, slot: WorkerSlot, deaths: dict, until: int | None = None) -> list[Result]:
-        """The results waiting in ``slot``'s pipe, in order; with ``until``, stop before the
-        result of game ``until``."""
+        """The results waiting in ``slot``'s pipe, in order (``WorkerSlot.results``)."""
         out = []
-        try:
-            while slot.tasks and slot.tasks[0].game_id != until and slot.readable():
-                ended = recv_message(slot.conn)
-                assert isinstance(ended, GameEnded), "a worker sends only finished games"
-                record = ended.record
-                task = slot.tasks.popleft()
-                slot.waiting_since = time.monotonic()
-                assert task.game_id == ended.game_id, "results come back in order"
-                out.append(Result(task, record, deaths.get(task.game_id, 0) + 1))
-                self.idle_deaths = 0
-                m = self.mean_seconds
-                self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
-        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
-            pass  # the worker died: its sentinel says so
+        for task, record in slot.results(until):
+            out.append(Result(task, record, deaths.get(task.game_id, 0) + 1))
+            self.idle_deaths = 0
+            m = self.mean_seconds
+            self.mean_seconds = record.seconds if m is None else 0.9 * m + 0.1 * record.seconds
         return out
 
     def _forked(self, i: int, pending: deque, deaths: dict) -> list[Result] | None:
@@ -314,7 +283,7 @@ class Pool:
             while slot.tasks[0].game_id != game_id:
                 unread.append(slot.tasks.popleft())  # replayed (nobody's fault)
         task, ply = slot.tasks[0], st.fork_ply
-        sent = self._sent(slot, game_id)
+        sent = slot.sent(game_id)
         if sent is not None:  # the worker missed the copy (already gone) and played on: its plies, not the buffer's
             after = len(task.opening)  # its opening plies are the fault record's own
             kept = (list(sent.moves[after:ply]), [m for m in sent.move_stats if after <= m.ply < ply])
@@ -323,28 +292,17 @@ class Pool:
         else:
             kept = ([], [])
         seconds = time.monotonic() - st.game_started
-        detail = blame.forked(st, task.seats, "worker process")
+        lost = forked(st, task.seats, "worker process")
         pending.extendleft(reversed(unread + self._replace(i)[1:]))
-        out.append(Result(task, task_fault(task, st.fork_seat, Termination.CRASH, detail, *kept, seconds=seconds), 1))
+        out.append(Result(task, task_fault(task, lost.seat, lost.reason, lost.detail, *kept, seconds=seconds), 1))
         return out
-
-    @staticmethod
-    def _sent(slot: WorkerSlot, game_id: int) -> GameRecord | None:
-        """The record of game ``game_id`` if it is the next in ``slot``'s pipe, else ``None``."""
-        try:
-            if slot.readable():
-                ended = recv_message(slot.conn)
-                return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
-        except (EOFError, OSError, ValueError):
-            pass
-        return None
 
     def _died(self, i: int, task: GameTask | None, pending: deque, deaths: dict) -> Result | None:
         """Worker ``i`` ended: its games go back to ``pending`` (nobody's fault between games, a
         replay while ``retries`` allow), or the game playing is lost by the seat on move (``crash``)."""
         slot = self.slots[i]
         code = slot.proc.exitcode
-        plies = read_plies(slot.buffer, slot.status) if task is not None else []
+        plies = slot.child.plies() if task is not None else []
         rest = self._replace(i)
         if task is None:  # died between games: replay all, nobody's fault
             pending.extendleft(reversed(rest))
@@ -356,10 +314,10 @@ class Pool:
             pending.extendleft(reversed(rest))
             return None
         pending.extendleft(reversed(rest[1:]))
-        detail = f"{blame.died(slot.status, code, task.seats, 'worker')}, {deaths[task.game_id]} attempts"
+        lost = died(slot.status, code, task.seats, "worker")
+        lost = replace(lost, detail=f"{lost.detail}, {deaths[task.game_id]} attempts")
         seconds = time.monotonic() - slot.status.game_started
-        return Result(task, task_fault(task, slot.status.seat, Termination.CRASH, detail, *played(plies),
-                                       seconds=seconds), deaths[task.game_id])
+        return Result(task, lost.record(task.seats, task.seed, task.opening, plies, seconds), deaths[task.game_id])
 
     def _check(self, i: int, pending: deque, deaths: dict, ended: bool = True) -> list[Result]:
         """The results of worker ``i``: those in its pipe, then a fault of the game playing (a
@@ -381,12 +339,12 @@ class Pool:
             log.warning("worker %d started no game within %gs; replaced", slot.proc.pid, READY_GRACE)
             pending.extendleft(reversed(self._replace(i)))
             return out
-        late = None if task is None else blame.overdue(st, now, self.deadlines, task.seats, "worker")
+        late = None if task is None else overdue(st, now, self.deadlines, task.seats, "worker")
         if task is None or late is None:
             return out
-        plies = played(read_plies(slot.buffer, st))
+        plies = slot.child.plies()
         pending.extendleft(reversed(self._replace(i)[1:]))
-        out.append(Result(task, task_fault(task, st.seat, *late, *plies, seconds=now - st.game_started),
+        out.append(Result(task, late.record(task.seats, task.seed, task.opening, plies, now - st.game_started),
                           deaths.get(task.game_id, 0) + 1))
         return out
 

@@ -40,6 +40,7 @@ from arena.tournament.config import TournamentConfig
 from arena.tournament.formats import ScheduleFactory
 from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.planning import Plan, plan, resume, versioned
+from arena.tournament.gamepool import GamePool
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
@@ -80,7 +81,7 @@ class _Logging:
         self.file.close()
 
 
-def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> Any:
+def _pool(cfg: TournamentConfig, setup: WorkerSetup, k: int) -> GamePool:  # speed (issue 43): typed GamePool
     """The local process pool (``--workers``), or a Dask cluster's (``--cluster``)."""
     if cfg.cluster is None:
         return Pool(setup, cfg.workers, k, cfg.effective_game_time, cfg.move_time, cfg.time_margin, cfg.retries)

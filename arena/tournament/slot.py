@@ -4,19 +4,40 @@ pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed wit
 from __future__ import annotations
 
 import itertools
-import pickle
+import multiprocessing
 import select
 import time
+import weakref
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
-from arena.os_guard import kill_group
+from arena.os_guard import children_lock
+from arena.referee import GameEnded, GameRecord, recv_message
+from arena.supervisor.parent import Supervised
 from arena.tournament.logs import WorkerLog
 from arena.tournament.series import GameTask
-from arena.supervisor import PLY_BUFFER, new_status
-from arena.tournament.worker import WorkerSetup, worker_main
+from arena.tournament.worker import WorkerSetup, task_wire, worker_main
 
 _SERIAL = itertools.count(1)
+#: open pools: a sweep spares the others' workers (a Dask worker may hold two runs' pools);
+#: changed, and their ``slots`` changed or read whole, under ``os_guard.children_lock()``
+_POOLS: weakref.WeakSet = weakref.WeakSet()
+
+
+def open_workers() -> set[int]:
+    """Pids of the worker processes of every open pool (ended ones not yet replaced included:
+    reaping them would lose their exit code). Call under ``os_guard.children_lock()``, as
+    ``kill_orphans`` calls its ``keep``: no pool starts a worker meanwhile."""
+    with children_lock():
+        return {s.proc.pid for pool in list(_POOLS) for s in pool.slots if s.proc.pid is not None}
+
+
+def context() -> tuple[Any, bool]:
+    """(multiprocessing context, is_fork): fork where available (workers inherit registries)."""
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork"), True
+    return multiprocessing.get_context("spawn"), False
 
 
 class WorkerSlot:
@@ -26,21 +47,18 @@ class WorkerSlot:
     in a pool's ``slots``) under ``os_guard.children_lock()``: a sweep must see it."""
 
     def __init__(self, ctx: Any, setup: WorkerSetup, worker_log: bool = True) -> None:
-        self.status = new_status(ctx)
-        self.buffer = ctx.RawArray("c", PLY_BUFFER)
-        self.conn, child = ctx.Pipe()
         # the worker's own log queue (arena.tournament.logs): made just before its fork
         self.log = WorkerLog(f"arena-log-{next(_SERIAL)}") if worker_log else None
-        self.proc = ctx.Process(target=worker_main, args=(child, self.status, setup, self.buffer, self.log),
-                                daemon=True)
+        self.child = Supervised(ctx, worker_main, (setup, self.log))
+        child = self.child
+        self.status, self.buffer, self.conn, self.proc = child.status, child.buffer, child.conn, child.proc
         try:
-            self.proc.start()
+            self.child.start()
         finally:
             if self.log is not None:
                 self.log.forked()
                 if self.proc.pid is None:  # the fork failed: nothing will write to it
                     self.log.retire()
-        child.close()
         self._readable = select.poll()  # ``readable``'s: ``conn.poll()`` makes a selector each call
         self._readable.register(self.conn.fileno(), select.POLLIN)
         self.tasks: deque[GameTask] = deque()
@@ -48,18 +66,45 @@ class WorkerSlot:
         #: the pool replaces a worker that starts no game within ``pool.READY_GRACE`` of it
         self.waiting_since = time.monotonic()
 
-    def give(self, task: GameTask) -> bool:
-        """Send ``task`` to the worker; False when its pipe is closed (the worker ended). The
-        task is pickled by ``pickle`` itself (what ``conn.recv`` reads): ``conn.send``'s own
-        pickler, for the ``multiprocessing`` objects a task never holds, costs several times more."""
+    def give(self, tasks: Sequence[GameTask]) -> bool:
+        """Send ``tasks`` to the worker as one task of several games (``task_wire``: marshal,
+        no pickle), played in order, each record sent back as its game ends; False when its
+        pipe is closed (the worker ended)."""
         try:
-            self.conn.send_bytes(pickle.dumps(task, pickle.HIGHEST_PROTOCOL))
+            self.conn.send_bytes(task_wire(tasks))
         except (OSError, ValueError):
             return False
         if not self.tasks:
             self.waiting_since = time.monotonic()
-        self.tasks.append(task)
+        self.tasks.extend(tasks)
         return True
+
+    def results(self, until: int | None = None) -> list[tuple[GameTask, GameRecord]]:
+        """The records waiting in the pipe with their tasks (taken off ``tasks``), in order;
+        with ``until``, stop before the record of game ``until``. A worker that died stops the
+        reading (its sentinel says so)."""
+        out = []
+        try:
+            while self.tasks and self.tasks[0].game_id != until and self.readable():
+                ended = recv_message(self.conn)
+                assert isinstance(ended, GameEnded), "a worker sends only finished games"
+                task = self.tasks.popleft()
+                self.waiting_since = time.monotonic()
+                assert task.game_id == ended.game_id, "results come back in order"
+                out.append((task, ended.record))
+        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
+            pass
+        return out
+
+    def sent(self, game_id: int) -> GameRecord | None:
+        """The record of game ``game_id`` if it is the next in the pipe, else ``None``."""
+        try:
+            if self.readable():
+                ended = recv_message(self.conn)
+                return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
+        except (EOFError, OSError, ValueError):
+            pass
+        return None
 
     def readable(self) -> bool:
         """Whether the pipe has something to read now (a result, or its end: ``conn.poll()``)."""
@@ -74,16 +119,13 @@ class WorkerSlot:
     def kill(self) -> None:
         """Kill the worker and its process group (descendants in other sessions are the
         pool's ``kill_orphans``)."""
-        if self.proc.is_alive():
-            kill_group(self.proc.pid)
-            self.proc.kill()
-        self.proc.join(5)
+        self.child.kill()
         self.conn.close()
         if self.log is not None:
             self.log.retire()  # no wait: its thread reads to end-of-file (joined in Pool.close)
 
     def stop(self) -> None:
         try:
-            self.conn.send(None)
+            self.conn.send_bytes(task_wire(()))  # no game: stop
         except (OSError, ValueError):
             pass

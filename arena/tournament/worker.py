@@ -21,9 +21,9 @@ from __future__ import annotations
 import functools
 import gc
 import logging
+import marshal
 import os
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -130,6 +130,31 @@ def bot_factories(specs: dict[str, BotSpec], each: dict[str, str] | None = None)
     return out
 
 
+#: the classes of every bot this process made (``_capabilities``)
+_MADE: set[type] = set()
+
+
+def _capabilities(bots: Sequence[Any], name: str) -> list[Callable[..., Any]]:
+    """The class-level capability ``name`` (``bots.base.Player``: ``for_game``, ``close_all``)
+    of the classes of ``bots`` and of every bot made before in this process, each function once."""
+    _MADE.update(type(bot) for bot in bots)
+    found = {getattr(cls, name, None) for cls in _MADE}
+    return sorted((f for f in found if callable(f)), key=lambda f: f.__qualname__)
+
+
+def task_wire(tasks: Sequence[GameTask]) -> bytes:
+    """A task of several games (``GameTask`` s, in the order to play them) as the bytes a
+    worker reads (``tasks_from_wire``): ``marshal`` of their fields, a few times cheaper than
+    pickling the dataclasses; no game is the order to stop."""
+    return marshal.dumps([(t.game_id, t.series, t.pairing, t.seats, t.seed, t.opening, t.index, t.seeds, t.start)
+                          for t in tasks])
+
+
+def tasks_from_wire(data: bytes) -> list[GameTask]:
+    """The games of ``task_wire`` 's bytes (from the runner's end of the pipe)."""
+    return [GameTask(*fields) for fields in marshal.loads(data)]
+
+
 def task_fault(task: GameTask, seat: int, reason: str, detail: str, moves: Sequence[str] = (),
                stats: Sequence[MoveRecord] = (), seconds: float = 0.0) -> GameRecord:
     """The record of ``task`` lost by ``seat`` (< 0: nobody to blame, all share rank 1)."""
@@ -144,24 +169,26 @@ def play_task(game: Game, factories: dict[str, Callable[[], Player]], task: Game
     worker's engines of bots not in this game are closed first (``arena.engine.client.for_game``).
     ``bots``: a list that receives the bots made and keeps them after the game (their cleanup,
     which may block, is then the caller's: ``Cleaner``). ``trusted_labels``: the labels whose
-    bots are ``trusted``; a game among them only is played without the fork and pipe checks.
+    bots are ``trusted``; a game among them only is played without the fork and pipe checks
+    and without private copies of the state (``GameSettings.trusted``).
     """
-    watched.begin(task.game_id, len(task.opening))
+    own = set(task.seats) <= trusted_labels  # only the arena's code runs here: no private copies, no checks
+    watched.begin(task.game_id, len(task.opening), guarded=not own)
     bots = [] if bots is None else bots
     try:
         for label in task.seats:
             bots.append(factories[label]())
     except Exception as exc:
         return task_fault(task, len(bots), Termination.EXCEPTION, f"bot construction: {type(exc).__name__}: {exc}")
-    engines = sys.modules.get("arena.engine.client")  # loaded by an exec: spec's class, if any
-    if engines is not None:
-        engines.for_game(bots)  # at most one engine per seat: those of other bots are closed
+    for hook in _capabilities(bots, "for_game"):
+        hook(bots)  # an engine client: at most one engine per seat, those of other bots are closed
     settings = GameSettings(game, task.seed, labels=task.seats, opening=task.opening, limits=setup.limits,
                             time_margin=setup.time_margin, memory_limit=setup.memory_limit, seeds=task.seeds or None,
-                            start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication)
+                            start=task.start, clocks=setup.clocks(task.seats), adjudication=setup.adjudication,
+                            trusted=own)
     # no --move-time: the parent times no move (its ``Deadlines``), so no move's start is written
     timed = setup.limits is not None and setup.limits.time is not None
-    return watched.play(settings, bots, guarded=not set(task.seats) <= trusted_labels, timed=timed)
+    return watched.play(settings, bots, guarded=not own, timed=timed)
 
 
 def log_to_file(path: str) -> None:
@@ -215,18 +242,41 @@ class Cleaner:
 
 
 def _close_engines() -> None:
-    """``os._exit`` skips atexit: quit the engines (their private directories go too)."""
-    engines = sys.modules.get("arena.engine.client")
-    if engines is not None:
+    """``os._exit`` skips atexit: each bot class's ``close_all`` capability (``bots.base.Player``:
+    an engine client quits its engines, their private directories go too)."""
+    for close in _capabilities((), "close_all"):
         try:
-            engines.close_all()
+            close()
         except Exception:  # noqa: BLE001 - the worker is ending anyway; the runner sweeps what is left
             pass
 
 
-def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = None, log_handler: Any = None) -> None:
-    """A worker's loop: receive a ``GameTask`` (``None`` = stop), send back its ``GameEnded``
-    (``send_message``: marshal, never pickle). ``buffer``: the shared ply buffer (``None``: plies not kept).
+def _play_tasks(tasks: list[GameTask], conn: Any, game: Game, factories: dict[str, Callable[[], Player]],
+                setup: WorkerSetup, watched: Watched, trusted_labels: frozenset[str], cleaner: Cleaner) -> bool:
+    """Play the games of one task in order, sending each ``GameEnded`` as its game ends
+    (``send_message``: marshal, never pickle). False: the worker retires now (a bot's cleanup
+    blocks), the games left are the runner's to give again."""
+    for task in tasks:
+        bots: list = []
+        record = play_task(game, factories, task, setup, watched, bots, trusted_labels)
+        watched.after_game()
+        send_message(conn, GameEnded(task.game_id, record))
+        watched.ended()  # after the send: a death before it is this game's
+        if set(task.seats) <= trusted_labels:
+            bots.clear()  # the arena's own bots, or engine clients: nothing of theirs blocks
+        else:
+            cleaner.drop(bots)  # a bot's __del__ runs on the cleaner's thread
+        del bots
+        if cleaner.stuck():
+            log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)
+            return False
+    return True
+
+
+def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_handler: Any = None) -> None:
+    """A worker's loop: receive a task of one or more games (``task_wire``; none = stop), play
+    them in order and send back each ``GameEnded`` as it ends (``_play_tasks``). ``buffer``:
+    the shared ply buffer (``None``: plies not kept).
 
     ``log_handler``: this worker's ``arena.tournament.logs.WorkerLog`` (its records go to the
     runner's handlers); ``None`` (no fork) appends them to ``setup.log_path`` instead.
@@ -258,23 +308,10 @@ def worker_main(conn: Any, status: Status, setup: WorkerSetup, buffer: Any = Non
     try:
         while True:
             try:
-                task = conn.recv()
+                tasks = tasks_from_wire(conn.recv_bytes())
             except EOFError:
                 break
-            if task is None:
-                break
-            bots: list = []
-            record = play_task(game, factories, task, setup, watched, bots, trusted_labels)
-            watched.after_game()
-            send_message(conn, GameEnded(task.game_id, record))
-            watched.ended()  # after the send: a death before it is this game's
-            if set(task.seats) <= trusted_labels:
-                bots.clear()  # the arena's own bots, or engine clients: nothing of theirs blocks
-            else:
-                cleaner.drop(bots)  # a bot's __del__ runs on the cleaner's thread
-            del bots
-            if cleaner.stuck():
-                log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)
+            if not tasks or not _play_tasks(tasks, conn, game, factories, setup, watched, trusted_labels, cleaner):
                 break
     except BaseException:  # the runner sees the death and replays the game
         watched.after_game()

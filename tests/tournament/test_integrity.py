@@ -71,7 +71,7 @@ def test_referee_check_stores_what_the_moves_decide():
 
 def test_tampered_worker_record_is_corrected_and_counted(tmp_path, monkeypatch):
     """A record the worker got wrong (forged here in the runner's pool) is stored as replayed."""
-    from arena.tournament import pool as pool_mod
+    from arena.tournament import slot as pool_mod  # where the pool reads its workers
     from arena.referee import GameEnded
     real = pool_mod.recv_message
 
@@ -169,15 +169,15 @@ def test_fill_hands_out_round_robin():
         def playing(self):
             return None
 
-        def give(self, task):
-            self.tasks.append(task)
+        def give(self, tasks):
+            self.tasks.append(list(tasks))  # one message of several games
             return True
     from collections import deque
     pool = Pool.__new__(Pool)
     from arena.supervisor import Deadlines
     pool.slots, pool.mean_seconds, pool.deadlines = [FakeSlot() for _ in range(3)], None, Deadlines()
     pool._fill(deque(range(5)))
-    assert [s.tasks for s in pool.slots] == [[0, 3], [1, 4], [2]]
+    assert [s.tasks for s in pool.slots] == [[[0, 3]], [[1, 4]], [[2]]]
 
 
 def test_report_shows_the_last_frame_of_a_traceback(tmp_path):
@@ -227,7 +227,7 @@ def test_a_fork_in_the_next_game_behind_an_unread_result_is_a_crash(tmp_path):
     try:
         pool.slots = [WorkerSlot(pool.ctx, setup, False)]
         slot = pool.slots[0]
-        assert slot.give(first) and slot.give(second)
+        assert slot.give([first]) and slot.give([second])
         deadline = time.monotonic() + 60
         while slot.status.forked < 0 and time.monotonic() < deadline:  # nobody reads the pipe meanwhile
             time.sleep(0.02)
@@ -264,7 +264,7 @@ def test_a_fork_marked_in_a_game_already_sent_keeps_that_games_plies(tmp_path):
     try:
         pool.slots = [WorkerSlot(pool.ctx, setup, False)]
         slot = pool.slots[0]
-        assert slot.give(first) and slot.give(second)
+        assert slot.give([first]) and slot.give([second])
         deadline = time.monotonic() + 60
         while slot.status.game != 2 and time.monotonic() < deadline:
             time.sleep(0.02)

@@ -42,6 +42,8 @@ SPIEL_CHANCE, SPIEL_SIMULTANEOUS, SPIEL_TERMINAL = -1, -2, -4
 _NODE = {SPIEL_CHANCE: CHANCE, SPIEL_SIMULTANEOUS: SIMULTANEOUS, SPIEL_TERMINAL: TERMINAL}
 #: a terminal's colour codes (``ansi_color_output=True``: TwixT's default) and other control characters
 _CONTROL = re.compile(r"\x1b\[[0-9;]*[A-Za-z]|[\x00-\x09\x0b-\x1f\x7f]")
+#: whitespace, which a move's notation replaces (``move_table``)
+_SPACE = re.compile(r"\s")
 #: the termination of every finished OpenSpiel game: its state is terminal, ``returns()`` rank the seats
 TERMINATION = "terminal"
 
@@ -49,7 +51,10 @@ TERMINATION = "terminal"
 def move_table(spiel: Any, player: int, actions: list[int]) -> dict[str, int]:
     """``{notation: action}`` of ``actions`` in the position ``spiel`` for ``player`` (a seat,
     or OpenSpiel's chance player), in the order of ``actions`` (see the module doc)."""
-    texts = ["_".join(spiel.action_to_string(player, a).split()) or f"#{a}" for a in actions]
+    to_string = spiel.action_to_string
+    texts = [to_string(player, a) for a in actions]
+    if not all(texts) or _SPACE.search("".join(texts)):  # else each text is its notation already
+        texts = ["_".join(t.split()) or f"#{a}" for t, a in zip(texts, actions)]
     if len(set(texts)) < len(texts):
         twice = {t for t in texts if texts.count(t) > 1}
         texts = [f"{t}#{a}" if t in twice else t for t, a in zip(texts, actions)]
