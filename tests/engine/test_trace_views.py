@@ -23,6 +23,7 @@ from arena.errors import BotSpecError  # noqa: E402
 from arena.games import SIMULTANEOUS  # noqa: E402
 from arena.games.openspiel.state import move_table  # noqa: E402
 from arena.tournament import build, run_tournament  # noqa: E402
+from arena.results.packed import register  # noqa: E402
 
 HERE = Path(__file__).parent
 VIEW_ENGINE = HERE / "view_engine.sh"
@@ -89,7 +90,9 @@ def sent(log: str) -> tuple[Counter, list[str]]:
 
 
 def stored(db: Path) -> list[tuple[list[str], list[str]]]:
-    rows = sqlite3.connect(db).execute("SELECT seats, moves FROM games ORDER BY game_id").fetchall()
+    conn = sqlite3.connect(db)
+    register(conn)  # the packed column's SQL functions
+    rows = conn.execute("SELECT seats, arena_moves(packed) FROM games ORDER BY game_id").fetchall()
     return [(json.loads(seats), json.loads(moves)) for seats, moves in rows]
 
 

@@ -15,6 +15,7 @@ from arena.tournament.config_file import load_toml
 from arena.tournament.runner import plan
 from arena.openings import series_start
 from arena.tournament.series import read_openings
+from arena.results.packed import register
 from tests.cli_run import run_cli
 
 NIM = "# three nim starts\n\n12 0 0\n  9 1 0  \n#\n15 0 0\n"
@@ -46,7 +47,9 @@ def test_each_opening_is_a_series_in_file_order_by_default(tmp_path, openings):
     assert [t.series for t in tasks] == [0, 0, 1, 1, 2, 2] and all(t.opening == () for t in tasks)
     s = run_tournament(cfg)
     conn = sqlite3.connect(s.path)
-    taken = [sum(map(int, json.loads(m))) for (m,) in conn.execute("SELECT moves FROM games ORDER BY game_id")]
+    register(conn)  # the packed column's SQL functions
+    rows = conn.execute("SELECT arena_moves(packed) FROM games ORDER BY game_id")
+    taken = [sum(map(int, json.loads(m))) for (m,) in rows]
     assert taken == [12, 12, 9, 9, 15, 15]  # each game empties the pile of its series' position
     assert load_tournament(s.path)["settings"]["openings"] == list(POSITIONS)
 

@@ -12,6 +12,7 @@ from arena.tournament import build, run_tournament
 from arena.tournament.runner import plan
 from arena.tournament.series import seat_orders
 from arena.tournament.worker import bot_factories
+from arena.results.packed import register
 
 #: the stochastic built-in bots each game can seat (Ricochet's solvers are deterministic;
 #: greedy's randomness is its tie-breaks)
@@ -82,7 +83,8 @@ def test_old_scheme_by_seat_and_unknown_scheme():
 
 def distinct_games(path):
     conn = sqlite3.connect(path)
-    rows = [m for (m,) in conn.execute("SELECT moves FROM games")]
+    register(conn)  # the packed column's SQL functions
+    rows = [m for (m,) in conn.execute("SELECT arena_moves(packed) FROM games")]
     conn.close()
     return len(rows), len(set(rows))
 
