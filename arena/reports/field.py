@@ -29,7 +29,7 @@ import pandas as pd
 from arena.errors import ConfigError
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import field as fs
-from arena.stats import luce
+from arena.stats import bootci, luce
 
 if TYPE_CHECKING:
     from arena.reports.render import ReportData
@@ -155,7 +155,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     est, reps = fit.boot.estimate, fit.boot.replicates
     elo = fs.anchored(est[:k], at, value)
     reps_elo = fs.anchored(reps[:, :k], at, value)
-    low, high = fs.intervals(reps_elo)
+    low, high = _intervals(fit, elo, reps_elo, at)
     los = fs.los_matrix(reps_elo)
     order = fs.ranking(elo, fit.labels)
     opp = fit.met @ elo / np.where(fit.games > 0, fit.met.sum(axis=1), 1)
@@ -189,7 +189,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
 def _seat_rows(fit: FieldFit, terms: np.ndarray, reps: np.ndarray) -> pd.DataFrame:
     """The seat terms' rows: ``(first move)`` (two seats: seat 0 over seat 1, the 2-player
     fit's ``f``) or ``(seat s)`` (over the average seat)."""
-    low, high = fs.intervals(reps)
+    low, high = _intervals(fit, terms, reps, None, first=True)
     if fit.seats == 2:
         names = ["(first move)"]
     else:
@@ -204,8 +204,21 @@ def first_move_term(fit: FieldFit) -> tuple[float, float, float]:
     if fit.boot is None or fit.seats != 2:
         return math.nan, math.nan, math.nan
     k = len(fit.labels)
-    low, high = fs.intervals(fit.boot.replicates[:, k:])
+    low, high = _intervals(fit, fit.boot.estimate[k:], fit.boot.replicates[:, k:], None, first=True)
     return float(fit.boot.estimate[k]), float(low[0]), float(high[0])
+
+
+def _intervals(fit: FieldFit, estimate: np.ndarray, replicates: np.ndarray, at: int | None,
+               first: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% intervals of the field table: BCa for a 2-player fit (``arena.stats.bootci``; the
+    ratings anchored as ``estimate`` is, or the first-move term when ``first``), the percentile
+    interval for a Plackett–Luce fit."""
+    if fit.seats != 2 or fit.duels is None or fit.boot is None:
+        return fs.intervals(replicates)
+    k = len(fit.labels)
+    infl = bootci.influence(fit.duels, fit.boot.estimate)
+    cols = infl[:, k:] if first else fs.anchored(infl[:, :k], at, 0.0)
+    return bootci.bca_intervals(estimate, replicates, cols, fit.duels.count)
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -223,6 +236,6 @@ def note(data: ReportData) -> list[str]:
              else "Plackett-Luce with seat terms (TrueSkill mu, sigma beside)")
     unit = "colour-swapped pairs" if fit.seats == 2 else "the games of a start, seats rotated"
     return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
-            f"95% intervals (percentile) and CFS = LOS over the next entry from {b} bootstrap fits over series "
+            f"95% intervals ({'BCa' if fit.seats == 2 else 'percentile'}) and CFS = LOS over the next entry from {b} bootstrap fits over series "
             f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
             f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md."]

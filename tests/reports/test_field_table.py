@@ -13,6 +13,7 @@ from arena.cli.app import main
 from arena.reports.html import render_html
 from arena.reports.output import report_json
 from arena.reports.render import ReportData, build_tables, load
+from arena.stats import bootci
 from arena.stats import field as fs
 from arena.stats import luce
 from arena.tournament import build, run_tournament
@@ -77,10 +78,13 @@ def test_field_table_numbers_are_those_of_the_statistics(tmp_path, capsys):
     seat1 = [pos[s[1]] for s in g["seats"]]
     pts = [1.0 if r[0] < r[1] else 0.5 if r[0] == r[1] else 0.0 for r in g["ranks"]]
     key = [min(a, b) * 100 + max(a, b) + 10_000 * s for a, b, s in zip(seat0, seat1, g["series"])]
-    boot = fs.bootstrap(fs.Duels.from_games(labels, seat0, seat1, pts, key), fs.REPLICATES, seed=1)
+    duels = fs.Duels.from_games(labels, seat0, seat1, pts, key)
+    boot = fs.bootstrap(duels, fs.REPLICATES, seed=1)
     elo = dict(zip(labels, boot.estimate))
     assert bots["elo"].tolist() == pytest.approx([elo[lab] for lab in bots["label"]], abs=1e-6)
-    low, high = fs.intervals(boot.replicates)
+    # the BCa interval (docs/statistics.md "Coverage of the intervals"), not the percentile one
+    low, high = bootci.bca_intervals(boot.estimate, boot.replicates, bootci.influence(duels, boot.estimate),
+                                     duels.count)
     assert bots["elo_low"].tolist() == pytest.approx([low[pos[lab]] for lab in bots["label"]], abs=1e-6)
     assert bots["elo_high"].tolist() == pytest.approx([high[pos[lab]] for lab in bots["label"]], abs=1e-6)
     first = ratings[ratings["label"] == "(first move)"].iloc[0]
