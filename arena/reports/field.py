@@ -155,7 +155,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     est, reps = fit.boot.estimate, fit.boot.replicates
     elo = fs.anchored(est[:k], at, value)
     reps_elo = fs.anchored(reps[:, :k], at, value)
-    low, high = _intervals(fit, elo, reps_elo, at)
+    low, high = _intervals(fit, at, value)
     los = fs.los_matrix(reps_elo)
     order = fs.ranking(elo, fit.labels)
     opp = fit.met @ elo / np.where(fit.games > 0, fit.met.sum(axis=1), 1)
@@ -171,7 +171,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
         tr = data.ratings().set_index("label")
         table["mu"] = table["label"].map(tr["mu"]).astype(float)
         table["sigma"] = table["label"].map(tr["sigma"]).astype(float)
-    table = pd.concat([table, _seat_rows(fit, est[k:], reps[:, k:]),
+    table = pd.concat([table, _seat_rows(fit, est[k:], low[k:], high[k:]),
                        pd.DataFrame({"label": idle, "games": 0,
                                      "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in idle]})],
                       ignore_index=True)
@@ -186,10 +186,9 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     return {"ratings": table, "los_matrix": matrix_}
 
 
-def _seat_rows(fit: FieldFit, terms: np.ndarray, reps: np.ndarray) -> pd.DataFrame:
+def _seat_rows(fit: FieldFit, terms: np.ndarray, low: np.ndarray, high: np.ndarray) -> pd.DataFrame:
     """The seat terms' rows: ``(first move)`` (two seats: seat 0 over seat 1, the 2-player
-    fit's ``f``) or ``(seat s)`` (over the average seat)."""
-    low, high = _intervals(fit, terms, reps, None, first=True)
+    fit's ``f``) or ``(seat s)`` (over the average seat), with their intervals."""
     if fit.seats == 2:
         names = ["(first move)"]
     else:
@@ -204,21 +203,20 @@ def first_move_term(fit: FieldFit) -> tuple[float, float, float]:
     if fit.boot is None or fit.seats != 2:
         return math.nan, math.nan, math.nan
     k = len(fit.labels)
-    low, high = _intervals(fit, fit.boot.estimate[k:], fit.boot.replicates[:, k:], None, first=True)
-    return float(fit.boot.estimate[k]), float(low[0]), float(high[0])
+    low, high = _intervals(fit, None, 0.0)
+    return float(fit.boot.estimate[k]), float(low[k]), float(high[k])
 
 
-def _intervals(fit: FieldFit, estimate: np.ndarray, replicates: np.ndarray, at: int | None,
-               first: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """The 95% intervals of the field table: BCa for a 2-player fit (``arena.stats.bootci``; the
-    ratings anchored as ``estimate`` is, or the first-move term when ``first``), the percentile
-    interval for a Plackett–Luce fit."""
-    if fit.seats != 2 or fit.duels is None or fit.boot is None:
-        return fs.intervals(replicates)
+def _intervals(fit: FieldFit, at: int | None, value: float) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% intervals of the ratings (anchored: bot ``at`` at ``value``, ``None``: mean
+    ``value``) and then of the seat terms: BCa for a 2-player fit (``arena.stats.bootci``), the
+    percentile interval for a Plackett–Luce fit."""
+    assert fit.boot is not None
     k = len(fit.labels)
-    infl = bootci.influence(fit.duels, fit.boot.estimate)
-    cols = infl[:, k:] if first else fs.anchored(infl[:, :k], at, 0.0)
-    return bootci.bca_intervals(estimate, replicates, cols, fit.duels.count)
+    if fit.seats == 2 and fit.duels is not None and isinstance(fit.boot, fs.Bootstrap):
+        return bootci.field_intervals(fit.duels, fit.boot, at, value)
+    reps = fit.boot.replicates
+    return fs.intervals(np.c_[fs.anchored(reps[:, :k], at, value), reps[:, k:]])
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -24,10 +24,27 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from arena.stats.field import K, PRIOR_DRAWS, Duels, _expit, _Model
+from arena.stats.field import K, PRIOR_DRAWS, Bootstrap, Duels, _expit, _Model, anchored
 
 #: confidence level of the field table's intervals
 LEVEL = 0.95
+
+
+def field_intervals(duels: Duels, boot: Bootstrap, anchor: int | None = None, value: float = 0.0,
+                    level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """The field table's BCa intervals: ``(low, high)``, each ``(k + 1,)``: the ``k`` ratings
+    anchored as ``arena.stats.field.anchored(..., anchor, value)`` moves them (``None``: mean
+    ``value``), then the first-move term; Elo points.
+
+    Raises:
+        NotConnected: as ``influence``.
+    """
+    k = duels.k
+    infl = influence(duels, boot.estimate)
+    est = np.r_[anchored(boot.estimate[:k], anchor, value), boot.estimate[k:]]
+    reps = np.c_[anchored(boot.replicates[:, :k], anchor, value), boot.replicates[:, k:]]
+    cols = np.c_[anchored(infl[:, :k], anchor, 0.0), infl[:, k:]]
+    return bca_intervals(est, reps, cols, duels.count, level)
 
 
 def bca_intervals(estimate: np.ndarray, replicates: np.ndarray, influence: np.ndarray, weights: np.ndarray,

@@ -82,8 +82,34 @@ def series_classes(code: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.nd
     return count.astype(np.int64), cq.astype(np.int64), classes[cq, col]
 
 
+class SeriesClasses:
+    """Games whose series are grouped in classes of equal results (``series_classes``): the
+    ``k`` bots of ``labels`` and ``count`` ``(Q,)``, the series of each class; what the
+    bootstrap over series draws from (``Duels``, ``arena.stats.luce.Rankings``)."""
+
+    labels: tuple[str, ...]
+    count: np.ndarray
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    @property
+    def series(self) -> int:
+        """Series played (complete or not)."""
+        return int(self.count.sum())
+
+    def resample(self, rng: np.random.Generator, replicates: int) -> np.ndarray:
+        """``(replicates, Q)`` class weights: each replicate draws ``series`` series with
+        replacement from those played (a multinomial over the classes)."""
+        total = self.series
+        if total == 0:
+            return np.zeros((replicates, 0))
+        return rng.multinomial(total, self.count / total, size=replicates).astype(float)
+
+
 @dataclass(frozen=True)
-class Duels:
+class Duels(SeriesClasses):
     """The 2-player games of a field, for fitting and resampling.
 
     Attributes:
@@ -102,15 +128,6 @@ class Duels:
     cp: np.ndarray
     side: np.ndarray
     pts: np.ndarray
-
-    @property
-    def k(self) -> int:
-        return len(self.labels)
-
-    @property
-    def series(self) -> int:
-        """Series played (complete or not)."""
-        return int(self.count.sum())
 
     @classmethod
     def from_games(cls, labels, seat0, seat1, points, series) -> Duels:
@@ -160,14 +177,6 @@ class Duels:
             flat = out.reshape(w.shape[0], P * 2, 2)
             flat[:, target, 0], flat[:, target, 1] = n, s
         return out[0] if weights is None else out
-
-    def resample(self, rng: np.random.Generator, replicates: int) -> np.ndarray:
-        """``(replicates, Q)`` class weights: each replicate draws ``series`` series with
-        replacement from those played (a multinomial over the classes)."""
-        total = self.series
-        if total == 0:
-            return np.zeros((replicates, 0))
-        return rng.multinomial(total, self.count / total, size=replicates).astype(float)
 
 
 def connected(k: int, pa: np.ndarray, pb: np.ndarray) -> bool:
