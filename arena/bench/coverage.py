@@ -29,7 +29,7 @@ import numpy as np
 
 from arena.bench import Figure
 from arena.bench import coverage_measure as cm
-from arena.bench.coverage_sim import Games, Tally, pair_truth, play_pairs, play_rankings
+from arena.bench.coverage_sim import Tally, pair_truth, play_pairs, play_rankings
 from arena.stats import elo, ranking, sprt
 from arena.stats import field as fs
 
@@ -185,7 +185,8 @@ def run(quick: bool, runs: int | None = None) -> list[Figure]:
         out.append(Figure("coverage", setup.name, float(next(iter(tallies.values())).runs), "runs", "",
                           f"{time.perf_counter() - start:.0f} s"))
         out.extend(figures("coverage", tallies, quick))
-    for name, tallies in ((f"SPRT match elo0=0, elo1=20, true +10 (pair Elo {pair_truth(10, 0, 30, 0.3, False)[0]:+.1f})",
+    pair_elo = pair_truth(10, 0, 30, 0.3, False)[0]
+    for name, tallies in ((f"SPRT match elo0=0, elo1=20, true +10 (pair Elo {pair_elo:+.1f})",
                            sprt_match(max(n // 4, 10))),
                           ("--until-ranked 4 bots 0/50/100/200, --games 400", until_ranked(max(n // 8, 5)))):
         out.append(Figure("coverage", name, float(next(iter(tallies.values())).runs), "runs", "", ""))

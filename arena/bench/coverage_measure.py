@@ -96,14 +96,15 @@ def seat_table(t: Tallies, g: Games, ratings: np.ndarray, first: float, draws: f
     table's first row)."""
     true_score, true_share = seat_truth(ratings, g.seat0, g.seat1, first, draws)
     key = g.series * 100_000 + np.minimum(g.seat0, g.seat1) * 1000 + np.maximum(g.seat0, g.seat1)
-    score, low, high, _ = cluster_mean(g.points, key, bounds=(0.0, 1.0))
+    score, low, high, _ = cluster_mean(g.points.tolist(), key.tolist(), bounds=(0.0, 1.0))
     t[prefix + "seat 0 score (series-clustered)"].add(low, high, true_score, score)
     wins, losses = int((g.points == 1).sum()), int((g.points == 0).sum())
     w_low, w_high = wilson_interval(wins, wins + losses)
     share = wins / max(wins + losses, 1)
     t[prefix + "seat 0 decisive share (Wilson, per game)"].add(w_low, w_high, true_share, share)
     decisive = (g.points != 0.5).astype(float)
-    _, c_low, c_high, _ = cluster_mean((g.points == 1).astype(float), key, decisive, bounds=(0.0, 1.0))
+    _, c_low, c_high, _ = cluster_mean((g.points == 1).astype(float).tolist(), key.tolist(), decisive.tolist(),
+                                       bounds=(0.0, 1.0))
     t[prefix + "seat 0 decisive share (series-clustered)"].add(c_low, c_high, true_share, share)
 
 

@@ -39,9 +39,10 @@ class Games:
     series: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     def add(self, other: Games) -> Games:
-        return Games(*(np.r_[a, b] for a, b in zip(
-            (self.seat0, self.seat1, self.points, self.series),
-            (other.seat0, other.seat1, other.points, other.series + (self.series.max() + 1 if len(self.series) else 0)))))
+        """These games and ``other``'s, whose series keys are moved past these."""
+        shift = self.series.max() + 1 if len(self.series) else 0
+        return Games(np.r_[self.seat0, other.seat0], np.r_[self.seat1, other.seat1],
+                     np.r_[self.points, other.points], np.r_[self.series, other.series + shift])
 
 
 def play_pairs(rng: np.random.Generator, ratings: np.ndarray, a: np.ndarray, b: np.ndarray, first: float = 0.0,
@@ -49,13 +50,11 @@ def play_pairs(rng: np.random.Generator, ratings: np.ndarray, a: np.ndarray, b: 
     """One colour-swapped series (two games) of each pairing ``(a[i], b[i])`` (repeat a pairing
     for more): ``a`` in seat 0 first."""
     a, b = np.asarray(a, np.int64), np.asarray(b, np.int64)
-    u = rng.random(len(a))
+    u = rng.random(size=len(a))
     parts = []
     for s0, s1 in ((a, b), (b, a)):
         p = outcome_probabilities(np.stack([ratings[s0], ratings[s1]], axis=1), first, draws)
-        parts.append(POINTS[_draw(p, u if duplicate else rng.random(len(a)))])
-        if not duplicate:
-            u = rng.random(len(a))
+        parts.append(POINTS[_draw(p, u if duplicate else rng.random(size=len(a)))])
     key = np.arange(len(a))
     return Games(np.r_[a, b], np.r_[b, a], np.r_[parts[0], parts[1]], np.r_[key, key])
 
@@ -65,16 +64,18 @@ def play_rankings(rng: np.random.Generator, ratings: np.ndarray, tables: np.ndar
     """One series of each n-player table (``tables`` ``(T, n)`` bot indexes): the ``n`` cyclic
     seat rotations. Returns ``bots`` ``(G, n)`` by seat, ``ranks`` ``(G, n)`` (1 = first) and
     ``series`` ``(G,)``."""
-    t, n = tables.shape
+    t, n = int(tables.shape[0]), int(tables.shape[1])
     finish = np.array(orders(n))  # (n!, n): seats best first
-    u = rng.random(t)
+    u = rng.random(size=t)
     bots, ranks, series = [], [], []
     for shift in range(n):
         seated = np.roll(tables, -shift, axis=1)
-        pick = _draw(outcome_probabilities(ratings[seated], first), u if duplicate else rng.random(t))
+        pick = _draw(outcome_probabilities(ratings[seated], first), u if duplicate else rng.random(size=t))
         rank = np.empty((t, n), np.int64)
         np.put_along_axis(rank, finish[pick], np.arange(1, n + 1)[None, :].repeat(t, 0), axis=1)
-        bots.append(seated), ranks.append(rank), series.append(np.arange(t))
+        bots.append(seated)
+        ranks.append(rank)
+        series.append(np.arange(t))
     return np.concatenate(bots), np.concatenate(ranks), np.concatenate(series)
 
 

@@ -233,7 +233,8 @@ def note(data: ReportData) -> list[str]:
     model = ("Bradley-Terry, draws half a point, first-move term" if fit.seats == 2
              else "Plackett-Luce with seat terms (TrueSkill mu, sigma beside)")
     unit = "colour-swapped pairs" if fit.seats == 2 else "the games of a start, seats rotated"
+    method = "BCa" if fit.seats == 2 else "percentile"
     return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
-            f"95% intervals ({'BCa' if fit.seats == 2 else 'percentile'}) and CFS = LOS over the next entry from {b} bootstrap fits over series "
+            f"95% intervals ({method}) and CFS = LOS over the next entry from {b} bootstrap fits over series "
             f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
             f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md."]

@@ -28,7 +28,8 @@ from itertools import permutations, product
 import numpy as np
 
 from arena.stats.field import CHUNK, MAX_LOGIT_STEP, MAX_STEPS, PRIOR_DRAWS, REPLICATES, TOL, NotConnected, \
-    SeriesClasses, cholesky_solve, connected, series_classes
+    cholesky_solve, connected
+from arena.stats.resampling import SeriesClasses, series_classes
 
 K = math.log(10) / 400
 #: tied groups up to this size are placed in all their orders; larger ones by Breslow's rule
