@@ -164,7 +164,7 @@ def figures(area: str, tallies: dict[str, Tally], quick: bool, unit: str = "Elo"
         note = (f"[{100 * lo:.1f}, {100 * hi:.1f}] (Clopper-Pearson) of {tally.n} intervals in {tally.runs} runs"
                 + ("" if math.isnan(error) or "share" in name or "LOS" in name else f"; mean error {error:+.1f}"))
         if not tally.n:
-            note = f"no interval in {tally.runs} runs (every series scored the same)"
+            note = f"none in {tally.runs} runs"
         elif not (hi >= LOW and lo <= HIGH):
             note += "; OUTSIDE 93-97%: see docs/statistics.md"
         out.append(Figure(area, f"  {name}", 100 * tally.share, "% covered",

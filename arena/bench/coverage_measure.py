@@ -3,10 +3,13 @@ interval the reports print, computed by the functions the reports call, against 
 the test game of known strengths.
 
 - the field table (``arena.stats.field.bootstrap``, ``arena.stats.bootci.field_intervals``):
-  each rating, anchored at the weakest bot, the strongest bot's alone, the first-move term, and
-  the likelihood of superiority (a one-sided 95% claim: ``LOS ≥ 95%`` for a bot not truly
-  stronger is a miss);
-- the pair table (``arena.stats.elo.match_stats``): Elo, nElo and LOS of every pairing;
+  each rating, anchored at the weakest bot; those the report marks (``bootci.pulled``: the
+  prior moves them by more than 0.4 standard errors) and the others apart; the strongest bot's
+  alone; the first-move term; and
+  the likelihood of superiority between equal bots (a one-sided 95% claim: ``LOS ≥ 95%`` is a
+  miss, which should happen 5% of the time);
+- the pair table (``arena.stats.elo.match_stats``): Elo and nElo of every pairing, and its
+  LOS between equal bots;
 - the first-move table (``arena.stats.intervals``): seat 0's score (series-clustered), its
   share of the decisive games with the Wilson interval and with the series-clustered one;
 - the payoff tables (``arena.stats.payoffs.series_means``): each bot's mean payoff per game,
@@ -55,14 +58,20 @@ def field_table(t: Tallies, g: Games, ratings: np.ndarray, first: float, replica
     truth = ratings - ratings[weakest]
     others = np.arange(k) != weakest
     t[prefix + "field Elo"].add(low[:k][others], high[:k][others], truth[others], est[others])
-    t[prefix + "field Elo, strongest bot"].add(low[strongest], high[strongest], truth[strongest], est[strongest])
+    marked = bootci.pulled(duels, boot, weakest)[others]
+    t[prefix + "field Elo, intervals the report marks"].add(low[:k][others][marked], high[:k][others][marked],
+                                                            truth[others][marked], est[others][marked])
+    t[prefix + "field Elo, intervals it does not mark"].add(low[:k][others][~marked], high[:k][others][~marked],
+                                                            truth[others][~marked], est[others][~marked])
+    if strongest != weakest:
+        t[prefix + "field Elo, strongest bot"].add(low[strongest], high[strongest], truth[strongest], est[strongest])
     t[prefix + "field first-move term"].add(low[k], high[k], first, boot.estimate[k])
     los = fs.los_matrix(boot.replicates[:, :k])
-    off = ~np.eye(k, dtype=bool)
-    claim = (los >= CLAIM) & (ratings[:, None] <= ratings[None, :]) & off  # a claim the truth denies
-    tally = t[prefix + "field LOS/CFS (one-sided 95%)"]
-    tally.hits += int(((ratings[:, None] <= ratings[None, :]) & off).sum() - claim.sum())
-    tally.n += int(((ratings[:, None] <= ratings[None, :]) & off).sum())
+    equal = (ratings[:, None] == ratings[None, :]) & ~np.eye(k, dtype=bool)
+    if equal.any():  # between equal bots a claim LOS >= 95% is wrong, and should be so 5% of the time
+        tally = t[prefix + "field LOS/CFS, equal bots (one-sided 95%)"]
+        tally.hits += int((equal & (los < CLAIM)).sum())
+        tally.n += int(equal.sum())
 
 
 def pair_table(t: Tallies, g: Games, ratings: np.ndarray, first: float, draws: float, duplicate: bool,
@@ -84,11 +93,10 @@ def pair_table(t: Tallies, g: Games, ratings: np.ndarray, first: float, draws: f
         t[prefix + "pair Elo"].add(m.elo_low, m.elo_high, true_elo, m.elo)
         if np.isfinite(true_nelo):
             t[prefix + "pair nElo"].add(m.nelo - m.nelo_error, m.nelo + m.nelo_error, true_nelo, m.nelo)
-        tally = t[prefix + "pair LOS (one-sided 95%)"]
-        for los, weaker in ((m.los, ratings[i] <= ratings[j]), (1 - m.los, ratings[j] <= ratings[i])):
-            if weaker:  # a claim that the bot is stronger, which the truth denies
-                tally.n += 1
-                tally.hits += int(not los >= CLAIM)
+        if ratings[i] == ratings[j]:  # a claim of superiority either way is wrong
+            tally = t[prefix + "pair LOS, equal bots (one-sided 95%)"]
+            tally.n += 2
+            tally.hits += int(m.los < CLAIM) + int(1 - m.los < CLAIM)
 
 
 def seat_table(t: Tallies, g: Games, ratings: np.ndarray, first: float, draws: float, prefix: str = "") -> None:

@@ -135,4 +135,7 @@ class Tally:
 
     @property
     def mean_error(self) -> float:
-        return float(np.mean(self.errors)) if self.errors else math.nan
+        """The mean error of the finite estimates (a bot that won every game of a pairing has
+        an infinite pair Elo)."""
+        finite = [e for e in self.errors if math.isfinite(e)]
+        return float(np.mean(finite)) if finite else math.nan

@@ -219,6 +219,22 @@ def _intervals(fit: FieldFit, at: int | None, value: float) -> tuple[np.ndarray,
     return fs.intervals(np.c_[fs.anchored(reps[:, :k], at, value), reps[:, k:]])
 
 
+def _marks(fit: FieldFit, data: ReportData) -> list[str]:
+    """A line naming the bots whose interval may cover less than 95% (``bootci.pulled``: the
+    prior moves their Elo by more than 0.4 standard errors), or none."""
+    if fit.seats != 2 or fit.duels is None or not isinstance(fit.boot, fs.Bootstrap):
+        return []
+    at, _ = anchor_index(fit, data.anchor)
+    marked = bootci.pulled(fit.duels, fit.boot, at)
+    if not marked.any():
+        return []
+    pull = bootci.prior_pull(fit.duels, fit.boot, at)
+    names = ", ".join(f"{fit.labels[i]} ({pull[i]:+.1f})" for i in np.flatnonzero(marked))
+    return [f"Intervals that may cover less than 95%: {names}: the prior moves these Elo by more than "
+            f"{bootci.PULL_LIMIT:g} standard errors (few games against distant bots; see docs/statistics.md, "
+            f"\"Coverage of the intervals\")."]
+
+
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
 
@@ -237,4 +253,4 @@ def note(data: ReportData) -> list[str]:
     return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
             f"95% intervals ({method}) and CFS = LOS over the next entry from {b} bootstrap fits over series "
             f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
-            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md."]
+            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md.", *_marks(fit, data)]

@@ -24,10 +24,13 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from arena.stats.field import K, PRIOR_DRAWS, Bootstrap, Duels, _expit, _Model, anchored
+from arena.stats.field import K, PRIOR_DRAWS, Bootstrap, Duels, _expit, _Model, anchored, fit
 
 #: confidence level of the field table's intervals
 LEVEL = 0.95
+#: a rating the prior moves by more than this many standard errors is marked: an interval off
+#: its centre by ``b`` standard errors covers ``Φ(1.96 − b) − Φ(−1.96 − b)``, 93.1% at ``b = 0.4``
+PULL_LIMIT = 0.4
 
 
 def field_intervals(duels: Duels, boot: Bootstrap, anchor: int | None = None, value: float = 0.0,
@@ -119,3 +122,27 @@ def influence(duels: Duels, estimate: np.ndarray, prior: float = PRIOR_DRAWS) ->
     step[:, model.keep] = np.linalg.solve(low @ low.T, score[:, model.keep].T).T
     step[:, :k] -= step[:, :k].mean(axis=1, keepdims=True)
     return step / K
+
+
+def prior_pull(duels: Duels, boot: Bootstrap, anchor: int | None = None, prior: float = PRIOR_DRAWS) -> np.ndarray:
+    """``(k,)`` Elo: how far the prior's virtual draws move each rating (anchored as
+    ``field_intervals``), toward the field when negative for a bot above it: ``2·(θ(prior) −
+    θ(prior/2))``, the difference to the fit with half the prior doubled (a weak prior's pull is
+    about linear in its weight). The bootstrap cannot see this bias (every replicate has the
+    prior too), so no interval corrects it: ``docs/statistics.md`` "Coverage of the intervals".
+
+    Raises:
+        NotConnected: as ``fit``.
+    """
+    k = duels.k
+    half = fit(duels, duels.cells(), prior / 2, start=boot.estimate)
+    return anchored(2 * (boot.estimate[:k] - half[:k]), anchor, 0.0)
+
+
+def pulled(duels: Duels, boot: Bootstrap, anchor: int | None = None, limit: float = PULL_LIMIT) -> np.ndarray:
+    """``(k,)`` bool: the ratings the prior moves by more than ``limit`` standard errors (the
+    replicates' standard deviation), whose interval may cover less than 95%."""
+    k = duels.k
+    sd = anchored(boot.replicates[:, :k], anchor, 0.0).std(axis=0) if len(boot.replicates) else np.full(k, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.abs(prior_pull(duels, boot, anchor)) > limit * sd
