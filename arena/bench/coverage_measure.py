@@ -58,6 +58,8 @@ def field_table(t: Tallies, g: Games, ratings: np.ndarray, first: float, replica
     truth = ratings - ratings[weakest]
     others = np.arange(k) != weakest
     t[prefix + "field Elo"].add(low[:k][others], high[:k][others], truth[others], est[others])
+    p_low, p_high = fs.intervals(fs.anchored(boot.replicates[:, :k], weakest))  # the method before BCa
+    t[prefix + "field Elo, percentile interval (before)"].add(p_low[others], p_high[others], truth[others])
     marked = bootci.pulled(duels, boot, weakest)[others]
     t[prefix + "field Elo, intervals the report marks"].add(low[:k][others][marked], high[:k][others][marked],
                                                             truth[others][marked], est[others][marked])

@@ -12,6 +12,7 @@ import arena.games
 from arena.cli.app import main
 from arena.reports.html import render_html
 from arena.reports.output import report_json
+from arena.reports.field import note as field_note
 from arena.reports.render import ReportData, build_tables, load
 from arena.stats import bootci
 from arena.stats import field as fs
@@ -163,3 +164,17 @@ def test_n_player_field_is_plackett_luce_with_seat_terms_and_trueskill_beside():
     assert bots_rows["elo"].tolist() == pytest.approx([ref[pos[lab]] for lab in bots_rows["label"]], abs=1e-6)
     assert seats["elo"].tolist() == pytest.approx(list(ref[5:]), abs=1e-6)
     assert pd.api.types.is_float_dtype(t["cfs"])
+
+
+def test_the_report_marks_intervals_the_prior_moves_too_far(tmp_path):
+    bots = [f"b{e}=known:elo={e}" for e in (0, 133, 267, 400)]
+    cfg = build({"game": "known", "bots": bots, "games": 20, "results": str(tmp_path), "name": "far",
+                 "workers": 1, "opening_plies": 0, "seed": 3})
+    data = load(run_tournament(cfg).path, anchor=("b0", 0.0))
+    lines = field_note(data)
+    marked = [line for line in lines if line.startswith("Intervals that may cover less than 95%")]
+    assert marked and "b400" in marked[0]
+    cfg = build({"game": "known", "bots": bots[:2], "games": 200, "results": str(tmp_path), "name": "near",
+                 "workers": 1, "opening_plies": 0, "seed": 3})
+    near = load(run_tournament(cfg).path, anchor=("b0", 0.0))
+    assert not [line for line in field_note(near) if line.startswith("Intervals that may")]

@@ -69,3 +69,32 @@ def test_an_anchored_bot_gets_a_point_interval():
     boot = fs.bootstrap(duels, 200, seed=1)
     low, high = bootci.field_intervals(duels, boot, anchor=0, value=0.0)
     assert low[0] == high[0] == 0.0 and (low[1:] < high[1:]).all()
+
+
+def _field(ratings, games: int, seed: int = 4) -> fs.Duels:
+    rng = np.random.default_rng(seed)
+    r = np.asarray(ratings, float)
+    k = len(r)
+    a, b = (np.repeat(np.array(x), games // 2) for x in zip(*[(i, j) for i in range(k) for j in range(i + 1, k)]))
+    s0, s1 = np.r_[a, b], np.r_[b, a]
+    points = (rng.random(len(s0)) < 1 / (1 + 10 ** (-(r[s0] - r[s1]) / 400))).astype(float)
+    key = np.r_[np.arange(len(a)), np.arange(len(a))]
+    return fs.Duels.from_games([str(i) for i in range(k)], s0, s1, points, key)
+
+
+def test_the_prior_pull_is_the_difference_to_the_fit_without_prior():
+    duels = _field([0, 100, 200, 300], 200)
+    boot = fs.bootstrap(duels, 100, seed=1)
+    pull = bootci.prior_pull(duels, boot, anchor=0)
+    bare = fs.fit(duels, duels.cells(), prior=0.0)  # every bot won and lost: the fit exists
+    expected = fs.anchored(boot.estimate[:4], 0) - fs.anchored(bare[:4], 0)
+    assert pull == pytest.approx(expected, abs=0.05 * np.abs(expected).max())
+    assert pull[3] < 0  # the strongest is pulled down toward the field
+
+
+def test_few_games_against_distant_bots_are_marked_and_many_are_not():
+    wide = np.linspace(0, 400, 12)
+    few = _field(wide, 20)
+    assert bootci.pulled(few, fs.bootstrap(few, 200, seed=1), anchor=0)[-1]
+    many = _field([0, 50, 100, 200], 200)
+    assert not bootci.pulled(many, fs.bootstrap(many, 200, seed=1), anchor=0).any()
