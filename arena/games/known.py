@@ -140,16 +140,13 @@ class KnownGame(Game):
 
     def parse_state(self, text: str) -> KnownState:
         declared, sep, drawn = str(text).partition(";")
+        moves: list = [*filter(None, declared.split(",")), *([drawn] if drawn else [])]
         state = self.initial_state()
-        try:
-            for part in filter(None, declared.split(",")):
-                state = state.play(int(part))
-            if drawn:
-                state = state.play(drawn)
-        except (ValueError, IllegalMoveError):
-            raise PositionSyntaxError(f"bad known position {text!r}; expected 'ELO,ELO;RESULT'") from None
-        if not sep:
-            raise PositionSyntaxError(f"bad known position {text!r}; expected 'ELO,ELO;RESULT'")
+        for i, move in enumerate(moves if sep else [None]):
+            try:
+                state = state.play(move if i == len(moves) - 1 and drawn else int(move))
+            except (TypeError, ValueError, IllegalMoveError):
+                raise PositionSyntaxError(f"bad known position {text!r}; expected 'ELO,ELO;RESULT'") from None
         return state
 
     def parse_move(self, state, text: str):
