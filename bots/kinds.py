@@ -34,6 +34,7 @@ _BUILTIN: dict[str, str] = {
     "ricochet-greedy": "bots.ricochet:GreedySolver",
     "interaction-solo-optimal": "bots.interaction_solo:OptimalSoloSolver",
     "interaction-solo-greedy": "bots.interaction_solo:GreedySoloSolver",
+    "known": "bots.known:KnownBot",
 }
 
 #: Entry-point group of bot kinds: ``name = "module:Class"``.

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 #: Modules whose ``run`` takes a store size (``--games``).
-SIZED = ("report",)
+SIZED = ("report", "coverage")
 #: optional packages a module may need -> how to install them (that module is then skipped)
 OPTIONAL = {"dask": "pip install -e '.[cluster]'", "distributed": "pip install -e '.[cluster]'",
             "pyspiel": "pip install -e '.[openspiel]'"}
@@ -79,7 +79,8 @@ def bench(
                                                      "for the full run)"),
     only: str = typer.Option(None, "--only", metavar="AREA", help=f"run one module only: {', '.join(MODULES)}"),
     games: str = typer.Option(None, "--games", metavar="N",
-                              help="with --only report: games in the synthetic store (default 100000, --quick 10000)"),
+                              help="with --only report: games in the synthetic store (default 100000, --quick 10000); "
+                                   "with --only coverage: tournaments per setup (default 400, --quick 40)"),
 ) -> None:
     """Measure the speed figures (one core unless a figure says otherwise); figures are noisy
     on a loaded machine: compare ratios measured in one run."""

@@ -66,6 +66,7 @@ _BUILTIN: dict[str, str] = {
     "interaction-solo-race": "arena.games.interaction.solo_race:SoloRaceGame",
     "sandpile": "arena.games.sandpile:Sandpile",
     "ricochet": "arena.games.ricochet.game:RicochetGame",
+    "known": "arena.games.known:KnownGame",
 }
 
 

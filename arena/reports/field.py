@@ -29,7 +29,7 @@ import pandas as pd
 from arena.errors import ConfigError
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.stats import field as fs
-from arena.stats import luce
+from arena.stats import bootci, luce
 
 if TYPE_CHECKING:
     from arena.reports.render import ReportData
@@ -155,7 +155,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     est, reps = fit.boot.estimate, fit.boot.replicates
     elo = fs.anchored(est[:k], at, value)
     reps_elo = fs.anchored(reps[:, :k], at, value)
-    low, high = fs.intervals(reps_elo)
+    low, high = _intervals(fit, at, value)
     los = fs.los_matrix(reps_elo)
     order = fs.ranking(elo, fit.labels)
     opp = fit.met @ elo / np.where(fit.games > 0, fit.met.sum(axis=1), 1)
@@ -171,7 +171,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
         tr = data.ratings().set_index("label")
         table["mu"] = table["label"].map(tr["mu"]).astype(float)
         table["sigma"] = table["label"].map(tr["sigma"]).astype(float)
-    table = pd.concat([table, _seat_rows(fit, est[k:], reps[:, k:]),
+    table = pd.concat([table, _seat_rows(fit, est[k:], low[k:], high[k:]),
                        pd.DataFrame({"label": idle, "games": 0,
                                      "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in idle]})],
                       ignore_index=True)
@@ -186,10 +186,9 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     return {"ratings": table, "los_matrix": matrix_}
 
 
-def _seat_rows(fit: FieldFit, terms: np.ndarray, reps: np.ndarray) -> pd.DataFrame:
+def _seat_rows(fit: FieldFit, terms: np.ndarray, low: np.ndarray, high: np.ndarray) -> pd.DataFrame:
     """The seat terms' rows: ``(first move)`` (two seats: seat 0 over seat 1, the 2-player
-    fit's ``f``) or ``(seat s)`` (over the average seat)."""
-    low, high = fs.intervals(reps)
+    fit's ``f``) or ``(seat s)`` (over the average seat), with their intervals."""
     if fit.seats == 2:
         names = ["(first move)"]
     else:
@@ -204,8 +203,36 @@ def first_move_term(fit: FieldFit) -> tuple[float, float, float]:
     if fit.boot is None or fit.seats != 2:
         return math.nan, math.nan, math.nan
     k = len(fit.labels)
-    low, high = fs.intervals(fit.boot.replicates[:, k:])
-    return float(fit.boot.estimate[k]), float(low[0]), float(high[0])
+    low, high = _intervals(fit, None, 0.0)
+    return float(fit.boot.estimate[k]), float(low[k]), float(high[k])
+
+
+def _intervals(fit: FieldFit, at: int | None, value: float) -> tuple[np.ndarray, np.ndarray]:
+    """The 95% intervals of the ratings (anchored: bot ``at`` at ``value``, ``None``: mean
+    ``value``) and then of the seat terms: BCa for a 2-player fit (``arena.stats.bootci``), the
+    percentile interval for a Plackett–Luce fit."""
+    assert fit.boot is not None
+    k = len(fit.labels)
+    if fit.seats == 2 and fit.duels is not None and isinstance(fit.boot, fs.Bootstrap):
+        return bootci.field_intervals(fit.duels, fit.boot, at, value)
+    reps = fit.boot.replicates
+    return fs.intervals(np.c_[fs.anchored(reps[:, :k], at, value), reps[:, k:]])
+
+
+def _marks(fit: FieldFit, data: ReportData) -> list[str]:
+    """A line naming the bots whose interval may cover less than 95% (``bootci.pulled``: the
+    prior moves their Elo by more than 0.4 standard errors), or none."""
+    if fit.seats != 2 or fit.duels is None or not isinstance(fit.boot, fs.Bootstrap):
+        return []
+    at, _ = anchor_index(fit, data.anchor)
+    marked = bootci.pulled(fit.duels, fit.boot, at)
+    if not marked.any():
+        return []
+    pull = bootci.prior_pull(fit.duels, fit.boot, at)
+    names = ", ".join(f"{fit.labels[i]} ({pull[i]:+.1f})" for i in np.flatnonzero(marked))
+    return [f"Intervals that may cover less than 95%: {names}: the prior moves these Elo by more than "
+            f"{bootci.PULL_LIMIT:g} standard errors (few games against distant bots; see docs/statistics.md, "
+            f"\"Coverage of the intervals\")."]
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -222,7 +249,8 @@ def note(data: ReportData) -> list[str]:
     model = ("Bradley-Terry, draws half a point, first-move term" if fit.seats == 2
              else "Plackett-Luce with seat terms (TrueSkill mu, sigma beside)")
     unit = "colour-swapped pairs" if fit.seats == 2 else "the games of a start, seats rotated"
+    method = "BCa" if fit.seats == 2 else "percentile"
     return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
-            f"95% intervals (percentile) and CFS = LOS over the next entry from {b} bootstrap fits over series "
+            f"95% intervals ({method}) and CFS = LOS over the next entry from {b} bootstrap fits over series "
             f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
-            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md."]
+            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md.", *_marks(fit, data)]

@@ -22,8 +22,9 @@ colour-swapped pair stay together (their shared start makes them dependent). A r
 draws as many series as were played, with replacement, from all of them (the cluster
 bootstrap; Davison & Hinkley, "Bootstrap Methods and their Application", §3.8), and is fitted
 again, the prior included; the series of a pairing with the same results are one class, so a
-replicate costs the number of classes, not of games. The 95% interval of a rating is the
-percentile interval (2.5% and 97.5% of the replicates; asymmetric); the **LOS** of bot ``i``
+replicate costs the number of classes, not of games. ``intervals`` gives the percentile
+interval (2.5% and 97.5% of the replicates); the field table prints the BCa interval of the
+same replicates (``arena.stats.bootci``); the **LOS** of bot ``i``
 over ``j`` is the share of replicates rating ``i`` above ``j`` (ties half), and the **CFS**
 of an entry is its LOS over the next one (Ordo's "confidence for superiority"). The
 Monte-Carlo error of a share ``p`` from ``B`` replicates is ``√(p(1 - p)/B)``: 0.010 at
@@ -40,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arena.numbers import parse_anchor  # noqa: F401 (re-exported: its home before arena run checked it early)
+from arena.stats.resampling import SeriesClasses, series_classes
 
 #: Elo points -> natural logit
 K = math.log(10) / 400
@@ -60,30 +62,8 @@ class NotConnected(ValueError):
     """The games do not connect the field: some ratings have no common scale."""
 
 
-def series_classes(code: np.ndarray, key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Series grouped into classes of equal results, for resampling series as wholes.
-
-    Args:
-        code: ``(G,)`` non-negative integer code of each game's result (what a fit needs of it).
-        key: ``(G,)`` integer key, equal for the games of one series.
-
-    Returns:
-        ``count`` ``(Q,)``: the series of each class (a class: the sorted codes of a series);
-        ``cq``, ``c`` ``(E,)``: one entry per game of each class's series, its class and code.
-    """
-    order = np.lexsort((code, key))
-    key_s, code_s = key[order], code[order]
-    start = np.flatnonzero(np.r_[True, key_s[1:] != key_s[:-1]]) if len(key_s) else np.zeros(0, np.int64)
-    size = np.diff(np.r_[start, len(key_s)])
-    rows = np.full((len(start), int(size.max()) if len(size) else 1), -1, np.int64)
-    rows[np.repeat(np.arange(len(start)), size), np.arange(len(key_s)) - np.repeat(start, size)] = code_s
-    classes, count = np.unique(rows, axis=0, return_counts=True) if len(rows) else (rows, np.zeros(0, np.int64))
-    cq, col = np.nonzero(classes >= 0)
-    return count.astype(np.int64), cq.astype(np.int64), classes[cq, col]
-
-
 @dataclass(frozen=True)
-class Duels:
+class Duels(SeriesClasses):
     """The 2-player games of a field, for fitting and resampling.
 
     Attributes:
@@ -102,15 +82,6 @@ class Duels:
     cp: np.ndarray
     side: np.ndarray
     pts: np.ndarray
-
-    @property
-    def k(self) -> int:
-        return len(self.labels)
-
-    @property
-    def series(self) -> int:
-        """Series played (complete or not)."""
-        return int(self.count.sum())
 
     @classmethod
     def from_games(cls, labels, seat0, seat1, points, series) -> Duels:
@@ -160,14 +131,6 @@ class Duels:
             flat = out.reshape(w.shape[0], P * 2, 2)
             flat[:, target, 0], flat[:, target, 1] = n, s
         return out[0] if weights is None else out
-
-    def resample(self, rng: np.random.Generator, replicates: int) -> np.ndarray:
-        """``(replicates, Q)`` class weights: each replicate draws ``series`` series with
-        replacement from those played (a multinomial over the classes)."""
-        total = self.series
-        if total == 0:
-            return np.zeros((replicates, 0))
-        return rng.multinomial(total, self.count / total, size=replicates).astype(float)
 
 
 def connected(k: int, pa: np.ndarray, pb: np.ndarray) -> bool:

@@ -109,19 +109,7 @@ def cluster_means(values: Sequence[float] | np.ndarray, groups: np.ndarray, clus
     nan = np.full(size, np.nan)
     if not len(y):
         return nan, nan.copy(), nan.copy(), np.zeros(size, np.int64)
-    c = np.asarray(clusters, dtype=np.int64)
-    lo_c = int(c.min())
-    span = int(c.max()) - lo_c + 1
-    cidx, keys = pd.factorize(g * span + (c - lo_c))  # clusters in order of first appearance
-    yc, wc = np.bincount(cidx, y), np.bincount(cidx, w)
-    cg = keys // span  # the group of each cluster
-    count = np.bincount(cg, minlength=size)
-    ysum, wsum = np.bincount(cg, yc, minlength=size), np.bincount(cg, wc, minlength=size)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        m = np.where(wsum != 0, ysum / np.where(wsum != 0, wsum, 1), np.nan)
-        ss = np.bincount(cg, (yc - m[cg] * wc) ** 2, minlength=size)
-        var = count / np.maximum(count - 1, 1) * ss / wsum**2
-        ratio = yc / wc
+    m, var, count, ratio, cg = cluster_sums(y, w, g, clusters, size)
     low_r, high_r = np.full(size, np.inf), np.full(size, -np.inf)
     np.fmin.at(low_r, cg, ratio)
     np.fmax.at(high_r, cg, ratio)
@@ -134,6 +122,36 @@ def cluster_means(values: Sequence[float] | np.ndarray, groups: np.ndarray, clus
         low, high = np.where(np.isnan(low), low, np.maximum(low, bounds[0])), \
             np.where(np.isnan(high), high, np.minimum(high, bounds[1]))
     return m, low, high, count
+
+
+def cluster_sums(y: np.ndarray, w: np.ndarray, g: np.ndarray, clusters: Sequence[int] | np.ndarray,
+                 size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The sums behind a cluster-robust ratio mean, for ``size`` groups at once: observations
+    ``y`` with weights ``w`` in groups ``g`` (int codes) and clusters ``(g, clusters)``.
+
+    Returns:
+        per group (``(size,)``): the ratio mean ``m = ΣY_c/ΣW_c`` (NaN where ``ΣW`` is 0), the
+        CR1 variance ``C/(C−1)·Σ(Y_c − m·W_c)²/(ΣW)²`` (Cameron & Miller 2015, eq. 11) and the
+        clusters ``C``; per cluster: its ratio ``Y_c/W_c`` and its group.
+    """
+    c = np.asarray(clusters, dtype=np.int64)
+    lo_c = int(c.min())
+    span = int(c.max()) - lo_c + 1
+    if span * max(size, 1) < 2**62:
+        cidx, keys = pd.factorize(g * span + (c - lo_c))  # clusters in order of first appearance
+        cg = keys // span  # the group of each cluster
+    else:  # cluster codes too far apart to combine with the group in one integer
+        cidx, multi = pd.factorize(pd.MultiIndex.from_arrays([g, c]))
+        cg = np.asarray(multi.get_level_values(0), dtype=np.int64)
+    yc, wc = np.bincount(cidx, y), np.bincount(cidx, w)
+    count = np.bincount(cg, minlength=size)
+    ysum, wsum = np.bincount(cg, yc, minlength=size), np.bincount(cg, wc, minlength=size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = np.where(wsum != 0, ysum / np.where(wsum != 0, wsum, 1), np.nan)
+        ss = np.bincount(cg, (yc - m[cg] * wc) ** 2, minlength=size)
+        var = count / np.maximum(count - 1, 1) * ss / wsum**2
+        ratio = yc / wc
+    return m, var, count, ratio, cg
 
 
 def clipped(low: float, high: float, bounds: tuple[float, float]) -> tuple[float, float]:

@@ -28,7 +28,8 @@ from itertools import permutations, product
 import numpy as np
 
 from arena.stats.field import CHUNK, MAX_LOGIT_STEP, MAX_STEPS, PRIOR_DRAWS, REPLICATES, TOL, NotConnected, \
-    cholesky_solve, connected, series_classes
+    cholesky_solve, connected
+from arena.stats.resampling import SeriesClasses, series_classes
 
 K = math.log(10) / 400
 #: tied groups up to this size are placed in all their orders; larger ones by Breslow's rule
@@ -36,7 +37,7 @@ MAX_ORDERED_TIE = 4
 
 
 @dataclass(frozen=True)
-class Rankings:
+class Rankings(SeriesClasses):
     """The games of an n-player field for fitting and resampling.
 
     Attributes:
@@ -53,14 +54,6 @@ class Rankings:
     count: np.ndarray
     cq: np.ndarray
     row: np.ndarray
-
-    @property
-    def k(self) -> int:
-        return len(self.labels)
-
-    @property
-    def series(self) -> int:
-        return int(self.count.sum())
 
     @classmethod
     def from_games(cls, labels, bots, ranks, series) -> Rankings:
@@ -87,13 +80,6 @@ class Rankings:
         out = np.zeros((w.shape[0], len(self.rows_bots)))
         np.add.at(out.T, self.row, w[:, self.cq].T)
         return out[0] if weights is None else out
-
-    def resample(self, rng: np.random.Generator, replicates: int) -> np.ndarray:
-        """``(replicates, Q)`` class weights of a bootstrap over series."""
-        total = self.series
-        if total == 0:
-            return np.zeros((replicates, 0))
-        return rng.multinomial(total, self.count / total, size=replicates).astype(float)
 
     def pairs_met(self) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of bots that met in some game, ``(pa, pb)`` with ``pa < pb``."""

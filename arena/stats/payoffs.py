@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from arena.stats.intervals import CONFIDENCE
+from arena.stats.intervals import CONFIDENCE, cluster_sums
 from arena.stats.significance import binomial_tests_half
 
 #: bootstrap replicates of the field table's likelihood of superiority (as the Elo field table)
@@ -91,17 +91,7 @@ def series_means(values: Sequence[float] | np.ndarray, groups: Sequence[int] | n
         nan = np.full(size, np.nan)
         zero = np.zeros(size, np.int64)
         return SeriesMeans(nan, nan, nan, nan, nan, np.full(size, "t", object), zero, zero, zero)
-    c = np.asarray(clusters, dtype=np.int64)
-    cidx, keys = pd.factorize(pd.MultiIndex.from_arrays([g, c]))
-    yc, wc = np.bincount(cidx, y), np.bincount(cidx, w)
-    cg = np.asarray(keys.get_level_values(0), dtype=np.int64)
-    count = np.bincount(cg, minlength=size)
-    ysum, wsum = np.bincount(cg, yc, minlength=size), np.bincount(cg, wc, minlength=size)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        m = np.where(wsum != 0, ysum / np.where(wsum != 0, wsum, 1), np.nan)
-        ss = np.bincount(cg, (yc - m[cg] * wc) ** 2, minlength=size)
-        var = count / np.maximum(count - 1, 1) * ss / wsum**2
-        ratio = yc / wc
+    m, var, count, ratio, cg = cluster_sums(y, w, g, clusters, size)
     lowest, highest = np.full(size, np.inf), np.full(size, -np.inf)
     np.fmin.at(lowest, cg, ratio)
     np.fmax.at(highest, cg, ratio)

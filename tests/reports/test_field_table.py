@@ -11,7 +11,9 @@ import pytest
 from arena.cli.app import main
 from arena.reports.html import render_html
 from arena.reports.output import report_json
+from arena.reports.field import note as field_note
 from arena.reports.render import ReportData, build_tables, load
+from arena.stats import bootci
 from arena.stats import field as fs
 from arena.stats import luce
 from arena.tournament import build, run_tournament
@@ -77,10 +79,13 @@ def test_field_table_numbers_are_those_of_the_statistics(tmp_path, capsys):
     seat1 = [pos[s[1]] for s in g["seats"]]
     pts = [1.0 if r[0] < r[1] else 0.5 if r[0] == r[1] else 0.0 for r in g["ranks"]]
     key = [min(a, b) * 100 + max(a, b) + 10_000 * s for a, b, s in zip(seat0, seat1, g["series"])]
-    boot = fs.bootstrap(fs.Duels.from_games(labels, seat0, seat1, pts, key), fs.REPLICATES, seed=1)
+    duels = fs.Duels.from_games(labels, seat0, seat1, pts, key)
+    boot = fs.bootstrap(duels, fs.REPLICATES, seed=1)
     elo = dict(zip(labels, boot.estimate))
     assert bots["elo"].tolist() == pytest.approx([elo[lab] for lab in bots["label"]], abs=1e-6)
-    low, high = fs.intervals(boot.replicates)
+    # the BCa interval (docs/statistics.md "Coverage of the intervals"), not the percentile one
+    low, high = bootci.bca_intervals(boot.estimate, boot.replicates, bootci.influence(duels, boot.estimate),
+                                     duels.count)
     assert bots["elo_low"].tolist() == pytest.approx([low[pos[lab]] for lab in bots["label"]], abs=1e-6)
     assert bots["elo_high"].tolist() == pytest.approx([high[pos[lab]] for lab in bots["label"]], abs=1e-6)
     first = ratings[ratings["label"] == "(first move)"].iloc[0]
@@ -159,3 +164,17 @@ def test_n_player_field_is_plackett_luce_with_seat_terms_and_trueskill_beside():
     assert bots_rows["elo"].tolist() == pytest.approx([ref[pos[lab]] for lab in bots_rows["label"]], abs=1e-6)
     assert seats["elo"].tolist() == pytest.approx(list(ref[5:]), abs=1e-6)
     assert pd.api.types.is_float_dtype(t["cfs"])
+
+
+def test_the_report_marks_intervals_the_prior_moves_too_far(tmp_path):
+    bots = [f"b{e}=known:elo={e}" for e in (0, 133, 267, 400)]
+    cfg = build({"game": "known", "bots": bots, "games": 20, "results": str(tmp_path), "name": "far",
+                 "workers": 1, "opening_plies": 0, "seed": 3})
+    data = load(run_tournament(cfg).path, anchor=("b0", 0.0))
+    lines = field_note(data)
+    marked = [line for line in lines if line.startswith("Intervals that may cover less than 95%")]
+    assert marked and "b400" in marked[0]
+    cfg = build({"game": "known", "bots": bots[:2], "games": 200, "results": str(tmp_path), "name": "near",
+                 "workers": 1, "opening_plies": 0, "seed": 3})
+    near = load(run_tournament(cfg).path, anchor=("b0", 0.0))
+    assert not [line for line in field_note(near) if line.startswith("Intervals that may")]
