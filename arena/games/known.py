@@ -124,6 +124,8 @@ class KnownGame(Game):
     name = "known"
     summary = "test game: declared Elo strengths, one chance ply decides (for checking the statistics)"
     type = GameType(2, 4, chance_nodes=True, deterministic=True)
+    #: the first plies are the seats' declared strengths: random opening plies would replace them
+    OPENING_PLIES = 0
     PARAMS = {
         "players": Param(2, "seats", minimum=2, maximum=4),
         "first": Param(0.0, "seat 0's advantage, Elo points", minimum=-1000, maximum=1000),

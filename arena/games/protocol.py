@@ -270,6 +270,10 @@ class Game(ABC):
     #: The rule endings ``Outcome.termination`` may name, each with the rule that produces it
     #: (the docs' terminations table is generated from these and ``arena.referee.Termination``).
     TERMINATIONS: ClassVar[dict[str, str]] = {}
+    #: The ``--opening-plies`` a tournament of this game takes when none is given; ``None``: the
+    #: arena's default (2). A game whose first plies are the bots' declared choices rather
+    #: than moves of play (the ``known`` test game) sets 0.
+    OPENING_PLIES: ClassVar[int | None] = None
     num_players: int = 2
     #: What the game's scores are when they are amounts won and lost (chips, points): the
     #: reports rank such a game by payoff (``arena.games.payoff``); ``None``: by places.

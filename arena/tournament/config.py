@@ -293,6 +293,8 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     if game.num_players == 1:
         # a puzzle played alone: random opening plies would hand each bot a different puzzle
         given.setdefault("opening_plies", 0)
+    if game.OPENING_PLIES is not None:  # the game's own default (random plies would be choices)
+        given.setdefault("opening_plies", game.OPENING_PLIES)
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
     field_ = field_specs(cfg, game.num_players)

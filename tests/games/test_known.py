@@ -60,3 +60,14 @@ def test_the_bot_declares_its_strength_and_the_chance_ply_decides():
 def test_a_strength_out_of_range_is_refused_in_the_spec():
     with pytest.raises(BotSpecError, match="elo"):
         bots.make("known:elo=9000")
+
+
+def test_a_tournament_of_the_known_game_plays_no_random_opening_plies_by_default():
+    """The game's first plies are the bots' declared strengths: its tournaments default to no
+    random opening plies (the arena's default of 2 would declare random strengths), and a
+    given ``opening_plies`` still wins."""
+    from arena.tournament import build
+
+    assert build({"game": "known", "bots": ["known:elo=0", "known:elo=100"]}).opening_plies == 0
+    assert build({"game": "known", "bots": ["known:elo=0", "known:elo=100"], "opening_plies": 1}).opening_plies == 1
+    assert build({"game": "interaction", "bots": ["random", "random"]}).opening_plies == 2
