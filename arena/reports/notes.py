@@ -135,6 +135,16 @@ def first_move_differs(data: ReportData) -> str | None:
     return "; ".join(why) or None
 
 
+def early_stop(data: ReportData) -> str | None:
+    """Which sequential rule ended the run (``--sprt``, ``--until-ranked``), or ``None`` for a
+    run of fixed size: the coverage bench found the intervals after such a stop below 95%."""
+    if data.settings.sprt:
+        return "--sprt"
+    if data.settings.until_ranked is not None:
+        return "--until-ranked"
+    return None
+
+
 def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> list[str]:
     """The lines printed under table ``name`` (``frame``, the table itself): its note, the
     leaderboard's sort key and, in a gauntlet, what the order of the opponents means; under
@@ -147,6 +157,11 @@ def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> lis
             out.append(f"The whole game's first-move Elo is the field table's fit over these games ({why}), so it "
                        "differs from the field table's (first move) row.")
         out += pairs.first_move_note(frame)
+    if name == "pairs" and frame is not None:
+        out += pairs.coverage_note(frame)
+    if name in ("pairs", "ratings") and (stop := early_stop(data)) is not None:
+        out.append(f"mark: the run stopped early ({stop}): its intervals are those of a sample whose size "
+                   "depended on the results, and may cover less than 95% (docs/statistics.md, \"Coverage\").")
     if name == "crosstable":
         out.append(f"n = {len(data.games)} games.")
     if name == "ratings":

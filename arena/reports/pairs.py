@@ -278,6 +278,30 @@ ALPHA = 0.05
 NOTE_ROWS = 3
 
 
+#: fewer game pairs than this: the pair table's Elo interval (normal approximation) covered
+#: less than 95% in the coverage bench (89.5% at 10 pairs; docs/statistics.md "Coverage")
+FEW_PAIRS = 30
+
+
+def coverage_note(table: pd.DataFrame) -> list[str]:
+    """The line under the pair table that marks the intervals the coverage bench found below
+    their nominal 95% (``docs/statistics.md`` "Coverage of the intervals"): the Elo interval of
+    the pairings with fewer than ``FEW_PAIRS`` game pairs (named, at most ``NOTE_ROWS``), and
+    nElo ± always (fastchess's figure: the precision of the observed nElo, which covered the
+    true nElo 74-98% of the time depending on the field). Empty for an empty table."""
+    if table.empty or "pairs" not in table:
+        return []
+    few = [str(r.pairing) for r in table.itertuples(index=False) if 0 < float(r.pairs) < FEW_PAIRS]
+    out = []
+    if few:
+        more = f" and {len(few) - NOTE_ROWS} more" if len(few) > NOTE_ROWS else ""
+        out.append(f"mark: fewer than {FEW_PAIRS} game pairs in {', '.join(few[:NOTE_ROWS])}{more}: their Elo "
+                   "interval may cover less than 95% (89.5% at 10 pairs in the coverage bench).")
+    out.append("mark: nElo ± is fastchess's precision of the observed nElo, not an interval of the true nElo "
+               "(it covered it 74-98% of the time in the coverage bench); read the Elo interval for that.")
+    return out
+
+
 def first_move_note(table: pd.DataFrame) -> list[str]:
     """The lines under the first-move table when, in some row, the win share and the fitted
     first-move Elo disagree: one significant (p < ``ALPHA``, or a 95% interval without 0) and

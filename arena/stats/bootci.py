@@ -63,7 +63,8 @@ def bca_intervals(estimate: np.ndarray, replicates: np.ndarray, influence: np.nd
 
     Returns:
         ``(low, high)``, each ``(m,)``; NaN without replicates. A column whose replicates are all
-        equal (an anchored bot) gets that value at both ends.
+        equal (an anchored bot) gets that value at both ends; a column whose estimate lies
+        outside the replicates' central ``level`` gets the percentile interval.
     """
     r = np.asarray(replicates, float)
     m = r.shape[1]
@@ -74,10 +75,16 @@ def bca_intervals(estimate: np.ndarray, replicates: np.ndarray, influence: np.nd
     half = 0.5 / len(r)
     z0 = special.ndtri(np.clip(below, half, 1 - half))
     a = acceleration(influence, weights)
+    tails = ((1 - level) / 2, (1 + level) / 2)
+    # the estimate outside the replicates' central ``level`` (a bot that won or lost nearly
+    # every resample): |z0| > 1.96 puts BCa's lower end above the median and the interval
+    # collapses onto one end; BCa's correction is not to be trusted there (Efron & Tibshirani
+    # §14.3), so such a column keeps the percentile interval
+    edge = (below <= tails[0]) | (below >= tails[1])
     ends = []
-    for tail in ((1 - level) / 2, (1 + level) / 2):
+    for tail in tails:
         z = z0 + special.ndtri(tail)
-        p = special.ndtr(z0 + z / np.maximum(1 - a * z, 1e-9))
+        p = np.where(edge, tail, special.ndtr(z0 + z / np.maximum(1 - a * z, 1e-9)))
         ends.append(np.array([np.quantile(r[:, c], p[c]) for c in range(m)]))
     return ends[0], ends[1]
 

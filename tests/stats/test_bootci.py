@@ -51,6 +51,17 @@ def test_without_bias_or_skew_the_bca_interval_is_the_percentile_interval():
     assert (low[0], high[0]) == pytest.approx(tuple(np.quantile(reps[:, 0], [0.025, 0.975])))
 
 
+def test_an_estimate_at_the_edge_of_its_replicates_keeps_the_percentile_interval():
+    """A bot that won every game: its estimate is the largest replicate, BCa's bias term is
+    infinite and its interval would collapse onto the estimate (a certainty the games do not
+    give); the percentile interval is kept instead."""
+    reps = np.r_[np.linspace(100.0, 189.0, 980), np.full(20, 190.0)][:, None]
+    influence = np.array([[-1.0], [0.5], [0.5]])
+    low, high = bootci.bca_intervals(np.array([190.0]), reps, influence, np.array([1, 1, 1]))
+    assert (low[0], high[0]) == pytest.approx(tuple(np.quantile(reps[:, 0], [0.025, 0.975])))
+    assert low[0] < 190.0
+
+
 def test_the_bca_interval_of_a_skewed_mean_agrees_with_scipys():
     x = np.random.default_rng(2).exponential(size=40)
     rng = np.random.default_rng(5)
