@@ -129,8 +129,12 @@ def usable(state: Any) -> None:
 
 # -- every game's parse_state and parse_move -------------------------------------------------
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
+def each_game_and_size(test):
+    """``test`` for every game of ``GAMES`` and every number of examples of ``SIZES``."""
+    return pytest.mark.parametrize("examples", SIZES)(pytest.mark.parametrize("name", GAMES)(test))
+
+
+@each_game_and_size
 def test_position_and_move_text_random(name, examples):
     game = arena.games.make(name)
     states = samples(name)[0]
@@ -142,37 +146,22 @@ def test_position_and_move_text_random(name, examples):
     fuzz(examples, st.tuples(TEXT, st.integers(0, 100)), check)
 
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_position_text_with_random_edits(name, examples):
-    game = arena.games.make(name)
-    texts = samples(name)[1]
-
-    def check(seed):
-        rng = random.Random(seed)
-        state = only_arena_errors(game.parse_state, mutate(rng.choice(texts), rng))
-        if state is not None:
-            usable(state)
-    fuzz(examples, st.integers(0, 2**32), check)
-
-
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_position_text_with_hostile_numbers(name, examples):
+@each_game_and_size
+def test_position_text_with_random_edits_and_hostile_numbers(name, examples):
     game = arena.games.make(name)
     texts = samples(name)[1]
 
     def check(args):
         seed, numbers = args
         rng = random.Random(seed)
-        state = only_arena_errors(game.parse_state, with_numbers(rng.choice(texts), numbers, rng))
-        if state is not None:
-            usable(state)
+        for text in (mutate(rng.choice(texts), rng), with_numbers(rng.choice(texts), numbers, rng)):
+            state = only_arena_errors(game.parse_state, text)
+            if state is not None:
+                usable(state)
     fuzz(examples, st.tuples(st.integers(0, 2**32), st.lists(NUMBER, min_size=1, max_size=4)), check)
 
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
+@each_game_and_size
 def test_move_text_with_edits_and_lookalikes(name, examples):
     game = arena.games.make(name)
     states, _, moves = samples(name)
@@ -232,8 +221,7 @@ def test_puzzle_and_solo_solve_inputs_random(examples):
 
 # -- openings lines -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
+@each_game_and_size
 def test_openings_lines(tmp_path, name, examples):
     game = arena.games.make(name)
     texts = samples(name)[1]
