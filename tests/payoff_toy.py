@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import ClassVar
 
 import pytest
 
@@ -23,8 +24,32 @@ DIE = (("r1", 0.5), ("r2", 0.3), ("r3", 0.2))
 MOVES = ("check", "bet", "call", "fold")
 
 
+class ChipsState(State):
+    """A two-seat state whose scores are the chips seat 0 won from seat 1 (``won``), drawn at its
+    chance nodes from ``CHANCES`` (outcome, probability)."""
+
+    CHANCES: ClassVar[tuple[tuple[str, float], ...]] = ()
+
+    def won(self) -> tuple[float, str]:
+        """The chips seat 0 won at this terminal state, and the termination."""
+        raise NotImplementedError
+
+    def chance_outcomes(self) -> list[tuple[str, float]]:
+        return list(self.CHANCES) if self.to_move == CHANCE else []
+
+    def is_terminal(self) -> bool:
+        return self.to_move == TERMINAL
+
+    def outcome(self):
+        if not self.is_terminal():
+            return None
+        won, termination = self.won()
+        return Outcome.from_scores([won, -won], termination)
+
+
 @dataclass(frozen=True)
-class DuelState(State):
+class DuelState(ChipsState):
+    CHANCES = DIE
     rolls: tuple[int, ...] = ()
     actions: tuple[str, ...] = ()
 
@@ -39,9 +64,6 @@ class DuelState(State):
     def legal_moves(self) -> list[str]:
         return {0: ["check", "bet"], 1: ["call", "fold"]}.get(self.to_move, [])
 
-    def chance_outcomes(self) -> list[tuple[str, float]]:
-        return list(DIE) if self.to_move == CHANCE else []
-
     def play(self, move) -> DuelState:
         if self.to_move == CHANCE and move in dict(DIE):
             return DuelState((*self.rolls, int(move[1])), ())
@@ -49,18 +71,12 @@ class DuelState(State):
             raise IllegalMoveError(f"{move!r} is not legal here; legal: {self.legal_moves() or dict(DIE)}")
         return DuelState(self.rolls, (*self.actions, move))
 
-    def is_terminal(self) -> bool:
-        return self.to_move == TERMINAL
-
-    def outcome(self):
-        if not self.is_terminal():
-            return None
+    def won(self) -> tuple[float, str]:
         if self.actions[-1] == "fold":
-            return Outcome.from_scores([1.0, -1.0], "fold")
+            return 1.0, "fold"
         stake = 2.0 if self.actions[-1] == "call" else 1.0
         a, b = self.rolls
-        won = stake if a > b else -stake if a < b else 0.0
-        return Outcome.from_scores([won, -won], "showdown")
+        return (stake if a > b else -stake if a < b else 0.0), "showdown"
 
     def to_text(self) -> str:
         return f"{','.join(map(str, self.rolls))};{','.join(self.actions)}"

@@ -129,10 +129,19 @@ def usable(state: Any) -> None:
 
 # -- every game's parse_state and parse_move -------------------------------------------------
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_position_and_move_text_random(name, examples):
-    game = arena.games.make(name)
+@pytest.fixture
+def game(name):
+    """The game ``name`` (the test's parameter) with its default parameters."""
+    return arena.games.make(name)
+
+
+def each_game_and_size(test):
+    """``test`` for every game of ``GAMES`` and every number of examples of ``SIZES``."""
+    return pytest.mark.parametrize("examples", SIZES)(pytest.mark.parametrize("name", GAMES)(test))
+
+
+@each_game_and_size
+def test_position_and_move_text_random(game, name, examples):
     states = samples(name)[0]
 
     def check(args):
@@ -142,39 +151,22 @@ def test_position_and_move_text_random(name, examples):
     fuzz(examples, st.tuples(TEXT, st.integers(0, 100)), check)
 
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_position_text_with_random_edits(name, examples):
-    game = arena.games.make(name)
-    texts = samples(name)[1]
-
-    def check(seed):
-        rng = random.Random(seed)
-        state = only_arena_errors(game.parse_state, mutate(rng.choice(texts), rng))
-        if state is not None:
-            usable(state)
-    fuzz(examples, st.integers(0, 2**32), check)
-
-
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_position_text_with_hostile_numbers(name, examples):
-    game = arena.games.make(name)
+@each_game_and_size
+def test_position_text_with_random_edits_and_hostile_numbers(game, name, examples):
     texts = samples(name)[1]
 
     def check(args):
         seed, numbers = args
         rng = random.Random(seed)
-        state = only_arena_errors(game.parse_state, with_numbers(rng.choice(texts), numbers, rng))
-        if state is not None:
-            usable(state)
+        for text in (mutate(rng.choice(texts), rng), with_numbers(rng.choice(texts), numbers, rng)):
+            state = only_arena_errors(game.parse_state, text)
+            if state is not None:
+                usable(state)
     fuzz(examples, st.tuples(st.integers(0, 2**32), st.lists(NUMBER, min_size=1, max_size=4)), check)
 
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_move_text_with_edits_and_lookalikes(name, examples):
-    game = arena.games.make(name)
+@each_game_and_size
+def test_move_text_with_edits_and_lookalikes(game, name, examples):
     states, _, moves = samples(name)
     moves = moves or [ANSWERS[name]]  # a race's sample stops at its first simultaneous round
 
@@ -188,9 +180,8 @@ def test_move_text_with_edits_and_lookalikes(name, examples):
 
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("bad", ["9" * 5000, "²", "1" * 19, "٣"])
-def test_reported_numbers_in_position_text(name, bad):
+def test_reported_numbers_in_position_text(game, name, bad):
     """The fuzz crashes of issue 29 (4,300+ digits, a superscript digit) in every field."""
-    game = arena.games.make(name)
     for text in samples(name)[1][:3]:
         for m in re.finditer(r"\d+", text):
             only_arena_errors(game.parse_state, text[:m.start()] + bad + text[m.end():])
@@ -198,8 +189,7 @@ def test_reported_numbers_in_position_text(name, bad):
 
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("move", ["İ9E", "ı1N", "a１N", "K5S", "ſ9e", "b²n"])
-def test_reported_lookalike_moves(name, move):
-    game = arena.games.make(name)
+def test_reported_lookalike_moves(game, name, move):
     for state in samples(name)[0][:3]:
         only_arena_errors(game.parse_move, state, move)
 
@@ -232,10 +222,8 @@ def test_puzzle_and_solo_solve_inputs_random(examples):
 
 # -- openings lines -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("examples", SIZES)
-@pytest.mark.parametrize("name", GAMES)
-def test_openings_lines(tmp_path, name, examples):
-    game = arena.games.make(name)
+@each_game_and_size
+def test_openings_lines(game, tmp_path, name, examples):
     texts = samples(name)[1]
     path = tmp_path / "openings.txt"
 

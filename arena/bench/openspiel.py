@@ -34,6 +34,8 @@ import os
 import random
 import tempfile
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import arena.games
 from arena.bench import Figure
@@ -41,6 +43,9 @@ from arena.bench.runner import arena_seconds, loop_seconds, worker_settings
 from arena.referee import play_game
 from arena.tournament import build, plan
 from arena.tournament.worker import bot_factories
+
+if TYPE_CHECKING:
+    from arena.tournament.config import TournamentConfig
 
 AREA = "openspiel"
 GAME = "openspiel:tic_tac_toe"
@@ -95,18 +100,34 @@ def referee_times(cfg) -> tuple[float, float]:
     return time.perf_counter() - start, time.process_time() - cpu
 
 
-def poker(n: int) -> list[Figure]:
-    """Kuhn poker's figures: ``n`` games each way, interleaved, best of 3 (the module doc)."""
-    cfg = build({"game": POKER, "bots": ["random", "r2=random"], "games": n, "workers": 1,
+def _pairing(game: str, n: int) -> TournamentConfig:
+    """One pairing of two random bots playing ``n`` games (series of 2), no opening plies."""
+    cfg = build({"game": game, "bots": ["random", "r2=random"], "games": n, "workers": 1,
                  "opening_plies": 0, "results": tempfile.gettempdir()})
     assert cfg.games == n  # one pairing, series of 2 games
-    spiels, referees, arenas = [], [], []
-    for seed in range(3):  # interleaved: other load on the machine slows each alike
-        spiels.append(spiel_times(n, seed, "kuhn_poker"))
-        referees.append(referee_times(cfg))
-        arenas.append(arena_seconds(cfg))
-    plain, ref, tour = (min(c for _, c, *_ in runs) for runs in (spiels, referees, arenas))
-    walls = [min(w for w, *_ in runs) * 1000 / n for runs in (spiels, referees, arenas)]
+    return cfg
+
+
+Runs = tuple[list[list[Any]], list[float], list[float]]
+
+
+def _interleaved(n: int, *measures: Callable[[int], tuple[Any, ...]]) -> Runs:
+    """Each measure (of a seed: wall and CPU seconds first) run for seeds 0, 1, 2, interleaved, so
+    that other load on the machine slows each alike: the runs of each, the least CPU seconds of
+    each, and the least wall clock of each in ms a game (``n`` games a run)."""
+    runs: list[list[Any]] = [[] for _ in measures]
+    for seed in range(3):
+        for out, measure in zip(runs, measures):
+            out.append(measure(seed))
+    return (runs, [min(c for _, c, *_ in r) for r in runs], [min(w for w, *_ in r) * 1000 / n for r in runs])
+
+
+def poker(n: int) -> list[Figure]:
+    """Kuhn poker's figures: ``n`` games each way, interleaved, best of 3 (the module doc)."""
+    cfg = _pairing(POKER, n)
+    (spiels, _, _), (plain, ref, tour), walls = _interleaved(
+        n, lambda seed: spiel_times(n, seed, "kuhn_poker"), lambda seed: referee_times(cfg),
+        lambda seed: arena_seconds(cfg))
     load = os.getloadavg()[0]
     per = 1000 / n
     cpu = (f"{n} games, best of 3, CPU: pyspiel loop {plain * per:.4f} ms/game ({spiels[0][2] / n:.1f} plies, "
@@ -128,18 +149,10 @@ def poker(n: int) -> list[Figure]:
 def tic_tac_toe(n: int) -> list[Figure]:
     """Tic-tac-toe's figures: ``n`` games each way, CPU time (every process of the arena's),
     the three interleaved, best of 3 (the module doc); wall clock in the note."""
-    spiels = [spiel_times(n, 0)]  # first: without OpenSpiel, skipped here
-    cfg = build({"game": GAME, "bots": ["random", "r2=random"], "games": n, "workers": 1,
-                 "opening_plies": 0, "results": tempfile.gettempdir()})
-    assert cfg.games == n  # one pairing, series of 2 games
-    loops, tours = [], []
-    for seed in range(3):  # interleaved: other load on the machine slows each alike
-        if seed:
-            spiels.append(spiel_times(n, seed))
-        loops.append(loop_seconds(cfg))
-        tours.append(arena_seconds(cfg))
-    plain, loop, tour = (min(c for _, c, *_ in runs) for runs in (spiels, loops, tours))
-    walls = [min(w for w, *_ in runs) * 1000 / n for runs in (spiels, loops, tours)]
+    spiel_times(n, 0)  # first: without OpenSpiel, skipped here (and a warm-up)
+    cfg = _pairing(GAME, n)
+    (spiels, _, _), (plain, loop, tour), walls = _interleaved(
+        n, lambda seed: spiel_times(n, seed), lambda seed: loop_seconds(cfg), lambda seed: arena_seconds(cfg))
     load = os.getloadavg()[0]
     per = 1000 / n
     note = (f"{n} games, best of 3, CPU: pyspiel loop {plain * per:.4f} ms/game ({spiels[0][2] / n:.1f} plies), "

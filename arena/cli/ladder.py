@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 from arena.cli.console import make_console, styled
-from arena.cli.run import VERSION_CHANGE_HELP
+from arena.cli.options import AllowVersionChange, OpeningsOrder, Results, Seed, Workers
 
 #: games per step (each pair of neighbouring rungs) when ``--games`` is not given
 DEFAULT_GAMES = 100
@@ -23,24 +23,23 @@ def ladder(
     game: Optional[str] = typer.Option(None, "--game", help="a 2-player game (see `arena games`); default interaction"),
     games: Optional[str] = typer.Option(
         None, "--games", metavar="N", help=f"games per step of neighbouring rungs (default {DEFAULT_GAMES})"),
-    workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
+    workers: Workers = None,
     name: Optional[str] = typer.Option(
         None, "--name", help="tournament name (default: <game>-ladder-<settings hash>; the same command resumes)"),
-    seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
-    results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
+    seed: Seed = None,
+    results: Results = None,
     opening_plies: Optional[str] = typer.Option(
         None, "--opening-plies", metavar="PLIES", help="seeded random opening plies per series (default 2)"),
     openings: Optional[str] = typer.Option(
         None, "--openings", metavar="FILE",
         help="start positions, one a line (e.g. a book of `arena openings select`); each a series, in turn"),
-    openings_order: Optional[str] = typer.Option(
-        None, "--openings-order", help="sequential (file order, default) | random (seeded shuffle)"),
+    openings_order: OpeningsOrder = None,
     param: Optional[list[str]] = typer.Option(None, "-p", "--param", help="game parameter key=value (repeatable)"),
     move_time: Optional[str] = typer.Option(
         None, "--move-time", metavar="SECONDS", help="seconds per move (default: none, the rungs' own budgets)"),
     game_time: Optional[str] = typer.Option(
         None, "--game-time", metavar="SECONDS", help="hard wall-clock seconds per game (default 600)"),
-    allow_version_change: bool = typer.Option(False, "--allow-version-change", help=VERSION_CHANGE_HELP),
+    allow_version_change: AllowVersionChange = False,
     quiet: bool = typer.Option(False, "--quiet", "-q", help="no progress bar"),
 ) -> None:
     """Play a strength ladder and print Elo per doubling of the budget and the first-move trend."""

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from arena.cli.console import WIDE_HELP, make_console
+from arena.cli.console import make_console
+from arena.cli.options import Anchor, Wide
 from arena.errors import ConfigError
 from arena.reports import SECTIONS
 
@@ -35,8 +36,7 @@ def report(
         None, "--bots", metavar="A,B,...",
         help="Report only the games among these bots (comma-separated labels; a bot's name stands for all its "
              "versions, NAME@N for one; default: every stored game)."),
-    anchor: Optional[str] = typer.Option(
-        None, "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)"),
+    anchor: Anchor = None,
     no_adjudicated: bool = typer.Option(
         False, "--no-adjudicated",
         help="leave the games ended by --adjudicate (adjudicated, adjudicated_draw) out of the first-move table "
@@ -45,9 +45,7 @@ def report(
         None, "--games", metavar="IDS",
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
              "(default: the first, last, longest and fault games)."),
-    wide: bool = typer.Option(
-        False, "--wide",
-        help=WIDE_HELP),
+    wide: Wide = False,
 ) -> None:
     """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
     from arena.reports.output import print_tables, report_json, write_files

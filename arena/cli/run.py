@@ -14,19 +14,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from arena.cli.console import WIDE_HELP, make_console, styled
+from arena.cli.console import make_console, styled
+from arena.cli.options import AllowVersionChange, Anchor, OpeningsOrder, Results, Seed, Wide, Workers
 from arena.cli.progress import eta_text, notes as _notes, pace_text, progress_observers as _progress_observers
 
 if TYPE_CHECKING:
     from arena.tournament.config import TournamentConfig
 
-__all__ = ["VERSION_CHANGE_HELP", "eta_text", "pace_text", "register", "run"]
-
-
-#: ``--allow-version-change`` of ``arena run`` and ``arena ladder``
-VERSION_CHANGE_HELP = ("resume or extend a tournament whose games were played under another version of OpenSpiel "
-                       "(its games may differ between versions); the report then names both versions (default: "
-                       "refused, in one line)")
+__all__ = ["eta_text", "pace_text", "register", "run"]
 
 
 def run(
@@ -49,14 +44,14 @@ def run(
         None, "--games", metavar="N",
         help="games per pairing, rounded up to whole series (default per game: interaction 50, sandpile 8, ricochet "
              "6, interaction-solo 1, interaction-solo-race 1, openspiel:NAME 10)"),
-    workers: Optional[str] = typer.Option(None, "--workers", metavar="N", help="worker processes (default: all cores)"),
+    workers: Workers = None,
     cluster: Optional[str] = typer.Option(
         None, "--cluster", metavar="ADDRESS",
         help="play on a Dask cluster instead of --workers (default: none, the local pool): tcp://host:port (a "
              "running `dask scheduler`) or local:N (N worker processes here); needs pip install 'arena\\[cluster]'"),
     name: Optional[str] = typer.Option(None, "--name", help="tournament name (default: derived from the settings)"),
-    seed: Optional[str] = typer.Option(None, "--seed", metavar="N", help="tournament seed (default 1)"),
-    results: Optional[str] = typer.Option(None, "--results", help="results directory (default results/)"),
+    seed: Seed = None,
+    results: Results = None,
     opening_plies: Optional[str] = typer.Option(
         None, "--opening-plies", metavar="PLIES",
         help="seeded random opening plies per series, at most: a random opening stops before a move that would end "
@@ -96,8 +91,7 @@ def run(
         None, "--openings", metavar="FILE",
         help="start positions, one a line in the game's notation (# comments); each one a series (default --games: "
              "every position once per pairing, --opening-plies 0)"),
-    openings_order: Optional[str] = typer.Option(
-        None, "--openings-order", help="sequential (file order, default) | random (seeded shuffle)"),
+    openings_order: OpeningsOrder = None,
     config: Optional[Path] = typer.Option(
         None, "--config", help="TOML file of settings (same keys as these options; default: none)"),
     retries: Optional[str] = typer.Option(
@@ -113,8 +107,7 @@ def run(
         help="2-player round-robin in rounds of series, each round to the adjacent pairs of the current ranking whose "
              "order is least certain, until the whole order holds with this probability (default when given: 0.95) "
              "or --games per pairing (default: off, every pairing plays --games)"),
-    anchor: Optional[str] = typer.Option(
-        None, "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)"),
+    anchor: Anchor = None,
     isolation: Optional[str] = typer.Option(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
@@ -126,16 +119,14 @@ def run(
     trace_engines: bool = typer.Option(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
-    allow_version_change: bool = typer.Option(False, "--allow-version-change", help=VERSION_CHANGE_HELP),
+    allow_version_change: AllowVersionChange = False,
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
         help="no progress bar and no report: one line at the end, the games played and stored, how a run its own "
              "rule ended says (the SPRT's verdict with its LLR and bounds; --until-ranked settled or not, after how "
              "many games) and where the database and the HTML report are (default: the bar, then the report; "
              "`arena report NAME` prints it)"),
-    wide: bool = typer.Option(
-        False, "--wide",
-        help=WIDE_HELP),
+    wide: Wide = False,
     verbose: bool = typer.Option(
         False, "--verbose", "-v",
         help="show the runner's and the workers' log records on stderr (default: only in <results>/<name>.log)"),

@@ -136,10 +136,7 @@ def load_sprt(db: Any) -> dict | None:
     Raises:
         ResultsError: unreadable database.
     """
-    with _reading(db) as conn:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='sprt'").fetchone():
-            return None
-        row = conn.execute("SELECT state FROM sprt WHERE id = 1").fetchone()
+    row = _state_row(db, "sprt")
     return json.loads(row[0]) if row else None
 
 
@@ -150,11 +147,17 @@ def load_ending(db: Any) -> dict | None:
     Raises:
         ResultsError: unreadable database.
     """
-    with _reading(db) as conn:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='ending'").fetchone():
-            return None
-        row = conn.execute("SELECT state FROM ending WHERE id = 1").fetchone()
+    row = _state_row(db, "ending")
     return _decoded(row[0], db) if row else None
+
+
+def _state_row(db: Any, table: str) -> tuple[Any, ...] | None:
+    """The ``state`` of row 1 of a table of one stored state (``sprt``, ``ending``), as a
+    one-column row; None where the table (a store that predates it) or the row is missing."""
+    with _reading(db) as conn:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?", (table,)).fetchone():
+            return None
+        return conn.execute(f"SELECT state FROM {table} WHERE id = 1").fetchone()  # table: one of ours, never input
 
 
 def load_series_start(db: Any, series: int) -> str | None:

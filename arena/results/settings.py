@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from arena.errors import ResultsError
 from arena.openings import OpeningsOrder
@@ -73,17 +73,17 @@ def series_per_pairing(games: int, k: int, rotation: Rotation | str = Rotation.C
 _KINDS: dict[str, Callable[[Any], Any]] = {}
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The settings a tournament is stored with (the ``settings`` column of ``tournament``,
-    ``docs/storage.md``), typed; read with ``from_stored``, written back with ``to_stored``.
+#: how the ``sprt`` option is held: its text in ``Settings``, its parsed spec in the tournament's config
+S = TypeVar("S")
 
-    A key left out of the stored settings takes the default here, the one place it is
-    defined: the options added after the first layout are stored only when not at their
-    default (``arena.tournament.config.TournamentConfig.identity``), so their defaults are
-    the options' own; the first layout's keys are always stored, and their defaults here serve
-    settings written without them (synthetic stores): no opening plies, one series of two games.
-    Keys this arena does not know are kept in ``extra`` and written back as they were.
+
+@dataclass(frozen=True)
+class StoredOptions(Generic[S]):
+    """The options that decide a tournament's games, in their stored order, each with its
+    default defined here once: ``Settings`` (read back from a store) and
+    ``arena.tournament.config.TournamentConfig`` (a tournament to run) both extend it. The
+    config overrides the first layout's defaults that depend on the game (``game``, ``bots``,
+    ``games``, ``opening_plies``); every later option's default is the same in both.
 
     Attributes (units: seconds, MiB, plies):
         game, params: the game's name and parameters.
@@ -93,9 +93,6 @@ class Settings:
         move_time, move_nodes, game_time, time_margin, memory_limit: the limits (``None``: none).
         fill, sprt, until_ranked, tc, adjudicate, rounds, seeds, each, tau: the later options.
         openings: the positions of ``--openings`` (their text).
-        seeding: the bot seeding scheme (``arena.referee.SEEDING``; 1 in a store without it).
-        keys: the stored keys, in their stored order (``to_stored`` writes those).
-        extra: stored keys this arena does not know, with their values.
     """
 
     game: str = ""
@@ -114,7 +111,7 @@ class Settings:
     fill: str | None = None
     openings: tuple[str, ...] = ()
     openings_order: OpeningsOrder = OpeningsOrder.SEQUENTIAL
-    sprt: str | None = None
+    sprt: S | None = None
     tau: float = 0.0
     until_ranked: float | None = None
     tc: str | None = None
@@ -122,6 +119,26 @@ class Settings:
     rounds: int | None = None
     seeds: int = 1
     each: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Settings(StoredOptions[str]):
+    """The settings a tournament is stored with (the ``settings`` column of ``tournament``,
+    ``docs/storage.md``), typed; read with ``from_stored``, written back with ``to_stored``.
+
+    A key left out of the stored settings takes the default here, the one place it is
+    defined: the options added after the first layout are stored only when not at their
+    default (``arena.tournament.config.TournamentConfig.identity``), so their defaults are
+    the options' own; the first layout's keys are always stored, and their defaults here serve
+    settings written without them (synthetic stores): no opening plies, one series of two games.
+    Keys this arena does not know are kept in ``extra`` and written back as they were.
+
+    Attributes (besides the options of ``StoredOptions``; ``sprt`` is its text):
+        seeding: the bot seeding scheme (``arena.referee.SEEDING``; 1 in a store without it).
+        keys: the stored keys, in their stored order (``to_stored`` writes those).
+        extra: stored keys this arena does not know, with their values.
+    """
+
     seeding: int = 1
     keys: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)

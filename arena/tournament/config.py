@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 import arena.games
 from arena.engine.sandbox import Isolation
 from arena.errors import ConfigError
-from arena.openings import OpeningsOrder, check_opening_plies
+from arena.openings import check_opening_plies
 from arena.referee import SEEDING
-from arena.results.settings import Format, Rotation
+from arena.results.settings import Rotation, StoredOptions
 from arena.tournament import options
 from arena.tournament.options import (ENUMERATED, NAME_CHARS, NAME_MAX, about, check_cluster, check_sprt,  # noqa: F401
                                       check_until_ranked, checked_options, spec_list)
@@ -37,7 +37,7 @@ from bots.base import refusal
 from bots.registry import BotSpec, assign_labels, bot_class, parse_spec, precheck
 
 if TYPE_CHECKING:
-    from arena.stats.sprt import SprtSpec
+    from arena.stats.sprt import SprtSpec  # noqa: F401 (named in TournamentConfig's base, a string)
 
 #: The default field of ``arena run`` with no options (different strengths).
 DEFAULT_BOTS = ("random", "greedy", "alphabeta:depth=4", "mcts:playouts=300")
@@ -77,42 +77,27 @@ def physical_memory_mib() -> int | None:
 
 
 @dataclass(frozen=True)
-class TournamentConfig:
-    """A tournament's settings (units: seconds, MiB, plies, nodes). See ``arena run --help``."""
+class TournamentConfig(StoredOptions["SprtSpec"]):
+    """A tournament's settings (units: seconds, MiB, plies, nodes). See ``arena run --help``.
+
+    The options that decide the games, with their defaults, are ``StoredOptions``'s (those of
+    the stored settings, defined once there); the defaults of ``arena run`` that differ (the
+    game, its field, games per pairing, random opening plies) are set here. ``openings`` holds
+    the positions' text (not the file's path: the text decides the games); ``sprt`` the parsed
+    ``SprtSpec`` (stored as its canonical text); ``tau`` is the TrueSkill dynamics factor of the
+    report's ratings (``docs/statistics.md`` "Ratings"); ``until_ranked`` the confidence the
+    adaptive ranking stops at (``arena.tournament.adaptive``); ``tc`` every seat's game clock
+    (``bots.clock.TimeControl`` text; a spec's ``tc=`` replaces it for that bot); ``adjudicate``
+    the rules of ``arena.referee.adjudicate.Adjudication``; ``rounds`` a Swiss's rounds (None:
+    ``formats.default_rounds``); ``seeds`` a gauntlet's challengers; ``each`` an option for every
+    engine and every Python bot that declares it.
+    """
 
     game: str = DEFAULT_GAME
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)  # a dict here: the store and engines take one
     bots: tuple[str, ...] = DEFAULT_BOTS
-    format: Format = Format.ROUND_ROBIN
     games: int = DEFAULT_GAMES
-    seed: int = 1
     opening_plies: int = 2
-    move_time: float | None = None
-    move_nodes: int | None = None
-    game_time: float | None = None
-    time_margin: float = 0.5
-    memory_limit: int | None = None
-    seat_rotation: Rotation = Rotation.CYCLIC
-    fill: str | None = None
-    #: the positions of ``--openings`` (their text, not the file's path, decides the games)
-    openings: tuple[str, ...] = ()
-    openings_order: OpeningsOrder = OpeningsOrder.SEQUENTIAL
-    #: ``--sprt`` (stored as its canonical text, ``arena.stats.sprt.SprtSpec.text``); None = no early stop
-    sprt: SprtSpec | None = None
-    #: TrueSkill dynamics factor of the report's ratings (``docs/statistics.md`` "Ratings")
-    tau: float = 0.0
-    #: ``--until-ranked``: the confidence the adaptive ranking stops at (``arena.tournament.adaptive``);
-    #: None = every pairing plays ``games``
-    until_ranked: float | None = None
-    #: ``--tc``: every seat's game clock (``bots.clock.TimeControl`` text; a spec's ``tc=`` replaces
-    #: it for that bot); None = no clock
-    tc: str | None = None
-    #: ``--adjudicate`` rules (``arena.referee.adjudicate.Adjudication`` text); None = every game to its end
-    adjudicate: str | None = None
-    #: ``--rounds``: a Swiss's rounds (None: ``formats.default_rounds``); ``--seeds``: a gauntlet's challengers
-    rounds: int | None = None
-    seeds: int = 1
-    #: ``--each key=value``: an option for every engine and every Python bot that declares it
     each: dict[str, str] = field(default_factory=dict)
     # how it runs (not part of the identity)
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)

@@ -83,31 +83,35 @@ def own(owner, public):
     return owner, public
 
 
-def dynamic_processes(own) -> list[int]:
-    """Pids of live processes of this test (``own``) running as a dynamic user (an isolated
-    bot's)."""
+def present(items, test) -> list:
+    """The items for which ``test`` holds; one that vanishes meanwhile (``OSError``: a process
+    that ended, a file removed) is left out."""
     out = []
-    for pid in owned(own[0]):
+    for item in items:
         try:
-            if FIRST_UID <= os.stat(f"/proc/{pid}").st_uid < FIRST_UID + COUNT:
-                out.append(pid)
+            if test(item):
+                out.append(item)
         except OSError:
             pass
     return out
 
 
+def dynamic(uid: int) -> bool:
+    """Whether ``uid`` is one of the dynamic users (an isolated bot's)."""
+    return FIRST_UID <= uid < FIRST_UID + COUNT
+
+
+def dynamic_processes(own) -> list[int]:
+    """Pids of live processes of this test (``own``) running as a dynamic user (an isolated
+    bot's)."""
+    return present(owned(own[0]), lambda pid: dynamic(os.stat(f"/proc/{pid}").st_uid))
+
+
 def dynamic_files(own) -> list[str]:
     """Files in this test's temporary folder (``own``) owned by a dynamic user (left by an
     isolated bot)."""
-    out = []
-    for folder, dirs, files in os.walk(own[1]):
-        for name in dirs + files:
-            try:
-                if FIRST_UID <= os.lstat(os.path.join(folder, name)).st_uid < FIRST_UID + COUNT:
-                    out.append(os.path.join(folder, name))
-            except OSError:
-                pass
-    return out
+    paths = [os.path.join(folder, name) for folder, dirs, files in os.walk(own[1]) for name in dirs + files]
+    return present(paths, lambda path: dynamic(os.lstat(path).st_uid))
 
 
 @pytest.mark.slow
@@ -185,15 +189,7 @@ def test_a_slow_reset_is_a_timeout_loss_not_a_refused_run(tmp_path):
 def survivors(own, marker: str) -> list[int]:
     """Live processes of this test (``own``) that are the shell ``SetsidSurvivor`` starts: its
     command line ends in ``# marker`` (the runner's own has ``marker=...`` in its ``--bot``)."""
-    out = []
-    for pid in owned(own[0]):
-        try:
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if f"# {marker}".encode() in f.read():
-                    out.append(pid)
-        except OSError:
-            pass
-    return out
+    return present(owned(own[0]), lambda pid: f"# {marker}".encode() in Path(f"/proc/{pid}/cmdline").read_bytes())
 
 
 @pytest.mark.slow

@@ -68,12 +68,15 @@ def test_example_8_row_against_a_wall():
     assert st.ply == 11 and st.side == 1
 
 
-def test_example_9_momentum_zero_is_illegal():
-    g = game()
-    st = g.parse_state(position({"d4": "R", "c4": "B"}))
-    assert Move.parse("d4W") not in st.legal_moves()
-    with pytest.raises(IllegalMoveError, match="momentum 0"):
-        st.play("d4W")
+@pytest.mark.parametrize("balls, move, why", [
+    ({"d4": "R", "c4": "B"}, "d4W", "momentum 0"),  # example 9: a move of momentum zero
+    ({"a2": "R", "e9": "Y"}, "a2SE", "never meets"),  # a path that never meets a ball
+])
+def test_illegal_moves_are_not_legal_and_refused_with_why(balls, move, why):
+    st = game().parse_state(position(balls))
+    assert Move.parse(move) not in st.legal_moves()
+    with pytest.raises(IllegalMoveError, match=why):
+        st.play(move)
 
 
 def test_a6e_from_the_default_setup_acts_as_a_pass():
@@ -98,14 +101,6 @@ def test_a2_southeast_ends_bouncing_between_b1_and_i8():
     path = free_path(9, 3)
     assert path[0] == ("b1", "SE") and ("i8", "NE") in path
     assert path[-1] == ("b1", "SW")  # the next state, (c2, NE), repeats
-
-
-def test_never_meeting_path_is_illegal():
-    g = game()
-    st = g.parse_state(position({"a2": "R", "e9": "Y"}))
-    assert Move.parse("a2SE") not in st.legal_moves()
-    with pytest.raises(IllegalMoveError, match="never meets"):
-        st.play("a2SE")
 
 
 def test_only_pass_without_legal_move():

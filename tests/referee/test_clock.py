@@ -5,6 +5,7 @@ and what a tournament stores."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 
@@ -168,25 +169,17 @@ def test_no_tc_leaves_the_identity_and_moves_unclocked(tmp_path):
     assert load_moves(summary.path)["clock"].isna().all()
 
 
+#: the example engine, speaking version 2 (it reads the clocks of ``go``), each line it receives copied to {log}
+FIRST_LEGAL = Path(__file__).resolve().parents[2] / "examples" / "engines" / "first_legal.sh"
 ECHO_ENGINE = """#!/bin/sh
-# a version 2 engine that writes each go line it receives to $1
-first=-
-while IFS= read -r line; do
-  case "$line" in
-    "aep "*) echo "id name echo-go"; echo "aepok 2" ;;
-    isready) echo "readyok" ;;
-    "legal "*) set -- $line; first=$2 ;;
-    go*) echo "$line" >> "{log}"; echo "bestmove $first" ;;
-    quit) exit 0 ;;
-  esac
-done
+tee -a "{log}" | sh "{example}" | sed -u 's/^aepok$/aepok 2/'
 """
 
 
 def test_an_engine_receives_the_clock_fields(tmp_path):
     log = tmp_path / "go.txt"
     script = tmp_path / "echo.sh"
-    script.write_text(ECHO_ENGINE.replace("{log}", str(log)))
+    script.write_text(ECHO_ENGINE.replace("{log}", str(log)).replace("{example}", str(FIRST_LEGAL)))
     script.chmod(0o755)
     from bots.registry import make
     engine = make(f"exec:{script}")
@@ -195,7 +188,7 @@ def test_an_engine_receives_the_clock_fields(tmp_path):
     finally:
         engine.close()
     assert record.outcome.termination == "last_stone"
-    lines = log.read_text().splitlines()
+    lines = [line for line in log.read_text().splitlines() if line.startswith("go")]
     assert lines and all(" time0 " in line and " inc0 250 " in line and " time1 " in line for line in lines)
     assert lines[0].startswith("go time0 5000 inc0 250 time1 ") and lines[0].endswith(" movestogo 2")
 

@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 import arena.games
-from arena.games import CHANCE, TERMINAL, Game, GameType, Outcome, Payoff, State
+from arena.games import CHANCE, TERMINAL, Game, GameType, Payoff
 from arena.referee import GameSettings, play_game
 from arena.reports import payoffs
 from arena.reports.output import markdown, report_json, write_files
@@ -26,7 +26,7 @@ from arena.tournament.series import SeriesSettings, series_games
 from bots import registry
 from bots.base import Limits
 from tests.cli_run import run_cli
-from tests.payoff_toy import DiceDuel, registered
+from tests.payoff_toy import ChipsState, DiceDuel, registered
 from tests.fixtures.broken_bots import Raiser
 from tests.reports.stores import make_store
 from tests.registered import register_game
@@ -213,7 +213,8 @@ STAKES = (("x2", 0.5), ("x3", 0.5))
 
 
 @dataclass(frozen=True)
-class PicksState(State):
+class PicksState(ChipsState):
+    CHANCES = STAKES
     stake: int = 0
     picks: tuple[str, ...] = ()
 
@@ -224,23 +225,14 @@ class PicksState(State):
     def legal_moves(self) -> list[str]:
         return ["exploit", "robust", "weak"] if self.to_move in (0, 1) else []
 
-    def chance_outcomes(self) -> list[tuple[str, float]]:
-        return list(STAKES) if self.to_move == CHANCE else []
-
     def play(self, move) -> PicksState:
         if self.to_move == CHANCE:
             return PicksState(int(move[1]))
         return PicksState(self.stake, (*self.picks, move))
 
-    def is_terminal(self) -> bool:
-        return self.to_move == TERMINAL
-
-    def outcome(self):
-        if not self.is_terminal():
-            return None
+    def won(self) -> tuple[float, str]:
         a, b = self.picks
-        won = self.stake * (GAINS.get((a, b)) or -GAINS.get((b, a), 0.0))
-        return Outcome.from_scores([won, -won], "picked")
+        return self.stake * (GAINS.get((a, b)) or -GAINS.get((b, a), 0.0)), "picked"
 
     def to_text(self) -> str:
         return f"{self.stake};{','.join(self.picks)}"

@@ -13,29 +13,29 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Layout:
-    """A numbered layout: position text and the solver's figures."""
+    """A numbered layout: its board (the solo start: red to move, nothing pocketed, ply 0) and
+    the solver's figures."""
 
     number: int
-    text: str
+    board: str
     balls: int
     moves: int
     solutions: int
+
+    @property
+    def text(self) -> str:
+        """The start position's text."""
+        return f"{self.board} r 0 0 0"
 
     def __str__(self) -> str:
         return f"{self.balls} balls, {self.moves} moves, {self.solutions} solutions"
 
 
 LAYOUTS: tuple[Layout, ...] = (
-    Layout(1, "#..R....#/.......Y./...Y...../........./"
-              "........./...Y...../........./........./#.......# r 0 0 0", 3, 4, 10),
-    Layout(2, "#.....R.#/........./..Y...Y../...Y...Y./"
-              "........./...Y...../........./........Y/#.......# r 0 0 0", 6, 7, 32),
-    Layout(3, "#......Y#/...Y....Y/Y......Y./......R../"
-              "........./YY......Y/........./........./#Y......# r 0 0 0", 9, 10, 26),
-    Layout(4, "#.Y.....#/.YY..Y.../..Y....../...Y...../"
-              "........./..Y..Y.../...R...../...Y.Y.../#.......# r 0 0 0", 10, 12, 32),
-    Layout(5, "#.Y.Y...#/.Y...Y.../........./...Y...../"
-              "........./.....Y.../Y......R./.......Y./#.......# r 0 0 0", 8, 11, 8),
-    Layout(6, "#.......#/.....Y.Y./..YR..Y.Y/...Y...../"
-              "........./........./........Y/......Y.Y/#...Y...# r 0 0 0", 10, 16, 68),
+    Layout(1, "#..R....#/.......Y./...Y...../........./........./...Y...../........./........./#.......#", 3, 4, 10),
+    Layout(2, "#.....R.#/........./..Y...Y../...Y...Y./........./...Y...../........./........Y/#.......#", 6, 7, 32),
+    Layout(3, "#......Y#/...Y....Y/Y......Y./......R../........./YY......Y/........./........./#Y......#", 9, 10, 26),
+    Layout(4, "#.Y.....#/.YY..Y.../..Y....../...Y...../........./..Y..Y.../...R...../...Y.Y.../#.......#", 10, 12, 32),
+    Layout(5, "#.Y.Y...#/.Y...Y.../........./...Y...../........./.....Y.../Y......R./.......Y./#.......#", 8, 11, 8),
+    Layout(6, "#.......#/.....Y.Y./..YR..Y.Y/...Y...../........./........./........Y/......Y.Y/#...Y...#", 10, 16, 68),
 )

@@ -32,39 +32,15 @@ from arena.games.interaction.notation import (
     parse_position,
 )
 from arena.games.interaction.state import neutral_mask, occupancy, simulate, strikes
+from arena.games.sequence import MoveSequence
 from arena.games.protocol import TERMINAL, Dynamics, Game, GameType, Outcome, Param, State
 
 
-class SoloSolution(tuple):
+class SoloSolution(MoveSequence):
     """A sequence of ``Move``; ``str`` is the notation ``e1N d3SW`` (``""`` for no move)."""
 
-    def __str__(self) -> str:
-        return " ".join(map(str, self))
-
-    def __repr__(self) -> str:
-        return f"SoloSolution.parse({str(self)!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> SoloSolution:
-        """Moves separated by spaces.
-
-        Raises:
-            MoveSyntaxError: a bad move.
-        """
-        return cls(parse_move_text(t) for t in str(text).split())
-
-    @classmethod
-    def of(cls, moves: Any) -> SoloSolution:
-        """From text, a ``SoloSolution`` or a sequence of moves / move texts.
-
-        Raises:
-            MoveSyntaxError: something that is not a solution.
-        """
-        if isinstance(moves, SoloSolution):
-            return moves
-        if isinstance(moves, (list, tuple)):
-            return cls(m if isinstance(m, Move) else parse_move_text(str(m)) for m in moves)
-        return cls.parse(str(moves))
+    MOVE = Move
+    parse_move = staticmethod(parse_move_text)
 
 
 def first_turn_filter(board: bytes, occ: int, hits: dict[int, int],

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from arena.errors import MoveSyntaxError, PuzzleSyntaxError
+from arena.games.sequence import MoveSequence
 from arena.games.ricochet.board import (
     CENTRE, COLOURS, DIRS, STEP, Board, format_diagonals, parse_diagonals, parse_square, square_name,
 )
@@ -40,36 +41,11 @@ class RobotMove:
         return cls(COLOURS.index(t[0]), DIRS.index(t[1]))
 
 
-class Solution(tuple):
+class Solution(MoveSequence):
     """A sequence of ``RobotMove``; ``str`` is the notation ``RN GE RS`` (``""`` for 0 moves)."""
 
-    def __str__(self) -> str:
-        return " ".join(map(str, self))
-
-    def __repr__(self) -> str:
-        return f"Solution.parse({str(self)!r})"
-
-    @classmethod
-    def parse(cls, text: str) -> Solution:
-        """Moves separated by spaces (``""`` is the empty solution).
-
-        Raises:
-            MoveSyntaxError: a bad move.
-        """
-        return cls(RobotMove.parse(t) for t in str(text).split(" ") if t)
-
-    @classmethod
-    def of(cls, moves) -> Solution:
-        """A solution from text, a ``Solution``, or a sequence of moves / move texts.
-
-        Raises:
-            MoveSyntaxError: something that is not a solution.
-        """
-        if isinstance(moves, Solution):
-            return moves
-        if isinstance(moves, (list, tuple)):
-            return cls(m if isinstance(m, RobotMove) else RobotMove.parse(str(m)) for m in moves)
-        return cls.parse(str(moves))  # text, or any object whose str is the notation
+    MOVE = RobotMove
+    parse_move = staticmethod(RobotMove.parse)
 
 
 def slide(board: Board, robots: tuple[int, ...], robot: int, d: int) -> int:
