@@ -225,6 +225,30 @@ def _split(text: str, mask: int) -> list[str]:
     return text.split(SEPARATOR) if text else []
 
 
+def _sections(buf: Any, at: Any, n: Any, mask: Any) -> dict[str, Any]:
+    """Where each game's numeric columns lie in ``buf`` (the games' payloads joined), column
+    by column over all games at once (``_section``'s reading): ``at``: each game's first
+    numeric section, ``n``: its rows, ``mask``: its column bits. Returns name -> games x 3
+    (format, -1 when the game has no such column; q; the values' offset in ``buf``) and
+    ``"end"``: games x 1, where each game's numeric sections end."""
+    found: dict[str, Any] = {}
+    pos = at.astype(np.int64)
+    last = max(len(buf) - 1, 0)
+    for name, bit, _ in NUMERIC:
+        has = (mask & bit) != 0
+        fmt = np.where(has, buf[np.minimum(pos, last)].astype(np.int64) if len(buf) else 0, -1)
+        scaled = has & ((fmt & 0xF0) == SCALED)
+        q = np.zeros(len(pos), np.int64)
+        if scaled.any():
+            lo, hi = buf[pos[scaled] + 1].astype(np.int64), buf[pos[scaled] + 2].astype(np.int64)
+            q[scaled] = ((hi << 8) | lo) - ((hi & 0x80) << 9)  # ``_Q``: little-endian int16
+        begin = pos + 1 + _Q.size * scaled
+        found[name] = np.stack([fmt, q, np.where(has, begin, 0)], axis=1)
+        pos = np.where(has, begin + n * (fmt & 0x0F), pos)
+    found["end"] = pos[:, None]
+    return found
+
+
 ROW_COLUMNS = ("ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
 
 
@@ -259,17 +283,7 @@ def unpack_many(blobs: Sequence[bytes], moves: bool = True) -> dict[str, Any]:
     at = base + _HEADER.size + head["t"].astype(np.int64)  # each game's next section
     out: dict[str, Any] = {"game": game, "seat": buf[at[game] + index].view(np.int8).astype(np.int64)}
     at = at + n
-    ends = (at - base).tolist()
-    found = {name: np.zeros((g, 3), np.int64) for name, _, _ in NUMERIC}  # format (-1: none), q, values' offset
-    for i, (d, m, count) in enumerate(zip(datas, mask.tolist(), n.tolist())):  # a loop a game, not a move
-        pos = ends[i]
-        for name, bit, _ in NUMERIC:
-            if m & bit:
-                kind, q, begin, pos = _section(d, pos, count)
-                found[name][i] = (kind, q, base[i] + begin)
-            else:
-                found[name][i, 0] = -1
-        ends[i] = pos
+    found = _sections(buf, at, n, mask)
     for name, _, _ in NUMERIC:
         kinds, scale, begins = found[name].T
         col = index.astype(np.float64) if name == "ply" else np.full(total, np.nan)
@@ -286,7 +300,7 @@ def unpack_many(blobs: Sequence[bytes], moves: bool = True) -> dict[str, Any]:
             else:
                 col[rows] = np.where(values == -(1 << (8 * width - 1)), np.nan, values.astype(np.float64))
         out[name] = col.astype(np.int64) if name == "ply" else col
-    at = base + np.array(ends, np.int64)
+    at = found.pop("end")[:, 0]
     out["status"] = np.full(total, None, dtype=object)
     own = np.full(total, None, dtype=object)
     for i in np.flatnonzero((mask & (BIT_STATUS | BIT_OWN)) != 0).tolist():  # rounds only: a loop a game

@@ -11,9 +11,10 @@ What it rated is stored beside the games:
   (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met) and ``search`` (the
   per-bot search sums of those games, ``arena.results.aggregates.search_sums``: a report adds only the
   moves of the games beyond the prefix);
-- ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``label``,
-  ``mu``, ``sigma``, ``games``: the bot's rating after that game), for the rating-progression
-  plot.
+- ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``bot``: the
+  0-based place of the bot's label in ``ratings``, ``mu``, ``sigma``, ``games``: the bot's
+  rating after that game), for the rating-progression plot. The bot is a small integer rather
+  than its label text: ~16 bytes a two-seat game less (``docs/storage.md``).
 
 A report reads the state and rates only the stored games beyond ``P``. A state that is missing
 (a store written before this table existed) or stale (another ``version`` or environment, or a
@@ -41,15 +42,16 @@ from arena.results.aggregates import merge_sums, search_sums
 log = logging.getLogger("arena.results.ratings")
 
 #: Bumped when the stored state's meaning changes; another version is stale and rebuilt
-#: (2: the search sums gained the sum of squared node counts).
-VERSION = 2
+#: (2: the search sums gained the sum of squared node counts; 3: the history keeps the bot's
+#: place in ``ratings`` instead of its label).
+VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rating_state (
     id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, env TEXT NOT NULL,
     prefix INTEGER NOT NULL, rated INTEGER NOT NULL, ratings TEXT NOT NULL, search TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS rating_history (
-    game_id INTEGER NOT NULL, seat INTEGER NOT NULL, label TEXT NOT NULL, mu REAL NOT NULL,
+    game_id INTEGER NOT NULL, seat INTEGER NOT NULL, bot INTEGER NOT NULL, mu REAL NOT NULL,
     sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
 """
 
@@ -126,6 +128,15 @@ def ensure_tables(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
+def write_rows(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple]) -> None:
+    """Add history ``rows`` ``(game_id, seat, label, mu, sigma, games)`` of ``rater``'s games, each
+    label stored as its place in ``rater.ratings`` (inside the caller's transaction)."""
+    if rows:
+        place = {label: i for i, label in enumerate(rater.ratings)}
+        conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)",
+                         [(g, seat, place[label], mu, sigma, n) for g, seat, label, mu, sigma, n in rows])
+
+
 def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: bool = False) -> None:
     """Store the rater's state and new history ``rows`` (inside the caller's transaction);
     ``reset`` clears the history first (a rebuild)."""
@@ -133,8 +144,7 @@ def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: 
         conn.execute("DROP TABLE IF EXISTS rating_state")
         conn.execute("DROP TABLE IF EXISTS rating_history")
     ensure_tables(conn)
-    if rows:
-        conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)", rows)
+    write_rows(conn, rater, rows)
     conn.execute("INSERT OR REPLACE INTO rating_state VALUES (1, ?, ?, ?, ?, ?, ?)",
                  (VERSION, env_key(rater.env), rater.prefix, rater.prefix, rater.state_json(),
                   json.dumps(rater.search)))
@@ -179,20 +189,24 @@ def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int
     Raises:
         ResultsError: unreadable database.
     """
-    sql = "SELECT game_id, seat, label, mu, sigma, games FROM rating_history WHERE game_id <= ?"
-    args: list = [upto]
-    if steps:
-        step = " ".join("WHEN ? THEN ?" for _ in steps)
-        sql += (f" AND (games = 1 OR games % (CASE label {step} ELSE 1 END) = 0"
-                f" OR games = (CASE label {step} ELSE -1 END))")
-        args += [x for label, (st, _) in steps.items() for x in (label, st)]
-        args += [x for label, (_, last) in steps.items() for x in (label, last)]
     try:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_history'").fetchone():
             return []
-        return conn.execute(sql + " ORDER BY game_id, seat", args).fetchall()
-    except sqlite3.Error as exc:
+        labels = list(json.loads(conn.execute("SELECT ratings FROM rating_state WHERE id = 1").fetchone()[0]))
+        place = {label: i for i, label in enumerate(labels)}
+        sql = "SELECT game_id, seat, bot, mu, sigma, games FROM rating_history WHERE game_id <= ?"
+        args: list = [upto]
+        if steps:
+            kept = [(place[label], st, last) for label, (st, last) in steps.items() if label in place]
+            step = " ".join("WHEN ? THEN ?" for _ in kept)
+            sql += (f" AND (games = 1 OR games % (CASE bot {step} ELSE 1 END) = 0"
+                    f" OR games = (CASE bot {step} ELSE -1 END))")
+            args += [x for i, st, _ in kept for x in (i, st)]
+            args += [x for i, _, last in kept for x in (i, last)]
+        rows = conn.execute(sql + " ORDER BY game_id, seat", args).fetchall()
+    except (sqlite3.Error, TypeError) as exc:
         raise unreadable(conn, exc) from None
+    return [(g, seat, labels[i], mu, sigma, n) for g, seat, i, mu, sigma, n in rows]
 
 
 def save(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],

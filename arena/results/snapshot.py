@@ -17,7 +17,7 @@ import trueskill
 
 from arena.results.aggregates import merge_sums, search_sums
 from arena.results.files import still_locked
-from arena.results.rating_state import Rater, ensure_tables, read, write
+from arena.results.rating_state import Rater, ensure_tables, read, write, write_rows
 from arena.results.records import RatingSnapshot
 
 log = logging.getLogger("arena.results.ratings")
@@ -60,10 +60,10 @@ class _Saving:
             return False
         return True
 
-    def rows(self, rows: Sequence[tuple]) -> None:
-        """Add history rows (raises ``sqlite3.Error``)."""
+    def rows(self, rater: Rater, rows: Sequence[tuple]) -> None:
+        """Add ``rater``'s history rows (``rating_state.write_rows``; raises ``sqlite3.Error``)."""
         assert self.conn is not None
-        self.conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)", rows)
+        write_rows(self.conn, rater, rows)
 
     def finish(self, rater: Rater) -> None:
         """Store the rater's state and commit (raises ``sqlite3.Error``)."""
@@ -160,7 +160,7 @@ def _current(conn: sqlite3.Connection, env: trueskill.TrueSkill, games: Any, lab
         rater.prefix = game_id
         if writing and len(rows) >= CHUNK:
             assert saving is not None
-            saving.rows(rows)
+            saving.rows(rater, rows)
             rows = []
     if found is None:
         rater.search = search_sums(conn, seats, upto=rater.prefix)
@@ -169,7 +169,7 @@ def _current(conn: sqlite3.Connection, env: trueskill.TrueSkill, games: Any, lab
     saved_prefix = 0 if found is None else start
     if writing:
         assert saving is not None
-        saving.rows(rows)
+        saving.rows(rater, rows)
         saving.finish(rater)
         saved_prefix, rows = rater.prefix, []
     extra = rows

@@ -245,3 +245,23 @@ def test_a_thinned_history_draws_the_same_plot(tmp_path, monkeypatch):
     assert len(full.data) == len(thin.data)
     for a, b in zip(full.data, thin.data):
         assert a.name == b.name and list(a.x) == list(b.x) and list(a.y) == list(b.y)
+
+
+def test_the_history_keeps_a_bot_by_its_place_and_reads_back_its_label(tmp_path):
+    """``rating_history`` stores each bot as a small integer (its place in the state's ratings),
+    not its label text; the history read back names the labels, thinned or not, and equals
+    the history replayed from the games."""
+    from arena.bench.report import LABELS, build_store
+
+    path = build_store(tmp_path, "place", 40, distinct=3)
+    conn = sqlite3.connect(path)
+    assert {r[0] for r in conn.execute("SELECT DISTINCT typeof(bot) FROM rating_history")} == {"integer"}
+    assert {r[0] for r in conn.execute("SELECT DISTINCT bot FROM rating_history")} == {0, 1}
+    rows = rating_state.read_history(conn, 40)
+    thin = rating_state.read_history(conn, 40, {label: (7, 40) for label in LABELS})
+    conn.close()
+    data = load(path)
+    replayed = data.history()
+    assert [(r[0], r[2], r[3], r[4], r[5]) for r in rows] == list(
+        replayed[["game_id", "label", "mu", "sigma", "games"]].itertuples(index=False, name=None))
+    assert [r[5] for r in thin if r[2] == LABELS[0]] == [1, 7, 14, 21, 28, 35, 40]

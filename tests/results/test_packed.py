@@ -59,6 +59,23 @@ def test_measured_times_come_back_bit_for_bit_in_few_bytes(seed: int) -> None:
     assert len(blob) < 43 * 5 + 150  # 8 bytes a time unpacked
 
 
+def test_games_of_every_column_format_unpack_together_as_alone() -> None:
+    """One bulk call over games whose columns differ in format (scaled times of several q,
+    floats, integers of several widths, absent columns, no rows) gives each game's own rows."""
+    rng = random.Random(3)
+    games = [ROWS, [], [M(0, 0, "a", 0.5, 300, 70000)], [M(0, 1, "b", math.pi, None, 2, 1e300)]]
+    for k in range(20):
+        games.append([M(i, i % 2, f"m{i}", rng.random() * 2 ** -k if k % 3 else None, rng.randrange(2 ** (k + 1)),
+                        None if k % 2 else k, None if k % 4 else rng.random(), None, None) for i in range(k % 7)])
+    blobs = [packed.pack(json.dumps([m.move for m in g]), [m.move for m in g], g) for g in games]
+    cols = packed.unpack_many(blobs)
+    assert cols["game"].tolist() == [i for i, g in enumerate(games) for _ in g]
+    for name, at in (("ply", 0), ("seat", 1), ("seconds", 3), ("nodes", 4), ("depth", 5), ("evaluation", 6),
+                     ("clock", 8)):
+        want = [math.nan if r[at] is None else r[at] for b in blobs for r in packed._rows(b)]
+        np.testing.assert_array_equal(cols[name], np.array(want, float), err_msg=name)
+
+
 def test_odd_values_fall_back_to_what_keeps_them() -> None:
     moves = ["a\x1fb", ""]  # neither joins: the JSON text is kept
     rows = [M(0, 0, "a\x1fb", -0.0, 2 ** 62), M(1, 1, "", math.nan, -(2 ** 62))]
