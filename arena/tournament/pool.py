@@ -108,6 +108,9 @@ class Pool:
         #: called by ``run`` after each wait (at least every second while games play), from the
         #: thread iterating it: a caller's look at the games playing (``playing``) between results
         self.on_wait: Callable[[], None] | None = None
+        #: results of the same wait still to be yielded after the one ``run`` just yielded (the
+        #: caller commits the games that came together in one transaction once it reads 0)
+        self.left = 0
 
     def playing(self) -> list[tuple[GameTask, Status]]:
         """The games playing now, each with its worker's shared status (the seat on move, plies,
@@ -176,7 +179,9 @@ class Pool:
                 self._fill(pending)  # workers play on while the caller stores
                 if self.on_wait is not None:
                     self.on_wait()
-                yield from done
+                for k, result in enumerate(done):
+                    self.left = len(done) - 1 - k
+                    yield result
         except BaseException:
             pending.clear()  # an interrupted run's games are not played by a later one
             self.close()

@@ -4,6 +4,8 @@ in the middle of such a task: the games it finished are stored once, the game pl
 replayed (a death counts against ``retries``), the games not begun are played once, and the
 run stores exactly the games of an undisturbed run."""
 
+import contextlib
+import sqlite3
 import sys
 
 import pytest
@@ -133,3 +135,37 @@ def test_a_run_with_a_worker_killed_mid_task_stores_the_games_of_an_undisturbed_
     assert games.sort_values("game_id")[cols].reset_index(drop=True).equals(
         clean.sort_values("game_id")[cols].reset_index(drop=True))
     assert games.game_id.is_unique
+
+
+def test_games_that_come_together_are_committed_together_and_told_after_their_commit(tmp_path, monkeypatch):
+    """The worker sends its records in groups (``worker.Outbox``) and the runner commits the
+    records of one wait in one transaction (``Store.add_games``); each observer hears of a game
+    only once it is committed."""
+    from arena.results.store import Store
+    from arena.tournament.observers import Observer
+    commits: list[int] = []
+    add = Store.add_games
+
+    def counting(self, batch, *args, **kwargs):
+        batch = list(batch)
+        commits.append(len(batch))
+        return add(self, batch, *args, **kwargs)
+    monkeypatch.setattr(Store, "add_games", counting)
+
+    class Committed(Observer):
+        def __init__(self):
+            self.seen: list[int] = []
+
+        def stored(self, result):
+            db = next((tmp_path / "out").glob("*.sqlite"))  # read apart from the run's connection
+            with contextlib.closing(sqlite3.connect(db)) as conn:
+                found = conn.execute("SELECT count(*) FROM games WHERE game_id = ?", (result.task.game_id,)).fetchone()
+            assert found == (1,), "told before its commit"
+            self.seen.append(result.task.game_id)
+    watcher = Committed()
+    cfg = build({"game": "nim", "params": {"pile": "12"}, "bots": ["random", "greedy"], "games": 40, "workers": 1,
+                 "opening_plies": 0, "results": str(tmp_path / "out")})
+    summary = run_tournament(cfg, observers=[watcher])
+    assert summary.stored == 40 and sum(commits) == 40
+    assert len(commits) < 40  # some games came, and were committed, together
+    assert sorted(watcher.seen) == sorted(load_games(summary.path).game_id)
