@@ -235,8 +235,9 @@ class _Run:
             for res in results:
                 held.append(res)
                 self._store_held(held)
-                if not getattr(pool, "left", 0) or schedule.done:  # the last of the games that came together
-                    self._commit()
+                if getattr(pool, "left", 0) and not schedule.done:
+                    continue  # more games that came together: committed, and the next released, with the last
+                self._commit()
                 if schedule.done:
                     break
                 released += self._release(pool, window - (released - self.summary.played))
