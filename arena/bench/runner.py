@@ -93,10 +93,11 @@ def _arena_split(cfg) -> tuple[float, float, float]:
 
 
 def _arena_parts(cfg) -> tuple[float, float, float, float]:
-    """``_arena_split`` and the runner's CPU seconds in ``Store.add_game`` (the game's row and
-    its per-move data inserted and committed): the store's part, measured apart."""
+    """``_arena_split`` and the runner's CPU seconds in ``Store.add_games`` (the games' rows
+    inserted and committed, those that came together in one transaction): the store's part,
+    measured apart."""
     spent = [0.0]
-    add = Store.add_game
+    add = Store.add_games
 
     def timed(self, *args, **kwargs):
         t0 = time.process_time()
@@ -104,7 +105,7 @@ def _arena_parts(cfg) -> tuple[float, float, float, float]:
             return add(self, *args, **kwargs)
         finally:
             spent[0] += time.process_time() - t0
-    Store.add_game = timed  # type: ignore[method-assign]
+    Store.add_games = timed  # type: ignore[method-assign]
     try:
         with tempfile.TemporaryDirectory() as tmp:
             start, (own, kids) = time.perf_counter(), _cpu_split()
@@ -113,7 +114,7 @@ def _arena_parts(cfg) -> tuple[float, float, float, float]:
             elapsed = time.perf_counter() - start, after[0] - own, after[1] - kids, spent[0]
             assert summary.played == summary.total
     finally:
-        Store.add_game = add  # type: ignore[method-assign]
+        Store.add_games = add  # type: ignore[method-assign]
     return elapsed
 
 
@@ -188,7 +189,7 @@ def overhead(games: int) -> list[Figure]:
                "ms/game", "≤ 0.3", f"plain loop {loop_cpu / n * 1000:.2f} ms CPU/game, arena {tour_cpu / n * 1000:.2f} "
                                    f"(runner {runner_cpu / n * 1000:.2f}, of it the store's insert "
                                    f"{store / n * 1000:.2f}; the rest in the worker and the watchdog)"),
-        Figure("runner", "arena overhead per game, CPU, less the store's insert (Store.add_game)",
+        Figure("runner", "arena overhead per game, CPU, less the store's insert (Store.add_games)",
                (tour_cpu - loop_cpu - store) / n * 1000, "ms/game", "",
                f"the store's insert and commit {store / n * 1000:.3f} ms CPU/game in the run of least CPU"),
     ]

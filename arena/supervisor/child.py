@@ -99,7 +99,7 @@ class Watched:
         st.game = game_id
 
     def ended(self) -> None:
-        """The game's record was sent: no game is playing."""
+        """The game ended (its record sent, or held to send in a group): no game is playing."""
         self.status.game = -1
 
     def hooks(self, bots: Sequence[Player], guarded: bool = True, timed: bool = True) -> GameHooks:

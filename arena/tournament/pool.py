@@ -108,6 +108,9 @@ class Pool:
         #: called by ``run`` after each wait (at least every second while games play), from the
         #: thread iterating it: a caller's look at the games playing (``playing``) between results
         self.on_wait: Callable[[], None] | None = None
+        #: results of the same wait still to be yielded after the one ``run`` just yielded (the
+        #: caller commits the games that came together in one transaction once it reads 0)
+        self.left = 0
 
     def playing(self) -> list[tuple[GameTask, Status]]:
         """The games playing now, each with its worker's shared status (the seat on move, plies,
@@ -176,7 +179,9 @@ class Pool:
                 self._fill(pending)  # workers play on while the caller stores
                 if self.on_wait is not None:
                     self.on_wait()
-                yield from done
+                for k, result in enumerate(done):
+                    self.left = len(done) - 1 - k
+                    yield result
         except BaseException:
             pending.clear()  # an interrupted run's games are not played by a later one
             self.close()
@@ -278,7 +283,7 @@ class Pool:
         out = self._receive(slot, deaths, until=game_id)
         unread = []
         if not slot.tasks or slot.tasks[0].game_id != game_id:  # the worker died before sending them all
-            log.warning("worker %d: results before game %d (a bot forked) lost with the worker",
+            log.warning("worker %d: results before game %d (a bot forked) not sent; played again",
                         slot.proc.pid, game_id)
             while slot.tasks[0].game_id != game_id:
                 unread.append(slot.tasks.popleft())  # replayed (nobody's fault)
@@ -293,7 +298,7 @@ class Pool:
             kept = ([], [])
         seconds = time.monotonic() - st.game_started
         lost = forked(st, task.seats, "worker process")
-        pending.extendleft(reversed(unread + self._replace(i)[1:]))
+        pending.extendleft(reversed(unread + self._replace(i, task)))
         out.append(Result(task, task_fault(task, lost.seat, lost.reason, lost.detail, *kept, seconds=seconds), 1))
         return out
 
@@ -313,7 +318,7 @@ class Pool:
             log.warning("game %d: worker died (%s), replaying", task.game_id, exit_text(code))
             pending.extendleft(reversed(rest))
             return None
-        pending.extendleft(reversed(rest[1:]))
+        pending.extendleft(reversed([t for t in rest if t is not task]))
         lost = died(slot.status, code, task.seats, "worker")
         lost = replace(lost, detail=f"{lost.detail}, {deaths[task.game_id]} attempts")
         seconds = time.monotonic() - slot.status.game_started
@@ -343,20 +348,22 @@ class Pool:
         if task is None or late is None:
             return out
         plies = slot.child.plies()
-        pending.extendleft(reversed(self._replace(i)[1:]))
+        pending.extendleft(reversed(self._replace(i, task)))
         out.append(Result(task, late.record(task.seats, task.seed, task.opening, plies, now - st.game_started),
                           deaths.get(task.game_id, 0) + 1))
         return out
 
-    def _replace(self, i: int) -> list[GameTask]:
-        """Kill worker ``i``, start a new one; return the old one's tasks in flight."""
+    def _replace(self, i: int, lost: GameTask | None = None) -> list[GameTask]:
+        """Kill worker ``i``, start a new one; return the old one's tasks in flight but ``lost``
+        (the game whose fault record is made), in order: the games it finished and had not sent
+        yet (``worker.Outbox``) are among them, played again."""
         old = self.slots[i]
         old.kill()
         with children_lock():  # no sweep meets the new worker before it is in ``slots``
             self.slots[i] = WorkerSlot(self.ctx, self.setup, self.worker_log)
         self.replaced += 1
         self._sweep()
-        return list(old.tasks)
+        return [t for t in old.tasks if t is not lost]
 
     def close(self) -> None:
         """Stop idle workers, kill busy ones (their games are not recorded)."""

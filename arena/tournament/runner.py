@@ -135,6 +135,9 @@ class _Run:
         self.specs: dict[str, BotSpec] = {}  # what the workers play (``_open``: isolated, by version label)
         self.added: list[str] = []  # labels of the bot versions this run stored (a refusal drops them)
         self.software: list[Recorded] = []  # versions to record with the first game stored (``store_versions``)
+        #: games stored and told, to commit together (``_commit``), and their series' start positions
+        self.unsaved: list[Result] = []
+        self.starts: dict[int, str] = {}
         self.trusted: frozenset[str] = frozenset()  # labels whose games' records need no replay (``worker.trusted``)
         self.factory = factory
         self.summary = RunSummary(p.name, store.path, p.schedule.total, 0)
@@ -232,6 +235,9 @@ class _Run:
             for res in results:
                 held.append(res)
                 self._store_held(held)
+                if getattr(pool, "left", 0) and not schedule.done:
+                    continue  # more games that came together: committed, and the next released, with the last
+                self._commit()
                 if schedule.done:
                     break
                 released += self._release(pool, window - (released - self.summary.played))
@@ -241,6 +247,7 @@ class _Run:
         except KeyboardInterrupt:
             self.summary.interrupted = True
         finally:
+            self._commit()
             results.close()
             self.summary.workers_replaced = pool.replaced
             if held:
@@ -274,7 +281,8 @@ class _Run:
                            cfg.trace_engines)
 
     def _store(self, res: Result) -> None:
-        """Check a finished game's record, commit it, tell the schedule and the observers."""
+        """Check a finished game's record and tell the schedule; the game is committed and the
+        observers told with the others that came together (``_commit``)."""
         if not set(res.task.seats) <= self.trusted:  # a bot's own code ran in the worker: replay the record
             checked = referee_check(self.p.game, res.record, res.task.start)  # never the worker's objects
             if checked.mismatch:
@@ -282,8 +290,9 @@ class _Run:
                 log.warning("game %d: referee check: %s", res.task.game_id, checked.mismatch)
                 res = replace(res, record=checked.record)
         task, record = res.task, res.record
-        self.store.add_game(task.game_id, task.series, record, res.attempts, start=task.start, software=self.software)
-        self.software = []  # recorded with the run's first game
+        self.unsaved.append(res)
+        if task.start is not None:
+            self.starts[task.series] = task.start
         self.summary.played += 1
         if record.opening_plies < self.cfg.opening_plies and self.p.game.type.dynamics != Dynamics.SIMULTANEOUS:
             self.summary.short_openings += 1  # the random opening stopped before a move that ends the game
@@ -294,8 +303,25 @@ class _Run:
         self.summary.done += 1
         self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
                                        tuple(int(r) for r in record.outcome.ranks)))
-        for observer in self.observers:
-            observer.stored(res)
+
+    def _commit(self) -> None:
+        """Commit the games stored since the last commit (those a wait of the pool returned
+        together: within ``worker.GROUP_SECONDS`` of their ends) in one transaction
+        (``Store.add_games``), with the software versions at the run's first game; then tell
+        the observers each game, in order (the rating state never runs ahead of the games).
+
+        Raises:
+            ResultsError: the write failed; none of these games is stored.
+        """
+        if not self.unsaved:
+            return
+        done, starts, self.unsaved, self.starts = self.unsaved, self.starts, [], {}
+        self.store.add_games([(r.task.game_id, r.task.series, r.record, r.attempts) for r in done], starts,
+                             self.software)
+        self.software = []  # recorded with the run's first game
+        for res in done:
+            for observer in self.observers:
+                observer.stored(res)
 
     def _restore(self) -> None:
         """A refused run that played nothing puts the stored settings and total back and drops

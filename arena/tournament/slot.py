@@ -4,6 +4,7 @@ pipe, shared ``arena.supervisor.Status`` and ply buffer, given tasks, killed wit
 from __future__ import annotations
 
 import itertools
+import marshal
 import multiprocessing
 import select
 import time
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.os_guard import children_lock
-from arena.referee import GameEnded, GameRecord, recv_message
+from arena.referee import GameEnded, GameRecord, message_from_wire
 from arena.supervisor.parent import Supervised
 from arena.tournament.logs import WorkerLog
 from arena.tournament.series import GameTask
@@ -62,6 +63,8 @@ class WorkerSlot:
         self._readable = select.poll()  # ``readable``'s: ``conn.poll()`` makes a selector each call
         self._readable.register(self.conn.fileno(), select.POLLIN)
         self.tasks: deque[GameTask] = deque()
+        #: records of a group read from the pipe, not yet taken (``results`` with ``until``)
+        self.unread: deque[GameEnded] = deque()
         #: time.monotonic() of the worker's last result, or of its first task when it had none:
         #: the pool replaces a worker that starts no game within ``pool.READY_GRACE`` of it
         self.waiting_since = time.monotonic()
@@ -84,26 +87,36 @@ class WorkerSlot:
         with ``until``, stop before the record of game ``until``. A worker that died stops the
         reading (its sentinel says so)."""
         out = []
-        try:
-            while self.tasks and self.tasks[0].game_id != until and self.readable():
-                ended = recv_message(self.conn)
-                assert isinstance(ended, GameEnded), "a worker sends only finished games"
-                task = self.tasks.popleft()
-                self.waiting_since = time.monotonic()
-                assert task.game_id == ended.game_id, "results come back in order"
-                out.append((task, ended.record))
-        except (EOFError, OSError, ValueError):  # ValueError: bytes that are no message (recv_message)
-            pass
+        while self.tasks and self.tasks[0].game_id != until and (self.unread or self._read()):
+            ended = self.unread.popleft()
+            task = self.tasks.popleft()
+            self.waiting_since = time.monotonic()
+            assert task.game_id == ended.game_id, "results come back in order"
+            out.append((task, ended.record))
         return out
 
-    def sent(self, game_id: int) -> GameRecord | None:
-        """The record of game ``game_id`` if it is the next in the pipe, else ``None``."""
+    def _read(self) -> bool:
+        """Read the next group of records (``worker.Outbox``) into ``unread`` if one is waiting;
+        False when none is, or the pipe ended or held bytes that are no group of records."""
         try:
-            if self.readable():
-                ended = recv_message(self.conn)
-                return ended.record if isinstance(ended, GameEnded) and ended.game_id == game_id else None
-        except (EOFError, OSError, ValueError):
-            pass
+            if not self.readable():
+                return False
+            group = marshal.loads(self.conn.recv_bytes())
+            ended = [message_from_wire(values) for values in group]
+        except (EOFError, OSError, ValueError, TypeError, IndexError, KeyError):
+            return False
+        if not all(isinstance(e, GameEnded) for e in ended):
+            return False  # a worker sends only finished games
+        self.unread.extend(ended)  # type: ignore[arg-type]
+        return bool(ended)
+
+    def sent(self, game_id: int) -> GameRecord | None:
+        """The record of game ``game_id`` if it is the next one sent, else ``None``."""
+        if self.unread or self._read():
+            ended = self.unread[0]
+            if ended.game_id == game_id:
+                self.unread.popleft()
+                return ended.record
         return None
 
     def readable(self) -> bool:
@@ -111,9 +124,13 @@ class WorkerSlot:
         return bool(self._readable.poll(0))
 
     def playing(self) -> GameTask | None:
-        """The task the worker is playing now (``None`` between games)."""
-        if self.tasks and self.status.game == self.tasks[0].game_id:
-            return self.tasks[0]
+        """The task the worker is playing now (``None`` between games); the tasks before it
+        are games it finished and has not sent yet (``worker.Outbox``)."""
+        game = self.status.game
+        if game >= 0:
+            for task in self.tasks:
+                if task.game_id == game:
+                    return task
         return None
 
     def kill(self) -> None:

@@ -34,7 +34,7 @@ import arena.games
 from arena.games import Game
 from arena.os_guard import flush_output, guard_child, new_session
 from arena.referee import (Adjudication, GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record,
-                           send_message)
+                           message_to_wire)
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
 from bots.base import Limits, Player
@@ -47,6 +47,11 @@ LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"
 #: seconds a bot's cleanup (``__del__``, ``close``) may run before its worker retires after the
 #: next game (the pool starts a fresh one; nobody is blamed: the games were stored)
 CLEANUP_GRACE = 2.0
+#: a worker sends its finished games' records in groups (``Outbox``): a group goes when it holds
+#: GROUP_MAX records, when its first record has waited GROUP_SECONDS, when a game took that long
+#: itself, and when the worker has no game left in hand; the runner commits what came together
+#: at once, so a game is stored within about GROUP_SECONDS of its end (the product's window is 0.1 s)
+GROUP_MAX, GROUP_SECONDS = 8, 0.05
 
 
 @dataclass(frozen=True)
@@ -251,31 +256,89 @@ def _close_engines() -> None:
             pass
 
 
-def _play_tasks(tasks: list[GameTask], conn: Any, game: Game, factories: dict[str, Callable[[], Player]],
+class Outbox:
+    """The records of finished games not yet sent, sent as one message of several (``marshal``
+    of a list of ``message_to_wire`` values, read by ``slot.WorkerSlot.results``) by the
+    worker's main thread (``add``, ``flush``) or, once the first has waited ``GROUP_SECONDS``,
+    by a thread of its own (the next game is playing then). A worker that dies holding records
+    loses them: the runner replays those games as it replays the ones not begun (games are
+    deterministic for their seed; the blame goes to the game playing, ``Status.game``, which
+    the worker clears as each game ends, sent or not)."""
+
+    def __init__(self, conn: Any, limit: int | None = None, seconds: float | None = None) -> None:
+        self.conn = conn
+        self.limit = GROUP_MAX if limit is None else limit
+        self.seconds = GROUP_SECONDS if seconds is None else seconds
+        self.held: list[tuple] = []
+        self.since = 0.0  # time.monotonic() when the first record held was added
+        self.lock = threading.Lock()
+        self.armed = threading.Event()
+        threading.Thread(target=self._run, name="record-outbox", daemon=True).start()
+
+    def add(self, ended: GameEnded) -> None:
+        """Hold ``ended`` (its wire values); send the group when it is full or the game was long."""
+        wire = message_to_wire(ended)
+        with self.lock:
+            if not self.held:
+                self.since = time.monotonic()
+                self.armed.set()
+            self.held.append(wire)
+            if len(self.held) >= self.limit or ended.record.seconds >= self.seconds:
+                self._send()
+
+    def flush(self) -> None:
+        """Send the records held now (before the worker waits for games, or retires)."""
+        with self.lock:
+            self._send()
+
+    def _send(self) -> None:  # under ``lock``
+        if self.held:
+            held, self.held = self.held, []
+            self.conn.send_bytes(marshal.dumps(held))
+
+    def _run(self) -> None:
+        while True:
+            self.armed.wait()
+            with self.lock:
+                wait = self.since + self.seconds - time.monotonic()
+                if not self.held or wait <= 0:
+                    try:
+                        self._send()
+                    except (OSError, ValueError):  # the runner is gone: the main thread's next read says so
+                        self.held = []
+                    self.armed.clear()
+                    continue
+            time.sleep(wait)
+
+
+def _play_tasks(tasks: list[GameTask], outbox: Outbox, game: Game, factories: dict[str, Callable[[], Player]],
                 setup: WorkerSetup, watched: Watched, trusted_labels: frozenset[str], cleaner: Cleaner) -> bool:
-    """Play the games of one task in order, sending each ``GameEnded`` as its game ends
-    (``send_message``: marshal, never pickle). False: the worker retires now (a bot's cleanup
-    blocks), the games left are the runner's to give again."""
+    """Play the games of one task in order, handing each ``GameEnded`` to ``outbox`` as its game
+    ends (sent in groups, marshal, never pickle; all of them before the worker waits for its
+    next task). False: the worker retires now (a bot's cleanup blocks), the games left are the
+    runner's to give again."""
     for task in tasks:
         bots: list = []
         record = play_task(game, factories, task, setup, watched, bots, trusted_labels)
         watched.after_game()
-        send_message(conn, GameEnded(task.game_id, record))
-        watched.ended()  # after the send: a death before it is this game's
+        watched.ended()  # before the record is sent: a death now replays it and blames nobody
+        outbox.add(GameEnded(task.game_id, record))
         if set(task.seats) <= trusted_labels:
             bots.clear()  # the arena's own bots, or engine clients: nothing of theirs blocks
         else:
             cleaner.drop(bots)  # a bot's __del__ runs on the cleaner's thread
         del bots
         if cleaner.stuck():
+            outbox.flush()
             log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)
             return False
+    outbox.flush()
     return True
 
 
 def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_handler: Any = None) -> None:
     """A worker's loop: receive a task of one or more games (``task_wire``; none = stop), play
-    them in order and send back each ``GameEnded`` as it ends (``_play_tasks``). ``buffer``:
+    them in order and send back their ``GameEnded`` s in groups (``_play_tasks``, ``Outbox``). ``buffer``:
     the shared ply buffer (``None``: plies not kept).
 
     ``log_handler``: this worker's ``arena.tournament.logs.WorkerLog`` (its records go to the
@@ -304,6 +367,7 @@ def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_
     watched = Watched(status, plies, pipe_fd=conn.fileno())
     log.info("worker %d ready", os.getpid())
     cleaner = Cleaner()
+    outbox = Outbox(conn)
     code = 0
     try:
         while True:
@@ -311,7 +375,7 @@ def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_
                 tasks = tasks_from_wire(conn.recv_bytes())
             except EOFError:
                 break
-            if not tasks or not _play_tasks(tasks, conn, game, factories, setup, watched, trusted_labels, cleaner):
+            if not tasks or not _play_tasks(tasks, outbox, game, factories, setup, watched, trusted_labels, cleaner):
                 break
     except BaseException:  # the runner sees the death and replays the game
         watched.after_game()

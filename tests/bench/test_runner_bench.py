@@ -7,7 +7,7 @@ def test_the_overhead_figures_show_the_stores_insert_apart():
     figures = runner.overhead(20)
     by_name = {f.name: f for f in figures}
     total = by_name["arena overhead per game, CPU (runner + worker)"]
-    apart = by_name["arena overhead per game, CPU, less the store's insert (Store.add_game)"]
+    apart = by_name["arena overhead per game, CPU, less the store's insert (Store.add_games)"]
     assert total.goal == "≤ 0.3" and "the store's insert" in total.note
     store = float(apart.note.split("commit ")[1].split(" ms")[0])
     assert store > 0 and abs(total.value - apart.value - store) < 0.01

@@ -73,15 +73,15 @@ def test_tampered_worker_record_is_corrected_and_counted(tmp_path, monkeypatch):
     """A record the worker got wrong (forged here in the runner's pool) is stored as replayed."""
     from arena.tournament import slot as pool_mod  # where the pool reads its workers
     from arena.referee import GameEnded
-    real = pool_mod.recv_message
+    real = pool_mod.message_from_wire
 
-    def forge(conn):
-        ended = real(conn)
+    def forge(values):
+        ended = real(values)
         rec: GameRecord = ended.record
         if rec.fault_seat is None and rec.plies > 6:
             rec = dataclasses.replace(rec, moves=rec.moves[:6], outcome=forfeit(2, 1, "target"))
         return GameEnded(ended.game_id, rec)
-    monkeypatch.setattr(pool_mod, "recv_message", forge)
+    monkeypatch.setattr(pool_mod, "message_from_wire", forge)
     summary, frame = run_hostile(tmp_path, "_Second", games=2)
     assert summary.mismatches == 2
     assert set(frame.termination) == {"unfinished"} and (frame.plies == 6).all()
