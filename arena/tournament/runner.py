@@ -144,6 +144,7 @@ class _Run:
         self.observers: list[Observer] = []  # told once ``started`` (``_open``)
         self.before: tuple[dict[str, Any], int] | None = None  # the stored settings and total
         self.extend = self.refused = False
+        self.committed = 0  # games this run has committed (``_commit``)
         self.log_path = Path(cfg.results) / f"{p.name}.log"
         self.new_log = not self.log_path.exists()
         self.logging: _Logging | None = None
@@ -299,8 +300,6 @@ class _Run:
             fewest = self.summary.fewest_opening_plies
             self.summary.fewest_opening_plies = record.opening_plies if fewest is None else min(fewest,
                                                                                                 record.opening_plies)
-        self.summary.stored += 1
-        self.summary.done += 1
         self.p.schedule.add(StoredGame(task.game_id, task.series, tuple(record.seats),
                                        tuple(int(r) for r in record.outcome.ranks)))
 
@@ -319,6 +318,9 @@ class _Run:
         self.store.add_games([(r.task.game_id, r.task.series, r.record, r.attempts) for r in done], starts,
                              self.software)
         self.software = []  # recorded with the run's first game
+        self.committed += len(done)
+        self.summary.stored += len(done)
+        self.summary.done += len(done)
         for res in done:
             for observer in self.observers:
                 observer.stored(res)
@@ -326,7 +328,7 @@ class _Run:
     def _restore(self) -> None:
         """A refused run that played nothing puts the stored settings and total back and drops
         the bot versions it stored. Never raises: the refusal is the message."""
-        if self.summary.played:
+        if self.committed:  # games of this run are stored: the settings they were played under stay
             return
         try:
             if self.extend and self.before is not None:

@@ -152,6 +152,24 @@ def test_a_refused_run_leaves_no_new_member(tmp_path):
     assert tour["settings"]["bots"] == ["a=random", "b=random"]
 
 
+def test_a_run_whose_first_commit_fails_puts_the_stored_settings_back(tmp_path, monkeypatch):
+    """Games are counted as played before their group is committed (``_Run._commit``): a run
+    refused at its first commit stored nothing, so the settings it extended are put back and
+    its new member dropped, as for a run refused before its first game."""
+    from arena.errors import ResultsError
+    from arena.results.store import Store
+
+    run(nim(tmp_path, ["a=random", "b=random"]))
+
+    def fails(self, *args, **kwargs):
+        raise ResultsError("disk full (the test)")
+    monkeypatch.setattr(Store, "add_games", fails)
+    with pytest.raises(ResultsError, match="disk full"):
+        run_tournament(nim(tmp_path, ["a=random", "b=random", "c=random"], games=8))
+    tour = load_tournament(tmp_path / "pool.sqlite")
+    assert list(tour["bots"]) == ["a", "b"] and tour["settings"]["games"] == 4
+
+
 def test_a_pairing_plays_the_same_games_in_a_field_of_two_or_of_six(tmp_path):
     two, _ = run(nim(tmp_path / "two", ["a=random", "b=mcts:playouts=10"]))
     six, _ = run(nim(tmp_path / "six", ["c=greedy", "b=mcts:playouts=10", "d=random", "a=random", "e=random",
