@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from arena.errors import ArenaError
 from arena.referee import ADJUDICATIONS
 from arena.reports import exploitability as exploitable
 from arena.reports import field as field_table
@@ -135,6 +136,18 @@ def first_move_differs(data: ReportData) -> str | None:
     return "; ".join(why) or None
 
 
+def shares_luck(game: str) -> bool:
+    """``game`` draws luck (a seeded setup, chance nodes) that the games of a series share;
+    ``False`` for an unknown game (a plug-in not installed)."""
+    import arena.games
+
+    try:
+        kind = arena.games.game_class(game).type
+    except ArenaError:
+        return False
+    return bool(kind.chance or kind.chance_nodes)
+
+
 def early_stop(data: ReportData) -> str | None:
     """Which sequential rule ended the run (``--sprt``, ``--until-ranked``), or ``None`` for a
     run of fixed size: the coverage bench found the intervals after such a stop below 95%."""
@@ -157,6 +170,10 @@ def notes(data: ReportData, name: str, frame: pd.DataFrame | None = None) -> lis
             out.append(f"The whole game's first-move Elo is the field table's fit over these games ({why}), so it "
                        "differs from the field table's (first move) row.")
         out += pairs.first_move_note(frame)
+        if shares_luck(str(data.tournament.get("game", ""))):
+            out.append("mark: the games of a series share their deal and chance draws, so seat 0's results are "
+                       "correlated and the per-game Wilson interval may cover less than 95% (89% in the coverage "
+                       "bench); read the pair interval, clustered by series.")
     if name == "pairs" and frame is not None:
         out += pairs.coverage_note(frame)
     if name in ("pairs", "ratings") and (stop := early_stop(data)) is not None:

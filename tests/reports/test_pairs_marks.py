@@ -41,3 +41,10 @@ def test_a_run_ended_by_a_sequential_rule_marks_its_intervals(tmp_path):
     assert marks(games=8, name="fixed") == []
     sprt = marks(games=60, sprt="elo0=0,elo1=200", name="sprt")
     assert len(sprt) == 2 and all("--sprt" in line for line in sprt)
+
+
+def test_a_game_whose_series_share_luck_marks_the_per_game_wilson_interval():
+    from arena.reports.notes import shares_luck
+
+    assert shares_luck("known") and shares_luck("ricochet")  # chance nodes; a seeded setup
+    assert not shares_luck("interaction") and not shares_luck("sandpile") and not shares_luck("no-such-game")

@@ -314,6 +314,7 @@ def test_the_report_says_how_it_ranks_in_every_output(duel, tmp_path):
     text = markdown(data, tables_for(data))
     assert "dice-duel ranks by payoff (chips; big blind: the ante, 1 chip; a fault pays 2 chips)" in text
     assert "## Payoffs: mean per game (poker: mbb per hand), 95% intervals over series" in text
+    assert "mark: where a bot's opponents differ widely in strength its interval errs wide" in text
     written = {p.name for p in write_files(data, tmp_path)}
     assert {"duel.payoffs.csv", "duel.payoff_pairs.csv", "duel.payoff_ratings.csv"} <= written
     places = load(make_store(tmp_path, "interaction"))
