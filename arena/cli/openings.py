@@ -19,7 +19,8 @@ openings_app = typer.Typer(cls=PlainGroup, help="Start positions of a stored tou
 @openings_app.command("select")
 def select(
     name: str = typer.Argument(..., help="Tournament name (its database is <results>/NAME.sqlite) or a database path."),
-    out: Path = typer.Option(..., "--out", metavar="FILE", help="Where to write the openings file."),
+    out: Path = typer.Option(..., "--out", metavar="FILE",
+                             help="Where to write the openings file (- for stdout, the summary then on stderr)."),
     max_bias: float = typer.Option(
         0.1, "--max-bias", metavar="X", help="largest |score - 1/2| kept, a fraction (0.1: seat scores 40-60%)"),
     min_games: int = typer.Option(2, "--min-games", metavar="N", help="fewest distinct games a kept position has"),
@@ -53,8 +54,8 @@ def select(
             tmp.write_text(book.book_text(chosen, header), encoding="utf-8")
     except OSError as exc:
         raise ResultsError(f"cannot write {str(out)!r}: {one_line(exc)}") from None
-    console = make_console()
-    console.print(f"wrote {out}: {len(chosen.kept)} of {len(table)} positions "
+    console = make_console(stderr=str(out) == "-")  # stdout carries the openings file
+    console.print(f"wrote {_shown(out)}: {len(chosen.kept)} of {len(table)} positions "
                   f"(draw rate {100 * chosen.draw_rate:.1f}%)", markup=False, highlight=False)
     for position, reason in chosen.dropped:
         console.print(f"  left out position {position}: {reason}", markup=False, highlight=False)
@@ -63,7 +64,8 @@ def select(
 @openings_app.command("random")
 def random(
     game: str = typer.Argument(..., help="game name (see `arena games`)"),
-    out: Path = typer.Option(..., "--out", metavar="FILE", help="Where to write the openings file."),
+    out: Path = typer.Option(..., "--out", metavar="FILE",
+                             help="Where to write the openings file (- for stdout, the summary then on stderr)."),
     plies: int = typer.Option(4, "--plies", metavar="PLIES", help="seeded random plies from the start"),
     count: int = typer.Option(20, "--count", metavar="N", help="distinct positions wanted"),
     seed: int = typer.Option(1, "--seed", metavar="N", help="seed of the random plies"),
@@ -88,8 +90,14 @@ def random(
             tmp.write_text("\n".join([header, *found]) + "\n", encoding="utf-8")
     except OSError as exc:
         raise ResultsError(f"cannot write {str(out)!r}: {one_line(exc)}") from None
-    make_console().print(f"wrote {out}: {len(found)} positions" + ("" if len(found) == count else
-                         f" (only {len(found)} distinct in {20 * count} tries)"), markup=False, highlight=False)
+    short = "" if len(found) == count else f" (only {len(found)} distinct in {20 * count} tries)"
+    make_console(stderr=str(out) == "-").print(f"wrote {_shown(out)}: {len(found)} positions{short}",
+                                               markup=False, highlight=False)
+
+
+def _shown(out: Path) -> str:
+    """``out`` as the summary line names it (``-``: stdout)."""
+    return "stdout" if str(out) == "-" else str(out)
 
 
 def register(app: typer.Typer) -> None:

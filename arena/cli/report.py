@@ -29,9 +29,10 @@ def report(
              "writes nothing."),
     html: bool = typer.Option(
         False, "--html", help="Also write the self-contained HTML report (plots, game replays) to FILE "
-                              "(default: off; FILE defaults to <results>/NAME.html)."),
+                              "(default: off; FILE defaults to <results>/NAME.html; - for stdout)."),
     file: Optional[Path] = typer.Argument(
-        None, metavar="FILE", help="Where --html writes (default <results>/NAME.html)."),
+        None, metavar="FILE", help="Where --html writes (default <results>/NAME.html; - for stdout, the tables "
+                                   "then printed on stderr)."),
     bots: Optional[str] = typer.Option(
         None, "--bots", metavar="A,B,...",
         help="Report only the games among these bots (comma-separated labels; a bot's name stands for all its "
@@ -77,7 +78,7 @@ def report(
         from arena.reports.html import check_target
 
         check_target(file if file is not None else path.parent / f"{data.name}.html")
-    console = make_console()
+    console = make_console(stderr=file is not None and str(file) == "-")  # stdout carries the page
     print_tables(data, console, section or None, wide=wide)
     if write is None:
         write = not section
@@ -91,7 +92,7 @@ def report(
         from arena.reports.html import write_html  # plotly, jinja2: imported on use
 
         page = write_html(path, file, games, data)
-        console.print(f"wrote {page}", style="dim")
+        console.print("wrote the HTML report to stdout" if str(page) == "-" else f"wrote {page}", style="dim")
 
 
 def register(app: typer.Typer) -> None:

@@ -39,7 +39,7 @@ from arena.reports.pairs import first_move_note
 from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
 from arena.reports.replay import replay_frames, timing_notes
 from arena.reports.tables import pairing_name
-from arena.results.writing import atomic_path
+from arena.results.writing import STDOUT, atomic_path, check_output
 
 #: Fault games embedded by default (besides the first, last and longest).
 MAX_FAULT_GAMES = 5
@@ -221,7 +221,8 @@ def render_html(path: str | Path, games: str | None = None, data: ReportData | N
 
 def write_html(path: str | Path, out: str | Path | None = None, games: str | None = None,
                data: ReportData | None = None) -> Path:
-    """Write the report page; ``out`` defaults to ``<results>/<name>.html`` beside the database.
+    """Write the report page; ``out`` defaults to ``<results>/<name>.html`` beside the database,
+    ``-`` writes it to standard output.
 
     Raises:
         ResultsError: unreadable database, a selected game not stored, or an unwritable file.
@@ -241,12 +242,16 @@ def write_html(path: str | Path, out: str | Path | None = None, games: str | Non
 
 
 def check_target(target: str | Path) -> None:
-    """Refuse at once a page path whose folder is missing or not a writable folder (before a
-    report is printed and its files written).
+    """Refuse at once a page path whose folder is missing or not a writable folder, or that
+    holds stored results (``arena.results.writing.check_output``), before a report is printed
+    and its files written; ``-`` (standard output) passes.
 
     Raises:
         ResultsError: one line naming the path and the reason.
     """
+    check_output(target)
+    if str(target) == STDOUT:
+        return
     folder = Path(target).parent
     if Path(target).is_dir():
         reason = "it is a folder; give a file name such as report.html"

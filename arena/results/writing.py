@@ -12,8 +12,9 @@ the view ``moves`` (one row per ply and seat, read from ``packed``),
 stores written before it existed have no such table, and ``arena.results.reading.load_series_start``
 computes the start from the settings), ``sprt`` (created by ``arena.results.store.save_sprt``).
 
-Files beside it (exports, reports) are written by ``atomic_path``: to a temporary file in the
-same folder, renamed into place once complete.
+Files beside it (exports, reports, openings files) are written by ``atomic_path``: to a temporary
+file in the same folder, renamed into place once complete; ``-`` for standard output; never over a
+results database or its files (``check_output``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import functools
 import json
 import math
 import os
+import shutil
 import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -31,6 +34,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from arena.errors import ResultsError
 from arena.results.packed import VIEW, pack
 from arena.results.base import _fail, moves_hash, transaction  # noqa: F401 (re-exported)
 
@@ -162,6 +166,53 @@ def shrink_wal(conn: sqlite3.Connection, path: Path) -> bool:
                 conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
 
 
+#: the first 16 bytes of every SQLite database file
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: files SQLite keeps beside a database ``X``: ``X-wal``, ``X-shm``, ``X-journal``
+COMPANIONS = ("-wal", "-shm", "-journal")
+#: a run's files beside its database ``<name>.sqlite``: the run lock and the log
+RUN_FILES = (".lock", ".log")
+#: the output path that means standard output
+STDOUT = "-"
+
+
+def is_database(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a file that starts as an SQLite database does (``SQLITE_MAGIC``)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def check_output(target: str | os.PathLike) -> None:
+    """Refuse an output path that would replace stored results: an SQLite database (any
+    tournament's), the ``-wal``/``-shm``/``-journal`` file of one, or the run lock or log
+    (``<name>.lock``, ``<name>.log``) beside a database ``<name>.sqlite``. A symbolic link is
+    judged by the file it leads to; ``-`` (standard output) passes.
+
+    Raises:
+        ResultsError: one line naming the path and why it is refused.
+    """
+    if str(target) == STDOUT:
+        return
+    final = Path(os.path.realpath(target))
+    if is_database(final):
+        reason = "it is an SQLite results database"
+    else:
+        name = final.name
+        owners = [(final.with_name(name[: -len(end)]), f"the {end[1:]} file of") for end in COMPANIONS
+                  if name.endswith(end)]
+        owners += [(final.with_suffix(".sqlite"), f"the run {end[1:]} file of") for end in RUN_FILES
+                   if final.suffix == end]
+        found = next(((db, what) for db, what in owners if is_database(db)), None)
+        if found is None:
+            return
+        reason = f"it is {found[1]} the results database {str(found[0])!r}"
+    raise ResultsError(f"refusing to write {str(target)!r}: {reason}, which the output would replace; "
+                       "give another file name")
+
+
 @contextlib.contextmanager
 def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     """A temporary file's path in ``target``'s folder, for a writer to fill; on leaving the
@@ -170,11 +221,24 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     disk's ``OSError``, Ctrl-C's ``KeyboardInterrupt``) the temporary file is removed and an
     existing file at ``target`` is left as it was. The new file gets the mode of the file it
     replaces, else the usual ``0o666`` less the umask. The one way exports (jsonl, csv,
-    parquet) and reports (md, csv, html) write files.
+    parquet), reports (md, csv, html) and openings files are written.
+
+    ``target`` ``-`` means standard output: the file is filled in a temporary folder and its
+    bytes copied to ``sys.stdout`` once complete. A ``target`` that holds stored results
+    (``check_output``) is refused before anything is written.
 
     Raises:
+        ResultsError: ``target`` is a results database or one of its files (``check_output``).
         OSError: the folder cannot be written (or what the block raised, re-raised).
     """
+    check_output(target)
+    if str(target) == STDOUT:
+        with tempfile.TemporaryDirectory(prefix="arena-out.") as folder:
+            tmp = Path(folder) / "out"
+            tmp.touch()
+            yield tmp
+            _to_stdout(tmp)
+        return
     final = Path(target)
     fd, name = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".tmp")
     os.close(fd)
@@ -184,10 +248,25 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
         os.chmod(tmp, _mode_for(final))
+        check_output(target)  # a run may have made its database there meanwhile
         os.replace(tmp, final)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _to_stdout(path: Path) -> None:
+    """Copy the bytes of the file at ``path`` to standard output (its text stream when it has
+    no byte buffer)."""
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+    else:
+        with open(path, "rb") as f:
+            shutil.copyfileobj(f, buffer)
+        buffer.flush()
+    sys.stdout.flush()
 
 
 def _mode_for(final: Path) -> int:
