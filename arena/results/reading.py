@@ -76,7 +76,7 @@ def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
     return connect_readonly(db), True
 
 
-def unreadable(conn: sqlite3.Connection, exc: BaseException, path: Any = None) -> ResultsError:
+def unreadable(conn: sqlite3.Connection, exc: BaseException | str, path: Any = None) -> ResultsError:
     """``cannot read results database 'results/x.sqlite': <why>``: the file named (``path``,
     or the connection's main database file) as ``arena run`` names it."""
     if path is None:
