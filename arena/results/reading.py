@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import ResultsError, one_line
+from arena.errors import ResultsError, as_line, one_line
 from arena.openings import series_start
 from arena.results.settings import Settings
 from arena.results.base import APPLICATION_ID, SCHEMA_VERSION, _fail  # noqa: F401 (re-exported)
@@ -66,6 +66,17 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
         return migrations.current(p, conn)
     packed.register(conn)
     return conn
+
+
+def damage(conn: sqlite3.Connection) -> str | None:
+    """What SQLite's quick check (``PRAGMA quick_check``: every page and record, no index
+    comparison) finds wrong with the database: its first finding or the error it stops at;
+    None when the database is sound."""
+    try:
+        row = conn.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if row is not None and row[0] == "ok" else as_line(str(row[0] if row else "no answer"))
 
 
 def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:

@@ -40,3 +40,23 @@ def test_report_on_a_damaged_games_page_is_one_line_naming_the_database(tmp_path
     assert err.startswith("error: cannot read results database") and "k.sqlite" in err
     assert "damaged game row" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert db.read_bytes() == before
+
+
+def test_export_of_a_store_damaged_outside_its_games_warns_in_one_line_and_exports_them(tmp_path, capsys):
+    results, db = _played(tmp_path, capsys, games=40)
+    conn = sqlite3.connect(db)
+    page = conn.execute("PRAGMA page_size").fetchone()[0]
+    bots = conn.execute("SELECT pageno FROM dbstat WHERE name='bots'").fetchone()[0]
+    conn.close()
+    _zero(db, (bots - 1) * page, 64)
+    before = db.read_bytes()
+    code, _, err = cli(["report", "k", "--results", str(results), "-s", "leaderboard"], capsys)
+    assert code == 2 and "malformed" in err
+    code, out, err = cli(["export", "k", "--results", str(results), "--format", "csv", "--out", "-"], capsys)
+    assert code == 0, err
+    assert len(out.strip().splitlines()) == 41  # the header and every game
+    assert err.startswith("warning: results database") and "k.sqlite" in err and "is damaged" in err
+    assert len(err.strip().splitlines()) == 1
+    assert db.read_bytes() == before
+    code, out, err = cli(["export", "k", "--results", str(results), "--format", "csv"], capsys)
+    assert code == 0 and "is damaged" in err and "40 games written" in out
