@@ -29,9 +29,16 @@ EXTRA_KEYS = ("series", "fault_seat", "fault_detail", "seconds", "attempts")
 
 
 def games_frame(path: Path) -> pd.DataFrame:
-    """Every stored game with its moves, in game-id order (list columns decoded)."""
+    """Every stored game with its moves, in game-id order (list columns decoded). A database
+    damaged outside the games it read (a page of another table) still gives its games, with a
+    one-line warning on stderr (``docs/how-to/results.md``).
+
+    Raises:
+        ResultsError: missing or unreadable database, or a damaged game row.
+    """
     import pandas as pd
 
+    from arena.results.reading import damage
     from arena.results.store import connect_readonly
 
     conn = connect_readonly(path)
@@ -39,6 +46,7 @@ def games_frame(path: Path) -> pd.DataFrame:
         df = pd.read_sql_query(
             "SELECT game_id, series, seed, seats, ranks, scores, termination, fault_seat, fault_detail, "
             "plies, opening_plies, seconds, attempts, packed FROM games ORDER BY game_id", conn)
+        damaged = damage(conn)
     except Exception as exc:
         raise ResultsError(f"cannot read results database {str(path)!r}: {exc}") from None
     finally:
@@ -52,6 +60,9 @@ def games_frame(path: Path) -> pd.DataFrame:
     except (TypeError, ValueError) as exc:  # json's and the packing's errors are ValueErrors
         raise ResultsError(f"cannot read results database {str(path)!r}: a damaged game row ({exc})") from None
     df["fault_seat"] = df["fault_seat"].astype("Int64")
+    if damaged is not None:
+        typer.echo(f"warning: results database {str(path)!r} is damaged ({damaged}); exporting the {len(df)} "
+                   "games it could read (arena report and arena run refuse it)", err=True)
     return df
 
 

@@ -18,6 +18,7 @@ from rich.text import Text
 
 from arena.errors import ResultsError, one_line
 from arena.reports import SECTIONS
+from arena.reports.absent import empty_sections
 from arena.reports.cycles import cycle_line
 from arena.reports.display import format_value
 from arena.reports.fit import dropped_note, fit_columns, needed_width
@@ -99,6 +100,8 @@ def print_tables(data: ReportData, console: Console, sections: Sequence[str] | N
             console.print(Text(line, style="dim"))
     if "fault_summary" in tables:
         print_faults(tables["fault_summary"], tables["faults"], console)
+    for line in empty_sections(data, sections, tables).values():
+        console.print(line, markup=False, highlight=False)
 
 
 def print_faults(summary: pd.DataFrame, listed: pd.DataFrame, console: Console) -> None:
@@ -157,7 +160,9 @@ def print_termination_summary(data: ReportData, console: Console) -> None:
 def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     """Every table of the report as JSON: ``{"tournament": {...}, "warnings": [...], "tables":
     {name: [row objects keyed by column]}}``; NaN and ±inf become ``null`` (a statistic a bot
-    does not report is empty, not 0). The SPRT state is the one-row table ``sprt``. Without
+    does not report is empty, not 0). The SPRT state is the one-row table ``sprt``. With
+    ``sections``, ``"empty"`` maps each of them that has no table here to the line saying why
+    (``arena.reports.absent``). Without
     ``sections``, every section that applies, also those the terminal shows only on request
     (``openings`` of a tournament from random starts).
 
@@ -171,6 +176,8 @@ def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
     out = {"tournament": tour, "warnings": warnings(data),
            "tables": {name: json.loads(frame.to_json(orient="records", double_precision=15))
                       for name, frame in tables.items()}}
+    if sections:  # the sections asked for that have nothing here, each with its line
+        out["empty"] = empty_sections(data, sections, tables)
     return json.dumps(out, indent=1, default=str)
 
 

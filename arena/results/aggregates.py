@@ -13,11 +13,13 @@ objects (issue 14: reports at a million games).
 from __future__ import annotations
 
 import json
+import os
 from functools import reduce
 from operator import add
 from typing import TYPE_CHECKING, Any
 
-from arena.results.reading import _reading
+from arena.errors import ResultsError
+from arena.results.reading import _reading, unreadable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -87,8 +89,8 @@ def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.Dat
     cols = ", ".join(f"group_concat({c})" for c in _NUMBERS[:-1])
     times = "group_concat(printf('%!.17g', seconds))" if seconds else "NULL"
     sql = (f"SELECT {cols}, group_concat(coalesce(fault_seat, -1)), {times}, "
-           "group_concat(seats || char(31) || ranks || char(31) || scores || char(31) || termination, char(30)) "
-           "FROM games WHERE game_id BETWEEN ? AND ?")
+           "group_concat(seats || char(31) || ranks || char(31) || scores || char(31) || termination, char(30)), "
+           "count(*) FROM games WHERE game_id BETWEEN ? AND ?")
     numbers: list[list[np.ndarray]] = [[] for _ in _NUMBERS]
     durations: list[np.ndarray] = []
     keys: list[np.ndarray] = []
@@ -96,14 +98,18 @@ def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.Dat
     with _reading(db) as conn:
         lo, hi = conn.execute("SELECT min(game_id), max(game_id) FROM games").fetchone()
         for start in range(lo or 0, (hi or -1) + 1, SPAN):
-            row = conn.execute(sql, (start, start + SPAN - 1)).fetchone()
-            if row[0] is None:
+            *row, count = conn.execute(sql, (start, start + SPAN - 1)).fetchone()
+            if not count:
                 continue
-            for part, text in zip(numbers, row):
-                part.append(np.fromstring(text, dtype=np.int64, sep=","))
+            span = [_parsed(text, np.int64, count, conn, db) for text in row[:len(_NUMBERS)]]
+            for part, values in zip(numbers, span):
+                part.append(values)
             if seconds:
-                durations.append(np.fromstring(row[len(_NUMBERS)], dtype=float, sep=","))
-            code, uniques = pd.factorize(np.array(row[-1].split("\x1e"), dtype=object))
+                durations.append(_parsed(row[len(_NUMBERS)], float, count, conn, db))
+            texts = row[-1].split("\x1e") if row[-1] is not None else []
+            if len(texts) != count:
+                raise _damaged(conn, db, "a game without its seats, ranks, scores or termination")
+            code, uniques = pd.factorize(np.array(texts, dtype=object))
             glob = np.array([known.setdefault(u, len(known)) for u in uniques], dtype=np.int64)
             keys.append(glob[code])
     num = {c: np.concatenate(p) if p else np.zeros(0, np.int64) for c, p in zip(_NUMBERS, numbers)}
@@ -132,6 +138,32 @@ def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.Dat
         for col in _LISTS:
             df[f"{col}_code"] = code[col]
     return df
+
+
+def _parsed(text: str | None, dtype: Any, count: int, conn: Any, db: Any) -> np.ndarray:
+    """One ``group_concat`` column of a span parsed into ``count`` numbers.
+
+    Raises:
+        ResultsError: a damaged row (a missing value, which ``group_concat`` skips, or a
+            value that is not a number) leaves another count.
+    """
+    import warnings
+
+    import numpy as np
+
+    with warnings.catch_warnings():  # a text that stops parsing early warns, then comes out short
+        warnings.simplefilter("ignore", DeprecationWarning)
+        values = np.fromstring(text or "", dtype=dtype, sep=",")
+    if len(values) != count:
+        raise _damaged(conn, db, f"{count} games but {len(values)} values in a column")
+    return values
+
+
+def _damaged(conn: Any, db: Any, why: str) -> ResultsError:
+    """``cannot read results database '...': a damaged game row (why)``, as ``arena export``
+    and ``arena run`` say it."""
+    path = getattr(db, "path", None) or (db if isinstance(db, (str, os.PathLike)) else None)
+    return unreadable(conn, f"a damaged game row ({why})", path)
 
 
 def _rows(db: Any, sql: str, args: tuple = ()) -> list[tuple]:

@@ -132,8 +132,15 @@ def migrate(conn: sqlite3.Connection, path: Path, told: str = "") -> tuple[int, 
         for step in STEPS[max(start, 1) - 1:]:
             step(conn)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    log.warning("%s: migrated the store from layout %d to %d%s", _shown(path), start, SCHEMA_VERSION, told)
+    said = (_shown(path), start, told)
+    if not told or said not in _SAID:  # a store migrated in memory is migrated at each opening: said once a process
+        _SAID.add(said)
+        log.warning("%s: migrated the store from layout %d to %d%s", *said[:2], SCHEMA_VERSION, told)
     return start, SCHEMA_VERSION
+
+
+#: The migrations ``migrate`` has told of in this process: (path shown, layout, ``told``).
+_SAID: set[tuple[str, int, str]] = set()
 
 
 def _shown(path: Path) -> str:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import ResultsError, one_line
+from arena.errors import ResultsError, as_line, one_line
 from arena.openings import series_start
 from arena.results.settings import Settings
 from arena.results.base import APPLICATION_ID, SCHEMA_VERSION, _fail  # noqa: F401 (re-exported)
@@ -55,9 +55,12 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
         raise ResultsError(f"no results database {str(p)!r}")
     try:
         conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise _fail(p, exc, "open results database") from None
-    if not _check_arena_db(conn, p):
+        found = _check_arena_db(conn, p)
+    except (sqlite3.Error, ResultsError) as exc:
+        if os.access(p.parent, os.W_OK):  # SQLite could make its files there: the error is the database's
+            raise exc if isinstance(exc, ResultsError) else _fail(p, exc, "open results database") from None
+        conn, found = _read_only_folder(p)
+    if not found:
         conn.close()
         raise ResultsError(f"{str(p)!r} is an empty database, not arena results")
     from arena.results import migrations, packed
@@ -68,6 +71,51 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
     return conn
 
 
+def _read_only_folder(p: Path) -> tuple[sqlite3.Connection, bool]:
+    """The store ``p`` in a folder this process cannot write (read-only media or mount, a
+    folder without write permission), where SQLite cannot make the ``-shm`` file a WAL
+    database's readers share. No run can hold such a store (a run writes its lock and journal
+    beside it), so the file is opened immutable; a store with a ``-wal`` journal left beside it
+    (games not yet copied into the file) is read from a copy of both in a temporary folder,
+    backed up into memory. Returns the connection and ``_check_arena_db``'s answer.
+
+    Raises:
+        ResultsError: it still cannot be read (the message names the read-only folder).
+    """
+    import shutil
+    import tempfile
+
+    wal = p.with_name(p.name + "-wal")
+    try:
+        if not (wal.is_file() and wal.stat().st_size):
+            conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+            return conn, _check_arena_db(conn, p)
+        with tempfile.TemporaryDirectory(prefix="arena-read-") as tmp:
+            shutil.copyfile(p, Path(tmp) / p.name)
+            shutil.copyfile(wal, Path(tmp) / wal.name)
+            copy = sqlite3.connect(Path(tmp) / p.name)
+            conn = sqlite3.connect(":memory:")
+            try:
+                copy.backup(conn)
+            finally:
+                copy.close()
+        return conn, _check_arena_db(conn, p)
+    except (OSError, sqlite3.Error) as exc:
+        raise ResultsError(f"cannot read results database {str(p)!r}: {one_line(exc)} (read in the "
+                           f"read-only folder {str(p.parent)!r})") from None
+
+
+def damage(conn: sqlite3.Connection) -> str | None:
+    """What SQLite's quick check (``PRAGMA quick_check``: every page and record, no index
+    comparison) finds wrong with the database: its first finding or the error it stops at;
+    None when the database is sound."""
+    try:
+        row = conn.execute("PRAGMA quick_check(1)").fetchone()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if row is not None and row[0] == "ok" else as_line(str(row[0] if row else "no answer"))
+
+
 def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
     if isinstance(getattr(db, "conn", None), sqlite3.Connection):  # an open ``arena.results.store.Store``
         return db.conn, False
@@ -76,7 +124,7 @@ def _conn(db: Any) -> tuple[sqlite3.Connection, bool]:
     return connect_readonly(db), True
 
 
-def unreadable(conn: sqlite3.Connection, exc: BaseException, path: Any = None) -> ResultsError:
+def unreadable(conn: sqlite3.Connection, exc: BaseException | str, path: Any = None) -> ResultsError:
     """``cannot read results database 'results/x.sqlite': <why>``: the file named (``path``,
     or the connection's main database file) as ``arena run`` names it."""
     if path is None:
