@@ -1,0 +1,43 @@
+"""Defects a new user found: TOML values of the wrong type, ``--fill`` checked only when a seat
+is filled, a label clashing with another bot's default label, SIGTERM without the resume hint,
+``arena play --game``, an orphan left by ``arena engine check``, and wording."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cli_run import run_cli
+
+
+def one_line_error(code, out, err, *needles):
+    assert code == 2, (code, out, err)
+    assert err.count("\n") == 1 and err.startswith("error: "), err
+    assert all(n in err for n in needles), err
+    assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("line, needles", [
+    ("results = 5", ["results must be", "(a string)", "got an integer"]),
+    ("results = true", ["results must be", "got a boolean"]),
+    ('results = ["a"]', ["results must be", "got a list"]),
+    ("each = 5", ["each must be", "key=value", "got an integer"]),
+    ("each = [1]", ["each must be", "got a list"]),
+    ("each = {depth = [3]}", ["each must be", "got a table"]),
+    ("adjudicate = 5", ["adjudicate must be", "max-plies=200", "got an integer"]),
+    ("adjudicate = [5]", ["adjudicate must be", "got a list"]),
+    ("tau = true", ["tau must be", "a number", "got a boolean"]),
+    ("until_ranked = true", ["until_ranked must be", "got a boolean"]),
+    ("tc = [1]", ["tc must be", "got a list"]),
+    ("cluster = 5", ["cluster must be", "got an integer"]),
+    ("sprt = 5", ["sprt must be", "got an integer"]),
+    ("game = 5", ["game must be", "got an integer"]),
+    ("format = 5", ["format must be", "got an integer"]),
+    ("trace_engines = 1", ["trace_engines must be true or false", "got 1"]),
+])
+def test_a_toml_value_of_the_wrong_type_is_one_line_naming_the_type(line, needles, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.toml").write_text(f"games = 2\n{line}\n")
+    code, out, err = run_cli(["run", "--config", "x.toml", "--bot", "random", "--bot", "greedy", "-q"], capsys)
+    one_line_error(code, out, err, "config file 'x.toml'", *needles)
+    assert "--" not in err.partition(":")[2].partition(";")[0]  # the file's key, not the option
+    assert not (tmp_path / "results").exists()
