@@ -41,3 +41,15 @@ def test_a_toml_value_of_the_wrong_type_is_one_line_naming_the_type(line, needle
     one_line_error(code, out, err, "config file 'x.toml'", *needles)
     assert "--" not in err.partition(":")[2].partition(";")[0]  # the file's key, not the option
     assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("fill, needle", [("nosuch", "--fill 'nosuch': unknown bot kind"),
+                                         ("random:depth=2", "--fill 'random:depth=2': bot")])
+def test_a_bad_fill_is_refused_when_no_seat_needs_it(fill, needle, tmp_path, monkeypatch, capsys):
+    """``--fill`` was checked only when it filled a seat, then stored: the same command without
+    it was refused (``fill: stored 'nosuch', now None``)."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["run", "--bot", "random", "--bot", "greedy", "--games", "2", "--name", "fl",
+                              "--fill", fill, "-q"], capsys)
+    one_line_error(code, out, err, needle)
+    assert not (tmp_path / "results").exists()
