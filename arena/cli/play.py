@@ -95,7 +95,7 @@ def play(
     n = g.num_players
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
-    specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
+    specs = assign_labels(list(bot) + ["random"] * (n - len(bot)), typed=len(bot))
     with orphans_reaped():  # what the bots and engines started, setsid ones too: nothing outlives the game
         check_field(specs, g)
         bots = [make(spec) for spec in specs]

@@ -53,3 +53,13 @@ def test_a_bad_fill_is_refused_when_no_seat_needs_it(fill, needle, tmp_path, mon
                               "--fill", fill, "-q"], capsys)
     one_line_error(code, out, err, needle)
     assert not (tmp_path / "results").exists()
+
+
+def test_a_label_that_is_another_bots_default_label_is_refused(tmp_path, monkeypatch, capsys):
+    """``--bot random=greedy --bot random`` stored greedy as ``random``, random as ``random#2``."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["run", "--bot", "random=greedy", "--bot", "random", "--games", "2", "--name", "lab1",
+                              "-q"], capsys)
+    one_line_error(code, out, err, "bot label 'random' of 'random=greedy' is also the label of 'random'",
+                   "NAME=SPEC")
+    assert not (tmp_path / "results").exists()
