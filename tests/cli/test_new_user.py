@@ -63,3 +63,13 @@ def test_a_label_that_is_another_bots_default_label_is_refused(tmp_path, monkeyp
     one_line_error(code, out, err, "bot label 'random' of 'random=greedy' is also the label of 'random'",
                    "NAME=SPEC")
     assert not (tmp_path / "results").exists()
+
+
+def test_play_takes_the_game_as_run_names_it_too(capsys):
+    """``arena play --game interaction`` said ``No such option: --game`` (GAME is positional)."""
+    args = ["--seed", "3", "-q"]
+    code, by_option, err = run_cli(["play", "--game", "interaction", *args], capsys)
+    assert code == 0 and "Traceback" not in err, err
+    assert by_option == run_cli(["play", "interaction", *args], capsys)[1]
+    one_line_error(*run_cli(["play", "interaction", "--game", "sandpile", *args], capsys), "two games given")
+    one_line_error(*run_cli(["play", *args], capsys), "arena play needs a game: arena play GAME or arena play --game")
