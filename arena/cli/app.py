@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import threading
+from typing import Any
 
 import typer
 
@@ -165,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     130 after Ctrl-C, 143 after SIGTERM (within ``STOP_GRACE`` seconds)."""
     global _stopped, _armed, _signal, _owner
     main_thread = threading.current_thread() is threading.main_thread()
-    default = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    default: dict[signal.Signals, Any] = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
     own = [s for s in STOP_SIGNALS if main_thread and signal.getsignal(s) is default[s]]
     if own:
         _stopped = threading.Event()  # this call's own: a watchdog of an earlier call stood down already
