@@ -85,7 +85,7 @@ def parse_spec(text: str) -> BotSpec:
         label, _, head = head.partition("=")
         label = label.strip()
         if not _LABEL.match(label):
-            raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use letters, digits and _ . + -")
+            raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use ASCII letters, digits and _ . + -")
     kind = head.strip()
     if sep and not builtin(kind) and kind in prefixes():
         # PREFIX:ARGUMENT[:key=value,...] (exec:COMMAND...); the options are after the last ':'

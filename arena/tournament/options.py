@@ -230,8 +230,8 @@ def checked_options(given: dict[str, Any], accepted: Sequence[str]) -> dict[str,
                              or name.startswith(".") or len(name) > NAME_MAX):
         with about("name"):
             shown = name if not isinstance(name, str) or len(name) <= 60 else f"{name[:40]}... ({len(name)} characters)"
-            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} letters, digits and _ . + - "
-                              "(not starting with .)")
+            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} ASCII letters, digits and "
+                              "_ . + - (not starting with .)")
     if "tau" in given:
         with about("tau"):
             given["tau"] = check_tau(given["tau"])

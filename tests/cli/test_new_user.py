@@ -4,6 +4,8 @@ is filled, a label clashing with another bot's default label, SIGTERM without th
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.cli_run import run_cli
@@ -70,6 +72,16 @@ def test_play_takes_the_game_as_run_names_it_too(capsys):
     args = ["--seed", "3", "-q"]
     code, by_option, err = run_cli(["play", "--game", "interaction", *args], capsys)
     assert code == 0 and "Traceback" not in err, err
-    assert by_option == run_cli(["play", "interaction", *args], capsys)[1]
+    untimed = re.compile(r"\(\d+\.\d+s\)")  # the game's seconds
+    assert untimed.sub("", by_option) == untimed.sub("", run_cli(["play", "interaction", *args], capsys)[1])
     one_line_error(*run_cli(["play", "interaction", "--game", "sandpile", *args], capsys), "two games given")
     one_line_error(*run_cli(["play", *args], capsys), "arena play needs a game: arena play GAME or arena play --game")
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--bot", "é=random", "--bot", "greedy"], "bad bot label 'é' in 'é=random'; labels use ASCII letters, digits"),
+    (["--bot", "random", "--bot", "greedy", "--name", "é"], "use at most 120 ASCII letters, digits"),
+])
+def test_names_and_labels_say_the_letters_are_ascii(args, needle, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    one_line_error(*run_cli(["run", *args, "--games", "2", "-q"], capsys), needle)
