@@ -65,7 +65,7 @@ def register(kind: str, target: type | str | Callable[[str], type], *, prefix: b
             is built in or already registered to another target.
     """
     if not isinstance(kind, str) or not _KIND.match(kind):
-        raise BotSpecError(f"bad bot kind {kind!r} to register; kinds use letters, digits and _ + -")
+        raise BotSpecError(f"bad bot kind {kind!r} to register; kinds use ASCII letters, digits and _ + -")
     if isinstance(target, str) and ":" not in target:
         raise BotSpecError(f"bot kind {kind!r}: target {target!r} is not 'module:attr'")
     table: dict = _REGISTERED_PREFIXES if prefix else _REGISTERED

@@ -85,7 +85,7 @@ def parse_spec(text: str) -> BotSpec:
         label, _, head = head.partition("=")
         label = label.strip()
         if not _LABEL.match(label):
-            raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use letters, digits and _ . + -")
+            raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use ASCII letters, digits and _ . + -")
     kind = head.strip()
     if sep and not builtin(kind) and kind in prefixes():
         # PREFIX:ARGUMENT[:key=value,...] (exec:COMMAND...); the options are after the last ':'
@@ -229,18 +229,29 @@ def seed_name(spec: BotSpec) -> str:
     return legacy_repeat_label(spec) or spec.label
 
 
-def assign_labels(specs: list[str]) -> list[BotSpec]:
+def assign_labels(specs: list[str], typed: int | None = None) -> list[BotSpec]:
     """Parse a tournament's specs and make labels unique: a repeat gets ``#2``, ``#3``...
     (``REPEAT_MARK``; a tournament stored with ``-2`` labels keeps them, ``legacy_repeat_label``).
+    ``typed``: how many of ``specs``, from the first, the user gave (default all); the rest fill
+    seats on the arena's own (``arena play``'s ``random``), numbered past a label they share.
 
     Raises:
-        BotSpecError: a bad spec, or the same explicit label given twice.
+        BotSpecError: a bad spec, the same explicit label given twice, or an explicit label that
+            is another spec's default label (``random=greedy`` beside ``random``: the real
+            ``random`` would be renamed ``random#2``).
     """
     parsed = [parse_spec(s) for s in specs]
-    explicit = [p.label for p, s in zip(parsed, specs) if "=" in s.partition(":")[0]]
+    labelled = ["=" in s.partition(":")[0] for s in specs]
+    explicit = [p.label for p, given in zip(parsed, labelled) if given]
     dup = {lab for lab in explicit if explicit.count(lab) > 1}
     if dup:
         raise BotSpecError(f"bot label {sorted(dup)[0]!r} given twice; labels in one tournament must be unique")
+    default = {p.label: s for p, s, given in list(zip(parsed, specs, labelled))[:typed] if not given}
+    clash = next(((s, p.label) for p, s, given in zip(parsed, specs, labelled) if given and p.label in default), None)
+    if clash is not None:
+        spec, label = clash
+        raise BotSpecError(f"bot label {label!r} of {spec.strip()!r} is also the label of {default[label].strip()!r}; "
+                           f"give one of them a label of its own: NAME=SPEC (e.g. {label}2={default[label].strip()})")
     seen: dict[str, int] = {}
     out = []
     for p in parsed:

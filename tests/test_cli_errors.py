@@ -1,5 +1,6 @@
 """Bad command-line input: one line on stderr, exit code 2, no traceback."""
 
+import signal
 import subprocess
 import sys
 
@@ -29,7 +30,7 @@ def test_a_command_still_running_after_ctrl_c_exits_130_within_the_grace():
     code = ("import os, signal, time\n"
             "import arena.cli.app as app\n"
             "app.STOP_GRACE = 1.0\n"
-            "signal.signal(signal.SIGINT, app._on_sigint)\n"
+            "signal.signal(signal.SIGINT, app._on_stop_signal)\n"
             "try:\n"
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    time.sleep(5)\n"
@@ -81,3 +82,26 @@ def test_a_usage_error_shows_non_utf8_bytes_as_bytes(capsys):
             main(argv)
         err = capsys.readouterr().err
         assert exc.value.code == 2 and needle in err and "udc" not in err and err.count("\n") == 1
+
+
+def test_a_forked_child_keeps_sigterms_default_action():
+    """``arena run``'s SIGTERM handler (stop as after Ctrl-C) is inherited by its forked pool
+    workers: there a SIGTERM raised ``KeyboardInterrupt`` in the bot, stored as the bot's
+    exception fault; it must end the worker as before (its game replayed)."""
+    code = ("import os, signal, sys, time\n"
+            "import arena.cli.app as app\n"
+            "def forks(argv):\n"
+            "    pid = os.fork()\n"
+            "    if pid == 0:\n"
+            "        try:\n"
+            "            time.sleep(60)\n"
+            "        finally:\n"
+            "            os._exit(7)\n"
+            "    time.sleep(0.5)\n"
+            "    os.kill(pid, signal.SIGTERM)\n"
+            "    status = os.waitpid(pid, 0)[1]\n"
+            "    print(os.WIFSIGNALED(status) and os.WTERMSIG(status), flush=True)\n"
+            "app._main = forks\n"
+            "app.main([])\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=100)
+    assert r.stdout == f"{int(signal.SIGTERM)}\n", (r.stdout, r.stderr)

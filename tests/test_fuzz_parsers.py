@@ -29,7 +29,8 @@ from arena.games.interaction.solo import InteractionSoloGame
 from arena.games.ricochet.board import Board
 from arena.games.ricochet.puzzle import Puzzle, Solution
 from arena.numbers import parse_params
-from arena.tournament.config import build
+from arena.results.files import db_path
+from arena.tournament.config import build, field_specs
 from arena.tournament.config_file import load_toml
 from arena.tournament.series import read_openings
 from bots.registry import parse_spec
@@ -242,7 +243,8 @@ def test_openings_lines(game, tmp_path, name, examples):
 
 KEYS = ["game", "params", "bots", "bot", "format", "games", "seed", "opening-plies", "move_time", "move-nodes",
         "game_time", "time-margin", "memory_limit", "seat_rotation", "fill", "openings", "openings_order", "sprt",
-        "tau", "workers", "name", "retries", "isolation", "engine", "nonsense"]
+        "tau", "workers", "name", "retries", "isolation", "engine", "nonsense", "results", "each", "adjudicate", "tc",
+        "until-ranked", "cluster", "trace_engines", "allow-version-change", "rounds", "seeds"]
 SCALAR = st.one_of(st.integers(-2**80, 2**80), NUMBER, st.floats(allow_nan=True, allow_infinity=True),
                    st.booleans(), TEXT, st.sampled_from(GAMES + ["random", "alphabeta:depth=1", "round-robin"]))
 VALUE = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=3),
@@ -282,7 +284,10 @@ def test_toml_configs(tmp_path, examples):
         values = only_arena_errors(load_toml, path)
         if values is not None:
             values.setdefault("bots", ["random", "random"])
-            only_arena_errors(build, values)
+            cfg = only_arena_errors(build, values)
+            if cfg is not None:  # what a run does with the settings first: its files, its field
+                db_path(cfg.run_name(), cfg.results)
+                only_arena_errors(field_specs, cfg, arena.games.make(cfg.game, **cfg.params).num_players)
     entry = st.tuples(st.sampled_from(KEYS), st.one_of(VALUE, NUMBER), st.booleans())
     fuzz(examples, st.lists(entry, max_size=5, unique_by=lambda e: e[0]), check)
 

@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import threading
+from typing import Any
 
 import typer
 
@@ -107,33 +108,54 @@ for _info in [*app.registered_commands, *(c for g in app.registered_groups if g.
         _info.cls = OnceCommand
 
 
-#: seconds a command may take to stop after Ctrl-C before the process exits at once
+#: seconds a command may take to stop after Ctrl-C (or SIGTERM) before the process exits at once
 STOP_GRACE = 30.0
-#: set when ``main`` returns: an armed Ctrl-C watchdog stands down
+#: the signals that stop a command as Ctrl-C does (``KeyboardInterrupt``), and their names in a message
+STOP_SIGNALS = {signal.SIGINT: "Ctrl-C", signal.SIGTERM: "SIGTERM"}
+#: set when ``main`` returns: an armed stop watchdog stands down
 _stopped = threading.Event()
-#: a Ctrl-C was seen in this ``main`` call (the next one exits at once)
+#: a stop signal was seen in this ``main`` call (the next one exits at once)
 _armed = False
+#: the stop signal seen in this ``main`` call, if any (``interrupt_code``)
+_signal: int | None = None
+#: the process whose ``main`` installed the handler (a forked child inherits it, not the role)
+_owner = os.getpid()
 
 
-def _on_sigint(signum, frame) -> None:
-    """Ctrl-C: raise ``KeyboardInterrupt`` as Python's default handler does, and arm a
+def interrupt_code() -> int:
+    """The exit code of a command the user stopped: 128 + the signal's number (130 for Ctrl-C,
+    SIGINT; 143 for SIGTERM), as a shell reports a process the signal ended."""
+    return 128 + int(_signal or signal.SIGINT)
+
+
+def _on_stop_signal(signum, frame) -> None:
+    """Ctrl-C (SIGINT) or SIGTERM: raise ``KeyboardInterrupt`` as Python's default SIGINT
+    handler does (``arena run`` stores what it finished and says how to resume), and arm a
     watchdog once: a command still running ``STOP_GRACE`` seconds later says so in one line and
-    exits 130 at once. ``arena run`` commits each game as it is stored, so nothing stored is
-    lost; the watchdog bounds a teardown that waits too long (a worker or engine slow to die on
-    a starved machine). It stands down when ``main`` returns (a caller in the same process
-    lives on). Not installed when the process inherited SIGINT ignored (a background job):
-    Ctrl-C then does nothing, as for any Unix program."""
-    global _armed
+    exits at once (``interrupt_code``). ``arena run`` commits each game as it is stored, so
+    nothing stored is lost; the watchdog bounds a teardown that waits too long (a worker or
+    engine slow to die on a starved machine). It stands down when ``main`` returns (a caller in
+    the same process lives on). Not installed for a signal the process inherited ignored (Ctrl-C
+    in a background job): it then does nothing, as for any Unix program. In a forked child that
+    inherited it (a worker), SIGTERM keeps its default action (the process ends; the pool replays
+    its game) and SIGINT raises ``KeyboardInterrupt`` as Python's handler would."""
+    global _armed, _signal
+    if os.getpid() != _owner:  # a forked child (a pool worker) inherited the handler: the signal's own action
+        if signum != signal.SIGTERM:
+            raise KeyboardInterrupt  # Python's default SIGINT handler
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     if not _armed:
-        _armed = True
-        stop = _stopped
+        _armed, _signal = True, signum
+        stop, code, name = _stopped, interrupt_code(), STOP_SIGNALS.get(signum, "a signal")
 
         def stop_later() -> None:
             if stop.wait(STOP_GRACE):
                 return
-            os.write(2, f"arena: still stopping {STOP_GRACE:g}s after Ctrl-C; exiting now "
+            os.write(2, f"arena: still stopping {STOP_GRACE:g}s after {name}; exiting now "
                         "(finished games are stored)\n".encode())
-            os._exit(130)
+            os._exit(code)
 
         threading.Thread(target=stop_later, name="arena-stop-watchdog", daemon=True).start()
     raise KeyboardInterrupt
@@ -141,19 +163,22 @@ def _on_sigint(signum, frame) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback;
-    130 after Ctrl-C (within ``STOP_GRACE`` seconds)."""
-    global _stopped, _armed
-    own = threading.current_thread() is threading.main_thread() and \
-        signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    130 after Ctrl-C, 143 after SIGTERM (within ``STOP_GRACE`` seconds)."""
+    global _stopped, _armed, _signal, _owner
+    main_thread = threading.current_thread() is threading.main_thread()
+    default: dict[signal.Signals, Any] = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    own = [s for s in STOP_SIGNALS if main_thread and signal.getsignal(s) is default[s]]
     if own:
         _stopped = threading.Event()  # this call's own: a watchdog of an earlier call stood down already
-        _armed = False
-        signal.signal(signal.SIGINT, _on_sigint)
+        _armed, _signal, _owner = False, None, os.getpid()
+    for s in own:
+        signal.signal(s, _on_stop_signal)
     try:
         _main(argv)
     finally:
-        if own:  # a caller in the same process (tests) gets Python's handler back, and lives on
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for s in own:  # a caller in the same process (tests) gets Python's handlers back, and lives on
+            signal.signal(s, default[s])
+        if own:
             _stopped.set()
             _armed = False
 
@@ -175,13 +200,13 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(2)
     except typer.Abort:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
-        sys.exit(130)
+        sys.exit(interrupt_code())
     except ArenaError as exc:
         typer.secho(f"error: {one_line(exc)}", fg=typer.colors.RED, err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
-        sys.exit(130)
+        sys.exit(interrupt_code())
     except BrokenPipeError:  # `arena report NAME | head`: the reader left; stop quietly
         _quiet_stdout()
         sys.exit(0)

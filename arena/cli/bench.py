@@ -6,6 +6,7 @@ A module that fails is printed as one row naming the error; the other modules st
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -63,12 +64,16 @@ def run_modules(quick: bool, only: str | None = None,
             say(f"  {name}: failed: {out[-1][2]}")
         else:
             out.append((name, figures, None))
-            for f in figures:
-                say(f"  {f.area}: {f.name} = {_value(f.value)} {f.unit}")
+            for f in figures:  # no value (NaN: no interval to count): none, and the note says why
+                say(f"  {f.area}: {f.name} = " + (f"{_value(f.value)} {f.unit}" if not math.isnan(f.value)
+                                                  else "none" + (f" ({f.note})" if f.note else "")))
     return out
 
 
 def _value(value: float) -> str:
+    """A figure's value as the table and the progress lines show it (``none`` for NaN)."""
+    if math.isnan(value):
+        return "none"
     if value >= 1000:
         return f"{value:,.0f}"
     return f"{value:.3g}"

@@ -42,7 +42,12 @@ def engine(
     def show(check: Check) -> None:
         console.print(styled(marks[check.status], f"  {check.name:<18} ", check.detail), highlight=False)
 
-    results = check_engine(target, game, timeout, show)
+    left: list[int] = []
+    results = check_engine(target, game, timeout, show, left)
+    if left:  # as arena run: killed, and said (its log's warning)
+        make_console(stderr=True).print(f"note: killed {len(left)} process(es) the engine left running after it was "
+                                        f"stopped (in a session of their own): {', '.join(map(str, left))}",
+                                        highlight=False, soft_wrap=True)
     failed = [c.name for c in results if c.status == "fail"]
     console.print(f"{len(results) - len(failed)} of {len(results)} checks passed or skipped"
                   + (f"; failed: {', '.join(failed)}" if failed else ""), highlight=False)

@@ -67,7 +67,9 @@ def ladder(
     if summary.interrupted:
         console.print(styled(("interrupted", "yellow"),
                              ": finished games are stored; re-run the same command to resume"))
-        raise typer.Exit(130)
+        from arena.cli.app import interrupt_code  # the app imports this module: imported on use
+
+        raise typer.Exit(interrupt_code())
     data = load(summary.path)
     print_tables(data, console, ["ladder"])
     write_files(data, summary.path.parent)

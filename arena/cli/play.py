@@ -52,8 +52,27 @@ def _print_ply(ply: Ply, labels: tuple[str, ...], quiet: bool) -> None:
         typer.echo("")
 
 
+def _the_game(positional: str | None, option: str | None) -> str:
+    """The game of ``arena play GAME`` or ``arena play --game GAME`` (as ``arena run`` names it).
+
+    Raises:
+        ConfigError: neither given, or two different games.
+    """
+    if positional is not None and option is not None and positional != option:
+        raise ConfigError(f"two games given: {positional!r} and --game {option!r}; give one "
+                          "(arena play GAME, or arena play --game GAME)")
+    game = positional if positional is not None else option
+    if game is None:
+        raise ConfigError("arena play needs a game: arena play GAME or arena play --game GAME (`arena games` lists "
+                          "them)")
+    return game
+
+
 def play(
-    game: str = typer.Argument(..., help="game name (see `arena games`)"),
+    game: Optional[str] = typer.Argument(None, metavar="GAME", show_default=False,
+                                         help="game name (see `arena games`); or --game GAME"),
+    game_option: Optional[str] = typer.Option(
+        None, "--game", metavar="GAME", help="the game, as `arena run --game` names it (or GAME, positional)"),
     bot: list[str] = typer.Option(
         [], "--bot", "-b", help="bot spec per seat, in seat order; missing seats play `random`"),
     seed: str = typer.Option("0", "--seed", metavar="N", help="game seed (setup, opening and every bot's randomness)"),
@@ -84,6 +103,7 @@ def play(
     from bots.base import Limits
     from bots.registry import assign_labels, check_field, make, seed_name
 
+    game = _the_game(game, game_option)
     seed_n = check_int("seed", seed)
     plies_n = check_int("opening_plies", opening_plies)
     move_s = check_float("move_time", move_time)
@@ -95,7 +115,7 @@ def play(
     n = g.num_players
     if len(bot) > n:
         raise ConfigError(f"{g.name} has {n} seats; got {len(bot)} --bot options")
-    specs = assign_labels(list(bot) + ["random"] * (n - len(bot)))
+    specs = assign_labels(list(bot) + ["random"] * (n - len(bot)), typed=len(bot))
     with orphans_reaped():  # what the bots and engines started, setsid ones too: nothing outlives the game
         check_field(specs, g)
         bots = [make(spec) for spec in specs]

@@ -194,7 +194,9 @@ def run(
             console.print(text)
         console.print(styled(("interrupted", "yellow"),
                              ": finished games are stored; re-run the same command to resume"))
-        raise typer.Exit(130)
+        from arena.cli.app import interrupt_code  # the app imports this module: imported on use
+
+        raise typer.Exit(interrupt_code())
     from arena.reports.stamp import kept_files, write_report_files
 
     def print_quiet(page: Path) -> None:  # -q: one line on stdout; what else the run has to say is a note on stderr

@@ -35,6 +35,7 @@ from arena.engine.views import refusal, seat_view
 from arena.engine.walk import decisions, view_games, walk
 from arena.errors import ConfigError
 from arena.games import Game, State
+from arena.os_guard import orphans_reaped
 from arena.referee import random_opening
 from bots.registry import bot_class, parse_spec, precheck
 
@@ -334,8 +335,10 @@ class Compliance:
 
 
 def check_engine(spec: str, game_name: str = "interaction", timeout: float = STARTUP_TIMEOUT,
-                 on_check: Callable[[Check], None] | None = None) -> list[Check]:
-    """Every check of the engine of ``spec`` on ``game_name`` (module doc).
+                 on_check: Callable[[Check], None] | None = None, left: list[int] | None = None) -> list[Check]:
+    """Every check of the engine of ``spec`` on ``game_name`` (module doc). Every process the
+    engine started is killed when the checks end, those in a session of their own (``setsid``)
+    too, as ``arena run`` kills them (``os_guard.orphans_reaped``); ``left`` receives their pids.
 
     Raises:
         BotSpecError: a bad spec or command. UnknownGameError: an unknown game. ConfigError: a
@@ -345,5 +348,10 @@ def check_engine(spec: str, game_name: str = "interaction", timeout: float = STA
     if not game.type.hidden_information and game.initial_state(1).to_move < 0:
         raise ConfigError(f"arena engine check plays sequential games of perfect information, or games with hidden "
                           f"information; {game.name} starts with a simultaneous round (try --game interaction)")
-    return Compliance(engine_command(spec), game, timeout).run(on_check)
+    compliance = Compliance(engine_command(spec), game, timeout)
+    with orphans_reaped() as killed:
+        results = compliance.run(on_check)
+    if left is not None:
+        left += killed
+    return results
 

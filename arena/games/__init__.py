@@ -92,7 +92,7 @@ def register(name: str, target: type[Game] | str) -> None:
             registered to another target.
     """
     if not isinstance(name, str) or not _NAME.match(name):
-        raise ConfigError(f"bad game name {name!r} to register; names use lower-case letters, digits and _ + -")
+        raise ConfigError(f"bad game name {name!r} to register; names use lower-case ASCII letters, digits and _ + -")
     if isinstance(target, str) and ":" not in target:
         raise ConfigError(f"game {name!r}: target {target!r} is not 'module:Class'")
     if name in _BUILTIN or _REGISTERED.get(name, target) != target:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import arena.games
 from arena.engine.sandbox import Isolation
-from arena.errors import ConfigError
+from arena.errors import BotSpecError, ConfigError
 from arena.openings import check_opening_plies
 from arena.referee import SEEDING
 from arena.results.settings import Rotation, StoredOptions
@@ -283,6 +283,9 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     given.setdefault("games", default_games)
     cfg = TournamentConfig(**given)
     field_ = field_specs(cfg, game.num_players)
+    if cfg.fill is not None:  # checked whether it fills a seat or not: it is stored
+        with about("fill"):
+            check_fill(cfg.fill, game)
     for spec in field_:  # an unknown kind, a built-in's bad option: refused before the field check's child
         precheck(spec, game)
     options.check_with_field(cfg.format, cfg.rounds, cfg.seeds, cfg.sprt, cfg.adjudicate,
@@ -295,6 +298,18 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+def check_fill(text: str, game: arena.games.Game) -> None:
+    """``--fill``'s spec checked as ``--bot``'s are before the field check (``precheck``).
+
+    Raises:
+        ConfigError: a bad spec, its message led by ``--fill``.
+    """
+    try:
+        precheck(parse_spec(text), game)
+    except BotSpecError as exc:
+        raise ConfigError(f"--fill {text!r}: {exc}") from None
 
 
 #: the settings ``build`` takes: the config's fields, and ``engines`` (``[[engine]]`` specs)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,72 @@ NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789
 #: characters (``.first_move_openings.csv``, a report file's temporary ``.NAME....tmp``), and a
 #: file name has at most 255 bytes on Linux
 NAME_MAX = 120
+
+
+#: a number's types: a TOML number, or the command line's text (``check_number`` reads it)
+_NUMBER: tuple[type, ...] = (int, float, str)
+_TEXT: tuple[type, ...] = (str,)
+_RULE_TEXT = "a rule string or a list of them, e.g. [\"max-plies=200\"]"
+_EACH_TEXT = "key=value strings, or a table of strings, numbers or booleans, e.g. {depth = 3}"
+#: the type each setting of ``build`` takes (a TOML file's values, the command line's texts),
+#: and its words in a refusal; a list's or a table's items are checked by ``check_types`` too.
+#: Not here: the numbers of ``RANGES`` (``check_number`` refuses any other type, naming the range),
+#: ``bots`` and ``engines`` (``spec_list``), ``name`` (``checked_options``: a bad name), the
+#: switches ``trace_engines`` and ``allow_version_change`` (``checked``: true or false).
+TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "game": (_TEXT, "a game name (a string)"), "params": ((dict,), "a table, e.g. [params] target = 5"),
+    "fill": (_TEXT, "a bot spec (a string, e.g. 'random')"),
+    "results": ((str, os.PathLike), "the path of the results directory (a string)"),
+    "openings": ((str, os.PathLike), "the path of an openings file (a string)"),
+    "openings_file": ((str, os.PathLike), "the path of an openings file (a string)"),
+    "format": (_TEXT, "a string: round-robin, gauntlet, knockout or swiss"),
+    "seat_rotation": (_TEXT, "a string: cyclic or all"), "isolation": (_TEXT, "a string: none or process"),
+    "openings_order": (_TEXT, "a string: sequential or random"),
+    "cluster": (_TEXT, "an address (a string: tcp://host:port or local:N)"),
+    "sprt": (_TEXT, "an SPRT text (a string, e.g. \"elo0=0,elo1=10\")"),
+    "tc": (_NUMBER, "a time control (a string, e.g. \"40/60+0.6\", or a number of seconds)"),
+    "tau": (_NUMBER, "a number"), "until_ranked": (_NUMBER, "a number"),
+    "adjudicate": ((str, list, tuple), _RULE_TEXT), "each": ((str, list, tuple, dict), _EACH_TEXT),
+}
+
+
+def type_name(value: Any) -> str:
+    """A value's type in a TOML file's words (``an integer``, ``a table``...)."""
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string", dict: "a table",
+             list: "a list", tuple: "a list"}
+    return next((n for t, n in names.items() if isinstance(value, t)), f"a {type(value).__name__}")
+
+
+def check_types(given: dict[str, Any]) -> None:
+    """Refuse a value of ``given`` (``build``'s settings) whose type its setting does not take
+    (``TYPES``): a boolean for a number, a number for a path, a list holding a list...
+
+    Raises:
+        ConfigError: the first such value, in one line naming the type accepted.
+    """
+    for key, value in given.items():
+        if key in TYPES and not _fits(key, value):
+            option = {"bots": "--bot", "params": "--param"}.get(key, "--" + key.replace("_", "-"))
+            with about(key):
+                raise ConfigError(f"{option} must be {TYPES[key][1]}, got {type_name(value)}")
+
+
+def _fits(key: str, value: Any) -> bool:
+    """``value`` is of a type ``key`` takes (``TYPES``), and so are its items: ``adjudicate``'s
+    strings, ``each``'s strings (a list) or scalars (a table). ``sprt`` also takes a parsed
+    ``SprtSpec`` (its module, numpy's, imported only then)."""
+    kinds = TYPES[key][0]
+    if key == "sprt" and not isinstance(value, str):
+        from arena.stats.sprt import SprtSpec
+
+        return isinstance(value, SprtSpec)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        return False
+    if key in ("adjudicate", "each") and isinstance(value, (list, tuple)):
+        return all(isinstance(item, str) for item in value)
+    if key == "each" and isinstance(value, dict):
+        return all(isinstance(item, (str, int, float)) for item in value.values())
+    return True
 
 
 def checked(given: dict[str, Any]) -> None:
@@ -146,6 +213,7 @@ def checked_options(given: dict[str, Any], accepted: Sequence[str]) -> dict[str,
     unknown = sorted(set(given) - set(accepted))
     if unknown:
         raise ConfigError(f"unknown setting {unknown[0]!r}; accepted: {', '.join(accepted)}")
+    check_types(given)
     for key in RANGES:
         if key in given:
             with about(key):
@@ -157,16 +225,13 @@ def checked_options(given: dict[str, Any], accepted: Sequence[str]) -> dict[str,
     if "cluster" in given:
         with about("cluster"):
             _check_cluster_options(given)
-    if "fill" in given and not isinstance(given["fill"], str):
-        with about("fill"):
-            raise ConfigError(f"fill must be a bot spec string (e.g. 'random'), got {given['fill']!r}")
     name = given.get("name")
     if name is not None and (not isinstance(name, str) or not name or not set(name) <= NAME_CHARS
                              or name.startswith(".") or len(name) > NAME_MAX):
         with about("name"):
             shown = name if not isinstance(name, str) or len(name) <= 60 else f"{name[:40]}... ({len(name)} characters)"
-            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} letters, digits and _ . + - "
-                              "(not starting with .)")
+            raise ConfigError(f"bad tournament name {shown!r}; use at most {NAME_MAX} ASCII letters, digits and "
+                              "_ . + - (not starting with .)")
     if "tau" in given:
         with about("tau"):
             given["tau"] = check_tau(given["tau"])

@@ -1,3 +1,4 @@
+import math
 import sys
 import types
 
@@ -139,3 +140,17 @@ def test_the_met_column_reads_the_goal():
            (True, False, True, False)
     assert (met(19.9, "< 20"), met(20, "< 20"), met(1.04, "≈ 1"), met(0.94, "≈ 1")) == (True, False, True, False)
     assert (met(1.0, ""), met(float("nan"), "≥ 1"), met(2.0, "fast")) == (None, None, None)
+
+
+def test_a_figure_without_a_value_reads_none(monkeypatch):
+    """``arena bench --only coverage --quick`` printed ``= nan % covered`` for an interval no
+    run marked; the progress line and the table say ``none`` (the note says why)."""
+    empty = types.ModuleType("arena.bench.fake_empty")
+    empty.run = lambda quick: [Figure("coverage", "  intervals marked", math.nan, "% covered", "", "none in 4 runs")]
+    monkeypatch.setitem(sys.modules, "arena.bench.fake_empty", empty)
+    monkeypatch.setattr(bench_cli, "MODULES", ["fake_empty"])
+    lines: list[str] = []
+    bench_cli.run_modules(True, progress=lines.append)
+    assert lines[-1] == "  coverage:   intervals marked = none (none in 4 runs)"
+    result = CliRunner().invoke(app, ["bench", "--quick"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "nan" not in result.output and "none" in result.output, result.output

@@ -49,6 +49,15 @@ def test_repeated_specs_numbered():
         assign_labels(["x=random", "x=random"])
 
 
+@pytest.mark.parametrize("specs", [["random=greedy", "random"], ["random", "random=greedy"],
+                                   ["greedy", "x=random", "greedy=mcts:playouts=10"]])
+def test_an_explicit_label_that_is_another_specs_default_label_is_refused(specs):
+    """``random=greedy`` beside ``random`` renamed the real random ``random#2``."""
+    with pytest.raises(BotSpecError, match=r"bot label '\w+' of '[^']+' is also the label of '[^']+'; give one of "
+                                           r"them a label of its own: NAME=SPEC"):
+        assign_labels(specs)
+
+
 def test_a_repeat_label_reads_as_its_spec():
     """``#2`` after the spec, not ``-2`` (``depth=1-2`` read as the option's value); the label
     a store written before had is ``legacy_repeat_label``'s."""
@@ -189,3 +198,8 @@ def test_the_entry_points_are_read_once_per_process_and_register_still_works(mon
         assert scans.count(registry.GROUP) == 1
     finally:
         kinds._entry_points.cache_clear()  # the next reader scans the real entry points again
+
+
+def test_a_seat_the_arena_fills_is_numbered_past_a_label_it_shares():
+    """``arena play --bot random=greedy`` fills the other seat with ``random`` itself: not refused."""
+    assert [s.label for s in assign_labels(["random=greedy", "random"], typed=1)] == ["random", "random#2"]

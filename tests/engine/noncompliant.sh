@@ -1,7 +1,9 @@
 #!/bin/sh
 # An engine that breaks one rule of docs/engine-protocol.md, for `arena engine check`: noncompliant.sh MODE
-# MODE: noaepok, illegal, noready, noquit, garbage, late (or anything else: a compliant engine)
+# MODE: noaepok, illegal, noready, noquit, garbage, late (or anything else: a compliant engine);
+# orphan TOKEN: as noquit, after starting `sleep TOKEN` in a session of its own (setsid), which outlives it
 mode=$1
+[ "$mode" = orphan ] && setsid sleep "$2" </dev/null >/dev/null 2>&1 &
 first=-
 while IFS= read -r line; do
   case "$line" in
@@ -15,7 +17,7 @@ while IFS= read -r line; do
         late)    sleep 2; echo "bestmove $first" ;;
         *)       echo "bestmove $first" ;;
       esac ;;
-    quit)      [ "$mode" = noquit ] || exit 0 ;;
+    quit)      case "$mode" in noquit|orphan) ;; *) exit 0 ;; esac ;;
   esac
 done
-[ "$mode" = noquit ] && sleep 5
+case "$mode" in noquit|orphan) sleep 5 ;; esac

@@ -3,7 +3,10 @@ failing the check named for its fault), ``--trace-engines``, ``--each`` and ``re
 
 from __future__ import annotations
 
+import os
+import random
 import shlex
+import signal
 import shutil
 import subprocess
 import sys
@@ -17,6 +20,7 @@ from arena.engine.compliance import check_engine
 from arena.errors import BotSpecError, ConfigError
 from arena.results.store import load_games
 from arena.tournament import build, run_tournament
+from tests.cli_run import run_cli
 from tests.registered import register_game
 
 HERE = Path(__file__).parent
@@ -82,6 +86,34 @@ def test_check_command_prints_one_line_per_check_and_exits_1_on_a_failure():
     usage = subprocess.run([sys.executable, "-m", "arena", "engine", "check"], capture_output=True, text=True,
                            timeout=120)
     assert usage.returncode == 2 and "needs the SPEC of the engine" in usage.stderr
+
+
+def processes_with_argv(argv: list[str]) -> list[int]:
+    """The pids whose command line is exactly ``argv`` (the test's own, by a unique token)."""
+    wanted, found = ("\0".join(argv) + "\0").encode(), []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == wanted:
+                found.append(int(entry.name))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.skipif(shutil.which("setsid") is None or not Path("/proc/self").exists(), reason="no setsid or /proc")
+def test_check_leaves_no_process_the_engine_started_in_a_session_of_its_own(capsys):
+    """An engine that starts ``setsid sleep`` and ignores quit: ``arena engine check`` failed its
+    quit check but left the sleep running (an ``arena run`` kills it)."""
+    token = str(10**8 + random.randrange(10**8))  # this test's own sleep: no other process is looked at
+    try:
+        code, out, err = run_cli(["engine", "check", f"exec:{shlex.join([str(BROKEN), 'orphan', token])}",
+                                  "--timeout", "2"], capsys)
+        assert code == 1 and "FAIL  quit" in out and "still running 1s after quit" in out, out + err
+        assert processes_with_argv(["sleep", token]) == []
+        assert "killed 1 process(es) the engine left running" in err
+    finally:
+        for pid in processes_with_argv(["sleep", token]):
+            os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.parametrize("spec, message", [("nosuch", "unknown bot kind 'nosuch'"),

@@ -33,7 +33,7 @@ def test_a_name_too_long_for_its_files_is_refused_before_the_first_game(tmp_path
     from tests.cli_run import run_cli
 
     assert build({"name": "n" * NAME_MAX, "bots": ["random", "greedy"]}).name == "n" * NAME_MAX
-    with pytest.raises(ConfigError, match=f"at most {NAME_MAX} letters"):
+    with pytest.raises(ConfigError, match=f"at most {NAME_MAX} ASCII letters"):
         build({"name": "n" * (NAME_MAX + 1)})
     for length in (230, 245):
         code, out, err = run_cli(["run", "--bot", "random", "--bot", "greedy", "--games", "2", "--name", "n" * length,

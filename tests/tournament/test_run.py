@@ -150,7 +150,9 @@ def test_resume_after_killing_the_whole_run_many_times(tmp_path):
 
 
 @pytest.mark.slow
-def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
+@pytest.mark.parametrize("signum, exit_code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path, signum, exit_code):
+    """Ctrl-C, and SIGTERM alike (it ended the run at once, without the resume hint)."""
     # the Gated bot blocks after its first 60 moves in each worker until the gate file exists, so the
     # run is still going when the signal comes however starved this test process is (a plain slow bot
     # once let the run finish first on a loaded machine: exit 0)
@@ -174,10 +176,11 @@ def test_ctrl_c_stops_cleanly_keeping_finished_games(tmp_path):
                 "SELECT count(*) FROM sqlite_master WHERE name='games'").fetchone()[0]:
             if sqlite3.connect(db).execute("SELECT count(*) FROM games").fetchone()[0] >= 5:
                 break
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    assert "interrupted" in out and "Traceback" not in out + err
+    assert proc.returncode == exit_code, err
+    assert "interrupted: finished games are stored; re-run the same command to resume" in out
+    assert "Traceback" not in out + err
     stored = load_games(db)
     assert 5 <= len(stored) < games and stored.game_id.is_unique
     # this process has no ARENA_TEST_GATE, so the resumed run's bots play freely
