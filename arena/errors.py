@@ -74,6 +74,13 @@ def as_line(text: str) -> str:
     return " ".join(text.split())
 
 
+class ProviderFailure(Exception):
+    """A bot's remote provider failed, not the bot: a language model's server timed out, refused
+    the connection or answered HTTP 429 or 5xx on every retry (``arena.llm``). Raised from a
+    bot's ``choose``; the referee ends the game as ``void`` (no rating effect, replayed later),
+    blaming nobody. Not an ``ArenaError``: it is no bad input of the user's."""
+
+
 class ClusterError(ArenaError):
     """A Dask cluster (``--cluster``) that cannot be reached, cannot take the bots, or was lost
     mid-run (the games already stored are kept)."""

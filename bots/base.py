@@ -128,6 +128,15 @@ class Player(Protocol):
       engine client keeps its engines for those bots and quits the others);
     - ``close_all()`` (a static method of the class): called once before the process ends,
       which skips ``atexit`` (an engine client quits its engines).
+    - ``waits_on_network`` (bool, default false): ``choose`` mostly waits on a remote server
+      (a language model, ``arena.llm``), so a worker may play many such games at once in threads
+      instead of one process each;
+    - ``last_log`` (a JSON-able ``dict`` or ``None``, set by ``choose``): the move's telemetry
+      and transcript (a language model's tokens, latency, attempts, cost and every prompt and
+      answer), stored with the move; the referee reads it after each ``choose``.
+
+    A ``choose`` that raises ``arena.errors.ProviderFailure`` voids the game (the provider failed,
+    not the bot).
     """
 
     def choose(self, state: State, limits: Limits | None) -> Any:  # noqa: D102 - documented in Player
