@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from arena.errors import ArenaError
 from arena.referee import ADJUDICATIONS
 from arena.reports import exploitability as exploitable
 from arena.reports import field as field_table
 from arena.reports import pairs, payoffs
+from arena.reports.openings import stored_game_type
 from arena.results.ratings import SORT_KEY
 from arena.results.settings import Format
 
@@ -139,13 +139,8 @@ def first_move_differs(data: ReportData) -> str | None:
 def shares_luck(game: str) -> bool:
     """``game`` draws luck (a seeded setup, chance nodes) that the games of a series share;
     ``False`` for an unknown game (a plug-in not installed)."""
-    import arena.games
-
-    try:
-        kind = arena.games.game_class(game).type
-    except ArenaError:
-        return False
-    return bool(kind.chance or kind.chance_nodes)
+    kind = stored_game_type(game)
+    return kind is not None and (kind.chance or kind.chance_nodes)
 
 
 def early_stop(data: ReportData) -> str | None:

@@ -40,6 +40,7 @@ from arena.stats.intervals import cluster_mean, wilson_interval
 from arena.stats.significance import binomial_test, equal_shares_test, holm
 
 if TYPE_CHECKING:
+    from arena.games import GameType
     from arena.results.reader import Results
     from arena.results.settings import Settings
 
@@ -76,12 +77,19 @@ def applies(settings: Settings, game: str) -> bool:
     whose setup the seed draws."""
     if from_file(settings) or settings.opening_plies > 0:
         return True
+    kind = stored_game_type(game)  # an unknown game: no replay possible
+    return kind is not None and kind.chance
+
+
+def stored_game_type(game: str) -> GameType | None:
+    """The ``GameType`` of a stored tournament's ``game`` (its name), or ``None`` for a game
+    not installed here (a store of a plug-in): the reports then assume no chance."""
     import arena.games
 
     try:
-        return bool(arena.games.game_class(game).type.chance)
-    except ArenaError:  # an unknown game (a store of a plug-in not installed): no replay possible
-        return False
+        return arena.games.game_class(game).type
+    except ArenaError:
+        return None
 
 
 def positions(source: Results, games: pd.DataFrame, tournament: dict[str, Any], settings: Settings) -> Positions:

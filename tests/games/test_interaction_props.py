@@ -120,25 +120,22 @@ def reference_move(board, cell, direction, stop_rule=False):
         piece = b[cur]
         b[cur] = 0
         s = cur * 8 + d
-        moved = False
-        while r:
-            t = NEXT[s]
-            if b[t >> 3]:
-                break
-            s = t
-            r -= 1
-            moved = True
+        steps = 0  # cells travelled: one unit of momentum each, up to the next ball
+        while steps < r and not b[NEXT[s] >> 3]:
+            s = NEXT[s]
+            steps += 1
             if piece == 3 and not stop_rule and POCKET[s >> 3]:
                 return bytes(b), 1
         b[s >> 3] = piece
-        if moved:
+        r -= steps
+        if steps:
             handovers = set()
-        if stop_rule and moved and piece == 3 and POCKET[s >> 3]:
+        if stop_rule and steps and piece == 3 and POCKET[s >> 3]:
             b[s >> 3] = 0
             return bytes(b), 1
         if not r:
             return bytes(b), 0
-        state = t
+        state = NEXT[s]  # the ball met takes the rest of the momentum, in the same direction
 
 
 @given(boards(), st.integers(0, 1), st.sampled_from(("enter", "stop")))

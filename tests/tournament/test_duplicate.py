@@ -100,10 +100,11 @@ def play_series(game: Game, series: int, seed: int = 7) -> list[tuple[str, list,
                 draws.append((trail[-1].chance_outcomes(), record.move))
             trail.append(after)
 
-        # the known game's luck shows between equal declared strengths only (a random strength
-        # is thousands of Elo above the first move's -2000, and its game is then decided):
-        # both seats declare the first legal strength there
-        equal = game.name == "known"
+        # a game whose first plies are the seats' declared choices, not moves of play
+        # (``Game.OPENING_PLIES`` 0: the known game's strengths), shows its luck between equal
+        # choices only (a random strength is thousands of Elo above the first legal one, -2000,
+        # and the game is then decided): every seat plays the first legal move there
+        equal = game.OPENING_PLIES == 0
         bots = [RandomBot() if label[0] == "r" and not equal else FirstMove() for label in task.seats]
         record = play_game(GameSettings(game, task.seed, labels=task.seats, opening=task.opening, seeds=task.seeds),
                            bots, GameHooks(on_ply=on_ply))
