@@ -59,7 +59,6 @@ class TicTacToe(Game):
     name = "tictactoe"
     summary = "three in a row"
     type = GameType(2, 2)
-    num_players = 2
 
     def initial_state(self, seed=None) -> TicTacToeState:
         return TicTacToeState("." * 9, 0)

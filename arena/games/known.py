@@ -123,7 +123,7 @@ class KnownGame(Game):
 
     name = "known"
     summary = "test game: declared Elo strengths, one chance ply decides (for checking the statistics)"
-    type = GameType(2, 4, chance_nodes=True, deterministic=True)
+    type = GameType(2, 4, chance_nodes=True)
     #: the first plies are the seats' declared strengths: random opening plies would replace them
     OPENING_PLIES = 0
     PARAMS = {

@@ -247,8 +247,9 @@ class GameType:
 class Game(ABC):
     """A game with fixed parameters: a factory of states.
 
-    Subclasses set ``name``, ``type`` (a ``GameType``), ``PARAMS``, ``num_players`` and
-    ``TERMINATIONS`` and implement the three methods. Optional, used when present:
+    Subclasses set ``name``, ``type`` (a ``GameType``), ``PARAMS`` and ``TERMINATIONS`` and
+    implement the three methods; a game whose seat count varies sets ``num_players`` from its
+    parameters (a fixed count is the type's). Optional, used when present:
     ``parse_round(state, text)`` at a simultaneous node, the answers (``Answer``, one per seat)
     that replay a stored round ``text`` (``State.last_round``); without it a stored round reads
     as a race round (``arena.referee.round_answers``).
@@ -274,10 +275,17 @@ class Game(ABC):
     #: arena's default (2). A game whose first plies are the bots' declared choices rather
     #: than moves of play (the ``known`` test game) sets 0.
     OPENING_PLIES: ClassVar[int | None] = None
+    #: Seats in a game of these parameters: the type's seat count where it is fixed (set when a
+    #: subclass is defined); a game whose count varies sets its own from its parameters.
     num_players: int = 2
     #: What the game's scores are when they are amounts won and lost (chips, points): the
     #: reports rank such a game by payoff (``arena.games.payoff``); ``None``: by places.
     payoff: Payoff | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "num_players" not in vars(cls) and cls.type.max_players == cls.type.min_players:
+            cls.num_players = cls.type.min_players
 
     def __init__(self, **params: Any) -> None:
         self.params: dict[str, Any] = coerce_params(f"game {self.name}", self.PARAMS, params)

@@ -24,6 +24,14 @@ def test_test_games_pass_check(game):
     check(game)
 
 
+def test_a_fixed_seat_count_is_the_types_and_a_varying_one_the_games_own():
+    class ThreeSeats(TicTacToe):
+        type = GameType(3, 3)
+    assert ThreeSeats.num_players == 3 and ThreeSeats().num_players == 3
+    assert arena.games.make("sandpile").num_players == 4 and arena.games.make("interaction-solo").num_players == 1
+    assert Nim(pile=7, players=3).num_players == 3  # a varying count: the game's own, from its parameters
+
+
 def test_check_names_a_type_that_does_not_admit_the_seats():
     class FourSeatNim(Nim):
         type = GameType(2, 3)

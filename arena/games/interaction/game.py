@@ -8,7 +8,7 @@ from arena.errors import ConfigError, PositionSyntaxError
 from arena.games.interaction.notation import (
     BLUE, DEFAULT_SETUP, NEUTRAL, RED, Move, parse_move_text, parse_position)
 from arena.games.interaction.state import InteractionState
-from arena.games.protocol import Dynamics, Game, GameType, Param
+from arena.games.protocol import Game, GameType, Param
 
 
 class InteractionGame(Game):
@@ -30,8 +30,7 @@ class InteractionGame(Game):
 
     name = "interaction"
     summary = "Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals"
-    num_players = 2
-    type = GameType(2, 2, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
+    type = GameType(2, 2)
     TERMINATIONS = {
         "target": "the mover reached ``target`` pocketed neutrals and wins (``docs/rules/interaction.md`` "
                   "\"End of the game\")",

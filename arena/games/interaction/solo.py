@@ -33,7 +33,7 @@ from arena.games.interaction.notation import (
 )
 from arena.games.interaction.state import neutral_mask, occupancy, simulate, strikes
 from arena.games.sequence import MoveSequence
-from arena.games.protocol import TERMINAL, Dynamics, Game, GameType, Outcome, Param, State
+from arena.games.protocol import TERMINAL, Game, GameType, Outcome, Param, State
 
 
 class SoloSolution(MoveSequence):
@@ -200,8 +200,7 @@ class InteractionSoloGame(Game):
 
     name = "interaction-solo"
     summary = "Solo Interaction: pocket every neutral with one red ball in the fewest moves"
-    num_players = 1
-    type = GameType(1, 1, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
+    type = GameType(1, 1)
     TERMINATIONS = {
         "cleared": "no neutral left on the board: score -(moves made) (``docs/rules/interaction.md`` "
                    "\"Solo Interaction\")",

@@ -124,7 +124,7 @@ class SoloRaceGame(Game):
     name = "interaction-solo-race"
     summary = "Solo Interaction race: every solver answers each layout, the fewest moves win it"
     whole_field = True  # a tournament races its whole field in every game
-    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=False, deterministic=True)
+    type = GameType(1, 8, Dynamics.SIMULTANEOUS)
     TERMINATIONS = {
         "layouts": "every layout was raced; seats ranked by layouts won",
     }

@@ -159,7 +159,7 @@ class RicochetGame(Game):
     name = "ricochet"
     summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
     #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
-    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True, deterministic=True)
+    type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True)
     TERMINATIONS = {
         "chips": "a player has enough chips (8 with 2 players, 6 with 3, 5 with 4), or the chips ran out "
                  "(``docs/rules/ricochet.md`` \"End\")",

@@ -14,7 +14,7 @@ computed once per parameter set (``SandpileRules``).
 from __future__ import annotations
 
 from arena.errors import ConfigError
-from arena.games.protocol import Dynamics, Game, GameType, Param
+from arena.games.protocol import Game, GameType, Param
 from arena.games.sandpile.rules import (
     LETTERS, PASS, PHASES, SIDES, Phase, STABLE_MAX, SandpileMove, SandpileRules, cells_of, parse_move, rules_for,
 )
@@ -37,8 +37,7 @@ class Sandpile(Game):
 
     name = "sandpile"
     summary = "4 players place pieces, topple stacks of 4+, score visible tops (abelian sandpile)"
-    num_players = 4
-    type = GameType(4, 4, Dynamics.SEQUENTIAL, chance=False, deterministic=True)
+    type = GameType(4, 4)
     TERMINATIONS = {
         "rounds": "the last round's toppling phase ended; totals of visible tops decide "
                   "(``docs/rules/sandpile.md`` \"Scoring and end\")",
