@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 import pytest
@@ -21,21 +21,48 @@ from tests.registered import register_game
 
 #: the die: face -> probability (unequal, to test the draws)
 DIE = (("r1", 0.5), ("r2", 0.3), ("r3", 0.2))
-MOVES = ("check", "bet", "call", "fold")
 
 
+@dataclass(frozen=True)
 class ChipsState(State):
-    """A two-seat state whose scores are the chips seat 0 won from seat 1 (``won``), drawn at its
-    chance nodes from ``CHANCES`` (outcome, probability)."""
+    """A two-seat state: ``DRAWS`` chance outcomes drawn from ``CHANCES`` (outcome, probability),
+    then the seats' ``actions``; its scores are the chips seat 0 won from seat 1 (``won``), its
+    text the draws and the actions, ``DRAW,...;ACTION,...``."""
 
     CHANCES: ClassVar[tuple[tuple[str, float], ...]] = ()
+    DRAWS: ClassVar[int] = 1
+    #: the actions of each seat (0-based)
+    ACTIONS: ClassVar[tuple[tuple[str, ...], ...]] = ((), ())
+    draws: tuple[str, ...] = ()
+    actions: tuple[str, ...] = ()
+
+    def acting(self) -> int | None:
+        """The seat to act once the draws are made; ``None``: the game is over."""
+        raise NotImplementedError
 
     def won(self) -> tuple[float, str]:
         """The chips seat 0 won at this terminal state, and the termination."""
         raise NotImplementedError
 
+    @property
+    def to_move(self) -> int:  # type: ignore[override]
+        if len(self.draws) < self.DRAWS:
+            return CHANCE
+        seat = self.acting()
+        return TERMINAL if seat is None else seat
+
+    def legal_moves(self) -> list[str]:
+        return list(self.ACTIONS[self.to_move]) if self.to_move >= 0 else []
+
     def chance_outcomes(self) -> list[tuple[str, float]]:
         return list(self.CHANCES) if self.to_move == CHANCE else []
+
+    def play(self, move) -> ChipsState:
+        if self.to_move == CHANCE and move in dict(self.CHANCES):
+            return replace(self, draws=(*self.draws, move))
+        if move not in self.legal_moves():
+            raise IllegalMoveError(f"{move!r} is not legal here; legal: {self.legal_moves() or dict(self.CHANCES)}")
+        return replace(self, actions=(*self.actions, move))
 
     def is_terminal(self) -> bool:
         return self.to_move == TERMINAL
@@ -46,68 +73,64 @@ class ChipsState(State):
         won, termination = self.won()
         return Outcome.from_scores([won, -won], termination)
 
+    def to_text(self) -> str:
+        return f"{','.join(self.draws)};{','.join(self.actions)}"
+
+
+class ChipsGame(Game):
+    """A game of ``ChipsState``s (``state_class``) from its default state, positions read by
+    replaying their text's draws and actions."""
+
+    type = GameType(2, 2, chance_nodes=True)
+    state_class: ClassVar[type[ChipsState]] = ChipsState
+
+    def initial_state(self, seed=None) -> ChipsState:
+        return self.state_class()
+
+    def parse_state(self, text: str) -> ChipsState:
+        draws, _, actions = str(text).partition(";")
+        state = self.state_class()
+        try:
+            for move in [*draws.split(","), *actions.split(",")]:
+                state = state.play(move) if move else state
+        except IllegalMoveError:
+            pass
+        if state.to_text() != str(text).strip():
+            raise PositionSyntaxError(f"bad {self.name} position {text!r}; expected 'DRAW,...;ACTION,...', the "
+                                      "draws and the actions played")
+        return state
+
+    def parse_move(self, state, text: str) -> str:
+        known = [*dict(self.state_class.CHANCES), *dict.fromkeys(a for seat in self.state_class.ACTIONS for a in seat)]
+        if text in known:
+            return text
+        raise MoveSyntaxError(f"bad {self.name} move {text!r}; expected one of {', '.join(known)}")
+
 
 @dataclass(frozen=True)
 class DuelState(ChipsState):
     CHANCES = DIE
-    rolls: tuple[int, ...] = ()
-    actions: tuple[str, ...] = ()
+    DRAWS = 2
+    ACTIONS = (("check", "bet"), ("call", "fold"))
 
-    @property
-    def to_move(self) -> int:  # type: ignore[override]
-        if len(self.rolls) < 2:
-            return CHANCE
-        if self.actions in ((), ("bet",)):
-            return len(self.actions)
-        return TERMINAL
-
-    def legal_moves(self) -> list[str]:
-        return {0: ["check", "bet"], 1: ["call", "fold"]}.get(self.to_move, [])
-
-    def play(self, move) -> DuelState:
-        if self.to_move == CHANCE and move in dict(DIE):
-            return DuelState((*self.rolls, int(move[1])), ())
-        if move not in self.legal_moves():
-            raise IllegalMoveError(f"{move!r} is not legal here; legal: {self.legal_moves() or dict(DIE)}")
-        return DuelState(self.rolls, (*self.actions, move))
+    def acting(self) -> int | None:
+        return len(self.actions) if self.actions in ((), ("bet",)) else None
 
     def won(self) -> tuple[float, str]:
         if self.actions[-1] == "fold":
             return 1.0, "fold"
         stake = 2.0 if self.actions[-1] == "call" else 1.0
-        a, b = self.rolls
+        a, b = self.draws  # the rolls: r1 < r2 < r3
         return (stake if a > b else -stake if a < b else 0.0), "showdown"
 
-    def to_text(self) -> str:
-        return f"{','.join(map(str, self.rolls))};{','.join(self.actions)}"
 
+class DiceDuel(ChipsGame):
+    """Dice Duel (the module's docstring): roll, bet or check, call or fold; the chips won are the scores."""
 
-class DiceDuel(Game):
     name = "dice-duel"
-    summary = "roll, bet or check, call or fold: chips won"
-    type = GameType(2, 2, chance_nodes=True)
     TERMINATIONS = {"fold": "seat 1 folded to a bet", "showdown": "the higher roll won the stake"}
     payoff = Payoff("chips", forfeit=2.0, big_blind=1.0, blind="the ante, 1 chip")
-
-    def initial_state(self, seed=None) -> DuelState:
-        return DuelState()
-
-    def parse_state(self, text: str) -> DuelState:
-        rolls, sep, actions = str(text).partition(";")
-        try:
-            state = DuelState(tuple(int(r) for r in rolls.split(",") if r), ())
-            for move in filter(None, actions.split(",")):
-                state = state.play(move)
-        except (ValueError, IllegalMoveError):
-            raise PositionSyntaxError(f"bad dice-duel position {text!r}; expected 'R0,R1;ACTIONS'") from None
-        if not sep:
-            raise PositionSyntaxError(f"bad dice-duel position {text!r}; expected 'R0,R1;ACTIONS'")
-        return state
-
-    def parse_move(self, state, text: str) -> str:
-        if text in MOVES or text in dict(DIE):
-            return text
-        raise MoveSyntaxError(f"bad dice-duel move {text!r}; expected one of {', '.join(MOVES)} or r1/r2/r3")
+    state_class = DuelState
 
 
 @contextmanager

@@ -220,11 +220,6 @@ def cli_reference() -> str:
 
 # --- the state API of each game -----------------------------------------------------------------
 
-def _first_line(obj) -> str:
-    doc = inspect.getdoc(obj) or ""
-    return _md(doc.split("\n\n")[0]) if doc else ""
-
-
 def state_api() -> str:
     """For each registered game: what it is (seats, dynamics, parameters, terminations), its
     start position and first legal moves as a bot sees them, and its state class documented by
@@ -238,7 +233,7 @@ def state_api() -> str:
         cls = type(game)
         state = game.initial_state(1)
         scls = type(state)
-        out += [f"## `{name}`", "", _md(cls.summary or _first_line(cls)), ""]
+        out += [f"## `{name}`", "", _md(cls.summary), ""]  # the docstring's first paragraph unless set
         kind = cls.type
         out += [f"- seats: {kind.seats()}; dynamics: {kind.dynamics.value}; random setup: "
                 f"{'yes' if kind.chance else 'no'}; game class `{cls.__module__}.{cls.__qualname__}`, state class "

@@ -17,6 +17,7 @@ Contracts: ``docs/arena.md`` "Contracts / Python API".
 
 from __future__ import annotations
 
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
@@ -260,7 +261,8 @@ class Game(ABC):
     """
 
     name: ClassVar[str] = ""
-    #: One line describing the game, for ``arena games``.
+    #: One line describing the game, for ``arena games``; unless set, the first paragraph of
+    #: the class docstring (a final full stop dropped).
     summary: ClassVar[str] = ""
     PARAMS: ClassVar[dict[str, Param]] = {}
     #: What the game is: seats, dynamics, chance (checked by bots and tournaments up front).
@@ -284,6 +286,8 @@ class Game(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "summary" not in vars(cls) and cls.__doc__:
+            cls.summary = " ".join(inspect.cleandoc(cls.__doc__).split("\n\n")[0].split()).removesuffix(".")
         if "num_players" not in vars(cls) and cls.type.max_players == cls.type.min_players:
             cls.num_players = cls.type.min_players
 

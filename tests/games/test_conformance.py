@@ -32,6 +32,16 @@ def test_a_fixed_seat_count_is_the_types_and_a_varying_one_the_games_own():
     assert Nim(pile=7, players=3).num_players == 3  # a varying count: the game's own, from its parameters
 
 
+def test_a_summary_not_set_is_the_first_paragraph_of_the_games_docstring():
+    class Described(TicTacToe):
+        """Three in a row
+        on a 3x3 board.
+
+        The rest is not the summary."""
+    assert Described.summary == "Three in a row on a 3x3 board"
+    assert TicTacToe.summary == "three in a row"  # set by the game
+
+
 def test_check_names_a_type_that_does_not_admit_the_seats():
     class FourSeatNim(Nim):
         type = GameType(2, 3)

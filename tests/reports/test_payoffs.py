@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 import arena.games
-from arena.games import CHANCE, TERMINAL, Game, GameType, Payoff
+from arena.games import Payoff
 from arena.referee import GameSettings, play_game
 from arena.reports import payoffs
 from arena.reports.output import markdown, report_json, write_files
@@ -26,7 +26,7 @@ from arena.tournament.series import SeriesSettings, series_games
 from bots import registry
 from bots.base import Limits
 from tests.cli_run import run_cli
-from tests.payoff_toy import ChipsState, DiceDuel, registered
+from tests.payoff_toy import ChipsGame, ChipsState, DiceDuel, registered
 from tests.fixtures.broken_bots import Raiser
 from tests.reports.stores import make_store
 from tests.registered import register_game
@@ -210,52 +210,30 @@ def test_the_field_table_ranks_by_the_runoff_with_the_bootstraps_cfs(duel):
 GAINS = {("exploit", "weak"): 6.0, ("robust", "weak"): 1.0, ("robust", "exploit"): 1.0}
 #: the stake, drawn by chance before the picks
 STAKES = (("x2", 0.5), ("x3", 0.5))
+PICKS = ("exploit", "robust", "weak")
 
 
 @dataclass(frozen=True)
 class PicksState(ChipsState):
     CHANCES = STAKES
-    stake: int = 0
-    picks: tuple[str, ...] = ()
+    ACTIONS = (PICKS, PICKS)
 
-    @property
-    def to_move(self) -> int:  # type: ignore[override]
-        return CHANCE if not self.stake else len(self.picks) if len(self.picks) < 2 else TERMINAL
-
-    def legal_moves(self) -> list[str]:
-        return ["exploit", "robust", "weak"] if self.to_move in (0, 1) else []
-
-    def play(self, move) -> PicksState:
-        if self.to_move == CHANCE:
-            return PicksState(int(move[1]))
-        return PicksState(self.stake, (*self.picks, move))
+    def acting(self) -> int | None:
+        return len(self.actions) if len(self.actions) < 2 else None
 
     def won(self) -> tuple[float, str]:
-        a, b = self.picks
-        return self.stake * (GAINS.get((a, b)) or -GAINS.get((b, a), 0.0)), "picked"
-
-    def to_text(self) -> str:
-        return f"{self.stake};{','.join(self.picks)}"
+        a, b = self.actions
+        stake = int(self.draws[0][1:])
+        return stake * (GAINS.get((a, b)) or -GAINS.get((b, a), 0.0)), "picked"
 
 
-class Picks(Game):
+class Picks(ChipsGame):
     """Both seats pick a strategy; a payoff matrix (``GAINS``) times a stake pays the chips."""
 
     name = "picks"
-    summary = "a payoff matrix times a stake"
-    type = GameType(2, 2, chance_nodes=True)
     TERMINATIONS = {"picked": "both picked"}
     payoff = Payoff("chips", forfeit=18.0)
-
-    def initial_state(self, seed=None) -> PicksState:
-        return PicksState()
-
-    def parse_state(self, text: str) -> PicksState:
-        stake, _, picks = str(text).partition(";")
-        return PicksState(int(stake), tuple(filter(None, picks.split(","))))
-
-    def parse_move(self, state, text: str) -> str:
-        return text
+    state_class = PicksState
 
 
 class Always:

@@ -12,16 +12,17 @@ from arena.games.protocol import Game, GameType, Param
 
 
 class InteractionGame(Game):
-    """Interaction (Waddingtons 1979): 2 seats, Red (seat 0) moves first.
+    """Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals.
 
-    Parameters (``docs/rules/interaction.md`` "Parameters"): ``target`` neutrals to win,
-    ``max_plies`` ply limit, ``cap_result`` (``score``: the higher score wins a game ended by
-    the ply limit or two passes; ``draw``: such games are drawn), ``pocketing`` (``enter``:
-    a neutral is out when it enters a pocket; ``stop``: only when it stops on one), ``setup``
-    (position text of the start; the board alone means ``r 0 0 0``). A setup has one or two
-    balls per player and one to ``NEUTRALS`` neutrals, counting those already pocketed
-    (``docs/rules/interaction.md`` "Pieces and setup"), and is not already over: each score
-    below ``target``, the ply count below ``max_plies``.
+    Waddingtons 1979: 2 seats, Red (seat 0) moves first. Parameters
+    (``docs/rules/interaction.md`` "Parameters"): ``target`` neutrals to win, ``max_plies``
+    ply limit, ``cap_result`` (``score``: the higher score wins a game ended by the ply limit
+    or two passes; ``draw``: such games are drawn), ``pocketing`` (``enter``: a neutral is out
+    when it enters a pocket; ``stop``: only when it stops on one), ``setup`` (position text of
+    the start; the board alone means ``r 0 0 0``). A setup has one or two balls per player and
+    one to ``NEUTRALS`` neutrals, counting those already pocketed (``docs/rules/interaction.md``
+    "Pieces and setup"), and is not already over: each score below ``target``, the ply count
+    below ``max_plies``.
 
     Raises:
         ConfigError: a bad parameter, including a setup that is not a valid position or that
@@ -29,7 +30,6 @@ class InteractionGame(Game):
     """
 
     name = "interaction"
-    summary = "Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals"
     type = GameType(2, 2)
     TERMINATIONS = {
         "target": "the mover reached ``target`` pocketed neutrals and wins (``docs/rules/interaction.md`` "

@@ -189,7 +189,9 @@ def parse_solo_position(text: str) -> tuple[bytes, int, int]:
 
 
 class InteractionSoloGame(Game):
-    """Solo Interaction, one seat: clear the board in as few moves as possible.
+    """Solo Interaction: pocket every neutral with one red ball in the fewest moves.
+
+    One seat clears the board in as few moves as possible.
 
     Parameters: ``layout`` (1-6: the arena's numbered layouts, easiest first; 0: ``setup``),
     ``setup`` (position text or board), ``max_plies`` (moves allowed).
@@ -199,7 +201,6 @@ class InteractionSoloGame(Game):
     """
 
     name = "interaction-solo"
-    summary = "Solo Interaction: pocket every neutral with one red ball in the fewest moves"
     type = GameType(1, 1)
     TERMINATIONS = {
         "cleared": "no neutral left on the board: score -(moves made) (``docs/rules/interaction.md`` "

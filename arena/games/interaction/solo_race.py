@@ -119,10 +119,12 @@ def _numbers(text: str, what: str) -> tuple[int, ...]:
 
 
 class SoloRaceGame(Game):
-    """Solvers race on the Solo Interaction layouts, one round per layout (1-8 seats)."""
+    """Solo Interaction race: every solver answers each layout, the fewest moves win it.
+
+    Solvers race on the Solo Interaction layouts, one round per layout (1-8 seats).
+    """
 
     name = "interaction-solo-race"
-    summary = "Solo Interaction race: every solver answers each layout, the fewest moves win it"
     whole_field = True  # a tournament races its whole field in every game
     type = GameType(1, 8, Dynamics.SIMULTANEOUS)
     TERMINATIONS = {

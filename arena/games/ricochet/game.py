@@ -154,10 +154,12 @@ class RicochetState(State):
 
 
 class RicochetGame(Game):
-    """Ricochet Robots for 1-8 players; every round is a simultaneous race (``docs/rules/ricochet.md``)."""
+    """Ricochet Robots: simultaneous puzzle race for chips (1-8 players).
+
+    Every round is a simultaneous race (``docs/rules/ricochet.md``).
+    """
 
     name = "ricochet"
-    summary = "Ricochet Robots: simultaneous puzzle race for chips (1-8 players)"
     #: the setup (board, robots, chip order) is drawn from the seed; every round is a race
     type = GameType(1, 8, Dynamics.SIMULTANEOUS, chance=True)
     TERMINATIONS = {

@@ -28,7 +28,9 @@ __all__ = [
 
 
 class Sandpile(Game):
-    """Sandpile (``docs/rules/sandpile.md``): four players, ``rounds`` rounds of placing and toppling.
+    """4 players place pieces, topple stacks of 4+, score visible tops (abelian sandpile).
+
+    ``docs/rules/sandpile.md``: four players, ``rounds`` rounds of placing and toppling.
 
     Raises:
         ConfigError: a bad parameter, or parameters for which a toppling phase might not end:
@@ -36,7 +38,6 @@ class Sandpile(Game):
     """
 
     name = "sandpile"
-    summary = "4 players place pieces, topple stacks of 4+, score visible tops (abelian sandpile)"
     type = GameType(4, 4)
     TERMINATIONS = {
         "rounds": "the last round's toppling phase ended; totals of visible tops decide "
