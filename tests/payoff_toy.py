@@ -89,13 +89,13 @@ class ChipsGame(Game):
 
     def parse_state(self, text: str) -> ChipsState:
         draws, _, actions = str(text).partition(";")
-        state = self.state_class()
+        state: ChipsState | None = self.state_class()
         try:
-            for move in [*draws.split(","), *actions.split(",")]:
-                state = state.play(move) if move else state
+            for move in filter(None, [*draws.split(","), *actions.split(",")]):
+                state = state.play(move)
         except IllegalMoveError:
-            pass
-        if state.to_text() != str(text).strip():
+            state = None
+        if state is None or state.to_text() != str(text).strip():
             raise PositionSyntaxError(f"bad {self.name} position {text!r}; expected 'DRAW,...;ACTION,...', the "
                                       "draws and the actions played")
         return state
