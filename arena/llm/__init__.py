@@ -11,7 +11,7 @@ through the ``openai`` client library (the ``llm`` extra: ``pip install 'arena[l
 - ``provider``: the requests, provider failures retried with backoff and then raised as
   ``arena.errors.ProviderFailure`` (the game is void), ``check_reachable``;
 - ``limits``: ``rpm=`` / ``tpm=`` rate limits shared by every process of a run;
-- ``arena.results.llm_cache``: the response cache (``$ARENA_LLM_CACHE``).
+- ``cache``: the response cache (``$ARENA_LLM_CACHE``), a SQLite file of its own.
 
 The bot's ``last_log`` after each ``choose`` (``bots.base.Player``), a JSON-able ``dict``::
 

@@ -10,12 +10,12 @@ import time
 from collections import Counter
 from typing import Any
 
-from arena.errors import ConfigError, ProviderFailure
+from arena.errors import ConfigError
 from arena.games import Dynamics, Game, Param, State, View
 from arena.llm import answers, prompts
 from arena.llm.limits import SharedLimits
 from arena.llm.provider import Backoff, Reply, complete, scrub
-from arena.results.llm_cache import Cached, open_cache
+from arena.llm.cache import Cached, open_cache
 from bots.base import Bot, Limits, Plays, SearchStats
 
 #: the seed of the backoff's jitter is the game's, mixed with this

@@ -109,10 +109,9 @@ def _facts(spec: BotSpec, bot: object) -> dict[str, object]:
     if isinstance(name, str) and name.strip():
         facts["id_name"] = " ".join(name.split())
     if not builtin(spec.kind) and "#" not in spec.kind and not (":" in spec.kind and prefix_of(spec.kind)):
-        facts["code"] = module_code(type(bot))
+        code = module_code(type(bot))
         extra = getattr(bot, "code_identity", None)  # what else decides its play: an llm bot's prompt templates
-        if isinstance(extra, dict):
-            facts["code"] = {**facts["code"], **extra}
+        facts["code"] = {**code, **extra} if isinstance(extra, dict) else code
     return facts
 
 
