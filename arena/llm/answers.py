@@ -51,9 +51,9 @@ def move_text(answer: str) -> str:
     lines = [line.strip() for line in answer.splitlines() if line.strip()]
     if not lines:
         return ""
-    text = lines[-1].strip("`*\"' ")
-    text = _LEAD.sub("", text).strip("`*\"' ")
-    return text[:-1] if text.endswith(".") else text
+    text = _LEAD.sub("", lines[-1].strip("`*\"' ")).strip("`*\"' ")
+    text = text[:-1] if text.endswith(".") else text
+    return text.strip("`*\"' ")
 
 
 def judge(game: Game, state: State | View, answer: str, finish_reason: str | None, max_tokens: int) -> Verdict:

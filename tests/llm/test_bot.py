@@ -197,3 +197,17 @@ def state_history_move(game):
     state = game.initial_state(1)
     after = state.play(game.parse_move(state, "i4S"))
     return str(after.legal_moves()[0])
+
+
+def test_with_hidden_information_the_prompt_holds_the_seat_s_view_only(serve):
+    from tests.bots.hidden_games import Kuhn, KuhnState
+    server = serve([Step("<move>J</move>"), Step("I hold the queen.\nBet")])
+    bot = make(f"llm:model=test,base_url={server.url},timeout=20")
+    game = Kuhn()
+    bot.reset(game, 1, 3)
+    view = KuhnState(game, "KQ", "p").view(1)
+    assert bot.choose(view, None) == "Bet"
+    first = server.bodies[0]["messages"][0]["content"]
+    assert "What you can see of the game now:\nQp" in first and "KQ" not in first
+    assert "Your legal moves: Pass Bet" in first
+    assert [e["verdict"] for e in bot.last_log["transcript"]] == ["illegal", "legal"]
