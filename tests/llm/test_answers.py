@@ -26,3 +26,16 @@ def test_the_verdicts():
     assert illegal.verdict == "illegal" and "'e5N' is illegal here" in illegal.reason
     assert judge(game, state, "<move>castle</move>", "stop", 50).verdict == "unparsable"
     assert judge(game, state, "<move>i4N</move>", "length", 50).verdict == "cut_off"
+
+
+@pytest.mark.parametrize("name", ["interaction", "interaction-solo", "sandpile", "known"])
+def test_every_sequential_game_has_a_prompt(name):
+    """The packaged templates render for the built-in sequential games (the game's own, or
+    default.j2), with the position and the legal moves."""
+    from bots.registry import make
+    game = make_game(name)
+    state = game.initial_state(1)
+    bot = make("llm:model=m,base_url=http://127.0.0.1:1/v1")
+    bot.reset(game, max(state.to_move, 0), 1)
+    prompt = bot.prompt(state)
+    assert state.to_text() in prompt and f"<move>{state.legal_moves()[0]}</move>" in prompt
