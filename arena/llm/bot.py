@@ -35,6 +35,9 @@ class LLMBot(Bot):
     """A language model over an OpenAI-compatible chat-completions server. Its options are in
     ``PARAMS`` (``docs/how-to/llm.md``); telemetry of each move in ``last_log`` (``arena.llm``).
 
+    One instance plays one game at a time; the instances of a process, in any threads, share its
+    HTTP client, its response cache and the endpoint's rate limits (each thread-safe).
+
     Raises (constructor):
         ConfigError: a bad option (no ``model=``, a ``key_env=`` that is no variable name, a bad
             ``seed=``, an unreadable ``template=``), or the ``openai`` library missing.
@@ -198,6 +201,7 @@ class LLMBot(Bot):
             RuntimeError: ``reset`` was not called first.
         """
         start = time.perf_counter()
+        self.last_log = None
         if self.no_answer(state, start):
             return None
         assert self.game is not None

@@ -10,7 +10,8 @@ and ``usage``; ``GET /v1/models``), with scripted answers and a request counter.
 Each chat request takes the next ``Step`` of the script; once the script is used up, the
 ``responder`` (if given) makes the step from the request's body, else the last step repeats.
 ``legal_responder`` answers a move of the prompt's ``Your legal moves:`` line, chosen by the
-prompt's digest (the same prompt, the same move): a player for whole games.
+prompt's digest (the same prompt, the same move): a player for whole games;
+``legal_responder_after(seconds)`` the same, slowly.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -66,6 +67,21 @@ def legal_responder(body: dict[str, Any]) -> Step:
     return Step(f"Thinking... done.\n<move>{moves[pick]}</move>")
 
 
+def legal_responder_after(seconds: float) -> Callable[[dict[str, Any]], Step]:
+    """``legal_responder`` answering after ``seconds`` (a model that takes its time)."""
+    def respond(body: dict[str, Any]) -> Step:
+        return replace(legal_responder(body), delay=seconds)
+    return respond
+
+
+class _Server(ThreadingHTTPServer):
+    """A threaded HTTP server whose listen queue takes many connections at once (64 games'
+    requests; the default of 5 resets the others)."""
+
+    request_queue_size = 256
+    daemon_threads = True
+
+
 class ChatServer:
     """The server (see the module doc); a context manager that starts and stops it.
 
@@ -86,8 +102,7 @@ class ChatServer:
         self.auth: list[str | None] = []
         self._lock = threading.Lock()
         self._closing = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
 

@@ -136,3 +136,33 @@ def test_a_whole_game_against_random(serve):
     assert server.count == 8 and llm.last_log["verdict"] == "legal"
     last = server.bodies[-1]["messages"][0]["content"]
     assert "The moves so far, from the start: " + " ".join(record.moves[:14]) in last
+
+
+def test_many_bots_in_threads_share_the_client_and_the_cache(serve, tmp_path, monkeypatch):
+    """64 bots of one process ask at once (each thread its own bot, as 64 games at once would):
+    every request is answered at once (no retry: the server's listen queue takes them all), every
+    answer cached."""
+    import threading
+    from arena.llm.cache import open_cache
+    from tests.llm.server import legal_responder_after
+    monkeypatch.setenv("ARENA_LLM_CACHE", str(tmp_path / "llm-cache.sqlite"))
+    server = serve(responder=legal_responder_after(0.5))
+    game = make_game("interaction")
+    state = game.initial_state(1)
+    moves, errors = [], []
+
+    def play(seed):
+        try:
+            bot = make(f"llm:model=test,base_url={server.url},{FAST},provider_retries=0")
+            bot.reset(game, 0, seed)
+            moves.append(bot.choose(state, None))
+        except Exception as exc:  # noqa: BLE001 - collected for the assertion
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(seed,)) for seed in range(64)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert errors == [] and len(moves) == 64 and all(m in state.legal_moves() for m in moves)
+    assert server.count == 64 and len(open_cache()) == 64
