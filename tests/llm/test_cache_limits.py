@@ -166,3 +166,31 @@ def test_many_bots_in_threads_share_the_client_and_the_cache(serve, tmp_path, mo
         t.join(120)
     assert errors == [] and len(moves) == 64 and all(m in state.legal_moves() for m in moves)
     assert server.count == 64 and len(open_cache()) == 64
+
+
+def test_a_process_killed_mid_move_never_pays_twice(serve, tmp_path, monkeypatch):
+    """kill -9 while the second attempt waits on the server: the first answer is in the cache,
+    so the move asked again in a new process sends only the unanswered request again."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    cache = tmp_path / "llm-cache.sqlite"
+    server = serve([Step("<move>e5N</move>"), Step("<move>i4N</move>", delay=60), Step("<move>a6E</move>")])
+    code = ("from arena.games import make as g\nfrom bots.registry import make\n"
+            f"bot = make('llm:model=test,base_url={server.url},timeout=120')\n"
+            "game = g('interaction'); bot.reset(game, 0, 7); bot.choose(game.initial_state(1), None)\n")
+    env = {**os.environ, "ARENA_LLM_CACHE": str(cache), "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.Popen([sys.executable, "-c", code], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while server.count < 2 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        assert server.count == 2
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    monkeypatch.setenv("ARENA_LLM_CACHE", str(cache))
+    bot, state = bot_for(server)
+    assert str(bot.choose(state, None)) == "a6E"
+    assert server.count == 3 and [e["cached"] for e in bot.last_log["transcript"]] == [True, False]
