@@ -118,8 +118,12 @@ class LLMBot(Bot):
         assert self.game is not None
         if isinstance(state, View):
             return
-        before = self._after if self._after is not None else (self.game.initial_state(None) if self._from_start
-                                                               else None)
+        before = self._after
+        if before is None and self._from_start:
+            try:
+                before = self.game.initial_state(None)  # the setup when it needs no seed
+            except Exception:  # noqa: BLE001 - a game whose setup is drawn: no history from the start
+                before = None
         found = None if before is None else prompts.moves_between(self.game, before, state)
         if found is None:
             self._history, self._from_start = [], False
