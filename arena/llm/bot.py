@@ -52,6 +52,8 @@ class LLMBot(Bot):
         "key_env": Param(None, "the environment variable holding the API key (none: no key)", kind=str),
         "temperature": Param(0.0, "sampling temperature", minimum=0.0, maximum=2.0),
         "max_tokens": Param(1024, "the most tokens of one answer", minimum=1),
+        "tokens_field": Param("max_tokens", "the request field max_tokens= is sent in (OpenAI's reasoning models "
+                              "take max_completion_tokens)", choices=("max_tokens", "max_completion_tokens")),
         "retries": Param(2, "re-asks after an illegal, unparsable or cut-off answer", minimum=0),
         "legal": Param(True, "list the legal moves in the prompt (on|off)"),
         "template": Param(None, "a Jinja2 prompt template file (default: the game's own)", kind=str),
@@ -155,7 +157,7 @@ class LLMBot(Bot):
     def _request(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         o = self.options
         out: dict[str, Any] = {"model": o["model"], "messages": messages, "temperature": o["temperature"],
-                               "max_tokens": o["max_tokens"]}
+                               o["tokens_field"]: o["max_tokens"]}
         if self.request_seed == "game":
             out["seed"] = self.game_seed % (2 ** 31)
         elif self.request_seed != "off":

@@ -39,6 +39,11 @@ def test_a_legal_answer_is_played_with_its_telemetry(serve):
     assert log["transcript"][0]["prompt"][0]["content"].startswith("You are playing interaction")
     assert "Your legal moves: i4N" in server.bodies[0]["messages"][0]["content"]
     assert server.bodies[0]["seed"] == 7 and server.bodies[0]["max_tokens"] == 1024
+    server = serve([Step("<move>i4N</move>")])
+    bot, game, state = bot_at(server.url, "tokens_field=max_completion_tokens,max_tokens=300,seed=off")
+    bot.choose(state, None)
+    assert server.bodies[0]["max_completion_tokens"] == 300 and "max_tokens" not in server.bodies[0]
+    assert "seed" not in server.bodies[0]
     json.dumps(log)  # JSON-able
 
 
