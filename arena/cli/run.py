@@ -108,6 +108,15 @@ def run(
              "order is least certain, until the whole order holds with this probability (default when given: 0.95) "
              "or --games per pairing (default: off, every pairing plays --games)"),
     anchor: Anchor = None,
+    retire: Optional[list[str]] = typer.Option(
+        None, "--retire", metavar="LABEL",
+        help="with --name: retire a bot of the league (repeatable): it keeps its games and ratings, the reports show "
+             "it apart, and it is not scheduled any more (default: none)"),
+    candidate: Optional[list[str]] = typer.Option(
+        None, "--candidate", metavar="SPEC",
+        help="with --name: add a candidate bot [LABEL=]KIND[:key=value,...] (repeatable): it plays a gauntlet against "
+             "the active bots until its place is settled (--until-ranked's rule, for one bot), then joins them "
+             "(default: none)"),
     isolation: Optional[str] = typer.Option(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
@@ -148,7 +157,8 @@ def run(
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
                  each=each or None, trace_engines=trace_engines or None,
-                 allow_version_change=allow_version_change or None)
+                 allow_version_change=allow_version_change or None, retire=retire or None,
+                 candidates=candidate or None, anchor=anchor)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
@@ -159,7 +169,7 @@ def run(
         if file is None:
             raise
         raise file.explain(exc, [k for k, v in given.items() if v is not None]) from None
-    pinned = parse_anchor(anchor)
+    pinned = parse_anchor(cfg.anchor)  # --anchor, or the config file's anchor
     if pinned is not None:
         _check_anchor(cfg, pinned[0])
     console, err = make_console(), make_console(stderr=True)

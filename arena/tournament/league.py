@@ -1,0 +1,357 @@
+"""Leagues: a named tournament whose members change from run to run (``docs/tournaments.md``
+"Leagues"). ``arena run --name N --retire LABEL`` retires a bot: its games and ratings stay,
+the reports show it apart, and it is never scheduled again (given with ``--bot`` later, it is
+left out with a note). ``--candidate SPEC`` adds a bot that first plays a gauntlet against the
+active pool, in rounds, until its place in the pool's order is settled (``Placement``, the rule
+of ``--until-ranked`` for one bot), then joins the pool and is scheduled like the others.
+
+Each change is stored in the store's ``league`` table (``arena.results.membership``) when it is
+made: a retirement and a candidate when the run opens the store, a candidate's joining with the
+games that settled it. So a run killed at any point resumes to the same schedule: the stored
+changes give the same pool, and a candidate's rounds are decided from its stored games alone
+(as ``--until-ranked``'s, with the bootstrap seeded by the tournament's seed and the round).
+
+``League`` is the schedule of such a run: the format's schedule on the active pool, beside a
+``Placement`` per candidate; game ids are given in the order the games are released, after every
+id stored or released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from arena.errors import ConfigError
+from arena.games import Game
+from arena.results.membership import LeagueEvent
+from arena.results.store import Member, Store, StoredGame
+from arena.stats.field import Duels, bootstrap, los_matrix, ranking
+from arena.stats.ranking import CONFIDENCE, REPLICATES, _seed, min_series, pair_level, series_wanted
+from arena.tournament.live import points_of
+from arena.tournament.schedule import Schedule
+from arena.tournament.series import GameTask, SeriesSettings, series_count, series_games
+
+if TYPE_CHECKING:
+    from arena.tournament.config import TournamentConfig
+    from arena.tournament.observers import RunSummary
+    from arena.tournament.planning import Plan
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A candidate's place after a round of its gauntlet (``place``).
+
+    Attributes:
+        order: bot indexes, best first (the candidate is index 0).
+        rank: the candidate's 1-based place in ``order``.
+        neighbours: ``(index, cfs, series)`` of the bots just above and below it: the CFS of
+            the upper over the lower, the series they played against each other.
+        next: ``(index, series)`` to play next against each neighbour not settled.
+        done: no more games are needed; ``settled``: both neighbours reached the level.
+    """
+
+    order: tuple[int, ...]
+    rank: int
+    neighbours: tuple[tuple[int, float, int], ...]
+    next: tuple[tuple[int, int], ...]
+    done: bool
+    settled: bool
+
+
+def place(duels: Duels, confidence: float = CONFIDENCE, cap_games: int | None = None, seed: int = 1,
+          round_: int = 0, per_series: int = 2) -> Placed:
+    """The place of the candidate (label 0 of ``duels``, which holds its gauntlet's games against
+    the pool) after a round: the field fitted and ranked as ``arena.stats.ranking.decide`` does;
+    settled when the CFS against each bot next to it in that order reaches ``1 - (1 -
+    confidence)/m`` (``m`` the one or two neighbours) after ``min_series`` series at least;
+    the next round gives each unsettled neighbour the series ``series_wanted`` says, within
+    ``cap_games`` games a pairing (``--games``).
+    """
+    k = duels.k
+    boot = bootstrap(duels, REPLICATES, seed=_seed(seed, round_))
+    order = ranking(boot.estimate[:k], duels.labels).tolist()
+    los = los_matrix(boot.replicates[:, :k])
+    cells = duels.cells()
+    played = {int(b if a == 0 else a): float(cells[p, 0] + cells[p, 2])
+              for p, (a, b) in enumerate(zip(duels.pa, duels.pb)) if 0 in (a, b)}
+    at = order.index(0)
+    around = [(order[at - 1], True)] * (at > 0) + [(order[at + 1], False)] * (at + 1 < k)
+    level = pair_level(confidence, len(around) + 1)
+    neighbours, wanted = [], []
+    for other, above in around:
+        cfs = float(los[other, 0] if above else los[0, other])
+        n = played.get(other, 0.0)
+        neighbours.append((other, cfs, int(round(n / per_series))))
+        series = series_wanted(cfs, n, level, cap_games, per_series)
+        if series:
+            wanted.append((other, series))
+    settled = all(c >= level and s >= min_series(level) for _, c, s in neighbours)
+    return Placed(tuple(order), at + 1, tuple(neighbours), tuple(wanted), not wanted, settled)
+
+
+class Placement:
+    """One candidate's gauntlet against the pool, in rounds (module docstring): round 0 is one
+    series against every pool bot; each next round, decided once every game of the rounds
+    before is stored and from those games alone, plays the bots next to it in the order whose
+    order against it is not settled (``place``). A pairing's series are numbered 0, 1, ... in
+    the order its rounds ask for them (so they are the same games as the pool's round-robin
+    plays of that pairing once the candidate has joined). Game ids are left 0 (``League``
+    gives them)."""
+
+    def __init__(self, game: Game, candidate: str, pool: Sequence[str], settings: SeriesSettings,
+                 confidence: float) -> None:
+        self.game, self.candidate, self.pool, self.settings = game, candidate, tuple(pool), settings
+        self.labels = (candidate, *self.pool)
+        self.confidence = confidence
+        self.per_series = settings.per_series(2)
+        self.cap_series = series_count(settings.games, 2, settings.rotation)
+        self.total = len(self.pool) * self.cap_series * self.per_series
+        self._stored: dict[tuple[int, tuple[str, ...]], StoredGame] = {}
+        self._series = dict.fromkeys(self.pool, 0)
+        self._rounds: list[list[GameTask]] = []
+        self._released: set[tuple[int, tuple[str, ...]]] = set()
+        self.placed: Placed | None = None
+        self.finished = False
+
+    def owns(self, game: StoredGame) -> bool:
+        return len(game.seats) == 2 and self.candidate in game.seats and set(game.seats) <= set(self.labels) \
+            and game.seats[0] != game.seats[1]
+
+    def add(self, game: StoredGame) -> None:
+        if self.owns(game):
+            self._stored[(game.series, tuple(game.seats))] = game
+
+    @property
+    def done(self) -> bool:
+        self._advance()
+        return self.finished
+
+    def next_games(self, limit: int) -> list[GameTask]:
+        self._advance()
+        out: list[GameTask] = []
+        for task in [] if self.finished or not self._rounds else self._rounds[-1]:
+            key = (task.series, task.seats)
+            if len(out) >= limit:
+                break
+            if key not in self._stored and key not in self._released:
+                self._released.add(key)
+                out.append(task)
+        return out
+
+    def games(self) -> int:
+        """Games of its rounds stored."""
+        return sum(1 for r in self._rounds for t in r if (t.series, t.seats) in self._stored)
+
+    def outcome(self) -> str:
+        """Its place in one line (``placed 2 of 5, settled after 3 round(s), 14 games: ...``)."""
+        p = self.placed
+        if p is None:
+            return f"candidate {self.candidate}: round 0 of its gauntlet"
+        level = pair_level(self.confidence, len(p.neighbours) + 1)
+        how = ("settled" if p.settled else f"not settled at --games {self.settings.games}") if self.finished \
+            else "placing"
+        sides = ", ".join(f"CFS of {self.labels[o]} over it {100 * c:.1f}%" if p.order.index(o) < p.rank - 1
+                          else f"CFS over {self.labels[o]} {100 * c:.1f}%" for o, c, _ in p.neighbours)
+        return (f"candidate {self.candidate}: place {p.rank} of {len(self.labels)}, {how} after {len(self._rounds)} "
+                f"round(s), {self.games()} games ({sides}; CFS needed {100 * level:.2f}%)")
+
+    def _advance(self) -> None:
+        """Decide every round whose games are all stored (round 0 first)."""
+        if self.finished:
+            return
+        if not self._rounds:
+            self._new_round([(o, 1) for o in self.pool])
+        while all((t.series, t.seats) in self._stored for t in self._rounds[-1]):
+            self.placed = self._decide()
+            if self.placed.done:
+                self.finished = True
+                return
+            self._new_round([(self.labels[o], s) for o, s in self.placed.next])
+
+    def _new_round(self, wanted: list[tuple[str, int]]) -> None:
+        tasks: list[GameTask] = []
+        for other, count in wanted:
+            stop = min(self._series[other] + count, self.cap_series)
+            for s in range(self._series[other], stop):
+                tasks += series_games(self.game, (self.candidate, other), s, 0, self.settings)
+            self._series[other] = stop
+        self._rounds.append(tasks)
+
+    def _decide(self) -> Placed:
+        pos = {label: i for i, label in enumerate(self.labels)}
+        games = [self._stored[(t.series, t.seats)] for r in self._rounds for t in r]
+        seat0 = np.array([pos[g.seats[0]] for g in games], np.int64)
+        seat1 = np.array([pos[g.seats[1]] for g in games], np.int64)
+        points = np.array([points_of(g.seats[0], g.seats, g.ranks) for g in games], float)
+        other = np.where(seat0 == 0, seat1, seat0)
+        series = other * (self.cap_series + 1) + np.array([g.series for g in games], np.int64)
+        duels = Duels.from_games(self.labels, seat0, seat1, points, series)
+        return place(duels, self.confidence, self.cap_series * self.per_series, self.settings.seed,
+                     len(self._rounds) - 1, self.per_series)
+
+
+class League(Schedule):
+    """The schedule of a league run: the format's schedule on the active pool (``make_pool``,
+    made again when a candidate joins, and told every stored game again) and a ``Placement``
+    per candidate; candidates' games are released first. ``names``: label -> the bot's name
+    (its label without version), for the changes stored (``changes``)."""
+
+    def __init__(self, game: Game, pool: Sequence[str], candidates: Sequence[str], settings: SeriesSettings,
+                 make_pool: Callable[[Sequence[str]], Schedule], confidence: float, names: dict[str, str]) -> None:
+        super().__init__(game, [*pool, *candidates], settings)
+        self.make_pool, self.names = make_pool, names
+        self.active = list(pool)
+        self.pool = make_pool(self.active)
+        self.placing = {c: Placement(game, c, self.active, settings, confidence) for c in candidates}
+        self.stored: list[StoredGame] = []
+        self.taken: set[int] = set()  # ids stored or released
+        self.flying: set[tuple[int, tuple[str, ...]]] = set()  # released, not stored yet
+        self.joined: list[LeagueEvent] = []  # joins not yet taken by ``changes``
+        self._total()
+
+    def _total(self) -> None:
+        """``total`` and ``stops_early`` (a candidate's gauntlet stops at its place) as they are now."""
+        self.total = self.pool.total + sum(p.total for p in self.placing.values())
+        self.stops_early = bool(self.placing) or self.pool.stops_early
+
+    def owns(self, game: StoredGame) -> bool:
+        return self.pool.owns(game) or any(p.owns(game) for p in self.placing.values())
+
+    def add(self, game: StoredGame) -> None:
+        self.stored.append(game)
+        self.taken.add(game.game_id)
+        self.flying.discard((game.series, tuple(game.seats)))
+        self.pool.add(game)
+        for p in self.placing.values():
+            p.add(game)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Every candidate whose place is decided joins the pool (its schedule made again)."""
+        ready = [c for c, p in self.placing.items() if p.done]
+        for c in ready:
+            line = self.placing.pop(c).outcome()
+            self.joined.append(LeagueEvent(self.names.get(c, c), "joined", 0, line))
+            self.active.append(c)
+        if ready:
+            self.pool = self.make_pool(self.active)
+            for game in self.stored:
+                self.pool.add(game)
+        self._total()
+
+    def next_games(self, limit: int) -> list[GameTask]:
+        self._settle()
+        out: list[GameTask] = []
+        for p in self.placing.values():
+            out += p.next_games(limit - len(out))
+        if len(out) < limit:
+            out += [t for t in self.pool.next_games(limit - len(out)) if (t.series, t.seats) not in self.flying]
+        given = []
+        for task in out:
+            if task.game_id <= 0 or task.game_id in self.taken:
+                task = replace(task, game_id=max(self.taken, default=0) + 1)
+            self.taken.add(task.game_id)
+            self.flying.add((task.series, task.seats))
+            given.append(task)
+        return given
+
+    @property
+    def done(self) -> bool:
+        self._settle()
+        return not self.placing and self.pool.done
+
+    def status(self) -> str | None:
+        parts = [p.outcome() for p in self.placing.values()] + [s for s in [self.pool.status()] if s]
+        return "; ".join(parts) or None
+
+    def storable(self, task: GameTask) -> bool:
+        return self.pool.storable(task)
+
+    def stopped(self) -> str | None:
+        return self.pool.stopped()
+
+    def changes(self) -> list[LeagueEvent]:
+        out, self.joined = self.joined, []
+        return out
+
+    def finish(self, summary: RunSummary, store: Store) -> None:
+        self.pool.finish(summary, store)
+
+
+@dataclass
+class Changes:
+    """What a league run changes (``apply``): ``events`` to store when the store is opened,
+    ``notes`` for the user (one line each)."""
+
+    events: list[LeagueEvent]
+    notes: list[str]
+
+
+def apply(p: Plan, cfg: TournamentConfig, members: Sequence[Member], events: Sequence[LeagueEvent],
+          labels: dict[str, str], stored: int, make: Callable[[Sequence[str]], Schedule]) -> tuple[Plan, Changes]:
+    """The plan of a run on a league: its schedule a ``League`` on the active pool (today's
+    field less the retired bots and the candidates not yet placed) and the candidates; the
+    changes this run makes. A run of a tournament with no stored change and no ``--retire``
+    or ``--candidate`` is not a league: its plan is returned as it is.
+
+    Args:
+        members: the stored bot versions; ``events``: the stored changes.
+        labels: today's field, each bot's label -> the label of its version now (``versioned``).
+        stored: games stored; ``make``: the format's schedule on a list of labels.
+
+    Raises:
+        ConfigError: a ``--retire`` label that is no bot of the field nor of the stored
+            tournament; a retirement leaving fewer active bots than a game needs (at least
+            2); a ``--candidate`` whose label is a stored bot's that was never a candidate,
+            or a retired bot's.
+    """
+    if not events and not cfg.retire and not cfg.candidates:
+        return p, Changes([], [])
+    retired = {e.bot for e in events if e.event == "retired"}
+    candidates = {e.bot for e in events if e.event == "candidate"}
+    joined = {e.bot for e in events if e.event == "joined"}
+    known = {m.base: m.label for m in members} | {m.label: m.label for m in members} | dict(labels)
+    base = {m.label: m.base for m in members} | {name: name for name in labels}
+    new: list[LeagueEvent] = []
+    for label in cfg.retire:
+        if label not in known:
+            raise ConfigError(f"--retire {label!r}: no bot {label!r} in the field or in tournament {p.name!r}; "
+                              f"accepted: {', '.join(sorted(set(base.values())))}")
+        name = base.get(label, label)
+        if name not in retired and all(e.bot != name for e in new):
+            new.append(LeagueEvent(name, "retired", stored))
+    retired |= {e.bot for e in new}
+    field_names = list(labels)  # today's field, in field order: --bot, --candidate, then --fill
+    given = field_names[len(cfg.bots):len(cfg.bots) + len(cfg.candidates)]
+    stored_names = {m.base for m in members}
+    for name, spec in zip(given, cfg.candidates):
+        if name in retired:
+            raise ConfigError(f"--candidate {spec!r}: bot {name!r} of tournament {p.name!r} is retired; give the "
+                              "candidate another label: NAME=SPEC")
+        if name in stored_names and name not in candidates:
+            raise ConfigError(f"--candidate {spec!r}: label {name!r} is a bot of tournament {p.name!r} already; "
+                              "give the candidate another label: NAME=SPEC")
+        if name not in candidates:
+            new.append(LeagueEvent(name, "candidate", stored, spec))
+    placing = [n for n in given if n not in joined]
+    pool = [n for n in field_names if n not in retired and n not in placing]
+    needed = max(2, p.game.num_players)
+    if len(pool) < needed:
+        left = ", ".join(pool) or "none"
+        raise ConfigError(f"tournament {p.name!r} would keep {len(pool)} active bot(s) ({left}) after retiring "
+                          f"{', '.join(sorted(retired & set(base.values())))}; a league needs at least {needed}: "
+                          "retire fewer, or give more bots with --bot")
+    notes = [f"bot {n!r} is retired: not scheduled (its games and ratings stay)" for n in field_names
+             if n in retired and n not in {e.bot for e in new}]
+    notes += [f"retired {e.bot!r}: not scheduled from now on (its games and ratings stay)" for e in new
+              if e.event == "retired"]
+    notes += [f"candidate {e.bot!r} added: it plays a gauntlet against the pool until its place is settled"
+              for e in new if e.event == "candidate"]
+    confidence = cfg.until_ranked if cfg.until_ranked is not None else CONFIDENCE
+    version = {name: labels[name] for name in field_names}
+    league = League(p.game, [version[n] for n in pool], [version[n] for n in placing], p.schedule.settings, make,
+                    confidence, {v: n for n, v in version.items()})
+    return replace(p, schedule=league), Changes(new, notes)
