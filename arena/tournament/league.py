@@ -78,7 +78,7 @@ def place(duels: Duels, confidence: float = CONFIDENCE, cap_games: int | None = 
     played = {int(b if a == 0 else a): float(cells[p, 0] + cells[p, 2])
               for p, (a, b) in enumerate(zip(duels.pa, duels.pb)) if 0 in (a, b)}
     at = order.index(0)
-    around = [(order[at - 1], True)] * (at > 0) + [(order[at + 1], False)] * (at + 1 < k)
+    around = ([(order[at - 1], True)] if at > 0 else []) + ([(order[at + 1], False)] if at + 1 < k else [])
     level = pair_level(confidence, len(around) + 1)
     neighbours, wanted = [], []
     for other, above in around:
