@@ -5,13 +5,19 @@ active pool, then the pool); one-line errors that change nothing stored; the rep
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from arena.errors import ConfigError
 from arena.results.store import StoredGame
-from arena.tournament import build
+from arena.tournament import build, run_tournament
 from arena.tournament.league import League, Placement
 from arena.tournament.schedule import RoundRobin
 from arena.tournament.series import SeriesSettings
@@ -226,3 +232,55 @@ def test_the_toml_file_takes_the_league_keys(tmp_path, capsys):
     toml.write_text('name = "T"\nbots = ["random", "greedy"]\nretire = "r2"\n')
     code, _, err = run_cli(["run", "--config", str(toml), "--results", str(tmp_path), "-q"], capsys)
     assert code == 2 and "retire must be a list of bot labels" in err
+
+
+# --- kill -9 ------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+#: a candidate that plays as ``random``, but stops for good in a worker past its moves while the
+#: test's gate file is missing (``tests/fixtures/broken_bots.py``): the run cannot end before the kill
+GATED = "g=tests/fixtures/broken_bots.py#GatedRandom"
+
+
+def league_config(folder, candidate: bool) -> dict:
+    return {"bots": ["random", "greedy", "ab1=alphabeta:depth=1", "ab2=alphabeta:depth=2"], "games": 4,
+            "name": "K", "results": str(folder), "workers": 2, **({"candidates": [GATED]} if candidate else {})}
+
+
+def test_a_league_killed_with_sigkill_resumes_to_the_same_schedule(tmp_path):
+    """The candidate's run killed (SIGKILL) in its gauntlet, then resumed: the same games, the
+    same placement and join as a run never killed."""
+    for folder in ("whole", "killed"):
+        run_tournament(build(league_config(tmp_path / folder, candidate=False)))
+    whole = run_tournament(build(league_config(tmp_path / "whole", candidate=True)))
+    assert whole.played > 0 and not whole.interrupted
+    db = tmp_path / "killed" / "K.sqlite"
+    pool_games = len(games_of(db))
+    code = (f"from arena.tournament import build, run_tournament\n"
+            f"run_tournament(build({league_config(tmp_path / 'killed', candidate=True)!r}))\n")
+    env = os.environ | {"ARENA_TEST_GATE": str(tmp_path / "gate"), "ARENA_TEST_GATE_AFTER": "60"}
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
+    try:
+        deadline, seen, still = time.monotonic() + 300, -1, time.monotonic()
+        while time.monotonic() < deadline:  # until the candidate's games stop coming (its gate) for 2 s
+            time.sleep(0.2)
+            count = len(games_of(db))
+            if count != seen:
+                seen, still = count, time.monotonic()
+            elif count > pool_games and time.monotonic() - still > 2:
+                break
+        assert proc.poll() is None, "the gated run ended before the kill"
+        assert seen > pool_games, "no game of the candidate was stored before the deadline"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert [(b, e) for b, e, _ in league_rows(db)] == [("g", "candidate")]  # killed before it was placed
+    resumed = run_tournament(build(league_config(tmp_path / "killed", candidate=True)))
+    assert not resumed.interrupted
+
+    def played(path):
+        return sorted((s, seats, ranks) for _, s, seats, ranks in games_of(path))
+    assert played(db) == played(whole.path)
+    with sqlite3.connect(db) as a, sqlite3.connect(whole.path) as b:
+        query = "SELECT bot, event, detail FROM league ORDER BY id"
+        assert a.execute(query).fetchall() == b.execute(query).fetchall()
