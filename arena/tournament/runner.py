@@ -338,8 +338,9 @@ class _Run:
         joined = self.p.schedule.changes()  # a league's candidates placed by these games
         if joined:
             self.store.add_league([replace(e, after=self.summary.stored) for e in joined])
-            for e in joined:
+            for e in joined:  # said at the run's end too
                 log.info("%s", e.detail)
+                self.summary.note = "; ".join(filter(None, [self.summary.note, f"{e.detail}: joined the pool"]))
         for res in done:
             for observer in self.observers:
                 observer.stored(res)
