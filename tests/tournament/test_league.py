@@ -284,3 +284,15 @@ def test_a_league_killed_with_sigkill_resumes_to_the_same_schedule(tmp_path):
     with sqlite3.connect(db) as a, sqlite3.connect(whole.path) as b:
         query = "SELECT bot, event, detail FROM league ORDER BY id"
         assert a.execute(query).fetchall() == b.execute(query).fetchall()
+
+
+def test_a_retirement_alone_writes_the_report_files_again(tmp_path, capsys):
+    """A run that retires a bot and plays nothing still changed what the report shows: its files
+    (kept when the store is as they show it) are written again."""
+    common = ["run", "--name", "R", "--results", str(tmp_path), "--bot", "random", "--bot", "greedy", "--bot",
+              "r2=random", "--games", "2", "--workers", "1", "-q"]
+    assert run_cli(common, capsys)[0] == 0
+    assert "retired" not in (tmp_path / "R.report.md").read_text()
+    code, out, err = run_cli([*common, "--retire", "r2"], capsys)
+    assert code == 0 and "0 games played" in out, err
+    assert "retired" in (tmp_path / "R.report.md").read_text()
