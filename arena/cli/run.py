@@ -161,6 +161,7 @@ def run(
                  candidates=candidate or None, anchor=anchor)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
+    league_note = _league_field(values)
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     try:
@@ -173,8 +174,9 @@ def run(
     if pinned is not None:
         _check_anchor(cfg, pinned[0])
     console, err = make_console(), make_console(stderr=True)
-    if note:
-        err.print(note, markup=False, highlight=False)
+    for text in (note, league_note):
+        if text:
+            err.print(text, markup=False, highlight=False, soft_wrap=True)
     if games is not None and (rounded := _rounded_games(cfg)):
         err.print(rounded, markup=False, highlight=False)
     if not bot and not values.get("bots") and not values.get("engines") and (left := _left_out(cfg)):
@@ -298,6 +300,32 @@ def _left_out(cfg) -> str | None:
         return None
     return (f"note: the default field of {cfg.game} leaves out "
             + "; ".join(f"{spec} ({why})" for spec, why in left) + "; --bot names a field of your own")
+
+
+def _league_field(values: dict) -> str | None:
+    """A league run that names no bot (no ``--bot``, no ``bots`` nor ``[[engine]]`` in the file)
+    plays the league's stored field: its last run's bots and the candidates that joined, less
+    the retired ones; its candidates still placing go on (``arena.tournament.league.stored_field``).
+    ``values`` is changed in place; returns the note saying so, or ``None``.
+
+    Raises:
+        ResultsError: an unreadable store.
+    """
+    if values.get("bots") or values.get("engines") or not values.get("name"):
+        return None
+    from arena.results.files import db_path
+    from arena.tournament.league import stored_field
+
+    found = stored_field(db_path(str(values["name"]), values.get("results") or "results"),
+                         bool(values.get("retire") or values.get("candidates")))
+    if found is None:
+        return None
+    values["bots"] = list(found.bots)
+    given = list(values.get("candidates") or [])
+    labels = {spec.partition("=")[0] for spec in given if "=" in spec.partition(":")[0]} | set(given)
+    values["candidates"] = given + [c for c in found.candidates if c.partition("=")[0] not in labels]
+    return (f"note: league {values['name']!r}: its stored field " + ", ".join(found.bots)
+            + (f" and candidates {', '.join(found.candidates)}" if found.candidates else "") + " (--bot names another)")
 
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:

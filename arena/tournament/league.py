@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -355,3 +356,39 @@ def apply(p: Plan, cfg: TournamentConfig, members: Sequence[Member], events: Seq
     league = League(p.game, [version[n] for n in pool], [version[n] for n in placing], p.schedule.settings, make,
                     confidence, {v: n for n, v in version.items()})
     return replace(p, schedule=league), Changes(new, notes)
+
+
+@dataclass(frozen=True)
+class StoredField:
+    """A league's field as its store holds it (``stored_field``): ``bots``, the spec texts of
+    its last run's field and the candidates that joined, less the retired bots; ``candidates``,
+    those still placing."""
+
+    bots: tuple[str, ...]
+    candidates: tuple[str, ...]
+
+
+def stored_field(path: Path, changing: bool) -> StoredField | None:
+    """The field of the league stored at ``path``, for a run that names no bot: ``None`` when
+    there is no store, or it is no league (no stored change) and this run makes none
+    (``changing``: it gives ``--retire`` or ``--candidate``).
+
+    Raises:
+        ResultsError: an unreadable store.
+    """
+    from arena.results.membership import read_league, statuses
+    from arena.results.reading import load_tournament
+    from bots.registry import assign_labels
+
+    if not path.is_file():
+        return None
+    events = read_league(path)
+    if not events and not changing:
+        return None
+    status = statuses(events)
+    given = [str(s) for s in load_tournament(path)["settings"].get("bots") or []]
+    labels = [spec.label for spec in assign_labels(given)]
+    bots = [s for s, label in zip(given, labels) if status.get(label) != "retired"]
+    specs = {e.bot: e.detail for e in events if e.event == "candidate" and e.detail}
+    bots += [spec for name, spec in specs.items() if status.get(name) == "active" and name not in labels]
+    return StoredField(tuple(bots), tuple(spec for name, spec in specs.items() if status.get(name) == "candidate"))

@@ -296,3 +296,18 @@ def test_a_retirement_alone_writes_the_report_files_again(tmp_path, capsys):
     code, out, err = run_cli([*common, "--retire", "r2"], capsys)
     assert code == 0 and "0 games played" in out, err
     assert "retired" in (tmp_path / "R.report.md").read_text()
+
+
+def test_a_league_run_that_names_no_bot_plays_the_stored_field(league, tmp_path, capsys):
+    """No --bot: the last run's field and the joined candidate, less the retired bot."""
+    import shutil
+    path, _ = league
+    shutil.copy(path, tmp_path / "L.sqlite")
+    before = len(games_of(tmp_path / "L.sqlite"))
+    code, out, err = run_cli(["run", "--name", "L", "--results", str(tmp_path), "--games", "8", "--workers", "2", "-q"],
+                             capsys)
+    assert code == 0, err
+    assert ("note: league 'L': its stored field greedy, ab1=alphabeta:depth=1, ab2=alphabeta:depth=2, "
+            "ab3=alphabeta:depth=3 (--bot names another)") in err
+    new = games_of(tmp_path / "L.sqlite")[before:]
+    assert len(new) == 6 * 2 and {n for g in new for n in g[2]} == {"greedy", "ab1", "ab2", "ab3"}
