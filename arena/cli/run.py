@@ -174,9 +174,9 @@ def run(
     if pinned is not None:
         _check_anchor(cfg, pinned[0])
     console, err = make_console(), make_console(stderr=True)
-    for text in (note, league_note):
-        if text:
-            err.print(text, markup=False, highlight=False, soft_wrap=True)
+    for said in (note, league_note):
+        if said:
+            err.print(said, markup=False, highlight=False, soft_wrap=True)
     if games is not None and (rounded := _rounded_games(cfg)):
         err.print(rounded, markup=False, highlight=False)
     if not bot and not values.get("bots") and not values.get("engines") and (left := _left_out(cfg)):
