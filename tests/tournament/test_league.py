@@ -18,7 +18,8 @@ import pytest
 from arena.errors import ConfigError
 from arena.results.store import StoredGame
 from arena.tournament import build, run_tournament
-from arena.tournament.league import League, Placement
+from arena.tournament.league import League
+from arena.tournament.placement import Placement
 from arena.tournament.schedule import RoundRobin
 from arena.tournament.series import SeriesSettings
 from tests.cli_run import run_cli
