@@ -139,14 +139,18 @@ def check_choice(what: str, value: Any, accepted: tuple[str, ...]) -> Any:
 
 
 def parse_anchor(text: str | None) -> tuple[str, float] | None:
-    """``--anchor BOT=ELO`` as ``(BOT, ELO)``; ``None`` stays ``None`` (mean 0). Here, not in
-    ``arena.stats.field`` (numpy): ``arena run`` checks it before any heavy import.
+    """``--anchor BOT=ELO`` as ``(BOT, ELO)``, ``--anchor BOT`` as ``(BOT, 0)`` (the ratings
+    relative to a base bot, as fastchess gives Elo against a base); ``None`` stays ``None``
+    (mean 0). Here, not in ``arena.stats.field`` (numpy): ``arena run`` checks it before any
+    heavy import.
 
     Raises:
-        ConfigError: no ``=``, an empty bot, or an Elo that is not a finite number.
+        ConfigError: an empty bot, or an Elo that is not a finite number.
     """
     if text is None:
         return None
+    if "=" not in str(text) and str(text).strip():  # a base bot: the others' Elo relative to it
+        return str(text).strip(), 0.0
     bot, eq, value = str(text).rpartition("=")
     try:
         elo = float(value)
@@ -154,5 +158,5 @@ def parse_anchor(text: str | None) -> tuple[str, float] | None:
         elo = math.nan
     if not eq or not bot.strip() or not math.isfinite(elo):
         raise ConfigError(f"bad --anchor {text!r}; accepted: BOT=ELO, a stored bot's label and a number, "
-                          "e.g. --anchor greedy=1500")
+                          "e.g. --anchor greedy=1500, or BOT alone (rated 0: the others relative to it)")
     return bot.strip(), elo

@@ -22,5 +22,6 @@ OpeningsOrder = Annotated[Optional[str], typer.Option(
     "--openings-order", help="sequential (file order, default) | random (seeded shuffle)")]
 AllowVersionChange = Annotated[bool, typer.Option("--allow-version-change", help=VERSION_CHANGE_HELP)]
 Anchor = Annotated[Optional[str], typer.Option(
-    "--anchor", metavar="BOT=ELO", help="the field table's anchor: BOT rated ELO (default: mean 0)")]
+    "--anchor", metavar="BOT[=ELO]",
+    help="the field table's anchor: BOT rated ELO, or BOT alone rated 0, the others relative to it (default: mean 0)")]
 Wide = Annotated[bool, typer.Option("--wide", help=WIDE_HELP)]

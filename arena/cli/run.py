@@ -108,6 +108,15 @@ def run(
              "order is least certain, until the whole order holds with this probability (default when given: 0.95) "
              "or --games per pairing (default: off, every pairing plays --games)"),
     anchor: Anchor = None,
+    retire: Optional[list[str]] = typer.Option(
+        None, "--retire", metavar="LABEL",
+        help="with --name: retire a bot of the league (repeatable): it keeps its games and ratings, the reports show "
+             "it apart, and it is not scheduled any more (default: none)"),
+    candidate: Optional[list[str]] = typer.Option(
+        None, "--candidate", metavar="SPEC",
+        help="with --name: add a candidate bot [LABEL=]KIND[:key=value,...] (repeatable): it plays a gauntlet against "
+             "the active bots until its place is settled (--until-ranked's rule, for one bot), then joins them "
+             "(default: none)"),
     isolation: Optional[str] = typer.Option(
         None, "--isolation",
         help="none (default: Python bots in the worker, fastest) | process (each Python bot its own sandboxed `arena "
@@ -148,9 +157,11 @@ def run(
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
                  each=each or None, trace_engines=trace_engines or None,
-                 allow_version_change=allow_version_change or None)
+                 allow_version_change=allow_version_change or None, retire=retire or None,
+                 candidates=candidate or None, anchor=anchor)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
+    league_note = _league_field(values)
     if param:
         values["params"] = {**values.get("params", {}), **parse_params(param)}
     try:
@@ -159,12 +170,13 @@ def run(
         if file is None:
             raise
         raise file.explain(exc, [k for k, v in given.items() if v is not None]) from None
-    pinned = parse_anchor(anchor)
+    pinned = parse_anchor(cfg.anchor)  # --anchor, or the config file's anchor
     if pinned is not None:
         _check_anchor(cfg, pinned[0])
     console, err = make_console(), make_console(stderr=True)
-    if note:
-        err.print(note, markup=False, highlight=False)
+    for said in (note, league_note):
+        if said:
+            err.print(said, markup=False, highlight=False, soft_wrap=True)
     if games is not None and (rounded := _rounded_games(cfg)):
         err.print(rounded, markup=False, highlight=False)
     if not bot and not values.get("bots") and not values.get("engines") and (left := _left_out(cfg)):
@@ -288,6 +300,32 @@ def _left_out(cfg) -> str | None:
         return None
     return (f"note: the default field of {cfg.game} leaves out "
             + "; ".join(f"{spec} ({why})" for spec, why in left) + "; --bot names a field of your own")
+
+
+def _league_field(values: dict) -> str | None:
+    """A league run that names no bot (no ``--bot``, no ``bots`` nor ``[[engine]]`` in the file)
+    plays the league's stored field: its last run's bots and the candidates that joined, less
+    the retired ones; its candidates still placing go on (``arena.tournament.league.stored_field``).
+    ``values`` is changed in place; returns the note saying so, or ``None``.
+
+    Raises:
+        ResultsError: an unreadable store.
+    """
+    if values.get("bots") or values.get("engines") or not values.get("name"):
+        return None
+    from arena.results.files import db_path
+    from arena.tournament.league import stored_field
+
+    found = stored_field(db_path(str(values["name"]), values.get("results") or "results"),
+                         bool(values.get("retire") or values.get("candidates")))
+    if found is None:
+        return None
+    values["bots"] = list(found.bots)
+    given = list(values.get("candidates") or [])
+    labels = {spec.partition("=")[0] for spec in given if "=" in spec.partition(":")[0]} | set(given)
+    values["candidates"] = given + [c for c in found.candidates if c.partition("=")[0] not in labels]
+    return (f"note: league {values['name']!r}: its stored field " + ", ".join(found.bots)
+            + (f" and candidates {', '.join(found.candidates)}" if found.candidates else "") + " (--bot names another)")
 
 
 def _field_note(values: dict, bot: Optional[list[str]], config: Optional[Path]) -> str | None:

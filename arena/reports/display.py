@@ -269,7 +269,7 @@ def _field(name: str, frame: pd.DataFrame, shown: pd.DataFrame, right: dict) -> 
         shown["Elo"] = ["-" if pd.isna(e) else f"{e:+.1f}" for e in frame["elo"]]
         shown["95% interval"] = [_elo(math.nan, lo, hi) for lo, hi in zip(frame["elo_low"], frame["elo_high"])]
         shown["Av.Op"] = ["-" if pd.isna(v) else f"{v:+.1f}" for v in frame["av_op"]]
-        cols = ["rank", "label", *(["engine"] if "engine" in frame else []),
+        cols = ["rank", "label", *(["status"] if "status" in frame else []), *(["engine"] if "engine" in frame else []),
                 *(["version"] if (frame["version"].fillna(1) > 1).any() else []), "Elo",
                 "95% interval", "games", "score", "Av.Op", "draw_ratio", "cfs"]
         cols += [c for c in ("mu", "sigma") if c in frame]

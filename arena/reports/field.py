@@ -137,6 +137,40 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     Raises:
         ConfigError: a bad ``data.anchor``.
     """
+    tables = _field_tables(data)
+    status = league_status(data)
+    if status is not None:
+        tables["ratings"].insert(2, "status", [status.get(lab) for lab in tables["ratings"]["label"]])
+    return tables
+
+
+def league_status(data: ReportData) -> dict[str, str] | None:
+    """A league's bots (``arena.tournament.league``): label -> ``active``, ``retired`` or
+    ``candidate`` (not placed yet); ``None`` for a tournament whose members never changed (or
+    data not loaded from a store). Read once per ``data``."""
+    if "league" not in data._tables:
+        from arena.results.membership import read_league, statuses
+
+        events = read_league(data.path) if data.path is not None else []
+        by_name = statuses(events)
+        versions = data.tournament.get("versions") or {}
+        data._tables["league"] = None if not events else {
+            label: by_name.get(str((versions.get(label) or {}).get("bot") or label), "active")
+            for label in data.order}
+    return data._tables["league"]
+
+
+def _apart(order: np.ndarray, labels: tuple[str, ...], status: dict[str, str] | None) -> list[list[int]]:
+    """``order`` (bot indexes, best first) as the groups the field table shows apart: the
+    active bots (candidates among them), then the retired ones (a league's); one group
+    otherwise."""
+    if status is None:
+        return [list(order)]
+    retired = [i for i in order if status.get(labels[i]) == "retired"]
+    return [[i for i in order if i not in set(retired)], retired]
+
+
+def _field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     fit = field_of(data)
     k = len(fit.labels)
     at, value = anchor_index(fit, data.anchor)
@@ -157,12 +191,15 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
     reps_elo = fs.anchored(reps[:, :k], at, value)
     low, high = _intervals(fit, at, value)
     los = fs.los_matrix(reps_elo)
-    order = fs.ranking(elo, fit.labels)
+    groups = _apart(fs.ranking(elo, fit.labels), fit.labels, league_status(data))
+    order = np.array([i for g in groups for i in g], np.int64)
     opp = fit.met @ elo / np.where(fit.games > 0, fit.met.sum(axis=1), 1)
     cfs = np.full(k, np.nan)
-    cfs[order[:-1]] = los[order[:-1], order[1:]]
+    for g in groups:  # to the next entry of its group: a retired bot is not ranked among the active ones
+        cfs[g[:-1]] = los[g[:-1], g[1:]]
+    rank = np.r_[np.arange(1, len(groups[0]) + 1), np.full(k - len(groups[0]), -1)]
     table = pd.DataFrame({
-        "rank": np.arange(1, k + 1), "label": [fit.labels[i] for i in order],
+        "rank": pd.array(rank, dtype="Int64").astype("Int64"), "label": [fit.labels[i] for i in order],
         "version": [int((versions.get(fit.labels[i]) or {}).get("version") or 1) for i in order],
         "elo": elo[order], "elo_low": low[order], "elo_high": high[order], "games": fit.games[order].astype(int),
         "score": _ratio(fit.points, fit.games)[order], "av_op": opp[order],
@@ -175,7 +212,7 @@ def field_tables(data: ReportData) -> dict[str, pd.DataFrame]:
                        pd.DataFrame({"label": idle, "games": 0,
                                      "version": [int((versions.get(lab) or {}).get("version") or 1) for lab in idle]})],
                       ignore_index=True)
-    table["rank"] = table["rank"].astype("Int64")
+    table["rank"] = table["rank"].astype("Int64").mask(table["rank"] == -1)  # retired: no rank among the active
     table["version"] = table["version"].astype("Int64")
     table["games"] = table["games"].astype("Int64")
     names = [fit.labels[i] for i in order]
@@ -253,4 +290,16 @@ def note(data: ReportData) -> list[str]:
     return [f"Elo: {model}, {fs.PRIOR_DRAWS:g} virtual draw between every two bots that met as prior, {anchor}. "
             f"95% intervals ({method}) and CFS = LOS over the next entry from {b} bootstrap fits over series "
             f"({unit} resampled together; Monte-Carlo error of a CFS near 95%: "
-            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md.", *_marks(fit, data)]
+            f"±{100 * math.sqrt(0.95 * 0.05 / max(b, 1)):.1f} points). See docs/statistics.md.", *_marks(fit, data),
+            *_league_note(data)]
+
+
+def _league_note(data: ReportData) -> list[str]:
+    """A league's line under the field table: its retired bots and candidates, if any."""
+    status = league_status(data) or {}
+    retired = [lab for lab, s in status.items() if s == "retired"]
+    placing = [lab for lab, s in status.items() if s == "candidate"]
+    parts = [f"retired (not scheduled any more; their games count, ranked apart below the active bots): "
+             f"{', '.join(retired)}"] * bool(retired)
+    parts += [f"candidates still placing (a gauntlet against the active bots): {', '.join(placing)}"] * bool(placing)
+    return ["League: " + "; ".join(parts) + "."] if parts else []

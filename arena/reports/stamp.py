@@ -33,12 +33,14 @@ STAMP_SUFFIX = ".report-stamp.json"
 def report_key(db: Path, anchor: tuple[str, float] | None = None) -> str:
     """SHA-256 (hex) of what the report files of the tournament in database ``db`` are made
     from: the arena's version, the field table's ``anchor``, the stored settings and bot
-    versions, the stored games' count and last id (games are only ever added), the SPRT state.
+    versions, the stored games' count and last id (games are only ever added), the SPRT state,
+    a league's membership changes.
     Read with SQL alone (no pandas: a run that keeps its files starts no report code).
 
     Raises:
         ResultsError: unreadable database.
     """
+    from arena.results.membership import league_events
     from arena.results.reader import game_count
     from arena.results.reading import connect_readonly, load_sprt, load_tournament
 
@@ -47,6 +49,9 @@ def report_key(db: Path, anchor: tuple[str, float] | None = None) -> str:
         count, last = game_count(conn)
         what = {"arena": arena.__version__, "anchor": list(anchor) if anchor else None,
                 "tournament": load_tournament(conn), "sprt": load_sprt(conn), "games": count, "last": last}
+        league = league_events(conn)  # a league's retirements and candidates (shown apart in the field table)
+        if league:
+            what["league"] = [(e.bot, e.event) for e in league]
     finally:
         conn.close()
     return hashlib.sha256(json.dumps(what, sort_keys=True, default=str).encode()).hexdigest()

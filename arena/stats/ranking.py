@@ -110,7 +110,6 @@ def decide(duels: Duels, confidence: float = CONFIDENCE, cap_games: int | None =
     los = los_matrix(boot.replicates[:, :k])
     level = pair_level(confidence, k)
     least = min_series(level)
-    z_c = NormalDist().inv_cdf(level)
     cfs, played, wanted = [], [], []
     for upper, lower in zip(order[:-1].tolist(), order[1:].tolist()):
         p = index.get((min(upper, lower), max(upper, lower)))
@@ -118,20 +117,30 @@ def decide(duels: Duels, confidence: float = CONFIDENCE, cap_games: int | None =
         c = float(los[upper, lower])
         cfs.append(c)
         played.append(int(round(n / per_series)))
-        if c >= level and n >= least * per_series:
-            continue
-        room = math.inf if cap_games is None else cap_games - n
-        if room < per_series:
-            continue
-        z = NormalDist().inv_cdf(min(max(c, 0.5), 1 - 1e-12))
-        need = n * ((z_c / z) ** 2 - 1) if z > 0 else math.inf
-        series = min(max(need, least * per_series - n) / per_series, max(1, n // per_series),
-                     room // per_series)
-        series = max(1, math.ceil(series))
-        wanted.append((abs(c - 0.5), min(upper, lower), max(upper, lower), series))
+        series = series_wanted(c, n, level, cap_games, per_series)
+        if series:
+            wanted.append((abs(c - 0.5), min(upper, lower), max(upper, lower), series))
     settled = all(c >= level for c in cfs) and all(s >= least for s in played)
     nxt = tuple((a, b, s) for _, a, b, s in sorted(wanted))
     return Decision(tuple(order.tolist()), tuple(cfs), tuple(played), nxt, not nxt, settled)
+
+
+def series_wanted(cfs: float, games: float, level: float, cap_games: int | None = None, per_series: int = 2) -> int:
+    """The series to give next to a pair of bots whose order has CFS ``cfs`` after ``games``
+    games against each other, for it to reach ``level`` (the module docstring's rule: the
+    normal approximation's ``n·((z_C/z)² - 1)`` games, at least ``min_series`` in all, at most
+    as many as played, within ``cap_games``); 0 when it is settled or at the cap."""
+    least = min_series(level)
+    if cfs >= level and games >= least * per_series:
+        return 0
+    room = math.inf if cap_games is None else cap_games - games
+    if room < per_series:
+        return 0
+    z_c = NormalDist().inv_cdf(level)
+    z = NormalDist().inv_cdf(min(max(cfs, 0.5), 1 - 1e-12))
+    need = games * ((z_c / z) ** 2 - 1) if z > 0 else math.inf
+    series = min(max(need, least * per_series - games) / per_series, max(1, games // per_series), room // per_series)
+    return max(1, math.ceil(series))
 
 
 def pair_level(confidence: float, k: int) -> float:

@@ -113,9 +113,15 @@ class TournamentConfig(StoredOptions["SprtSpec"]):
     #: ``--allow-version-change``: resume a tournament stored under another version of the library
     #: that plays its game (OpenSpiel), recording both (``arena.results.versions``)
     allow_version_change: bool = False
+    #: a league's membership changes (``arena.tournament.league``; stored in its ``league``
+    #: table, not in the settings): ``--retire`` bots' labels, ``--candidate`` bot specs
+    retire: tuple[str, ...] = ()
+    candidates: tuple[str, ...] = ()
+    #: ``--anchor BOT[=ELO]`` of the report's field table (``arena.numbers.parse_anchor``)
+    anchor: str | None = None
 
     RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines",
-                "allow_version_change")
+                "allow_version_change", "retire", "candidates", "anchor")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",
@@ -162,7 +168,7 @@ class TournamentConfig(StoredOptions["SprtSpec"]):
         longest = DEFAULT_GAME_TIME
         if self.move_time is not None:
             longest = max(longest, 500 * (self.move_time + self.time_margin))
-        clocks = [self.tc, *(parse_spec(b).tc for b in self.bots)]
+        clocks = [self.tc, *(parse_spec(b).tc for b in (*self.bots, *self.candidates))]
         return max(longest, options.clock_game_time(clocks, self.time_margin))
 
     @property
@@ -281,7 +287,11 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     if game.OPENING_PLIES is not None:  # the game's own default (random plies would be choices)
         given.setdefault("opening_plies", game.OPENING_PLIES)
     given.setdefault("games", default_games)
+    for key in ("retire", "candidates"):
+        with about(key):
+            given[key] = spec_list(key, given.get(key))
     cfg = TournamentConfig(**given)
+    _check_league(cfg, game)  # before the field's labels: a candidate's clash said as such
     field_ = field_specs(cfg, game.num_players)
     if cfg.fill is not None:  # checked whether it fills a seat or not: it is stored
         with about("fill"):
@@ -298,6 +308,41 @@ def build(values: dict[str, Any]) -> TournamentConfig:
     # every parameter, coerced (a stable identity), except those left unset (None): they are
     # not accepted back as values
     return replace(cfg, game=game.name, params={k: v for k, v in game.params.items() if v is not None})
+
+
+def _check_league(cfg: TournamentConfig, game: arena.games.Game) -> None:
+    """The league options of ``cfg`` checked against the field (what the store holds is checked
+    when the run opens it: ``arena.tournament.league``).
+
+    Raises:
+        ConfigError: ``--retire``/``--candidate`` without ``--name``; a candidate in a game
+            that is not for two players, another format than round-robin, or with ``--sprt``;
+            a candidate's label that is a ``--bot``'s; a bad ``--anchor``.
+    """
+    from arena.numbers import parse_anchor
+    if cfg.anchor is not None:
+        with about("anchor"):
+            parse_anchor(cfg.anchor)
+    if not (cfg.retire or cfg.candidates):
+        return
+    option = "--candidate" if cfg.candidates else "--retire"
+    if not cfg.name:
+        with about("candidates" if cfg.candidates else "retire"):
+            raise ConfigError(f"{option} changes the members of a named tournament (a league); give --name NAME")
+    if not cfg.candidates:
+        return
+    with about("candidates"):
+        if game.num_players != 2 or cfg.format != "round-robin" or cfg.sprt is not None:
+            raise ConfigError(f"--candidate places a bot in a 2-player round-robin league; got {game.name} "
+                              f"({game.num_players} players), --format {cfg.format}"
+                              + (", --sprt" if cfg.sprt is not None else ""))
+        pool = {spec.label for spec in assign_labels(list(cfg.bots))}
+        for text in cfg.candidates:
+            label = parse_spec(text).label
+            kind = text.split("=", 1)[1] if "=" in text.partition(":")[0] else text  # the spec without its label
+            if label in pool:
+                raise ConfigError(f"--candidate {text!r}: label {label!r} is a bot of the field (--bot); "
+                                  f"give the candidate another label: NAME=SPEC (e.g. {label}2={kind})")
 
 
 def check_fill(text: str, game: arena.games.Game) -> None:
@@ -343,7 +388,7 @@ def field_specs(cfg: TournamentConfig, num_players: int) -> list[BotSpec]:
     Raises:
         BotSpecError: a bad spec or a label given twice.
     """
-    specs = list(cfg.bots)
+    specs = list(cfg.bots) + list(cfg.candidates)  # a league's candidates play too (``arena.tournament.league``)
     if cfg.fill and len(specs) < num_players:
         specs += [cfg.fill] * (num_players - len(specs))
     out = assign_labels(specs)

@@ -55,7 +55,8 @@ class ConfigFile:
 
 def _option(setting: str) -> str:
     """The ``arena run`` option of a setting (``move_time`` -> ``--move-time``)."""
-    return {"bots": "--bot", "params": "--param"}.get(setting, "--" + setting.replace("_", "-"))
+    return {"bots": "--bot", "params": "--param", "candidates": "--candidate"}.get(setting,
+                                                                                  "--" + setting.replace("_", "-"))
 
 
 def load_toml(path: str | os.PathLike) -> dict[str, Any]:
@@ -83,7 +84,7 @@ def read_config(path: str | os.PathLike) -> ConfigFile:
         raise ConfigError(f"bad TOML in config file {str(path)!r}: {exc}") from None
     except ValueError:  # an integer of more than 4,300 digits (Python's int-from-text limit)
         raise ConfigError(f"bad TOML in config file {str(path)!r}: an integer too long to read") from None
-    known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param"}
+    known = {f.name for f in fields(TournamentConfig)} - {"openings_file"} | {"bot", "param", "candidate"}
     out: dict[str, Any] = {}
     written: dict[str, str] = {}
     engines = data.pop("engine", None)
@@ -91,8 +92,8 @@ def read_config(path: str | os.PathLike) -> ConfigFile:
         k = key.replace("-", "_")
         if k not in known:
             raise ConfigError(f"unknown key {key!r} in config file {str(path)!r}; "
-                              f"accepted: {', '.join(sorted(known - {'bot', 'param'}))}")
-        name = {"bot": "bots", "param": "params"}.get(k, k)
+                              f"accepted: {', '.join(sorted(known - {'bot', 'param', 'candidate'}))}")
+        name = {"bot": "bots", "param": "params", "candidate": "candidates"}.get(k, k)
         if name in out:
             raise ConfigError(f"key {key!r} given twice in config file {str(path)!r} (spelled with '-' and '_'); "
                               "keep one")
@@ -108,6 +109,13 @@ def read_config(path: str | os.PathLike) -> ConfigFile:
         if not isinstance(out["bots"], list) or not all(isinstance(b, str) for b in out["bots"]):
             raise ConfigError(f"config file {str(path)!r}: bots must be a list of bot specs, e.g. "
                               f"bots = [\"random\", \"alphabeta:depth=3\"]; got {_toml_type(out['bots'])}")
+    for key in ("retire", "candidates"):  # a league's changes (``arena.tournament.league``): lists of strings
+        value = out.get(key)
+        if value is not None and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
+            example = ("bot labels, e.g. retire = [\"random\"]" if key == "retire" else
+                       "bot specs, e.g. candidates = [\"ab3=alphabeta:depth=3\"]")
+            raise ConfigError(f"config file {str(path)!r}: {written[key]} must be a list of {example}; "
+                              f"got {_toml_type(value)}")
     if engines is not None:  # kept apart: ``--bot`` replaces ``bots``, the engines stay in the field
         out["engines"] = engine_specs(engines, str(path))
         written["engines"] = "[[engine]]"

@@ -37,11 +37,13 @@ from arena.results.store import Store, StoredGame, save_ending
 from arena.results.files import PRIVATE_MODE, db_path
 from arena.results.versions import Recorded, check as check_versions, current as current_versions
 from arena.tournament.config import TournamentConfig
-from arena.tournament.formats import ScheduleFactory
+from arena.tournament import league
+from arena.tournament.formats import ScheduleFactory, make_schedule
 from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.planning import Plan, plan, resume, versioned
 from arena.tournament.gamepool import GamePool
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
+from arena.tournament.schedule import Schedule
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
 from bots.registry import BotSpec
@@ -145,6 +147,7 @@ class _Run:
         self.before: tuple[dict[str, Any], int] | None = None  # the stored settings and total
         self.extend = self.refused = False
         self.committed = 0  # games this run has committed (``_commit``)
+        self.league_ids: list[int] = []  # the league changes this run stored on opening (a refusal drops them)
         self.log_path = Path(cfg.results) / f"{p.name}.log"
         self.new_log = not self.log_path.exists()
         self.logging: _Logging | None = None
@@ -175,7 +178,10 @@ class _Run:
             self.p, note = resume(self.p, cfg, stored[0])
             notes += [note] if note else []
         games = store.results()
-        self.p, res = versioned(self.p, cfg, store.members() if stored is not None else [], games, self.factory)
+        members = store.members() if stored is not None else []
+        self.p, res = versioned(self.p, cfg, members, games, self.factory)
+        self.p, changes = league.apply(self.p, cfg, members, store.league() if stored is not None else [], res.labels,
+                                       len(games), self._pool_schedule)  # before any write: a refusal changes nothing
         p = self.p
         if stored is None:
             store.begin(p.name, p.game.name, cfg.params, p.game.num_players, cfg.seed, p.settings, [],
@@ -187,13 +193,16 @@ class _Run:
                 store.set_settings(p.settings, total)
                 self.extend = True  # written: a refusal below puts the stored settings back
         store.add_members(res.new, res.adopted)
+        self.league_ids = store.add_league(changes.events)  # a league's retirements and candidates
         store.name_engines(p.id_names)  # a store written before the column, or before the engine said one
         self.added = [m.label for m in res.new]
         self.specs = isolate(p.specs, cfg.isolation, cfg.effective_memory_limit, cfg.each)  # --isolation process
         self.trusted = frozenset(label for label, spec in self.specs.items() if trusted(spec))
         for game in games:
             p.schedule.add(game)
-        lines = list(res.notes)  # the bots' versions, and the software's
+        replayed = p.schedule.changes()  # a candidate placed by stored games whose join a killed run did not store
+        store.add_league([replace(e, after=len(games)) for e in replayed])
+        lines = list(res.notes) + changes.notes  # the bots' versions, a league's changes, and the software's
         if not p.schedule.done:  # games to play: under the versions the stored ones were played under, or allowed
             versions = check_versions(p.name, store.software(), current_versions(p.game.name), len(games),
                                       cfg.allow_version_change)
@@ -273,6 +282,11 @@ class _Run:
         pool.submit(games)
         return len(games)
 
+    def _pool_schedule(self, labels: Sequence[str]) -> Schedule:
+        """A league's format on its active pool ``labels`` (``league.apply``), on the series
+        settings of the plan's schedule."""
+        return make_schedule(self.cfg, self.p.game, labels, self.p.schedule.settings, self.factory)
+
     def _setup(self) -> WorkerSetup:
         cfg = self.cfg
         limits = Limits(cfg.move_time, cfg.move_nodes)  # all None = unlimited; bots get a Limits always
@@ -321,6 +335,12 @@ class _Run:
         self.committed += len(done)
         self.summary.stored += len(done)
         self.summary.done += len(done)
+        joined = self.p.schedule.changes()  # a league's candidates placed by these games
+        if joined:
+            self.store.add_league([replace(e, after=self.summary.stored) for e in joined])
+            for e in joined:  # said at the run's end too
+                log.info("%s", e.detail)
+                self.summary.note = "; ".join(filter(None, [self.summary.note, f"{e.detail}: joined the pool"]))
         for res in done:
             for observer in self.observers:
                 observer.stored(res)
@@ -334,6 +354,7 @@ class _Run:
             if self.extend and self.before is not None:
                 self.store.set_settings(*self.before)
             self.store.drop_members(self.added)
+            self.store.drop_league(self.league_ids)
         except ArenaError:
             pass  # resuming with the same settings is unaffected
 

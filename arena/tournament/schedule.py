@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from arena.games import Game
 from arena.stats.sprt import SprtSpec, SprtTally, parse
+from arena.results.membership import LeagueEvent
 from arena.results.store import Store, StoredGame, save_sprt
 from arena.tournament.live import points_of
 from arena.tournament import pairing
@@ -100,6 +101,12 @@ class Schedule(ABC):
         list`` shows it: ``SPRT: H1``, ``settled``), asked once it is ``done``; ``None`` (the
         default) for a format that plays out."""
         return None
+
+    def changes(self) -> list[LeagueEvent]:
+        """Membership changes the format made since it was last asked (a league's candidate
+        that joined its pool: ``arena.tournament.league``), for the runner to store with the
+        games that made them. Default: none."""
+        return []
 
     def finish(self, summary: RunSummary, store: Store) -> None:
         """The format's part of a run's end (called once, after the observers were told): what

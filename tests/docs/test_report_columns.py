@@ -84,6 +84,8 @@ def test_every_documented_column_is_printed(tmp_path, capsys, monkeypatch):
                    "--games", "2"],
         "knockout": ["run", "--format", "knockout", "--bot", "random", "--bot", "greedy", "--bot", "r2=random",
                      "--games", "2"],
+        "league": ["run", "--bot", "random", "--bot", "greedy", "--bot", "r2=random", "--retire", "r2",
+                   "--games", "2"],  # a league's status column
         "swiss": ["run", "--format", "swiss", "--rounds", "2", "--bot", "random", "--bot", "greedy", "--bot",
                   "r2=random", "--bot", "g2=greedy", "--games", "2"],
         "payoff": ["run", "--game", "dice-duel", "--bot", "random", "--bot",  # a game ranked by payoff
