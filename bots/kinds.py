@@ -35,6 +35,7 @@ _BUILTIN: dict[str, str] = {
     "interaction-solo-optimal": "bots.interaction_solo:OptimalSoloSolver",
     "interaction-solo-greedy": "bots.interaction_solo:GreedySoloSolver",
     "known": "bots.known:KnownBot",
+    "human": "bots.human:Human",
 }
 
 #: Entry-point group of bot kinds: ``name = "module:Class"``.

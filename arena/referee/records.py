@@ -66,6 +66,11 @@ class Termination(StrEnum):
         "exit",
         "A bot raised ``SystemExit`` (called ``sys.exit``).",
     )
+    RESIGNED = (
+        "resigned",
+        "A person's seat (the ``human`` bot) resigned: typed ``quit`` or ``resign``, or its input "
+        "ended (``bots.human``); the seat loses as by a fault.",
+    )
     MEMORY = (
         "memory",
         "``MemoryError`` under ``--memory-limit`` (``RLIMIT_AS``) while a bot was on move.",
