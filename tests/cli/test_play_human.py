@@ -59,6 +59,8 @@ def test_a_person_plays_a_whole_game_from_stdin_and_it_is_stored_and_rated(tmp_p
         assert conn.execute("SELECT label, version FROM bots ORDER BY position").fetchall() == [
             ("human", 1), ("alphabeta:depth=2", 1)]
         assert conn.execute("SELECT count(*) FROM rating_history").fetchone()[0] == 4  # rated as stored
+    listed = CliRunner().invoke(app, ["list", "--results", str(tmp_path)])
+    assert f"arena play interaction --name play-interaction --results {tmp_path}" in " ".join(listed.output.split())
     report = CliRunner().invoke(app, ["report", "play-interaction", "--results", str(tmp_path), "--json",
                                       "--section", "ratings"])
     assert report.exit_code == 0, report.output

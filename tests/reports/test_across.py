@@ -136,3 +136,12 @@ def test_weighted_duels_count_a_game_of_weight_two_as_two_games():
     expected = plain.cells()
     expected[1] *= 3  # pairing (a, c): the weight-3 series
     np.testing.assert_allclose(mixed.cells(), expected)
+
+
+def test_equal_weights_give_each_tournament_the_same_total():
+    one = _source("one", [(["x", "y"], [1, 2], 0)], {"x": "d1", "y": "d2"})
+    three = _source("three", [(["x", "y"], [2, 1], s) for s in range(3)], {"x": "d1", "y": "d2"})
+    maps, names, _ = ac.bot_names([one, three])
+    pw = ac.pairwise([one, three], maps, names, "equal")
+    assert pw.weight.tolist() == pytest.approx([2.0, 2 / 3, 2 / 3, 2 / 3])  # N/(T·n): 4/(2·1), 4/(2·3)
+    assert ac.pairwise([one, three], maps, names, "games").weight.tolist() == [1.0] * 4
