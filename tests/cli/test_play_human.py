@@ -102,3 +102,12 @@ def test_a_hidden_information_game_shows_the_person_only_their_view(tmp_path):
     assert "legal moves (2): Pass Bet" in before_end
     stored = json.loads(_games(tmp_path / "play-openspiel-kuhn_poker.sqlite")[0][1])
     assert stored == ["human", "random"]
+
+
+def test_a_tournament_refuses_a_person_in_one_line_before_any_game(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "arena", "run", "--game", "interaction", "--bot", "human", "--bot",
+                           "random", "--games", "2", "--results", str(tmp_path), "--name", "t", "-q"],
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "is a person: play it with arena play" in proc.stderr
+    assert not (tmp_path / "t.sqlite").exists()
