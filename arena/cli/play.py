@@ -186,8 +186,14 @@ def play(
             played = open_played(results or "results", into, g, specs)
         try:
             labels = played.labels if played is not None else tuple(spec.label for spec in specs)
-            record = _one_game(g, specs, bots, labels, seed_n, plies_n, move_s, margin_s, memory_mib,
-                               quiet or human, human, hidden)
+            try:
+                record = _one_game(g, specs, bots, labels, seed_n, plies_n, move_s, margin_s, memory_mib,
+                                   quiet or human, human, hidden)
+            except KeyboardInterrupt:
+                from arena.cli.app import interrupt_code
+                typer.echo("", err=True)
+                typer.secho("interrupted: the game is not stored", fg=typer.colors.YELLOW, err=True)
+                raise typer.Exit(interrupt_code()) from None
             if played is not None:
                 from arena.tournament.played import store_game
                 for line in played.notes:

@@ -111,3 +111,25 @@ def test_a_tournament_refuses_a_person_in_one_line_before_any_game(tmp_path):
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "is a person: play it with arena play" in proc.stderr
     assert not (tmp_path / "t.sqlite").exists()
+
+
+def test_ctrl_c_at_the_prompt_stops_the_game_without_storing_it(tmp_path):
+    import os
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "arena", "play", "interaction", *BOTS, "--results", str(tmp_path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = ""
+        while not seen.endswith("quit to resign> "):  # the prompt: the game waits on the person
+            char = proc.stdout.read(1)
+            assert char, seen + proc.stderr.read()
+            seen += char
+        os.kill(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130 and "interrupted: the game is not stored" in err
+    assert "resigned" not in seen and not list(tmp_path.glob("*.sqlite"))  # nothing stored, no empty store left
