@@ -127,7 +127,8 @@ def bot_names(sources: Sequence[Source]) -> tuple[list[dict[str, str]], list[str
 class Pairwise:
     """Pairwise results of every tournament's games (``pairwise``), one entry each: the bots'
     indexes into ``names``, seat 0's ``points``, the ``series`` key and the ``weight``; per bot
-    ``games`` (games played) and the ``tournaments`` it played in; ``left_out`` notes."""
+    ``games`` (games played) and the ``tournaments`` it played in; ``left_out`` notes; ``rated``:
+    the games of two or more seats."""
 
     names: list[str]
     seat0: np.ndarray
@@ -138,6 +139,7 @@ class Pairwise:
     games: np.ndarray
     tournaments: list[list[str]]
     left_out: list[str] = field(default_factory=list)
+    rated: int = 0
 
 
 def pairwise(sources: Sequence[Source], maps: Sequence[dict[str, str]], names: list[str],
@@ -187,7 +189,7 @@ def pairwise(sources: Sequence[Source], maps: Sequence[dict[str, str]], names: l
                         left.append(f"{s.name}: {int((~keep).sum())} pair(s) of seats held by one bot (no result)")
     cols = [np.concatenate(c) for c in zip(*parts)] if parts else [np.zeros(0)] * 5
     return Pairwise(names, cols[0].astype(np.int64), cols[1].astype(np.int64), cols[2], cols[3].astype(np.int64),
-                    cols[4], games, [sorted(w) for w in where], sorted(set(left)))
+                    cols[4], games, [sorted(w) for w in where], sorted(set(left)), total)
 
 
 @dataclass
@@ -262,7 +264,7 @@ def across_table(fit: AcrossFit, anchor: tuple[str, float] | None = None) -> pd.
     table["elo"], table["elo_low"], table["elo_high"] = elo[order], low[:k][order], high[:k][order]
     table["av_op"], table["cfs"] = opp[order], cfs[order]
     first = pd.DataFrame({"label": ["(first move)"], "elo": [fit.boot.estimate[k]], "elo_low": [low[k]],
-                          "elo_high": [high[k]], "games": [int(round(pw.games.sum() / 2))]})
+                          "elo_high": [high[k]], "games": [pw.rated]})
     table = pd.concat([table[COLUMNS], first], ignore_index=True)
     table["rank"] = table["rank"].astype("Int64")
     table["games"] = table["games"].astype("Int64")

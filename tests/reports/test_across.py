@@ -56,7 +56,8 @@ def test_one_table_with_intervals_over_two_games_sharing_two_bots(two):
     assert shared["random"] == shared["greedy"] == "ia, ttt" and shared["mcts"] == "ttt"
     games = bots.set_index("label")["games"]
     assert games["random"] == 8 + 16 and games["ab"] == 8  # each pairing: 4 games in ia, 8 in ttt
-    assert table["label"].iloc[-1] == "(first move)" and "each tournament weighs the same" in lines[0]
+    assert table["label"].iloc[-1] == "(first move)" and table["games"].iloc[-1] == 12 + 24
+    assert "each tournament weighs the same" in lines[0]
 
 
 def test_weights_games_gives_the_field_tables_fit_of_the_merged_games(two):
@@ -119,7 +120,7 @@ def test_an_n_player_game_gives_one_result_per_pair_of_seats_each_weighing_one_o
     pw = ac.pairwise([s], maps, names, "games")
     pairs = sorted(zip(pw.seat0.tolist(), pw.seat1.tolist(), pw.points.tolist()))
     assert pairs == [(0, 1, 0.0), (0, 2, 0.5), (1, 2, 1.0)]  # q first; p and r share second
-    assert pw.weight.tolist() == [0.5, 0.5, 0.5] and pw.games.tolist() == [1, 1, 1]
+    assert pw.weight.tolist() == [0.5, 0.5, 0.5] and pw.games.tolist() == [1, 1, 1] and pw.rated == 1
     assert len(set(pw.series.tolist())) == 1  # one series: resampled together
 
 
