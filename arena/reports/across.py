@@ -29,7 +29,7 @@ within one tournament), seeded with the first tournament's seed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -92,7 +92,8 @@ def read_sources(names: Sequence[str], results: str | Path) -> list[Source]:
         versions = tour.get("versions") or {}
         out.append(Source(str(tour.get("name") or path.stem), path, str(tour.get("game", "")),
                           int(tour.get("seed") or 1), games, versions, list((tour.get("bots") or {}).keys())))
-    return out
+    named = [s.name for s in out]  # two folders' tournaments of one name: each by its path
+    return [s if named.count(s.name) == 1 else replace(s, name=str(s.path)) for s in out]
 
 
 def bot_names(sources: Sequence[Source]) -> tuple[list[dict[str, str]], list[str], list[str]]:
@@ -189,7 +190,7 @@ def pairwise(sources: Sequence[Source], maps: Sequence[dict[str, str]], names: l
                         left.append(f"{s.name}: {int((~keep).sum())} pair(s) of seats held by one bot (no result)")
     cols = [np.concatenate(c) for c in zip(*parts)] if parts else [np.zeros(0)] * 5
     return Pairwise(names, cols[0].astype(np.int64), cols[1].astype(np.int64), cols[2], cols[3].astype(np.int64),
-                    cols[4], games, [sorted(w) for w in where], sorted(set(left)), total)
+                    cols[4], games, [[s.name for s in sources if s.name in w] for w in where], sorted(set(left)), total)
 
 
 @dataclass
