@@ -74,6 +74,20 @@ def as_line(text: str) -> str:
     return " ".join(text.split())
 
 
+class BotFault(Exception):
+    """Raised by a bot's ``choose`` to lose with a named fault (a ``Termination`` among
+    ``FAULTS``) rather than ``exception``: an engine process that timed out or died
+    (``arena.engine.client``; ``docs/engine-protocol.md`` "Faults").
+
+    Attributes:
+        reason: the termination reason. detail: one line on what happened.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason, self.detail = reason, detail
+
+
 class ProviderFailure(Exception):
     """A bot's remote provider failed, not the bot: a language model's server timed out, refused
     the connection or answered HTTP 429 or 5xx on every retry (``arena.llm``). Raised from a

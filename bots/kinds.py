@@ -35,6 +35,7 @@ _BUILTIN: dict[str, str] = {
     "interaction-solo-optimal": "bots.interaction_solo:OptimalSoloSolver",
     "interaction-solo-greedy": "bots.interaction_solo:GreedySoloSolver",
     "known": "bots.known:KnownBot",
+    "human": "bots.human:Human",
 }
 
 #: The kinds of the ``arena`` distribution's own ``arena.bots`` entry points (``pyproject.toml``),

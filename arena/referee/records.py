@@ -20,6 +20,8 @@ from enum import StrEnum
 from functools import partial
 from typing import Any, NamedTuple
 
+# defined beside ProviderFailure, so that bots may raise it without importing the referee
+from arena.errors import BotFault as BotFault
 from arena.games import Outcome
 from arena.referee.plain import number as _number, plain_float, plain_int, plain_text
 
@@ -66,6 +68,11 @@ class Termination(StrEnum):
         "exit",
         "A bot raised ``SystemExit`` (called ``sys.exit``).",
     )
+    RESIGNED = (
+        "resigned",
+        "A person's seat (the ``human`` bot) resigned: typed ``quit`` or ``resign``, or its input "
+        "ended (``bots.human``); the seat loses as by a fault.",
+    )
     MEMORY = (
         "memory",
         "``MemoryError`` under ``--memory-limit`` (``RLIMIT_AS``) while a bot was on move.",
@@ -109,20 +116,6 @@ class Termination(StrEnum):
 ADJUDICATIONS = (Termination.ADJUDICATED, Termination.ADJUDICATED_DRAW)
 #: Terminations that are a bot's fault (the seat ranks last).
 FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED, *ADJUDICATIONS))
-
-
-class BotFault(Exception):
-    """Raised by a bot's ``choose`` to lose with a named fault (a ``Termination`` among
-    ``FAULTS``) rather than ``exception``: an engine process that timed out or died
-    (``arena.engine.client``; ``docs/engine-protocol.md`` "Faults").
-
-    Attributes:
-        reason: the termination reason. detail: one line on what happened.
-    """
-
-    def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason, self.detail = reason, detail
 
 
 class MoveRecord(NamedTuple):
