@@ -5,8 +5,9 @@ Each hook first checks for a fork (``check``): in a copy of the process that a b
 (``os.fork`` without ``exec``), it marks the game (``Status.forked``: the id of the game being
 played, ``fork_seat``, ``fork_ply``) and exits at once, before the copy can send anything or
 touch the store; in the process itself, when a child that is a copy of it appeared
-(``os_guard.forked_copies``; looked for only when the process has children at all), it marks
-the game the same way and waits to be killed. The parent kills the process and its
+(``os_guard.forked_copies``; looked for only when the process has children at all), or a copy
+that already ended left its mark (an exited copy shows no command line), it marks the game the
+same way (or keeps the copy's mark) and waits to be killed: it never plays on past the fork. The parent kills the process and its
 descendants; the plies before the fork stand and the forking seat loses (``crash``).
 """
 
@@ -61,6 +62,8 @@ class Watched:
 
     def check(self) -> None:
         """Fork safety (see the module docstring): called in every hook and before every send.
+        A copy of this game found (running), or marked by a copy already ended, stops the
+        process (the game is the forking seat's loss; the parent kills the process).
 
         The process's children not seen before are added to ``known`` (an engine a bot started)."""
         if os.getpid() != self.home:
@@ -68,8 +71,14 @@ class Watched:
                 self._mark_fork()
             finally:
                 os._exit(0)
-        if self.known is not None and has_children() and forked_copies(self.known):
-            self._mark_fork()
+        if self.known is None:
+            return
+        # a copy that already ended shows no command line (``forked_copies`` cannot tell it),
+        # but it marked its game before it exited: that mark stops this process as well
+        marked = self.status.forked == self.game >= 0
+        if marked or (has_children() and forked_copies(self.known)):
+            if not marked:
+                self._mark_fork()
             while True:  # the parent sees the mark and kills this process group
                 time.sleep(_WAIT)
 
