@@ -39,8 +39,10 @@ Python step a move); ``register`` gives a connection the SQL functions the ``mov
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
+import operator
 import struct
 import sys
 import zlib
@@ -59,6 +61,11 @@ BIT_PLY, BIT_SECONDS, BIT_NODES, BIT_DEPTH, BIT_EVALUATION, BIT_CLOCK, BIT_STATU
     1 << i for i in range(9))
 #: the DEFLATE level (9 packs these few hundred bytes no tighter than 6, and takes longer)
 LEVEL = 6
+#: the compressor's window (2**12 bytes) and memory level: a game's payload is a few hundred
+#: bytes, and zlib's defaults (a 32 KiB window, memory level 8) set up about 256 KiB for each
+#: game the runner stores, which leaves its caches cold; these take about 20 KiB and pack as
+#: tight (a little tighter on real games). Any raw DEFLATE reader (``payload``) reads the stream.
+WINDOW_BITS, MEM_LEVEL = 12, 1
 #: the fields of a ``MoveRecord``, in order
 ROW_FIELDS = ("ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
 #: the separator of the moves in the packed move text
@@ -94,17 +101,20 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     n = len(stats)
     if n:
         cols = list(zip(*stats))
-        keys = list(zip(cols[0], cols[1]))
-        if keys != sorted(keys):
-            stats = sorted(stats, key=_key)
-            cols = list(zip(*stats))
+        counted = list(cols[0]) == list(range(n))  # plies 0, 1, ...: in (ply, seat) order already
+        if not counted:
+            keys = list(zip(cols[0], cols[1]))
+            if keys != sorted(keys):
+                stats = sorted(stats, key=_key)
+                cols = list(zip(*stats))
+                counted = list(cols[0]) == list(range(n))
     else:
-        cols = [()] * len(ROW_FIELDS)
+        cols, counted = [()] * len(ROW_FIELDS), True
     ply, seat, move, seconds, nodes, depth, evaluation, status, clock = cols
-    plain = all(m and SEPARATOR not in m for m in moves) and json.dumps(list(moves)) == moves_json
+    plain = all(moves) and SEPARATOR not in "".join(moves) and json.dumps(list(moves)) == moves_json
     text = (SEPARATOR.join(moves) if plain else moves_json).encode()
     mask, parts = 0 if plain else BIT_JSON, [b"", text, array("b", seat).tobytes()]
-    if list(ply) != list(range(n)):
+    if not counted:
         mask |= BIT_PLY
         parts.append(_int_section(ply))
     for values, bit, floating in ((seconds, BIT_SECONDS, True), (nodes, BIT_NODES, False),
@@ -118,12 +128,15 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
         mask |= BIT_STATUS
         parts.append(_texts(list(status)))
     size = len(moves)
-    own = [None if p < size and moves[p] == m else m for p, m in zip(ply, move)]
+    if counted and n <= size and list(move) == list(moves[:n]):
+        own = [None] * n  # every row's move is the game's move at its ply
+    else:
+        own = [None if p < size and moves[p] == m else m for p, m in zip(ply, move)]
     if own.count(None) != n:
         mask |= BIT_OWN
         parts.append(_texts(own))
     parts[0] = _HEADER.pack(n, len(text), mask)
-    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
     return bytes([PACKING]) + deflate.compress(b"".join(parts)) + deflate.flush()
 
 
@@ -140,11 +153,15 @@ def _width(low: int, high: int) -> int:
 def _int_section(values: Sequence[Any]) -> bytes:
     """An integer column: its format byte (``INTEGER`` | width) and the values in that width
     (NULL: the width's least value)."""
-    known = [int(v) for v in values if v is not None]
-    width = _width(min(known, default=0), max(known, default=0))
-    null = -(1 << (8 * width - 1))
-    return bytes([INTEGER | width]) + _planes(array(_CODES[width], [null if v is None else int(v) for v in values]),
-                                              width)
+    if None in values:
+        known = [int(v) for v in values if v is not None]
+        width = _width(min(known, default=0), max(known, default=0))
+        null = -(1 << (8 * width - 1))
+        ints = [null if v is None else int(v) for v in values]
+    else:  # no NULL: the values in C loops
+        ints = list(map(int, values))
+        width = _width(min(ints, default=0), max(ints, default=0))
+    return bytes([INTEGER | width]) + _planes(array(_CODES[width], ints), width)
 
 
 def _float_section(values: Sequence[Any]) -> bytes:
@@ -152,15 +169,20 @@ def _float_section(values: Sequence[Any]) -> bytes:
     an integer k times 2**q for one q (a time measured by a clock of fixed resolution is):
     ``SCALED`` | width, q (``<h``) and the k in that width; else ``FLOAT`` | 8 and the float64
     values (NaN: NULL). Both give the same floats back, bit for bit."""
-    floats = [math.nan if v is None else float(v) for v in values]
-    try:
-        ratios = [v.as_integer_ratio() for v in floats]  # (k, 2**-q) in lowest terms; NaN and inf raise
-    except (ValueError, OverflowError):
-        ratios = []
-    if ratios and not any(math.copysign(1.0, v) < 0 for v in floats if v == 0):
-        den = max(d for _, d in ratios)
+    if None in values:
+        floats = [math.nan if v is None else float(v) for v in values]
+        ratios: list = []  # a NULL: no SCALED column
+    else:  # each value's (k, 2**-q) in lowest terms, in C loops; NaN and inf raise
+        floats = list(map(float, values))
+        try:
+            ratios = list(map(float.as_integer_ratio, floats))
+        except (ValueError, OverflowError):
+            ratios = []
+    if ratios and not (0.0 in floats and any(math.copysign(1.0, v) < 0 for v in floats if v == 0)):
+        ks_, dens = zip(*ratios)
+        den = max(dens)
         q = 1 - den.bit_length()
-        ks = [k * (den // d) for k, d in ratios]
+        ks = list(map(operator.mul, ks_, map(operator.floordiv, itertools.repeat(den), dens)))
         low, high = min(ks), max(ks)
         if -2 ** 15 <= q and -2 ** 62 < low and high < 2 ** 62:
             width = _width(low, high)

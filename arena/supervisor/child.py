@@ -169,19 +169,32 @@ class Watched:
             if guarded or timed:
                 return GameHooks(on_move, on_ply_logged, on_reset)
 
+            # unguarded and untimed (bots of the arena's own code, no clock): the seat on move,
+            # the plies and the ply buffer only; ``self.seat`` and ``self.ply`` are a fork mark's,
+            # and no fork is looked for here. Each ``ctypes`` field written costs about as much as
+            # a Python call, so each is written once a ply, the buffer's end with the entry.
+            buffer, size, ply = plies.buffer, plies.size, st.ply  # ``begin`` wrote the opening's plies
+
             def on_move_untimed(seat: int, state: State, allowed: float | None) -> None:
                 """``on_move`` when no move is timed: the seat on move only."""
-                self.seat = st.seat = seat
+                st.seat = seat
+
+            def on_ply_untimed(state: State, rec: MoveRecord) -> None:
+                """``on_ply_logged`` when no move is timed (``move_started`` stays 0): ``PlyLog.write``
+                written out."""
+                nonlocal ply
+                ply += 1
+                st.ply = ply
+                entry = ply_entry(rec.move if rec.status is None else ply_text(state, rec), rec)
+                start = plies.end
+                end = start + len(entry)
+                if end <= size:  # else full: the parent keeps the plies that fit
+                    buffer[start:end] = entry
+                    plies.end = st.plies_end = end
 
             def on_reset_untimed(seat: int) -> None:
                 """``on_reset`` when no move is timed: the seat being reset only."""
-                self.seat = st.seat = seat
-
-            def on_ply_untimed(state: State, rec: MoveRecord) -> None:
-                """``on_ply_logged`` when no move is timed (``move_started`` stays 0)."""
-                self.ply += 1
-                st.ply += 1
-                write(ply_entry(rec.move if rec.status is None else ply_text(state, rec), rec))
+                st.seat = seat
 
             return GameHooks(on_move_untimed, on_ply_untimed, on_reset_untimed)
         return GameHooks(on_move, on_ply, on_reset)
