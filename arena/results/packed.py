@@ -39,10 +39,8 @@ Python step a move); ``register`` gives a connection the SQL functions the ``mov
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import math
-import operator
 import struct
 import sys
 import zlib
@@ -61,10 +59,7 @@ BIT_PLY, BIT_SECONDS, BIT_NODES, BIT_DEPTH, BIT_EVALUATION, BIT_CLOCK, BIT_STATU
     1 << i for i in range(9))
 #: the DEFLATE level (9 packs these few hundred bytes no tighter than 6, and takes longer)
 LEVEL = 6
-#: the compressor's window (2**12 bytes) and memory level: a game's payload is a few hundred
-#: bytes, and zlib's defaults (a 32 KiB window, memory level 8) set up about 256 KiB for each
-#: game the runner stores, which leaves its caches cold; these take about 20 KiB and pack as
-#: tight (a little tighter on real games). Any raw DEFLATE reader (``payload``) reads the stream.
+#: DEFLATE's window (2**12 B) and memory level: 20 KiB set up a game, not 256 KiB (cold caches)
 WINDOW_BITS, MEM_LEVEL = 12, 1
 #: the fields of a ``MoveRecord``, in order
 ROW_FIELDS = ("ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
@@ -79,7 +74,6 @@ _HEADER = struct.Struct("<IIH")
 FLOAT, SCALED, INTEGER = 0x00, 0x10, 0x20
 _Q = struct.Struct("<h")
 _LENGTH = struct.Struct("<I")
-
 
 #: ``array`` type codes of signed integers by width in bytes
 _CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
@@ -99,17 +93,12 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     and its ``MoveRecord`` rows, stored in (ply, seat) order (the key of layout 2's rows). Plain
     Python and ``array`` (no numpy: a few tens of µs a game, written as each game is stored)."""
     n = len(stats)
-    if n:
+    cols = list(zip(*stats)) or [()] * len(ROW_FIELDS)
+    counted = list(cols[0]) == list(range(n))  # plies 0, 1, ...: in (ply, seat) order already
+    if not counted and list(zip(cols[0], cols[1])) != sorted(zip(cols[0], cols[1])):
+        stats = sorted(stats, key=_key)
         cols = list(zip(*stats))
-        counted = list(cols[0]) == list(range(n))  # plies 0, 1, ...: in (ply, seat) order already
-        if not counted:
-            keys = list(zip(cols[0], cols[1]))
-            if keys != sorted(keys):
-                stats = sorted(stats, key=_key)
-                cols = list(zip(*stats))
-                counted = list(cols[0]) == list(range(n))
-    else:
-        cols, counted = [()] * len(ROW_FIELDS), True
+        counted = list(cols[0]) == list(range(n))
     ply, seat, move, seconds, nodes, depth, evaluation, status, clock = cols
     plain = all(moves) and SEPARATOR not in "".join(moves) and json.dumps(list(moves)) == moves_json
     text = (SEPARATOR.join(moves) if plain else moves_json).encode()
@@ -120,18 +109,15 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     for values, bit, floating in ((seconds, BIT_SECONDS, True), (nodes, BIT_NODES, False),
                                   (depth, BIT_DEPTH, False), (evaluation, BIT_EVALUATION, True),
                                   (clock, BIT_CLOCK, True)):
-        if values.count(None) == n:
-            continue
-        mask |= bit
-        parts.append(_float_section(values) if floating else _int_section(values))
+        if values.count(None) != n:
+            mask |= bit
+            parts.append(_float_section(values) if floating else _int_section(values))
     if status.count(None) != n:
         mask |= BIT_STATUS
         parts.append(_texts(list(status)))
     size = len(moves)
-    if counted and n <= size and list(move) == list(moves[:n]):
-        own = [None] * n  # every row's move is the game's move at its ply
-    else:
-        own = [None if p < size and moves[p] == m else m for p, m in zip(ply, move)]
+    own: list[str | None] = ([None] * n if counted and n <= size and list(move) == list(moves[:n])  # the usual
+                             else [None if p < size and moves[p] == m else m for p, m in zip(ply, move)])
     if own.count(None) != n:
         mask |= BIT_OWN
         parts.append(_texts(own))
@@ -153,14 +139,10 @@ def _width(low: int, high: int) -> int:
 def _int_section(values: Sequence[Any]) -> bytes:
     """An integer column: its format byte (``INTEGER`` | width) and the values in that width
     (NULL: the width's least value)."""
-    if None in values:
-        known = [int(v) for v in values if v is not None]
-        width = _width(min(known, default=0), max(known, default=0))
-        null = -(1 << (8 * width - 1))
-        ints = [null if v is None else int(v) for v in values]
-    else:  # no NULL: the values in C loops
-        ints = list(map(int, values))
-        width = _width(min(ints, default=0), max(ints, default=0))
+    known = [int(v) for v in values if v is not None] if None in values else list(map(int, values))
+    width = _width(min(known, default=0), max(known, default=0))
+    null = -(1 << (8 * width - 1))
+    ints = known if len(known) == len(values) else [null if v is None else int(v) for v in values]
     return bytes([INTEGER | width]) + _planes(array(_CODES[width], ints), width)
 
 
@@ -169,20 +151,16 @@ def _float_section(values: Sequence[Any]) -> bytes:
     an integer k times 2**q for one q (a time measured by a clock of fixed resolution is):
     ``SCALED`` | width, q (``<h``) and the k in that width; else ``FLOAT`` | 8 and the float64
     values (NaN: NULL). Both give the same floats back, bit for bit."""
-    if None in values:
-        floats = [math.nan if v is None else float(v) for v in values]
-        ratios: list = []  # a NULL: no SCALED column
-    else:  # each value's (k, 2**-q) in lowest terms, in C loops; NaN and inf raise
-        floats = list(map(float, values))
-        try:
-            ratios = list(map(float.as_integer_ratio, floats))
-        except (ValueError, OverflowError):
-            ratios = []
+    floats = [math.nan if v is None else float(v) for v in values] if None in values else list(map(float, values))
+    try:  # (k, 2**-q) in lowest terms, in a C loop; NaN (a NULL) and inf raise
+        ratios = list(map(float.as_integer_ratio, floats))
+    except (ValueError, OverflowError):
+        ratios = []
     if ratios and not (0.0 in floats and any(math.copysign(1.0, v) < 0 for v in floats if v == 0)):
-        ks_, dens = zip(*ratios)
+        _, dens = zip(*ratios)
         den = max(dens)
         q = 1 - den.bit_length()
-        ks = list(map(operator.mul, ks_, map(operator.floordiv, itertools.repeat(den), dens)))
+        ks = [k * (den // d) for k, d in ratios]
         low, high = min(ks), max(ks)
         if -2 ** 15 <= q and -2 ** 62 < low and high < 2 ** 62:
             width = _width(low, high)

@@ -7,8 +7,9 @@ played, ``fork_seat``, ``fork_ply``) and exits at once, before the copy can send
 touch the store; in the process itself, when a child that is a copy of it appeared
 (``os_guard.forked_copies``; looked for only when the process has children at all), or a copy
 that already ended left its mark (an exited copy shows no command line), it marks the game the
-same way (or keeps the copy's mark) and waits to be killed: it never plays on past the fork. The parent kills the process and its
-descendants; the plies before the fork stand and the forking seat loses (``crash``).
+same way (or keeps the copy's mark) and waits to be killed: it never plays on past the fork.
+The parent kills the process and its descendants; the plies before the fork stand and the
+forking seat loses (``crash``).
 """
 
 from __future__ import annotations
