@@ -59,8 +59,6 @@ BIT_PLY, BIT_SECONDS, BIT_NODES, BIT_DEPTH, BIT_EVALUATION, BIT_CLOCK, BIT_STATU
     1 << i for i in range(9))
 #: the DEFLATE level (9 packs these few hundred bytes no tighter than 6, and takes longer)
 LEVEL = 6
-#: DEFLATE's window (2**12 B) and memory level: 20 KiB set up a game, not 256 KiB (cold caches)
-WINDOW_BITS, MEM_LEVEL = 12, 1
 #: the fields of a ``MoveRecord``, in order
 ROW_FIELDS = ("ply", "seat", "move", "seconds", "nodes", "depth", "evaluation", "status", "clock")
 #: the separator of the moves in the packed move text
@@ -122,7 +120,7 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
         mask |= BIT_OWN
         parts.append(_texts(own))
     parts[0] = _HEADER.pack(n, len(text), mask)
-    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+    deflate = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
     return bytes([PACKING]) + deflate.compress(b"".join(parts)) + deflate.flush()
 
 
