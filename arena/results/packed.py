@@ -73,7 +73,6 @@ FLOAT, SCALED, INTEGER = 0x00, 0x10, 0x20
 _Q = struct.Struct("<h")
 _LENGTH = struct.Struct("<I")
 
-
 #: ``array`` type codes of signed integers by width in bytes
 _CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
@@ -92,33 +91,31 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     and its ``MoveRecord`` rows, stored in (ply, seat) order (the key of layout 2's rows). Plain
     Python and ``array`` (no numpy: a few tens of µs a game, written as each game is stored)."""
     n = len(stats)
-    if n:
+    cols = list(zip(*stats)) or [()] * len(ROW_FIELDS)
+    counted = list(cols[0]) == list(range(n))  # plies 0, 1, ...: in (ply, seat) order already
+    if not counted and list(zip(cols[0], cols[1])) != sorted(zip(cols[0], cols[1])):
+        stats = sorted(stats, key=_key)
         cols = list(zip(*stats))
-        keys = list(zip(cols[0], cols[1]))
-        if keys != sorted(keys):
-            stats = sorted(stats, key=_key)
-            cols = list(zip(*stats))
-    else:
-        cols = [()] * len(ROW_FIELDS)
+        counted = list(cols[0]) == list(range(n))
     ply, seat, move, seconds, nodes, depth, evaluation, status, clock = cols
-    plain = all(m and SEPARATOR not in m for m in moves) and json.dumps(list(moves)) == moves_json
+    plain = all(moves) and SEPARATOR not in "".join(moves) and json.dumps(list(moves)) == moves_json
     text = (SEPARATOR.join(moves) if plain else moves_json).encode()
     mask, parts = 0 if plain else BIT_JSON, [b"", text, array("b", seat).tobytes()]
-    if list(ply) != list(range(n)):
+    if not counted:
         mask |= BIT_PLY
         parts.append(_int_section(ply))
     for values, bit, floating in ((seconds, BIT_SECONDS, True), (nodes, BIT_NODES, False),
                                   (depth, BIT_DEPTH, False), (evaluation, BIT_EVALUATION, True),
                                   (clock, BIT_CLOCK, True)):
-        if values.count(None) == n:
-            continue
-        mask |= bit
-        parts.append(_float_section(values) if floating else _int_section(values))
+        if values.count(None) != n:
+            mask |= bit
+            parts.append(_float_section(values) if floating else _int_section(values))
     if status.count(None) != n:
         mask |= BIT_STATUS
         parts.append(_texts(list(status)))
     size = len(moves)
-    own = [None if p < size and moves[p] == m else m for p, m in zip(ply, move)]
+    own: list[str | None] = ([None] * n if counted and n <= size and list(move) == list(moves[:n])  # the usual
+                             else [None if p < size and moves[p] == m else m for p, m in zip(ply, move)])
     if own.count(None) != n:
         mask |= BIT_OWN
         parts.append(_texts(own))
@@ -140,11 +137,11 @@ def _width(low: int, high: int) -> int:
 def _int_section(values: Sequence[Any]) -> bytes:
     """An integer column: its format byte (``INTEGER`` | width) and the values in that width
     (NULL: the width's least value)."""
-    known = [int(v) for v in values if v is not None]
+    known = [int(v) for v in values if v is not None] if None in values else list(map(int, values))
     width = _width(min(known, default=0), max(known, default=0))
     null = -(1 << (8 * width - 1))
-    return bytes([INTEGER | width]) + _planes(array(_CODES[width], [null if v is None else int(v) for v in values]),
-                                              width)
+    ints = known if len(known) == len(values) else [null if v is None else int(v) for v in values]
+    return bytes([INTEGER | width]) + _planes(array(_CODES[width], ints), width)
 
 
 def _float_section(values: Sequence[Any]) -> bytes:
@@ -152,13 +149,14 @@ def _float_section(values: Sequence[Any]) -> bytes:
     an integer k times 2**q for one q (a time measured by a clock of fixed resolution is):
     ``SCALED`` | width, q (``<h``) and the k in that width; else ``FLOAT`` | 8 and the float64
     values (NaN: NULL). Both give the same floats back, bit for bit."""
-    floats = [math.nan if v is None else float(v) for v in values]
-    try:
-        ratios = [v.as_integer_ratio() for v in floats]  # (k, 2**-q) in lowest terms; NaN and inf raise
+    floats = [math.nan if v is None else float(v) for v in values] if None in values else list(map(float, values))
+    try:  # (k, 2**-q) in lowest terms, in a C loop; NaN (a NULL) and inf raise
+        ratios = list(map(float.as_integer_ratio, floats))
     except (ValueError, OverflowError):
         ratios = []
-    if ratios and not any(math.copysign(1.0, v) < 0 for v in floats if v == 0):
-        den = max(d for _, d in ratios)
+    if ratios and not (0.0 in floats and any(math.copysign(1.0, v) < 0 for v in floats if v == 0)):
+        _, dens = zip(*ratios)
+        den = max(dens)
         q = 1 - den.bit_length()
         ks = [k * (den // d) for k, d in ratios]
         low, high = min(ks), max(ks)

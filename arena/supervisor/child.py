@@ -5,9 +5,11 @@ Each hook first checks for a fork (``check``): in a copy of the process that a b
 (``os.fork`` without ``exec``), it marks the game (``Status.forked``: the id of the game being
 played, ``fork_seat``, ``fork_ply``) and exits at once, before the copy can send anything or
 touch the store; in the process itself, when a child that is a copy of it appeared
-(``os_guard.forked_copies``; looked for only when the process has children at all), it marks
-the game the same way and waits to be killed. The parent kills the process and its
-descendants; the plies before the fork stand and the forking seat loses (``crash``).
+(``os_guard.forked_copies``; looked for only when the process has children at all), or a copy
+that already ended left its mark (an exited copy shows no command line), it marks the game the
+same way (or keeps the copy's mark) and waits to be killed: it never plays on past the fork.
+The parent kills the process and its descendants; the plies before the fork stand and the
+forking seat loses (``crash``).
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class Watched:
 
     def check(self) -> None:
         """Fork safety (see the module docstring): called in every hook and before every send.
+        A copy of this game found (running), or marked by a copy already ended, stops the
+        process (the game is the forking seat's loss; the parent kills the process).
 
         The process's children not seen before are added to ``known`` (an engine a bot started)."""
         if os.getpid() != self.home:
@@ -68,8 +72,14 @@ class Watched:
                 self._mark_fork()
             finally:
                 os._exit(0)
-        if self.known is not None and has_children() and forked_copies(self.known):
-            self._mark_fork()
+        if self.known is None:
+            return
+        # a copy that already ended shows no command line (``forked_copies`` cannot tell it),
+        # but it marked its game before it exited: that mark stops this process as well
+        marked = self.status.forked == self.game >= 0
+        if marked or (has_children() and forked_copies(self.known)):
+            if not marked:
+                self._mark_fork()
             while True:  # the parent sees the mark and kills this process group
                 time.sleep(_WAIT)
 
@@ -160,19 +170,32 @@ class Watched:
             if guarded or timed:
                 return GameHooks(on_move, on_ply_logged, on_reset)
 
+            # unguarded and untimed (bots of the arena's own code, no clock): the seat on move,
+            # the plies and the ply buffer only; ``self.seat`` and ``self.ply`` are a fork mark's,
+            # and no fork is looked for here. Each ``ctypes`` field written costs about as much as
+            # a Python call, so each is written once a ply, the buffer's end with the entry.
+            buffer, size, ply = plies.buffer, plies.size, st.ply  # ``begin`` wrote the opening's plies
+
             def on_move_untimed(seat: int, state: State, allowed: float | None) -> None:
                 """``on_move`` when no move is timed: the seat on move only."""
-                self.seat = st.seat = seat
+                st.seat = seat
+
+            def on_ply_untimed(state: State, rec: MoveRecord) -> None:
+                """``on_ply_logged`` when no move is timed (``move_started`` stays 0): ``PlyLog.write``
+                written out."""
+                nonlocal ply
+                ply += 1
+                st.ply = ply
+                entry = ply_entry(rec.move if rec.status is None else ply_text(state, rec), rec)
+                start = plies.end
+                end = start + len(entry)
+                if end <= size:  # else full: the parent keeps the plies that fit
+                    buffer[start:end] = entry
+                    plies.end = st.plies_end = end
 
             def on_reset_untimed(seat: int) -> None:
                 """``on_reset`` when no move is timed: the seat being reset only."""
-                self.seat = st.seat = seat
-
-            def on_ply_untimed(state: State, rec: MoveRecord) -> None:
-                """``on_ply_logged`` when no move is timed (``move_started`` stays 0)."""
-                self.ply += 1
-                st.ply += 1
-                write(ply_entry(rec.move if rec.status is None else ply_text(state, rec), rec))
+                st.seat = seat
 
             return GameHooks(on_move_untimed, on_ply_untimed, on_reset_untimed)
         return GameHooks(on_move, on_ply, on_reset)

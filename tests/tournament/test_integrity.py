@@ -136,6 +136,17 @@ def test_a_forking_bot_loses_and_the_run_completes(tmp_path):
     assert_no_survivors(marks)
 
 
+def test_a_fork_whose_copy_ended_before_the_worker_looked_is_still_caught(tmp_path):
+    """The copy marks its game and exits at its first hook; the worker, finding no running copy
+    (an exited child shows no command line), must still stop at the mark, not play on: else the
+    next game's copy overwrites the mark and the game before is stored as if nothing happened."""
+    summary, frame = run_hostile(tmp_path, "GoneForker", games=4)
+    assert summary.stored == summary.total == 4 and not summary.interrupted
+    assert summary.faults == {"crash": 4}
+    for row in frame.itertuples():
+        assert row.seats[row.fault_seat] == "c" and "forked the worker" in row.fault_detail
+
+
 @pytest.mark.slow
 def test_a_setsid_grandchild_does_not_outlive_the_run(tmp_path):
     marks = tmp_path / "marks"
