@@ -3,8 +3,10 @@ results folder (``arena.serve``; ``docs/how-to/serve.md``)."""
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import os
+import threading
 from pathlib import Path
 
 import typer
@@ -61,23 +63,30 @@ def serve(
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2,
                             access_log=False)
     server = uvicorn.Server(config)
+    warm = threading.Thread(target=warm_up, daemon=True, name="arena-serve-warm-up")
+    warm.start()
     shown = f"[{host}]" if ":" in host else host
 
     async def announce() -> None:
-        while not server.started:
-            import asyncio
-
+        while not server.started or warm.is_alive():  # ready: listening, and the reports' modules loaded
+            if server.should_exit:
+                return
             await asyncio.sleep(0.05)
         bound = server.servers[0].sockets[0].getsockname()[1] if server.servers else port
         query = "?token=..." if token else ""
-        typer.echo(f"arena serve: {results} at http://{shown}:{bound}/{query} (Ctrl-C stops)", err=False)
-
-    import asyncio
+        typer.echo(f"arena serve: {results} at http://{shown}:{bound}/{query} (Ctrl-C stops)")
 
     async def main() -> None:
         await asyncio.gather(server.serve(), announce())
 
     asyncio.run(main())
+
+
+def warm_up() -> None:
+    """Import what the pages compute with (pandas, scipy, plotly: seconds on a busy machine),
+    so that the first page does not wait for it."""
+    import arena.reports.html  # noqa: F401
+    import arena.reports.render  # noqa: F401
 
 
 def register(app: typer.Typer) -> None:

@@ -52,9 +52,10 @@ class GameFilter:
             if self.seat is not None:
                 parts.append("json_extract(seats, ?) = ?")
                 args += [f"$[{int(self.seat)}]", self.bot]
-            else:  # the label as a JSON string among the seats: a text match, then the exact check
-                parts.append("instr(seats, ?) > 0 AND EXISTS (SELECT 1 FROM json_each(seats) WHERE value = ?)")
-                args += [json.dumps(self.bot), self.bot]
+            else:  # the label's JSON text opening an element of the list (json.dumps: "[" or ", " before
+                # it; a quote inside a label is always escaped, so the match is exact): no JSON parsed
+                parts.append("(instr(seats, ?) > 0 OR instr(seats, ?) > 0)")
+                args += ["[" + json.dumps(self.bot), " " + json.dumps(self.bot)]
         if self.opening is not None and self.opening != "":
             parts.append("opening = ?")
             args.append(self.opening)

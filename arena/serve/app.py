@@ -130,8 +130,10 @@ def create_app(results: str | Path, token: str | None = None) -> Any:
     routes = [
         Route("/", pages.index),
         Route("/plotly.js", pages.plotly_js),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/t/{name}", pages.tournament),
         Route("/t/{name}/summary", live.summary),
+        Route("/t/{name}/report", pages.report),
         Route("/t/{name}/events", live.events),
         Route("/t/{name}/live", live.playing),
         Route("/t/{name}/games", pages.browser),

@@ -5,6 +5,7 @@ progress) are ``arena.serve.live``'s."""
 from __future__ import annotations
 
 import functools
+import html
 import io
 import json
 from typing import Any
@@ -50,35 +51,54 @@ async def index(request: Request) -> Response:
     return site.page("index.html.j2", results=str(site.results), tournaments=rows)
 
 
-def _tournament_view(path: Any) -> dict[str, Any]:
-    """The tournament page's tables and plots (the HTML report's), loaded once per request."""
+def _report_view(path: Any) -> dict[str, Any]:
+    """The tournament page's report part: the HTML report's tables and plots."""
     from arena.reports.html import _figures, _tables
-    from arena.reports.render import bot_notes, load, tables_for
+    from arena.reports.render import load, tables_for
 
     data = load(path)
     tables = tables_for(data)
-    tour = data.tournament
     shown = [t for t in _tables(data, {k: v for k, v in tables.items() if k in PAGE_TABLES})]
     shown.sort(key=lambda t: PAGE_TABLES.index(t["name"]))
-    return {"tournament": tour, "num_players": data.num_players, "total_games": len(data.games),
-            "bots": [(label, bot_notes(tour, label), spec) for label, spec in (tour.get("bots") or {}).items()],
-            "tables": shown, "figures": _figures(data, tables)}
+    return {"total_games": len(data.games), "tables": shown, "figures": _figures(data, tables)}
+
+
+def _head(path: Any) -> dict[str, Any]:
+    """What the tournament page shows first: the stored tournament and its bots (no game read)."""
+    from arena.reports.render import bot_notes
+    from arena.results.store import load_tournament
+
+    tour = load_tournament(path)
+    return {"tournament": tour, "num_players": tour.get("num_players"),
+            "bots": [(label, bot_notes(tour, label), spec) for label, spec in (tour.get("bots") or {}).items()]}
 
 
 async def tournament(request: Request) -> Response:
-    """A tournament: the live summary (game count, field table, leaderboard), the games in
-    progress, the report's other tables and its plots."""
+    """A tournament: the live summary (game count, field table, leaderboard) and the games in
+    progress at once; the report's other tables and its plots follow (``report``)."""
     from arena.serve.live import summary_parts
 
     site = request.app.state.site
     name = request.path_params["name"]
     path = site.store(name)
     try:
-        view = await run_in_threadpool(_tournament_view, path)
+        head = await run_in_threadpool(_head, path)
         summary = await run_in_threadpool(summary_parts, request.app, path)
-    except ArenaError as exc:  # a store without games yet, or damaged: say so, the page stays up
+    except ArenaError as exc:  # a store a run is still creating, or damaged: say so, the page stays up
         return site.page("error.html.j2", status=200, status_code=200, message=str(exc), name=name)
-    return site.page("tournament.html.j2", name=name, summary=summary, exports=list(EXPORTS), **view)
+    return site.page("tournament.html.j2", name=name, summary=summary, exports=list(EXPORTS), **head)
+
+
+async def report(request: Request) -> Response:
+    """The report part of a tournament page (HTML fragment): tables and plots of the games
+    stored now."""
+    site = request.app.state.site
+    path = site.store(request.path_params["name"])
+    try:
+        view = await run_in_threadpool(_report_view, path)
+    except ArenaError as exc:
+        return Response(f'<p class="error">{html.escape(str(exc))}</p>', media_type="text/html")
+    return site.page("report_part.html.j2", **view)
 
 
 def _int(request: Request, key: str) -> int | None:
@@ -102,7 +122,7 @@ async def browser(request: Request) -> Response:
                      termination=q.get("termination") or None, min_plies=_int(request, "min_plies"),
                      max_plies=_int(request, "max_plies"))
     page = await run_in_threadpool(game_page, path, flt, _int(request, "before"), _int(request, "after"))
-    choices = await run_in_threadpool(filter_choices, path)
+    choices = await run_in_threadpool(_choices, path)
     kept = {k: v for k, v in q.items() if k not in ("before", "after", "token") and v != ""}
     from urllib.parse import urlencode
 
@@ -113,6 +133,21 @@ async def browser(request: Request) -> Response:
     rows = [{**g, "result": result_text(g["seats"], g["ranks"])} for g in page.games]
     return site.page("games.html.j2", name=name, page=page, rows=rows, choices=choices, flt=flt, q=kept,
                      older=older, newer=newer)
+
+
+def _choices(path: Any) -> dict[str, list]:
+    """``filter_choices`` of ``path``, read again only once a game was stored since."""
+    from arena.results.browse import change_mark
+
+    mark = change_mark(path)
+    held = _CHOICES.get(path)
+    if held is None or held[0] != mark:
+        held = _CHOICES[path] = (mark, filter_choices(path))
+    return held[1]
+
+
+#: path -> (the store's change mark, its filter choices): shared by the server's requests
+_CHOICES: dict[Any, tuple[tuple[int, int], dict[str, list]]] = {}
 
 
 def _frames(path: Any, game_id: int) -> dict[str, Any]:
