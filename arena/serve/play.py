@@ -18,6 +18,7 @@ import secrets
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -93,9 +94,10 @@ class Session:
         try:
             bots = [self.human, self.bot] if self.seat == 0 else [self.bot, self.human]
             seed = secrets.randbelow(2**31)  # the game's seed is stored with it: the game replays
-            self.record = play_game(GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits()), bots)
+            record = play_game(GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits()), bots)
             self.stored = store_game(self.results, self.store_name, self.game, self.labels,
-                                     ["human", self.spec] if self.seat == 0 else [self.spec, "human"], self.record)
+                                     ["human", self.spec] if self.seat == 0 else [self.spec, "human"], record)
+            self.record = record  # over once stored
         except Exception as exc:  # noqa: BLE001 - shown on the page; the server goes on
             self.error = f"{type(exc).__name__}: {exc}"
 
@@ -160,9 +162,9 @@ async def start(request: Request) -> Response:
         from bots.kinds import names
 
         return site.page("play.html.j2", games=PLAYABLE, bots=[k for k in names() if k != "human"])
-    form = await request.form()
-    game, spec = str(form.get("game", "interaction")), str(form.get("bot", "")).strip()
-    seat_text = str(form.get("seat", "0"))
+    form = await _form(request)
+    game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
+    seat_text = form.get("seat", "0")
     if game not in PLAYABLE or seat_text not in ("0", "1") or not spec or spec.startswith("human"):
         raise HTTPException(400, f"choose a game ({', '.join(PLAYABLE)}), a bot spec and seat 0 or 1")
     try:
@@ -170,6 +172,11 @@ async def start(request: Request) -> Response:
     except ArenaError as exc:
         raise HTTPException(400, str(exc)) from None
     return RedirectResponse(f"/play/{sid}", status_code=303)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """A url-encoded form's fields (the last value of each): no multipart parser needed."""
+    return {k: v[-1] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
 
 
 async def page(request: Request) -> Response:
@@ -190,7 +197,7 @@ async def move(request: Request) -> Response:
     if request.headers.get("content-type", "").startswith("application/json"):
         text = (await request.json()).get("move")
     else:
-        text = (await request.form()).get("move")
+        text = (await _form(request)).get("move")
     if not session.source.answer(None if text is None else str(text)):
         return JSONResponse({"error": "no move is asked now"}, status_code=409)
     return JSONResponse({"ok": True})
