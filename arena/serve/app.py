@@ -147,5 +147,7 @@ def create_app(results: str | Path, token: str | None = None) -> Any:
     app = Starlette(routes=routes, exception_handlers={HTTPException: _error, ArenaError: _error})
     app.state.site = site
     app.state.summaries = live.Summaries()
+    app.state.watches = {}  # path -> live.StoreWatch
+    app.state.rendered = {}  # (part, path) -> (state, HTML): a fragment rendered once per state
     app.state.games = play.Games(site.results)
     return TokenGuard(app, token) if token else app

@@ -2,14 +2,17 @@
 stored (or the games in progress moved), the summary (game count, field table, leaderboard)
 and the games in progress with their boards and clocks.
 
-**Cheap polling.** Each page's event stream looks every ``POLL`` seconds at the size and time of
-the store's files (the database and its ``-wal``) and of the run's live file: no query while
-nothing changed. When they change it reads ``arena.results.browse.change_mark`` (one short
-statement on a read-only connection) and sends ``games`` if a game was stored. The summary is
-computed once per change for every client (``Summaries``), at most every ``REFRESH`` seconds:
-20 pages polling a run cost it one field table a second, not twenty. A summary older than the
-store says so (``stale``), and the page asks again ``REFRESH`` seconds later, so the last game
-of a burst shows too. It reads the store only: the same for a local run and a Dask run.
+**Cheap polling, shared by every page.** One ``StoreWatch`` per store looks, at most every ``POLL``
+seconds whoever asks, at the size and time of the store's files (the database and its ``-wal``)
+and of the run's live file: no query while nothing changed. When they change it reads
+``arena.results.browse.change_mark`` (one short statement on a read-only connection). Each
+page's event stream sends ``games`` (at most every ``EVENT_EVERY`` seconds) when a game was
+stored. The summary is computed once per change for every client (``Summaries``), at most
+every ``REFRESH`` seconds, and its HTML rendered once per store state; the games in progress
+are drawn once per state of the live file: 20 pages following a run cost it one field table a
+second, not twenty. A summary older than the store says so (``stale``), and the page asks
+again ``REFRESH`` seconds later, so the last game of a burst shows too. It reads the store
+only: the same for a local run and a Dask run.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from arena.tournament.livefile import live_path
 
 #: Seconds between two looks of an event stream at the store's files.
 POLL = 0.25
+#: Seconds at least between two events of one kind on a page's stream.
+EVENT_EVERY = 0.4
 #: Seconds at least between two computations of a store's field table.
 REFRESH = 1.0
 #: Seconds between keep-alive comments on an idle event stream.
@@ -51,6 +56,40 @@ def files_mark(path: Path) -> tuple:
     return tuple(out)
 
 
+class StoreWatch:
+    """What is known of one store, looked at again at most every ``POLL`` seconds (by the
+    first page to ask): its files' ``files_mark``, its ``change_mark`` and its live file's."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.looked = path, -1e18
+        self.files: tuple | None = None
+        self.mark: tuple[int, int] | None = None
+        self.live: tuple = ()
+        self.lock = asyncio.Lock()
+
+    async def look(self) -> tuple[tuple[int, int] | None, tuple]:
+        """``(change_mark or None while unreadable, the live file's size and time)``."""
+        async with self.lock:
+            if time.monotonic() - self.looked >= POLL:
+                self.looked = time.monotonic()
+                files = await run_in_threadpool(files_mark, self.path)
+                if self.files is None or files[:4] != self.files[:4]:
+                    try:
+                        self.mark = await run_in_threadpool(change_mark, self.path)
+                    except ArenaError:  # a store a run is still creating
+                        pass
+                self.files, self.live = files, files[4:]
+        return self.mark, self.live
+
+
+def watch_of(app: Any, path: Path) -> StoreWatch:
+    """The application's ``StoreWatch`` of ``path``."""
+    watches = app.state.watches
+    if path not in watches:
+        watches[path] = StoreWatch(path)
+    return watches[path]
+
+
 class Summaries:
     """The summary of each store, shared by every client: recomputed when the store changed
     and the last one is ``REFRESH`` seconds old, by one thread at a time per store."""
@@ -60,14 +99,15 @@ class Summaries:
         self.locks: dict[Path, threading.Lock] = {}
         self.guard = threading.Lock()
 
-    def get(self, path: Path) -> dict[str, Any]:
-        """``games`` stored now, ``tables`` (display cells of the field table and the
-        leaderboard), ``stale`` (the tables are of fewer games than stored).
+    def get(self, path: Path, mark: tuple[int, int] | None = None) -> dict[str, Any]:
+        """``games`` stored now (``mark``: the store's ``change_mark`` when the caller has it),
+        ``tables`` (display cells of the field table and the leaderboard), ``stale`` (the
+        tables are of fewer games than stored).
 
         Raises:
             ResultsError: unreadable database.
         """
-        mark = change_mark(path)
+        mark = change_mark(path) if mark is None else mark
         with self.guard:
             lock = self.locks.setdefault(path, threading.Lock())
         with lock:
@@ -91,54 +131,56 @@ def _tables(path: Path) -> list[dict[str, Any]]:
     return sorted(out, key=lambda t: SUMMARY_TABLES.index(t["name"]))
 
 
-def summary_parts(app: Any, path: Path) -> dict[str, Any]:
+def summary_parts(app: Any, path: Path, mark: tuple[int, int] | None = None) -> dict[str, Any]:
     """The summary of ``path`` from the application's shared ``Summaries``.
 
     Raises:
         ResultsError: unreadable database.
     """
-    return app.state.summaries.get(path)
+    return app.state.summaries.get(path, mark)
 
 
 async def summary(request: Request) -> Response:
-    """The summary fragment (HTML) of a tournament page; ``?json=1``: its figures as JSON."""
+    """The summary fragment (HTML) of a tournament page, rendered once per store state for
+    every page; ``?json=1``: its figures as JSON."""
     site = request.app.state.site
     path = site.store(request.path_params["name"])
-    parts = await run_in_threadpool(summary_parts, request.app, path)
+    mark, _ = await watch_of(request.app, path).look()
+    parts = await run_in_threadpool(summary_parts, request.app, path, mark)
     if request.query_params.get("json"):
         return JSONResponse({k: v for k, v in parts.items() if k != "tables"})
-    html = site.env.get_template("summary.html.j2").render(summary=parts)
-    return HTMLResponse(html, headers={"X-Arena-Games": str(parts["games"]), "X-Arena-Stale": str(int(parts["stale"]))})
+    key = (parts["games"], parts["last"], parts["tables_games"], parts["stale"], id(parts["tables"]))
+    held = request.app.state.rendered.get(("summary", path))
+    if held is None or held[0] != key:
+        held = (key, site.env.get_template("summary.html.j2").render(summary=parts))
+        request.app.state.rendered[("summary", path)] = held
+    return HTMLResponse(held[1], headers={"X-Arena-Games": str(parts["games"]),
+                                          "X-Arena-Stale": str(int(parts["stale"]))})
 
 
 async def events(request: Request) -> Response:
     """Server-sent events of a tournament: ``games`` (``{"games": n, "last": id}``) when games
-    were stored, ``live`` when the games in progress moved; a comment every ``KEEPALIVE`` s."""
+    were stored, ``live`` when the games in progress moved (each at most every
+    ``EVENT_EVERY`` s); a comment every ``KEEPALIVE`` s."""
     site = request.app.state.site
     path = site.store(request.path_params["name"])
+    watch = watch_of(request.app, path)
 
     async def stream():
-        seen_files, seen_mark, quiet = None, None, time.monotonic()
+        seen_mark, seen_live, sent, quiet = None, None, {"games": -1e18, "live": -1e18}, time.monotonic()
         yield "retry: 1000\n\n"
         while True:
-            files = files_mark(path)
-            if files != seen_files:
-                live_changed = seen_files is None or files[4:] != seen_files[4:]
-                seen_files = files
-                try:
-                    mark = await run_in_threadpool(change_mark, path)
-                except ArenaError:
-                    mark = seen_mark
-                if mark != seen_mark:
-                    seen_mark = mark
-                    yield f"event: games\ndata: {json.dumps({'games': mark[0], 'last': mark[1]})}\n\n"
-                    quiet = time.monotonic()
-                if live_changed:
-                    yield "event: live\ndata: {}\n\n"
-                    quiet = time.monotonic()
-            if time.monotonic() - quiet > KEEPALIVE:
+            mark, live = await watch.look()
+            now = time.monotonic()
+            if mark is not None and mark != seen_mark and now - sent["games"] >= EVENT_EVERY:
+                seen_mark, sent["games"], quiet = mark, now, now
+                yield f"event: games\ndata: {json.dumps({'games': mark[0], 'last': mark[1]})}\n\n"
+            if live != seen_live and now - sent["live"] >= EVENT_EVERY:
+                seen_live, sent["live"], quiet = live, now, now
+                yield "event: live\ndata: {}\n\n"
+            if now - quiet > KEEPALIVE:
+                quiet = now
                 yield ": keep-alive\n\n"
-                quiet = time.monotonic()
             await asyncio.sleep(POLL)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
@@ -182,8 +224,14 @@ def read_playing(path: Path) -> list[dict[str, Any]]:
 
 
 async def playing(request: Request) -> Response:
-    """The games in progress fragment (HTML) of a tournament page."""
+    """The games in progress fragment (HTML) of a tournament page, drawn once per state of
+    the run's live file for every page."""
     site = request.app.state.site
     path = site.store(request.path_params["name"])
-    games = await run_in_threadpool(read_playing, path)
-    return HTMLResponse(site.env.get_template("playing.html.j2").render(games=games))
+    _, live = await watch_of(request.app, path).look()
+    held = request.app.state.rendered.get(("live", path))
+    if held is None or held[0] != live:
+        games = await run_in_threadpool(read_playing, path)
+        held = (live, site.env.get_template("playing.html.j2").render(games=games))
+        request.app.state.rendered[("live", path)] = held
+    return HTMLResponse(held[1])
