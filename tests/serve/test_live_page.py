@@ -1,5 +1,6 @@
 """The tournament page of a running ``arena run`` in headless Chromium: each stored game's
-count, and the field table of it, show without reload (server-sent events) within 2 s.
+count, and the field table of it, show without reload (server-sent events) within 2 s; the
+game in progress is drawn (the run's live file).
 
 The figures (seconds from the test seeing a game stored to the page showing it) are printed;
 the assertion keeps margins for a loaded machine: the median within 2 s plus a poll's slack,
@@ -55,9 +56,11 @@ def test_running_tournament_page_follows_each_game(tmp_path, serve, browser):
         assert db.is_file(), "the run stored no game"
         browser.open(f"{server.url}/t/live")
         count_lags, table_lags = [], []
-        seen = 0
+        seen, boards = 0, 0
+        board = "document.querySelectorAll('#playing .live-game svg').length"
         while run.poll() is None or seen < change_mark(db)[0]:
             stored = change_mark(db)[0]
+            boards = max(boards, browser.eval(board))
             if stored <= seen:
                 time.sleep(0.05)
                 continue
@@ -83,6 +86,7 @@ def test_running_tournament_page_follows_each_game(tmp_path, serve, browser):
     print(f"\nstored -> shown (s), count: median {statistics.median(count_lags):.2f} max {max(count_lags):.2f}; "
           f"field table: median {statistics.median(table_lags):.2f} max {max(table_lags):.2f}; {len(count_lags)} looks")
     assert len(count_lags) >= 3  # several games were seen arriving one by one
+    assert boards >= 1  # the game in progress, drawn from the run's live file
     assert statistics.median(count_lags) <= 2.5 and statistics.median(table_lags) <= 2.5
     assert max(count_lags) <= 10 and max(table_lags) <= 10
     assert browser.errors() == []
