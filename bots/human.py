@@ -36,7 +36,7 @@ fault of the seat; the game is stored and rated as any other.
 from __future__ import annotations
 
 import sys
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import IO, Any, ClassVar, Protocol, runtime_checkable
 
 from arena.errors import MoveSyntaxError
 from arena.games import Param, State, View
@@ -131,6 +131,9 @@ class Human(Bot):
     summary = "a person at the terminal (arena play) or in the browser (arena serve); quit resigns"
     PARAMS = {"name": Param("", "who plays: tells people apart in the store and the ratings")}
     PLAYS = ANY_GAME
+    #: a person plays this seat: ``arena play`` plays the game in its own process (the
+    #: terminal is the person's), not in a watched child whose input is closed
+    interactive: ClassVar[bool] = True
 
     def __init__(self, source: MoveSource | None = None, **options: Any) -> None:
         super().__init__(**options)

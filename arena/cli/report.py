@@ -14,7 +14,8 @@ from arena.reports import SECTIONS
 
 
 def report(
-    name: str = typer.Argument(..., help="Tournament name (its database is <results>/NAME.sqlite) or a database path."),
+    name: Optional[str] = typer.Argument(
+        None, help="Tournament name (its database is <results>/NAME.sqlite) or a database path; or --across."),
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     section: list[str] = typer.Option(
         None, "--section", "-s",
@@ -47,13 +48,31 @@ def report(
         help="Games to embed in the HTML report's replay viewer, e.g. 1-500,777; implies --html "
              "(default: the first, last, longest and fault games)."),
     wide: Wide = False,
+    across: Optional[str] = typer.Option(
+        None, "--across", metavar="A,B,...",
+        help="One rating table over these tournaments (names or database paths, comma-separated), of one game or "
+             "several: a bot is the same across them by its spec and code; instead of NAME's report."),
+    weights: Optional[str] = typer.Option(
+        None, "--weights", metavar="equal|games",
+        help="With --across: equal (each tournament weighs the same, default) or games (each game weighs one)."),
 ) -> None:
-    """Print a tournament's ratings and statistics; write them as Markdown and CSV files."""
+    """Print a tournament's ratings and statistics; write them as Markdown and CSV files.
+
+    `--across A,B,...` prints one field table over several tournaments instead (docs/how-to/across.md)."""
     from arena.reports.output import print_tables, report_json, write_files
     from arena.reports.render import load  # pandas, scipy: imported on use
     from arena.numbers import parse_anchor
     from arena.results.files import resolve
 
+    if across is not None or weights is not None:
+        given = {"NAME": name is not None, "--section": bool(section), "--write/--no-write": write is not None,
+                 "--html": html, "FILE": file is not None, "--bots": bots is not None,
+                 "--no-adjudicated": no_adjudicated, "--games": games is not None}
+        _across(across, weights, results, json_out, anchor, wide, [k for k, v in given.items() if v])
+        return
+    if name is None:
+        raise ConfigError("arena report needs a tournament: arena report NAME (`arena list` lists them), or "
+                          "arena report --across A,B,...")
     if file is not None and not html:
         raise ConfigError(f"unexpected argument {str(file)!r}: a file name goes with --html "
                           "(arena report NAME --html FILE)")
@@ -93,6 +112,43 @@ def report(
 
         page = write_html(path, file, games, data)
         console.print("wrote the HTML report to stdout" if str(page) == "-" else f"wrote {page}", style="dim")
+
+
+def _across(across: str | None, weights: str | None, results: Path, json_out: bool, anchor: str | None,
+            wide: bool, others: list[str]) -> None:
+    """``arena report --across A,B,... [--weights W]``: print one table (text, or ``--json``).
+
+    Raises:
+        ConfigError: --weights without --across, an option of one tournament's report beside
+            --across, a bad --weights or --anchor.
+        ResultsError: a tournament that does not exist or cannot be read.
+    """
+    from arena.numbers import parse_anchor
+    from arena.reports import across as ac
+
+    if across is None:
+        raise ConfigError("--weights goes with --across: arena report --across A,B --weights equal|games")
+    if others:
+        raise ConfigError(f"--across prints one table over several tournaments; {', '.join(others)}: options of "
+                          "one tournament's report (arena report NAME)")
+    table, lines, sources = ac.across_report([n.strip() for n in across.split(",") if n.strip()], results,
+                                             weights or "equal", parse_anchor(anchor))
+    if json_out:
+        typer.echo(ac.to_json(table, lines, sources, weights or "equal"))
+        return
+    from arena.reports.fit import dropped_note, fit_columns, needed_width
+    from arena.reports.long import RowsTable
+
+    console = make_console()
+    cells, right = ac.shown(table)
+    cells, right, dropped = fit_columns(cells, right, None if wide else console.width, "ratings")
+    columns = [(str(c), r, needed_width(c, cells[c].astype(str).tolist(), r)) for c, r in zip(cells.columns, right)]
+    rows = [list(r) for r in zip(*(cells[c].astype(str).tolist() for c in cells.columns))]
+    console.print(RowsTable(f"Field table across {', '.join(s.name for s in sources)}: Elo with 95% bootstrap "
+                            "intervals, CFS to the next entry", dropped_note(dropped, console.width), columns, rows,
+                            wide=wide))
+    for line in lines:
+        console.print(line, style="dim", highlight=False, markup=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -45,11 +45,15 @@ def check_bots(specs: list[BotSpec], game: Game, isolation: str,
         (``arena.tournament.members.module_code``), for the bots that have them.
 
     Raises:
-        BotSpecError: a bot that cannot be made, cannot play the game, or is not made within
-            ``timeout`` seconds. ArenaError: another error of the arena's family the check raised
-            (the same class, one line).
+        BotSpecError: a person's seat (``human``), a bot that cannot be made, cannot play the
+            game, or is not made within ``timeout`` seconds. ArenaError: another error of the
+            arena's family the check raised (the same class, one line).
     """
     timeout = LOAD_TIMEOUT if timeout is None else timeout
+    for spec in specs:  # a person's seat (``human``) needs a terminal or a browser; a worker process has neither
+        if builtin(spec.kind) and getattr(bot_class(spec.kind), "interactive", False):
+            raise BotSpecError(f"bot {spec.text!r} is a person: play it with arena play (the terminal) or arena "
+                               "serve (the browser), not in a tournament's worker processes")
     todo = [s for s in specs if not isolated_file(s, isolation)]
     if not todo:
         return {}

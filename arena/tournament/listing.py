@@ -15,6 +15,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import arena.games
 from arena.errors import ArenaError, ResultsError
 from arena.results.reader import game_count, last_finished, read_tournament
 from arena.results.reading import load_ending, load_sprt
@@ -104,6 +105,14 @@ def resume_command(tour: Tournament, name: str, results: str | os.PathLike[str])
     path is not stored, its positions are)."""
     settings = tour.settings
     game = tour.game
+    if settings.extra.get("played"):  # games of ``arena play`` (``arena.tournament.played``): one more is played so
+        where = [] if str(results) == "results" else ["--results", str(results)]
+        try:
+            default = dict(arena.games.make(game).params)
+        except ArenaError:  # a game not installed here: every parameter
+            default = {}
+        params = [a for k, v in settings.params.items() if default.get(k) != v for a in ("-p", f"{k}={_text(v)}")]
+        return shlex.join(["arena", "play", game, *params, "--name", name, *where])
     field = [str(b) for b in settings.bots or tour.bots.values()]
     args = ["arena", "run", "--name", name]
     if str(results) != "results":
