@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import functools
 import html
-import io
 import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -39,7 +42,6 @@ async def plotly_js(request: Request) -> Response:
 
 async def index(request: Request) -> Response:
     """The tournaments stored in the results folder (what ``arena list`` shows)."""
-    from arena.cli.list import games_cell
     from arena.tournament.listing import stored_tournaments
 
     site = request.app.state.site
@@ -47,8 +49,17 @@ async def index(request: Request) -> Response:
         found = await run_in_threadpool(stored_tournaments, site.results)
     except ArenaError as exc:
         raise HTTPException(404, str(exc)) from None
-    rows = [{**t, "games_cell": games_cell(t) if "error" not in t else ""} for t in found]
+    rows = [{**t, "games_cell": _games_cell(t) if "error" not in t else ""} for t in found]
     return site.page("index.html.j2", results=str(site.results), tournaments=rows)
+
+
+def _games_cell(t: dict[str, Any]) -> str:
+    """The games column of ``arena list``: ``46``, ``46 (SPRT: H1)`` when its own rule stopped
+    the run, ``2/60`` when fewer are stored than planned and the run did not finish."""
+    games, total = t["games"], t["total"]
+    if t.get("stopped") and t.get("finished"):
+        return f"{games} ({t['stopped']})"
+    return str(games) if games >= total or t.get("finished") else f"{games}/{total}"
 
 
 def _report_view(path: Any) -> dict[str, Any]:
@@ -183,20 +194,23 @@ async def replay(request: Request) -> Response:
 
 
 def _export(path: Any, fmt: str) -> bytes:
+    """The bytes of ``arena export``'s file (run as a command: its own code, its own checks),
+    or the HTML report's page.
+
+    Raises:
+        HTTPException: 500 with ``arena export``'s one-line error.
+    """
     if fmt == "html":
         from arena.reports.html import render_html
 
         return render_html(path).encode()
-    from arena.cli.export import games_frame, write
-
-    df = games_frame(path)
-    if fmt == "parquet":
-        buf = io.BytesIO()
-        write(df, fmt, buf)
-        return buf.getvalue()
-    text = io.StringIO()
-    write(df, fmt, text)
-    return text.getvalue().encode()
+    with tempfile.TemporaryDirectory(prefix="arena-serve-") as tmp:
+        out = Path(tmp) / f"export.{fmt}"
+        done = subprocess.run([sys.executable, "-m", "arena", "export", str(path), "--format", fmt, "--out", str(out)],
+                              capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise HTTPException(500, (done.stderr.strip().splitlines() or ["arena export failed"])[-1])
+        return out.read_bytes()
 
 
 async def export(request: Request) -> Response:

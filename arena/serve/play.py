@@ -5,21 +5,22 @@ The seat is ``bots.human.Human`` with a ``WebSource`` (its ``MoveSource``): the 
 by the referee (``arena.referee.play_game``) in a thread of the server; when the person is on
 move, ``WebSource.ask`` waits for the page's answer (``POST /play/{sid}/move``); the page polls
 ``/play/{sid}/state`` for the position, the legal moves and the reason an entry was refused. No
-clock times the person. At the end the game is stored in the results folder, in the tournament
-``human-<game>-<bot>`` (one per game and opponent: its field is the two of them), as the next
-game id, its own series; the reports rate it as any stored game. ``quit`` resigns
-(``resigned``).
+clock times the person. The game is stored as ``arena play --bot human`` stores one
+(``arena.tournament.played``): the next game of the tournament ``play-GAME`` of the results
+folder, its own series, the bots members with versions, rated into the stored rating state;
+the tournament is opened (its run lock taken) when the game starts, so a refusal costs no
+move, and let go when it ends. ``quit`` resigns (``resigned``).
 """
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -66,40 +67,67 @@ class WebSource:
 
 
 class Session:
-    """One game of a person against a bot, played in its own thread."""
+    """One game of a person against a bot, played in its own thread and stored as ``arena
+    play`` stores a person's game (``arena.tournament.played``).
+
+    Raises:
+        BotSpecError: a bad bot spec.
+        ConfigError: a bot that does not play the game.
+        ResultsError: the tournament ``play-GAME`` cannot be opened (another game's, a run's).
+    """
 
     def __init__(self, results: Path, game_name: str, spec: str, seat: int) -> None:
         import arena.games
-        from bots import registry
-        from bots.human import Human
+        from arena.tournament.played import open_played
+        from bots.registry import assign_labels, check_field, make
 
-        self.results, self.game_name, self.spec, self.seat = results, game_name, spec, seat
+        self.results, self.seat = results, seat
         self.game = arena.games.make(game_name)
+        self.specs = assign_labels(["human", spec] if seat == 0 else [spec, "human"], typed=2)
+        check_field(self.specs, self.game)
+        self.bots = [make(s) for s in self.specs]
         self.source = WebSource(self.game)
-        self.human = Human(source=self.source)
-        self.bot = registry.make(spec)
-        self.label = re.sub(r"[^A-Za-z0-9._+-]", "-", spec)
-        self.labels = ["human", self.label] if seat == 0 else [self.label, "human"]
-        self.store_name = f"human-{game_name}-{self.label}"
+        self.bots[seat].source = self.source  # the Human seat's moves come from this page
+        self.store_name = "play-" + self.game.name.replace(":", "-")  # as arena play names it
         self.record: Any = None
         self.stored: int | None = None
         self.error: str | None = None
-        self.thread = threading.Thread(target=self._play, daemon=True, name=f"arena-play-{self.store_name}")
+        self.opened = threading.Event()
+        self.refused: BaseException | None = None
+        self.labels: list[str] = []
+        self.thread = threading.Thread(target=self._play, args=(open_played,), daemon=True,
+                                       name=f"arena-play-{self.store_name}")
         self.thread.start()
+        self.opened.wait()  # the store is the game thread's (SQLite's rule): refused there before any move
+        if self.refused is not None:
+            raise self.refused
+        self.label = self.labels[1 - seat]
 
-    def _play(self) -> None:
-        from arena.referee import GameSettings, play_game
+    def _play(self, open_played: Any) -> None:
+        from arena.referee import GameSettings, bot_seeds, play_game
+        from arena.tournament.played import store_game
         from bots.base import Limits
+        from bots.registry import seed_name
 
         try:
-            bots = [self.human, self.bot] if self.seat == 0 else [self.bot, self.human]
-            seed = secrets.randbelow(2**31)  # the game's seed is stored with it: the game replays
-            record = play_game(GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits()), bots)
-            self.stored = store_game(self.results, self.store_name, self.game, self.labels,
-                                     ["human", self.spec] if self.seat == 0 else [self.spec, "human"], record)
+            self.played = open_played(self.results, self.store_name, self.game, self.specs)
+            self.labels = list(self.played.labels)
+        except BaseException as exc:  # noqa: BLE001 - raised again by __init__, in the request's thread
+            self.refused = exc
+            return
+        finally:
+            self.opened.set()
+        try:
+            seed = secrets.randbelow(2**63)  # the game's seed is stored with it: the game replays
+            seeds = bot_seeds(seed, 0, [seed_name(spec) for spec in self.specs])
+            settings = GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits(), seeds=seeds)
+            record = play_game(settings, self.bots)
+            self.stored = store_game(self.played, record)
             self.record = record  # over once stored
         except Exception as exc:  # noqa: BLE001 - shown on the page; the server goes on
             self.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.played.close()
 
     def state(self) -> dict[str, Any]:
         asking = self.source.asking
@@ -110,28 +138,6 @@ class Session:
             out.update(result=list(self.record.outcome.ranks), termination=str(self.record.outcome.termination),
                        plies=len(self.record.moves))
         return out
-
-
-def store_game(results: Path, name: str, game: Any, labels: list[str], specs: list[str], record: Any) -> int:
-    """Store ``record`` as the next game of the tournament ``name`` under ``results`` (made
-    with these two bots when new); returns its game id.
-
-    Raises:
-        ResultsError: the store cannot be written, or is another tournament's.
-    """
-    from arena.results.store import Store
-
-    with Store.open(results, name) as store:
-        stored = store.stored()
-        done = sorted(store.done_ids())
-        game_id = (done[-1] if done else 0) + 1
-        field = sorted(zip(labels, specs))
-        if stored is None:
-            store.begin(name, game.name, {}, game.num_players, 0, {"games": game_id}, field, game_id)
-        else:
-            store.begin(name, game.name, {}, game.num_players, 0, {"games": game_id}, field, game_id, extend=True)
-        store.add_game(game_id, game_id - 1, record)
-    return game_id
 
 
 class Games:
@@ -168,7 +174,7 @@ async def start(request: Request) -> Response:
     if game not in PLAYABLE or seat_text not in ("0", "1") or not spec or spec.startswith("human"):
         raise HTTPException(400, f"choose a game ({', '.join(PLAYABLE)}), a bot spec and seat 0 or 1")
     try:
-        sid = request.app.state.games.start(game, spec, int(seat_text))
+        sid = await run_in_threadpool(request.app.state.games.start, game, spec, int(seat_text))
     except ArenaError as exc:
         raise HTTPException(400, str(exc)) from None
     return RedirectResponse(f"/play/{sid}", status_code=303)

@@ -1,6 +1,6 @@
 """A person plays Interaction against a bot in Chromium (``/play``): moves clicked (and one
 typed that is refused, with the reason shown) to the game's end; the game is stored as the next
-game of ``human-interaction-random`` and the report rates it."""
+game of ``play-interaction`` (as ``arena play --bot human`` stores one) and the report rates it."""
 
 from __future__ import annotations
 
@@ -52,12 +52,13 @@ def test_a_human_plays_interaction_in_the_browser(tmp_path, serve, browser):
                   or browser.eval("document.getElementById('position-text').textContent") != before)
         assert moves < 400
     status = _state(browser)
-    assert status.startswith("game over") and "stored as game 1 of human-interaction-random" in status, status
-    path = tmp_path / "human-interaction-random.sqlite"
+    assert status.startswith("game over") and "stored as game 1 of play-interaction" in status, status
+    path = tmp_path / "play-interaction.sqlite"
     row = load_game(path, 1)
     assert row["seats"] == ["human", "random"] and row["fault_seat"] is None
     assert (row["plies"] + 1) // 2 == moves  # every ply of seat 0 is a move clicked (the typed one was refused)
-    assert load_tournament(path)["bots"] == {"human": "human", "random": "random"}
+    tour = load_tournament(path)
+    assert tour["bots"] == {"human": "human", "random": "random"} and tour["settings"]["played"] is True
     final_position(path, 1)  # the stored moves replay under the rules to the stored outcome
     board = tables_for(load(path), ["leaderboard"])["leaderboard"]
     assert set(board["label"]) >= {"human", "random"}
