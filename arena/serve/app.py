@@ -56,7 +56,11 @@ class TokenGuard:
             await self.app(scope, receive, send)
             return
         given, in_query = self._given(scope)
-        if given is None or not hmac.compare_digest(given.encode(), self.token.encode()):
+        refused = given is None or not hmac.compare_digest(given.encode(), self.token.encode())
+        if refused and scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008})  # policy violation
+            return
+        if refused:
             status = 401 if given is None else 403
             text = b"a token is required (?token=T or Authorization: Bearer T)" if status == 401 else b"wrong token"
             response = Response(text, status_code=status, media_type="text/plain",

@@ -190,7 +190,8 @@ async def replay(request: Request) -> Response:
     name = request.path_params["name"]
     path = site.store(name)
     game = await run_in_threadpool(_frames, path, request.path_params["game_id"])
-    return site.page("replay.html.j2", name=name, game=game, frames_json=json.dumps(game["frames"]))
+    frames = json.dumps(game["frames"]).replace("<", "\\u003c")  # a move's text never closes the script element
+    return site.page("replay.html.j2", name=name, game=game, frames_json=frames)
 
 
 def _export(path: Any, fmt: str) -> bytes:

@@ -36,7 +36,8 @@ class Server:
         m = re.search(r"http://([^/]+):(\d+)/", line)
         if not m:
             self.stop()
-            raise RuntimeError(f"arena serve did not start: {line!r} {self.proc.stderr.read() if self.proc.stderr else ''}")
+            why = self.proc.stderr.read() if self.proc.stderr else ""
+            raise RuntimeError(f"arena serve did not start: {line!r} {why}")
         self.port = int(m.group(2))
         self.url = f"http://127.0.0.1:{self.port}"
 

@@ -29,7 +29,8 @@ def store(tmp_path_factory):
         for game_id in range(1, 31):
             seats = pairs[game_id % 3]
             bots = [registry.make("random"), registry.make("greedy" if game_id % 2 else "random")]
-            st.add_game(game_id, game_id - 1, play_game(GameSettings(game, game_id, labels=seats, limits=Limits()), bots))
+            record = play_game(GameSettings(game, game_id, labels=seats, limits=Limits()), bots)
+            st.add_game(game_id, game_id - 1, record)
         return st.path
 
 
@@ -55,7 +56,8 @@ def test_filters_match_the_stored_games(store, flt):
         seats = list(g.seats)
         ok = (flt.bot is None or (flt.bot in seats if flt.seat is None else seats[flt.seat] == flt.bot))
         ok = ok and (flt.termination is None or g.termination == flt.termination)
-        ok = ok and (flt.min_plies is None or g.plies >= flt.min_plies) and (flt.max_plies is None or g.plies <= flt.max_plies)
+        ok = ok and (flt.min_plies is None or g.plies >= flt.min_plies)
+        ok = ok and (flt.max_plies is None or g.plies <= flt.max_plies)
         if ok:
             keep.append(int(g.game_id))
     assert _all(store, flt) == sorted(keep, reverse=True)

@@ -48,8 +48,8 @@ def test_a_human_plays_interaction_in_the_browser(tmp_path, serve, browser):
             before = browser.eval("document.getElementById('position-text').textContent")
             browser.eval("document.querySelector('.legal-move').click()")
             moves += 1
-            _wait(browser, lambda: _state(browser).startswith("game over")
-                  or browser.eval("document.getElementById('position-text').textContent") != before)
+            _wait(browser, lambda shown=before: _state(browser).startswith("game over")
+                  or browser.eval("document.getElementById('position-text').textContent") != shown)
         assert moves < 400
     status = _state(browser)
     assert status.startswith("game over") and "stored as game 1 of play-interaction" in status, status
