@@ -38,6 +38,9 @@ POLL = 0.25
 EVENT_EVERY = 0.4
 #: Seconds at least between two computations of a store's field table.
 REFRESH = 1.0
+#: Seconds after which a live file no run rewrote is a dead run's (the run rewrites it at least
+#: every second while it plays)
+STALE = 5.0
 #: Seconds between keep-alive comments on an idle event stream.
 KEEPALIVE = 15.0
 #: Tables of the summary, in page order.
@@ -204,14 +207,16 @@ def _board(game_name: str, params: dict, entry: dict[str, Any]) -> str | None:
 
 def read_playing(path: Path) -> list[dict[str, Any]]:
     """The games in progress of the run writing ``path`` (its live file), each with ``svg``
-    (its board, or ``None``) and ``clock_text`` (per seat); ``[]`` when no run writes one."""
+    (its board, or ``None``) and ``clock_text`` (per seat); ``[]`` when no run writes one, or
+    its file was last written ``STALE`` seconds ago (a killed run's)."""
     from arena.results.store import load_tournament
 
     try:
-        entries = json.loads(live_path(path.parent, path.stem).read_text(encoding="utf-8"))["games"]
+        held = json.loads(live_path(path.parent, path.stem).read_text(encoding="utf-8"))
+        entries, written = held["games"], float(held["written"])
     except (OSError, ValueError, KeyError, TypeError):
         return []
-    if not entries:
+    if not entries or time.time() - written > STALE:  # a run killed (kill -9) leaves its last file
         return []
     tour = load_tournament(path)
     for entry in entries:

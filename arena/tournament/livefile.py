@@ -2,11 +2,12 @@
 
 The local pool knows each game playing (``Pool.playing``: its task and its worker's shared
 ``Status``) and the plies played so far (the worker's ply buffer, ``PlyLog``); nothing of it
-is in the store until the game ends. ``LiveFile`` writes it at most every ``EVERY`` seconds
-while the pool waits (``Pool.on_wait``), atomically (a reader never sees half a file), so
-another process (``arena serve``) can draw the boards and clocks; its mode is the store's
-(``PRIVATE_MODE``). The run removes it when it
-ends. A cluster's games are played on their Dask workers: no live file then.
+is in the store until the game ends. ``LiveFile`` writes it every ``EVERY`` seconds from a
+thread of its own (the run's loop wakes when games end, when none is playing; the thread reads
+the slots' shared status and ply buffers only), atomically (a reader never sees half a file),
+so another process (``arena serve``) can draw the boards and clocks; its mode is the store's
+(``PRIVATE_MODE``). The run removes it when it ends (a killed run's stays: its ``written``
+time tells). A cluster's games are played on their Dask workers: no live file then.
 
 The file (JSON): ``{"written": unix seconds, "games": [...]}``, a game being ``game_id``,
 ``series``, ``seed``, ``seats`` (labels by 0-based seat), ``opening``, ``start`` (position
@@ -20,8 +21,8 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,8 @@ class LiveFile:
 
     def __init__(self, path: Path) -> None:
         self.path, self.last = Path(path), -1e18
+        self.thread: threading.Thread | None = None
+        self.stopping = threading.Event()
 
     def write(self, pool: Any, now: float | None = None) -> None:
         """Write the games ``pool.slots`` play now, unless written less than ``EVERY`` s ago."""
@@ -51,7 +54,7 @@ class LiveFile:
             return
         self.last = clock
         try:
-            games = [entry for slot in getattr(pool, "slots", ()) if (entry := _entry(slot, clock)) is not None]
+            games = [entry for slot in list(getattr(pool, "slots", ())) if (entry := _entry(slot, clock)) is not None]
             tmp = self.path.with_name(self.path.name + ".tmp")
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, PRIVATE_MODE)  # as the store's
             with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -60,18 +63,23 @@ class LiveFile:
         except Exception:  # noqa: BLE001 - the live view is best effort; the run goes on
             pass
 
-    def after(self, first: Callable[[], None], pool: Any) -> Callable[[], None]:
-        """A ``Pool.on_wait`` that calls ``first`` (the run's own look at the games), then
-        ``write(pool)``."""
+    def start(self, pool: Any) -> None:
+        """Write ``pool`` 's games every ``EVERY`` seconds from a thread of its own (the run's
+        loop wakes when games end, which is when none is playing) until ``close``."""
+        self.stopping = threading.Event()
 
-        def on_wait() -> None:
-            first()
-            self.write(pool)
+        def loop() -> None:
+            while not self.stopping.wait(EVERY):
+                self.write(pool)
 
-        return on_wait
+        self.thread = threading.Thread(target=loop, daemon=True, name="arena-live-file")
+        self.thread.start()
 
     def close(self) -> None:
-        """Remove the file (the run ended: no game is playing)."""
+        """Stop writing and remove the file (the run ended: no game is playing)."""
+        if self.thread is not None:
+            self.stopping.set()
+            self.thread.join(5)
         try:
             self.path.unlink(missing_ok=True)
         except OSError:

@@ -222,8 +222,9 @@ class _Run:
         pool = _pool(cfg, self._setup(), p.game.num_players)
         if isinstance(pool, Pool):  # a cluster's moves are watched on its workers
             watch = LongMoves(cfg.move_time, cfg.effective_game_time)
+            pool.on_wait = lambda: watch.tell(pool.playing, self.observers)
             live = LiveFile(live_path(cfg.results, p.name))  # serve: the games in progress (arena.tournament.livefile)
-            pool.on_wait = live.after(lambda: watch.tell(pool.playing, self.observers), pool)
+            live.start(pool)
         for observer in self.observers:
             observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers

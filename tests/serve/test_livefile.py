@@ -41,7 +41,7 @@ def test_live_file_follows_the_games_playing(tmp_path):
             run.kill()
             run.wait(10)
     playing = [(raw, drawn, mode) for raw, drawn, mode in seen if raw["games"]]
-    assert playing, "no game in progress was ever written"
+    assert playing, f"no game in progress was ever written ({len(seen)} looks)"
     raw, drawn, mode = playing[-1]
     game = raw["games"][0]
     assert game["seats"] in (["mcts", "random"], ["random", "mcts"]) and len(game["opening"]) == 2
@@ -50,3 +50,18 @@ def test_live_file_follows_the_games_playing(tmp_path):
     assert all(g["svg"] and g["svg"].startswith("<svg") for _, d, _ in playing for g in d)  # every ply replays
     assert mode == 0o600
     assert not live.exists() and not (tmp_path / "t.live.json.tmp").exists()
+
+
+def test_a_killed_runs_live_file_shows_no_game(tmp_path):
+    from arena.bench.report import build_store
+    from arena.serve.live import STALE
+    from arena.tournament.livefile import live_path
+
+    build_store(tmp_path, "k", 2, distinct=1)
+    entry = {"game_id": 3, "series": 1, "seed": 1, "seats": ["new", "base"], "opening": [], "start": None,
+             "moves": [], "seat": 0, "move_seconds": 0.1, "game_seconds": 0.2, "clocks": [None, None]}
+    path = live_path(tmp_path, "k")
+    path.write_text(json.dumps({"written": time.time(), "games": [entry]}))
+    assert [g["game_id"] for g in read_playing(tmp_path / "k.sqlite")] == [3]
+    path.write_text(json.dumps({"written": time.time() - STALE - 1, "games": [entry]}))
+    assert read_playing(tmp_path / "k.sqlite") == []
