@@ -35,7 +35,7 @@ from arena.tournament.livefile import live_path
 #: Seconds between two looks of an event stream at the store's files.
 POLL = 0.25
 #: Seconds at least between two events of one kind on a page's stream.
-EVENT_EVERY = 0.4
+EVENT_EVERY = 1.0
 #: Seconds at least between two computations of a store's field table.
 REFRESH = 1.0
 #: Seconds after which a live file no run rewrote is a dead run's (the run rewrites it at least
