@@ -33,7 +33,7 @@ from arena.results.browse import change_mark
 from arena.tournament.livefile import live_path
 
 #: Seconds between two looks of an event stream at the store's files.
-POLL = 0.25
+POLL = 0.5
 #: Seconds at least between two events of one kind on a page's stream.
 EVENT_EVERY = 1.0
 #: Seconds at least between two computations of a store's field table.
@@ -75,7 +75,7 @@ class StoreWatch:
         async with self.lock:
             if time.monotonic() - self.looked >= POLL:
                 self.looked = time.monotonic()
-                files = await run_in_threadpool(files_mark, self.path)
+                files = files_mark(self.path)  # three stats: not worth a thread's hand-over
                 if self.files is None or files[:4] != self.files[:4]:
                     try:
                         self.mark = await run_in_threadpool(change_mark, self.path)
