@@ -185,10 +185,24 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
 
 
+def board_grid(game: Any) -> dict[str, int] | None:
+    """Where the cells are on the game's SVG board (viewBox units): ``margin``, ``cell`` and
+    ``size`` (cells a side), for a click on the board to name its cell (``a1`` at bottom left);
+    ``None`` for a game whose board is not such a grid."""
+    if game.name != "interaction":
+        return None
+    from arena.games.interaction.geometry import SIZE
+    from arena.games.interaction.svg import CELL, MARGIN
+
+    return {"margin": MARGIN, "cell": CELL, "size": SIZE}
+
+
 async def page(request: Request) -> Response:
-    """The board of a game being played, its legal moves as buttons and a field to type one."""
+    """The board of a game being played, its legal moves as buttons and a field to type one; a
+    click on a cell of the board keeps the moves from that cell."""
     session = request.app.state.games.get(request.path_params["sid"])
-    return request.app.state.site.page("play_game.html.j2", sid=request.path_params["sid"], session=session)
+    return request.app.state.site.page("play_game.html.j2", sid=request.path_params["sid"], session=session,
+                                       grid=board_grid(session.game))
 
 
 async def state(request: Request) -> Response:

@@ -1,9 +1,11 @@
-"""A person plays Interaction against a bot in Chromium (``/play``): moves clicked (and one
-typed that is refused, with the reason shown) to the game's end; the game is stored as the next
+"""A person plays Interaction against a bot in Chromium (``/play``): a click on a piece of the
+board keeps its moves, moves clicked (and one typed that is refused, with the reason shown) to
+the game's end; the game is stored as the next
 game of ``play-interaction`` (as ``arena play --bot human`` stores one) and the report rates it."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -39,6 +41,18 @@ def test_a_human_plays_interaction_in_the_browser(tmp_path, serve, browser):
     browser.eval("document.getElementById('move-text').value = 'z9Q'")
     browser.eval("document.querySelector('#type-move button[type=submit]').click()")
     _wait(browser, lambda: "z9Q" in browser.eval("document.getElementById('problem').textContent"))
+    # a click on the board at the cell of a legal move's piece keeps that piece's moves only
+    cell = re.match(r"[a-z]\d+", browser.eval("document.querySelector('.legal-move').dataset.move")).group(0)
+    x, y = browser.eval(f"""(() => {{ const g = window.arenaPlay.grid, svg = document.querySelector('#board svg');
+        const col = {ord(cell[0]) - ord("a")}, row = {int(cell[1:])};
+        const p = new DOMPoint(g.margin + (col + 0.5) * g.cell, g.margin + (g.size - row + 0.5) * g.cell)
+          .matrixTransform(svg.getScreenCTM());
+        return [p.x, p.y]; }})()""")
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.send("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", clickCount=1)
+    kept = browser.eval("[...document.querySelectorAll('.legal-move')].map(b => b.dataset.move)")
+    assert kept and all(m.startswith(cell) for m in kept), (cell, kept)
+    assert len(kept) < browser.eval("window.arenaPlay.legal.length")
     moves = 0
     while not _state(browser).startswith(("game over", "error")):
         ready = _wait(browser, lambda: _state(browser).startswith(("your move", "game over", "error"))
