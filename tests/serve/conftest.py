@@ -21,7 +21,8 @@ OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 class Server:
-    """One ``arena serve`` process: ``url`` (``http://127.0.0.1:PORT``), ``proc``."""
+    """One ``arena serve`` process: ``url`` (``http://127.0.0.1:PORT``), ``host`` (the address
+    it says it listens on), ``proc``."""
 
     def __init__(self, results: Path, *args: str, timeout: float = 60.0) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "arena", "serve", "--results", str(results), "--port", "0",
@@ -38,7 +39,7 @@ class Server:
             self.stop()
             why = self.proc.stderr.read() if self.proc.stderr else ""
             raise RuntimeError(f"arena serve did not start: {line!r} {why}")
-        self.port = int(m.group(2))
+        self.host, self.port = m.group(1), int(m.group(2))
         self.url = f"http://127.0.0.1:{self.port}"
 
     def get(self, path: str, headers: dict | None = None, timeout: float = 60.0) -> tuple[int, bytes]:

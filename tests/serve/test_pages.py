@@ -24,6 +24,7 @@ def results(tmp_path_factory) -> Path:
 
 def test_pages_and_exports(results, serve):
     server = serve(results)
+    assert server.host == "127.0.0.1"  # this machine only, unless told otherwise
     status, body = server.get("/")
     assert status == 200 and b'href="/t/interaction"' in body
     status, body = server.get("/t/interaction")
