@@ -22,6 +22,7 @@ def results(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.slow  # a server (its imports: seconds) and an arena export
 def test_pages_and_exports(results, serve):
     server = serve(results)
     assert server.host == "127.0.0.1"  # this machine only, unless told otherwise
@@ -72,10 +73,10 @@ def test_browser_filters_and_replay_in_chromium(results, serve, browser):
     assert browser.errors() == []
 
 
-@pytest.mark.browser
 @pytest.mark.slow
-def test_token_is_required_beyond_this_machine(results, serve, browser):
+def test_token_is_required_beyond_this_machine(results, serve):
     server = serve(results, "--host", "0.0.0.0", "--token", "s3cret")
+    assert server.host == "0.0.0.0"
     assert server.get("/")[0] == 401
     assert server.get("/t/interaction")[0] == 401
     assert server.get("/t/interaction/export/jsonl", {"X-Arena-Token": "wrong"})[0] == 403
@@ -83,6 +84,14 @@ def test_token_is_required_beyond_this_machine(results, serve, browser):
     assert server.get("/t/interaction/events", {"Cookie": "arena_token=nope"}, timeout=10)[0] == 403
     assert server.get("/", {"Authorization": "Bearer s3cret"})[0] == 200
     assert server.get("/t/interaction/summary", {"X-Arena-Token": "s3cret"})[0] == 200
+    status, body = server.get("/t/interaction/export/jsonl", {"Cookie": "arena_token=s3cret"})
+    assert status == 200 and body.startswith(b'{"game_id": 1')
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_token_in_the_browser(results, serve, browser):
+    server = serve(results, "--host", "0.0.0.0", "--token", "s3cret")
     browser.open(f"{server.url}/t/interaction")  # no token: refused
     assert "token" in browser.eval("document.body.textContent")
     browser.open(f"{server.url}/?token=s3cret")  # the query's token sets the cookie the page's links carry
