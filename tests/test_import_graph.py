@@ -42,7 +42,7 @@ LAYERS: list[tuple[int, str, tuple[str, ...]]] = [
     (6, "tournament", ("arena.tournament",)),
     (6, "reports", ("arena.reports",)),
     (7, "bench", ("arena.bench",)),
-    (8, "commands", ("arena.cli", "arena.__main__")),
+    (8, "commands", ("arena.cli", "arena.__main__", "arena.serve")),
 ]
 
 

@@ -35,7 +35,7 @@ app = typer.Typer(
 
 #: Command modules under arena.cli; each defines ``register(app)``.
 COMMANDS = ["games", "bots", "play", "bench", "solve", "run", "list", "ladder", "replay", "export", "report",
-            "openings", "engine"]
+            "openings", "engine", "serve"]
 
 
 def _version(value: bool) -> None:

@@ -39,6 +39,7 @@ from arena.results.versions import Recorded, check as check_versions, current as
 from arena.tournament.config import TournamentConfig
 from arena.tournament import league
 from arena.tournament.formats import ScheduleFactory, make_schedule
+from arena.tournament.livefile import LiveFile, live_path  # serve
 from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKeeper, RunStart, RunSummary
 from arena.tournament.planning import Plan, plan, resume, versioned
 from arena.tournament.gamepool import GamePool
@@ -231,6 +232,8 @@ class _Run:
         if isinstance(pool, Pool):  # a cluster's moves are watched on its workers
             watch = LongMoves(cfg.move_time, cfg.effective_game_time)
             pool.on_wait = lambda: watch.tell(pool.playing, self.observers)
+            live = LiveFile(live_path(cfg.results, p.name))  # serve: the games in progress (arena.tournament.livefile)
+            live.start(pool)
         for observer in self.observers:
             observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers
@@ -259,6 +262,8 @@ class _Run:
         finally:
             self._commit()
             results.close()
+            if isinstance(pool, Pool):  # serve: no game is playing any more
+                live.close()
             self.summary.workers_replaced = pool.replaced
             if held:
                 log.info("run %s: %d finished game(s) not stored (%s): %s", p.name, len(held),

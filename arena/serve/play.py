@@ -1,0 +1,223 @@
+"""The human seat in the browser: a person plays a game against a chosen bot by clicking or
+typing moves, and the game is stored and rated like any other.
+
+The seat is ``bots.human.Human`` with a ``WebSource`` (its ``MoveSource``): the game is played
+by the referee (``arena.referee.play_game``) in a thread of the server; when the person is on
+move, ``WebSource.ask`` waits for the page's answer (``POST /play/{sid}/move``); the page polls
+``/play/{sid}/state`` for the position, the legal moves and the reason an entry was refused. No
+clock times the person. The game is stored as ``arena play --bot human`` stores one
+(``arena.tournament.played``): the next game of the tournament ``play-GAME`` of the results
+folder, its own series, the bots members with versions, rated into the stored rating state;
+the tournament is opened (its run lock taken) when the game starts, so a refusal costs no
+move, and let go when it ends. ``quit`` resigns (``resigned``).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+
+from arena.errors import ArenaError
+
+#: Games offered on the play page (a person's game: two seats, a board drawn).
+PLAYABLE = ("interaction",)
+#: Seconds a person's move may wait before the game is given up (the page was closed).
+ABANDON = 3600.0
+
+
+class WebSource:
+    """A ``bots.human.MoveSource`` fed by the page: ``ask`` publishes the position and waits
+    for ``answer`` (``None`` resigns: the page is gone for ``ABANDON`` seconds)."""
+
+    def __init__(self, game: Any) -> None:
+        self.game, self.cond = game, threading.Condition()
+        self.asking: dict[str, Any] | None = None
+        self.reply: str | None = None
+        self.answered = False
+
+    def ask(self, position: Any, seat: int, legal_moves: list[str], seconds_left: float | None,
+            problem: str | None = None) -> str | None:
+        svg = self.game.render_svg(position) if hasattr(position, "to_text") else None
+        with self.cond:
+            text = position.diagram() if hasattr(position, "diagram") else getattr(position, "text", "")
+            self.asking = {"seat": seat, "legal": legal_moves, "problem": problem, "svg": svg, "text": text}
+            self.answered = False
+            if not self.cond.wait_for(lambda: self.answered, timeout=ABANDON):
+                self.asking = None
+                return None
+            self.asking = None
+            return self.reply
+
+    def answer(self, text: str | None) -> bool:
+        """Hand the page's entry to the waiting ``ask``; ``False`` when no move is asked."""
+        with self.cond:
+            if self.asking is None:
+                return False
+            self.reply, self.answered = text, True
+            self.cond.notify_all()
+            return True
+
+
+class Session:
+    """One game of a person against a bot, played in its own thread and stored as ``arena
+    play`` stores a person's game (``arena.tournament.played``).
+
+    Raises:
+        BotSpecError: a bad bot spec.
+        ConfigError: a bot that does not play the game.
+        ResultsError: the tournament ``play-GAME`` cannot be opened (another game's, a run's).
+    """
+
+    def __init__(self, results: Path, game_name: str, spec: str, seat: int) -> None:
+        import arena.games
+        from arena.tournament.played import open_played
+        from bots.registry import assign_labels, check_field, make
+
+        self.results, self.seat = results, seat
+        self.game = arena.games.make(game_name)
+        self.specs = assign_labels(["human", spec] if seat == 0 else [spec, "human"], typed=2)
+        check_field(self.specs, self.game)
+        self.bots = [make(s) for s in self.specs]
+        self.source = WebSource(self.game)
+        self.bots[seat].source = self.source  # the Human seat's moves come from this page
+        self.store_name = "play-" + self.game.name.replace(":", "-")  # as arena play names it
+        self.record: Any = None
+        self.stored: int | None = None
+        self.error: str | None = None
+        self.opened = threading.Event()
+        self.refused: BaseException | None = None
+        self.labels: list[str] = []
+        self.thread = threading.Thread(target=self._play, args=(open_played,), daemon=True,
+                                       name=f"arena-play-{self.store_name}")
+        self.thread.start()
+        self.opened.wait()  # the store is the game thread's (SQLite's rule): refused there before any move
+        if self.refused is not None:
+            raise self.refused
+        self.label = self.labels[1 - seat]
+
+    def _play(self, open_played: Any) -> None:
+        from arena.referee import GameSettings, bot_seeds, play_game
+        from arena.tournament.played import store_game
+        from bots.base import Limits
+        from bots.registry import seed_name
+
+        try:
+            self.played = open_played(self.results, self.store_name, self.game, self.specs)
+            self.labels = list(self.played.labels)
+        except BaseException as exc:  # noqa: BLE001 - raised again by __init__, in the request's thread
+            self.refused = exc
+            return
+        finally:
+            self.opened.set()
+        try:
+            seed = secrets.randbelow(2**63)  # the game's seed is stored with it: the game replays
+            seeds = bot_seeds(seed, 0, [seed_name(spec) for spec in self.specs])
+            settings = GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits(), seeds=seeds)
+            record = play_game(settings, self.bots)
+            self.stored = store_game(self.played, record)
+            self.record = record  # over once stored
+        except Exception as exc:  # noqa: BLE001 - shown on the page; the server goes on
+            self.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.played.close()
+
+    def state(self) -> dict[str, Any]:
+        asking = self.source.asking
+        out: dict[str, Any] = {"seats": self.labels, "human_seat": self.seat, "store": self.store_name,
+                               "over": self.record is not None or self.error is not None, "error": self.error,
+                               "stored": self.stored, "asking": asking}
+        if self.record is not None:
+            out.update(result=list(self.record.outcome.ranks), termination=str(self.record.outcome.termination),
+                       plies=len(self.record.moves))
+        return out
+
+
+class Games:
+    """The sessions of a server, by id."""
+
+    def __init__(self, results: Path) -> None:
+        self.results, self.lock = Path(results), threading.Lock()
+        self.sessions: dict[str, Session] = {}
+
+    def start(self, game: str, spec: str, seat: int) -> str:
+        sid = secrets.token_urlsafe(8)
+        session = Session(self.results, game, spec, seat)
+        with self.lock:
+            self.sessions[sid] = session
+        return sid
+
+    def get(self, sid: str) -> Session:
+        session = self.sessions.get(sid)
+        if session is None:
+            raise HTTPException(404, f"no game {sid!r} on this server")
+        return session
+
+
+async def start(request: Request) -> Response:
+    """GET: the form (game, opponent, seat); POST: start the game and open its page."""
+    site = request.app.state.site
+    if request.method == "GET":
+        from bots.kinds import names
+
+        return site.page("play.html.j2", games=PLAYABLE, bots=[k for k in names() if k != "human"])
+    form = await _form(request)
+    game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
+    seat_text = form.get("seat", "0")
+    if game not in PLAYABLE or seat_text not in ("0", "1") or not spec or spec.startswith("human"):
+        raise HTTPException(400, f"choose a game ({', '.join(PLAYABLE)}), a bot spec and seat 0 or 1")
+    try:
+        sid = await run_in_threadpool(request.app.state.games.start, game, spec, int(seat_text))
+    except ArenaError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return RedirectResponse(f"/play/{sid}", status_code=303)
+
+
+async def _form(request: Request) -> dict[str, str]:
+    """A url-encoded form's fields (the last value of each): no multipart parser needed."""
+    return {k: v[-1] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
+
+
+def board_grid(game: Any) -> dict[str, int] | None:
+    """Where the cells are on the game's SVG board (viewBox units): ``margin``, ``cell`` and
+    ``size`` (cells a side), for a click on the board to name its cell (``a1`` at bottom left);
+    ``None`` for a game whose board is not such a grid."""
+    if game.name != "interaction":
+        return None
+    from arena.games.interaction.geometry import SIZE
+    from arena.games.interaction.svg import CELL, MARGIN
+
+    return {"margin": MARGIN, "cell": CELL, "size": SIZE}
+
+
+async def page(request: Request) -> Response:
+    """The board of a game being played, its legal moves as buttons and a field to type one; a
+    click on a cell of the board keeps the moves from that cell."""
+    session = request.app.state.games.get(request.path_params["sid"])
+    return request.app.state.site.page("play_game.html.j2", sid=request.path_params["sid"], session=session,
+                                       grid=board_grid(session.game))
+
+
+async def state(request: Request) -> Response:
+    """The game's state as JSON: ``asking`` (the position, legal moves and the last problem
+    while the person is on move), ``over``, ``stored`` (its game id), ``result``."""
+    return JSONResponse(request.app.state.games.get(request.path_params["sid"]).state())
+
+
+async def move(request: Request) -> Response:
+    """The person's entry (form or JSON field ``move``; ``quit`` resigns); 409 when no move is asked."""
+    session = request.app.state.games.get(request.path_params["sid"])
+    if request.headers.get("content-type", "").startswith("application/json"):
+        text = (await request.json()).get("move")
+    else:
+        text = (await _form(request)).get("move")
+    if not session.source.answer(None if text is None else str(text)):
+        return JSONResponse({"error": "no move is asked now"}, status_code=409)
+    return JSONResponse({"ok": True})
