@@ -184,6 +184,7 @@ def run(
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
+    extra += [summary.voids] if summary.voids else []  # games a provider's failure voided (issue 44)
     if summary.short_openings:
         extra.append(f"note: {summary.short_openings} of {summary.played} games played fewer random opening plies than "
                      f"--opening-plies {cfg.opening_plies} (the fewest: {summary.fewest_opening_plies}): a random "

@@ -42,6 +42,7 @@ from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKe
 from arena.tournament.planning import Plan, plan, resume, versioned
 from arena.tournament.gamepool import GamePool
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
+from arena.tournament.voids import VoidGames
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
 from bots.registry import BotSpec
@@ -148,6 +149,7 @@ class _Run:
         self.log_path = Path(cfg.results) / f"{p.name}.log"
         self.new_log = not self.log_path.exists()
         self.logging: _Logging | None = None
+        self.voids = VoidGames(cfg.retries)  # games a provider's failure voided: stored apart, played again
 
     def run(self) -> RunSummary:
         start = time.perf_counter()
@@ -234,16 +236,18 @@ class _Run:
         held: list[Result] = []  # finished games the schedule does not take yet (``Schedule.storable``)
         try:
             for res in results:
-                held.append(res)
-                self._store_held(held)
+                if not self.voids.take(res):  # a provider's failure: kept apart, played again (``voids``)
+                    held.append(res)
+                    self._store_held(held)
                 if getattr(pool, "left", 0) and not schedule.done:
                     continue  # more games that came together: committed, and the next released, with the last
                 self._commit()
                 if schedule.done:
                     break
-                released += self._release(pool, window - (released - self.summary.played))
+                pool.submit(self.voids.again())  # void games: played again, behind the games queued
+                released += self._release(pool, window - (released - self.summary.played - self.voids.left))
             else:
-                if not schedule.done:
+                if not schedule.done and not self.voids.left:  # void games left: a resumed run plays them
                     raise RuntimeError(f"schedule {type(schedule).__name__} released no game with none in flight")
         except KeyboardInterrupt:
             self.summary.interrupted = True
@@ -312,6 +316,7 @@ class _Run:
         Raises:
             ResultsError: the write failed; none of these games is stored.
         """
+        self.voids.commit(self.store)
         if not self.unsaved:
             return
         done, starts, self.unsaved, self.starts = self.unsaved, self.starts, [], {}
@@ -343,6 +348,7 @@ class _Run:
         created them removes them)."""
         # a format that adds games as it goes (a knockout's tie-break series) planned more than it said
         self.summary.total = max(self.summary.total, self.p.schedule.total, self.summary.done)
+        self.summary.voids = self.voids.text()
         try:
             for observer in self.observers:
                 observer.finished(self.summary)

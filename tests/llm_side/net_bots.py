@@ -1,0 +1,71 @@
+"""Bots keeping the network players' contract (``bots.base.Player``: ``waits_on_network``,
+``last_log``, ``arena.errors.ProviderFailure``) without a network, for the arena-side tests of
+issue 44; loaded as ``tests/llm_side/net_bots.py#Class``."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from arena.errors import ProviderFailure
+from bots.random import RandomBot
+
+
+class Logged(RandomBot):
+    """Plays at random after ``delay`` seconds of waiting (a server's round trip), and logs each
+    move as a language model would: tokens, latency, attempts, cost, a transcript whose first
+    attempt is an illegal answer every ``illegal``-th move (0: never)."""
+
+    waits_on_network = True
+
+    def __init__(self, delay: str = "0", illegal: str = "3", **options: Any) -> None:
+        super().__init__(**options)
+        self.delay, self.illegal, self.moves = float(delay), int(illegal), 0
+
+    def choose(self, state: Any, limits: Any) -> Any:
+        if self.delay:
+            time.sleep(self.delay)
+        move = super().choose(state, limits)
+        self.moves += 1
+        bad = self.illegal and self.moves % self.illegal == 0
+        prompt = f"Position:\n{state.to_text()}\nYour move?"
+        tries = ([{"attempt": 1, "prompt": prompt, "answer": "zz9", "finish_reason": "stop", "verdict": "illegal",
+                   "reason": "zz9 is not a legal move"}] if bad else [])
+        tries.append({"attempt": len(tries) + 1, "prompt": prompt, "answer": f"MOVE: {move}", "finish_reason": "stop",
+                      "verdict": "ok", "reason": None})
+        self.last_log = {"tokens_in": 100 * len(tries), "tokens_out": 7 * len(tries),
+                         "latency": self.delay + 0.01 * len(tries), "attempts": len(tries),
+                         "cost": 0.001 * len(tries), "cached": False, "transcript": tries}
+        return move
+
+
+class Flaky(Logged):
+    """A ``Logged`` whose provider fails (``ProviderFailure``) at the second move of a game, in
+    the first ``times`` games that reach it (counted in the folder ``dir`` across processes), or
+    in every game while the file ``<dir>/down`` exists."""
+
+    def __init__(self, dir: str, times: str = "1", **options: Any) -> None:
+        super().__init__(**options)
+        self.dir, self.times, self.in_game = Path(dir), int(times), 0
+
+    def reset(self, game: Any, seat: int, seed: int) -> None:
+        super().reset(game, seat, seed)
+        self.in_game = 0
+
+    def choose(self, state: Any, limits: Any) -> Any:
+        self.in_game += 1
+        if self.in_game == 2:
+            down = (self.dir / "down").exists()
+            fd = os.open(self.dir / "failures", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+            try:
+                failed = (self.dir / "failures").stat().st_size
+                if down or failed < self.times:
+                    os.write(fd, b"f")
+                    self.last_log = {"tokens_in": 0, "tokens_out": 0, "latency": 1.0, "attempts": 3, "cost": None,
+                                     "cached": False, "transcript": []}
+                    raise ProviderFailure("HTTP 503 from http://127.0.0.1:1/v1 on 3 attempts")
+            finally:
+                os.close(fd)
+        return super().choose(state, limits)
