@@ -205,7 +205,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                         logs.take(bot, ply, k)
             except RoundFault as exc:  # every faulted seat loses (ranks last); the round is not played
                 if exc.faults[0][1] == Termination.VOID:  # a provider failed: nobody is blamed
-                    return finish(forfeit(n, None, Termination.VOID), None, exc.faults[0][2])
+                    seat, _, detail = exc.faults[0]
+                    return finish(forfeit(n, None, Termination.VOID), None, f"seat {seat} {detail}")
                 return finish(round_forfeit(n, exc.faults), exc.faults[0][0], exc.detail())
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
@@ -228,6 +229,7 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             after, text, fault, detail = settle(game, state, move)
         if fault is not None:
             blamed = None if fault in BLAMELESS else seat
+            detail = f"seat {seat} {detail}" if fault == Termination.VOID else detail  # whose provider failed
             return finish(forfeit(n, blamed, fault), blamed, detail)
         assert after is not None, "settle gives a state when it finds no fault"
         state = after

@@ -112,8 +112,12 @@ def transcript_text(log: dict[str, Any]) -> str:
         verdict = attempt.get("verdict") or "?"
         reason = f": {attempt['reason']}" if attempt.get("reason") else ""
         finish = f", finish {attempt['finish_reason']}" if attempt.get("finish_reason") else ""
+        prompt = attempt.get("prompt", "")
+        if isinstance(prompt, list):  # chat messages: {"role", "content"} each
+            prompt = "\n".join(f"[{m.get('role')}] {m.get('content')}" if isinstance(m, dict) else str(m)
+                                for m in prompt)
         lines += [f"--- attempt {attempt.get('attempt', '?')} ({verdict}{reason}{finish})",
-                  "prompt:", str(attempt.get("prompt", "")), "answer:", str(attempt.get("answer", ""))]
+                  "prompt:", str(prompt), "answer:", str(attempt.get("answer", ""))]
     if "dropped" in log:
         lines.append(f"(log not stored: {log['dropped']})")
     return "\n".join(lines)

@@ -4,9 +4,10 @@
   model's tokens, latency, attempts, cost and transcript), as the referee's JSON text
   (``GameRecord.log``) compressed with zlib; ``NULL`` for a game where no bot logged.
 - ``voids``: one row per game a provider's failure voided (``Termination.VOID``): the game
-  (``game_id``, ``series``, ``seed``, ``seats``) the run plays again, how far it got
-  (``plies``), why (``detail``), its log, when. Void games are kept here, never in ``games``:
-  ratings, standings and pairs never see them, and a resumed run plays their games again.
+  (``game_id``, ``series``, ``seed``, ``seats``) the run plays again, the 0-based ``seat``
+  whose provider failed, how far it got (``plies``), why (``detail``), its log, when. Void
+  games are kept here, never in ``games``: ratings, standings and pairs never see them, and a
+  resumed run plays their games again.
 
 ``to_layout_4`` is the migration step that adds both to a store of layout 3
 (``arena.results.migrations``); the schema of a new store has them (``SCHEMA_PART``).
@@ -15,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import zlib
 from collections.abc import Iterable, Sequence
@@ -26,13 +28,15 @@ if TYPE_CHECKING:
 #: the ``voids`` table (a new store's, and the migration's)
 VOIDS_TABLE = """CREATE TABLE IF NOT EXISTS voids (
     void_id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL, series INTEGER NOT NULL, seed INTEGER NOT NULL,
-    seats TEXT NOT NULL, plies INTEGER NOT NULL, detail TEXT, seconds REAL NOT NULL, finished TEXT NOT NULL,
-    log BLOB);"""
+    seats TEXT NOT NULL, seat INTEGER, plies INTEGER NOT NULL, detail TEXT, seconds REAL NOT NULL,
+    finished TEXT NOT NULL, log BLOB);"""
 #: what a new store's schema adds for network players (``arena.results.writing.SCHEMA``)
 SCHEMA_PART = VOIDS_TABLE
 #: the insert of one void game (``void_row``'s keys)
-VOID_INSERT = ("INSERT INTO voids (game_id, series, seed, seats, plies, detail, seconds, finished, log) "
-               "VALUES (:game_id, :series, :seed, :seats, :plies, :detail, :seconds, :finished, :log)")
+VOID_INSERT = ("INSERT INTO voids (game_id, series, seed, seats, seat, plies, detail, seconds, finished, log) "
+               "VALUES (:game_id, :series, :seed, :seats, :seat, :plies, :detail, :seconds, :finished, :log)")
+#: how a void game's detail names the seat whose provider failed (``arena.referee.play``)
+_SEAT = re.compile(r"seat (\d+) ")
 
 
 def to_layout_4(conn: sqlite3.Connection) -> None:
@@ -65,7 +69,9 @@ def unpacked_log(blob: bytes | None) -> list[dict[str, Any]] | None:
 
 def void_row(game_id: int, series: int, record: GameRecord, finished: str) -> dict[str, Any]:
     """The ``voids`` row of a game a provider's failure voided."""
-    return dict(game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)),
+    said = _SEAT.match(record.fault_detail or "")
+    seat = int(said.group(1)) if said and int(said.group(1)) < len(record.seats) else None
+    return dict(game_id=game_id, series=series, seed=record.seed, seats=json.dumps(list(record.seats)), seat=seat,
                 plies=record.plies, detail=record.fault_detail, seconds=float(record.seconds), finished=finished,
                 log=packed_log(record.log))
 
@@ -81,13 +87,14 @@ def has_table(conn: sqlite3.Connection, name: str) -> bool:
 
 
 def void_counts(conn: sqlite3.Connection) -> dict[str, int]:
-    """Void games stored per bot label (a game counts once for each of its seats' bots); ``{}``
-    for a store without the table."""
+    """Void games stored per bot label: the bot whose provider failed (a game of an unknown seat
+    counts for each of its seats' bots); ``{}`` for a store without the table."""
     if not has_table(conn, "voids"):
         return {}
     counts: dict[str, int] = {}
-    for (seats,) in conn.execute("SELECT seats FROM voids"):
-        for label in set(json.loads(seats)):
+    for seats, seat in conn.execute("SELECT seats, seat FROM voids"):
+        labels = json.loads(seats)
+        for label in {labels[seat]} if seat is not None and 0 <= seat < len(labels) else set(labels):
             counts[label] = counts.get(label, 0) + 1
     return counts
 
@@ -118,3 +125,16 @@ def void_logs(conn: sqlite3.Connection) -> list[tuple[list[str], list[dict[str, 
         return []
     return [(json.loads(seats), unpacked_log(blob) or [])
             for seats, blob in conn.execute("SELECT seats, log FROM voids WHERE log IS NOT NULL ORDER BY void_id")]
+
+
+def logged_games(conn: sqlite3.Connection) -> list[tuple[list[str], list[dict[str, Any]]]]:
+    """(seats, move logs) of every stored game that has a log, in game-id order; ``[]`` for a
+    store without the column.
+
+    Raises:
+        ValueError: a damaged log.
+    """
+    if "log" not in {row[1] for row in conn.execute("PRAGMA table_info(games)")}:
+        return []
+    return [(json.loads(seats), unpacked_log(blob) or []) for seats, blob in conn.execute(
+        "SELECT seats, log FROM games WHERE log IS NOT NULL ORDER BY game_id")]

@@ -56,7 +56,8 @@ class VoidGames:
         task = res.task
         self._rows.append(void_row(task.game_id, task.series, record, finished_now()))
         self.voided += 1
-        self.per_bot.update(set(record.seats))
+        seat = self._rows[-1]["seat"]
+        self.per_bot.update({record.seats[seat]} if seat is not None else set(record.seats))
         self._tries[task.game_id] += 1
         first = (record.fault_detail or "").partition("\n")[0]
         if self._tries[task.game_id] > self.retries:

@@ -30,11 +30,11 @@ class Logged(RandomBot):
         move = super().choose(state, limits)
         self.moves += 1
         bad = self.illegal and self.moves % self.illegal == 0
-        prompt = f"Position:\n{state.to_text()}\nYour move?"
+        prompt = [{"role": "user", "content": f"Position:\n{state.to_text()}\nYour move?"}]
         tries = ([{"attempt": 1, "prompt": prompt, "answer": "zz9", "finish_reason": "stop", "verdict": "illegal",
                    "reason": "zz9 is not a legal move"}] if bad else [])
         tries.append({"attempt": len(tries) + 1, "prompt": prompt, "answer": f"MOVE: {move}", "finish_reason": "stop",
-                      "verdict": "ok", "reason": None})
+                      "verdict": "legal", "reason": ""})
         self.last_log = {"tokens_in": 100 * len(tries), "tokens_out": 7 * len(tries),
                          "latency": self.delay + 0.01 * len(tries), "attempts": len(tries),
                          "cost": 0.001 * len(tries), "cached": False, "transcript": tries}

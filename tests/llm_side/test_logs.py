@@ -58,7 +58,7 @@ def test_logs_are_stored_exported_and_replayed(tmp_path):
     conn = sqlite3.connect(summary.path)
     assert conn.execute("SELECT count(*) FROM games WHERE log IS NOT NULL").fetchone()[0] == 2
     df = games_frame(summary.path)
-    assert all(e["log"]["transcript"][-1]["verdict"] == "ok" for logs in df["log"] for e in logs)
+    assert all(e["log"]["transcript"][-1]["verdict"] == "legal" for logs in df["log"] for e in logs)
     lines = tmp_path / "g.jsonl"
     with open(lines, "w") as f:
         write(df, "jsonl", f)

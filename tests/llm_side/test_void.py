@@ -21,7 +21,7 @@ def test_a_provider_failure_voids_the_game_blaming_nobody(tmp_path):
     record = play_game(GameSettings(make("nim"), seed=3), [Logged(), flaky])
     assert record.outcome.termination == Termination.VOID and Termination.VOID not in FAULTS
     assert record.fault_seat is None and record.outcome.ranks == (1, 1)
-    assert record.fault_detail.startswith("provider failure: HTTP 503")
+    assert record.fault_detail.startswith("seat 1 provider failure: HTTP 503")
     logs = json.loads(record.log)
     assert [(e["ply"], e["seat"]) for e in logs] == [(0, 0), (1, 1), (2, 0), (3, 1)]
     assert logs[-1]["log"]["attempts"] == 3  # the failed move's log is kept too
