@@ -120,6 +120,11 @@ def run(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     allow_version_change: AllowVersionChange = False,
+    llm_cache: Optional[str] = typer.Option(
+        None, "--llm-cache", metavar="on|off",
+        help="language-model bots (llm:) replay the answers already paid for from <results>/<name>.llm-cache.sqlite, "
+             "so a rerun or a resumed run gives the same games (on), or ask the server every time (off) "
+             "(default: on)"),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
         help="no progress bar and no report: one line at the end, the games played and stored, how a run its own "
@@ -148,7 +153,8 @@ def run(
                  openings_order=openings_order, sprt=sprt, tau=tau, isolation=isolation, cluster=cluster,
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
                  each=each or None, trace_engines=trace_engines or None,
-                 allow_version_change=allow_version_change or None)
+                 allow_version_change=allow_version_change or None,
+                 llm_cache=None if llm_cache is None else _on_off("--llm-cache", llm_cache))
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:
@@ -328,3 +334,14 @@ def _console_log(console) -> Iterator[None]:
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)
+
+
+def _on_off(option: str, value: str) -> bool:
+    """``on`` / ``off`` of a switch as a bool.
+
+    Raises:
+        ConfigError: any other text.
+    """
+    from arena.numbers import check_choice
+
+    return check_choice(f"{option} value", value.strip().lower(), ("on", "off")) == "on"

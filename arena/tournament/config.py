@@ -113,9 +113,12 @@ class TournamentConfig(StoredOptions["SprtSpec"]):
     #: ``--allow-version-change``: resume a tournament stored under another version of the library
     #: that plays its game (OpenSpiel), recording both (``arena.results.versions``)
     allow_version_change: bool = False
+    #: ``--llm-cache on|off``: language-model bots replay answers from ``<results>/<name>.llm-cache.sqlite``
+    #: (``arena.tournament.voids.llm_cache_env``), or ask again every time
+    llm_cache: bool = True
 
     RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines",
-                "allow_version_change")
+                "allow_version_change", "llm_cache")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",

@@ -42,6 +42,7 @@ from arena.tournament.observers import FaultTally, LongMoves, Observer, RatingKe
 from arena.tournament.planning import Plan, plan, resume, versioned
 from arena.tournament.gamepool import GamePool
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
+from arena.tournament.network import llm_cache_env
 from arena.tournament.voids import VoidGames
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
@@ -156,7 +157,8 @@ class _Run:
         try:
             self._open()
             if not self.p.schedule.done:
-                self._play()
+                with llm_cache_env(self.cfg.results, self.p.name, self.cfg.llm_cache):  # --llm-cache (issue 44)
+                    self._play()
         except ArenaError:  # refused (exit code 2): no new results file, a stored one left as it was
             self.refused = True
             self._restore()
