@@ -120,6 +120,10 @@ def run(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     allow_version_change: AllowVersionChange = False,
+    concurrency: Optional[str] = typer.Option(
+        None, "--concurrency", metavar="N",
+        help="games at once in each worker for bots that wait on the network (llm:), in threads: a game with a "
+             "language model's seat spends its time waiting for the server (default 32; 1: one at a time)"),
     llm_cache: Optional[str] = typer.Option(
         None, "--llm-cache", metavar="on|off",
         help="language-model bots (llm:) replay the answers already paid for from <results>/<name>.llm-cache.sqlite, "
@@ -154,7 +158,7 @@ def run(
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
                  each=each or None, trace_engines=trace_engines or None,
                  allow_version_change=allow_version_change or None,
-                 llm_cache=None if llm_cache is None else _on_off("--llm-cache", llm_cache))
+                 llm_cache=None if llm_cache is None else _on_off("--llm-cache", llm_cache), concurrency=concurrency)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     if param:

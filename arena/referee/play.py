@@ -205,8 +205,8 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                         logs.take(bot, ply, k)
             except RoundFault as exc:  # every faulted seat loses (ranks last); the round is not played
                 if exc.faults[0][1] == Termination.VOID:  # a provider failed: nobody is blamed
-                    seat, _, detail = exc.faults[0]
-                    return finish(forfeit(n, None, Termination.VOID), None, f"seat {seat} {detail}")
+                    return finish(forfeit(n, None, Termination.VOID), None,
+                                  f"seat {exc.faults[0][0]} {exc.faults[0][2]}")
                 return finish(round_forfeit(n, exc.faults), exc.faults[0][0], exc.detail())
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)

@@ -229,6 +229,8 @@ class _Run:
         for observer in self.observers:
             observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers
+        if isinstance(pool, Pool) and pool.at_once > 1:  # games in threads (arena.tournament.threads)
+            window = max(window, (pool.at_once + PREFETCH_MAX) * cfg.workers)
         released = self._release(pool, window)
         log.info("run %s: %s%d of %d games left to play (%d stored), %s", p.name,
                  "at most " if schedule.stops_early else "",
@@ -285,7 +287,7 @@ class _Run:
         return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
                            cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc,
                            None if cfg.adjudicate is None else Adjudication.parse(cfg.adjudicate), dict(cfg.each),
-                           cfg.trace_engines)
+                           cfg.trace_engines, concurrency=cfg.concurrency)
 
     def _store(self, res: Result) -> None:
         """Check a finished game's record and tell the schedule; the game is committed and the
