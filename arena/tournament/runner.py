@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.sandbox import Isolation, check_isolated, isolate, sweep_ended
+from arena.engine.secrets import declared, secret_names
 from arena.errors import ArenaError
 from arena.games import Dynamics
 from arena.os_guard import orphans_reaped
@@ -119,7 +120,8 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
         ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
             that cannot be shipped to it (games already committed stay).
     """
-    with run_guard():  # the run's cgroup and watchdog: no bot process outlives the run, even a SIGKILL
+    # no API key (a spec's key_env=) in the environment of an engine the run starts (arena.engine.secrets)
+    with run_guard(), declared(secret_names(map(str, cfg.bots))):
         with _reaped():  # what bots built and engines probed here started: nothing outlives this
             p = plan(cfg, schedule=schedule)
         legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name

@@ -5,11 +5,13 @@ issue 44; loaded as ``tests/llm_side/net_bots.py#Class``."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from arena.errors import ProviderFailure
+from arena.games.params import Param
 from bots.random import RandomBot
 
 
@@ -19,10 +21,13 @@ class Logged(RandomBot):
     attempt is an illegal answer every ``illegal``-th move (0: never)."""
 
     waits_on_network = True
+    PARAMS = {"delay": Param(0.0, "seconds each move waits"), "illegal": Param(3, "every n-th move's first answer "
+              "is illegal (0: never)"), "key_env": Param("", "the variable holding a key (read, never used)")}
 
-    def __init__(self, delay: str = "0", illegal: str = "3", **options: Any) -> None:
+    def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.delay, self.illegal, self.moves = float(delay), int(illegal), 0
+        self.delay, self.illegal, self.moves = self.options["delay"], self.options["illegal"], 0
+        self.has_key = bool(self.options["key_env"] and os.environ.get(self.options["key_env"]))
 
     def choose(self, state: Any, limits: Any) -> Any:
         if self.delay:
@@ -46,9 +51,12 @@ class Flaky(Logged):
     the first ``times`` games that reach it (counted in the folder ``dir`` across processes), or
     in every game while the file ``<dir>/down`` exists."""
 
-    def __init__(self, dir: str, times: str = "1", **options: Any) -> None:
+    PARAMS = {**Logged.PARAMS, "dir": Param("", "the folder counting failures"),
+              "times": Param(1, "games whose provider fails")}
+
+    def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.dir, self.times, self.in_game = Path(dir), int(times), 0
+        self.dir, self.times, self.in_game = Path(self.options["dir"]), self.options["times"], 0
 
     def reset(self, game: Any, seat: int, seed: int) -> None:
         super().reset(game, seat, seed)
@@ -68,4 +76,26 @@ class Flaky(Logged):
                     raise ProviderFailure("HTTP 503 from http://127.0.0.1:1/v1 on 3 attempts")
             finally:
                 os.close(fd)
+        return super().choose(state, limits)
+
+
+class ReadsEnviron(RandomBot):
+    """Plays at random; at its first move prints its process's ``/proc/self/environ`` (what an
+    engine process could read; ``os.environ`` where the sandbox's user may not read it) to its
+    standard error, which the run's log keeps."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.told = False
+
+    def choose(self, state: Any, limits: Any) -> Any:
+        if not self.told:
+            try:
+                with open("/proc/self/environ", "rb") as f:
+                    text = f.read().decode(errors="replace")
+            except PermissionError:  # a sandbox's other user (not dumpable): the same, as Python read it at start
+                text = "\0".join(f"{k}={v}" for k, v in os.environ.items())
+            names = [entry.split("=", 1)[0] for entry in text.split("\0") if entry]
+            print("ENVIRON", len(names), " ".join(names), text.replace("\0", " "), file=sys.stderr, flush=True)
+            self.told = True
         return super().choose(state, limits)

@@ -17,7 +17,7 @@ FLAKY = "tests/llm_side/net_bots.py#Flaky"
 
 
 def test_a_provider_failure_voids_the_game_blaming_nobody(tmp_path):
-    flaky = Flaky(dir=str(tmp_path), times="1")
+    flaky = Flaky(dir=str(tmp_path), times=1)
     record = play_game(GameSettings(make("nim"), seed=3), [Logged(), flaky])
     assert record.outcome.termination == Termination.VOID and Termination.VOID not in FAULTS
     assert record.fault_seat is None and record.outcome.ranks == (1, 1)
