@@ -37,6 +37,10 @@ _BUILTIN: dict[str, str] = {
     "known": "bots.known:KnownBot",
 }
 
+#: The kinds of the ``arena`` distribution's own ``arena.bots`` entry points (``pyproject.toml``),
+#: known also when the installed metadata predates them (an editable install not reinstalled)
+_OWN_ENTRY_POINTS: dict[str, str] = {"llm": "arena.llm.bot:LLMBot"}
+
 #: Entry-point group of bot kinds: ``name = "module:Class"``.
 GROUP = "arena.bots"
 #: Entry-point group of prefix kinds: ``prefix = "module:factory"``, ``factory(argument) -> class``.
@@ -93,7 +97,7 @@ def registry() -> dict[str, type | str]:
     ``arena.bots`` entry points (an earlier name wins). ``bot_class`` looks a built-in kind up
     without scanning the installed distributions."""
     found: dict[str, type | str] = {**_BUILTIN}
-    for table in (_REGISTERED, _entry_points(GROUP)):
+    for table in (_REGISTERED, _entry_points(GROUP), _OWN_ENTRY_POINTS):
         for name, target in table.items():
             found.setdefault(name, target)
     return found

@@ -37,6 +37,7 @@ LAYERS: list[tuple[int, str, tuple[str, ...]]] = [
     (4, "engines", ("arena.engine",)),
     (4, "openings", ("arena.openings",)),
     (4, "watch", ("arena.watch",)),
+    (4, "language models", ("arena.llm",)),
     (5, "results", ("arena.results",)),
     (6, "tournament", ("arena.tournament",)),
     (6, "reports", ("arena.reports",)),

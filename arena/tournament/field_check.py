@@ -101,14 +101,17 @@ def _child(specs: list[BotSpec], game: Game, out: int, each: dict[str, str] | No
 
 def _facts(spec: BotSpec, bot: object) -> dict[str, object]:
     """What the runner learns of a made bot: an engine's ``id name``; an installed (not built-in,
-    not file, not prefix) class's module identity."""
+    not file, not prefix) class's module identity, with the bot's ``code_identity`` (a dict of
+    what else its play depends on: ``arena.llm``'s prompt templates) when it has one."""
     from arena.tournament.members import module_code
     facts: dict[str, object] = {}
     name = getattr(bot, "id_name", None)
     if isinstance(name, str) and name.strip():
         facts["id_name"] = " ".join(name.split())
     if not builtin(spec.kind) and "#" not in spec.kind and not (":" in spec.kind and prefix_of(spec.kind)):
-        facts["code"] = module_code(type(bot))
+        code = module_code(type(bot))
+        extra = getattr(bot, "code_identity", None)  # what else decides its play: an llm bot's prompt templates
+        facts["code"] = {**code, **extra} if isinstance(extra, dict) else code
     return facts
 
 
