@@ -120,6 +120,6 @@ def llm_section(path: Path | None, order: Sequence[str]) -> pd.DataFrame | None:
 #: the table's title and note (``arena.reports.notes``)
 TITLES = {"llm": "Language models: tokens and cost per game, latency, illegal answers per attempt, void games"}
 NOTES = {"llm": "tokens_in/tokens_out and cost (USD) per game; latency: seconds per move (p50, p95); cached: share "
-                "of moves answered from the response cache; illegal_1/_2/_3+: share of answers that were no legal "
+                "of moves answered from the response cache; illegal_1/_2/_3: share of answers that were no legal "
                 "move at the first attempt, the first re-ask, later ones; void: games a provider's failure voided "
                 "(kept apart, played again)."}
