@@ -121,8 +121,8 @@ class Pool:
         return [(task, slot.status) for slot in self.slots if (task := slot.playing()) is not None]
 
     def _depth(self) -> int:
-        if self.at_once > 1:  # a worker playing games in threads: each thread a game, and the next ones
-            return self.at_once + PREFETCH
+        if self.at_once > 1:  # games in threads: each thread a game, and as many ended ones held for their turn
+            return 2 * self.at_once + PREFETCH  # (records go back in order: arena.tournament.threads)
         if not self.mean_seconds:
             return PREFETCH
         return max(PREFETCH, min(PREFETCH_MAX, 1 + math.ceil(PREFETCH_SECONDS / self.mean_seconds)))

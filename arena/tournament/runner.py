@@ -232,7 +232,7 @@ class _Run:
             observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers
         if isinstance(pool, Pool) and pool.at_once > 1:  # games in threads (arena.tournament.threads)
-            window = max(window, (pool.at_once + PREFETCH_MAX) * cfg.workers)
+            window = max(window, (2 * pool.at_once + PREFETCH_MAX) * cfg.workers)
         released = self._release(pool, window)
         log.info("run %s: %s%d of %d games left to play (%d stored), %s", p.name,
                  "at most " if schedule.stops_early else "",
