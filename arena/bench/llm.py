@@ -86,7 +86,7 @@ def _raw_request_cpu(url: str, n: int) -> float:
     prompt = ("You play Interaction, a board game. " * 40 + "\nYour legal moves: a1N a2N b3S c4E d5W e6NE f7SW\n"
               "Answer with one move between tags: <move>MOVE</move>")
     messages = [{"role": "user", "content": prompt}]
-    client.chat.completions.create(model="test", messages=messages, max_tokens=200)  # connection made
+    client.chat.completions.create(model="test", messages=messages, max_tokens=200)  # type: ignore[arg-type]
     start = _cpu()
     for _ in range(n):
         client.chat.completions.create(model="test", messages=messages, max_tokens=200)  # type: ignore[arg-type]
