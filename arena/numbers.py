@@ -32,8 +32,10 @@ RANGES: dict[str, tuple[float, float]] = {
     "time_limit": (0.001, 86_400),
     "rounds": (1, 10_000),
     "seeds": (1, 10_000),
+    "concurrency": (1, 1024),
 }
-INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries", "rounds", "seeds"}
+INTEGER = {"games", "workers", "seed", "opening_plies", "move_nodes", "memory_limit", "retries", "rounds", "seeds",
+           "concurrency"}
 
 
 def natural(text: str) -> int | None:

@@ -70,6 +70,8 @@ def terminations_table() -> str:
             blamed = "the bot on move (nobody, every seat first, when no bot had moved yet)"
         elif member in FAULTS:
             blamed = "the bot on move: it ranks last, the others share first"
+        elif member is Termination.VOID:
+            blamed = "nobody: kept apart, no rating effect; the game is played again"
         else:
             blamed = "nobody: every seat ranks first" if member in (Termination.GAME_ERROR, Termination.UNFINISHED) \
                 else "nobody"

@@ -16,7 +16,7 @@ NEAR = 0.05
 
 #: modules under arena.bench, in the order printed
 MODULES: list[str] = ["startup", "interaction", "sandpile", "search", "speed", "ricochet", "runner", "clock", "stats",
-                      "engine", "cluster", "report", "openspiel", "ranking", "duplicate", "coverage", "serve"]
+                      "engine", "cluster", "report", "openspiel", "ranking", "duplicate", "coverage", "serve", "llm"]
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 SIZED = ("report", "coverage")
 #: optional packages a module may need -> how to install them (that module is then skipped)
 OPTIONAL = {"dask": "pip install -e '.[cluster]'", "distributed": "pip install -e '.[cluster]'",
-            "pyspiel": "pip install -e '.[openspiel]'"}
+            "pyspiel": "pip install -e '.[openspiel]'", "openai": "pip install -e '.[llm]'",
+            "tests": "a checkout of the repository (the bench's local server is tests/llm/server.py)"}
 
 
 def run_modules(quick: bool, only: str | None = None,

@@ -4,6 +4,9 @@ jsonl (``docs/arena.md`` "Output formats"): one game a line with ``game_id``, ``
 ``seats``, ``ranks``, ``scores``, ``termination``, ``plies``, ``opening_plies``, ``moves``,
 then ``series``, ``fault_seat`` (0-based seat or null), ``fault_detail``, ``seconds`` and
 ``attempts``. csv and parquet: the same columns; list columns are JSON text in csv.
+A store where a network player logged its moves (``bots.base.Player.last_log``: a language
+model's tokens, latency, cost and transcript) adds ``log`` last: the game's list of
+``{"ply", "seat", "log"}`` (``null`` for a game without), JSON text in csv and parquet.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ def games_frame(path: Path) -> pd.DataFrame:
     """
     import pandas as pd
 
+    from arena.results.logs import game_logs
     from arena.results.reading import damage
     from arena.results.store import connect_readonly
 
@@ -46,6 +50,7 @@ def games_frame(path: Path) -> pd.DataFrame:
         df = pd.read_sql_query(
             "SELECT game_id, series, seed, seats, ranks, scores, termination, fault_seat, fault_detail, "
             "plies, opening_plies, seconds, attempts, packed FROM games ORDER BY game_id", conn)
+        logs = game_logs(conn)  # network players' move logs (issue 44), {} when none
         damaged = damage(conn)
     except Exception as exc:
         raise ResultsError(f"cannot read results database {str(path)!r}: {exc}") from None
@@ -60,6 +65,8 @@ def games_frame(path: Path) -> pd.DataFrame:
     except (TypeError, ValueError) as exc:  # json's and the packing's errors are ValueErrors
         raise ResultsError(f"cannot read results database {str(path)!r}: a damaged game row ({exc})") from None
     df["fault_seat"] = df["fault_seat"].astype("Int64")
+    if logs:
+        df["log"] = [logs.get(int(g)) for g in df["game_id"]]
     if damaged is not None:
         typer.echo(f"warning: results database {str(path)!r} is damaged ({damaged}); exporting the {len(df)} "
                    "games it could read (arena report and arena run refuse it)", err=True)
@@ -69,8 +76,9 @@ def games_frame(path: Path) -> pd.DataFrame:
 def write(df: pd.DataFrame, fmt: str, out) -> None:
     import pandas as pd
 
+    logged = ("log",) if "log" in df.columns else ()
     if fmt == "jsonl":
-        for row in df[list(JSONL_KEYS + EXTRA_KEYS)].to_dict("records"):
+        for row in df[list(JSONL_KEYS + EXTRA_KEYS + logged)].to_dict("records"):
             for key in ("game_id", "seed", "plies", "opening_plies", "series", "attempts"):
                 row[key] = int(row[key])
             row["fault_seat"] = None if pd.isna(row["fault_seat"]) else int(row["fault_seat"])
@@ -81,8 +89,12 @@ def write(df: pd.DataFrame, fmt: str, out) -> None:
         flat = df.copy()
         for col in ("seats", "ranks", "scores", "moves"):
             flat[col] = [json.dumps(v) for v in flat[col]]
+        if logged:
+            flat["log"] = [None if v is None else json.dumps(v) for v in flat["log"]]
         flat.to_csv(out, index=False)
     else:
+        if logged:
+            df = df.assign(log=[None if v is None else json.dumps(v) for v in df["log"]])
         df.to_parquet(out, index=False)
 
 

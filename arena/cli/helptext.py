@@ -34,6 +34,8 @@ EXAMPLES: dict[str, list[str]] = {
     "report": ["arena report NAME", "arena report NAME --section ratings --json", "arena report NAME --html"],
     "select": ["arena openings select NAME --max-bias 0.1 --out balanced.txt"],
     "random": ["arena openings random interaction --plies 4 --count 20 --out openings.txt"],
+    "serve": ["arena serve", "arena serve --results results --port 8080",
+              "arena serve --host 0.0.0.0 --token SECRET"],
     "engine": ["arena engine alphabeta:depth=3", "arena engine check exec:./my_engine.py"],
 }
 

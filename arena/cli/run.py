@@ -129,6 +129,15 @@ def run(
         False, "--trace-engines",
         help="write every engine protocol line, both ways, with its time to the log (default: off)"),
     allow_version_change: AllowVersionChange = False,
+    concurrency: Optional[str] = typer.Option(
+        None, "--concurrency", metavar="N",
+        help="games at once in each worker for bots that wait on the network (llm:), in threads: a game with a "
+             "language model's seat spends its time waiting for the server (default 32; 1: one at a time)"),
+    llm_cache: Optional[str] = typer.Option(
+        None, "--llm-cache", metavar="on|off",
+        help="language-model bots (llm:) replay the answers already paid for from <results>/<name>.llm-cache.sqlite, "
+             "so a rerun or a resumed run gives the same games (on), or ask the server every time (off) "
+             "(default: on)"),
     quiet: bool = typer.Option(
         False, "--quiet", "-q",
         help="no progress bar and no report: one line at the end, the games played and stored, how a run its own "
@@ -158,7 +167,8 @@ def run(
                  until_ranked=until_ranked, tc=tc, adjudicate=adjudicate or None, rounds=rounds, seeds=seeds,
                  each=each or None, trace_engines=trace_engines or None,
                  allow_version_change=allow_version_change or None, retire=retire or None,
-                 candidates=candidate or None, anchor=anchor)
+                 candidates=candidate or None, anchor=anchor,
+                 llm_cache=None if llm_cache is None else _on_off("--llm-cache", llm_cache), concurrency=concurrency)
     note = _field_note(values, bot, config)
     values.update({k: v for k, v in given.items() if v is not None})
     league_note = _league_field(values)
@@ -196,6 +206,7 @@ def run(
     extra = [f"referee check: {summary.mismatches} game(s) stored as their replayed moves decide, not as the "
              f"worker reported (see {summary.name}.log)"] if summary.mismatches else []
     extra += [summary.note] if summary.note else []
+    extra += [summary.voids] if summary.voids else []  # games a provider's failure voided (issue 44)
     if summary.short_openings:
         extra.append(f"note: {summary.short_openings} of {summary.played} games played fewer random opening plies than "
                      f"--opening-plies {cfg.opening_plies} (the fewest: {summary.fewest_opening_plies}): a random "
@@ -365,3 +376,14 @@ def _console_log(console) -> Iterator[None]:
 
 def register(app: typer.Typer) -> None:
     app.command("run")(run)
+
+
+def _on_off(option: str, value: str) -> bool:
+    """``on`` / ``off`` of a switch as a bool.
+
+    Raises:
+        ConfigError: any other text.
+    """
+    from arena.numbers import check_choice
+
+    return check_choice(f"{option} value", value.strip().lower(), ("on", "off")) == "on"

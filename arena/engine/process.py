@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arena import reaper
+from arena.engine.secrets import engine_env
 from arena.engine.protocol import QUIT_TIMEOUT, VERSION, Handshake, command_text, option_value_fits
 from arena.engine.stderr import start_drain
 from arena.errors import BotSpecError
@@ -151,7 +152,8 @@ class EngineProcess:
         try:
             proc = self.proc = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, start_new_session=True, preexec_fn=_child_setup(self.preexec), cwd=self.cwd, close_fds=True)
+                bufsize=0, start_new_session=True, preexec_fn=_child_setup(self.preexec), cwd=self.cwd, close_fds=True,
+                env=engine_env(self.command))  # no API key of the run's bots (arena.engine.secrets)
         except OSError as exc:
             self._remove_cwd()
             raise StartError(f"cannot execute {self.command[0]!r}: {exc.strerror or exc}") from None

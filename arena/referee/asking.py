@@ -11,7 +11,7 @@ import time
 import traceback
 from typing import Any
 
-from arena.errors import IllegalMoveError, MoveSyntaxError
+from arena.errors import IllegalMoveError, MoveSyntaxError, ProviderFailure
 from arena.games import Game, State, View
 from arena.referee.plain import plain_text
 from arena.referee.records import BotFault, MoveRecord, Termination
@@ -41,12 +41,15 @@ def ask(bot: Player, state: State | View, limits: Limits | None, margin: float,
     time control's text). ``owed``: seconds the bot already spent in ``reset``, counted against
     this move. ``KeyboardInterrupt`` raised by a bot is an ``exception`` like any other (a worker
     ignores SIGINT, so it never comes from the user), and so is any other ``BaseException``
-    (``GeneratorExit``...) but ``SystemExit``, which ``arena.referee.guarded`` turns into ``exit``."""
+    (``GeneratorExit``...) but ``SystemExit``, which ``arena.referee.guarded`` turns into ``exit``.
+    ``arena.errors.ProviderFailure`` (the bot's remote provider failed) is ``void``: nobody's fault."""
     t0 = time.perf_counter() - owed
     try:
         answer = bot.choose(state, limits)  # type: ignore[arg-type]  # a View: bots.base.Plays.hidden_information
     except BotFault as exc:  # an engine process that timed out or died names its own fault
         return None, time.perf_counter() - t0, Termination(exc.reason), exc.detail
+    except ProviderFailure as exc:  # the provider failed, not the bot: the game is void
+        return None, time.perf_counter() - t0, Termination.VOID, f"provider failure: {exc}"
     except SystemExit:
         raise
     except BaseException as exc:  # noqa: BLE001 - a bot's bug is a fault of that bot, never of the arena

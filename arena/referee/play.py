@@ -40,8 +40,8 @@ from arena.referee.adjudicate import Adjudicator
 from arena.referee.asking import Progress, ask, exception_text, last_frame, settle
 from arena.referee.clock import GameClocks
 from arena.referee.private import Private, shares_state
-from arena.referee.records import GameRecord, MoveRecord, Termination, forfeit
-from arena.referee.reported import reported
+from arena.referee.records import BLAMELESS, GameRecord, MoveRecord, Termination, forfeit
+from arena.referee.reported import MoveLogs, reported
 from arena.referee.rounds import RoundFault, play_round, round_forfeit
 from arena.referee.seeds import ChanceDraws, bot_seeds, derive_seed
 from arena.referee.settings import NO_HOOKS, GameHooks, GameSettings
@@ -155,12 +155,13 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
     moves: list[str] = list(played)
     stats: list[MoveRecord] = [MoveRecord(i, -1, m) for i, m in enumerate(played)]
     progress.moves, progress.stats = moves, stats
+    logs = MoveLogs(n)  # each move's ``last_log`` (network players), stored with the game
 
     def finish(outcome: Outcome, fault_seat: int | None = None, detail: str | None = None,
                rule: str | None = None) -> GameRecord:
         return GameRecord(seats=labels, seed=seed, opening_plies=len(played), moves=tuple(moves),
                           move_stats=tuple(stats), outcome=outcome, seconds=time.perf_counter() - start_time,
-                          fault_seat=fault_seat, fault_detail=detail, adjudication=rule)
+                          fault_seat=fault_seat, fault_detail=detail, adjudication=rule, log=logs.text())
 
     draws = ChanceDraws(seed)
     judge = None if settings.adjudication is None else Adjudicator(settings.adjudication, n)
@@ -197,8 +198,15 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
             continue
         if state.to_move == SIMULTANEOUS:
             try:
-                state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views, progress)
+                try:
+                    state, records = play_round(state, bots, per_seat, time_margin, ply, on_move, views, progress)
+                finally:
+                    for k, bot in enumerate(bots):
+                        logs.take(bot, ply, k)
             except RoundFault as exc:  # every faulted seat loses (ranks last); the round is not played
+                if exc.faults[0][1] == Termination.VOID:  # a provider failed: nobody is blamed
+                    return finish(forfeit(n, None, Termination.VOID), None,
+                                  f"seat {exc.faults[0][0]} {exc.faults[0][2]}")
                 return finish(round_forfeit(n, exc.faults), exc.faults[0][0], exc.detail())
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)
@@ -216,10 +224,12 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
         move, secs, fault, detail = ask(bots[seat], views[seat].handed(state, seat), limits, time_margin, owed[seat],
                                          None if allowed is None else (allowed, clocks.text(seat)))
         owed[seat] = 0.0
+        logs.take(bots[seat], ply, seat)
         if fault is None:
             after, text, fault, detail = settle(game, state, move)
         if fault is not None:
-            blamed = None if fault == Termination.GAME_ERROR else seat
+            blamed = None if fault in BLAMELESS else seat
+            detail = f"seat {seat} {detail}" if fault == Termination.VOID else detail  # whose provider failed
             return finish(forfeit(n, blamed, fault), blamed, detail)
         assert after is not None, "settle gives a state when it finds no fault"
         state = after

@@ -26,7 +26,7 @@ from arena.games import Outcome
 from arena.referee.plain import number as _number, plain_float, plain_int, plain_text
 
 #: version of the wire tuples of ``to_wire`` / ``ply_to_wire``; bumped when a field changes
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 
 
 class Termination(StrEnum):
@@ -110,12 +110,23 @@ class Termination(StrEnum):
         "(``arena.referee.check``: a bot tampered with the worker's objects): nobody is blamed, "
         "every seat ranks first, the mismatch is logged and counted.",
     )
+    VOID = (
+        "void",
+        "A bot's remote provider failed (``choose`` raised ``arena.errors.ProviderFailure``: a language "
+        "model's server timed out, refused the connection or answered HTTP 429 or 5xx on every retry): "
+        "nobody is blamed and the game has no rating effect (its detail begins ``seat N provider failure:``); "
+        "a tournament keeps it apart (its own count) "
+        "and plays the same game (pairing, seed) again later in the run, or when the run is resumed.",
+    )
 
 
 #: Terminations that end a game by the arena's adjudication (``--adjudicate``), not by a fault.
 ADJUDICATIONS = (Termination.ADJUDICATED, Termination.ADJUDICATED_DRAW)
 #: Terminations that are a bot's fault (the seat ranks last).
-FAULTS = tuple(t for t in Termination if t not in (Termination.GAME_ERROR, Termination.UNFINISHED, *ADJUDICATIONS))
+FAULTS = tuple(t for t in Termination
+               if t not in (Termination.GAME_ERROR, Termination.UNFINISHED, Termination.VOID, *ADJUDICATIONS))
+#: Terminations that blame nobody and are no bot's fault (every seat ranks first).
+BLAMELESS = (Termination.GAME_ERROR, Termination.VOID)
 
 
 class MoveRecord(NamedTuple):
@@ -176,6 +187,10 @@ class GameRecord:
             ``None``; bounded and storable whatever a bot raised (``fault_text``).
         adjudication: the ``--adjudicate`` rule that ended the game (``resign=3:500``,
             ``max-plies=200``...; its ply is the record's last), or ``None``.
+        log: the ``last_log`` of every move that had one (``bots.base.Player``: a language
+            model's tokens, latency, attempts, cost and transcript) as JSON text, a list of
+            ``{"ply", "seat", "log"}`` (0-based ply and seat); ``None`` when no bot logged
+            (``arena.referee.reported.MoveLogs``).
     """
 
     seats: tuple[str, ...]
@@ -188,6 +203,7 @@ class GameRecord:
     fault_seat: int | None = None
     fault_detail: str | None = None
     adjudication: str | None = None
+    log: str | None = None
 
     def __post_init__(self) -> None:
         if self.fault_detail is not None:  # every path that makes a record: a bot's text bounded once
@@ -240,7 +256,7 @@ def fault_record(seats: tuple[str, ...], seed: int, opening: tuple[str, ...] | l
 
 _GAME_FIELDS = tuple(f.name for f in fields(GameRecord))
 assert _GAME_FIELDS == ("seats", "seed", "opening_plies", "moves", "move_stats", "outcome", "seconds", "fault_seat",
-                        "fault_detail", "adjudication"), "to_wire writes the fields in declaration order"
+                        "fault_detail", "adjudication", "log"), "to_wire writes the fields in declaration order"
 
 
 def to_wire(record: GameRecord) -> tuple:
@@ -261,7 +277,8 @@ def to_wire(record: GameRecord) -> tuple:
             _plain_moves(r.moves), _plain_stats(r.move_stats),
             (tuple(map(_number, o.scores)), tuple(map(plain_int, o.ranks)), plain_text(o.termination)),
             plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail,
-            None if r.adjudication is None else plain_text(r.adjudication))
+            None if r.adjudication is None else plain_text(r.adjudication),
+            None if r.log is None else plain_text(r.log))
 
 
 #: each ``MoveRecord`` field's types that ``plain_move`` takes as they are (``_plain_stats``)
@@ -299,11 +316,11 @@ def from_wire(data: tuple) -> GameRecord:
         raise ValueError(f"game record of version {data[0]!r}; this arena reads version {RECORD_VERSION}")
     if len(data) != 1 + len(_GAME_FIELDS):
         raise ValueError(f"game record of {len(data) - 1} values; this arena reads {len(_GAME_FIELDS)}")
-    seats, seed, opening_plies, moves, stats, outcome, seconds, fault_seat, detail, adjudication = data[1:]
+    seats, seed, opening_plies, moves, stats, outcome, seconds, fault_seat, detail, adjudication, logs = data[1:]
     if not set(map(len, stats)) <= {len(_MOVE_FIELDS)}:
         raise ValueError(f"a move record of other than {len(_MOVE_FIELDS)} values")
     return GameRecord(seats, seed, opening_plies, moves, tuple(map(_move_record, stats)), Outcome(*outcome), seconds,
-                      fault_seat, detail, adjudication)
+                      fault_seat, detail, adjudication, logs)
 
 
 _INT_OR_NONE, _FLOAT_OR_NONE, _STR_OR_NONE = {int, type(None)}, {float, type(None)}, {str, type(None)}

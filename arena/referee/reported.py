@@ -15,10 +15,14 @@ raises. ``reported`` is the one boundary: every figure stored with a move passes
 A dropped figure is stored as NULL (never as 0). Each clipped or dropped figure is noted in
 the log (``arena.referee``: the tournament log) once per bot object and field, not once per
 move (a worker keeps its bot objects from game to game).
+
+``MoveLogs`` reads a bot's ``last_log`` (a network player's telemetry and transcript) after each
+``choose``: kept as JSON text with the game's record (``GameRecord.log``).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from numbers import Integral, Real
@@ -120,3 +124,46 @@ def reported(bot: Any) -> Reported:
     except Exception:  # noqa: BLE001 - a Real subclass whose arithmetic raises
         _note(bot, "last_stats", type(st).__name__, "unreadable, dropped")
         return UNREPORTED
+
+
+#: characters of one move's log text kept (a larger one is replaced by a note of its size)
+MAX_LOG = 1_000_000
+
+
+class MoveLogs:
+    """The ``last_log`` of each move of one game (``bots.base.Player``), read after each
+    ``choose`` with one ``getattr``: a dict set anew by the bot is kept as JSON text with the
+    move's 0-based ``ply`` and ``seat``; ``None``, or the object kept at the seat's last move
+    (a bot that did not set it this move), is not. A log that JSON cannot write (a NaN, an
+    object) or longer than ``MAX_LOG`` characters is replaced by a note of why, in the log
+    (``arena.referee``) once per bot. ``text()``: the game's ``GameRecord.log``."""
+
+    __slots__ = ("entries", "last")
+
+    def __init__(self, seats: int) -> None:
+        self.entries: list[str] = []
+        self.last: list[Any] = [None] * seats
+
+    def take(self, bot: Any, ply: int, seat: int) -> None:
+        """Keep the bot's ``last_log`` for the move of ``seat`` at ``ply``. Never raises."""
+        try:
+            entry = getattr(bot, "last_log", None)
+        except Exception:  # noqa: BLE001 - a property of the bot's own that raises: no log
+            return
+        if entry is None or entry is self.last[seat]:
+            return
+        self.last[seat] = entry
+        try:
+            text = json.dumps(entry, allow_nan=False, ensure_ascii=False)
+            if type(entry) is not dict:
+                raise TypeError(f"a {type(entry).__name__}, not a dict")
+            if len(text) > MAX_LOG:
+                raise ValueError(f"{len(text)} characters, over {MAX_LOG}")
+        except Exception as exc:  # noqa: BLE001 - whatever the bot put there: a note instead
+            _note(bot, "last_log", type(entry).__name__, f"not stored ({type(exc).__name__})")
+            text = json.dumps({"dropped": f"{type(exc).__name__}: {exc}"[:200]})
+        self.entries.append(f'{{"ply": {ply}, "seat": {seat}, "log": {text}}}')
+
+    def text(self) -> str | None:
+        """The game's logs as one JSON list, or ``None`` when no move was logged."""
+        return None if not self.entries else "[" + ", ".join(self.entries) + "]"

@@ -17,7 +17,8 @@ use live below, in ``arena.stats``."""
 #: ranks by payoff (``arena.reports.payoffs``), whose ``ratings`` and ``pairs`` sections then
 #: rank by payoff (``arena.reports.payoff_field``); ``exploitability`` (each bot's distance
 #: from a Nash equilibrium, ``arena.reports.exploitability``) to small two-player OpenSpiel games
-#: with hidden information.
+#: with hidden information. ``llm`` (language models' tokens, cost, latency, illegal answers and void
+#: games, ``arena.reports.llm``) to a tournament where a bot logged its moves or a game was void.
 SECTIONS = ("ratings", "payoffs", "exploitability", "cycles", "leaderboard", "standings", "pairs", "elo",
             "crosstable", "first_move", "seat_advantage", "openings", "ladder", "lengths", "terminations", "faults",
-            "search", "ricochet", "solo", "sprt", "game")
+            "search", "llm", "ricochet", "solo", "sprt", "game")

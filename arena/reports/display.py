@@ -25,6 +25,8 @@ _FRACTIONS = {"win_share", "finished", "ci_low", "ci_high", "draw_rate", "share"
               "score_ca"}
 #: figures in a bot's own units (evaluations) or the game's (exploitability): 3 significant digits
 _SIGNIFICANT = {"drama", "drama_max", "exploitability", "nash_conv"}
+_FRACTIONS |= {"cached", "illegal_1", "illegal_2", "illegal_3"}  # the llm section (arena.reports.llm)
+_SIGNIFICANT |= {"cost", "latency_p50", "latency_p95"}
 _P_VALUES = {"p_value", "p_holm"}
 _TWO_DECIMALS = {"mu", "sigma", "conservative", "mean_rank", "mean_depth", "chi2",
                  "mean_length", "mean_excess", "chips_per_game", "mean_score", "mean_points", "lead_changes",

@@ -21,6 +21,7 @@ import gzip
 import json
 import os
 import re
+import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -37,7 +38,7 @@ from arena.reports import figures, ladder_figures
 from arena.reports.cycles import cycle_graph
 from arena.reports.pairs import first_move_note
 from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
-from arena.reports.replay import replay_frames, timing_notes
+from arena.reports.replay import replay_frames, timing_notes, with_transcripts
 from arena.reports.tables import pairing_name
 from arena.results.writing import STDOUT, atomic_path, check_output
 
@@ -119,6 +120,7 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
 
     check_stored(ids, data)
     game = arena.games.make(data.tournament["game"], **data.tournament.get("params", {}))
+    logs = _logs(path, ids)  # network players' move logs (issue 44): the transcript per move
     out = []
     for game_id in ids:
         row = store.load_game(path, game_id)
@@ -127,6 +129,7 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
         start = store.load_series_start(path, row["series"])  # a series of an openings file starts there
         frames, stopped = replay_frames(game, row["seed"], row["moves"], row["seats"], row["opening_plies"], answers,
                                         start, timing_notes(moves))
+        frames = with_transcripts(frames, logs.get(game_id))
         packed = json.dumps([f.to_dict() for f in frames], separators=(",", ":")).encode()
         fault = row["fault_seat"]
         out.append({
@@ -138,6 +141,24 @@ def game_entries(path: Path, data: ReportData, ids: list[int]) -> list[dict[str,
             "frames_gz": base64.b64encode(gzip.compress(packed, mtime=0)).decode("ascii"),
         })
     return out
+
+
+def _logs(path: Path, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """game id -> its stored move logs (``arena.results.logs.game_logs``), for ``ids``.
+
+    Raises:
+        ResultsError: the store cannot be read, or a damaged log.
+    """
+    from arena.results.logs import game_logs
+    from arena.results.store import connect_readonly
+
+    conn = connect_readonly(path)
+    try:
+        return game_logs(conn, ids)
+    except (sqlite3.Error, ValueError) as exc:
+        raise ResultsError(f"cannot read results database {str(path)!r}: {exc}") from None
+    finally:
+        conn.close()
 
 
 def _answers(moves: pd.DataFrame) -> dict[int, list[str]]:

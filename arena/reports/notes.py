@@ -11,6 +11,7 @@ import pandas as pd
 from arena.referee import ADJUDICATIONS
 from arena.reports import exploitability as exploitable
 from arena.reports import field as field_table
+from arena.reports import llm as llm_report
 from arena.reports import pairs, payoffs
 from arena.reports.openings import stored_game_type
 from arena.results.ratings import SORT_KEY
@@ -122,6 +123,8 @@ NOTES = {
 }
 
 TITLES.update(payoffs.TITLES)  # a game ranked by payoff: its own field, pair and payoff tables
+TITLES.update(llm_report.TITLES)  # network players (issue 44)
+NOTES.update(llm_report.NOTES)
 
 
 def first_move_differs(data: ReportData) -> str | None:

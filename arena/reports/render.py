@@ -30,6 +30,7 @@ from arena.reports import tables as t
 from arena.reports.ricochet import RACE_GAMES, ricochet_table
 from arena.referee import ADJUDICATIONS
 from arena.reports.solo import solo_table
+from arena.reports.llm import llm_section
 from arena.stats import sequential
 from arena.stats.sprt import SprtSpec
 from arena.stats.significance import holm
@@ -157,6 +158,8 @@ def build_tables(data: ReportData, sections: Iterable[str] | None = None) -> dic
     if "search" in wanted:
         out["search"] = (t.search_from_sums(data.search, order) if data.search is not None
                          else t.search_stats(moves, order))
+    if "llm" in wanted and (table := llm_section(data.path, order)) is not None:  # network players (issue 44)
+        out["llm"] = table
     if "ricochet" in wanted and data.tournament.get("game") in RACE_GAMES:
         out["ricochet"] = ricochet_table(games, moves, order)
     if "solo" in wanted and k == 1:

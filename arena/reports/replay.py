@@ -8,7 +8,7 @@ the game's SVG picture (``Game.render_svg``; ``None`` for a game that draws noth
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from arena.games import CHANCE, SIMULTANEOUS, Game
@@ -26,6 +26,8 @@ class Frame:
         who: who played it (``"opening"``, ``"seat 1 alphabeta"``, ``"round"``, ``"chance"``).
         text: the position text (``State.to_text``).
         svg: the picture, or ``None`` when the game draws nothing.
+        transcript: a network player's log of the ply that led here (``transcript_text``: its
+            figures, then the prompt and answer of every attempt), or ``None``.
     """
 
     ply: int
@@ -33,6 +35,7 @@ class Frame:
     who: str
     text: str
     svg: str | None
+    transcript: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -94,3 +97,42 @@ def timing_notes(moves: Any) -> dict[int, str]:
             continue
         out[int(ply)] = f"{float(seconds):.2f}s" + ("" if clock != clock else f", {float(clock):.2f}s left")
     return out
+
+
+def transcript_text(log: dict[str, Any]) -> str:
+    """A move's ``last_log`` (``bots.base.Player``) as the replay shows it: one line of figures
+    (tokens in/out, latency in seconds, attempts, cost, cached), then each attempt's verdict,
+    prompt and answer."""
+    figures = [f"{key} {log[key]}" for key in ("tokens_in", "tokens_out", "latency", "attempts", "cost", "cached")
+               if log.get(key) is not None]
+    lines = ["; ".join(figures)] if figures else []
+    for attempt in log.get("transcript") or []:
+        if not isinstance(attempt, dict):
+            continue
+        verdict = attempt.get("verdict") or "?"
+        reason = f": {attempt['reason']}" if attempt.get("reason") else ""
+        finish = f", finish {attempt['finish_reason']}" if attempt.get("finish_reason") else ""
+        prompt = attempt.get("prompt", "")
+        if isinstance(prompt, list):  # chat messages: {"role", "content"} each
+            prompt = "\n".join(f"[{m.get('role')}] {m.get('content')}" if isinstance(m, dict) else str(m)
+                                for m in prompt)
+        lines += [f"--- attempt {attempt.get('attempt', '?')} ({verdict}{reason}{finish})",
+                  "prompt:", str(prompt), "answer:", str(attempt.get("answer", ""))]
+    if "dropped" in log:
+        lines.append(f"(log not stored: {log['dropped']})")
+    return "\n".join(lines)
+
+
+def with_transcripts(frames: list[Frame], logs: Sequence[dict[str, Any]] | None) -> list[Frame]:
+    """``frames`` with each logged move's ``transcript`` (``logs``: a game's stored move logs,
+    ``arena.results.logs.unpacked_log``; the log of ply ``p`` goes to frame ``p + 1``, several
+    seats' at one round one after the other)."""
+    if not logs:
+        return frames
+    texts: dict[int, list[str]] = {}
+    for entry in logs:
+        log = entry.get("log")
+        if isinstance(log, dict):
+            texts.setdefault(int(entry.get("ply", -1)) + 1, []).append(
+                f"seat {entry.get('seat')}: " + transcript_text(log))
+    return [replace(f, transcript="\n\n".join(texts[i])) if i in texts else f for i, f in enumerate(frames)]

@@ -14,7 +14,7 @@ from arena.errors import ResultsError
 
 APPLICATION_ID = 0x41524E41  # "ARNA": marks an arena results database
 #: the store's layout (``PRAGMA user_version``; ``arena.results.migrations``)
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _fail(path: Path, exc: BaseException, doing: str) -> ResultsError:

@@ -8,6 +8,8 @@
   text in ``games.moves``; its ``user_version`` is 1 too, and ``_shape`` tells it by its columns.
 - layout 3: the plies of a game in one packed column, ``games.packed`` (``arena.results.packed``);
   ``moves`` is a view over it.
+- layout 4: network players' move logs in ``games.log`` and the void games in table ``voids``
+  (``arena.results.logs.to_layout_4``).
 
 ``migrate`` takes a store through every step it needs in one transaction and says so in one
 line. It runs when a run opens the store (under the run lock) and when a reader opens one and
@@ -24,6 +26,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.results.logs import to_layout_4
 from arena.results.packed import VIEW, pack, register
 from arena.results.base import SCHEMA_VERSION, _fail, moves_hash, transaction
 
@@ -103,7 +106,7 @@ def _packed(text: str, rows: list) -> bytes:
 
 
 #: step from layout ``i + 1`` to ``i + 2``
-STEPS: tuple[Callable[[sqlite3.Connection], None], ...] = (_to_2, _to_3)
+STEPS: tuple[Callable[[sqlite3.Connection], None], ...] = (_to_2, _to_3, to_layout_4)
 assert len(STEPS) == SCHEMA_VERSION - 1
 
 

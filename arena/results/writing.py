@@ -6,7 +6,9 @@ written by an earlier arena up to this schema). ``arena.results.store.Store`` us
 Tables: ``tournament`` (one row), ``bots`` (one row per bot version: ``label`` as its games
 store it, ``bot`` and ``version``, the ``digest`` and ``code`` of ``arena.tournament.members``;
 an engine's ``id name`` in ``id_name``), ``games``
-(one row per finished game, with ``moves_hash`` and its plies in ``packed``: ``arena.results.packed``),
+(one row per finished game, with ``moves_hash`` and its plies in ``packed``: ``arena.results.packed``;
+its network players' move logs in ``log``), ``voids`` (games a provider's failure voided:
+``arena.results.logs``),
 the view ``moves`` (one row per ply and seat, read from ``packed``),
 ``series`` (the position text a series started from, for a series of an openings file only;
 stores written before it existed have no such table, and ``arena.results.reading.load_series_start``
@@ -35,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError
+from arena.results.logs import SCHEMA_PART, packed_log
 from arena.results.packed import VIEW, pack
 from arena.results.base import _fail, moves_hash, transaction  # noqa: F401 (re-exported)
 
@@ -54,10 +57,10 @@ CREATE TABLE games (
     scores TEXT NOT NULL, ranks TEXT NOT NULL, termination TEXT NOT NULL,
     fault_seat INTEGER, fault_detail TEXT, plies INTEGER NOT NULL, seconds REAL NOT NULL,
     attempts INTEGER NOT NULL, finished TEXT NOT NULL, moves_hash INTEGER, adjudication TEXT,
-    packed BLOB NOT NULL);
+    packed BLOB NOT NULL, log BLOB);
 CREATE INDEX games_series_hash ON games (series, moves_hash);
 CREATE TABLE series (series INTEGER PRIMARY KEY, start TEXT NOT NULL);
-""" + VIEW
+""" + SCHEMA_PART + VIEW
 #: Insert a series' start; the first one written stays.
 SERIES_INSERT = "INSERT OR IGNORE INTO series (series, start) VALUES (?, ?)"
 
@@ -94,6 +97,7 @@ def game_row(game_id: int, series: int, record: GameRecord, attempts: int, finis
         plies=record.plies, seconds=float(record.seconds), attempts=attempts, finished=finished,
         moves_hash=moves_hash(moves), adjudication=NULL if rule is None else rule,
         packed=pack(moves, record.moves, record.move_stats),
+        log=NULL if record.log is None else packed_log(record.log),  # network players' logs (arena.results.logs)
     )
 
 

@@ -120,8 +120,15 @@ class TournamentConfig(StoredOptions["SprtSpec"]):
     #: ``--anchor BOT[=ELO]`` of the report's field table (``arena.numbers.parse_anchor``)
     anchor: str | None = None
 
+    #: ``--llm-cache on|off``: language-model bots replay answers from ``<results>/<name>.llm-cache.sqlite``
+    #: (``arena.tournament.voids.llm_cache_env``), or ask again every time
+    llm_cache: bool = True
+    #: ``--concurrency N``: games at once in each worker whose seats wait on the network (language
+    #: models), in threads (``arena.tournament.threads``); 1: one game at a time, as other bots
+    concurrency: int = 32
+
     RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines",
-                "allow_version_change", "retire", "candidates", "anchor")
+                "allow_version_change", "retire", "candidates", "anchor", "llm_cache", "concurrency")
     #: The identity's fields when it was first stored: always in it, at any value (run names
     #: and stored settings written before later options existed stay the same).
     BASE_IDENTITY = ("game", "params", "bots", "format", "games", "seed", "opening_plies", "move_time",

@@ -98,6 +98,8 @@ class RunSummary:
     #: at once has none and is not counted
     short_openings: int = 0
     fewest_opening_plies: int | None = None
+    #: one line on the games a provider's failure voided (``arena.tournament.voids``), or None
+    voids: str | None = None
 
 
 class Observer:

@@ -47,7 +47,7 @@ _EACH_TEXT = "key=value strings, or a table of strings, numbers or booleans, e.g
 #: and its words in a refusal; a list's or a table's items are checked by ``check_types`` too.
 #: Not here: the numbers of ``RANGES`` (``check_number`` refuses any other type, naming the range),
 #: ``bots`` and ``engines`` (``spec_list``), ``name`` (``checked_options``: a bad name), the
-#: switches ``trace_engines`` and ``allow_version_change`` (``checked``: true or false).
+#: switches ``trace_engines``, ``allow_version_change`` and ``llm_cache`` (``checked``: true or false).
 TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "game": (_TEXT, "a game name (a string)"), "params": ((dict,), "a table, e.g. [params] target = 5"),
     "fill": (_TEXT, "a bot spec (a string, e.g. 'random')"),
@@ -119,7 +119,7 @@ def checked(given: dict[str, Any]) -> None:
         given["adjudicate"] = Adjudication.parse([rules] if isinstance(rules, str) else rules).text() or None
     if "each" in given:
         given["each"] = check_each(given["each"])
-    for switch in ("trace_engines", "allow_version_change"):
+    for switch in ("trace_engines", "allow_version_change", "llm_cache"):
         if switch in given and not isinstance(given[switch], bool):  # a TOML 3 or "yes" is no switch
             raise ConfigError(f"{switch} must be true or false, got {given[switch]!r}")
     if "tc" in given:
@@ -238,7 +238,7 @@ def checked_options(given: dict[str, Any], accepted: Sequence[str]) -> dict[str,
     if given.get("until_ranked") is not None:
         with about("until_ranked"):
             given["until_ranked"] = check_confidence(given["until_ranked"])
-    for key in ("adjudicate", "each", "trace_engines", "allow_version_change", "tc"):  # options.checked's, one by one
+    for key in ("adjudicate", "each", "trace_engines", "allow_version_change", "llm_cache", "tc"):  # checked's, each
         if key in given:
             with about(key):
                 part = {key: given[key]}

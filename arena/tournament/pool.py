@@ -60,6 +60,7 @@ from arena.tournament.gamepool import Result
 from arena.tournament.logs import join_retired
 from arena.tournament.series import GameTask
 from arena.tournament.slot import _POOLS, WorkerSlot, context, open_workers
+from arena.tournament.threads import threaded
 from arena.tournament.worker import WorkerSetup, task_fault
 
 log = logging.getLogger("arena.pool")
@@ -111,6 +112,8 @@ class Pool:
         #: results of the same wait still to be yielded after the one ``run`` just yielded (the
         #: caller commits the games that came together in one transaction once it reads 0)
         self.left = 0
+        #: games at once in each worker (``arena.tournament.threads``: bots waiting on the network), else 1
+        self.at_once = setup.concurrency if threaded(setup) else 1
 
     def playing(self) -> list[tuple[GameTask, Status]]:
         """The games playing now, each with its worker's shared status (the seat on move, plies,
@@ -118,6 +121,8 @@ class Pool:
         return [(task, slot.status) for slot in self.slots if (task := slot.playing()) is not None]
 
     def _depth(self) -> int:
+        if self.at_once > 1:  # games in threads: each thread a game, and as many ended ones held for their turn
+            return 2 * self.at_once + PREFETCH  # (records go back in order: arena.tournament.threads)
         if not self.mean_seconds:
             return PREFETCH
         return max(PREFETCH, min(PREFETCH_MAX, 1 + math.ceil(PREFETCH_SECONDS / self.mean_seconds)))

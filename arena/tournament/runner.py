@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.sandbox import Isolation, check_isolated, isolate, sweep_ended
+from arena.engine.secrets import declared, secret_names
 from arena.errors import ArenaError
 from arena.games import Dynamics
 from arena.os_guard import orphans_reaped
@@ -45,6 +46,8 @@ from arena.tournament.planning import Plan, plan, resume, versioned
 from arena.tournament.gamepool import GamePool
 from arena.tournament.pool import PREFETCH_MAX, Pool, Result, open_workers
 from arena.tournament.schedule import Schedule
+from arena.tournament.network import llm_cache_env
+from arena.tournament.voids import VoidGames
 from arena.tournament.worker import LOG_FORMAT, WorkerSetup, trusted
 from bots.base import Limits
 from bots.registry import BotSpec
@@ -120,7 +123,8 @@ def run_tournament(cfg: TournamentConfig, observers: Sequence[Observer] = (),
         ClusterError, BotSpecError: ``--cluster`` unreachable or lost mid-run, or a bot file
             that cannot be shipped to it (games already committed stay).
     """
-    with run_guard():  # the run's cgroup and watchdog: no bot process outlives the run, even a SIGKILL
+    # no API key (a spec's key_env=) in the environment of an engine the run starts (arena.engine.secrets)
+    with run_guard(), declared(secret_names(map(str, cfg.bots))):
         with _reaped():  # what bots built and engines probed here started: nothing outlives this
             p = plan(cfg, schedule=schedule)
         legacy = cfg.legacy_run_name()  # a store of the same settings named before --games left the name
@@ -152,13 +156,15 @@ class _Run:
         self.log_path = Path(cfg.results) / f"{p.name}.log"
         self.new_log = not self.log_path.exists()
         self.logging: _Logging | None = None
+        self.voids = VoidGames(cfg.retries)  # games a provider's failure voided: stored apart, played again
 
     def run(self) -> RunSummary:
         start = time.perf_counter()
         try:
             self._open()
             if not self.p.schedule.done:
-                self._play()
+                with llm_cache_env(self.cfg.results, self.p.name, self.cfg.llm_cache):  # --llm-cache (issue 44)
+                    self._play()
         except ArenaError:  # refused (exit code 2): no new results file, a stored one left as it was
             self.refused = True
             self._restore()
@@ -237,6 +243,8 @@ class _Run:
         for observer in self.observers:
             observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers
+        if isinstance(pool, Pool) and pool.at_once > 1:  # games in threads (arena.tournament.threads)
+            window = max(window, (2 * pool.at_once + PREFETCH_MAX) * cfg.workers)
         released = self._release(pool, window)
         log.info("run %s: %s%d of %d games left to play (%d stored), %s", p.name,
                  "at most " if schedule.stops_early else "",
@@ -246,16 +254,18 @@ class _Run:
         held: list[Result] = []  # finished games the schedule does not take yet (``Schedule.storable``)
         try:
             for res in results:
-                held.append(res)
-                self._store_held(held)
+                if not self.voids.take(res):  # a provider's failure: kept apart, played again (``voids``)
+                    held.append(res)
+                    self._store_held(held)
                 if getattr(pool, "left", 0) and not schedule.done:
                     continue  # more games that came together: committed, and the next released, with the last
                 self._commit()
                 if schedule.done:
                     break
-                released += self._release(pool, window - (released - self.summary.played))
+                pool.submit(self.voids.again())  # void games: played again, behind the games queued
+                released += self._release(pool, window - (released - self.summary.played - self.voids.left))
             else:
-                if not schedule.done:
+                if not schedule.done and not self.voids.left:  # void games left: a resumed run plays them
                     raise RuntimeError(f"schedule {type(schedule).__name__} released no game with none in flight")
         except KeyboardInterrupt:
             self.summary.interrupted = True
@@ -298,7 +308,7 @@ class _Run:
         return WorkerSetup(self.p.game.name, dict(cfg.params), self.specs, limits, cfg.time_margin,
                            cfg.effective_memory_limit, str(self.log_path), (self.store.lock_fd,), cfg.tc,
                            None if cfg.adjudicate is None else Adjudication.parse(cfg.adjudicate), dict(cfg.each),
-                           cfg.trace_engines)
+                           cfg.trace_engines, concurrency=cfg.concurrency)
 
     def _store(self, res: Result) -> None:
         """Check a finished game's record and tell the schedule; the game is committed and the
@@ -331,6 +341,7 @@ class _Run:
         Raises:
             ResultsError: the write failed; none of these games is stored.
         """
+        self.voids.commit(self.store)
         if not self.unsaved:
             return
         done, starts, self.unsaved, self.starts = self.unsaved, self.starts, [], {}
@@ -369,6 +380,7 @@ class _Run:
         created them removes them)."""
         # a format that adds games as it goes (a knockout's tie-break series) planned more than it said
         self.summary.total = max(self.summary.total, self.p.schedule.total, self.summary.done)
+        self.summary.voids = self.voids.text()
         try:
             for observer in self.observers:
                 observer.finished(self.summary)

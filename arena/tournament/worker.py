@@ -37,6 +37,7 @@ from arena.referee import (Adjudication, GameEnded, GameRecord, GameSettings, Mo
                            message_to_wire)
 from arena.supervisor import PlyLog, Status, Watched
 from arena.tournament.series import GameTask
+from arena.tournament.threads import serve, threaded
 from bots.base import Limits, Player
 from bots.clock import TimeControl
 from bots.registry import BotSpec, bot_class, builtin, prefix_of, with_each
@@ -73,6 +74,7 @@ class WorkerSetup:
         each: ``--each`` options, given to the Python bots whose class declares them (an
             engine's are in its spec already: ``config.field_specs``).
         trace_engines: write every engine protocol line to the log (``--trace-engines``).
+        concurrency: games at once in threads when a bot waits on the network (``--concurrency``).
     """
 
     game: str
@@ -87,6 +89,8 @@ class WorkerSetup:
     adjudication: Adjudication | None = None
     each: dict[str, str] = field(default_factory=dict)
     trace_engines: bool = False
+    #: games at once for a field with bots that wait on the network (``arena.tournament.threads``)
+    concurrency: int = 1
 
     def clocks(self, seats: Sequence[str]) -> tuple[TimeControl | None, ...] | None:
         """Each seat's time control for a game of the bots ``seats`` (labels): the bot's own
@@ -369,8 +373,11 @@ def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_
     cleaner = Cleaner()
     outbox = Outbox(conn)
     code = 0
+    network = threaded(setup)  # issue 44: bots waiting on the network play many games at once, in threads
     try:
-        while True:
+        if network:
+            serve(conn, outbox, game, factories, setup, watched.status, tasks_from_wire, _capabilities)
+        while not network:
             try:
                 tasks = tasks_from_wire(conn.recv_bytes())
             except EOFError:

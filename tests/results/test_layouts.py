@@ -16,7 +16,7 @@ import pytest
 from arena.results.reading import SCHEMA_VERSION
 
 LAYOUTS = Path(__file__).parent.parent / "fixtures" / "layouts"
-FIXTURES = {"acb775b": 1, "b917e00": 2}  # folder -> its layout (both have user_version 1)
+FIXTURES = {"acb775b": 1, "b917e00": 2, "b6b6042": 3}  # folder -> its layout (the first two: user_version 1)
 
 
 def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -34,7 +34,7 @@ def copied(name: str, tmp_path: Path) -> Path:
 def test_report_migrates_once_and_reports_the_same(name: str, tmp_path: Path) -> None:
     folder = copied(name, tmp_path)
     conn = sqlite3.connect(folder / "old.sqlite")
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == (1 if FIXTURES[name] < 3 else 3)
     conn.close()
     first = arena("report", "old", "--results", "R", "--json", cwd=tmp_path)
     assert first.returncode == 0, first.stderr
@@ -49,6 +49,7 @@ def test_report_migrates_once_and_reports_the_same(name: str, tmp_path: Path) ->
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert "moves" not in tables and "series" in tables
     assert {"id_name", "bot", "version", "digest", "code"} <= {r[1] for r in conn.execute("PRAGMA table_info(bots)")}
+    assert "voids" in tables and "log" in {r[1] for r in conn.execute("PRAGMA table_info(games)")}  # layout 4
 
 
 @pytest.mark.parametrize("name", sorted(FIXTURES))
