@@ -110,21 +110,16 @@ class TournamentConfig(StoredOptions["SprtSpec"]):
     cluster: str | None = None
     #: ``--trace-engines``: every engine protocol line, both ways, in the tournament log
     trace_engines: bool = False
-    #: ``--allow-version-change``: resume a tournament stored under another version of the library
-    #: that plays its game (OpenSpiel), recording both (``arena.results.versions``)
+    #: ``--allow-version-change``: resume under another version of the game's library (``arena.results.versions``)
     allow_version_change: bool = False
-    #: a league's membership changes (``arena.tournament.league``; stored in its ``league``
-    #: table, not in the settings): ``--retire`` bots' labels, ``--candidate`` bot specs
+    #: a league's changes (``arena.tournament.league``; stored in its table, not the settings)
     retire: tuple[str, ...] = ()
     candidates: tuple[str, ...] = ()
     #: ``--anchor BOT[=ELO]`` of the report's field table (``arena.numbers.parse_anchor``)
     anchor: str | None = None
-
-    #: ``--llm-cache on|off``: language-model bots replay answers from ``<results>/<name>.llm-cache.sqlite``
-    #: (``arena.tournament.voids.llm_cache_env``), or ask again every time
+    #: ``--llm-cache on|off``: language models' answers replayed from a cache (``arena.tournament.network``)
     llm_cache: bool = True
-    #: ``--concurrency N``: games at once in each worker whose seats wait on the network (language
-    #: models), in threads (``arena.tournament.threads``); 1: one game at a time, as other bots
+    #: ``--concurrency N``: network-waiting games at once in each worker's threads (``arena.tournament.threads``)
     concurrency: int = 32
 
     RUN_ONLY = ("workers", "name", "results", "retries", "openings_file", "isolation", "cluster", "trace_engines",

@@ -63,9 +63,9 @@ class LiveFile:
         except Exception:  # noqa: BLE001 - the live view is best effort; the run goes on
             pass
 
-    def start(self, pool: Any) -> None:
+    def start(self, pool: Any) -> LiveFile:
         """Write ``pool`` 's games every ``EVERY`` seconds from a thread of its own (the run's
-        loop wakes when games end, which is when none is playing) until ``close``."""
+        loop wakes when games end, which is when none is playing) until ``close``; returns itself."""
         self.stopping = threading.Event()
 
         def loop() -> None:
@@ -74,6 +74,7 @@ class LiveFile:
 
         self.thread = threading.Thread(target=loop, daemon=True, name="arena-live-file")
         self.thread.start()
+        return self
 
     def close(self) -> None:
         """Stop writing and remove the file (the run ended: no game is playing)."""

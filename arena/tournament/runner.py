@@ -238,8 +238,7 @@ class _Run:
         if isinstance(pool, Pool):  # a cluster's moves are watched on its workers
             watch = LongMoves(cfg.move_time, cfg.effective_game_time)
             pool.on_wait = lambda: watch.tell(pool.playing, self.observers)
-            live = LiveFile(live_path(cfg.results, p.name))  # serve: the games in progress (arena.tournament.livefile)
-            live.start(pool)
+            live = LiveFile(live_path(cfg.results, p.name)).start(pool)  # serve: the games in progress
         for observer in self.observers:
             observer.playing()
         window = WINDOW_PER_WORKER * cfg.workers
