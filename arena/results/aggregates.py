@@ -281,7 +281,7 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
     with _reading(db) as conn:
         cursor = conn.execute("SELECT seats, packed FROM games " + (f"WHERE {bounds} " if bounds else "")
                               + "ORDER BY game_id")
-        while chunk := cursor.fetchmany(SPAN // 2):
+        while chunk := cursor.fetchmany(SPAN // 4):
             for text, _ in chunk:
                 groups.setdefault(text, len(groups))
             if len(groups) > len(totals):

@@ -20,7 +20,7 @@ import numpy as np
 from arena.results.packed import BIT_DEPTH, BIT_NODES, BIT_PLY, BIT_SECONDS, FLOAT, SCALED, _HEADER, payload
 
 #: games in one call from which ``aggregates.search_sums`` uses the compiled loop
-LOOP_GAMES = 20_000
+LOOP_GAMES = 8_192
 
 
 def game_sums(blobs: Sequence[bytes], k: int) -> np.ndarray:
