@@ -163,9 +163,9 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
         games["copy"] = games["game_id"].isin(aggregates.load_copies(conn))
         sprt = store.load_sprt(conn)
         if "fault_detail" not in games.columns:  # the few faults' details, by game id
-            details = reader.fault_details(conn)
             detail = np.full(len(games), np.nan, dtype=object)
             faulty = np.flatnonzero(games["fault_seat"].notna().to_numpy())
+            details = reader.fault_details(conn) if len(faulty) else {}  # no scan of the games without a fault
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path, anchor=anchor, settings=settings)

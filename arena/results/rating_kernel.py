@@ -20,6 +20,22 @@ import numpy as np
 LOOP_GAMES = 50_000
 
 
+#: ``arena.results.ratings.update_pair`` compiled (set by ``_compiled`` before ``_loop`` compiles)
+_update: Any = None
+
+
+def _loop(a, b, result, mu, sigma, count, beta, tau, margin, out_mu, out_sigma, out_count):  # pragma: no cover
+    """``rate_pairs``' loop (numba's subset of Python)."""
+    for i in range(len(a)):
+        x, y = a[i], b[i]
+        ma, sa, mb, sb = _update(mu[x], sigma[x], mu[y], sigma[y], result[i], beta, tau, margin)
+        mu[x], sigma[x], mu[y], sigma[y] = ma, sa, mb, sb
+        count[x] += 1
+        count[y] += 1
+        out_mu[i, 0], out_sigma[i, 0], out_count[i, 0] = ma, sa, count[x]
+        out_mu[i, 1], out_sigma[i, 1], out_count[i, 1] = mb, sb, count[y]
+
+
 @functools.cache
 def _compiled() -> Any:
     """The compiled loop (cached on disk where numba can write beside this module, else
@@ -34,19 +50,26 @@ def _compiled() -> Any:
         except RuntimeError:  # no writable cache location: compiled in each process
             return njit(func)
 
-    update = jit(update_pair)
+    global _update
+    _update = jit(update_pair)
+    return _stamped(jit(_loop), update_pair.__code__.co_filename)
 
-    def loop(a, b, result, mu, sigma, count, beta, tau, margin, out_mu, out_sigma, out_count):  # pragma: no cover
-        for i in range(len(a)):
-            x, y = a[i], b[i]
-            ma, sa, mb, sb = update(mu[x], sigma[x], mu[y], sigma[y], result[i], beta, tau, margin)
-            mu[x], sigma[x], mu[y], sigma[y] = ma, sa, mb, sb
-            count[x] += 1
-            count[y] += 1
-            out_mu[i, 0], out_sigma[i, 0], out_count[i, 0] = ma, sa, count[x]
-            out_mu[i, 1], out_sigma[i, 1], out_count[i, 1] = mb, sb, count[y]
 
-    return jit(loop)
+def _stamped(dispatcher: Any, source: str) -> Any:
+    """``dispatcher`` whose disk cache also goes stale when ``source`` (the file of the function
+    it calls, compiled into its machine code) changes: numba stamps a cache with the kernel's own
+    file only. Its private ``_source_stamp`` is extended as ``bots.kernels`` does; a numba without
+    it gets the loop compiled in each process instead."""
+    import hashlib
+
+    from numba import njit
+
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if cache_file is None or not hasattr(cache_file, "_source_stamp"):
+        return njit(dispatcher.py_func)
+    with open(source, "rb") as f:
+        cache_file._source_stamp = (cache_file._source_stamp, hashlib.sha256(f.read()).hexdigest())
+    return dispatcher
 
 
 def rate_pairs(a: np.ndarray, b: np.ndarray, result: np.ndarray, mu: np.ndarray, sigma: np.ndarray,
@@ -62,6 +85,7 @@ def rate_pairs(a: np.ndarray, b: np.ndarray, result: np.ndarray, mu: np.ndarray,
     n = len(a)
     out_mu, out_sigma = np.empty((n, 2)), np.empty((n, 2))
     out_count = np.empty((n, 2), np.int64)
-    _compiled()(a.astype(np.int64), b.astype(np.int64), result.astype(np.float64), mu, sigma, count,
+    _compiled()(np.ascontiguousarray(a, np.int64), np.ascontiguousarray(b, np.int64),
+                np.ascontiguousarray(result, np.float64), mu, sigma, count,
                 float(beta), float(tau), float(margin), out_mu, out_sigma, out_count)
     return out_mu, out_sigma, out_count

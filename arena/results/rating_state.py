@@ -127,7 +127,8 @@ class Rater:
             for game_id, seated, ranked in zip(np.asarray(ids).tolist(), seats, ranks):
                 rows += self.rate(game_id, seated, ranked)
             return History.from_rows(rows, {label: i for i, label in enumerate(self.ratings)})
-        a, b, result = pairs
+        both, result = pairs
+        a, b = both[:, 0], both[:, 1]
         labels = list(self.ratings)
         mu = np.array([self.ratings[x][0] for x in labels], np.float64)
         sigma = np.array([self.ratings[x][1] for x in labels], np.float64)
@@ -138,11 +139,11 @@ class Rater:
             self.ratings[label] = (float(mu[i]), float(sigma[i]))
             self.counts[label] = int(count[i])
         n = len(a)
-        return History(np.repeat(np.asarray(ids, np.int64), 2), np.tile(np.array([0, 1], np.int64), n),
-                       np.stack([a, b], axis=1).ravel(), out_mu.ravel(), out_sigma.ravel(), out_count.ravel())
+        return History(np.repeat(np.asarray(ids, np.int64), 2), np.tile(np.array([0, 1], np.int8), n),
+                       both.ravel(), out_mu.ravel(), out_sigma.ravel(), out_count.ravel())
 
     def _pairs(self, seats: Sequence[Sequence[str]], ranks: Sequence[Sequence[int]]) -> tuple | None:
-        """For games each of two distinct bots: each game's two bots (places in ``ratings``,
+        """For games each of two distinct bots: each game's two bots (games x 2 places in ``ratings``,
         bots not met before listed in the order ``rate`` meets them) and result (1, 0.5, 0);
         ``None`` when a game is of another kind. The distinct seat and rank lists (shared
         objects in a loaded games frame) are looked at once each."""
@@ -159,9 +160,9 @@ class Rater:
             for label in seat_lists[i]:
                 self.meet(label)
         place = {label: i for i, label in enumerate(self.ratings)}
-        both = np.array([[place[s[0]], place[s[1]]] for s in seat_lists], np.int64)[seat_code.ravel()]
+        both = np.array([[place[s[0]], place[s[1]]] for s in seat_lists], np.int32)[seat_code.ravel()]
         outcome = np.array([1.0 if r[0] < r[1] else 0.5 if r[0] == r[1] else 0.0 for r in rank_lists])
-        return both[:, 0].copy(), both[:, 1].copy(), outcome[rank_code.ravel()]
+        return both, outcome[rank_code.ravel()]
 
     def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int], sums: dict | None = None) -> list[tuple]:
         """Take one stored game (``sums``: its per-bot search sums, ``arena.results.aggregates.game_sums``);
