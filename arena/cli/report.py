@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -101,6 +102,10 @@ def report(
     print_tables(data, console, section or None, wide=wide)
     if write is None:
         write = not section
+        if write and field is None and not os.access(path.parent, os.W_OK):  # a read-only folder, media or mount
+            console.print(f"{path.parent} cannot be written: no report files (NAME.report.md, CSV) written "
+                          "(--no-write: this note goes; --write: an error)", style="dim")
+            write = False
     if write and field is not None:
         console.print("--bots: no files written (NAME.report.md and the CSV files cover every stored game)",
                       style="dim")

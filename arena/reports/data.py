@@ -163,9 +163,9 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
         games["copy"] = games["game_id"].isin(aggregates.load_copies(conn))
         sprt = store.load_sprt(conn)
         if "fault_detail" not in games.columns:  # the few faults' details, by game id
-            details = reader.fault_details(conn)
             detail = np.full(len(games), np.nan, dtype=object)
             faulty = np.flatnonzero(games["fault_seat"].notna().to_numpy())
+            details = reader.fault_details(conn) if len(faulty) else {}  # no scan of the games without a fault
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path, anchor=anchor, settings=settings)
@@ -224,9 +224,13 @@ def bot_notes(tournament: dict, label: str) -> list[str]:
 
 
 
-def _rows_after(games: pd.DataFrame, after: int):
-    """``(game_id, seats, ranks)`` of the games with ids above ``after``, in id order (the
-    games the stored rating state has not rated)."""
-    pick = np.flatnonzero(games["game_id"].to_numpy() > after)
-    return zip(games["game_id"].to_numpy()[pick].tolist(), games["seats"].to_numpy()[pick].tolist(),
-               games["ranks"].to_numpy()[pick].tolist())
+def _rows_after(games: pd.DataFrame, after: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The game ids, seat lists and rank lists of the games with ids above ``after``, in id
+    order (the games the stored rating state has not rated; ``arena.results.snapshot.Columns``):
+    numpy arrays, the lists shared with ``games`` (nothing copied a game)."""
+    ids = games["game_id"].to_numpy()
+    pick = np.flatnonzero(ids > after)
+    seats, ranks = games["seats"].to_numpy(), games["ranks"].to_numpy()
+    if len(pick) == len(ids):
+        return ids, seats, ranks
+    return ids[pick], seats[pick], ranks[pick]

@@ -66,7 +66,7 @@ def fit_field(games: pd.DataFrame, order: list[str], seats: int, seed: int = 1,
     """Fit the games with ``seats`` seats (the tournament's) of the store's games frame
     (``seats``, ``ranks``, ``series``); ``seed`` seeds the bootstrap."""
     sizes = seat_sizes(games)
-    sub = games[sizes == seats]
+    sub = games if bool((sizes == seats).all()) else games[sizes == seats]  # no copy of a million rows
     sc, sv = codes(sub, "seats")
     rc, rv = codes(sub, "ranks")
     labels = _labels(sv, order)
@@ -76,32 +76,34 @@ def fit_field(games: pd.DataFrame, order: list[str], seats: int, seed: int = 1,
         return FieldFit(labels, seats, None, empty, empty, empty, np.zeros((k, k)), "fewer than two bots")
     pos = {lab: i for i, lab in enumerate(labels)}
     bots = np.array([[pos[lab] for lab in v] for v in sv], np.int64)[sc]
-    ranks = matrix(rv, seats, np.int64)[rc]
+    distinct = matrix(rv, seats, np.int64)
     n = weights(sub)  # 1 a game: the store's games frame, not a grouped one
-    # per bot: games, points (k - place)/(k - 1) with tied places averaged, draws (a shared first)
-    tied = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
-    place = ranks + (tied - 1) / 2
-    pts = (seats - place) / (seats - 1)
-    shared = (ranks == 1) & (tied > 1)
+    # per bot: games, points (k - place)/(k - 1) with tied places averaged, draws (a shared first),
+    # worked out once per distinct rank list (a million games: no array of them per step)
+    tied = (distinct[:, :, None] == distinct[:, None, :]).sum(axis=2)
+    pts = (seats - (distinct + (tied - 1) / 2)) / (seats - 1)
+    shared = (distinct == 1) & (tied > 1)
     g = np.bincount(bots.ravel(), weights=np.repeat(n, seats), minlength=k)
-    p = np.bincount(bots.ravel(), weights=(pts * n[:, None]).ravel(), minlength=k)
-    d = np.bincount(bots.ravel(), weights=(shared * n[:, None]).ravel(), minlength=k)
+    p = np.bincount(bots.ravel(), weights=(pts[rc] * n[:, None]).ravel(), minlength=k)
+    d = np.bincount(bots.ravel(), weights=(shared[rc] * n[:, None]).ravel(), minlength=k)
     met = np.zeros((k, k))
     for s in range(seats):
         for t in range(seats):
             if s != t:
                 np.add.at(met, (bots[:, s], bots[:, t]), n)
+    del n, pts, shared
     pairing_key = np.sort(bots, axis=1) @ (k ** np.arange(seats))[::-1]
     width = int(sub["series"].max()) + 1 if len(sub) else 1
     series = np.unique(pairing_key, return_inverse=True)[1].ravel() * width + sub["series"].to_numpy(np.int64)
+    del pairing_key
     duels = None
     try:
-        if seats == 2:
-            points = np.where(ranks[:, 0] < ranks[:, 1], 1.0, np.where(ranks[:, 0] == ranks[:, 1], 0.5, 0.0))
-            duels = fs.Duels.from_games(labels, bots[:, 0], bots[:, 1], points, series)
+        if seats == 2:  # each distinct rank list's points, then a game's (a million games: no rank array)
+            first = np.where(distinct[:, 0] < distinct[:, 1], 1.0, np.where(distinct[:, 0] == distinct[:, 1], 0.5, 0.0))
+            duels = fs.Duels.from_games(labels, bots[:, 0], bots[:, 1], first[rc], series)
             boot: fs.Bootstrap | luce.Bootstrap = fs.bootstrap(duels, replicates, seed, log_odds=True)
         else:
-            boot = luce.bootstrap(luce.Rankings.from_games(labels, bots, ranks, series), replicates, seed)
+            boot = luce.bootstrap(luce.Rankings.from_games(labels, bots, distinct[rc], series), replicates, seed)
     except fs.NotConnected as exc:
         return FieldFit(labels, seats, None, g, p, d, met, str(exc), duels)
     return FieldFit(labels, seats, boot, g, p, d, met, "", duels)

@@ -184,7 +184,7 @@ def game_tables(data: ReportData) -> dict[str, pd.DataFrame]:
         rules = None
     counts: dict[int, list[int | None]] = {}
     if rules is not None:
-        rows = games.set_index("game_id").loc[ids] if ids else games.iloc[:0]
+        rows = games.iloc[pd.Index(games["game_id"]).get_indexer(ids)]  # the sample's rows only, in ids' order
         plies = {gid: g["move"].tolist() for gid, g in moves[moves["status"].isna()].groupby("game_id")}
         for gid, g in zip(ids, rows.itertuples()):
             start = starts.get(int(g.series))

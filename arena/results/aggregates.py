@@ -65,7 +65,7 @@ def load_copies(db: Any) -> list[int]:
 _NUMBERS = ["game_id", "series", "seed", "plies", "opening_plies", "fault_seat"]
 _LISTS = ["seats", "ranks", "scores"]
 #: Game ids read per query by ``load_game_frame`` (each column comes back as one text).
-SPAN = 262_144
+SPAN = 65_536
 
 
 def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.DataFrame:
@@ -114,7 +114,9 @@ def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.Dat
             keys.append(glob[code])
     num = {c: np.concatenate(p) if p else np.zeros(0, np.int64) for c, p in zip(_NUMBERS, numbers)}
     key = np.concatenate(keys) if keys else np.zeros(0, np.int64)
-    order = np.argsort(num["game_id"], kind="stable")  # rows come in key order already: a no-op then
+    ids = num["game_id"]
+    # rows come in key order already: then the columns are taken as they are (no copy of each)
+    order: Any = slice(None) if bool(np.all(ids[1:] > ids[:-1])) else np.argsort(ids, kind="stable")
     df = pd.DataFrame({c: num[c][order] for c in _NUMBERS[:-1]})
     key = key[order]
     parts = [text.split("\x1f") for text in known]  # seats, ranks, scores, termination of each distinct key
@@ -137,7 +139,29 @@ def load_game_frame(db: Any, codes: bool = True, seconds: bool = True) -> pd.Dat
     if codes:
         for col in _LISTS:
             df[f"{col}_code"] = code[col]
+    give_back()
     return df
+
+
+def give_back() -> None:
+    """Return the C heap's free pages to the system (glibc's ``malloc_trim``; elsewhere nothing).
+    The spans' texts and arrays of a million games are freed into the heap, which glibc keeps
+    (about 100 MiB of a report's peak, measured); a report's later tables would reuse only part
+    of it."""
+    import ctypes
+    import ctypes.util
+
+    global _TRIM
+    if _TRIM is None:
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
 
 
 def _parsed(text: str | None, dtype: Any, count: int, conn: Any, db: Any) -> np.ndarray:
@@ -247,6 +271,8 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
     """
     import numpy as np
 
+    from arena.results import packed_sums
+
     k = int(seats)
     bounds = " AND ".join([*([f"game_id > {int(after)}"] if after is not None else []),
                            *([f"game_id <= {int(upto)}"] if upto is not None else [])])
@@ -255,7 +281,7 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
     with _reading(db) as conn:
         cursor = conn.execute("SELECT seats, packed FROM games " + (f"WHERE {bounds} " if bounds else "")
                               + "ORDER BY game_id")
-        while chunk := cursor.fetchmany(SPAN // 8):
+        while chunk := cursor.fetchmany(SPAN // 4):
             for text, _ in chunk:
                 groups.setdefault(text, len(groups))
             if len(groups) > len(totals):
@@ -263,7 +289,11 @@ def search_sums(db: Any, seats: int, after: int | None = None, upto: int | None 
                 grown[:, :, [0, 1, 3, 5]] = 0
                 grown[: len(totals)] = totals
                 totals = grown
-            per_game = _game_sums([b for _, b in chunk], k)
+            blobs = [b for _, b in chunk]
+            if len(blobs) >= packed_sums.LOOP_GAMES:  # the compiled loop: the same sums, no row arrays
+                per_game = packed_sums.game_sums(blobs, k)
+            else:
+                per_game = _game_sums(blobs, k)
             group = np.array([groups[t] for t, _ in chunk], np.int64)
             _add_games(totals, group, per_game)
     out: dict[str, list] = {}

@@ -11,10 +11,11 @@ What it rated is stored beside the games:
   (JSON ``{label: [mu, sigma, games]}`` in the order the bots were met) and ``search`` (the
   per-bot search sums of those games, ``arena.results.aggregates.search_sums``: a report adds only the
   moves of the games beyond the prefix);
-- ``rating_history``: one row per rated game and seat (``game_id``, ``seat``, ``bot``: the
-  0-based place of the bot's label in ``ratings``, ``mu``, ``sigma``, ``games``: the bot's
-  rating after that game), for the rating-progression plot. The bot is a small integer rather
-  than its label text: ~16 bytes a two-seat game less (``docs/storage.md``).
+- ``rating_history``: each bot's rating after each rated game and seat (``game_id``, ``seat``,
+  ``bot``: the 0-based place of the bot's label in ``ratings``, ``mu``, ``sigma``, ``games``:
+  the bot's rating after that game), for the rating-progression plot, stored a block of games
+  a row (``History``, ``HISTORY_SCHEMA``): a million games' history is some dozens of rows
+  written at once, where a row a game and seat took SQLite 4-6 s to insert.
 
 A report reads the state and rates only the stored games beyond ``P``. A state that is missing
 (a store written before this table existed) or stale (another ``version`` or environment, or a
@@ -34,26 +35,37 @@ from collections.abc import Iterable, Sequence
 
 import trueskill
 
+import numpy as np
+
 from arena.errors import ResultsError
 from arena.results.reading import unreadable
 from arena.results.ratings import rate_one
 from arena.results.aggregates import merge_sums, search_sums
+from arena.results.rating_history import History, read_blocks, thinned, write_history
 
 log = logging.getLogger("arena.results.ratings")
 
 #: Bumped when the stored state's meaning changes; another version is stale and rebuilt
 #: (2: the search sums gained the sum of squared node counts; 3: the history keeps the bot's
-#: place in ``ratings`` instead of its label).
-VERSION = 3
+#: place in ``ratings`` instead of its label; 4: the history is stored in blocks of games).
+VERSION = 4
+
+#: ``rating_history``: a row per block of history rows (``History.encode``): ``first`` and
+#: ``last`` game id of the block, its ``rows``, ``ints`` (zlib of the columns ``game_id`` int64,
+#: ``seat`` int8, ``bot`` int32, ``games`` int64, one after the other) and ``floats`` (``mu``
+#: then ``sigma``, float64), all little-endian
+HISTORY_SCHEMA = """CREATE TABLE IF NOT EXISTS rating_history (
+    first INTEGER PRIMARY KEY, last INTEGER NOT NULL, rows INTEGER NOT NULL, ints BLOB NOT NULL,
+    floats BLOB NOT NULL)"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rating_state (
     id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL, env TEXT NOT NULL,
     prefix INTEGER NOT NULL, rated INTEGER NOT NULL, ratings TEXT NOT NULL, search TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS rating_history (
-    game_id INTEGER NOT NULL, seat INTEGER NOT NULL, bot INTEGER NOT NULL, mu REAL NOT NULL,
-    sigma REAL NOT NULL, games INTEGER NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID;
-"""
+""" + HISTORY_SCHEMA + ";\n"
+
+#: history rows stored per ``rating_history`` row at most
+BLOCK = 1 << 17
 
 
 def env_key(env: trueskill.TrueSkill) -> str:
@@ -99,6 +111,59 @@ class Rater:
         """
         return rate_one(self.env, self.margin, self.ratings, self.counts, game_id, seats, ranks)
 
+    def rate_many(self, ids: Sequence[int], seats: Sequence[Sequence[str]], ranks: Sequence[Sequence[int]]) -> History:
+        """Rate games now, in the order given (``rate`` of each); returns their history rows.
+        ``arena.results.rating_kernel.LOOP_GAMES`` games or more, each between two distinct
+        bots, are rated in its compiled loop, to the same bits.
+
+        Raises:
+            ResultsError: a game's ``seats`` and ``ranks`` differ in length.
+        """
+        from arena.results import rating_kernel
+
+        pairs = self._pairs(seats, ranks) if len(ids) >= rating_kernel.LOOP_GAMES else None
+        if pairs is None:
+            rows: list[tuple] = []
+            for game_id, seated, ranked in zip(np.asarray(ids).tolist(), seats, ranks):
+                rows += self.rate(game_id, seated, ranked)
+            return History.from_rows(rows, {label: i for i, label in enumerate(self.ratings)})
+        both, result = pairs
+        a, b = both[:, 0], both[:, 1]
+        labels = list(self.ratings)
+        mu = np.array([self.ratings[x][0] for x in labels], np.float64)
+        sigma = np.array([self.ratings[x][1] for x in labels], np.float64)
+        count = np.array([self.counts[x] for x in labels], np.int64)
+        out_mu, out_sigma, out_count = rating_kernel.rate_pairs(a, b, result, mu, sigma, count, self.env.beta,
+                                                                self.env.tau, self.margin)
+        for i, label in enumerate(labels):
+            self.ratings[label] = (float(mu[i]), float(sigma[i]))
+            self.counts[label] = int(count[i])
+        n = len(a)
+        return History(np.repeat(np.asarray(ids, np.int64), 2), np.tile(np.array([0, 1], np.int8), n),
+                       both.ravel(), out_mu.ravel(), out_sigma.ravel(), out_count.ravel())
+
+    def _pairs(self, seats: Sequence[Sequence[str]], ranks: Sequence[Sequence[int]]) -> tuple | None:
+        """For games each of two distinct bots: each game's two bots (games x 2 places in ``ratings``,
+        bots not met before listed in the order ``rate`` meets them) and result (1, 0.5, 0);
+        ``None`` when a game is of another kind. The distinct seat and rank lists (shared
+        objects in a loaded games frame) are looked at once each."""
+        n = len(seats)
+        seat_keys, seat_first, seat_code = np.unique(np.fromiter(map(id, seats), np.int64, n), return_index=True,
+                                                     return_inverse=True)
+        rank_keys, rank_first, rank_code = np.unique(np.fromiter(map(id, ranks), np.int64, n), return_index=True,
+                                                     return_inverse=True)
+        seat_lists = [seats[i] for i in seat_first.tolist()]
+        rank_lists = [ranks[i] for i in rank_first.tolist()]
+        if any(len(s) != 2 or s[0] == s[1] for s in seat_lists) or any(len(r) != 2 for r in rank_lists):
+            return None
+        for i in np.argsort(seat_first, kind="stable").tolist():  # bots met in game order, then seat order
+            for label in seat_lists[i]:
+                self.meet(label)
+        place = {label: i for i, label in enumerate(self.ratings)}
+        both = np.array([[place[s[0]], place[s[1]]] for s in seat_lists], np.int32)[seat_code.ravel()]
+        outcome = np.array([1.0 if r[0] < r[1] else 0.5 if r[0] == r[1] else 0.0 for r in rank_lists])
+        return both, outcome[rank_code.ravel()]
+
     def add(self, game_id: int, seats: Sequence[str], ranks: Sequence[int], sums: dict | None = None) -> list[tuple]:
         """Take one stored game (``sums``: its per-bot search sums, ``arena.results.aggregates.game_sums``);
         rate every game of the contiguous prefix now complete and add its sums. Returns the
@@ -128,16 +193,17 @@ def ensure_tables(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-def write_rows(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple]) -> None:
-    """Add history ``rows`` ``(game_id, seat, label, mu, sigma, games)`` of ``rater``'s games, each
-    label stored as its place in ``rater.ratings`` (inside the caller's transaction)."""
-    if rows:
-        place = {label: i for i, label in enumerate(rater.ratings)}
-        conn.executemany("INSERT OR REPLACE INTO rating_history VALUES (?,?,?,?,?,?)",
-                         [(g, seat, place[label], mu, sigma, n) for g, seat, label, mu, sigma, n in rows])
+def write_rows(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple] | History) -> None:
+    """Add the history of ``rater``'s games: rows ``(game_id, seat, label, mu, sigma, games)`` or
+    a ``History`` (``bot``: the label's place in ``rater.ratings``), in ``BLOCK``s (inside the
+    caller's transaction)."""
+    if len(rows):
+        history = rows if isinstance(rows, History) else History.from_rows(
+            rows, {label: i for i, label in enumerate(rater.ratings)})
+        write_history(conn, history, BLOCK)
 
 
-def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple], reset: bool = False) -> None:
+def write(conn: sqlite3.Connection, rater: Rater, rows: Sequence[tuple] | History, reset: bool = False) -> None:
     """Store the rater's state and new history ``rows`` (inside the caller's transaction);
     ``reset`` clears the history first (a rebuild)."""
     if reset:  # a rebuild: tables of another layout go too
@@ -184,29 +250,26 @@ def read(conn: sqlite3.Connection, env: trueskill.TrueSkill, labels: Iterable[st
 def read_history(conn: sqlite3.Connection, upto: int, steps: dict[str, tuple[int, int]] | None = None) -> list[tuple]:
     """Stored history rows ``(game_id, seat, label, mu, sigma, games)`` of games ``1..upto``,
     in (game_id, seat) order. ``steps``: label -> (step, last): keep only a bot's rows whose
-    ``games`` is 1, a multiple of ``step`` or ``last`` (a thinned history, filtered in SQL).
+    ``games`` is 1, a multiple of ``step`` or ``last`` (a thinned history).
 
     Raises:
         ResultsError: unreadable database.
     """
+    import zlib
+
     try:
         if not conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='rating_history'").fetchone():
             return []
         labels = list(json.loads(conn.execute("SELECT ratings FROM rating_state WHERE id = 1").fetchone()[0]))
-        place = {label: i for i, label in enumerate(labels)}
-        sql = "SELECT game_id, seat, bot, mu, sigma, games FROM rating_history WHERE game_id <= ?"
-        args: list = [upto]
+        history = read_blocks(conn, upto)
         if steps:
-            kept = [(place[label], st, last) for label, (st, last) in steps.items() if label in place]
-            step = " ".join("WHEN ? THEN ?" for _ in kept)
-            sql += (f" AND (games = 1 OR games % (CASE bot {step} ELSE 1 END) = 0"
-                    f" OR games = (CASE bot {step} ELSE -1 END))")
-            args += [x for i, st, _ in kept for x in (i, st)]
-            args += [x for i, _, last in kept for x in (i, last)]
-        rows = conn.execute(sql + " ORDER BY game_id, seat", args).fetchall()
-    except (sqlite3.Error, TypeError) as exc:
+            place = {label: i for i, label in enumerate(labels)}
+            history = thinned(history, {place[lab]: st for lab, st in steps.items() if lab in place})
+        if len(history) and int(history.bot.max()) >= len(labels):
+            raise ValueError("a history row of a bot the state does not list")
+    except (sqlite3.Error, TypeError, ValueError, zlib.error) as exc:
         raise unreadable(conn, exc) from None
-    return [(g, seat, labels[i], mu, sigma, n) for g, seat, i, mu, sigma, n in rows]
+    return history.rows(labels)
 
 
 def save(conn: sqlite3.Connection, path: str | os.PathLike, rater: Rater, rows: Sequence[tuple],

@@ -13,10 +13,12 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import trueskill
 
-from arena.results.aggregates import merge_sums, search_sums
+from arena.results.aggregates import give_back, merge_sums, search_sums
 from arena.results.files import still_locked
+from arena.results.rating_history import History
 from arena.results.rating_state import Rater, ensure_tables, read, write, write_rows
 from arena.results.records import RatingSnapshot
 
@@ -60,7 +62,7 @@ class _Saving:
             return False
         return True
 
-    def rows(self, rater: Rater, rows: Sequence[tuple]) -> None:
+    def rows(self, rater: Rater, rows: Sequence[tuple] | History) -> None:
         """Add ``rater``'s history rows (``rating_state.write_rows``; raises ``sqlite3.Error``)."""
         assert self.conn is not None
         write_rows(self.conn, rater, rows)
@@ -95,21 +97,17 @@ def _stored_prefix(conn: sqlite3.Connection) -> int | None:
     return None if row is None else int(row[0])
 
 
-#: history rows written per ``executemany`` while ``current`` stores a rebuilt state (the rows
-#: of a million games are not held at once)
-CHUNK = 1 << 16
-
-
 def current(conn: sqlite3.Connection, path: str | os.PathLike | None, env: trueskill.TrueSkill,
-            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Iterable],
+            games: Iterable[tuple[int, Sequence[str], Sequence[int]]] | Callable[[int], Columns],
             labels: Sequence[str] = (), seats: int = 2) -> RatingSnapshot:
     """Ratings and search sums after every stored game: the stored state, plus the games
     beyond its prefix. ``games``: ``(game_id, seats, ranks)`` of the stored games in id order,
-    or a function of a game id returning those of the games above it (only the games beyond
-    the prefix are read); ``seats``: seats per game. A missing or stale state is rebuilt from
+    or a function of a game id returning those of the games above it as three sequences
+    (``Columns``: ids, seat lists, rank lists; only the games beyond the prefix are read);
+    ``seats``: seats per game. A missing or stale state is rebuilt from
     ``games``; the games that continue the prefix (ids without a gap: games copied into the
     store, a run's games stored after its last save) join it, their moves summed in SQL by key
-    range. A rebuilt or extended state is stored, its history written as it is rated, when
+    range. A rebuilt or extended state is stored, with its history, when
     ``path`` is given and no run holds the store (``_Saving``); the next report reads it and
     rates nothing again.
 
@@ -142,26 +140,19 @@ def _current(conn: sqlite3.Connection, env: trueskill.TrueSkill, games: Any, lab
     ``sqlite3.Error`` when a write fails)."""
     rater = Rater(env, labels) if found is None else found
     start = rater.prefix
+    ids, seated, ranks = _columns(games, start)
+    run = _joining(ids, start)  # the games continuing the prefix without a gap
     expect = None if found is None else start
-    writing = saving is not None and found is None and saving.open(expect)  # a rebuild: stored even when empty
-    tried = writing or saving is None or found is None
-    rows: list[tuple] = []  # history of the games joining the prefix, not yet written
-    beyond: list[tuple[int, Sequence[str], Sequence[int]]] = []  # games after a gap
-    for game_id, seated, ranks in (games(start) if callable(games) else games):
-        if game_id <= start:
-            continue
-        if game_id != rater.prefix + 1 or beyond:
-            beyond.append((game_id, seated, ranks))
-            continue
-        if not tried:  # the first game to join a stored state's prefix
-            assert saving is not None
-            writing, tried = saving.open(expect), True
-        rows += rater.rate(game_id, seated, ranks)
-        rater.prefix = game_id
-        if writing and len(rows) >= CHUNK:
-            assert saving is not None
-            saving.rows(rater, rows)
-            rows = []
+    writing = saving is not None and (found is None or run > 0) and saving.open(expect)  # a rebuild: even empty
+    history = rater.rate_many(ids[:run], seated[:run], ranks[:run])
+    rater.prefix = start + run
+    extra: list[tuple] = []
+    if writing:
+        assert saving is not None
+        saving.rows(rater, history)  # written now: the history is not held while the moves are summed
+    else:
+        extra = history.rows(list(rater.ratings))
+    del history
     if found is None:
         rater.search = search_sums(conn, seats, upto=rater.prefix)
     elif rater.prefix > start:
@@ -169,11 +160,29 @@ def _current(conn: sqlite3.Connection, env: trueskill.TrueSkill, games: Any, lab
     saved_prefix = 0 if found is None else start
     if writing:
         assert saving is not None
-        saving.rows(rater, rows)
         saving.finish(rater)
-        saved_prefix, rows = rater.prefix, []
-    extra = rows
-    for game_id, seated, ranks in beyond:
-        extra += rater.rate(game_id, seated, ranks)
+        saved_prefix = rater.prefix
+    for game_id, seats_, ranks_ in zip(np.asarray(ids[run:]).tolist(), seated[run:], ranks[run:]):
+        extra += rater.rate(game_id, seats_, ranks_)
     merge_sums(rater.search, search_sums(conn, seats, after=rater.prefix))
+    give_back()  # what rating and summing a million games freed
     return RatingSnapshot(rater.ratings, rater.counts, rater.search, saved_prefix, tuple(extra))
+
+
+#: ``(game ids, seat lists, rank lists)`` of games in id order (sequences or numpy arrays)
+Columns = tuple[Any, Any, Any]
+
+
+def _columns(games: Any, start: int) -> Columns:
+    """``current``'s ``games`` above ``start`` as ``Columns``."""
+    if callable(games):
+        return games(start)
+    rows = [g for g in games if g[0] > start]
+    return [g[0] for g in rows], [g[1] for g in rows], [g[2] for g in rows]
+
+
+def _joining(ids: Sequence[int], start: int) -> int:
+    """How many of ``ids`` (ascending) continue ``start`` without a gap: ``start + 1``, ``start + 2``..."""
+    at = np.asarray(ids, np.int64) - np.arange(start + 1, start + 1 + len(ids), dtype=np.int64)
+    gaps = np.flatnonzero(at != 0)
+    return int(gaps[0]) if len(gaps) else len(ids)

@@ -62,9 +62,10 @@ def test_report_bench_on_a_small_store(tmp_path):
     from arena.results.store import load_game
 
     figures = report.run(quick=True, games=40)
-    assert [f.unit for f in figures] == ["s", "MiB", "s", "s", "s", "s"]
+    assert [f.unit for f in figures] == ["s", "MiB", "s", "s", "s", "s", "s"]
     assert all(f.value > 0 for f in figures)
-    assert f"{report.QUICK_FIELD}-bot round-robin" in figures[4].name
+    assert "copied games" in figures[0].name and "second" in figures[2].name  # no rating state, then the stored one
+    assert f"{report.QUICK_FIELD}-bot round-robin" in figures[5].name
     path = report.build_store(tmp_path, "small", 6, distinct=3)
     game = arena.games.make("interaction")
     for game_id in range(1, 7):

@@ -255,14 +255,15 @@ def test_a_thinned_history_draws_the_same_plot(tmp_path, monkeypatch):
 
 def test_the_history_keeps_a_bot_by_its_place_and_reads_back_its_label(tmp_path):
     """``rating_history`` stores each bot as a small integer (its place in the state's ratings),
-    not its label text; the history read back names the labels, thinned or not, and equals
-    the history replayed from the games."""
+    not its label text, a block of games a row; the history read back names the labels, thinned
+    or not, and equals the history replayed from the games."""
+    from arena.results.rating_history import read_blocks
+
     from arena.bench.report import LABELS, build_store
 
     path = build_store(tmp_path, "place", 40, distinct=3)
     conn = sqlite3.connect(path)
-    assert {r[0] for r in conn.execute("SELECT DISTINCT typeof(bot) FROM rating_history")} == {"integer"}
-    assert {r[0] for r in conn.execute("SELECT DISTINCT bot FROM rating_history")} == {0, 1}
+    assert set(read_blocks(conn, 40).bot.tolist()) == {0, 1}
     rows = rating_state.read_history(conn, 40)
     thin = rating_state.read_history(conn, 40, {label: (7, 40) for label in LABELS})
     conn.close()

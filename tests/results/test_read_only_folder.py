@@ -121,3 +121,37 @@ def test_a_store_that_still_cannot_be_read_there_names_the_read_only_folder(play
         assert f"read-only folder {str(copy)!r}" in err
     finally:
         copy.chmod(0o755)
+
+
+def test_a_report_without_sections_prints_and_writes_nothing_there(played, capsys, monkeypatch):
+    """``arena report NAME`` writes NAME.report.md and its CSV files by default; where the folder
+    cannot be written it prints the report, says in one line that no file was written, and exits
+    0 (``--write`` asked for them: a one-line error, exit 2, after the report). Run as root, which
+    writes in a 0555 folder, the folder is made read-only to ``os.access`` as a read-only mount is."""
+    import os
+
+    import arena.cli.report as report_cli
+
+    before = sorted(p.name for p in played.iterdir())
+    played.chmod(0o555)
+    try:
+        (played / "probe").touch()
+    except PermissionError:
+        pass
+    else:
+        (played / "probe").unlink()
+        real = os.access
+        monkeypatch.setattr(report_cli.os, "access", lambda p, mode, **k: False if Path(p) == played and mode & os.W_OK
+                            else real(p, mode, **k))
+    code, out, err = cli(["report", "kr", "--results", str(played)], capsys)
+    assert code == 0 and err == "", err
+    assert "leaderboard" in out.lower() and "cannot be written: no report files" in " ".join(out.split())
+    assert sorted(p.name for p in played.iterdir()) == before
+    code, out, err = cli(["report", "kr", "--results", str(played), "--write"], capsys)
+    if err:  # permissions enforced: the files cannot be made
+        assert code == 2 and err.startswith("error: cannot write the report into") and len(err.splitlines()) == 1
+    played.chmod(0o755)
+    if not err:  # root: os.access said read-only, but --write writes (the folder is writable after all)
+        assert code == 0
+        return
+    assert sorted(p.name for p in played.iterdir()) == before
