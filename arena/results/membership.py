@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TypeVar
 
 from arena.results.base import _fail
 from arena.results.records import Member
 from arena.results.writing import transaction
+
+T = TypeVar("T")
 
 
 #: the ``league`` table: one row per membership change, in the order they were made
@@ -91,13 +94,30 @@ def statuses(events: Sequence[LeagueEvent]) -> dict[str, str]:
 
 
 class MemberRows:
-    """``Store``'s methods on the ``bots`` table (``conn``, ``path`` and ``_read`` are the store's)."""
+    """``Store``'s methods on the ``bots`` and ``league`` tables (``conn`` and ``path`` are the
+    store's), and its readers' one error."""
 
     conn: sqlite3.Connection
     path: Path
 
+    def _reading(self, read: Callable[[sqlite3.Connection], T]) -> T:
+        """``read(conn)``, its ``sqlite3.Error`` as the store's.
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        try:
+            return read(self.conn)
+        except sqlite3.Error as exc:
+            raise _fail(self.path, exc, "read results database") from None
+
     def _read(self, sql: str) -> list[tuple]:
-        raise NotImplementedError
+        """The rows of one query.
+
+        Raises:
+            ResultsError: the database cannot be read.
+        """
+        return self._reading(lambda conn: conn.execute(sql).fetchall())
 
     def name_engines(self, id_names: dict[str, str]) -> None:
         """Store the ``id name`` of engines a stored tournament has none for (one written
@@ -162,10 +182,7 @@ class MemberRows:
         Raises:
             ResultsError: the database cannot be read.
         """
-        try:
-            return league_events(self.conn)
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
+        return self._reading(league_events)
 
     def add_league(self, events: Sequence[LeagueEvent]) -> list[int]:
         """Store membership changes in one transaction (the ``league`` table made if missing);

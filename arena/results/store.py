@@ -218,17 +218,6 @@ class Store(MemberRows):
         row = next(iter(self._read("SELECT settings, total_games FROM tournament")), None)
         return None if row is None else StoredTournament(_decoded(row[0], self), int(row[1]))
 
-    def _read(self, sql: str) -> list[tuple]:
-        """The rows of one query.
-
-        Raises:
-            ResultsError: the database cannot be read.
-        """
-        try:
-            return self.conn.execute(sql).fetchall()
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
-
     def done_ids(self) -> set[int]:
         """Ids of the games already stored.
 
@@ -258,10 +247,7 @@ class Store(MemberRows):
         Raises:
             ResultsError: the database cannot be read.
         """
-        try:
-            return recorded(self.conn)
-        except sqlite3.Error as exc:
-            raise _fail(self.path, exc, "read results database") from None
+        return self._reading(recorded)
 
     def add_game(self, game_id: int, series: int, record: GameRecord, attempts: int = 1,
                  start: str | None = None, software: Sequence[Recorded] = ()) -> None:
