@@ -21,6 +21,7 @@ from arena.games import Game
 from arena.referee import SEEDING
 from arena.results.store import Member, StoredGame
 from arena.tournament.config import TournamentConfig, field_specs, settings_difference
+from arena.llm import check_specs as check_servers
 from arena.tournament.field_check import check_bots
 from arena.tournament.formats import ScheduleFactory, make_schedule
 from arena.tournament.members import Identity, Resolution, identify, resolve, stored_counts
@@ -82,12 +83,16 @@ def plan(cfg: TournamentConfig, seeding: int | None = None, schedule: ScheduleFa
     Raises:
         UnknownGameError, ConfigError, BotSpecError: bad game, parameters, field or format, a
             bot that cannot be made in time or cannot play the game (``PLAYS`` against
-            ``Game.type``).
+            ``Game.type``). arena.llm.ProviderUnreachable: a language model's server (``llm:``)
+            that does not answer, or its key variable unset.
     """
     game = arena.games.make(cfg.game, **cfg.params)
     specs = field_specs(cfg, game.num_players)
     # in a child with a timeout (an isolated bot file: by its engine); an engine's ``id name``, told at its probe
     facts = check_bots(specs, game, cfg.isolation, each=cfg.each)
+    # a language model's server that does not answer now stops the run in one line, before any game
+    # (issue 44); a failure later in the run voids games instead (``arena.tournament.voids``)
+    check_servers(specs)
     id_names = {label: str(f["id_name"]) for label, f in facts.items() if f.get("id_name")}
     identities = {s.label: identify(s, facts.get(s.label)) for s in specs}
     labels = [s.label for s in specs]
