@@ -13,6 +13,7 @@ import arena.games
 from typer.testing import CliRunner
 
 from arena.cli.app import app
+from arena.results.rating_history import read_blocks
 from arena.referee import GameSettings, bot_seeds, referee_game
 from bots.human import Human
 from bots.registry import assign_labels, make, seed_name
@@ -58,7 +59,7 @@ def test_a_person_plays_a_whole_game_from_stdin_and_it_is_stored_and_rated(tmp_p
     with sqlite3.connect(db) as conn:  # one member per bot: the same spec twice is the same version
         assert conn.execute("SELECT label, version FROM bots ORDER BY position").fetchall() == [
             ("human", 1), ("alphabeta:depth=2", 1)]
-        assert conn.execute("SELECT count(*) FROM rating_history").fetchone()[0] == 4  # rated as stored
+        assert len(read_blocks(conn, 2)) == 4  # rated as stored: 2 games of 2 seats in the rating history
     listed = CliRunner().invoke(app, ["list", "--results", str(tmp_path)])
     assert f"arena play interaction --name play-interaction --results {tmp_path}" in " ".join(listed.output.split())
     report = CliRunner().invoke(app, ["report", "play-interaction", "--results", str(tmp_path), "--json",
