@@ -165,7 +165,8 @@ def test_anchor():
     assert fs.anchored(elo, 1, 1500.0).tolist() == [[1520.0, 1500.0, 1510.0]]
     assert fs.anchored(elo + 7).tolist() == [[10.0, -10.0, 0.0]]
     assert fs.parse_anchor("me@2=1500") == ("me@2", 1500.0)
-    for bad in ("me", "=100", "me=x", "me=nan"):
+    assert fs.parse_anchor("me") == ("me", 0.0)  # a base bot alone: the others relative to it
+    for bad in ("=100", "me=x", "me=nan", " =1"):
         with pytest.raises(ConfigError, match="accepted: BOT=ELO"):
             fs.parse_anchor(bad)
 

@@ -187,6 +187,7 @@ def test_fill_hands_out_round_robin():
     pool = Pool.__new__(Pool)
     from arena.supervisor import Deadlines
     pool.slots, pool.mean_seconds, pool.deadlines = [FakeSlot() for _ in range(3)], None, Deadlines()
+    pool.at_once = 1  # one game at a time in each worker (no network seats: arena.tournament.threads)
     pool._fill(deque(range(5)))
     assert [s.tasks for s in pool.slots] == [[[0, 3]], [[1, 4]], [[2]]]
 
