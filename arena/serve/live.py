@@ -127,7 +127,7 @@ def _tables(path: Path) -> list[dict[str, Any]]:
     from arena.reports.html import _tables as display
     from arena.reports.render import load, tables_for
 
-    data = load(path, moves=False)
+    data = load(path, moves=False, keep_state=False)  # the server never writes
     wanted = [s for s in ("ratings", "leaderboard") if s != "ratings" or data.num_players >= 2]
     tables = tables_for(data, wanted)
     out = display(data, {k: v for k, v in tables.items() if k in SUMMARY_TABLES})
