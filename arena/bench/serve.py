@@ -5,7 +5,8 @@ The run (``run_tournament`` in this process, ``--workers 1``): ``greedy`` agains
 Interaction, a few ms a game, so the server has a game to tell of every few ms. The server is
 ``arena serve`` in a process of its own on the run's results folder. The 20 clients (one
 process, a thread each) do what a tournament page does: each holds the page's event stream
-(``/t/NAME/events``), fetches the summary (``/summary``) on each ``games`` event and the games in
+(``/t/NAME/events``), fetches the summary (``/summary``) on each ``games`` event whose tables
+are of other games than the ones it shows (the count alone comes in the event) and the games in
 progress (``/live``) on each ``live`` event. Runs alone and served are interleaved, ``REPEATS``
 each, and the best of each kept: other load on the machine only slows a run down. The figure is
 the served run's loss of games/s, in percent; the clients' own CPU is on the same machine
@@ -15,6 +16,7 @@ the note the clients', which on a machine whose cores the run fills decide the f
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,12 +59,12 @@ def _server(results: str) -> tuple[subprocess.Popen, str]:
 
 
 def client(url: str, stop: threading.Event, counts: list[int]) -> None:
-    """One page: the event stream, the summary on each ``games`` event, the live games on each
-    ``live`` event, until ``stop``; ``counts[0]`` counts its requests."""
-    base = f"{url}/t/{NAME}"
+    """One page: the event stream, the summary on each ``games`` event of new tables, the live
+    games on each ``live`` event, until ``stop``; ``counts[0]`` counts its requests."""
+    base, shown = f"{url}/t/{NAME}", None
     while not stop.is_set():
         try:
-            with _OPENER.open(base + "/events", timeout=5) as stream:
+            with _OPENER.open(base + "/events", timeout=20) as stream:
                 event = ""
                 for raw in stream:
                     if stop.is_set():
@@ -71,6 +73,11 @@ def client(url: str, stop: threading.Event, counts: list[int]) -> None:
                     if line.startswith("event: "):
                         event = line[7:]
                     elif line.startswith("data: ") and event in ("games", "live"):
+                        if event == "games":
+                            tables = json.loads(line[6:]).get("tables")
+                            if tables is not None and tables == shown:
+                                continue  # the page shows the count from the event
+                            shown = tables
                         with _OPENER.open(base + ("/summary" if event == "games" else "/live"), timeout=30) as r:
                             r.read()
                         counts[0] += 1
