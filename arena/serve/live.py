@@ -8,19 +8,19 @@ run's live file, every ``POLL`` seconds while a page's event stream is open (one
 of them) or when a page asks: three stats, no query while nothing changed. When the database
 changed it reads ``arena.results.browse.change_mark`` (one short statement on a read-only
 connection); when the games changed it has the summary recomputed (``Summaries``) if it is
-due, then wakes the event streams. A stream with nothing new sleeps (no poll of its own); it
-sends ``games`` (``{"games", "last", "tables"}``: the games stored, the last id, the games the
-tables are of) at once when new tables are ready and at most every ``EVENT_EVERY`` seconds for
-the count alone, ``live`` when the live file changed. The page shows the count from the event
-and fetches the summary only when its tables changed.
+due, renders the fragments that changed (the summary, the games in progress: once for every
+page) and wakes the event streams. A stream with nothing new sleeps (no poll of its own); it
+sends ``summary`` (the fragment's HTML) when new tables are ready, ``games`` (``{"games",
+"last", "tables"}``: the games stored, the last id, the games the tables are of) right after it
+and at most every ``EVENT_EVERY`` seconds for the count alone, ``live`` (the games in progress
+fragment's HTML) when the live file changed. A page following a run makes no request.
 
 **The tables' cost is bounded.** The field table and leaderboard are computed from every
 stored game (``arena.reports``): ~80 ms of CPU for 6,000 games. They are recomputed when the
 games changed and the last computation is ``REFRESH`` seconds old, or older than its own CPU
 time divided by ``BUDGET``: the tables take at most that share of a core whatever the store's
 size (6,000 games: every ~1.6 s; a store whose table costs more is updated more rarely: the
-page says of how many games its tables are). Each fragment (summary, games in progress) is
-rendered once per state for every page. It reads the store only (``keep_state=False``): the
+page says of how many games its tables are). It reads the store only (``keep_state=False``): the
 same for a local run and a Dask run.
 """
 
@@ -77,12 +77,15 @@ class StoreWatch:
     of them. Looked at again at most every ``POLL`` seconds, by its own task while event
     streams wait (``wait``) or by the first page to ask (``look``)."""
 
-    def __init__(self, path: Path, summaries: Summaries) -> None:
-        self.path, self.summaries, self.looked = path, summaries, -1e18
+    def __init__(self, path: Path, app: Any) -> None:
+        self.path, self.app, self.summaries, self.looked = path, app, app.state.summaries, -1e18
         self.files: tuple | None = None
         self.mark: tuple[int, int] | None = None
         self.live: tuple = ()
         self.tables: tuple | None = None
+        #: the SSE messages of the summary and of the games in progress, with the state drawn
+        self.summary: tuple[Any, str] = (None, "")
+        self.drawn: tuple[Any, str] = (None, "")
         self.version, self.waiting = 0, 0
         self.lock = asyncio.Lock()
         self.changed = asyncio.Condition()
@@ -94,7 +97,7 @@ class StoreWatch:
         async with self.lock:
             if time.monotonic() - self.looked >= POLL:
                 self.looked = time.monotonic()
-                before = (self.mark, self.live, self.tables)
+                before = (self.mark, self.live, self.tables, self.summary[0], self.drawn[0])
                 files = files_mark(self.path)  # three stats: not worth a thread's hand-over
                 if self.files is None or files[:4] != self.files[:4]:
                     try:
@@ -108,11 +111,25 @@ class StoreWatch:
                     except ArenaError:
                         pass
                 self.tables = self.summaries.key(self.path)  # computed here or for a page
-                if (self.mark, self.live, self.tables) != before:
+                if self.waiting:
+                    await self._draw()
+                if (self.mark, self.live, self.tables, self.summary[0], self.drawn[0]) != before:
                     self.version += 1
                     async with self.changed:
                         self.changed.notify_all()
         return self.mark, self.live
+
+    async def _draw(self) -> None:
+        """Render the fragments the streams send, once per state: the summary of the tables
+        now held, the games in progress of the live file now."""
+        if self.tables is not None and self.mark is not None and self.summary[0] != self.tables:
+            try:
+                parts = await run_in_threadpool(summary_parts, self.app, self.path, self.mark)
+                self.summary = (self.tables, sse("summary", summary_html(self.app, self.path, parts)))
+            except ArenaError:
+                pass
+        if self.drawn[0] != self.live:
+            self.drawn = (self.live, sse("live", await playing_html(self.app, self.path, self.live)))
 
     async def _follow(self) -> None:
         """Look every ``POLL`` seconds while a stream waits."""
@@ -141,7 +158,7 @@ def watch_of(app: Any, path: Path) -> StoreWatch:
     """The application's ``StoreWatch`` of ``path``."""
     watches = app.state.watches
     if path not in watches:
-        watches[path] = StoreWatch(path, app.state.summaries)
+        watches[path] = StoreWatch(path, app)
     return watches[path]
 
 
@@ -208,6 +225,22 @@ def summary_parts(app: Any, path: Path, mark: tuple[int, int] | None = None) -> 
     return app.state.summaries.get(path, mark)
 
 
+def sse(event: str, text: str) -> str:
+    """One server-sent event ``event`` whose data is ``text`` (its lines joined again by the
+    browser)."""
+    return f"event: {event}\n" + "".join(f"data: {line}\n" for line in text.split("\n")) + "\n"
+
+
+def summary_html(app: Any, path: Path, parts: dict[str, Any]) -> str:
+    """The summary fragment of ``parts`` (``summary_parts``), rendered once per state."""
+    key = (parts["games"], parts["last"], parts["tables_games"], parts["stale"], id(parts["tables"]))
+    held = app.state.rendered.get(("summary", path))
+    if held is None or held[0] != key:
+        held = (key, app.state.site.env.get_template("summary.html.j2").render(summary=parts))
+        app.state.rendered[("summary", path)] = held
+    return held[1]
+
+
 async def summary(request: Request) -> Response:
     """The summary fragment (HTML) of a tournament page, rendered once per store state for
     every page; ``?json=1``: its figures as JSON."""
@@ -217,32 +250,30 @@ async def summary(request: Request) -> Response:
     parts = await run_in_threadpool(summary_parts, request.app, path, mark)
     if request.query_params.get("json"):
         return JSONResponse({k: v for k, v in parts.items() if k not in ("tables", "computed")})
-    key = (parts["games"], parts["last"], parts["tables_games"], parts["stale"], id(parts["tables"]))
-    held = request.app.state.rendered.get(("summary", path))
-    if held is None or held[0] != key:
-        held = (key, site.env.get_template("summary.html.j2").render(summary=parts))
-        request.app.state.rendered[("summary", path)] = held
-    return HTMLResponse(held[1], headers={"X-Arena-Games": str(parts["games"]),
+    return HTMLResponse(summary_html(request.app, path, parts), headers={"X-Arena-Games": str(parts["games"]),
                                           "X-Arena-Stale": str(int(parts["stale"]))})
 
 
 async def events(request: Request) -> Response:
-    """Server-sent events of a tournament: ``games`` (``{"games": n, "last": id, "tables":
-    t}``: ``t`` the games the summary's tables are of) at once when new tables are ready and
-    at most every ``EVENT_EVERY`` s when only games were stored; ``live`` when the games in
-    progress moved (at most every ``EVENT_EVERY`` s); a comment every ``KEEPALIVE`` s."""
+    """Server-sent events of a tournament, each fragment rendered once for every page:
+    ``summary`` (the summary fragment's HTML) when new tables are ready, then ``games``
+    (``{"games": n, "last": id, "tables": t}``: ``t`` the games the tables are of) at once
+    after it and at most every ``EVENT_EVERY`` s when only games were stored; ``live`` (the
+    games in progress fragment's HTML) when they moved, at most every ``EVENT_EVERY`` s; a
+    comment every ``KEEPALIVE`` s."""
     site = request.app.state.site
     path = site.store(request.path_params["name"])
     watch = watch_of(request.app, path)
 
     async def stream():
         yield "retry: 1000\n\n"
-        await watch.look()
         version, shown_mark, shown_tables, shown_live = -1, None, None, None
         sent, quiet = {"games": -1e18, "live": -1e18}, time.monotonic()
         while True:
             now, pending = time.monotonic(), False
-            mark, tables = watch.mark, watch.tables
+            mark, (tables, summary_event) = watch.mark, watch.summary
+            if tables is not None and tables != shown_tables:
+                yield summary_event
             if mark is not None and (mark != shown_mark or tables != shown_tables):
                 if tables != shown_tables or now - sent["games"] >= EVENT_EVERY:
                     shown_mark, shown_tables, sent["games"], quiet = mark, tables, now, now
@@ -250,10 +281,11 @@ async def events(request: Request) -> Response:
                     yield f"event: games\ndata: {json.dumps({'games': mark[0], 'last': mark[1], 'tables': told})}\n\n"
                 else:
                     pending = True
-            if watch.live != shown_live:
+            live, live_event = watch.drawn
+            if live is not None and live != shown_live:
                 if now - sent["live"] >= EVENT_EVERY:
-                    shown_live, sent["live"], quiet = watch.live, now, now
-                    yield "event: live\ndata: {}\n\n"
+                    shown_live, sent["live"], quiet = live, now, now
+                    yield live_event
                 else:
                     pending = True
             if now - quiet > KEEPALIVE:
@@ -309,9 +341,14 @@ async def playing(request: Request) -> Response:
     site = request.app.state.site
     path = site.store(request.path_params["name"])
     _, live = await watch_of(request.app, path).look()
-    held = request.app.state.rendered.get(("live", path))
+    return HTMLResponse(await playing_html(request.app, path, live))
+
+
+async def playing_html(app: Any, path: Path, live: tuple) -> str:
+    """The games in progress fragment of the live file's state ``live``, drawn once per state."""
+    held = app.state.rendered.get(("live", path))
     if held is None or held[0] != live:
         games = await run_in_threadpool(read_playing, path)
-        held = (live, site.env.get_template("playing.html.j2").render(games=games))
-        request.app.state.rendered[("live", path)] = held
-    return HTMLResponse(held[1])
+        held = (live, app.state.site.env.get_template("playing.html.j2").render(games=games))
+        app.state.rendered[("live", path)] = held
+    return held[1]
