@@ -172,8 +172,9 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path, anchor=anchor, settings=settings)
-        data.rating = snapshot.current(conn, path if keep_state else None, data.env(), lambda after: _rows_after(games, after),
-                                           data.order, int(tournament.get("num_players") or 1))
+        data.rating = snapshot.current(conn, path if keep_state else None, data.env(),  # None: nothing stored
+                                       lambda after: _rows_after(games, after), data.order,
+                                       int(tournament.get("num_players") or 1))
         data.search = dict(data.rating.search) if moves else None
     except ArenaError:
         raise

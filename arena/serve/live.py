@@ -288,10 +288,11 @@ async def events(request: Request) -> Response:
                     yield live_event
                 else:
                     pending = True
-            if now - quiet > KEEPALIVE:
+            if now - quiet >= KEEPALIVE:
                 quiet = now
                 yield ": keep-alive\n\n"
-            version = await watch.wait(version, EVENT_EVERY / 2 if pending else KEEPALIVE)
+            idle = max(0.1, KEEPALIVE - (now - quiet))  # until the next keep-alive is due
+            version = await watch.wait(version, min(EVENT_EVERY / 2, idle) if pending else idle)
 
     return StreamingResponse(stream(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
