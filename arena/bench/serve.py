@@ -1,16 +1,17 @@
-"""``arena serve`` beside a run: the run's games/s while 20 pages follow it, against the run
-alone (goal: at most 10% slower).
+"""``arena serve`` beside a run: the run's games/s while 20 pages follow it, against the run alone
+(goal: at most 10% slower).
 
 The run (``run_tournament`` in this process, ``--workers 1``): ``greedy`` against ``random`` on
 Interaction, a few ms a game, so the server has a game to tell of every few ms. The server is
 ``arena serve`` in a process of its own on the run's results folder. The 20 clients (one
 process, a thread each) do what a tournament page does: each holds the page's event stream
-(``/t/NAME/events``), fetches the summary (``/summary``) on each ``games`` event and the games in
-progress (``/live``) on each ``live`` event. Runs alone and served are interleaved, ``REPEATS``
-each, and the best of each kept: other load on the machine only slows a run down. The figure is
-the served run's loss of games/s, in percent; the clients' own CPU is on the same machine
-(a browser elsewhere would not cost the run that): the second figure gives the server's CPU and
-the note the clients', which on a machine whose cores the run fills decide the first.
+(``/t/NAME/events``), which brings the summary fragment when its tables change, the game count
+and the games in progress fragment: no request of its own while it follows. Runs alone and
+served are interleaved, ``REPEATS`` each, and the best of each kept: other load on the machine
+only slows a run down. The figure is the served run's loss of games/s, in percent; the clients'
+own CPU is on the same machine (a browser elsewhere would not cost the run that): the second
+figure gives the server's CPU and the note the clients', which on a machine whose cores the run
+fills decide the first.
 """
 
 from __future__ import annotations
@@ -57,22 +58,15 @@ def _server(results: str) -> tuple[subprocess.Popen, str]:
 
 
 def client(url: str, stop: threading.Event, counts: list[int]) -> None:
-    """One page: the event stream, the summary on each ``games`` event, the live games on each
-    ``live`` event, until ``stop``; ``counts[0]`` counts its requests."""
-    base = f"{url}/t/{NAME}"
+    """One page: the event stream read until ``stop`` (opened again when it ends);
+    ``counts[0]`` counts the events received."""
     while not stop.is_set():
         try:
-            with _OPENER.open(base + "/events", timeout=5) as stream:
-                event = ""
+            with _OPENER.open(f"{url}/t/{NAME}/events", timeout=20) as stream:
                 for raw in stream:
                     if stop.is_set():
                         return
-                    line = raw.decode().strip()
-                    if line.startswith("event: "):
-                        event = line[7:]
-                    elif line.startswith("data: ") and event in ("games", "live"):
-                        with _OPENER.open(base + ("/summary" if event == "games" else "/live"), timeout=30) as r:
-                            r.read()
+                    if raw.startswith(b"event: "):
                         counts[0] += 1
         except (urllib.error.URLError, OSError):  # no store yet, or the stream timed out idle
             time.sleep(0.2)
@@ -86,7 +80,7 @@ def clients_main(url: str, n: int) -> None:
     import signal
 
     def done(*_: object) -> None:
-        print(counts[0], flush=True)  # the requests made, for the figure's note
+        print(counts[0], flush=True)  # the events received, for the figure's note
         os._exit(0)
 
     signal.signal(signal.SIGTERM, done)
@@ -105,13 +99,13 @@ def _cpu_seconds(pid: int) -> float:
 
 
 def _served(games: int) -> tuple[float, float, float, float]:
-    """(games/s of the run, requests/s the pages made meanwhile, the server's share of a core,
+    """(games/s of the run, events/s the pages received meanwhile, the server's share of a core,
     the clients' share of a core)."""
     with tempfile.TemporaryDirectory() as tmp:
         server, url = _server(tmp)
         clients = subprocess.Popen([sys.executable, "-m", "arena.bench.serve", url, str(CLIENTS)],
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        requests = "0"
+        received = "0"
         try:
             if clients.stdout:  # started: its imports are not the run's cost
                 clients.stdout.readline()
@@ -124,11 +118,11 @@ def _served(games: int) -> tuple[float, float, float, float]:
                 proc.terminate()
                 proc.wait(30)
             if clients.stdout:
-                requests = clients.stdout.read().strip() or "0"
+                received = clients.stdout.read().strip() or "0"
             for stream in (server.stdout, clients.stdout):
                 if stream:
                     stream.close()
-        return rate, int(requests) / elapsed, cpu / elapsed, pages / elapsed
+        return rate, int(received) / elapsed, cpu / elapsed, pages / elapsed
 
 
 def _alone(games: int) -> float:
@@ -153,7 +147,8 @@ def run(quick: bool) -> list[Figure]:
             "hides the difference: read the server's CPU below)")
     return [Figure("serve", f"run's games/s lost to {CLIENTS} pages following it", loss, "%", "≤ 10", note),
             Figure("serve", f"server's CPU while {CLIENTS} pages follow the run", 100 * core, "% of a core", "",
-                   f"{asked:.0f} page requests/s (events, summaries, games in progress); the least of {REPEATS}; "
+                   f"{asked:.0f} events/s to the pages (summaries, game counts, games in progress; no request "
+                   f"each); the least of {REPEATS}; "
                    f"the 20 clients themselves took {100 * clients:.0f}% of a core of this machine (a browser "
                    "elsewhere would not)")]
 

@@ -138,12 +138,15 @@ class ReportData:
 
 
 def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = None,
-         anchor: tuple[str, float] | None = None) -> ReportData:
+         anchor: tuple[str, float] | None = None, keep_state: bool = True) -> ReportData:
     """Load a tournament's games (with ``fault_detail``), settings, the per-bot search sums
     (``moves``; SQL, no move row loaded), the answers of puzzle races and the TrueSkill
     ratings (the stored incremental state plus the games beyond it; a missing or stale state
-    is rebuilt and stored once), through one read-only connection. ``bots``: report only the
-    games among these bots (``restrict``); ``anchor``: the field table's ``(BOT, ELO)``.
+    is rebuilt and, with ``keep_state``, stored once under the run lock when no run holds
+    it), through one read-only connection. ``bots``: report only the games among these bots
+    (``restrict``); ``anchor``: the field table's ``(BOT, ELO)``; ``keep_state=False``: a
+    pure reader (``arena serve``): the ratings are computed in memory, nothing is written and
+    the run lock is never taken.
 
     Raises:
         ResultsError: the file is missing, corrupt, or not an arena results database.
@@ -169,8 +172,9 @@ def load(db_path: str | Path, moves: bool = True, bots: Sequence[str] | None = N
             detail[faulty] = [details.get(g, np.nan) for g in games["game_id"].to_numpy()[faulty].tolist()]
             games["fault_detail"] = detail
         data = ReportData(games, answers, tournament, sprt, path, anchor=anchor, settings=settings)
-        data.rating = snapshot.current(conn, path, data.env(), lambda after: _rows_after(games, after),
-                                           data.order, int(tournament.get("num_players") or 1))
+        data.rating = snapshot.current(conn, path if keep_state else None, data.env(),  # None: nothing stored
+                                       lambda after: _rows_after(games, after), data.order,
+                                       int(tournament.get("num_players") or 1))
         data.search = dict(data.rating.search) if moves else None
     except ArenaError:
         raise

@@ -67,7 +67,7 @@ def _report_view(path: Any) -> dict[str, Any]:
     from arena.reports.html import _figures, _tables
     from arena.reports.render import load, tables_for
 
-    data = load(path)
+    data = load(path, keep_state=False)  # the server never writes
     tables = tables_for(data)
     shown = [t for t in _tables(data, {k: v for k, v in tables.items() if k in PAGE_TABLES})]
     shown.sort(key=lambda t: PAGE_TABLES.index(t["name"]))

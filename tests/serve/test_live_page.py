@@ -1,6 +1,7 @@
 """The tournament page of a running ``arena run`` in headless Chromium: each stored game's
 count, and the field table of it, show without reload (server-sent events) within 2 s; the
-game in progress is drawn (the run's live file).
+game in progress is drawn (the run's live file); the page makes no request of its own while it
+follows (the events carry the fragments).
 
 The figures (seconds from the test seeing a game stored to the page showing it) are printed;
 the assertion keeps margins for a loaded machine: the median within 2 s plus a poll's slack,
@@ -90,4 +91,7 @@ def test_running_tournament_page_follows_each_game(tmp_path, serve, browser):
     assert statistics.median(count_lags) <= 2.5 and statistics.median(table_lags) <= 2.5
     assert max(count_lags) <= 10 and max(table_lags) <= 10
     assert browser.errors() == []
+    asked = browser.eval("""performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)
+        .filter(p => p.endsWith('/summary') || p.endsWith('/live')).length""")
+    assert asked == 0  # the events carried the summary and the games in progress: no request each
     assert not (results / "live.live.json").exists()  # the run removed its live file at the end
