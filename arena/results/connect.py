@@ -42,6 +42,18 @@ def _check_arena_db(conn: sqlite3.Connection, path: Path) -> bool:
     return True
 
 
+#: set by ``never_write``: readers of this process never change a store (``arena serve``)
+_NEVER_WRITE = False
+
+
+def never_write() -> None:
+    """Make every later ``connect_readonly`` of this process leave the file as it is: an
+    earlier arena's store is migrated in a copy in memory, never in place (``arena serve``
+    only reads, and never takes a run's lock)."""
+    global _NEVER_WRITE
+    _NEVER_WRITE = True
+
+
 def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
     """A read-only connection to an arena database.
 
@@ -64,7 +76,7 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
     from arena.results import migrations, packed
 
     if migrations.layout(conn) < SCHEMA_VERSION:  # an earlier arena's store: migrated once
-        return migrations.current(p, conn)
+        return migrations.current(p, conn, in_place=not _NEVER_WRITE)
     packed.register(conn)
     return conn
 

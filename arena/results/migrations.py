@@ -153,16 +153,19 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def current(path: Path, conn: sqlite3.Connection) -> sqlite3.Connection:
+def current(path: Path, conn: sqlite3.Connection, in_place: bool = True) -> sqlite3.Connection:
     """A read-only connection to the store at ``path`` in layout ``SCHEMA_VERSION``, for a
     reader whose connection ``conn`` found an earlier layout: when no run holds the store (its
-    run lock is free) it is migrated in place and opened again read-only; otherwise (a run of
-    an earlier arena holds it, or the file cannot be written) a copy in memory is migrated and
-    returned, the file left as it is. ``conn`` is closed.
+    run lock is free) and ``in_place``, it is migrated in place and opened again read-only;
+    otherwise (a run of an earlier arena holds it, the file cannot be written, or not
+    ``in_place``) a copy in memory is migrated and returned, the file left as it is. ``conn``
+    is closed.
 
     Raises:
         ResultsError: the store cannot be read or copied.
     """
+    if not in_place:
+        return _in_memory(path, conn)
     lock = path.with_suffix(".lock")
     try:
         fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)

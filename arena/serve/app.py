@@ -128,8 +128,10 @@ def create_app(results: str | Path, token: str | None = None) -> Any:
         results: the folder of the results databases.
         token: when given, the token every request must carry (module docstring).
     """
+    from arena.results.connect import never_write
     from arena.serve import live, pages, play
 
+    never_write()  # the server only reads: an earlier arena's store is migrated in memory, not in its file
     site = Site(Path(results))
     routes = [
         Route("/", pages.index),

@@ -28,3 +28,24 @@ def test_serving_a_store_without_rating_state_writes_nothing(tmp_path, serve):
     server.stop()
     assert db.read_bytes() == before
     assert not lock.exists()  # the lock was never made, so never held
+
+
+@pytest.mark.slow  # a server (its imports: seconds)
+def test_serving_an_earlier_layout_migrates_it_in_memory_only(tmp_path, serve):
+    """A store of an earlier arena (the layout-3 fixture) is shown, and its file left as it was:
+    a report would migrate it in place, the server never does."""
+    import shutil
+    from pathlib import Path
+
+    old = Path(__file__).resolve().parents[1] / "fixtures" / "layouts" / "b6b6042" / "old.sqlite"
+    db = tmp_path / "old.sqlite"
+    shutil.copy(old, db)
+    before = db.read_bytes()
+    server = serve(tmp_path)
+    status, body = server.get("/t/old")
+    assert status == 200, body[:300]
+    status, body = server.get("/t/old/games")
+    assert status == 200 and b"/t/old/games/1" in body, body[:300]
+    server.stop()
+    assert db.read_bytes() == before
+    assert not db.with_suffix(".lock").exists()
