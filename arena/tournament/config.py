@@ -224,7 +224,7 @@ RESUMABLE = ("games", "seeding", "bots")
 
 
 def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | None:
-    """The first key (sorted) on which stored and new settings decide different games, or
+    """The first key (sorted, the derived ``game_time`` last) on which settings differ, or
     ``None``. ``games`` (extension), ``seeding`` (the stored scheme is kept) and ``bots`` (the
     field: a tournament's members, ``arena.tournament.members``) are not compared; a later
     field missing on one side stands for its default.
@@ -234,7 +234,7 @@ def settings_difference(stored: dict[str, Any], new: dict[str, Any]) -> str | No
 
     def value(d: dict[str, Any], key: str) -> Any:
         return d.get(key, normal.get(key))
-    keys = sorted((set(stored) | set(new)) - set(RESUMABLE))
+    keys = sorted((set(stored) | set(new)) - set(RESUMABLE), key=lambda k: (k == "game_time", k))
     return next((k for k in keys if value(stored, k) != value(new, k)), None)
 
 

@@ -64,6 +64,9 @@ def test_settings_difference_ignores_games_and_seeding_and_reads_missing_later_k
     assert settings_difference(old, new | {"openings_order": "sequential"}) is None
     assert settings_difference(old, new | {"openings_order": "random"}) == "openings_order"
     assert settings_difference(old, new | {"seed": 2}) == "seed"
+    # --move-time also changes the derived game_time: the message names the option the user gave
+    longer = build({"move_time": 1}).settings()
+    assert longer["game_time"] != new["game_time"] and settings_difference(old, longer) == "move_time"
 
 
 def test_more_games_extend_and_fewer_play_nothing_more(tmp_path):
