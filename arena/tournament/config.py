@@ -343,7 +343,7 @@ def _check_league(cfg: TournamentConfig, game: arena.games.Game) -> None:
             label = parse_spec(text).label
             kind = text.split("=", 1)[1] if "=" in text.partition(":")[0] else text  # the spec without its label
             if label in pool:
-                raise ConfigError(f"--candidate {text!r}: label {label!r} is a bot of the field (--bot); "
+                raise ConfigError(f"--candidate {text!r}: label {label!r} is already a bot of the field; "
                                   f"give the candidate another label: NAME=SPEC (e.g. {label}2={kind})")
 
 

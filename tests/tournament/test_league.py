@@ -184,7 +184,7 @@ def test_the_report_shows_active_and_retired_bots_apart(league, capsys):
     (["--retire", "nobody"], "--retire 'nobody': no bot 'nobody' in the field or in tournament 'L'; accepted: "),
     (["--retire", "random", "--retire", "greedy", "--retire", "ab1", "--retire", "ab2"],
      "a league needs at least 2"),
-    (["--candidate", "greedy=alphabeta:depth=3"], "label 'greedy' is a bot of the field (--bot)"),
+    (["--candidate", "greedy=alphabeta:depth=3"], "label 'greedy' is already a bot of the field"),
     (["--candidate", "ab3=alphabeta:depth=3"], None),  # the stored candidate itself: no clash
 ])
 def test_bad_league_input_is_one_line_and_changes_nothing(league, tmp_path, capsys, args, message):
