@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.llm.server import ChatServer, legal_responder, refused_url
+
 ROOT = Path(__file__).resolve().parents[2]
 LEAK = "sk-LEAKTEST-abcdef123"
 KEY = "ARENA_TEST_PLAY_KEY"
@@ -67,3 +69,14 @@ def test_a_variable_name_in_key_env_is_shown():
 def test_a_bad_base_url_is_one_line(url):
     error = _one_error(_play(f"llm:model=x,base_url={url}"))
     assert "accepted: an http:// or https:// URL, e.g. http://127.0.0.1:8000/v1" in error
+
+
+def test_play_checks_the_server_before_the_game():
+    error = _one_error(_play(f"llm:model=test,base_url={refused_url()},provider_retries=0"))
+    assert "cannot be reached" in error and "127.0.0.1" in error
+    with ChatServer(responder=legal_responder) as server:
+        error = _one_error(_play(f"llm:model=test,base_url={server.url},key_env={KEY}"))  # the variable unset
+        assert KEY in error and server.count == 0
+        played = _play(f"llm:model=test,base_url={server.url},key_env={KEY}", key="sk-play-test")
+        assert played.returncode == 0 and "result after" in played.stdout, played.stderr
+        assert server.count > 0 and "sk-play-test" not in played.stdout + played.stderr
