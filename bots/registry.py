@@ -45,6 +45,23 @@ TC_OPTION, RESTART_OPTION = "tc", "restart"
 SWITCH = {"on": True, "off": False, "true": True, "false": False, "1": True, "0": False}
 
 _LABEL = re.compile(r"^[A-Za-z0-9_.+-]+$")
+#: spec options that may hold a secret: an error quoting a spec shows their value only when it
+#: is an environment variable's name (``key_env=OPENAI_API_KEY``), never a key typed in by mistake
+SECRET_OPTIONS = ("key_env", "api_key", "key", "token")
+_SECRET = re.compile(r"([:,]\s*(?:" + "|".join(SECRET_OPTIONS) + r")\s*=)([^,'\"\s]*)", re.IGNORECASE)
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def masked(text: str) -> str:
+    """``text`` (a spec, a label, or a message quoting one) with the value of each option of
+    ``SECRET_OPTIONS`` that is no environment variable's name replaced by ``***``."""
+    return _SECRET.sub(lambda m: m.group(0) if not m.group(2) or _ENV_NAME.fullmatch(m.group(2)) else
+                       m.group(1) + "***", text)
+
+
+def _refused(message: str) -> BotSpecError:
+    """A ``BotSpecError`` whose message quotes a spec, its secrets ``masked``."""
+    return BotSpecError(masked(message))
 
 
 @dataclass(frozen=True)
@@ -78,14 +95,14 @@ def parse_spec(text: str) -> BotSpec:
     """
     raw = str(text).strip()
     if not raw:
-        raise BotSpecError("empty bot spec; expected [LABEL=]KIND[:key=value,...], e.g. ab3=alphabeta:depth=3")
+        raise _refused("empty bot spec; expected [LABEL=]KIND[:key=value,...], e.g. ab3=alphabeta:depth=3")
     head, sep, tail = raw.partition(":")
     label = ""
     if "=" in head:
         label, _, head = head.partition("=")
         label = label.strip()
         if not _LABEL.match(label):
-            raise BotSpecError(f"bad bot label {label!r} in {raw!r}; labels use ASCII letters, digits and _ . + -")
+            raise _refused(f"bad bot label {label!r} in {raw!r}; labels use ASCII letters, digits and _ . + -")
     kind = head.strip()
     if sep and not builtin(kind) and kind in prefixes():
         # PREFIX:ARGUMENT[:key=value,...] (exec:COMMAND...); the options are after the last ':'
@@ -93,18 +110,18 @@ def parse_spec(text: str) -> BotSpec:
         argument, sep, tail = _argument_and_options(tail)
         if not argument.strip():
             noun, shape = ("executable", "PATH") if kind == "exec" else ("argument", "ARGUMENT")
-            raise BotSpecError(f"bot spec {raw!r} has no {noun}; expected {kind}:{shape}[:key=value,...]")
+            raise _refused(f"bot spec {raw!r} has no {noun}; expected {kind}:{shape}[:key=value,...]")
         kind = f"{kind}:{argument.strip()}"
     if not kind:
-        raise BotSpecError(f"bot spec {raw!r} has no kind; accepted kinds: {', '.join(names())}")
+        raise _refused(f"bot spec {raw!r} has no kind; accepted kinds: {', '.join(names())}")
     options: dict[str, str] = {}
     if sep:
         for item in tail.split(","):
             key, eq, value = item.partition("=")
             if not eq or not key.strip() or not value.strip():
-                raise BotSpecError(f"bad option {item!r} in bot spec {raw!r}; expected key=value")
+                raise _refused(f"bad option {item!r} in bot spec {raw!r}; expected key=value")
             if key.strip() in options:
-                raise BotSpecError(f"option {key.strip()!r} given twice in bot spec {raw!r}")
+                raise _refused(f"option {key.strip()!r} given twice in bot spec {raw!r}")
             options[key.strip()] = value.strip()
     if not label:
         label = kind if not options else f"{kind}:{','.join(f'{k}={v}' for k, v in options.items())}"
@@ -113,10 +130,10 @@ def parse_spec(text: str) -> BotSpec:
         try:
             tc = check_tc(tc)
         except ConfigError as exc:
-            raise BotSpecError(f"bot spec {raw!r}: {exc}") from None
+            raise _refused(f"bot spec {raw!r}: {exc}") from None
     restart = options.pop(RESTART_OPTION, "off").lower()
     if restart not in SWITCH:
-        raise BotSpecError(f"bot spec {raw!r}: bad restart={restart!r}; accepted: {', '.join(SWITCH)}")
+        raise _refused(f"bot spec {raw!r}: bad restart={restart!r}; accepted: {', '.join(SWITCH)}")
     return BotSpec(label=label, kind=kind, options=options, text=raw, tc=tc, restart=SWITCH[restart])
 
 
@@ -153,14 +170,14 @@ def make(spec: str | BotSpec, needs: str = "choose(state, limits)") -> Any:
     parsed = spec if isinstance(spec, BotSpec) else parse_spec(spec)
     cls = bot_class(parsed.kind)
     if not callable(getattr(cls, needs.partition("(")[0], None)):
-        raise BotSpecError(f"bot class {parsed.kind!r} has no {needs} method")
+        raise _refused(f"bot class {parsed.kind!r} has no {needs} method")
     try:
         bot = cls(**parsed.options)
     except ArenaError as exc:  # its own "bot NAME: " prefix (base.coerce_params) gives way to the spec's
         detail = str(exc).removeprefix(f"bot {getattr(cls, 'name', parsed.kind)}: ")
-        raise BotSpecError(f"bot {parsed.text!r}: {detail}") from None
+        raise _refused(f"bot {parsed.text!r}: {detail}") from None
     except TypeError as exc:
-        raise BotSpecError(f"bot {parsed.text!r}: {exc}") from None
+        raise _refused(f"bot {parsed.text!r}: {exc}") from None
     try:
         bot.label = parsed.label
     except AttributeError:
@@ -186,7 +203,7 @@ def precheck(spec: BotSpec, game: Game | None = None) -> None:
             coerce_params(f"bot {getattr(cls, 'name', kind)}", getattr(cls, "PARAMS", {}), dict(spec.options))
         except ArenaError as exc:  # as ``make`` words it
             detail = str(exc).removeprefix(f"bot {getattr(cls, 'name', kind)}: ")
-            raise BotSpecError(f"bot {spec.text!r}: {detail}") from None
+            raise _refused(f"bot {spec.text!r}: {detail}") from None
         if game is not None:
             check_field([spec], game)
         return
@@ -245,12 +262,12 @@ def assign_labels(specs: list[str], typed: int | None = None) -> list[BotSpec]:
     explicit = [p.label for p, given in zip(parsed, labelled) if given]
     dup = {lab for lab in explicit if explicit.count(lab) > 1}
     if dup:
-        raise BotSpecError(f"bot label {sorted(dup)[0]!r} given twice; labels in one tournament must be unique")
+        raise _refused(f"bot label {sorted(dup)[0]!r} given twice; labels in one tournament must be unique")
     default = {p.label: s for p, s, given in list(zip(parsed, specs, labelled))[:typed] if not given}
     clash = next(((s, p.label) for p, s, given in zip(parsed, specs, labelled) if given and p.label in default), None)
     if clash is not None:
         spec, label = clash
-        raise BotSpecError(f"bot label {label!r} of {spec.strip()!r} is also the label of {default[label].strip()!r}; "
+        raise _refused(f"bot label {label!r} of {spec.strip()!r} is also the label of {default[label].strip()!r}; "
                            f"give one of them a label of its own: NAME=SPEC (e.g. {label}2={default[label].strip()})")
     seen: dict[str, int] = {}
     out = []
@@ -260,7 +277,7 @@ def assign_labels(specs: list[str], typed: int | None = None) -> list[BotSpec]:
         out.append(p if n == 1 else replace(p, label=f"{p.label}{REPEAT_MARK}{n}"))
     taken = [p.label for p in out]
     if len(set(taken)) != len(taken):
-        raise BotSpecError(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")
+        raise _refused(f"bot labels clash after numbering repeats: {', '.join(taken)}; give explicit LABEL=")
     return out
 
 
@@ -274,4 +291,4 @@ def check_field(specs: list[BotSpec], game: Game) -> None:
     for spec in specs:
         why = refusal(bot_class(spec.kind), game)
         if why is not None:
-            raise BotSpecError(f"bot {(spec.text or spec.kind)!r} cannot play {game.name}: {spec.kind} {why}")
+            raise _refused(f"bot {(spec.text or spec.kind)!r} cannot play {game.name}: {spec.kind} {why}")

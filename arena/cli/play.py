@@ -157,6 +157,7 @@ def play(
     (tournament play-GAME of results/, or --name, --results) to be reported and rated like any
     other; --name or --results store a game of bots alone too."""
     import arena.games  # imported on use: other commands start without the referee
+    from arena.llm import check_specs as check_servers
     from arena.openings import check_opening_plies
     from arena.os_guard import orphans_reaped
     from bots.registry import assign_labels, check_field, make
@@ -176,6 +177,7 @@ def play(
     specs = assign_labels(list(bot) + ["random"] * (n - len(bot)), typed=len(bot))
     with orphans_reaped():  # what the bots and engines started, setsid ones too: nothing outlives the game
         check_field(specs, g)
+        check_servers(specs)  # an llm: bot's server answers, its key is set and taken: else one line, no game
         bots = [make(spec) for spec in specs]
         human = any(getattr(b, "interactive", False) for b in bots)
         hidden = human and g.type.hidden_information  # the full state is nobody's to see until the end

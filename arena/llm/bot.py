@@ -14,13 +14,13 @@ from arena.errors import ConfigError
 from arena.games import Dynamics, Game, Param, State, View
 from arena.llm import answers, prompts
 from arena.llm.limits import SharedLimits
+from arena.llm.options import EnvName, HttpUrl, Switch
 from arena.llm.provider import Backoff, Reply, complete, scrub
 from arena.llm.cache import Cached, open_cache
 from bots.base import Bot, Limits, Plays, SearchStats
 
 #: the seed of the backoff's jitter is the game's, mixed with this
 JITTER_SALT = 0x6A177E5
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def _reask(verdict: answers.Verdict) -> str:
@@ -39,8 +39,9 @@ class LLMBot(Bot):
     HTTP client, its response cache and the endpoint's rate limits (each thread-safe).
 
     Raises (constructor):
-        ConfigError: a bad option (no ``model=``, a ``key_env=`` that is no variable name, a bad
-            ``seed=``, an unreadable ``template=``), or the ``openai`` library missing.
+        ConfigError: a bad option (no ``model=``, a ``base_url=`` that is no http(s) URL, a
+            ``key_env=`` that is no variable name, a bad ``seed=`` or ``legal=``, an unreadable
+            ``template=``), or the ``openai`` library missing.
     """
 
     name = "llm"
@@ -48,14 +49,15 @@ class LLMBot(Bot):
     PLAYS = Plays(dynamics=frozenset({Dynamics.SEQUENTIAL}), hidden_information=True)
     PARAMS = {
         "model": Param(None, "the model's name at the server (required)", kind=str),
-        "base_url": Param("https://api.openai.com/v1", "the server's OpenAI-compatible API root"),
-        "key_env": Param(None, "the environment variable holding the API key (none: no key)", kind=str),
+        "base_url": HttpUrl("https://api.openai.com/v1", "the server's OpenAI-compatible API root (http:// or "
+                            "https://)"),
+        "key_env": EnvName(None, "the environment variable holding the API key (none: no key)", kind=str),
         "temperature": Param(0.0, "sampling temperature", minimum=0.0, maximum=2.0),
         "max_tokens": Param(1024, "the most tokens of one answer", minimum=1),
         "tokens_field": Param("max_tokens", "the request field max_tokens= is sent in (OpenAI's reasoning models "
                               "take max_completion_tokens)", choices=("max_tokens", "max_completion_tokens")),
         "retries": Param(2, "re-asks after an illegal, unparsable or cut-off answer", minimum=0),
-        "legal": Param(True, "list the legal moves in the prompt (on|off)"),
+        "legal": Switch(True, "list the legal moves in the prompt (on|off)"),
         "template": Param(None, "a Jinja2 prompt template file (default: the game's own)", kind=str),
         "seed": Param("game", "the request's seed: game (the game's seed), off, or an integer", kind=str),
         "price_in": Param(None, "USD per million prompt tokens (for the cost)", kind=float, minimum=0.0),
@@ -76,9 +78,6 @@ class LLMBot(Bot):
         if not o["model"]:
             raise ConfigError(f"bot llm: model= is required, e.g. llm:model=gpt-4o-mini; accepted options: "
                               f"{', '.join(self.PARAMS)}")
-        if o["key_env"] is not None and not _ENV_NAME.match(o["key_env"]):
-            raise ConfigError("bot llm: key_env= takes the name of an environment variable holding the key "
-                              "(letters, digits, _), never the key itself")
         seed = o["seed"].strip().lower()
         if seed not in ("game", "off") and not re.fullmatch(r"-?[0-9]+", seed):
             raise ConfigError(f"bot llm: bad seed={o['seed']!r}; accepted: game, off, or an integer")

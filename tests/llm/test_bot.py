@@ -159,15 +159,21 @@ def test_check_before_a_run(serve, monkeypatch):
 @pytest.mark.parametrize("spec, message", [
     ("llm:base_url=http://x/v1", "model= is required"),
     ("llm:model=m,colour=red", "unknown parameter 'colour'; accepted: model, base_url"),
-    ("llm:model=m,key_env=sk-123", "never the key itself"),
+    ("llm:model=m,key_env=sk-123", "key_env must name an environment variable .*not hold the key itself"),
+    ("llm:model=m,base_url=ftp://x", "base_url='ftp://x' is not accepted; accepted: an http:// or https:// URL, "
+                                     "e.g. http://127.0.0.1:8000/v1"),
+    ("llm:model=m,base_url=notaurl", "base_url='notaurl' .*accepted: an http:// or https:// URL"),
+    ("llm:model=m,base_url=http://", "accepted: an http:// or https:// URL"),
     ("llm:model=m,seed=often", "accepted: game, off, or an integer"),
-    ("llm:model=m,legal=maybe", "legal"),
+    ("llm:model=m,legal=maybe", r"legal='maybe' is not accepted; accepted: on or off \(default on\)"),
     ("llm:model=m,template=/nonexistent/t.j2", "cannot be read"),
 ])
 def test_bad_options_are_one_line_spec_errors(spec, message):
     with pytest.raises(BotSpecError, match=message) as caught:
         make(spec)
     assert "\n" not in str(caught.value)
+    assert "sk-123" not in str(caught.value)  # a key typed in place of key_env's variable is never repeated
+
 
 
 def test_legal_off_and_a_template_of_ones_own(serve, tmp_path):
