@@ -105,3 +105,22 @@ def test_a_forked_child_keeps_sigterms_default_action():
             "app.main([])\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=100)
     assert r.stdout == f"{int(signal.SIGTERM)}\n", (r.stdout, r.stderr)
+
+
+def test_an_error_quoting_a_key_typed_into_a_spec_prints_it_masked(monkeypatch, capsys):
+    """Whichever check quotes a spec (the field check, an engine's start), ``main`` prints a
+    key typed into it (``key_env=sk-...``) as ``***``: the key never reaches a terminal or a log."""
+    import pytest as _pytest
+
+    from arena.cli import app as cli_app
+    from arena.errors import BotSpecError
+
+    def refuse(**_kwargs):
+        raise BotSpecError("bot 'gpt=llm:model=x,key_env=sk-TYPED-0123456789' was not made within 30s")
+
+    monkeypatch.setattr(cli_app, "app", refuse)
+    with _pytest.raises(SystemExit) as ended:
+        cli_app.main(["run"])
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert "sk-TYPED" not in err and "key_env=***" in err

@@ -23,6 +23,7 @@ from typer.core import TyperCommand
 
 from arena.cli.helptext import PlainGroup, plain_help, plain_help_option
 from arena.errors import ArenaError, as_line, one_line
+from bots.registry import masked
 
 app = typer.Typer(
     name="arena",
@@ -195,14 +196,15 @@ def _main(argv: list[str] | None) -> None:
         sys.exit(exc.exit_code)
     except cx.UsageError as exc:  # bad option or argument: one line, not a usage box
         command = exc.ctx.command_path if exc.ctx else "arena"
-        typer.secho(f"error: {as_line(exc.format_message())} (see: {command} --help)",
+        typer.secho(f"error: {masked(as_line(exc.format_message()))} (see: {command} --help)",
                     fg=typer.colors.RED, err=True)
         sys.exit(2)
     except typer.Abort:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
         sys.exit(interrupt_code())
     except ArenaError as exc:
-        typer.secho(f"error: {one_line(exc)}", fg=typer.colors.RED, err=True)
+        # a key typed into a spec (key_env=sk-...) is never printed back, whichever check quotes the spec
+        typer.secho(f"error: {masked(one_line(exc))}", fg=typer.colors.RED, err=True)
         sys.exit(2)
     except KeyboardInterrupt:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
