@@ -11,9 +11,9 @@ from tests.llm.server import Step
 
 
 def test_an_answer_at_once_takes_no_delayed_ack(serve):
-    """``TCP_NODELAY``: no answer waits for the client's delayed
-    ACK (40 ms on Linux), as its second small write (the body) did under Nagle's algorithm. The median of 15
-    round trips on one kept-alive connection; before the fix it was over 40 ms."""
+    """``TCP_NODELAY``: no answer waits for the client's delayed ACK (40 ms on Linux), as its
+    second small write (the body) did under Nagle's algorithm. The median of 15 round trips on
+    one kept-alive connection; before the fix it was over 40 ms."""
     server = serve([Step("<move>i4N</move>")])
     client = openai.OpenAI(base_url=server.url, api_key="none", max_retries=0)
     messages = [{"role": "user", "content": "Your legal moves: i4N"}]
