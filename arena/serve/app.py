@@ -5,6 +5,11 @@
 ``X-Arena-Token: T`` header, a ``?token=T`` query (which also sets a cookie, so the page's own
 links and requests need nothing more), or that cookie; a request without it is answered 401,
 one with another token 403.
+
+Every request that changes something (any method but GET, HEAD and OPTIONS: starting a game,
+a move) must come from the server's own pages: its ``Origin`` header (or, without one, its
+``Referer``) must name the host and port of its ``Host`` header; any other is answered 403, so
+a page of another site the user visits cannot post to the server on this machine.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import re
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 import jinja2
 from starlette.applications import Starlette
@@ -78,6 +83,44 @@ class TokenGuard:
             await send(message)
 
         await self.app(scope, receive, send_cookie)
+
+
+#: Methods that change nothing, allowed from any origin.
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def same_origin(headers: dict[str, str]) -> bool:
+    """Whether a request's ``Origin`` (or, without one, ``Referer``) names the host and port
+    of its ``Host`` header; ``False`` without either (lower-case header names)."""
+    host = headers.get("host", "").strip().lower()
+    origin = headers.get("origin", "").strip()
+    source = origin if origin and origin != "null" else headers.get("referer", "").strip()
+    if not host or not source:
+        return False
+    try:
+        parts = urlsplit(source)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host
+
+
+class OriginGuard:
+    """ASGI middleware refusing (403) a request of another method than ``SAFE_METHODS`` that
+    does not come from the server's own origin (``same_origin``; module docstring)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("method", "GET") not in SAFE_METHODS:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            if not same_origin(headers):
+                response = Response("refused: a request that changes something must come from this server's "
+                                    "own pages (its Origin or Referer must be this server)", status_code=403,
+                                    media_type="text/plain")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def environment() -> jinja2.Environment:
@@ -156,4 +199,5 @@ def create_app(results: str | Path, token: str | None = None) -> Any:
     app.state.watches = {}  # path -> live.StoreWatch
     app.state.rendered = {}  # (part, path) -> (state, HTML): a fragment rendered once per state
     app.state.games = play.Games(site.results)
-    return TokenGuard(app, token) if token else app
+    guarded = OriginGuard(app)
+    return TokenGuard(guarded, token) if token else guarded

@@ -25,12 +25,52 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotSpecError
 
 #: Games offered on the play page (a person's game: two seats, a board drawn).
 PLAYABLE = ("interaction",)
 #: Seconds a person's move may wait before the game is given up (the page was closed).
 ABANDON = 3600.0
+
+
+def web_kinds() -> list[str]:
+    """The bot kinds the page may start (``allowed_spec``): the built-in kinds that are not
+    interactive and whose class loads here, sorted."""
+    from bots.kinds import bot_class, builtin, names
+
+    kinds = []
+    for kind in names():
+        if not builtin(kind):
+            continue
+        try:
+            cls = bot_class(kind)
+        except (ArenaError, ImportError):  # a kind whose library is not installed here
+            continue
+        if not getattr(cls, "interactive", False):
+            kinds.append(kind)
+    return kinds
+
+
+def allowed_spec(text: str, game: Any) -> Any:
+    """The parsed spec ``text`` when it names a bot the page may start: a built-in kind (the
+    arena's own code: ``random``, ``alphabeta:depth=3``...) that is not interactive, with
+    options its class accepts, that plays ``game``; checked before any bot is made. A file,
+    dotted, installed, ``llm`` or prefix kind (``exec:CMD``) is refused: a web page (any
+    site the user visits may post to it) must not run a command, import a file or send a
+    key from the server's environment.
+
+    Raises:
+        BotSpecError: any other spec (one line naming the accepted kinds).
+    """
+    from bots.registry import parse_spec, precheck
+
+    accepted = web_kinds()
+    spec = parse_spec(text)
+    if spec.kind not in accepted:
+        raise BotSpecError(f"bot kind {spec.kind!r} cannot be started from a web page; accepted: "
+                           f"{', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)")
+    precheck(spec, game)
+    return spec
 
 
 class WebSource:
@@ -165,15 +205,16 @@ async def start(request: Request) -> Response:
     """GET: the form (game, opponent, seat); POST: start the game and open its page."""
     site = request.app.state.site
     if request.method == "GET":
-        from bots.kinds import names
-
-        return site.page("play.html.j2", games=PLAYABLE, bots=[k for k in names() if k != "human"])
+        return site.page("play.html.j2", games=PLAYABLE, bots=web_kinds())
     form = await _form(request)
     game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
     seat_text = form.get("seat", "0")
-    if game not in PLAYABLE or seat_text not in ("0", "1") or not spec or spec.startswith("human"):
+    if game not in PLAYABLE or seat_text not in ("0", "1") or not spec:
         raise HTTPException(400, f"choose a game ({', '.join(PLAYABLE)}), a bot spec and seat 0 or 1")
     try:
+        import arena.games
+
+        allowed_spec(spec, arena.games.make(game))
         sid = await run_in_threadpool(request.app.state.games.start, game, spec, int(seat_text))
     except ArenaError as exc:
         raise HTTPException(400, str(exc)) from None
