@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hmac
 import re
+import sqlite3
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ResultsError, one_line
 from arena.results.files import db_path
 
 #: The cookie that carries the token once a ``?token=`` link was opened.
@@ -157,8 +158,10 @@ def _error(request: Request, exc: Exception) -> Response:
     site: Site = request.app.state.site
     if isinstance(exc, HTTPException):
         status, text = exc.status_code, str(exc.detail)
-    else:
-        status, text = 500, str(exc)
+    elif isinstance(exc, (ResultsError, sqlite3.Error)):  # a damaged store, or one a run is making
+        status, text = 503, one_line(exc) if isinstance(exc, ResultsError) else f"the store cannot be read: {exc}"
+    else:  # another ArenaError: bad input
+        status, text = 400, one_line(exc)
     if request.url.path.endswith((".json", "/events", "/state")) or "move" in request.url.path:
         return Response(text, status_code=status, media_type="text/plain")
     return site.page("error.html.j2", status=status, status_code=status, message=text)
@@ -193,7 +196,8 @@ def create_app(results: str | Path, token: str | None = None) -> Any:
         Route("/play/{sid}/state", play.state),
         Route("/play/{sid}/move", play.move, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _error, ArenaError: _error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _error, ArenaError: _error,
+                                                           sqlite3.Error: _error})
     app.state.site = site
     app.state.summaries = live.Summaries()
     app.state.watches = {}  # path -> live.StoreWatch

@@ -18,6 +18,7 @@ another game of the page). ``quit`` resigns (``resigned``).
 from __future__ import annotations
 
 import dataclasses
+import json
 import secrets
 import threading
 import time
@@ -286,7 +287,13 @@ async def move(request: Request) -> Response:
     """The person's entry (form or JSON field ``move``; ``quit`` resigns); 409 when no move is asked."""
     session = request.app.state.games.get(request.path_params["sid"])
     if request.headers.get("content-type", "").startswith("application/json"):
-        text = (await request.json()).get("move")
+        try:
+            body = json.loads(await request.body())
+        except ValueError:  # not JSON, or not UTF-8
+            body = None
+        if not isinstance(body, dict):
+            return JSONResponse({"error": 'the body must be a JSON object {"move": TEXT}'}, status_code=400)
+        text = body.get("move")
     else:
         text = (await _form(request)).get("move")
     if not session.source.answer(None if text is None else str(text)):
