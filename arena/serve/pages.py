@@ -159,14 +159,22 @@ async def browser(request: Request) -> Response:
                      older=older, newer=newer)
 
 
+#: Seats offered by the seat filter of a store that does not say its game's number of players.
+MAX_SEATS = 8
+
+
 def _choices(path: Any) -> dict[str, list]:
-    """``filter_choices`` of ``path``, read again only once a game was stored since."""
+    """``filter_choices`` of ``path`` and ``seats`` (its game's 0-based seats), read again only
+    once a game was stored since."""
     from arena.results.browse import change_mark
 
     mark = change_mark(path)
     held = _CHOICES.get(path)
     if held is None or held[0] != mark:
-        held = _CHOICES[path] = (mark, filter_choices(path))
+        from arena.results.store import load_tournament
+
+        seats = load_tournament(path).get("num_players") or MAX_SEATS  # the game's seats, 0-based
+        held = _CHOICES[path] = (mark, {**filter_choices(path), "seats": list(range(int(seats)))})
     return held[1]
 
 
