@@ -4,8 +4,10 @@ results folder (``arena.serve``; ``docs/how-to/serve.md``)."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import ipaddress
 import os
+import socket
 import threading
 from pathlib import Path
 
@@ -42,6 +44,33 @@ def check_serve(results: Path, host: str, port: int, token: str | None) -> None:
                           "accepted without a token: --host 127.0.0.1")
 
 
+def bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` (0: any free port) for the server to listen on,
+    bound before the server starts so that a port in use is one line, not a traceback.
+
+    Raises:
+        ConfigError: the port is in use, or the address cannot be bound here.
+    """
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"bad --host {host!r}: {exc}; accepted: an address of this machine such as 127.0.0.1") \
+            from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a closed server's port is free
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ConfigError(f"port {port} on {host} is in use (another server listens there); accepted: a free "
+                              "port, or --port 0 for any free port") from None
+        raise ConfigError(f"cannot listen on {host} port {port}: {exc.strerror or exc}; accepted: an address of "
+                          "this machine and a free port (--port 0: any)") from None
+    return sock
+
+
 def serve(
     results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
     port: int = typer.Option(8000, "--port", help="Port to listen on (0: any free port, printed)."),
@@ -55,6 +84,7 @@ def serve(
     replays, exports and a human seat."""
     token = token or os.environ.get(TOKEN_ENV) or None
     check_serve(results, host, port, token)
+    sock = bind(host, port)
     import uvicorn
 
     from arena.serve import create_app
@@ -77,7 +107,7 @@ def serve(
         typer.echo(f"arena serve: {results} at http://{shown}:{bound}/{query} (Ctrl-C stops)")
 
     async def main() -> None:
-        await asyncio.gather(server.serve(), announce())
+        await asyncio.gather(server.serve(sockets=[sock]), announce())
 
     asyncio.run(main())
 

@@ -5,16 +5,22 @@
 ``X-Arena-Token: T`` header, a ``?token=T`` query (which also sets a cookie, so the page's own
 links and requests need nothing more), or that cookie; a request without it is answered 401,
 one with another token 403.
+
+Every request that changes something (any method but GET, HEAD and OPTIONS: starting a game,
+a move) must come from the server's own pages: its ``Origin`` header (or, without one, its
+``Referer``) must name the host and port of its ``Host`` header; any other is answered 403, so
+a page of another site the user visits cannot post to the server on this machine.
 """
 
 from __future__ import annotations
 
 import hmac
 import re
+import sqlite3
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 import jinja2
 from starlette.applications import Starlette
@@ -23,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, ResultsError, one_line
 from arena.results.files import db_path
 
 #: The cookie that carries the token once a ``?token=`` link was opened.
@@ -80,6 +86,44 @@ class TokenGuard:
         await self.app(scope, receive, send_cookie)
 
 
+#: Methods that change nothing, allowed from any origin.
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+
+
+def same_origin(headers: dict[str, str]) -> bool:
+    """Whether a request's ``Origin`` (or, without one, ``Referer``) names the host and port
+    of its ``Host`` header; ``False`` without either (lower-case header names)."""
+    host = headers.get("host", "").strip().lower()
+    origin = headers.get("origin", "").strip()
+    source = origin if origin and origin != "null" else headers.get("referer", "").strip()
+    if not host or not source:
+        return False
+    try:
+        parts = urlsplit(source)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host
+
+
+class OriginGuard:
+    """ASGI middleware refusing (403) a request of another method than ``SAFE_METHODS`` that
+    does not come from the server's own origin (``same_origin``; module docstring)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("method", "GET") not in SAFE_METHODS:
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+            if not same_origin(headers):
+                response = Response("refused: a request that changes something must come from this server's "
+                                    "own pages (its Origin or Referer must be this server)", status_code=403,
+                                    media_type="text/plain")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def environment() -> jinja2.Environment:
     """The pages' templates (``arena/serve/templates``), with the HTML report's table."""
     loader = jinja2.ChoiceLoader([jinja2.PackageLoader("arena.serve", "templates"),
@@ -114,8 +158,10 @@ def _error(request: Request, exc: Exception) -> Response:
     site: Site = request.app.state.site
     if isinstance(exc, HTTPException):
         status, text = exc.status_code, str(exc.detail)
-    else:
-        status, text = 500, str(exc)
+    elif isinstance(exc, (ResultsError, sqlite3.Error)):  # a damaged store, or one a run is making
+        status, text = 503, one_line(exc) if isinstance(exc, ResultsError) else f"the store cannot be read: {exc}"
+    else:  # another ArenaError: bad input
+        status, text = 400, one_line(exc)
     if request.url.path.endswith((".json", "/events", "/state")) or "move" in request.url.path:
         return Response(text, status_code=status, media_type="text/plain")
     return site.page("error.html.j2", status=status, status_code=status, message=text)
@@ -150,10 +196,12 @@ def create_app(results: str | Path, token: str | None = None) -> Any:
         Route("/play/{sid}/state", play.state),
         Route("/play/{sid}/move", play.move, methods=["POST"]),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: _error, ArenaError: _error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _error, ArenaError: _error,
+                                                           sqlite3.Error: _error})
     app.state.site = site
     app.state.summaries = live.Summaries()
     app.state.watches = {}  # path -> live.StoreWatch
     app.state.rendered = {}  # (part, path) -> (state, HTML): a fragment rendered once per state
     app.state.games = play.Games(site.results)
-    return TokenGuard(app, token) if token else app
+    guarded = OriginGuard(app)
+    return TokenGuard(guarded, token) if token else guarded

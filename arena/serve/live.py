@@ -5,7 +5,8 @@ and the games in progress with their boards and clocks.
 **One look at a store for every page, work only on a change.** One ``StoreWatch`` per store
 looks at the size and time of the store's files (the database and its ``-wal``) and of the
 run's live file, every ``POLL`` seconds while a page's event stream is open (one task for all
-of them) or when a page asks: three stats, no query while nothing changed. When the database
+of them) or when a page asks: three stats (and, while a live file is there, a look at the
+run's lock: a killed run's file is no game in progress), no query while nothing changed. When the database
 changed it reads ``arena.results.browse.change_mark`` (one short statement on a read-only
 connection); when the games changed it has the summary recomputed (``Summaries``) if it is
 due, renders the fragments that changed (the summary, the games in progress: once for every
@@ -27,7 +28,10 @@ same for a local run and a Dask run.
 from __future__ import annotations
 
 import asyncio
+import errno
+import fcntl
 import json
+import os
 import threading
 import time
 from pathlib import Path
@@ -56,6 +60,42 @@ STALE = 5.0
 KEEPALIVE = 15.0
 #: Tables of the summary, in page order.
 SUMMARY_TABLES = ("ratings", "payoff_ratings", "leaderboard")
+
+
+def run_holds_lock(path: Path) -> bool:
+    """Whether a run of the store ``path`` holds its run lock (``<name>.lock`` beside it) now:
+    a shared ``flock`` tried without waiting and released at once, so the look never blocks
+    nor keeps the lock. ``False`` when there is no lock file; ``True`` when it cannot be
+    opened (then only the live file's age tells)."""
+    try:
+        fd = os.open(path.parent / f"{path.stem}.lock", os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError as exc:
+        return exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return False
+    finally:
+        os.close(fd)
+
+
+def live_fresh(path: Path, written: float | None = None) -> bool:
+    """Whether the live file of the store ``path`` is a running run's: written less than
+    ``STALE`` seconds ago by its modification time and by its own ``written`` time (unix
+    seconds, when given), and its run lock held (``run_holds_lock``); a killed run's is not."""
+    try:
+        mtime = live_path(path.parent, path.stem).stat().st_mtime
+    except OSError:
+        return False
+    now = time.time()
+    if now - mtime > STALE or (written is not None and now - written > STALE):
+        return False
+    return run_holds_lock(path)
 
 
 def files_mark(path: Path) -> tuple:
@@ -104,7 +144,8 @@ class StoreWatch:
                         self.mark = await run_in_threadpool(change_mark, self.path)
                     except ArenaError:  # a store a run is still creating
                         pass
-                self.files, self.live = files, files[4:]
+                # the live file's size and time, and whether a live run writes it (a killed run's stays)
+                self.files, self.live = files, (*files[4:], files[4] is not None and live_fresh(self.path))
                 if self.waiting and self.mark is not None and self.summaries.due(self.path, self.mark):
                     try:
                         await run_in_threadpool(self.summaries.get, self.path, self.mark)
@@ -316,7 +357,8 @@ def _board(game_name: str, params: dict, entry: dict[str, Any]) -> str | None:
 def read_playing(path: Path) -> list[dict[str, Any]]:
     """The games in progress of the run writing ``path`` (its live file), each with ``svg``
     (its board, or ``None``) and ``clock_text`` (per seat); ``[]`` when no run writes one, or
-    its file was last written ``STALE`` seconds ago (a killed run's)."""
+    its file is no running run's (``live_fresh``: a killed run's, written ``STALE`` seconds
+    ago or its run lock free)."""
     from arena.results.store import load_tournament
 
     try:
@@ -324,7 +366,7 @@ def read_playing(path: Path) -> list[dict[str, Any]]:
         entries, written = held["games"], float(held["written"])
     except (OSError, ValueError, KeyError, TypeError):
         return []
-    if not entries or time.time() - written > STALE:  # a run killed (kill -9) leaves its last file
+    if not entries or not live_fresh(path, written):  # a run killed (kill -9) leaves its last file
         return []
     tour = load_tournament(path)
     for entry in entries:

@@ -112,14 +112,27 @@ async def report(request: Request) -> Response:
     return site.page("report_part.html.j2", **view)
 
 
+#: The largest number a query may give (a game id, plies, a seat): SQLite's largest integer.
+LARGEST = 2**63 - 1
+
+
 def _int(request: Request, key: str) -> int | None:
+    """The query's whole number ``key`` (0 to ``LARGEST``), or ``None`` when not given.
+
+    Raises:
+        HTTPException: 400 for another text or a number out of that range.
+    """
     text = request.query_params.get(key, "").strip()
     if not text:
         return None
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
-        raise HTTPException(400, f"{key}: {text!r} is not a whole number") from None
+        value = -1
+    if not 0 <= value <= LARGEST or len(text) > 20:
+        shown = text if len(text) <= 30 else text[:30] + "..."
+        raise HTTPException(400, f"{key}: {shown!r} is not accepted; accepted: a whole number from 0 to {LARGEST}")
+    return value
 
 
 async def browser(request: Request) -> Response:
@@ -146,14 +159,22 @@ async def browser(request: Request) -> Response:
                      older=older, newer=newer)
 
 
+#: Seats offered by the seat filter of a store that does not say its game's number of players.
+MAX_SEATS = 8
+
+
 def _choices(path: Any) -> dict[str, list]:
-    """``filter_choices`` of ``path``, read again only once a game was stored since."""
+    """``filter_choices`` of ``path`` and ``seats`` (its game's 0-based seats), read again only
+    once a game was stored since."""
     from arena.results.browse import change_mark
 
     mark = change_mark(path)
     held = _CHOICES.get(path)
     if held is None or held[0] != mark:
-        held = _CHOICES[path] = (mark, filter_choices(path))
+        from arena.results.store import load_tournament
+
+        seats = load_tournament(path).get("num_players") or MAX_SEATS  # the game's seats, 0-based
+        held = _CHOICES[path] = (mark, {**filter_choices(path), "seats": list(range(int(seats)))})
     return held[1]
 
 
@@ -199,7 +220,8 @@ def _export(path: Any, fmt: str) -> bytes:
     or the HTML report's page.
 
     Raises:
-        HTTPException: 500 with ``arena export``'s one-line error.
+        HTTPException: 503 with ``arena export``'s one-line error when it refused the store
+            (exit code 2: damaged, unreadable), 500 when it failed otherwise.
     """
     if fmt == "html":
         from arena.reports.html import render_html
@@ -210,7 +232,8 @@ def _export(path: Any, fmt: str) -> bytes:
         done = subprocess.run([sys.executable, "-m", "arena", "export", str(path), "--format", fmt, "--out", str(out)],
                               capture_output=True, text=True, timeout=3600)
         if done.returncode != 0:
-            raise HTTPException(500, (done.stderr.strip().splitlines() or ["arena export failed"])[-1])
+            line = (done.stderr.strip().splitlines() or ["arena export failed"])[-1]
+            raise HTTPException(503 if done.returncode == 2 else 500, line)
         return out.read_bytes()
 
 

@@ -7,15 +7,21 @@ move, ``WebSource.ask`` waits for the page's answer (``POST /play/{sid}/move``);
 ``/play/{sid}/state`` for the position, the legal moves and the reason an entry was refused. No
 clock times the person. The game is stored as ``arena play --bot human`` stores one
 (``arena.tournament.played``): the next game of the tournament ``play-GAME`` of the results
-folder, its own series, the bots members with versions, rated into the stored rating state;
-the tournament is opened (its run lock taken) when the game starts, so a refusal costs no
-move, and let go when it ends. ``quit`` resigns (``resigned``).
+folder, its own series, the bots members with versions, rated into the stored rating state.
+The tournament's run lock is held only while it is written: when the game starts it is opened
+and closed again (a tournament that cannot take the game is refused before any move), and
+when the game ends it is opened again (waiting up to ``STORE_WAIT`` seconds while another
+process holds it) to store the game; so an unfinished game blocks nobody (``arena play``,
+another game of the page). ``quit`` resigns (``resigned``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -25,12 +31,58 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotSpecError
 
 #: Games offered on the play page (a person's game: two seats, a board drawn).
 PLAYABLE = ("interaction",)
 #: Seconds a person's move may wait before the game is given up (the page was closed).
 ABANDON = 3600.0
+#: Seconds a finished game waits at most for its tournament's lock (another process storing).
+STORE_WAIT = 600.0
+#: Seconds between two tries to take that lock.
+STORE_RETRY = 0.2
+#: This server's games take turns to open and write the store.
+_STORING = threading.RLock()
+
+
+def web_kinds() -> list[str]:
+    """The bot kinds the page may start (``allowed_spec``): the built-in kinds that are not
+    interactive and whose class loads here, sorted."""
+    from bots.kinds import bot_class, builtin, names
+
+    kinds = []
+    for kind in names():
+        if not builtin(kind):
+            continue
+        try:
+            cls = bot_class(kind)
+        except (ArenaError, ImportError):  # a kind whose library is not installed here
+            continue
+        if not getattr(cls, "interactive", False):
+            kinds.append(kind)
+    return kinds
+
+
+def allowed_spec(text: str, game: Any) -> Any:
+    """The parsed spec ``text`` when it names a bot the page may start: a built-in kind (the
+    arena's own code: ``random``, ``alphabeta:depth=3``...) that is not interactive, with
+    options its class accepts, that plays ``game``; checked before any bot is made. A file,
+    dotted, installed, ``llm`` or prefix kind (``exec:CMD``) is refused: a web page (any
+    site the user visits may post to it) must not run a command, import a file or send a
+    key from the server's environment.
+
+    Raises:
+        BotSpecError: any other spec (one line naming the accepted kinds).
+    """
+    from bots.registry import parse_spec, precheck
+
+    accepted = web_kinds()
+    spec = parse_spec(text)
+    if spec.kind not in accepted:
+        raise BotSpecError(f"bot kind {spec.kind!r} cannot be started from a web page; accepted: "
+                           f"{', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)")
+    precheck(spec, game)
+    return spec
 
 
 class WebSource:
@@ -78,62 +130,81 @@ class Session:
 
     def __init__(self, results: Path, game_name: str, spec: str, seat: int) -> None:
         import arena.games
-        from arena.tournament.played import open_played
         from bots.registry import assign_labels, check_field, make
 
         self.results, self.seat = results, seat
         self.game = arena.games.make(game_name)
         self.specs = assign_labels(["human", spec] if seat == 0 else [spec, "human"], typed=2)
         check_field(self.specs, self.game)
+        self.store_name = "play-" + self.game.name.replace(":", "-")  # as arena play names it
+        self.waiting: str | None = None  # why a finished game is not stored yet
+        self.labels = list(self._with_store(lambda played: played.labels, wait=0.0))  # refused now, before any move
         self.bots = [make(s) for s in self.specs]
         self.source = WebSource(self.game)
         self.bots[seat].source = self.source  # the Human seat's moves come from this page
-        self.store_name = "play-" + self.game.name.replace(":", "-")  # as arena play names it
         self.record: Any = None
         self.stored: int | None = None
         self.error: str | None = None
-        self.opened = threading.Event()
-        self.refused: BaseException | None = None
-        self.labels: list[str] = []
-        self.thread = threading.Thread(target=self._play, args=(open_played,), daemon=True,
-                                       name=f"arena-play-{self.store_name}")
-        self.thread.start()
-        self.opened.wait()  # the store is the game thread's (SQLite's rule): refused there before any move
-        if self.refused is not None:
-            raise self.refused
         self.label = self.labels[1 - seat]
+        self.thread = threading.Thread(target=self._play, daemon=True, name=f"arena-play-{self.store_name}")
+        self.thread.start()
 
-    def _play(self, open_played: Any) -> None:
+    def _with_store(self, action: Any, wait: float) -> Any:
+        """``action(played)`` on the tournament opened for this game (``open_played``), closed
+        again at once: its lock is held only meanwhile. Waits up to ``wait`` seconds while
+        another process holds the lock (``arena play``, another server storing a game).
+
+        Raises:
+            ResultsError: it cannot be opened (another game's, a run's; still locked after
+                ``wait``) or written.
+        """
+        from arena.errors import ResultsError
+        from arena.results.files import db_path
+        from arena.serve.live import run_holds_lock
+        from arena.tournament.played import open_played
+
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                with _STORING:  # this server's games take turns; other processes: the lock
+                    played = open_played(self.results, self.store_name, self.game, self.specs)
+                    try:
+                        return action(played)
+                    finally:
+                        played.close()
+            except ResultsError as exc:
+                if time.monotonic() >= deadline or not run_holds_lock(db_path(self.store_name, self.results)):
+                    raise
+                self.waiting = f"waiting to store the game: {exc}"
+                time.sleep(STORE_RETRY)
+
+    def _play(self) -> None:
         from arena.referee import GameSettings, bot_seeds, play_game
         from arena.tournament.played import store_game
         from bots.base import Limits
         from bots.registry import seed_name
 
-        try:
-            self.played = open_played(self.results, self.store_name, self.game, self.specs)
-            self.labels = list(self.played.labels)
-        except BaseException as exc:  # noqa: BLE001 - raised again by __init__, in the request's thread
-            self.refused = exc
-            return
-        finally:
-            self.opened.set()
+        def store(played: Any) -> tuple[int, Any]:
+            done = record
+            if tuple(played.labels) != done.seats:  # a bot's new version stored meanwhile
+                done = dataclasses.replace(done, seats=tuple(played.labels))
+            return store_game(played, done), done
+
         try:
             seed = secrets.randbelow(2**63)  # the game's seed is stored with it: the game replays
             seeds = bot_seeds(seed, 0, [seed_name(spec) for spec in self.specs])
             settings = GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits(), seeds=seeds)
             record = play_game(settings, self.bots)
-            self.stored = store_game(self.played, record)
-            self.record = record  # over once stored
+            self.stored, stored = self._with_store(store, STORE_WAIT)  # the lock held only while writing
+            self.waiting, self.labels, self.record = None, list(stored.seats), stored  # over once stored
         except Exception as exc:  # noqa: BLE001 - shown on the page; the server goes on
-            self.error = f"{type(exc).__name__}: {exc}"
-        finally:
-            self.played.close()
+            self.waiting, self.error = None, f"{type(exc).__name__}: {exc}"
 
     def state(self) -> dict[str, Any]:
         asking = self.source.asking
         out: dict[str, Any] = {"seats": self.labels, "human_seat": self.seat, "store": self.store_name,
                                "over": self.record is not None or self.error is not None, "error": self.error,
-                               "stored": self.stored, "asking": asking}
+                               "stored": self.stored, "asking": asking, "waiting": self.waiting}
         if self.record is not None:
             out.update(result=list(self.record.outcome.ranks), termination=str(self.record.outcome.termination),
                        plies=len(self.record.moves))
@@ -165,15 +236,16 @@ async def start(request: Request) -> Response:
     """GET: the form (game, opponent, seat); POST: start the game and open its page."""
     site = request.app.state.site
     if request.method == "GET":
-        from bots.kinds import names
-
-        return site.page("play.html.j2", games=PLAYABLE, bots=[k for k in names() if k != "human"])
+        return site.page("play.html.j2", games=PLAYABLE, bots=web_kinds())
     form = await _form(request)
     game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
     seat_text = form.get("seat", "0")
-    if game not in PLAYABLE or seat_text not in ("0", "1") or not spec or spec.startswith("human"):
+    if game not in PLAYABLE or seat_text not in ("0", "1") or not spec:
         raise HTTPException(400, f"choose a game ({', '.join(PLAYABLE)}), a bot spec and seat 0 or 1")
     try:
+        import arena.games
+
+        allowed_spec(spec, arena.games.make(game))
         sid = await run_in_threadpool(request.app.state.games.start, game, spec, int(seat_text))
     except ArenaError as exc:
         raise HTTPException(400, str(exc)) from None
@@ -215,7 +287,13 @@ async def move(request: Request) -> Response:
     """The person's entry (form or JSON field ``move``; ``quit`` resigns); 409 when no move is asked."""
     session = request.app.state.games.get(request.path_params["sid"])
     if request.headers.get("content-type", "").startswith("application/json"):
-        text = (await request.json()).get("move")
+        try:
+            body = json.loads(await request.body())
+        except ValueError:  # not JSON, or not UTF-8
+            body = None
+        if not isinstance(body, dict):
+            return JSONResponse({"error": 'the body must be a JSON object {"move": TEXT}'}, status_code=400)
+        text = body.get("move")
     else:
         text = (await _form(request)).get("move")
     if not session.source.answer(None if text is None else str(text)):

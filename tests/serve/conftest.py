@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,15 @@ import pytest
 
 #: direct connections only: a proxy set in the environment never sees the tests' requests
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class _Keep(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003 - a redirect is answered as it is
+        return None
+
+
+#: direct connections that answer a redirect as it is (its status and Location)
+NO_REDIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}), _Keep())
 
 
 class Server:
@@ -50,6 +60,21 @@ class Server:
                 return r.status, r.read()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read()
+
+    def post(self, path: str, data: dict | bytes, headers: dict | None = None,
+             timeout: float = 60.0) -> tuple[int, bytes, dict]:
+        """``(status, body, headers)`` of a POST of ``data`` (a form's fields, url-encoded, or
+        bytes as they are) to ``path``, redirects not followed; ``headers`` default to those
+        of the server's own page (``Origin`` the server)."""
+        body = data if isinstance(data, bytes) else urllib.parse.urlencode(data).encode()
+        sent = {"Origin": self.url, "Content-Type": "application/x-www-form-urlencoded"}
+        req = urllib.request.Request(self.url + path, data=body, method="POST",
+                                     headers=sent if headers is None else headers)
+        try:
+            with NO_REDIRECT.open(req, timeout=timeout) as r:
+                return r.status, r.read(), dict(r.headers)
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read(), dict(exc.headers)
 
     def stop(self) -> None:
         if self.proc.poll() is None:

@@ -53,6 +53,8 @@ def test_live_file_follows_the_games_playing(tmp_path):
 
 
 def test_a_killed_runs_live_file_shows_no_game(tmp_path):
+    import fcntl
+
     from arena.bench.report import build_store
     from arena.serve.live import STALE
     from arena.tournament.livefile import live_path
@@ -62,6 +64,15 @@ def test_a_killed_runs_live_file_shows_no_game(tmp_path):
              "moves": [], "seat": 0, "move_seconds": 0.1, "game_seconds": 0.2, "clocks": [None, None]}
     path = live_path(tmp_path, "k")
     path.write_text(json.dumps({"written": time.time(), "games": [entry]}))
-    assert [g["game_id"] for g in read_playing(tmp_path / "k.sqlite")] == [3]
-    path.write_text(json.dumps({"written": time.time() - STALE - 1, "games": [entry]}))
-    assert read_playing(tmp_path / "k.sqlite") == []
+    assert read_playing(tmp_path / "k.sqlite") == []  # written now, but no run holds the lock: a killed run's
+    with open(tmp_path / "k.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running run holds it
+        assert [g["game_id"] for g in read_playing(tmp_path / "k.sqlite")] == [3]
+        path.write_text(json.dumps({"written": time.time() - STALE - 1, "games": [entry]}))
+        assert read_playing(tmp_path / "k.sqlite") == []  # its own time is old
+        path.write_text(json.dumps({"written": time.time(), "games": [entry]}))
+        os.utime(path, (time.time() - STALE - 1, time.time() - STALE - 1))
+        assert read_playing(tmp_path / "k.sqlite") == []  # its file's time is old
+    # the lock was only looked at: a run can still take it
+    with open(tmp_path / "k.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -111,3 +111,20 @@ def test_other_hosts_need_a_token(tmp_path):
     out = subprocess.run([sys.executable, "-m", "arena", "serve", "--results", str(tmp_path), "--host", "nowhere",
                           "--token", "t"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 2 and "--host" in out.stderr
+
+
+def test_a_port_in_use_is_one_line(tmp_path):
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)  # another server of this test listens there
+    port = taken.getsockname()[1]
+    try:
+        out = subprocess.run([sys.executable, "-m", "arena", "serve", "--results", str(tmp_path), "--port", str(port)],
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        taken.close()
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().splitlines() == [out.stderr.strip()] and "Traceback" not in out.stderr
+    assert f"port {port}" in out.stderr and "in use" in out.stderr and "--port 0" in out.stderr
