@@ -76,3 +76,45 @@ def test_a_killed_runs_live_file_shows_no_game(tmp_path):
     # the lock was only looked at: a run can still take it
     with open(tmp_path / "k.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_the_look_at_the_run_lock_never_takes_it(tmp_path):
+    """``run_holds_lock`` reads the kernel's lock table: a run taking its lock while the server
+    looks (every 0.25 s) is never refused, and a held lock is seen."""
+    import fcntl
+    import os
+    import threading
+
+    from arena.serve.live import run_holds_lock
+
+    db, lock = tmp_path / "t.sqlite", tmp_path / "t.lock"
+    lock.touch()
+    stop, seen = threading.Event(), []
+
+    def look() -> None:
+        while not stop.is_set():
+            seen.append(run_holds_lock(db))
+
+    looker = threading.Thread(target=look)
+    looker.start()
+    refused = 0
+    try:
+        for _ in range(3000):
+            fd = os.open(lock, os.O_RDWR)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                refused += 1
+            finally:
+                os.close(fd)
+    finally:
+        stop.set()
+        looker.join()
+    assert refused == 0
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert run_holds_lock(db)
+    finally:
+        os.close(fd)
+    assert not run_holds_lock(db) and seen
