@@ -8,6 +8,7 @@ busy with other work gets proportionally more slack while an idle one keeps the 
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 
 def load_factor() -> float:
@@ -21,3 +22,21 @@ def retry_under_load(check: Callable[[float], None]) -> None:
         check(1.0)
     except AssertionError:
         check(2.0 + load_factor())
+
+
+def until(test: Callable[[], Any], seconds: float = 60.0, what: Any = "not reached", every: float = 0.1) -> Any:
+    """``test()``'s first true value, asked every ``every`` seconds for at most ``seconds``.
+
+    Raises:
+        AssertionError: ``what`` (or ``what()`` when callable: the state at the end) when no
+            call was true in time.
+    """
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = test()
+        if value:
+            return value
+        time.sleep(every)
+    raise AssertionError(what() if callable(what) else what)

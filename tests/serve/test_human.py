@@ -6,9 +6,10 @@ game of ``play-interaction`` (as ``arena play --bot human`` stores one) and the 
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
+
+from tests.timing import until
 
 from arena.reports.render import load, tables_for
 from arena.results.store import load_game, load_tournament
@@ -22,13 +23,7 @@ def _state(browser) -> str:
 
 
 def _wait(browser, test, seconds: float = 60.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"the page did not get there: {_state(browser)!r}")
+    return until(test, seconds, lambda: f"the page did not get there: {_state(browser)!r}", every=0.05)
 
 
 def test_a_human_plays_interaction_in_the_browser(tmp_path, serve, browser):

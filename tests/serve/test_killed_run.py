@@ -12,17 +12,9 @@ import time
 
 import pytest
 
+from tests.timing import until
+
 pytestmark = pytest.mark.slow  # a run and a server
-
-
-def _until(test, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(what)
 
 
 def test_a_killed_runs_games_are_not_shown_in_progress(tmp_path, serve):
@@ -31,15 +23,15 @@ def test_a_killed_runs_games_are_not_shown_in_progress(tmp_path, serve):
                             "--results", str(tmp_path), "--name", "stale", "-q"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        _until(lambda: (tmp_path / "stale.sqlite").is_file(), 120, "the run made no store")
+        until(lambda: (tmp_path / "stale.sqlite").is_file(), 120, "the run made no store")
         server = serve(tmp_path)
-        _until(lambda: b'class="live-game"' in server.get("/t/stale/live")[1], 120, "no game shown in progress")
+        until(lambda: b'class="live-game"' in server.get("/t/stale/live")[1], 120, "no game shown in progress")
         assert (tmp_path / "stale.live.json").is_file()
         os.killpg(run.pid, signal.SIGKILL)  # the run and its worker: the group this test started
         run.wait(30)
         assert (tmp_path / "stale.live.json").is_file()  # a killed run leaves its live file
         # shown no more: its lock is free at once (its file's age would tell within seconds)
-        _until(lambda: b'id="no-live"' in server.get("/t/stale/live")[1], 30, "the killed run's games stay shown")
+        until(lambda: b'id="no-live"' in server.get("/t/stale/live")[1], 30, "the killed run's games stay shown")
         time.sleep(1.0)
         assert b'id="no-live"' in server.get("/t/stale/live")[1]
     finally:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import pytest
+
+from tests.timing import until
 
 from arena.results.store import load_game
 
@@ -28,32 +29,22 @@ def _state(server, sid: str) -> dict:
     return json.loads(body)
 
 
-def _until(test, seconds: float = 60.0):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = test()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("not reached")
-
-
 def test_an_unfinished_web_game_blocks_nobody(tmp_path, serve):
     server = serve(tmp_path)
     first = _start(server)
-    _until(lambda: _state(server, first)["asking"])  # the person is on move: the game is unfinished
+    until(lambda: _state(server, first)["asking"])  # the person is on move: the game is unfinished
     done = subprocess.run([sys.executable, "-m", "arena", "play", "--game", "interaction", "--bot", "human",
                            "--results", str(tmp_path), "-q"], input="quit\n", capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "already being run" not in done.stdout + done.stderr
     second = _start(server)  # a second game of the page while the first is unfinished
-    _until(lambda: _state(server, second)["asking"])
+    until(lambda: _state(server, second)["asking"])
     for sid in (second, first):  # both resign; each is stored as the next game
         status, body, _ = server.post(f"/play/{sid}/move", json.dumps({"move": "quit"}).encode(),
                                       headers={"Origin": server.url, "Content-Type": "application/json"})
         assert status == 200, body
-    states = [_until(lambda sid=sid: (s := _state(server, sid))["over"] and s) for sid in (second, first)]
+    states = [until(lambda sid=sid: (s := _state(server, sid))["over"] and s) for sid in (second, first)]
     assert [s["error"] for s in states] == [None, None]
     assert sorted(s["stored"] for s in states) == [2, 3]  # game 1 is arena play's
     for s in states:
@@ -66,13 +57,13 @@ def test_a_finished_game_waits_for_the_lock_another_process_holds(tmp_path, serv
 
     server = serve(tmp_path)
     sid = _start(server)
-    _until(lambda: _state(server, sid)["asking"])
+    until(lambda: _state(server, sid)["asking"])
     with open(tmp_path / "play-interaction.lock", "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as arena play holds it while its game is played
         status, body, _ = server.post(f"/play/{sid}/move", b'{"move": "quit"}',
                                       headers={"Origin": server.url, "Content-Type": "application/json"})
         assert status == 200, body
-        waiting = _until(lambda: _state(server, sid)["waiting"])
+        waiting = until(lambda: _state(server, sid)["waiting"])
         assert "already being run" in waiting and not _state(server, sid)["over"]
-    state = _until(lambda: (s := _state(server, sid))["over"] and s)  # stored once the lock is free
+    state = until(lambda: (s := _state(server, sid))["over"] and s)  # stored once the lock is free
     assert state["error"] is None and state["stored"] == 1 and state["waiting"] is None
