@@ -11,6 +11,7 @@ workers and engines, isolated ones included), so ``owned(token)`` finds them, an
 from __future__ import annotations
 
 import os
+import subprocess
 
 #: the environment variable holding the token of the test that started a process
 OWNER_ENV = "ARENA_TEST_OWNER"
@@ -31,3 +32,15 @@ def owned(token: str) -> list[int]:
     """Pids of the live processes carrying ``token`` (``carries``), this one excluded."""
     return [int(name) for name in os.listdir("/proc")
             if name.isdigit() and int(name) != os.getpid() and carries(int(name), token)]
+
+
+def stopped(proc: subprocess.Popen, grace: float = 10.0) -> int:
+    """End a process this test started: SIGTERM, then SIGKILL after ``grace`` seconds; its exit
+    code (waited for, so no zombie is left)."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            return proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return proc.wait(10)

@@ -14,6 +14,8 @@ import urllib.request
 import zlib
 from pathlib import Path
 
+from tests.machine import stopped
+
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--proxy-server=127.0.0.1:9", "--remote-debugging-port=0",
@@ -136,12 +138,7 @@ class Browser:
             if getattr(self, "ws", None):
                 self.ws.close()
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+            stopped(self.proc)
 
 
 def png_colours(data: bytes, limit: int = 64) -> int:

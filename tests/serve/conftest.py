@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.machine import stopped
+
 
 #: direct connections only: a proxy set in the environment never sees the tests' requests
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -77,13 +79,7 @@ class Server:
             return exc.code, exc.read(), dict(exc.headers)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+        stopped(self.proc, 15)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()
