@@ -88,6 +88,8 @@ def test_every_documented_column_is_printed(tmp_path, capsys, monkeypatch):
                    "--games", "2"],  # a league's status column
         "swiss": ["run", "--format", "swiss", "--rounds", "2", "--bot", "random", "--bot", "greedy", "--bot",
                   "r2=random", "--bot", "g2=greedy", "--games", "2"],
+        "llm": ["run", "--bot", f"lm={ROOT / 'tests' / 'llm_side' / 'net_bots.py'}#Logged", "--bot", "random",
+                "--games", "2"],  # a bot that logs its moves as a language model does: the llm section
         "payoff": ["run", "--game", "dice-duel", "--bot", "random", "--bot",  # a game ranked by payoff
                    f"sh=exec:{ROOT / 'examples' / 'engines' / 'first_legal.sh'}", "--bot", "greedy", "--games", "4"],
     }
