@@ -151,7 +151,8 @@ def _tree_rss() -> int:
 def at_once(quick: bool) -> list[Figure]:
     games = 16 if quick else 64  # at once
     played = (2 if quick else GAMES_PER_THREAD) * games
-    server = _Server(1.0)
+    delay = 0.2 if quick else 1.0  # seconds a request waits at the server (quick: a check of the figures, no goal)
+    server = _Server(delay)
     peak = [0]
     counts: list[tuple[float, int]] = []  # (time, requests answered), every half second
     stop = threading.Event()
@@ -175,7 +176,8 @@ def at_once(quick: bool) -> list[Figure]:
         server.close()
     steady = _steady_rate(counts)
     return [
-        Figure("llm", f"{games} games at once on 2 workers, server answering after 1 s: the whole run", moves / wall,
+        Figure("llm", f"{games} games at once on 2 workers, server answering after {delay:g} s: the whole run",
+               moves / wall,
                "moves/s", "≥ 50" if not quick else "",
                f"{moves} model moves of {played} games in {wall:.1f}s, the start and the last games' tail included "
                f"(--concurrency {games // 2}); {steady:.1f}/s while every thread plays (the middle 60% of the "
