@@ -36,6 +36,7 @@ which subtracts nothing and so keeps the tiny masses exact.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,8 +128,10 @@ def nash(a: np.ndarray) -> np.ndarray:
 
     cons = [{"type": "eq", "fun": lambda q: np.sum(q) - 1, "jac": lambda q: np.ones_like(q)},
             {"type": "ineq", "fun": lambda q: -(sub @ q), "jac": lambda q: -sub}]
-    out = minimize(neg_entropy, start, jac=grad, constraints=cons, bounds=[(1e-12, 1)] * len(support),
-                   method="SLSQP", options={"ftol": 1e-12, "maxiter": 200})
+    with warnings.catch_warnings():  # scipy < 1.11's SLSQP warns that it clipped a step to the bounds: benign
+        warnings.filterwarnings("ignore", "Values in x were outside bounds", RuntimeWarning)
+        out = minimize(neg_entropy, start, jac=grad, constraints=cons, bounds=[(1e-12, 1)] * len(support),
+                       method="SLSQP", options={"ftol": 1e-12, "maxiter": 200})
     q = out.x if out.success and np.all(sub @ out.x <= 1e-6) else start
     p = np.zeros(k)
     p[support] = np.maximum(q, 0) / np.maximum(q, 0).sum()

@@ -4,6 +4,7 @@ issue 44; loaded as ``tests/llm_side/net_bots.py#Class``."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sys
 import time
@@ -67,7 +68,8 @@ class Flaky(Logged):
         if self.in_game == 2:
             down = (self.dir / "down").exists()
             fd = os.open(self.dir / "failures", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-            try:
+            try:  # counted under a lock: games in threads or workers reach their second move at once
+                fcntl.flock(fd, fcntl.LOCK_EX)
                 failed = (self.dir / "failures").stat().st_size
                 if down or failed < self.times:
                     os.write(fd, b"f")
