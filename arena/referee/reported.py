@@ -154,9 +154,9 @@ class MoveLogs:
             return
         self.last[seat] = entry
         try:
-            text = json.dumps(entry, allow_nan=False, ensure_ascii=False)
             if type(entry) is not dict:
                 raise TypeError(f"a {type(entry).__name__}, not a dict")
+            text = json.dumps(entry, allow_nan=False, ensure_ascii=False)
             if len(text) > MAX_LOG:
                 raise ValueError(f"{len(text)} characters, over {MAX_LOG}")
         except Exception as exc:  # noqa: BLE001 - whatever the bot put there: a note instead
