@@ -360,7 +360,9 @@ _CLASSES: dict[str, type] = {}
 def engine_class(command: str) -> type:
     """The bot class of ``exec:COMMAND`` (``COMMAND``: a path relative to the current
     directory or absolute, or a shell-quoted executable and arguments, as ``arena.engine.argv.engine_argv``
-    splits them), made once per command.
+    splits them), made once per executable and arguments: a relative path is made absolute
+    against the current directory of each call, so the same text in another folder is another
+    engine (a process running several tournaments or tests in turn, each in its own folder).
 
     ``cls(**options)``: ``startup_timeout`` is the arena's (seconds); the others are sent as
     ``setoption``.
@@ -368,9 +370,10 @@ def engine_class(command: str) -> type:
     Raises:
         BotSpecError: as ``arena.engine.argv.engine_argv``.
     """
-    if command in _CLASSES:
-        return _CLASSES[command]
     argv = engine_argv(command)
+    key = "\0".join(argv)
+    if key in _CLASSES:
+        return _CLASSES[key]
 
     def __init__(self, **options: str) -> None:
         from arena.engine.sandbox import Sandbox
@@ -387,7 +390,7 @@ def engine_class(command: str) -> type:
         EngineBot.__init__(self, argv, options, startup, sandbox, each=each)
 
     cls = share_state(type("Engine", (EngineBot,), {"__init__": __init__, "__doc__": f"The engine {command!r}."}))
-    _CLASSES[command] = cls
+    _CLASSES[key] = cls
     return cls
 
 

@@ -100,3 +100,19 @@ def test_a_spaced_engine_from_a_table_runs(spaced):
     (text,) = engine_specs([{"label": "e", "command": [str(spaced)]}], "t.toml")
     assert make(text).probe()["name"] == "first-legal-sh"
     assert not _wrong_ran(spaced)
+
+
+def test_a_relative_command_is_the_engine_of_the_current_folder(tmp_path, monkeypatch):
+    """``exec:./x.sh`` in one folder, then in another (one process running tournaments or
+    tests in turn): each time the engine of the current folder, not the first folder's (the
+    engine classes are made once per absolute command; a docs page failed under load when a
+    class made for another page's folder, since removed, was reused)."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        shutil.copy(FIRST, tmp_path / name / "x.sh")
+    commands = []
+    for name in ("a", "b"):
+        monkeypatch.chdir(tmp_path / name)
+        bot = make("e=exec:./x.sh")
+        commands.append(bot.command[0])
+    assert commands == [str(tmp_path / "a" / "x.sh"), str(tmp_path / "b" / "x.sh")]
