@@ -199,14 +199,14 @@ class InteractionSoloGame(InteractionBoardGame):
     """
 
     name = "interaction-solo"
+    #: Extra lines for ``arena games`` after the summary: each layout's figures in the rulebook's form.
+    catalogue = tuple(f"layout={lay.number}: {lay}" for lay in LAYOUTS)
     type = GameType(1, 1)
     TERMINATIONS = {
         "cleared": f"no neutral left on the board: score -(moves made) ({RULES} \"Solo Interaction\")",
         "max_plies": "``max_plies`` moves were made: score -(``max_plies`` + neutrals left)",
         "stalled": "no legal move is left: score -(``max_plies`` + neutrals left)",
     }
-    #: Extra lines for ``arena games``: each layout's figures in the rulebook's form.
-    catalogue = tuple(f"layout={lay.number}: {lay}" for lay in LAYOUTS)
     PARAMS = {
         "layout": Param(1, "numbered layout 1-6 (easiest first), 0 = use setup", choices=tuple(range(7))),
         "setup": Param("", "start position text (used with layout=0)"),
