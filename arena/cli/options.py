@@ -1,10 +1,11 @@
 """Options that several commands take in the same words (``arena run``, ``arena ladder``,
-``arena report``), declared once as ``Annotated`` types: a command's parameter
+``arena report``, ...), declared once as ``Annotated`` types: a command's parameter
 ``seed: Seed = None`` is ``--seed`` with its help. Numbers arrive as text (``None``: not given),
 checked by ``arena.tournament.build``, which names the accepted range in one line."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -18,6 +19,9 @@ VERSION_CHANGE_HELP = ("resume or extend a tournament whose games were played un
 Workers = Annotated[Optional[str], typer.Option("--workers", metavar="N", help="worker processes (default: all cores)")]
 Seed = Annotated[Optional[str], typer.Option("--seed", metavar="N", help="tournament seed (default 1)")]
 Results = Annotated[Optional[str], typer.Option("--results", help="results directory (default results/)")]
+#: ``--results`` of the commands that read stored tournaments (``arena report``; ``arena list``,
+#: ``arena serve`` and ``arena openings select`` declare it in the same words), default ``results``
+ResultsFolder = Annotated[Path, typer.Option("--results", help="Folder of the results databases.")]
 OpeningsOrder = Annotated[Optional[str], typer.Option(
     "--openings-order", help="sequential (file order, default) | random (seeded shuffle)")]
 AllowVersionChange = Annotated[bool, typer.Option("--allow-version-change", help=VERSION_CHANGE_HELP)]

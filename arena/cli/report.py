@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 from arena.cli.console import make_console
-from arena.cli.options import Anchor, Wide
+from arena.cli.options import Anchor, ResultsFolder, Wide
 from arena.errors import ConfigError
 from arena.reports import SECTIONS
 
@@ -17,7 +17,7 @@ from arena.reports import SECTIONS
 def report(
     name: Optional[str] = typer.Argument(
         None, help="Tournament name (its database is <results>/NAME.sqlite) or a database path; or --across."),
-    results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
+    results: ResultsFolder = Path("results"),
     section: list[str] = typer.Option(
         None, "--section", "-s",
         help=f"Print only these sections (repeatable, or comma-separated): {', '.join(SECTIONS)}."),

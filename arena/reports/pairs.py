@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
+from arena.columns import Columns
 from arena.reports.coded import codes, matrix, seat_sizes, weights
 from arena.reports.display import format_p
 from arena.stats import bt
@@ -33,7 +34,7 @@ PAIR_COLUMNS = ["pairing", "bot", "opponent", "games", "wins", "losses", "draws"
 
 
 @dataclass(frozen=True)
-class TwoPlayer:
+class TwoPlayer(Columns):
     """The 2-player games of a frame as integer and float columns, one entry per game:
     ``series``, ``pts`` (a's points), ``seat0_pts``, ``first`` (a in seat 0), ``copy``, the
     codes ``pair`` (of the pairing ``a``/``b``, 0.. dense) and ``cell`` (of the seat list);
@@ -54,14 +55,9 @@ class TwoPlayer:
     b: np.ndarray
     cell_pair: np.ndarray
 
-    def __len__(self) -> int:
-        return len(self.series)
-
     def distinct(self) -> TwoPlayer:
         """The games that are not copies (``copy`` False)."""
-        keep = ~self.copy
-        return replace(self, **{k: getattr(self, k)[keep] for k in ("series", "pts", "seat0_pts", "first", "copy",
-                                                                     "pair", "cell")})
+        return self.part(~self.copy, ("series", "pts", "seat0_pts", "first", "copy", "pair", "cell"))
 
 
 def _two_player(games: pd.DataFrame, order: Sequence[str] | None) -> TwoPlayer:

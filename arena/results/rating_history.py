@@ -12,16 +12,18 @@ from __future__ import annotations
 import sqlite3
 import zlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
+
+from arena.columns import Columns
 
 #: the integer columns of a block, in stored order, with their little-endian types
 _INTS = (("game_id", "<i8"), ("seat", "<i1"), ("bot", "<i4"), ("games", "<i8"))
 
 
 @dataclass(frozen=True)
-class History:
+class History(Columns):
     """History rows as columns, one entry a row, in (``game_id``, ``seat``) order: ``game_id``,
     ``seat`` (0-based), ``bot`` (the 0-based place of the bot's label among the rating state's
     labels), ``mu``, ``sigma`` and ``games`` (the bot's games rated after this one)."""
@@ -32,9 +34,6 @@ class History:
     mu: np.ndarray
     sigma: np.ndarray
     games: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.game_id)
 
     @classmethod
     def from_rows(cls, rows: Sequence[tuple], place: Mapping[str, int]) -> History:
@@ -55,10 +54,6 @@ class History:
         names = np.array(list(labels), dtype=object)[self.bot] if len(self) else []
         return list(zip(self.game_id.tolist(), self.seat.tolist(), list(names), self.mu.tolist(),
                         self.sigma.tolist(), self.games.tolist()))
-
-    def part(self, keep: np.ndarray | slice) -> History:
-        """The rows where ``keep`` (a mask or indices)."""
-        return History(*(getattr(self, f)[keep] for f in ("game_id", "seat", "bot", "mu", "sigma", "games")))
 
     def encode(self) -> tuple[int, int, int, bytes, bytes]:
         """One ``rating_history`` row: ``(first, last, rows, ints, floats)``."""
@@ -86,8 +81,7 @@ def concat(parts: Sequence[History]) -> History:
         return History.empty()
     if len(parts) == 1:
         return parts[0]
-    return History(*(np.concatenate([getattr(p, f) for p in parts])
-                     for f in ("game_id", "seat", "bot", "mu", "sigma", "games")))
+    return History(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(History)))
 
 
 def write_history(conn: sqlite3.Connection, history: History, block: int) -> None:

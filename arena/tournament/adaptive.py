@@ -28,8 +28,8 @@ from arena.games import Game
 from arena.stats.field import Duels
 from arena.stats.ranking import CONFIDENCE, Decision, decide, min_series, pair_level
 from arena.results.store import Store, StoredGame
-from arena.tournament.live import points_of
 from arena.tournament.pairing import round_robin
+from arena.tournament.rounds import InRounds, seats_and_points, stored_games
 from arena.tournament.schedule import Schedule
 from arena.tournament.series import GameTask, SeriesSettings, series_count, series_games
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from arena.tournament.observers import RunSummary
 
 
-class UntilRanked(Schedule):
+class UntilRanked(InRounds[int], Schedule):
     """The adaptive ranking of a 2-player field (module docstring).
 
     Attributes:
@@ -68,15 +68,12 @@ class UntilRanked(Schedule):
         self.cap_series = series_count(settings.games, 2, settings.rotation)
         self.total = len(self.pairings) * self.cap_series * self.per_series
         self._index = {frozenset(p): i for i, p in enumerate(self.pairings)}
-        self._stored: dict[tuple[int, tuple[str, ...]], StoredGame] = {}
         self._series = [0] * len(self.pairings)  # series each pairing's rounds asked for
-        self._rounds: list[list[GameTask]] = []  # the tasks of every round decided (ids set on release)
-        self._released: set[tuple[int, tuple[str, ...]]] = set()
         self._base: int | None = None  # the largest id of the store's games of other pairings
         self._count = 0  # tasks numbered so far
         self._taken: set[int] = set()  # ids of every stored game and every task
         self.decision: Decision | None = None
-        self._finished = False
+        self._start_rounds()
 
     def owns(self, game: StoredGame) -> bool:
         """Whether ``game`` is a game of one of this field's pairings."""
@@ -84,28 +81,7 @@ class UntilRanked(Schedule):
 
     def add(self, game: StoredGame) -> None:
         self._taken.add(game.game_id)
-        if self.owns(game):
-            self._stored[(game.series, tuple(game.seats))] = game
-
-    @property
-    def done(self) -> bool:
-        self._advance()
-        return self._finished
-
-    def next_games(self, limit: int) -> list[GameTask]:
-        self._advance()
-        if self._finished or not self._rounds:
-            return []
-        out: list[GameTask] = []
-        for task in self._rounds[-1]:
-            key = (task.series, task.seats)
-            if len(out) >= limit:
-                break
-            if key in self._stored or key in self._released:
-                continue
-            self._released.add(key)
-            out.append(task)
-        return out
+        super().add(game)
 
     def status(self) -> str | None:
         if self.decision is None:
@@ -119,15 +95,15 @@ class UntilRanked(Schedule):
         d = self.decision
         if d is None:
             return None
-        played = sum(1 for r in self._rounds for t in r if (t.series, t.seats) in self._stored)
+        played = self.played()
         names = [self.labels[i] for i in d.order]
-        where = f"after {len(self._rounds) - (0 if self._finished else 1)} round(s), {played} games"
-        if self._finished and d.settled:
+        where = f"after {len(self._rounds) - (0 if self.finished else 1)} round(s), {played} games"
+        if self.finished and d.settled:
             return (f"--until-ranked {self.confidence:g}: order settled {where} (every adjacent CFS >= "
                     f"{100 * self.level():.2f}%): {' > '.join(names)}")
         open_ = [f"{names[i]}-{names[i + 1]} {100 * c:.1f}%" for i, c in enumerate(d.cfs)
                  if c < self.level() or d.series[i] < min_series(self.level())]
-        if self._finished:
+        if self.finished:
             return (f"--until-ranked {self.confidence:g}: stopped at --games {self.settings.games} per pairing "
                     f"{where}; not settled: {', '.join(open_)} (CFS needed {100 * self.level():.2f}%)")
         return f"--until-ranked {self.confidence:g}: not finished {where}; {d.line(self.labels)}"
@@ -146,19 +122,14 @@ class UntilRanked(Schedule):
 
     # --- rounds ------------------------------------------------------------------------------
 
-    def _advance(self) -> None:
-        """Decide every round whose predecessors are all stored (round 0 first)."""
-        if self._finished:
-            return
-        if not self._rounds:
-            self._new_round([(p, 1) for p in range(len(self.pairings))])
-        while all((t.series, t.seats) in self._stored for t in self._rounds[-1]):
-            self.decision = self._decide()
-            if self.decision.done:
-                self._finished = True
-                return
-            self._new_round([(self._index[frozenset((self.labels[a], self.labels[b]))], s)
-                             for a, b, s in self.decision.next])
+    def _first_round(self) -> list[tuple[int, int]]:
+        return [(p, 1) for p in range(len(self.pairings))]
+
+    def _next_round(self) -> list[tuple[int, int]] | None:
+        self.decision = self._decide()
+        if self.decision.done:
+            return None
+        return [(self._index[frozenset((self.labels[a], self.labels[b]))], s) for a, b, s in self.decision.next]
 
     def _new_round(self, wanted: list[tuple[int, int]]) -> None:
         """Append a round: ``(pairing index, series)`` each, in that order; a game stored
@@ -192,11 +163,8 @@ class UntilRanked(Schedule):
 
     def _decide(self) -> Decision:
         """The decision after the rounds so far, from their games only."""
-        pos = {label: i for i, label in enumerate(self.labels)}
-        games = [self._stored[(t.series, t.seats)] for r in self._rounds for t in r]
-        seat0 = np.array([pos[g.seats[0]] for g in games], np.int64)
-        seat1 = np.array([pos[g.seats[1]] for g in games], np.int64)
-        points = np.array([points_of(g.seats[0], g.seats, g.ranks) for g in games], float)
+        games = stored_games(self._rounds, self._stored)  # every one: a round is decided once all are stored
+        seat0, seat1, points = seats_and_points(self.labels, games)
         pairing = np.array([self._index[frozenset(g.seats)] for g in games], np.int64)
         series = pairing * (self.cap_series + 1) + np.array([g.series for g in games], np.int64)
         duels = Duels.from_games(self.labels, seat0, seat1, points, series)

@@ -14,7 +14,7 @@ from arena.games import Game
 from arena.results.store import StoredGame
 from arena.stats.field import Duels, bootstrap, los_matrix, ranking
 from arena.stats.ranking import CONFIDENCE, REPLICATES, _seed, min_series, pair_level, series_wanted
-from arena.tournament.live import points_of
+from arena.tournament.rounds import InRounds, seats_and_points, stored_games
 from arena.tournament.series import GameTask, SeriesSettings, series_count, series_games
 
 
@@ -70,7 +70,7 @@ def place(duels: Duels, confidence: float = CONFIDENCE, cap_games: int | None = 
     return Placed(tuple(order), at + 1, tuple(neighbours), tuple(wanted), not wanted, settled)
 
 
-class Placement:
+class Placement(InRounds[str]):
     """One candidate's gauntlet against the pool, in rounds (module docstring): round 0 is one
     series against every pool bot; each next round, decided once every game of the rounds
     before is stored and from those games alone, plays the bots next to it in the order whose
@@ -87,41 +87,13 @@ class Placement:
         self.per_series = settings.per_series(2)
         self.cap_series = series_count(settings.games, 2, settings.rotation)
         self.total = len(self.pool) * self.cap_series * self.per_series
-        self._stored: dict[tuple[int, tuple[str, ...]], StoredGame] = {}
         self._series = dict.fromkeys(self.pool, 0)
-        self._rounds: list[list[GameTask]] = []
-        self._released: set[tuple[int, tuple[str, ...]]] = set()
         self.placed: Placed | None = None
-        self.finished = False
+        self._start_rounds()
 
     def owns(self, game: StoredGame) -> bool:
         return len(game.seats) == 2 and self.candidate in game.seats and set(game.seats) <= set(self.labels) \
             and game.seats[0] != game.seats[1]
-
-    def add(self, game: StoredGame) -> None:
-        if self.owns(game):
-            self._stored[(game.series, tuple(game.seats))] = game
-
-    @property
-    def done(self) -> bool:
-        self._advance()
-        return self.finished
-
-    def next_games(self, limit: int) -> list[GameTask]:
-        self._advance()
-        out: list[GameTask] = []
-        for task in [] if self.finished or not self._rounds else self._rounds[-1]:
-            key = (task.series, task.seats)
-            if len(out) >= limit:
-                break
-            if key not in self._stored and key not in self._released:
-                self._released.add(key)
-                out.append(task)
-        return out
-
-    def games(self) -> int:
-        """Games of its rounds stored."""
-        return sum(1 for r in self._rounds for t in r if (t.series, t.seats) in self._stored)
 
     def outcome(self) -> str:
         """Its place in one line (``placed 2 of 5, settled after 3 round(s), 14 games: ...``)."""
@@ -134,20 +106,14 @@ class Placement:
         sides = ", ".join(f"CFS of {self.labels[o]} over it {100 * c:.1f}%" if p.order.index(o) < p.rank - 1
                           else f"CFS over {self.labels[o]} {100 * c:.1f}%" for o, c, _ in p.neighbours)
         return (f"candidate {self.candidate}: place {p.rank} of {len(self.labels)}, {how} after {len(self._rounds)} "
-                f"round(s), {self.games()} games ({sides}; CFS needed {100 * level:.2f}%)")
+                f"round(s), {self.played()} games ({sides}; CFS needed {100 * level:.2f}%)")
 
-    def _advance(self) -> None:
-        """Decide every round whose games are all stored (round 0 first)."""
-        if self.finished:
-            return
-        if not self._rounds:
-            self._new_round([(o, 1) for o in self.pool])
-        while all((t.series, t.seats) in self._stored for t in self._rounds[-1]):
-            self.placed = self._decide()
-            if self.placed.done:
-                self.finished = True
-                return
-            self._new_round([(self.labels[o], s) for o, s in self.placed.next])
+    def _first_round(self) -> list[tuple[str, int]]:
+        return [(o, 1) for o in self.pool]
+
+    def _next_round(self) -> list[tuple[str, int]] | None:
+        self.placed = self._decide()
+        return None if self.placed.done else [(self.labels[o], s) for o, s in self.placed.next]
 
     def _new_round(self, wanted: list[tuple[str, int]]) -> None:
         tasks: list[GameTask] = []
@@ -159,11 +125,8 @@ class Placement:
         self._rounds.append(tasks)
 
     def _decide(self) -> Placed:
-        pos = {label: i for i, label in enumerate(self.labels)}
-        games = [self._stored[(t.series, t.seats)] for r in self._rounds for t in r]
-        seat0 = np.array([pos[g.seats[0]] for g in games], np.int64)
-        seat1 = np.array([pos[g.seats[1]] for g in games], np.int64)
-        points = np.array([points_of(g.seats[0], g.seats, g.ranks) for g in games], float)
+        games = stored_games(self._rounds, self._stored)  # every one: a round is decided once all are stored
+        seat0, seat1, points = seats_and_points(self.labels, games)
         other = np.where(seat0 == 0, seat1, seat0)
         series = other * (self.cap_series + 1) + np.array([g.series for g in games], np.int64)
         duels = Duels.from_games(self.labels, seat0, seat1, points, series)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from arena.errors import ConfigError, PositionSyntaxError
 from arena.games.interaction.notation import (
@@ -10,8 +11,53 @@ from arena.games.interaction.notation import (
 from arena.games.interaction.state import InteractionState
 from arena.games.protocol import Game, GameType, Param
 
+#: where the rules of the games on the Interaction board are written (their terminations cite it)
+RULES = "``docs/rules/interaction.md``"
 
-class InteractionGame(Game):
+T = TypeVar("T")
+
+
+class InteractionBoardGame(Game):
+    """What the games on the Interaction board share (``InteractionGame`` and the solo games
+    of ``arena.games.interaction.solo``): the ``max_plies`` limit, the move notation, and the
+    ``setup`` parameter read as position text.
+
+    Raises:
+        ConfigError: a bad parameter (``Game``).
+    """
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.max_plies: int = self.params["max_plies"]
+
+    def parse_move(self, state: Any, text: str) -> Move:
+        """A move from notation (``e1N``, ``h6nw``, ``pass``); legality is checked by ``play``.
+
+        Raises:
+            MoveSyntaxError: not Interaction move notation.
+        """
+        return parse_move_text(text)
+
+    def _read_setup(self, text: str, parse: Callable[[str], T]) -> T:
+        """``parse(text)`` for the start position, its error as the ``setup`` parameter's.
+
+        Raises:
+            ConfigError: ``parse`` refused the text (``PositionSyntaxError``).
+        """
+        try:
+            return parse(text)
+        except PositionSyntaxError as exc:
+            raise ConfigError(f"game {self.name}: parameter setup: {exc}") from None
+
+
+def with_side(text: str) -> str:
+    """Position text with a board alone completed to ``r 0 0 0`` (Red to move, no score, ply 0);
+    any other text as it is, stripped."""
+    text = str(text).strip()
+    return text + " r 0 0 0" if len(text.split()) == 1 else text
+
+
+class InteractionGame(InteractionBoardGame):
     """Interaction (1979): billiard-like momentum game on a 9x9 board, pocket 5 neutrals.
 
     Waddingtons 1979: 2 seats, Red (seat 0) moves first. Parameters
@@ -32,8 +78,7 @@ class InteractionGame(Game):
     name = "interaction"
     type = GameType(2, 2)
     TERMINATIONS = {
-        "target": "the mover reached ``target`` pocketed neutrals and wins (``docs/rules/interaction.md`` "
-                  "\"End of the game\")",
+        "target": f"the mover reached ``target`` pocketed neutrals and wins ({RULES} \"End of the game\")",
         "repetition": "a position (board, scores, side to move) occurred for the third time: a draw",
         "passes": "both players passed one after the other; the higher score wins (``cap_result=draw``: a draw)",
         "max_plies": "``max_plies`` plies were played; the higher score wins (``cap_result=draw``: a draw)",
@@ -50,16 +95,9 @@ class InteractionGame(Game):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.target: int = self.params["target"]
-        self.max_plies: int = self.params["max_plies"]
         self.cap_draw: bool = self.params["cap_result"] == "draw"
         self.stop_rule: bool = self.params["pocketing"] == "stop"
-        text = self.params["setup"].strip()
-        if len(text.split()) == 1:
-            text += " r 0 0 0"
-        try:
-            self._setup = parse_position(text)
-        except PositionSyntaxError as exc:
-            raise ConfigError(f"game interaction: parameter setup: {exc}") from None
+        self._setup = self._read_setup(with_side(self.params["setup"]), parse_position)
         board, _, scores, ply = self._setup
         problem = _setup_problem(board, scores, ply, self.target, self.max_plies)
         if problem:
@@ -81,14 +119,6 @@ class InteractionGame(Game):
             PositionSyntaxError: malformed text or an impossible position.
         """
         return InteractionState.start(self, *parse_position(text))
-
-    def parse_move(self, state: Any, text: str) -> Move:
-        """A move from notation (``e1N``, ``h6nw``, ``pass``); legality is checked by ``play``.
-
-        Raises:
-            MoveSyntaxError: not Interaction move notation.
-        """
-        return parse_move_text(text)
 
     def render_svg(self, state: Any, last_move: Any = None, previous: Any = None) -> str:
         """The board as SVG: clipped corners, pockets, balls, the last cue ball's path

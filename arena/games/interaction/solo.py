@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.errors import ConfigError, IllegalMoveError, PositionSyntaxError
+from arena.games.interaction.game import RULES, InteractionBoardGame, with_side
 from arena.games.interaction.layouts import LAYOUTS
 from arena.games.interaction.notation import (
     BLUE,
@@ -33,7 +34,7 @@ from arena.games.interaction.notation import (
 )
 from arena.games.interaction.state import neutral_mask, occupancy, simulate, strikes
 from arena.games.sequence import MoveSequence
-from arena.games.protocol import TERMINAL, Game, GameType, Outcome, Param, State
+from arena.games.protocol import TERMINAL, GameType, Outcome, Param, State
 
 
 class SoloSolution(MoveSequence):
@@ -177,10 +178,7 @@ def parse_solo_position(text: str) -> tuple[bytes, int, int]:
         PositionSyntaxError: malformed text, a blue ball, not exactly one red ball, side ``b``
             or a Blue score other than 0.
     """
-    text = str(text).strip()
-    if len(text.split()) == 1:
-        text += " r 0 0 0"
-    board, side, scores, ply = parse_position(text)
+    board, side, scores, ply = parse_position(with_side(text))
     if side != 0 or scores[1] != 0:
         raise PositionSyntaxError("bad Solo Interaction position: the side to move is r and Blue's score 0")
     if board.count(BLUE) or board.count(RED) != 1:
@@ -188,7 +186,7 @@ def parse_solo_position(text: str) -> tuple[bytes, int, int]:
     return board, ply, scores[0]
 
 
-class InteractionSoloGame(Game):
+class InteractionSoloGame(InteractionBoardGame):
     """Solo Interaction: pocket every neutral with one red ball in the fewest moves.
 
     One seat clears the board in as few moves as possible.
@@ -201,15 +199,14 @@ class InteractionSoloGame(Game):
     """
 
     name = "interaction-solo"
+    #: Extra lines for ``arena games`` after the summary: each layout's figures in the rulebook's form.
+    catalogue = tuple(f"layout={lay.number}: {lay}" for lay in LAYOUTS)
     type = GameType(1, 1)
     TERMINATIONS = {
-        "cleared": "no neutral left on the board: score -(moves made) (``docs/rules/interaction.md`` "
-                   "\"Solo Interaction\")",
+        "cleared": f"no neutral left on the board: score -(moves made) ({RULES} \"Solo Interaction\")",
         "max_plies": "``max_plies`` moves were made: score -(``max_plies`` + neutrals left)",
         "stalled": "no legal move is left: score -(``max_plies`` + neutrals left)",
     }
-    #: Extra lines for ``arena games``: each layout's figures in the rulebook's form.
-    catalogue = tuple(f"layout={lay.number}: {lay}" for lay in LAYOUTS)
     PARAMS = {
         "layout": Param(1, "numbered layout 1-6 (easiest first), 0 = use setup", choices=tuple(range(7))),
         "setup": Param("", "start position text (used with layout=0)"),
@@ -218,15 +215,11 @@ class InteractionSoloGame(Game):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.max_plies: int = self.params["max_plies"]
         layout = self.params["layout"]
         if layout == 0 and not self.params["setup"].strip():
             raise ConfigError("game interaction-solo: layout=0 needs setup=<position text>")
         text = LAYOUTS[layout - 1].text if layout else self.params["setup"]
-        try:
-            self._setup = parse_solo_position(text)
-        except PositionSyntaxError as exc:
-            raise ConfigError(f"game interaction-solo: parameter setup: {exc}") from None
+        self._setup = self._read_setup(text, parse_solo_position)
 
     def initial_state(self, seed: int | None = None) -> SoloState:
         """The layout (``seed`` is unused: the layout is fixed)."""
@@ -239,14 +232,6 @@ class InteractionSoloGame(Game):
             PositionSyntaxError: not a Solo Interaction position.
         """
         return SoloState(self, *parse_solo_position(text))
-
-    def parse_move(self, state: Any, text: str) -> Move:
-        """A move from notation (``e1N``); legality is checked by ``play``.
-
-        Raises:
-            MoveSyntaxError: not Interaction move notation.
-        """
-        return parse_move_text(text)
 
 
 __all__ = ["InteractionSoloGame", "SoloState", "SoloSolution", "parse_solo_position", "first_turn_filter"]
