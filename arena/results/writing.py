@@ -181,8 +181,11 @@ STDOUT = "-"
 
 
 def is_database(path: str | os.PathLike) -> bool:
-    """Whether ``path`` is a file that starts as an SQLite database does (``SQLITE_MAGIC``)."""
+    """Whether ``path`` is a file that starts as an SQLite database does (``SQLITE_MAGIC``);
+    ``False`` for no regular file (a named pipe or a terminal is never read: it would wait)."""
     try:
+        if not os.path.isfile(path):
+            return False
         with open(path, "rb") as f:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
     except OSError:
