@@ -39,12 +39,8 @@ def make(final: Path) -> tuple[Path, int]:
     """
     sweep(final)
     fd, name = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".tmp")
-    try:
+    with contextlib.suppress(OSError):  # a file system without locks: no sweep can lock it either
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody else holds it
-    except OSError:
-        os.close(fd)
-        Path(name).unlink(missing_ok=True)
-        raise
     return Path(name), fd
 
 
@@ -86,8 +82,8 @@ def _stale(path: Path, now: float) -> bool:
             return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False  # its writer is alive
+        except OSError:  # its writer is alive (or the file system has no locks: nothing is known)
+            return False
         with contextlib.suppress(FileNotFoundError):
             current = os.stat(path, follow_symlinks=False)
             if (current.st_dev, current.st_ino) == (held.st_dev, held.st_ino):
