@@ -1,7 +1,8 @@
 """A named pipe (or a directory) where a tournament's database, log or lock would be is refused
 in one line, exit code 2, by ``arena run``, ``arena report``, ``arena list``, ``arena replay`` and
 ``arena export``: never waited on (opening or reading a named pipe waits for a writer for ever),
-nothing there removed. A named pipe where a report file goes is replaced as a file is."""
+nothing there removed. A named pipe where a report file (or the report files' stamp) goes is
+replaced as a file is."""
 
 from __future__ import annotations
 
@@ -67,3 +68,9 @@ def test_a_named_pipe_where_a_report_file_goes_is_replaced(tmp_path):
     done = arena("report", "t", "--results", "results", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert report.is_file() and "Leaderboard" in report.read_text()
+    stamp = tmp_path / "results" / "t.report-stamp.json"  # what a resumed run reads first
+    stamp.unlink()
+    os.mkfifo(stamp)
+    done = arena(*RUN, "--name", "t", cwd=tmp_path)
+    assert done.returncode == 0 and "0 games played" in done.stdout, (done.stdout, done.stderr)
+    assert stamp.is_file()
