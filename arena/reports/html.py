@@ -37,6 +37,7 @@ from arena.errors import ConfigError, ResultsError, one_line
 from arena.reports import figures, ladder_figures
 from arena.reports.cycles import cycle_graph
 from arena.reports.pairs import first_move_note
+from arena.reports.payoffs import ranked_by, ranking_line
 from arena.reports.render import NOTES, TITLES, ReportData, bot_notes, load, tables_for
 from arena.reports.replay import replay_frames, timing_notes, with_transcripts
 from arena.reports.tables import pairing_name
@@ -206,6 +207,13 @@ def _figures(data: ReportData, tables: dict[str, pd.DataFrame]) -> list[dict[str
     return [{"id": key, "html": figures.page_html(fig, f"plot-{key}", config)} for key, fig in plots if fig is not None]
 
 
+def lead_table(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:
+    """The table the page leads with, above the plots: the payoff field table
+    (``payoff_ratings``) of a game ranked by payoff (the text report's first table: payoffs,
+    not places), else the ``leaderboard`` (places)."""
+    return "payoff_ratings" if ranked_by(data) == "payoff" and "payoff_ratings" in tables else "leaderboard"
+
+
 def _environment() -> jinja2.Environment:
     return jinja2.Environment(loader=jinja2.PackageLoader("arena.reports", "templates"),
                               autoescape=jinja2.select_autoescape(["html", "j2"]),
@@ -234,7 +242,8 @@ def render_html(path: str | Path, games: str | None = None, data: ReportData | N
         name=data.name, tournament=tour, total_games=len(data.games), num_players=data.num_players,
         version=arena.__version__, generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         bots=[(label, bot_notes(tour, label), spec) for label, spec in (tour.get("bots") or {}).items()],
-        tables=_tables(data, tables), figures=_figures(data, tables), games=entries,
+        tables=_tables(data, tables), lead=lead_table(data, tables), ranking=ranking_line(data),
+        figures=_figures(data, tables), games=entries,
         default_selection=games is None, max_fault_games=MAX_FAULT_GAMES, plotly_js=get_plotlyjs(),
     )
     return page

@@ -9,8 +9,11 @@ and write them. Files (``docs/arena.md`` "Ratings and reports"): ``<name>.report
 from __future__ import annotations
 
 import json
+import math
+import numbers
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 from rich.console import Console
@@ -178,7 +181,20 @@ def report_json(data: ReportData, sections: Sequence[str] | None = None) -> str:
                       for name, frame in tables.items()}}
     if sections:  # the sections asked for that have nothing here, each with its line
         out["empty"] = empty_sections(data, sections, tables)
-    return json.dumps(out, indent=1, default=str)
+    return json.dumps(finite(out), indent=1, default=str, allow_nan=False)  # strict JSON: no NaN, no Infinity
+
+
+def finite(value: Any) -> Any:
+    """``value`` (dicts, lists and tuples gone through) with every NaN or ±inf number ``None``:
+    the tournament's stored settings as the tables' cells (``DataFrame.to_json`` makes those
+    ``null``), so the JSON printed is strict (``Infinity`` and ``NaN`` are no JSON)."""
+    if isinstance(value, dict):
+        return {key: finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(item) for item in value]
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral) and not math.isfinite(value):
+        return None
+    return value
 
 
 def markdown(data: ReportData, tables: dict[str, pd.DataFrame]) -> str:

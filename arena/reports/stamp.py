@@ -78,6 +78,8 @@ def kept_files(db: Path, anchor: tuple[str, float] | None = None) -> list[Path] 
     Raises:
         ResultsError: unreadable database.
     """
+    if not _stamp_path(db).is_file():  # none, or a named pipe...: never read (it would wait)
+        return None
     try:
         stamp = json.loads(_stamp_path(db).read_text(encoding="utf-8"))
         files = [db.parent / name for name in stamp["files"]]

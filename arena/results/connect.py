@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError, as_line, one_line
 from arena.results.base import APPLICATION_ID, SCHEMA_VERSION, _fail
+from arena.results.files import not_regular
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -58,9 +59,13 @@ def connect_readonly(path: str | os.PathLike) -> sqlite3.Connection:
     """A read-only connection to an arena database.
 
     Raises:
-        ResultsError: missing, unreadable, corrupt or foreign file.
+        ResultsError: missing, no regular file (a directory, a named pipe...), unreadable,
+            corrupt or foreign file.
     """
     p = Path(path)
+    what = not_regular(p)
+    if what is not None:  # a named pipe would be waited on for ever
+        raise ResultsError(f"{str(p)!r} is {what}, not a results database")
     if not p.is_file():
         raise ResultsError(f"no results database {str(p)!r}")
     try:

@@ -17,6 +17,7 @@ import contextlib
 import logging
 import os
 import sqlite3
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,28 @@ def db_path(name: str, results: str | os.PathLike = "results") -> Path:
     return Path(results) / f"{name}.sqlite"
 
 
+#: what a file that is not a regular file is, by its ``stat`` type test
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def not_regular(path: str | os.PathLike) -> str | None:
+    """What ``path`` is when it is there but no regular file (a symbolic link followed):
+    ``"a directory"``, ``"a named pipe (FIFO)"``, ``"a socket"``...; ``None`` for a regular
+    file, a missing path or one that cannot be looked at (its opening names that error)."""
+    try:
+        return _kind(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return None
+
+
+def _kind(mode: int) -> str | None:
+    """``not_regular``'s answer for a file of ``stat`` mode ``mode``."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+
+
 def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "results") -> Path:
     """The database of a tournament given by name (under ``results``) or by path.
 
@@ -43,10 +66,11 @@ def resolve(name_or_path: str | os.PathLike, results: str | os.PathLike = "resul
     for candidate in candidates:
         if candidate.is_file():
             return candidate
-    folder = next((c for c in candidates if c.suffix == ".sqlite" and c.is_dir()), None)
-    if folder is not None:
-        raise ResultsError(f"{str(folder)!r} is a directory, not a results database; give a tournament's "
-                           "NAME or the path of its .sqlite file")
+    for candidate in candidates:  # a directory, a named pipe... where the database would be
+        what = not_regular(candidate) if candidate.suffix == ".sqlite" else None
+        if what is not None:
+            raise ResultsError(f"{str(candidate)!r} is {what}, not a results database; give a tournament's "
+                               "NAME or the path of its .sqlite file")
     found = sorted(p.stem for p in Path(results).glob("*.sqlite") if p.is_file()) if Path(results).is_dir() else []
     raise ResultsError(
         f"no tournament {str(name_or_path)!r} under {str(results)!r}; "
@@ -62,6 +86,8 @@ def remove_db(path: Path) -> None:
 
 #: the first bytes of every SQLite database file
 SQLITE_HEADER = b"SQLite format 3\x00"
+#: the files of a tournament beside its results folder's other files, by suffix of its name
+TOURNAMENT_FILES = (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log")
 #: the mode of a tournament's files (database, its ``-wal``/``-shm``, lock and log): the runner's alone
 PRIVATE_MODE = 0o600
 
@@ -70,16 +96,26 @@ def make_private(root: Path, name: str) -> None:
     """Create ``root/<name>.sqlite`` with ``PRIVATE_MODE`` if missing and give that mode to each of
     the tournament's files that exists (SQLite gives ``-wal``/``-shm`` the database's mode); a
     ``.sqlite`` that is not a database keeps its mode (opening it is refused, in one line).
-    Raises ``OSError``: a file that cannot be created or changed."""
+    Raises ``OSError``: a file that cannot be created or changed; ``ResultsError``: one of
+    those paths is no regular file (a named pipe, a device...: opened without waiting, never
+    read or written)."""
+    for suffix in TOURNAMENT_FILES[1:]:  # the run would wait for ever on a named pipe (its log)
+        what = not_regular(root / f"{name}{suffix}")
+        if what is not None:
+            raise ResultsError(f"{str(root / (name + suffix))!r} is {what}, not a file of a tournament; remove it "
+                               "or choose another --name")
     db = root / f"{name}.sqlite"
-    fd = os.open(db, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, PRIVATE_MODE)
+    fd = os.open(db, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK, PRIVATE_MODE)
     try:
+        what = _kind(os.fstat(fd).st_mode)
+        if what is not None:
+            raise ResultsError(f"{str(db)!r} is {what}, not a results database; remove it or choose another --name")
         head = os.read(fd, len(SQLITE_HEADER))
     finally:
         os.close(fd)
     if head and head != SQLITE_HEADER:  # not a database: the store refuses it; its mode stays the user's
         return
-    for suffix in (".sqlite", ".sqlite-wal", ".sqlite-shm", ".lock", ".log"):
+    for suffix in TOURNAMENT_FILES:
         with contextlib.suppress(FileNotFoundError):
             os.chmod(root / f"{name}{suffix}", PRIVATE_MODE)
 

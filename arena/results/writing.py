@@ -15,7 +15,8 @@ stores written before it existed have no such table, and ``arena.results.reading
 computes the start from the settings), ``sprt`` (created by ``arena.results.store.save_sprt``).
 
 Files beside it (exports, reports, openings files) are written by ``atomic_path``: to a temporary
-file in the same folder, renamed into place once complete; ``-`` for standard output; never over a
+file in the same folder, renamed into place once complete (a killed writer's is removed by the
+next writer of that file: ``arena.results.temps``); ``-`` for standard output; never over a
 results database or its files (``check_output``).
 """
 
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ResultsError
 from arena.results.logs import SCHEMA_PART, packed_log
+from arena.results import temps
 from arena.results.packed import VIEW, pack
 from arena.results.base import _fail, moves_hash, transaction  # noqa: F401 (re-exported)
 
@@ -181,8 +183,11 @@ STDOUT = "-"
 
 
 def is_database(path: str | os.PathLike) -> bool:
-    """Whether ``path`` is a file that starts as an SQLite database does (``SQLITE_MAGIC``)."""
+    """Whether ``path`` is a file that starts as an SQLite database does (``SQLITE_MAGIC``);
+    ``False`` for no regular file (a named pipe or a terminal is never read: it would wait)."""
     try:
+        if not os.path.isfile(path):
+            return False
         with open(path, "rb") as f:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
     except OSError:
@@ -244,9 +249,7 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
             _to_stdout(tmp)
         return
     final = Path(target)
-    fd, name = tempfile.mkstemp(dir=final.parent, prefix=f".{final.name}.", suffix=".tmp")
-    os.close(fd)
-    tmp = Path(name)
+    tmp, held = temps.make(final)  # locked while this writer lives; a killed writer's removed
     try:
         yield tmp
         with open(tmp, "rb+") as f:
@@ -257,6 +260,8 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+    finally:
+        os.close(held)
 
 
 def _to_stdout(path: Path) -> None:

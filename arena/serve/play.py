@@ -13,6 +13,14 @@ and closed again (a tournament that cannot take the game is refused before any m
 when the game ends it is opened again (waiting up to ``STORE_WAIT`` seconds while another
 process holds it) to store the game; so an unfinished game blocks nobody (``arena play``,
 another game of the page). ``quit`` resigns (``resigned``).
+
+What a visitor may start is bounded: the bot's seat plays under a per-move time limit of
+``BOT_MOVE_TIME`` seconds (the tighter of it and the bot's own options: ``alphabeta:depth=50``
+stops deepening there, ``mcts:playouts=10000000`` stops its playouts), an option that costs memory
+rather than time is refused above ``OPTION_MOST``, and at most ``MAX_PLAYING`` games are in
+progress at once (another is refused, 503). A finished game's page is kept ``KEEP_FINISHED``
+seconds, and at most ``KEEP_MOST`` finished games are kept (the oldest dropped first); its page
+is then 404, its game stays in the store.
 """
 
 from __future__ import annotations
@@ -43,6 +51,18 @@ STORE_WAIT = 600.0
 STORE_RETRY = 0.2
 #: This server's games take turns to open and write the store.
 _STORING = threading.RLock()
+#: Seconds the bot of a page's game may think per move (the arena's limit on its seat; a move
+#: over it plus the referee's margin loses by ``timeout``).
+BOT_MOVE_TIME = 5.0
+#: The largest value a page may give an option that costs memory, not time (the option's name
+#: -> the most): alphabeta's transposition table entries, kept between moves.
+OPTION_MOST = {"tt": 1_000_000}
+#: Games in progress at once on one server (each a thread; its bot's moves a core).
+MAX_PLAYING = 8
+#: Seconds a finished game stays in the server's memory (its page, its state) after it ended.
+KEEP_FINISHED = 3600.0
+#: Finished games kept in memory at most (the oldest dropped first).
+KEEP_MOST = 100
 
 
 def web_kinds() -> list[str]:
@@ -66,7 +86,8 @@ def web_kinds() -> list[str]:
 def allowed_spec(text: str, game: Any) -> Any:
     """The parsed spec ``text`` when it names a bot the page may start: a built-in kind (the
     arena's own code: ``random``, ``alphabeta:depth=3``...) that is not interactive, with
-    options its class accepts, that plays ``game``; checked before any bot is made. A file,
+    options its class accepts (a memory option at most its ``OPTION_MOST``), that plays
+    ``game``; checked before any bot is made. A file,
     dotted, installed, ``llm`` or prefix kind (``exec:CMD``) is refused: a web page (any
     site the user visits may post to it) must not run a command, import a file or send a
     key from the server's environment.
@@ -74,6 +95,8 @@ def allowed_spec(text: str, game: Any) -> Any:
     Raises:
         BotSpecError: any other spec (one line naming the accepted kinds).
     """
+    from arena.games.params import coerce_params
+    from bots.kinds import bot_class
     from bots.registry import parse_spec, precheck
 
     accepted = web_kinds()
@@ -82,6 +105,11 @@ def allowed_spec(text: str, game: Any) -> Any:
         raise BotSpecError(f"bot kind {spec.kind!r} cannot be started from a web page; accepted: "
                            f"{', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)")
     precheck(spec, game)
+    values = coerce_params(spec.kind, getattr(bot_class(spec.kind), "PARAMS", {}), dict(spec.options))
+    for key, most in OPTION_MOST.items():
+        if key in spec.options and isinstance(values[key], int) and values[key] > most:
+            raise BotSpecError(f"bot {spec.text!r}: {key}={spec.options[key]} is more than a web page may start "
+                               f"(at most {most}); play it with arena play --bot human in a terminal")
     return spec
 
 
@@ -145,6 +173,7 @@ class Session:
         self.record: Any = None
         self.stored: int | None = None
         self.error: str | None = None
+        self.ended: float | None = None  # ``time.monotonic()`` when the game was over (stored or not)
         self.label = self.labels[1 - seat]
         self.thread = threading.Thread(target=self._play, daemon=True, name=f"arena-play-{self.store_name}")
         self.thread.start()
@@ -193,12 +222,15 @@ class Session:
         try:
             seed = secrets.randbelow(2**63)  # the game's seed is stored with it: the game replays
             seeds = bot_seeds(seed, 0, [seed_name(spec) for spec in self.specs])
-            settings = GameSettings(self.game, seed, labels=tuple(self.labels), limits=Limits(), seeds=seeds)
+            limits = tuple(None if k == self.seat else Limits(time=BOT_MOVE_TIME) for k in range(2))
+            settings = GameSettings(self.game, seed, labels=tuple(self.labels), limits=limits, seeds=seeds)
             record = play_game(settings, self.bots)
             self.stored, stored = self._with_store(store, STORE_WAIT)  # the lock held only while writing
             self.waiting, self.labels, self.record = None, list(stored.seats), stored  # over once stored
         except Exception as exc:  # noqa: BLE001 - shown on the page; the server goes on
             self.waiting, self.error = None, f"{type(exc).__name__}: {exc}"
+        finally:
+            self.ended = time.monotonic()
 
     def state(self) -> dict[str, Any]:
         asking = self.source.asking
@@ -212,23 +244,55 @@ class Session:
 
 
 class Games:
-    """The sessions of a server, by id."""
+    """The sessions of a server, by id: at most ``playing`` games in progress; a finished one
+    is dropped ``keep`` seconds after it ended, or sooner when more than ``most`` are finished
+    (the oldest first)."""
 
-    def __init__(self, results: Path) -> None:
+    def __init__(self, results: Path, playing: int = MAX_PLAYING, keep: float = KEEP_FINISHED,
+                 most: int = KEEP_MOST) -> None:
         self.results, self.lock = Path(results), threading.Lock()
+        self.playing, self.keep, self.most = playing, keep, most
         self.sessions: dict[str, Session] = {}
 
     def start(self, game: str, spec: str, seat: int) -> str:
-        sid = secrets.token_urlsafe(8)
-        session = Session(self.results, game, spec, seat)
+        """Start a game; its id.
+
+        Raises:
+            HTTPException: 503 when ``playing`` games are in progress.
+            ArenaError: as ``Session``.
+        """
         with self.lock:
-            self.sessions[sid] = session
+            self.prune()
+            if sum(s.ended is None for s in self.sessions.values()) >= self.playing:
+                raise HTTPException(503, f"{self.playing} games are in progress on this server, the most it "
+                                         "plays at once; finish one (quit resigns) or try again later")
+            sid = secrets.token_urlsafe(8)
+            self.sessions[sid] = Session(self.results, game, spec, seat)
         return sid
 
+    def prune(self) -> None:
+        """Drop the finished games ended more than ``keep`` seconds ago, then the oldest
+        finished ones beyond ``most`` (called under ``lock``)."""
+        now = time.monotonic()
+        ended = sorted((s.ended, sid) for sid, s in self.sessions.items() if s.ended is not None)
+        gone = [sid for at, sid in ended if now - at > self.keep]
+        kept = len(ended) - len(gone)
+        gone += [sid for _, sid in ended if sid not in gone][:max(0, kept - self.most)]
+        for sid in gone:
+            del self.sessions[sid]
+
     def get(self, sid: str) -> Session:
-        session = self.sessions.get(sid)
+        """The game ``sid``.
+
+        Raises:
+            HTTPException: 404 for no game of that id (never started, or dropped once finished).
+        """
+        with self.lock:
+            self.prune()
+            session = self.sessions.get(sid)
         if session is None:
-            raise HTTPException(404, f"no game {sid!r} on this server")
+            raise HTTPException(404, f"no game {sid!r} on this server (a finished game is kept "
+                                     f"{self.keep / 60:g} minutes; its game is in the store)")
         return session
 
 
@@ -236,7 +300,7 @@ async def start(request: Request) -> Response:
     """GET: the form (game, opponent, seat); POST: start the game and open its page."""
     site = request.app.state.site
     if request.method == "GET":
-        return site.page("play.html.j2", games=PLAYABLE, bots=web_kinds())
+        return site.page("play.html.j2", games=PLAYABLE, bots=web_kinds(), move_time=BOT_MOVE_TIME)
     form = await _form(request)
     game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
     seat_text = form.get("seat", "0")

@@ -323,3 +323,21 @@ def test_a_game_this_installation_cannot_make_is_ranked_by_places_with_a_note(du
     assert payoffs.ranked_by(data) == "places"
     assert payoffs.ranking_line(data).startswith("note: ranked by places: dice-duel cannot be made here")
     assert "payoff_ratings" not in tables_for(data) and "ratings" in tables_for(data)
+
+
+def test_the_html_report_of_a_payoff_game_leads_with_the_payoff_field_table(duel, tmp_path):
+    import re
+
+    from arena.reports.html import render_html
+    from arena.reports.render import TITLES
+
+    def headings(page: str) -> list[str]:
+        return [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<h2[^>]*>(.*?)</h2>", page)]
+
+    page = render_html(duel, data=load(duel))
+    assert headings(page)[:2] == [TITLES["payoff_ratings"], "Plots"], headings(page)[:4]
+    assert headings(page).count(TITLES["payoff_ratings"]) == 1 and TITLES["leaderboard"] in headings(page)
+    assert re.search(r'id="ranked-by">dice-duel ranks by payoff \(', page)
+    places = make_store(tmp_path, "interaction")
+    page = render_html(places, data=load(places))
+    assert headings(page)[:2] == [TITLES["leaderboard"], "Plots"] and 'id="ranked-by"' not in page
