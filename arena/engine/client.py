@@ -360,9 +360,8 @@ _CLASSES: dict[str, type] = {}
 def engine_class(command: str) -> type:
     """The bot class of ``exec:COMMAND`` (``COMMAND``: a path relative to the current
     directory or absolute, or a shell-quoted executable and arguments, as ``arena.engine.argv.engine_argv``
-    splits them), made once per executable and arguments: a relative path is made absolute
-    against the current directory of each call, so the same text in another folder is another
-    engine (a process running several tournaments or tests in turn, each in its own folder).
+    splits them), made once per absolute command: a relative path is resolved at each call, so
+    the same text in another current directory is another engine.
 
     ``cls(**options)``: ``startup_timeout`` is the arena's (seconds); the others are sent as
     ``setoption``.
