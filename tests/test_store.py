@@ -385,16 +385,14 @@ def test_add_game_stores_none_as_null_and_every_value_as_given(tmp_path):
     stats = (MoveRecord(0, -1, "a"), MoveRecord(1, 0, "b", 0.25, None, None, None, None, None),
              MoveRecord(2, 1, "c", 0.5, 7, 3, -1.5, "valid", 12.0), MoveRecord(3, 0, "d", 0.0, 0, 0, 0.0, "", 0.0))
     record = GameRecord(("x", "y"), 5, 1, ("a", "b", "c", "d"), stats, Outcome((1.0, 0.0), (1, 2), "done"), 1.5)
-    faulty = GameRecord(("x", "y"), 6, 0, (), (), Outcome((0.0, 0.0), (2, 1), "timeout"), 0.1, 0, "slow",
-                        "max-plies=3")
+    faulty = GameRecord(("x", "y"), 6, 0, (), (), Outcome((0.0, 0.0), (2, 1), "timeout"), 0.1, 0, "slow", "max-plies=3")
     with Store.open(tmp_path, "t") as store:
         store.begin("t", "nim", {}, 2, 1, {}, [], 2)
         store.add_game(1, 0, record)
         store.add_game(2, 1, faulty)
         rows = store.conn.execute("SELECT ply, seat, move, seconds, nodes, depth, evaluation, status, clock, "
                                   "typeof(nodes), typeof(status) FROM moves ORDER BY ply").fetchall()
-        games = store.conn.execute("SELECT fault_seat, fault_detail, adjudication FROM games ORDER BY game_id"
-                                   ).fetchall()
+        games = store.conn.execute("SELECT fault_seat, fault_detail, adjudication FROM games ORDER BY rowid").fetchall()
     assert rows == [(0, -1, "a", 0.0, 0, 0, None, None, None, "integer", "null"),
                     (1, 0, "b", 0.25, None, None, None, None, None, "null", "null"),
                     (2, 1, "c", 0.5, 7, 3, -1.5, "valid", 12.0, "integer", "text"),
