@@ -93,7 +93,8 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
             before it; the caller voids the game).
         Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
     """
-    answers, faults = [], []
+    answers: list[Answer] = []
+    faults: list[tuple[int, str, str]] = []
     game = getattr(state, "game", None)
     # a state without ``game`` gives views of None (Private copies whatever it is given)
     views = views or [Private(game, shares_state(bot)) for bot in bots]  # type: ignore[arg-type]
