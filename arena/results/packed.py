@@ -41,10 +41,12 @@ from __future__ import annotations
 import functools
 import json
 import math
+import operator
 import struct
 import sys
 import zlib
 from array import array
+from itertools import repeat
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -107,9 +109,10 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     for values, bit, floating in ((seconds, BIT_SECONDS, True), (nodes, BIT_NODES, False),
                                   (depth, BIT_DEPTH, False), (evaluation, BIT_EVALUATION, True),
                                   (clock, BIT_CLOCK, True)):
-        if values.count(None) != n:
+        nulls = values.count(None)
+        if nulls != n:
             mask |= bit
-            parts.append(_float_section(values) if floating else _int_section(values))
+            parts.append(_float_section(values, nulls) if floating else _int_section(values))
     if status.count(None) != n:
         mask |= BIT_STATUS
         parts.append(_texts(list(status)))
@@ -144,26 +147,35 @@ def _int_section(values: Sequence[Any]) -> bytes:
     return bytes([INTEGER | width]) + _planes(array(_CODES[width], ints), width)
 
 
-def _float_section(values: Sequence[Any]) -> bytes:
+def _float_section(values: Sequence[Any], nulls: int | None = None) -> bytes:
     """A float column: when every value is finite (no NULL) and no zero is negative, each is
     an integer k times 2**q for one q (a time measured by a clock of fixed resolution is):
     ``SCALED`` | width, q (``<h``) and the k in that width; else ``FLOAT`` | 8 and the float64
-    values (NaN: NULL). Both give the same floats back, bit for bit."""
-    floats = [math.nan if v is None else float(v) for v in values] if None in values else list(map(float, values))
+    values (NaN: NULL). Both give the same floats back, bit for bit. ``nulls``: the number of
+    ``None`` among ``values`` when known (``None``: looked at here)."""
+    if nulls is None:
+        nulls = values.count(None)
+    floats = [math.nan if v is None else float(v) for v in values] if nulls else list(map(float, values))
     try:  # (k, 2**-q) in lowest terms, in a C loop; NaN (a NULL) and inf raise
         ratios = list(map(float.as_integer_ratio, floats))
     except (ValueError, OverflowError):
         ratios = []
-    if ratios and not (0.0 in floats and any(math.copysign(1.0, v) < 0 for v in floats if v == 0)):
-        _, dens = zip(*ratios)
-        den = max(dens)
+    # no negative zero (its ratio is 0, 1: it would come back +0.0); the zeros' signs in C loops
+    if ratios and (0.0 not in floats or min(map(math.copysign, repeat(1.0), filter(operator.not_, floats))) > 0):
+        den = max(map(_DENOMINATOR, ratios))  # a power of 2
         q = 1 - den.bit_length()
-        ks = [k * (den // d) for k, d in ratios]
+        try:  # k = v * den, exact in floating point (a power of 2, the products integers), in C loops
+            ks = list(map(int, map(float(den).__mul__, floats)))
+        except OverflowError:  # den beyond a float (subnormal values), or a product beyond one
+            ks = [k * (den // d) for k, d in ratios]
         low, high = min(ks), max(ks)
         if -2 ** 15 <= q and -2 ** 62 < low and high < 2 ** 62:
             width = _width(low, high)
             return bytes([SCALED | width]) + _Q.pack(q) + _planes(array(_CODES[width], ks), width)
     return bytes([FLOAT | 8]) + _planes(array("d", floats), 8)
+
+
+_DENOMINATOR = operator.itemgetter(1)
 
 
 def _key(m: MoveRecord) -> tuple[int, int]:
