@@ -37,19 +37,24 @@ class Outbox:
         self.limit = GROUP_MAX if limit is None else limit
         self.seconds = GROUP_SECONDS if seconds is None else seconds
         self.held: list[tuple] = []
+        #: each held record's ``GameEnded`` when its wire values were taken as they are (``add``'s ``exact``)
+        self.exact: list[GameEnded | None] = []
         self.since = 0.0  # time.monotonic() when the first record held was added
         self.lock = threading.Lock()
         self.armed = threading.Event()
         threading.Thread(target=self._run, name="record-outbox", daemon=True).start()
 
-    def add(self, ended: GameEnded) -> None:
-        """Hold ``ended`` (its wire values); send the group when it is full or the game was long."""
-        wire = message_to_wire(ended)
+    def add(self, ended: GameEnded, exact: bool = False) -> None:
+        """Hold ``ended`` (its wire values); send the group when it is full or the game was long.
+        ``exact``: a game among the arena's own bots (``worker.trusted``): its moves and move
+        records are taken as they are (``arena.referee.to_wire``'s ``exact``)."""
+        wire = message_to_wire(ended, exact)
         with self.lock:
             if not self.held:
                 self.since = time.monotonic()
                 self.armed.set()
             self.held.append(wire)
+            self.exact.append(ended if exact else None)
             if len(self.held) >= self.limit or ended.record.seconds >= self.seconds:
                 self._send()
 
@@ -60,8 +65,12 @@ class Outbox:
 
     def _send(self) -> None:  # under ``lock``
         if self.held:
-            held, self.held = self.held, []
-            self.conn.send_bytes(marshal.dumps(held))
+            held, exact, self.held, self.exact = self.held, self.exact, [], []
+            try:
+                data = marshal.dumps(held)
+            except (ValueError, TypeError):  # a value no plain type after all: those records converted
+                data = marshal.dumps([w if e is None else message_to_wire(e) for w, e in zip(held, exact)])
+            self.conn.send_bytes(data)
 
     def _run(self) -> None:
         while True:
@@ -72,7 +81,7 @@ class Outbox:
                     try:
                         self._send()
                     except (OSError, ValueError):  # the runner is gone: the main thread's next read says so
-                        self.held = []
+                        self.held, self.exact = [], []
                     self.armed.clear()
                     continue
             time.sleep(wait)

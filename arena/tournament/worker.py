@@ -18,13 +18,11 @@ Blame and termination are decided by ``arena.referee.referee_game``; the OS mech
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gc
 import logging
 import marshal
 import os
-import select
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -218,20 +216,19 @@ def _close_engines() -> None:
 
 
 def _play_tasks(tasks: list[GameTask], outbox: Outbox, game: Game, factories: dict[str, Callable[[], Player]],
-                setup: WorkerSetup, watched: Watched, trusted_labels: frozenset[str], cleaner: Cleaner,
-                more: Callable[[], bool] = lambda: False) -> bool:
+                setup: WorkerSetup, watched: Watched, trusted_labels: frozenset[str], cleaner: Cleaner) -> bool:
     """Play the games of one task in order, handing each ``GameEnded`` to ``outbox`` as its game
     ends (sent in groups, marshal, never pickle; all of them before the worker waits for its
-    next task: when ``more()`` says that a next task is waiting already, the group goes on with
-    its games, ``Outbox``'s size and time bound it). False: the worker retires now (a bot's
-    cleanup blocks), the games left are the runner's to give again."""
+    next task). False: the worker retires now (a bot's cleanup blocks), the games left are the
+    runner's to give again."""
     for task in tasks:
         bots: list = []
         record = play_task(game, factories, task, setup, watched, bots, trusted_labels)
         watched.after_game()
         watched.ended()  # before the record is sent: a death now replays it and blames nobody
-        outbox.add(GameEnded(task.game_id, record))
-        if set(task.seats) <= trusted_labels:
+        own = set(task.seats) <= trusted_labels  # the arena's own bots, or engine clients
+        outbox.add(GameEnded(task.game_id, record), exact=own)  # a record the arena's code alone made
+        if own:
             bots.clear()  # the arena's own bots, or engine clients: nothing of theirs blocks
         else:
             cleaner.drop(bots)  # a bot's __del__ runs on the cleaner's thread
@@ -240,8 +237,7 @@ def _play_tasks(tasks: list[GameTask], outbox: Outbox, game: Game, factories: di
             outbox.flush()
             log.warning("worker %d: a bot's cleanup blocks for over %gs; retiring", os.getpid(), CLEANUP_GRACE)
             return False
-    if not more():
-        outbox.flush()
+    outbox.flush()
     return True
 
 
@@ -251,22 +247,13 @@ def _local_loop(conn: Any, outbox: Outbox, game: Game, factories: dict[str, Call
     (``_play_tasks``), until the order to stop (an empty task), the runner's end of the pipe
     closing, or a bot's cleanup that blocks (``Cleaner.stuck``: the worker retires)."""
     cleaner = Cleaner()
-    waiting = select.poll()  # a next task already in the pipe: the records held wait for more games
-    waiting.register(conn.fileno(), select.POLLIN)
-
-    def more() -> bool:
-        return bool(waiting.poll(0))
-    try:
-        while True:
+    while True:
+        try:
             tasks = tasks_from_wire(conn.recv_bytes())
-            if not tasks or not _play_tasks(tasks, outbox, game, factories, setup, watched, trusted_labels, cleaner,
-                                            more):
-                return
-    except EOFError:
-        return
-    finally:
-        with contextlib.suppress(OSError, ValueError):  # the runner gone: nothing to send to
-            outbox.flush()
+        except EOFError:
+            return
+        if not tasks or not _play_tasks(tasks, outbox, game, factories, setup, watched, trusted_labels, cleaner):
+            return
 
 
 def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_handler: Any = None) -> None:
