@@ -41,13 +41,13 @@ from __future__ import annotations
 import functools
 import json
 import math
-import operator
 import struct
 import sys
 import zlib
 from array import array
-from itertools import repeat
 from collections.abc import Sequence
+from itertools import repeat
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -74,7 +74,6 @@ _HEADER = struct.Struct("<IIH")
 FLOAT, SCALED, INTEGER = 0x00, 0x10, 0x20
 _Q = struct.Struct("<h")
 _LENGTH = struct.Struct("<I")
-
 #: ``array`` type codes of signed integers by width in bytes
 _CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
@@ -109,10 +108,9 @@ def pack(moves_json: str, moves: Sequence[str], stats: Sequence[MoveRecord]) -> 
     for values, bit, floating in ((seconds, BIT_SECONDS, True), (nodes, BIT_NODES, False),
                                   (depth, BIT_DEPTH, False), (evaluation, BIT_EVALUATION, True),
                                   (clock, BIT_CLOCK, True)):
-        nulls = values.count(None)
-        if nulls != n:
+        if values.count(None) != n:
             mask |= bit
-            parts.append(_float_section(values, nulls) if floating else _int_section(values))
+            parts.append(_float_section(values) if floating else _int_section(values))
     if status.count(None) != n:
         mask |= BIT_STATUS
         parts.append(_texts(list(status)))
@@ -147,24 +145,21 @@ def _int_section(values: Sequence[Any]) -> bytes:
     return bytes([INTEGER | width]) + _planes(array(_CODES[width], ints), width)
 
 
-def _float_section(values: Sequence[Any], nulls: int | None = None) -> bytes:
+def _float_section(values: Sequence[Any]) -> bytes:
     """A float column: when every value is finite (no NULL) and no zero is negative, each is
     an integer k times 2**q for one q (a time measured by a clock of fixed resolution is):
     ``SCALED`` | width, q (``<h``) and the k in that width; else ``FLOAT`` | 8 and the float64
-    values (NaN: NULL). Both give the same floats back, bit for bit. ``nulls``: the number of
-    ``None`` among ``values`` when known (``None``: looked at here)."""
-    if nulls is None:
-        nulls = values.count(None)
-    floats = [math.nan if v is None else float(v) for v in values] if nulls else list(map(float, values))
+    values (NaN: NULL). Both give the same floats back, bit for bit."""
+    floats = [math.nan if v is None else float(v) for v in values] if None in values else list(map(float, values))
     try:  # (k, 2**-q) in lowest terms, in a C loop; NaN (a NULL) and inf raise
         ratios = list(map(float.as_integer_ratio, floats))
     except (ValueError, OverflowError):
         ratios = []
     # no negative zero (its ratio is 0, 1: it would come back +0.0); the zeros' signs in C loops
-    if ratios and (0.0 not in floats or min(map(math.copysign, repeat(1.0), filter(operator.not_, floats))) > 0):
-        den = max(map(_DENOMINATOR, ratios))  # a power of 2
+    if ratios and (0.0 not in floats or min(map(math.copysign, repeat(1.0), filter(not_, floats))) > 0):
+        den = max(map(itemgetter(1), ratios))  # a power of 2: k = v * den is exact as a float product
         q = 1 - den.bit_length()
-        try:  # k = v * den, exact in floating point (a power of 2, the products integers), in C loops
+        try:
             ks = list(map(int, map(float(den).__mul__, floats)))
         except OverflowError:  # den beyond a float (subnormal values), or a product beyond one
             ks = [k * (den // d) for k, d in ratios]
@@ -173,9 +168,6 @@ def _float_section(values: Sequence[Any], nulls: int | None = None) -> bytes:
             width = _width(low, high)
             return bytes([SCALED | width]) + _Q.pack(q) + _planes(array(_CODES[width], ks), width)
     return bytes([FLOAT | 8]) + _planes(array("d", floats), 8)
-
-
-_DENOMINATOR = operator.itemgetter(1)
 
 
 def _key(m: MoveRecord) -> tuple[int, int]:
@@ -381,9 +373,7 @@ def _count(blob: bytes | None) -> int:
 
 
 def _field(blob: bytes | None, row: int, name: str) -> Any:
-    if blob is None:
-        return None
-    return _rows(bytes(blob))[int(row)][ROW_COLUMNS.index(name)]
+    return None if blob is None else _rows(bytes(blob))[int(row)][ROW_COLUMNS.index(name)]
 
 
 def _moves_json(blob: bytes | None) -> str | None:
