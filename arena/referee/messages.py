@@ -62,14 +62,15 @@ Message = Ply | GameEnded
 _PLY, _ENDED = "ply", "ended"
 
 
-def message_to_wire(message: Message) -> tuple:
+def message_to_wire(message: Message, exact: bool = False) -> tuple:
     """``message`` as plain values (marshal- and pickle-able): ``(kind, ...)``. Values a bot
     reported in foreign number types (numpy, which ``marshal`` would write as raw bytes) are
-    converted to Python numbers. Read back with ``message_from_wire``."""
+    converted to Python numbers. ``exact``: a ``GameEnded`` whose record the arena's own code
+    made alone (``to_wire``'s ``exact``). Read back with ``message_from_wire``."""
     if isinstance(message, Ply):
         return (_PLY, RECORD_VERSION, plain_text(message.move), plain_move(message.record), plain_text(message.diagram),
                 plain_text(message.position))
-    return (_ENDED, plain_int(message.game_id), to_wire(message.record))
+    return (_ENDED, plain_int(message.game_id), to_wire(message.record, exact))
 
 
 def message_from_wire(data: tuple) -> Message:

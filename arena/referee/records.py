@@ -259,7 +259,7 @@ assert _GAME_FIELDS == ("seats", "seed", "opening_plies", "moves", "move_stats",
                         "fault_detail", "adjudication", "log"), "to_wire writes the fields in declaration order"
 
 
-def to_wire(record: GameRecord) -> tuple:
+def to_wire(record: GameRecord, exact: bool = False) -> tuple:
     """``record`` as plain tuples: ``(RECORD_VERSION, field values in declaration order)`` with
     ``move_stats`` and ``outcome`` as tuples too (pickles several times faster than the
     dataclasses). Every value is an exact ``str``, ``int``, ``float``, ``None`` or a tuple of
@@ -268,13 +268,23 @@ def to_wire(record: GameRecord) -> tuple:
     process that played, so ``marshal`` writes it and nothing of a bot is unpickled by the
     reader. Read back with ``from_wire``.
 
+    ``exact``: the record was made by the arena's own code alone (a game among
+    ``arena.tournament.worker.trusted`` bots: ``play_game`` makes every move and figure an exact
+    plain value), so its moves and move records are taken as they are, their types not looked
+    at (about 180,000 instructions a game of 40 plies). ``marshal`` refuses most other values
+    (the caller's ``arena.tournament.outbox.Outbox`` then converts the record without
+    ``exact``), but writes a number with a buffer (numpy's) as bytes: never for a record a
+    bot's own code could reach (``tests/tournament/test_outbox.py`` checks the types).
+
     Raises:
         TypeError, ValueError, OverflowError: a field that no plain type reads.
     """
     r, o = record, record.outcome
     detail = None if r.fault_detail is None else plain_text(r.fault_detail)
+    moves, stats = ((tuple(r.moves), tuple(map(tuple, r.move_stats))) if exact
+                    else (_plain_moves(r.moves), _plain_stats(r.move_stats)))
     return (RECORD_VERSION, tuple(map(plain_text, r.seats)), plain_int(r.seed), plain_int(r.opening_plies),
-            _plain_moves(r.moves), _plain_stats(r.move_stats),
+            moves, stats,
             (tuple(map(_number, o.scores)), tuple(map(plain_int, o.ranks)), plain_text(o.termination)),
             plain_float(r.seconds), None if r.fault_seat is None else plain_int(r.fault_seat), detail,
             None if r.adjudication is None else plain_text(r.adjudication),

@@ -88,11 +88,13 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
     ``seat`` follows the seat asked.
 
     Raises:
-        RoundFault: seats at fault at a round of joint actions (every seat is asked first); or
-            one seat whose provider failed (``void``, at once: the caller voids the game).
+        RoundFault: seats at fault at a round of joint actions (every seat is asked first); or,
+            at once, a seat whose provider failed (``void``, after the faults of the seats asked
+            before it; the caller voids the game).
         Exception: whatever the game's ``play`` raises (the caller's ``game_error``).
     """
-    answers, faults = [], []
+    answers: list[Answer] = []
+    faults: list[tuple[int, str, str]] = []
     game = getattr(state, "game", None)
     # a state without ``game`` gives views of None (Private copies whatever it is given)
     views = views or [Private(game, shares_state(bot)) for bot in bots]  # type: ignore[arg-type]
@@ -105,7 +107,7 @@ def play_round(state: State, bots: Sequence[Player], limits: Sequence[Limits | N
         own = handed.legal_moves() if isinstance(handed, View) else []
         answer, secs, fault, detail = ask(bot, handed, limits[seat], margin)
         if fault == Termination.VOID:  # a provider failed: the game is void, no other seat is asked
-            raise RoundFault([(seat, str(fault), detail or "")])
+            raise RoundFault([*faults, (seat, str(fault), detail or "")])
         if fault is None and answer is not None:
             try:  # the answer's text, read once, is what the game judges and the round stores
                 answer = answer_text(answer)

@@ -46,6 +46,8 @@ import sys
 import zlib
 from array import array
 from collections.abc import Sequence
+from itertools import repeat
+from operator import itemgetter, not_
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,7 +74,6 @@ _HEADER = struct.Struct("<IIH")
 FLOAT, SCALED, INTEGER = 0x00, 0x10, 0x20
 _Q = struct.Struct("<h")
 _LENGTH = struct.Struct("<I")
-
 #: ``array`` type codes of signed integers by width in bytes
 _CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
@@ -154,11 +155,14 @@ def _float_section(values: Sequence[Any]) -> bytes:
         ratios = list(map(float.as_integer_ratio, floats))
     except (ValueError, OverflowError):
         ratios = []
-    if ratios and not (0.0 in floats and any(math.copysign(1.0, v) < 0 for v in floats if v == 0)):
-        _, dens = zip(*ratios)
-        den = max(dens)
+    # no negative zero (its ratio is 0, 1: it would come back +0.0); the zeros' signs in C loops
+    if ratios and (0.0 not in floats or min(map(math.copysign, repeat(1.0), filter(not_, floats))) > 0):
+        den = max(map(itemgetter(1), ratios))  # a power of 2: k = v * den is exact as a float product
         q = 1 - den.bit_length()
-        ks = [k * (den // d) for k, d in ratios]
+        try:
+            ks = list(map(int, map(float(den).__mul__, floats)))
+        except OverflowError:  # den beyond a float (subnormal values), or a product beyond one
+            ks = [k * (den // d) for k, d in ratios]
         low, high = min(ks), max(ks)
         if -2 ** 15 <= q and -2 ** 62 < low and high < 2 ** 62:
             width = _width(low, high)
@@ -369,9 +373,7 @@ def _count(blob: bytes | None) -> int:
 
 
 def _field(blob: bytes | None, row: int, name: str) -> Any:
-    if blob is None:
-        return None
-    return _rows(bytes(blob))[int(row)][ROW_COLUMNS.index(name)]
+    return None if blob is None else _rows(bytes(blob))[int(row)][ROW_COLUMNS.index(name)]
 
 
 def _moves_json(blob: bytes | None) -> str | None:

@@ -133,7 +133,7 @@ class Pool:
         Raises:
             ConfigError: ``MAX_IDLE_DEATHS`` such deaths in a row (see the tournament log).
         """
-        self.idle_deaths += code != 0  # exit 0: a worker that retired (worker.Cleaner), not a failed start
+        self.idle_deaths += code != 0  # exit 0: a worker that retired (outbox.Cleaner), not a failed start
         if self.idle_deaths >= MAX_IDLE_DEATHS:
             raise ConfigError(f"worker processes keep dying outside any game ({exit_text(code)}, "
                               f"{self.idle_deaths} in a row); see the tournament log")
@@ -361,7 +361,7 @@ class Pool:
     def _replace(self, i: int, lost: GameTask | None = None) -> list[GameTask]:
         """Kill worker ``i``, start a new one; return the old one's tasks in flight but ``lost``
         (the game whose fault record is made), in order: the games it finished and had not sent
-        yet (``worker.Outbox``) are among them, played again."""
+        yet (``outbox.Outbox``) are among them, played again."""
         old = self.slots[i]
         old.kill()
         with children_lock():  # no sweep meets the new worker before it is in ``slots``

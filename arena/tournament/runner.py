@@ -333,7 +333,7 @@ class _Run:
 
     def _commit(self) -> None:
         """Commit the games stored since the last commit (those a wait of the pool returned
-        together: within ``worker.GROUP_SECONDS`` of their ends) in one transaction
+        together: within ``outbox.GROUP_SECONDS`` of their ends) in one transaction
         (``Store.add_games``), with the software versions at the run's first game; then tell
         the observers each game, in order (the rating state never runs ahead of the games).
 

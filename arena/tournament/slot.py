@@ -96,7 +96,7 @@ class WorkerSlot:
         return out
 
     def _read(self) -> bool:
-        """Read the next group of records (``worker.Outbox``) into ``unread`` if one is waiting;
+        """Read the next group of records (``outbox.Outbox``) into ``unread`` if one is waiting;
         False when none is, or the pipe ended or held bytes that are no group of records."""
         try:
             if not self.readable():
@@ -125,7 +125,7 @@ class WorkerSlot:
 
     def playing(self) -> GameTask | None:
         """The task the worker is playing now (``None`` between games); the tasks before it
-        are games it finished and has not sent yet (``worker.Outbox``)."""
+        are games it finished and has not sent yet (``outbox.Outbox``)."""
         game = self.status.game
         if game >= 0:
             for task in self.tasks:

@@ -11,7 +11,7 @@ When the field holds such a bot and ``--concurrency`` is above 1, a worker serve
   and the waits release the GIL. Any other game (a user's Python bot, an engine) holds a lock
   for its whole length: at most one such game at a time, as a plain worker plays it.
 - Records go back in the order the games came (the runner's ``WorkerSlot`` reads them so), as
-  each game at the head of that order ends (``worker.Outbox``'s groups).
+  each game at the head of that order ends (``outbox.Outbox``'s groups).
 - The worker's shared ``Status`` names the oldest game still playing, its start, no seat and no
   move start (each game's moves are timed by the referee itself, ``arena.referee.asking.ask``):
   the pool's ``--game-time`` watchdog still bounds every game, and a worker that dies blames

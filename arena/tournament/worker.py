@@ -23,9 +23,6 @@ import gc
 import logging
 import marshal
 import os
-import queue
-import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,9 +30,9 @@ from typing import Any
 import arena.games
 from arena.games import Game
 from arena.os_guard import flush_output, guard_child, new_session
-from arena.referee import (Adjudication, GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record,
-                           message_to_wire)
+from arena.referee import Adjudication, GameEnded, GameRecord, GameSettings, MoveRecord, Termination, fault_record
 from arena.supervisor import PlyLog, Status, Watched
+from arena.tournament.outbox import CLEANUP_GRACE, Cleaner, Outbox
 from arena.tournament.series import GameTask
 from arena.tournament.threads import serve, threaded
 from bots.base import Limits, Player
@@ -45,14 +42,6 @@ from bots.registry import BotSpec, bot_class, builtin, prefix_of, with_each
 log = logging.getLogger("arena.worker")
 #: the tournament log's line format (runner and workers)
 LOG_FORMAT = "%(asctime)s %(processName)s %(name)s %(levelname)s %(message)s"
-#: seconds a bot's cleanup (``__del__``, ``close``) may run before its worker retires after the
-#: next game (the pool starts a fresh one; nobody is blamed: the games were stored)
-CLEANUP_GRACE = 2.0
-#: a worker sends its finished games' records in groups (``Outbox``): a group goes when it holds
-#: GROUP_MAX records, when its first record has waited GROUP_SECONDS, when a game took that long
-#: itself, and when the worker has no game left in hand; the runner commits what came together
-#: at once, so a game is stored within about GROUP_SECONDS of its end (the product's window is 0.1 s)
-GROUP_MAX, GROUP_SECONDS = 8, 0.05
 
 
 @dataclass(frozen=True)
@@ -216,40 +205,6 @@ def log_to_file(path: str) -> None:
     top.propagate = False
 
 
-class Cleaner:
-    """Drops the bots of ended games on a thread of its own, so a ``__del__`` (or a ``close`` it
-    calls) that blocks never delays the next game's start: the worker's main thread only hands
-    the list over. ``stuck`` says when games' bots wait behind a cleanup older than
-    ``CLEANUP_GRACE`` seconds: the worker then retires after sending its result (exit 0, which
-    the pool replaces without blaming anyone)."""
-
-    def __init__(self) -> None:
-        self.queue: queue.SimpleQueue[list] = queue.SimpleQueue()
-        self.busy_since = 0.0  # time.monotonic() when the cleanup under way began, 0: idle
-        threading.Thread(target=self._run, name="bot-cleanup", daemon=True).start()
-
-    def _run(self) -> None:
-        while True:
-            bots = self.queue.get()
-            self.busy_since = time.monotonic()
-            try:
-                bots.clear()  # the bots' last references: their __del__ runs here
-                del bots
-                gc.collect()  # and those in reference cycles, here rather than during a later game
-            except BaseException:  # noqa: BLE001 - a bot's cleanup bug is nobody's fault
-                pass
-            self.busy_since = 0.0
-
-    def drop(self, bots: list) -> None:
-        """Hand over a game's bots (the caller keeps no reference)."""
-        self.queue.put(bots)
-
-    def stuck(self) -> bool:
-        """A cleanup has run longer than ``CLEANUP_GRACE`` seconds."""
-        since = self.busy_since
-        return since > 0 and time.monotonic() - since > CLEANUP_GRACE
-
-
 def _close_engines() -> None:
     """``os._exit`` skips atexit: each bot class's ``close_all`` capability (``bots.base.Player``:
     an engine client quits its engines, their private directories go too)."""
@@ -258,61 +213,6 @@ def _close_engines() -> None:
             close()
         except Exception:  # noqa: BLE001 - the worker is ending anyway; the runner sweeps what is left
             pass
-
-
-class Outbox:
-    """The records of finished games not yet sent, sent as one message of several (``marshal``
-    of a list of ``message_to_wire`` values, read by ``slot.WorkerSlot.results``) by the
-    worker's main thread (``add``, ``flush``) or, once the first has waited ``GROUP_SECONDS``,
-    by a thread of its own (the next game is playing then). A worker that dies holding records
-    loses them: the runner replays those games as it replays the ones not begun (games are
-    deterministic for their seed; the blame goes to the game playing, ``Status.game``, which
-    the worker clears as each game ends, sent or not)."""
-
-    def __init__(self, conn: Any, limit: int | None = None, seconds: float | None = None) -> None:
-        self.conn = conn
-        self.limit = GROUP_MAX if limit is None else limit
-        self.seconds = GROUP_SECONDS if seconds is None else seconds
-        self.held: list[tuple] = []
-        self.since = 0.0  # time.monotonic() when the first record held was added
-        self.lock = threading.Lock()
-        self.armed = threading.Event()
-        threading.Thread(target=self._run, name="record-outbox", daemon=True).start()
-
-    def add(self, ended: GameEnded) -> None:
-        """Hold ``ended`` (its wire values); send the group when it is full or the game was long."""
-        wire = message_to_wire(ended)
-        with self.lock:
-            if not self.held:
-                self.since = time.monotonic()
-                self.armed.set()
-            self.held.append(wire)
-            if len(self.held) >= self.limit or ended.record.seconds >= self.seconds:
-                self._send()
-
-    def flush(self) -> None:
-        """Send the records held now (before the worker waits for games, or retires)."""
-        with self.lock:
-            self._send()
-
-    def _send(self) -> None:  # under ``lock``
-        if self.held:
-            held, self.held = self.held, []
-            self.conn.send_bytes(marshal.dumps(held))
-
-    def _run(self) -> None:
-        while True:
-            self.armed.wait()
-            with self.lock:
-                wait = self.since + self.seconds - time.monotonic()
-                if not self.held or wait <= 0:
-                    try:
-                        self._send()
-                    except (OSError, ValueError):  # the runner is gone: the main thread's next read says so
-                        self.held = []
-                    self.armed.clear()
-                    continue
-            time.sleep(wait)
 
 
 def _play_tasks(tasks: list[GameTask], outbox: Outbox, game: Game, factories: dict[str, Callable[[], Player]],
@@ -326,8 +226,9 @@ def _play_tasks(tasks: list[GameTask], outbox: Outbox, game: Game, factories: di
         record = play_task(game, factories, task, setup, watched, bots, trusted_labels)
         watched.after_game()
         watched.ended()  # before the record is sent: a death now replays it and blames nobody
-        outbox.add(GameEnded(task.game_id, record))
-        if set(task.seats) <= trusted_labels:
+        own = set(task.seats) <= trusted_labels  # the arena's own bots, or engine clients
+        outbox.add(GameEnded(task.game_id, record), exact=own)  # a record the arena's code alone made
+        if own:
             bots.clear()  # the arena's own bots, or engine clients: nothing of theirs blocks
         else:
             cleaner.drop(bots)  # a bot's __del__ runs on the cleaner's thread
@@ -340,10 +241,26 @@ def _play_tasks(tasks: list[GameTask], outbox: Outbox, game: Game, factories: di
     return True
 
 
+def _local_loop(conn: Any, outbox: Outbox, game: Game, factories: dict[str, Callable[[], Player]],
+                setup: WorkerSetup, watched: Watched, trusted_labels: frozenset[str]) -> None:
+    """A worker's games one after the other: read a task (``task_wire``), play its games
+    (``_play_tasks``), until the order to stop (an empty task), the runner's end of the pipe
+    closing, or a bot's cleanup that blocks (``Cleaner.stuck``: the worker retires)."""
+    cleaner = Cleaner()
+    while True:
+        try:
+            tasks = tasks_from_wire(conn.recv_bytes())
+        except EOFError:
+            return
+        if not tasks or not _play_tasks(tasks, outbox, game, factories, setup, watched, trusted_labels, cleaner):
+            return
+
+
 def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_handler: Any = None) -> None:
     """A worker's loop: receive a task of one or more games (``task_wire``; none = stop), play
-    them in order and send back their ``GameEnded`` s in groups (``_play_tasks``, ``Outbox``). ``buffer``:
-    the shared ply buffer (``None``: plies not kept).
+    them in order and send back their ``GameEnded`` s in groups (``_local_loop``, ``Outbox``), or,
+    for a field with bots that wait on the network, many at once in threads
+    (``arena.tournament.threads.serve``). ``buffer``: the shared ply buffer (``None``: plies not kept).
 
     ``log_handler``: this worker's ``arena.tournament.logs.WorkerLog`` (its records go to the
     runner's handlers); ``None`` (no fork) appends them to ``setup.log_path`` instead.
@@ -370,20 +287,13 @@ def worker_main(conn: Any, status: Status, buffer: Any, setup: WorkerSetup, log_
     plies = PlyLog(buffer, status) if buffer is not None else None
     watched = Watched(status, plies, pipe_fd=conn.fileno())
     log.info("worker %d ready", os.getpid())
-    cleaner = Cleaner()
     outbox = Outbox(conn)
     code = 0
-    network = threaded(setup)  # issue 44: bots waiting on the network play many games at once, in threads
     try:
-        if network:
-            serve(conn, outbox, game, factories, setup, watched.status, tasks_from_wire, _capabilities)
-        while not network:
-            try:
-                tasks = tasks_from_wire(conn.recv_bytes())
-            except EOFError:
-                break
-            if not tasks or not _play_tasks(tasks, outbox, game, factories, setup, watched, trusted_labels, cleaner):
-                break
+        if threaded(setup):  # issue 44: bots waiting on the network play many games at once, in threads
+            serve(conn, outbox, game, factories, setup, status, tasks_from_wire, _capabilities)
+        else:
+            _local_loop(conn, outbox, game, factories, setup, watched, trusted_labels)
     except BaseException:  # the runner sees the death and replays the game
         watched.after_game()
         import traceback

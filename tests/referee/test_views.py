@@ -5,6 +5,7 @@ answer one of its moves, and a seat that does not loses the game, blamed per sea
 
 from __future__ import annotations
 
+import importlib
 import re
 import time
 from importlib.util import find_spec
@@ -14,9 +15,12 @@ import pytest
 import arena.games
 from arena.games import SIMULTANEOUS, State, View
 from arena.games.leaks import reachable  # the leak check's own walk over a view's attributes
+from arena.errors import ProviderFailure
 from arena.referee import GameSettings, Private, Termination, last_frame, play_game
+from arena.referee.rounds import RoundFault
 from bots.base import Limits
 from bots.random import RandomBot
+from tests.bots.hidden_games import Dilemma
 
 needs_openspiel = pytest.mark.skipif(find_spec("pyspiel") is None, reason="needs OpenSpiel (the openspiel extra)")
 
@@ -166,6 +170,36 @@ def test_another_seats_move_is_an_illegal_move_and_faults_at_one_round_are_each_
     assert record.fault_seat == 0 and re.match(r"seat 0: exception: RuntimeError: my bug; seat 2: bad_move: "
                                                r"'Tails\?'.*\nTraceback", record.fault_detail)
     assert "_boom" in last_frame(record.fault_detail)  # the blamed seat's own frame
+
+
+def _provider_down(view):
+    raise ProviderFailure("HTTP 503 after 3 requests")
+
+
+@pytest.mark.parametrize("says", [[lambda view: "Lizard", _provider_down], [_provider_down, lambda view: "Lizard"]])
+def test_a_round_where_a_provider_failed_is_void_whatever_the_other_seats_did(says):
+    """A provider's failure is not its bot's fault and the round cannot be judged: the game is
+    void (nobody blamed) even when another seat answered something that is not its move."""
+    game = Dilemma()
+    record = play_game(GameSettings(game, 1), [Answers(say) for say in says])
+    down = [say is _provider_down for say in says].index(True)
+    assert record.outcome.termination == Termination.VOID and record.fault_seat is None
+    assert record.outcome.ranks == (1, 1) and record.moves == ()
+    assert record.fault_detail.startswith(f"seat {down} provider failure: HTTP 503")
+
+
+def test_the_referee_voids_a_round_whose_faults_include_a_void_in_any_place(monkeypatch):
+    """``RoundFault`` lists every faulted seat in seat order; a ``void`` after another seat's
+    fault still voids the game (``play_round`` raised at once, seat 0's fault first)."""
+    play_module = importlib.import_module("arena.referee.play")
+
+    def faulted(*args, **kwargs):
+        raise RoundFault([(0, Termination.ILLEGAL_MOVE, "'Lizard' is not one of the seat's moves"),
+                          (1, Termination.VOID, "provider failure: HTTP 503")])
+    monkeypatch.setattr(play_module, "play_round", faulted)
+    record = play_game(GameSettings(Dilemma(), 1), [RandomBot(), RandomBot()])
+    assert record.outcome.termination == Termination.VOID and record.fault_seat is None
+    assert record.outcome.ranks == (1, 1) and record.fault_detail == "seat 1 provider failure: HTTP 503"
 
 
 @needs_openspiel

@@ -12,7 +12,7 @@ import pytest
 
 import arena.tournament.pool as pool_module
 import arena.tournament.slot as slot_module
-import arena.tournament.worker as worker_module
+import arena.tournament.outbox as outbox_module
 from arena.results.store import load_games
 from arena.tournament import build, run_tournament
 from arena.tournament.pool import Pool
@@ -76,9 +76,9 @@ def test_a_worker_killed_mid_task_keeps_its_finished_games_and_replays_the_rest(
 @pytest.fixture
 def held(monkeypatch):
     """Workers hold their records until 8 games ended or their task's games are all played
-    (``worker.Outbox``; no sending after ``GROUP_SECONDS``: a minute)."""
-    monkeypatch.setattr(worker_module, "GROUP_MAX", 8)
-    monkeypatch.setattr(worker_module, "GROUP_SECONDS", 60.0)
+    (``outbox.Outbox``; no sending after ``GROUP_SECONDS``: a minute)."""
+    monkeypatch.setattr(outbox_module, "GROUP_MAX", 8)
+    monkeypatch.setattr(outbox_module, "GROUP_SECONDS", 60.0)
 
 
 def test_a_worker_killed_holding_unsent_records_has_those_games_replayed(tmp_path, batches, held):
@@ -138,7 +138,7 @@ def test_a_run_with_a_worker_killed_mid_task_stores_the_games_of_an_undisturbed_
 
 
 def test_games_that_come_together_are_committed_together_and_told_after_their_commit(tmp_path, monkeypatch):
-    """The worker sends its records in groups (``worker.Outbox``) and the runner commits the
+    """The worker sends its records in groups (``outbox.Outbox``) and the runner commits the
     records of one wait in one transaction (``Store.add_games``); each observer hears of a game
     only once it is committed."""
     from arena.results.store import Store
