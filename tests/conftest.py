@@ -29,6 +29,23 @@ def pytest_configure(config):
             os.environ[name] = value
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """In a pytest-xdist worker under ``--dist loadgroup``: end the id of a test marked
+    ``xdist_group(NAME)`` in ``@NAME``, the suffix by which the controller sends a group to one
+    worker. pytest-xdist 3.8 writes it to ``item._nodeid``, which pytest 9.2 no longer reads (its
+    ids are ``item._id``): without this every group was split over the workers."""
+    if not (hasattr(config, "workerinput") and config.getvalue("loadgroup")):
+        return
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        names = sorted({str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                        for m in item.iter_markers("xdist_group")})
+        if names and "@" not in item.nodeid:
+            item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(names)}")
+
+
 @pytest.fixture
 def browser(tmp_path):
     """Headless Chromium driven over its DevTools protocol (``tests.reports.cdp.Browser``), with a

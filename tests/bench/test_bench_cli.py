@@ -52,15 +52,16 @@ def test_games_goes_with_only_report():
 
 
 @pytest.mark.slow
-def test_report_bench_on_a_small_store(tmp_path):
-    """The report figures on a 40-game store: a valid store (every game replays), the report
-    subprocess timed, its peak memory measured."""
+def test_report_bench_on_a_small_store(tmp_path, monkeypatch):
+    """The report figures on a 40-game store and a 5-bot field: a valid store (every game
+    replays), the report subprocess timed, its peak memory measured."""
     import sqlite3
 
     import arena.games
     from arena.bench import report
     from arena.results.store import load_game
 
+    monkeypatch.setattr(report, "QUICK_FIELD", 5)  # the field's figures as for 20 bots, on 20 games
     figures = report.run(quick=True, games=40)
     assert [f.unit for f in figures] == ["s", "MiB", "s", "s", "s", "s", "s"]
     assert all(f.value > 0 for f in figures)

@@ -124,24 +124,24 @@ def check_all_against_reference(puzzles) -> list[int]:
 
 
 @pytest.mark.slow
-def test_optimal_matches_bfs_with_barriers_on_200_random_puzzles():
-    """200 random puzzles with barriers (diagonals=2, one in four with five robots and 3 per
-    quadrant), optima of 1 to 14 moves: every proven optimum equals the plain BFS's; greedy
-    answers are valid and never shorter."""
-    puzzles = random_puzzles(150, seed=31, diagonals=2) + random_puzzles(50, seed=32, robots=5, diagonals=3)
+def test_optimal_matches_bfs_with_barriers_on_120_random_puzzles():
+    """120 random puzzles with barriers (diagonals=2, one in six with five robots and 3 per
+    quadrant), optima of 1 to 14 moves (a 13- and a 14-mover among them): every proven optimum
+    equals the plain BFS's; greedy answers are valid and never shorter."""
+    puzzles = random_puzzles(100, seed=31, diagonals=2) + random_puzzles(20, seed=32, robots=5, diagonals=3)
     optima = check_all_against_reference(puzzles)
-    assert len(optima) == 200 and max(optima) >= 13
+    assert len(optima) == 120 and max(optima) >= 14 and 13 in optima
     for p, best in zip(puzzles, optima):
         g = solve_greedy(p)
         assert g.solution is None or (p.check(g.solution) is not None and len(g.solution) >= best)
 
 
 @pytest.mark.slow
-def test_optimal_matches_bfs_on_several_hundred_puzzles():
-    """The same reference on boards without barriers: 300 random puzzles with four robots,
-    100 with five (the black robot only blocks)."""
-    optima = check_all_against_reference(random_puzzles(300, seed=11) + random_puzzles(100, seed=12, robots=5))
-    assert len(optima) == 400 and max(optima) >= 12
+def test_optimal_matches_bfs_on_250_puzzles():
+    """The same reference on boards without barriers: 200 random puzzles with four robots,
+    50 with five (the black robot only blocks); optima of 1 to 13 moves."""
+    optima = check_all_against_reference(random_puzzles(200, seed=11) + random_puzzles(50, seed=12, robots=5))
+    assert len(optima) == 250 and max(optima) >= 13 and set(range(1, 12)) <= set(optima)
 
 
 def test_solvers_play_a_game_with_barriers():

@@ -17,7 +17,8 @@ import pytest
 from tests.docs.blocks import ROOT
 
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # builds the site, starts headless Chromium
+pytestmark = [pytest.mark.browser, pytest.mark.slow,  # builds the site, starts headless Chromium
+              pytest.mark.xdist_group("site")]  # one worker builds the site once for both tests
 
 
 

@@ -5,8 +5,6 @@ fit of the games merged; bots told apart by identity; n-player games reduced to 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +19,7 @@ from arena.results.store import load_games, load_tournament
 from arena.stats import bootci
 from arena.stats import field as fs
 from arena.stats.weighted import WeightedDuels
+from tests.cli_run import run_cli
 
 pytestmark = pytest.mark.xdist_group("across")  # one worker makes the two tournaments once
 
@@ -80,7 +79,7 @@ def test_weights_games_gives_the_field_tables_fit_of_the_merged_games(two):
     assert not np.allclose(equal.set_index("label").loc[list(fit.labels), "elo"], by_label.loc[list(fit.labels), "elo"])
 
 
-def test_the_command_prints_the_table_and_its_json_and_refuses_bad_input_in_one_line(two):
+def test_the_command_prints_the_table_and_its_json_and_refuses_bad_input_in_one_line(two, capsys):
     text = CliRunner().invoke(app, ["report", "--across", "ia,ttt", "--results", str(two)])
     assert text.exit_code == 0, text.output
     assert "Field table across ia, ttt" in text.output and "(first move)" in text.output
@@ -94,9 +93,8 @@ def test_the_command_prints_the_table_and_its_json_and_refuses_bad_input_in_one_
                         (["--weights", "games", "ia"], "--weights goes with --across"),
                         (["--across", "ia,ttt", "--section", "pairs"], "--section"),
                         (["--across", "ia,ttt", "--anchor", "nobody=0"], "no bot 'nobody'")):
-        proc = subprocess.run([sys.executable, "-m", "arena", "report", *args, "--results", str(two)],
-                              capture_output=True, text=True)
-        assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and words in proc.stderr, (args, proc.stderr)
+        code, _, err = run_cli(["report", *args, "--results", str(two)], capsys)  # ``arena``'s own entry point
+        assert code == 2 and err.count("\n") == 1 and words in err, (args, err)
 
 
 def _source(name: str, games: list[tuple[list[str], list[int], int]], versions: dict[str, str | None]) -> ac.Source:

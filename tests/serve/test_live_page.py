@@ -46,7 +46,7 @@ def test_running_tournament_page_follows_each_game(tmp_path, serve, browser):
     results.mkdir()
     server = serve(results)  # ready before the run starts
     run = subprocess.Popen([sys.executable, "-m", "arena", "run", "--game", "interaction", "--bot", "mcts",
-                            "--bot", "random", "--games", "30", "--move-time", "0.2", "--workers", "1",
+                            "--bot", "random", "--games", "12", "--move-time", "0.2", "--workers", "1",
                             "--results", str(results), "--name", "live", "-q"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
     try:
