@@ -146,17 +146,14 @@ def run_guard() -> Iterator[str | None]:
 
 
 def _start_resource_tracker() -> None:
-    """Start ``multiprocessing``'s resource tracker now when the start method is not ``fork``
-    (``forkserver``, Python 3.14's default, or ``spawn``), so that it does not carry the run's
-    token: the run's first ``multiprocessing.Queue`` (a worker's log queue) would start it
-    marked, and the watchdog would kill it with the run's processes (the next run of this
-    process then warns "Some resources might leak"). Under ``fork`` nothing uses it. Started
-    once per process (``ensure_running`` returns at once while it runs); a failure to start it
-    is left to ``multiprocessing`` to report when it is needed."""
-    import multiprocessing
-    method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
-    if method == "fork":
-        return
+    """Start ``multiprocessing``'s resource tracker now, so that it does not carry the run's
+    token: the first user of it inside the run would start it marked, and the watchdog would
+    kill it with the run's processes (the next use in this process then warns "Some resources
+    might leak"). Its users: a run's first ``multiprocessing.Queue`` (a worker's log queue) when
+    the start method is ``forkserver`` (Python 3.14's default) or ``spawn``, and a spawn context
+    whatever the default (Dask's ``LocalCluster`` of ``--cluster local:N`` starts its workers
+    so). Started once per process (``ensure_running`` returns at once while it runs); a failure
+    to start it is left to ``multiprocessing`` to report when it is needed."""
     from multiprocessing import resource_tracker
     try:
         resource_tracker.ensure_running()

@@ -99,6 +99,30 @@ for name in ("a", "b"):
 """
 
 
+#: a run in a process whose default start method is fork, with a spawn context inside it (Dask's
+#: ``LocalCluster`` starts its workers so), then the resource tracker used after the run
+SPAWN_IN_A_RUN = """
+import multiprocessing, os
+from multiprocessing import resource_tracker
+from arena import reaper
+if __name__ == "__main__":
+    multiprocessing.set_start_method("fork")
+    with reaper.run_guard():
+        child = multiprocessing.get_context("spawn").Process(target=os.getpid)
+        child.start()
+        child.join()
+    resource_tracker.ensure_running()
+"""
+
+
+def test_a_spawn_context_in_a_run_leaves_the_resource_tracker_alone():
+    """The tracker is started before the run's processes are marked, whatever the default start
+    method: a spawn context in the run (``--cluster local:N``) does not start it marked, so the
+    run's watchdog does not kill it ("process died unexpectedly, relaunching")."""
+    done = subprocess.run([sys.executable, "-c", SPAWN_IN_A_RUN], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and "resource_tracker" not in done.stderr, done.stderr
+
 @pytest.mark.slow  # two runs in a Python of their own: 10 s
 def test_forkserver_runs_leave_the_resource_tracker_alone(tmp_path):
     """Neither the pool's sweep of stray children nor the watchdog of the run kills the
