@@ -181,15 +181,15 @@ class Session:
     def _with_store(self, action: Any, wait: float) -> Any:
         """``action(played)`` on the tournament opened for this game (``open_played``), closed
         again at once: its lock is held only meanwhile. Waits up to ``wait`` seconds while
-        another process holds the lock (``arena play``, another server storing a game).
+        another process holds the lock (``arena play``, another server storing a game): every
+        refusal for the lock is tried again, a lock released since included; any other refusal
+        is raised at once.
 
         Raises:
             ResultsError: it cannot be opened (another game's, a run's; still locked after
                 ``wait``) or written.
         """
-        from arena.errors import ResultsError
-        from arena.results.files import db_path
-        from arena.serve.live import run_holds_lock
+        from arena.errors import RunLockedError
         from arena.tournament.played import open_played
 
         deadline = time.monotonic() + wait
@@ -201,8 +201,8 @@ class Session:
                         return action(played)
                     finally:
                         played.close()
-            except ResultsError as exc:
-                if time.monotonic() >= deadline or not run_holds_lock(db_path(self.store_name, self.results)):
+            except RunLockedError as exc:  # tried again until the deadline, even if free by now
+                if time.monotonic() >= deadline:
                     raise
                 self.waiting = f"waiting to store the game: {exc}"
                 time.sleep(STORE_RETRY)
