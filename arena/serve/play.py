@@ -348,7 +348,8 @@ async def state(request: Request) -> Response:
 
 
 async def move(request: Request) -> Response:
-    """The person's entry (form or JSON field ``move``; ``quit`` resigns); 409 when no move is asked."""
+    """The person's entry (url-encoded form or JSON field ``move``; ``quit`` resigns); 400 when
+    the field ``move`` is missing or not text (the game goes on), 409 when no move is asked."""
     session = request.app.state.games.get(request.path_params["sid"])
     if request.headers.get("content-type", "").startswith("application/json"):
         try:
@@ -360,6 +361,9 @@ async def move(request: Request) -> Response:
         text = body.get("move")
     else:
         text = (await _form(request)).get("move")
-    if not session.source.answer(None if text is None else str(text)):
+    if not isinstance(text, str):  # only quit resigns: a request without a move is no entry
+        return JSONResponse({"error": "the request has no field 'move' (a move's text, or quit to resign), as "
+                                      'a url-encoded form move=TEXT or JSON {"move": TEXT}'}, status_code=400)
+    if not session.source.answer(text):
         return JSONResponse({"error": "no move is asked now"}, status_code=409)
     return JSONResponse({"ok": True})
