@@ -65,9 +65,11 @@ KEEP_FINISHED = 3600.0
 KEEP_MOST = 100
 
 
-def web_kinds() -> list[str]:
+def web_kinds(game: Any = None) -> list[str]:
     """The bot kinds the page may start (``allowed_spec``): the built-in kinds that are not
-    interactive and whose class loads here, sorted."""
+    interactive and whose class loads here, sorted; with ``game``, only those that can play it
+    (``bots.base.refusal``, as the arena refuses the others before any game)."""
+    from bots.base import refusal
     from bots.kinds import bot_class, builtin, names
 
     kinds = []
@@ -78,7 +80,7 @@ def web_kinds() -> list[str]:
             cls = bot_class(kind)
         except (ArenaError, ImportError):  # a kind whose library is not installed here
             continue
-        if not getattr(cls, "interactive", False):
+        if not getattr(cls, "interactive", False) and (game is None or refusal(cls, game) is None):
             kinds.append(kind)
     return kinds
 
@@ -99,11 +101,18 @@ def allowed_spec(text: str, game: Any) -> Any:
     from bots.kinds import bot_class
     from bots.registry import parse_spec, precheck
 
-    accepted = web_kinds()
-    spec = parse_spec(text)
+    accepted = web_kinds(game)
+    listed = f"accepted: {', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)"
+    try:
+        spec = parse_spec(text)
+    except BotSpecError as exc:  # the command line's list of kinds is not the page's
+        raise BotSpecError(f"{str(exc).partition('; accepted kinds:')[0]}; {listed}") from None
     if spec.kind not in accepted:
-        raise BotSpecError(f"bot kind {spec.kind!r} cannot be started from a web page; accepted: "
-                           f"{', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)")
+        why = f"cannot play {game.name}" if spec.kind in web_kinds() else "cannot be started from a web page"
+        raise BotSpecError(f"bot kind {spec.kind!r} {why}; {listed}")
+    if spec.label == "human":
+        raise BotSpecError(f"bot label 'human' of {spec.text!r} is your seat's; give the bot another label "
+                           "(LABEL=SPEC) or none")
     precheck(spec, game)
     values = coerce_params(spec.kind, getattr(bot_class(spec.kind), "PARAMS", {}), dict(spec.options))
     for key, most in OPTION_MOST.items():
@@ -300,7 +309,10 @@ async def start(request: Request) -> Response:
     """GET: the form (game, opponent, seat); POST: start the game and open its page."""
     site = request.app.state.site
     if request.method == "GET":
-        return site.page("play.html.j2", games=PLAYABLE, bots=web_kinds(), move_time=BOT_MOVE_TIME)
+        import arena.games
+
+        bots = sorted({kind for game in PLAYABLE for kind in web_kinds(arena.games.make(game))})
+        return site.page("play.html.j2", games=PLAYABLE, bots=bots, move_time=BOT_MOVE_TIME)
     form = await _form(request)
     game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
     seat_text = form.get("seat", "0")
