@@ -210,10 +210,13 @@ class Session:
                         return action(played)
                     finally:
                         played.close()
-            except RunLockedError as exc:  # tried again until the deadline, even if free by now
+            except RunLockedError:  # tried again until the deadline, even if free by now
+                busy = (f"another process is writing the tournament {self.store_name!r} of the results folder "
+                        "(arena play storing a game, or another server)")
                 if time.monotonic() >= deadline:
-                    raise
-                self.waiting = f"waiting to store the game: {exc}"
+                    raise RunLockedError(f"{busy}; try again once it is done" if wait <= 0 else
+                                         f"{busy} still after {wait:g} s; the game could not be stored") from None
+                self.waiting = f"waiting to store the game: {busy}"
                 time.sleep(STORE_RETRY)
 
     def _play(self) -> None:
