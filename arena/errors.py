@@ -54,6 +54,11 @@ class ResultsError(ArenaError):
     """A results directory or database that cannot be read or written, or a refused run."""
 
 
+class RunLockedError(ResultsError):
+    """A tournament whose run lock another process holds now (a run, ``arena play`` storing a
+    game): the same open may succeed once it is released."""
+
+
 #: a byte that is not UTF-8, as Python decodes the command line (PEP 383 ``surrogateescape``)
 _RAW_BYTE = re.compile("[\udc80-\udcff]")
 #: the same, after ``repr`` (``'\\udcff'``), not preceded by an escaped backslash

@@ -47,6 +47,21 @@ def not_regular(path: str | os.PathLike) -> str | None:
         return None
 
 
+def read_regular(path: str | os.PathLike) -> str:
+    """The text of the regular file ``path`` (UTF-8), opened without blocking: a named pipe
+    (which would block the opening until a writer comes) or a device is no such file.
+
+    Raises:
+        OSError: ``path`` is missing, cannot be read or is no regular file.
+        ValueError: it is not UTF-8.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is no regular file")
+        return file.read().decode("utf-8")
+
+
 def _kind(mode: int) -> str | None:
     """``not_regular``'s answer for a file of ``stat`` mode ``mode``."""
     if stat.S_ISREG(mode):

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ResultsError
+from arena.errors import ResultsError, RunLockedError
 from arena.results.files import Made, missing_dirs, open_lock, remove_db, remove_dirs, remove_empty, still_locked
 from arena.results.migrations import migrate
 from arena.results.packed import register
@@ -30,7 +30,8 @@ def lock_run(root: Path, name: str) -> tuple[int, Made]:
     waiting. Returns the lock's fd and what was made for it (removed again on a refusal).
 
     Raises:
-        ResultsError: ``root`` is a file or cannot be written, or another process runs ``name``.
+        ResultsError: ``root`` is a file or cannot be written.
+        RunLockedError: another process runs ``name`` (holds its lock) now.
     """
     if root.exists() and not root.is_dir():
         raise ResultsError(f"results path {str(root)!r} is a file, not a directory; give --results DIR")
@@ -54,7 +55,7 @@ def lock_run(root: Path, name: str) -> tuple[int, Made]:
         except OSError as exc:
             os.close(lock_fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise ResultsError(f"tournament {name!r} is already being run by another process (lock "
+                raise RunLockedError(f"tournament {name!r} is already being run by another process (lock "
                                    f"{str(root / (name + '.lock'))!r}); wait for it or choose another --name"
                                    ) from None
             raise _fail(root, exc, "lock") from None

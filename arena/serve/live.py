@@ -41,6 +41,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 
 from arena.errors import ArenaError
 from arena.results.browse import change_mark
+from arena.results.files import read_regular
 from arena.tournament.livefile import live_path
 
 #: Seconds between two looks at a store's files while a page follows it.
@@ -358,7 +359,7 @@ def read_playing(path: Path) -> list[dict[str, Any]]:
     from arena.results.store import load_tournament
 
     try:
-        held = json.loads(live_path(path.parent, path.stem).read_text(encoding="utf-8"))
+        held = json.loads(read_regular(live_path(path.parent, path.stem)))
         entries, written = held["games"], float(held["written"])
     except (OSError, ValueError, KeyError, TypeError):
         return []

@@ -92,11 +92,9 @@ async def tournament(request: Request) -> Response:
     site = request.app.state.site
     name = request.path_params["name"]
     path = site.store(name)
-    try:
-        head = await run_in_threadpool(_head, path)
-        summary = await run_in_threadpool(summary_parts, request.app, path)
-    except ArenaError as exc:  # a store a run is still creating, or damaged: say so, the page stays up
-        return site.page("error.html.j2", status=200, status_code=200, message=str(exc), name=name)
+    # a store a run is still creating, or damaged: the error page says so, 503 as its game list's
+    head = await run_in_threadpool(_head, path)
+    summary = await run_in_threadpool(summary_parts, request.app, path)
     return site.page("tournament.html.j2", name=name, summary=summary, exports=list(EXPORTS), **head)
 
 

@@ -65,9 +65,11 @@ KEEP_FINISHED = 3600.0
 KEEP_MOST = 100
 
 
-def web_kinds() -> list[str]:
+def web_kinds(game: Any = None) -> list[str]:
     """The bot kinds the page may start (``allowed_spec``): the built-in kinds that are not
-    interactive and whose class loads here, sorted."""
+    interactive and whose class loads here, sorted; with ``game``, only those that can play it
+    (``bots.base.refusal``, as the arena refuses the others before any game)."""
+    from bots.base import refusal
     from bots.kinds import bot_class, builtin, names
 
     kinds = []
@@ -78,7 +80,7 @@ def web_kinds() -> list[str]:
             cls = bot_class(kind)
         except (ArenaError, ImportError):  # a kind whose library is not installed here
             continue
-        if not getattr(cls, "interactive", False):
+        if not getattr(cls, "interactive", False) and (game is None or refusal(cls, game) is None):
             kinds.append(kind)
     return kinds
 
@@ -99,11 +101,18 @@ def allowed_spec(text: str, game: Any) -> Any:
     from bots.kinds import bot_class
     from bots.registry import parse_spec, precheck
 
-    accepted = web_kinds()
-    spec = parse_spec(text)
+    accepted = web_kinds(game)
+    listed = f"accepted: {', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)"
+    try:
+        spec = parse_spec(text)
+    except BotSpecError as exc:  # the command line's list of kinds is not the page's
+        raise BotSpecError(f"{str(exc).partition('; accepted kinds:')[0]}; {listed}") from None
     if spec.kind not in accepted:
-        raise BotSpecError(f"bot kind {spec.kind!r} cannot be started from a web page; accepted: "
-                           f"{', '.join(accepted)} (with their options, e.g. alphabeta:depth=3)")
+        why = f"cannot play {game.name}" if spec.kind in web_kinds() else "cannot be started from a web page"
+        raise BotSpecError(f"bot kind {spec.kind!r} {why}; {listed}")
+    if spec.label == "human":
+        raise BotSpecError(f"bot label 'human' of {spec.text!r} is your seat's; give the bot another label "
+                           "(LABEL=SPEC) or none")
     precheck(spec, game)
     values = coerce_params(spec.kind, getattr(bot_class(spec.kind), "PARAMS", {}), dict(spec.options))
     for key, most in OPTION_MOST.items():
@@ -181,15 +190,15 @@ class Session:
     def _with_store(self, action: Any, wait: float) -> Any:
         """``action(played)`` on the tournament opened for this game (``open_played``), closed
         again at once: its lock is held only meanwhile. Waits up to ``wait`` seconds while
-        another process holds the lock (``arena play``, another server storing a game).
+        another process holds the lock (``arena play``, another server storing a game): every
+        refusal for the lock is tried again, a lock released since included; any other refusal
+        is raised at once.
 
         Raises:
             ResultsError: it cannot be opened (another game's, a run's; still locked after
                 ``wait``) or written.
         """
-        from arena.errors import ResultsError
-        from arena.results.files import db_path
-        from arena.serve.live import run_holds_lock
+        from arena.errors import RunLockedError
         from arena.tournament.played import open_played
 
         deadline = time.monotonic() + wait
@@ -201,10 +210,13 @@ class Session:
                         return action(played)
                     finally:
                         played.close()
-            except ResultsError as exc:
-                if time.monotonic() >= deadline or not run_holds_lock(db_path(self.store_name, self.results)):
-                    raise
-                self.waiting = f"waiting to store the game: {exc}"
+            except RunLockedError:  # tried again until the deadline, even if free by now
+                busy = (f"another process is writing the tournament {self.store_name!r} of the results folder "
+                        "(arena play storing a game, or another server)")
+                if time.monotonic() >= deadline:
+                    raise RunLockedError(f"{busy}; try again once it is done" if wait <= 0 else
+                                         f"{busy} still after {wait:g} s; the game could not be stored") from None
+                self.waiting = f"waiting to store the game: {busy}"
                 time.sleep(STORE_RETRY)
 
     def _play(self) -> None:
@@ -300,7 +312,10 @@ async def start(request: Request) -> Response:
     """GET: the form (game, opponent, seat); POST: start the game and open its page."""
     site = request.app.state.site
     if request.method == "GET":
-        return site.page("play.html.j2", games=PLAYABLE, bots=web_kinds(), move_time=BOT_MOVE_TIME)
+        import arena.games
+
+        bots = sorted({kind for game in PLAYABLE for kind in web_kinds(arena.games.make(game))})
+        return site.page("play.html.j2", games=PLAYABLE, bots=bots, move_time=BOT_MOVE_TIME)
     form = await _form(request)
     game, spec = form.get("game", "interaction"), form.get("bot", "").strip()
     seat_text = form.get("seat", "0")
@@ -348,7 +363,8 @@ async def state(request: Request) -> Response:
 
 
 async def move(request: Request) -> Response:
-    """The person's entry (form or JSON field ``move``; ``quit`` resigns); 409 when no move is asked."""
+    """The person's entry (url-encoded form or JSON field ``move``; ``quit`` resigns); 400 when
+    the field ``move`` is missing or not text (the game goes on), 409 when no move is asked."""
     session = request.app.state.games.get(request.path_params["sid"])
     if request.headers.get("content-type", "").startswith("application/json"):
         try:
@@ -360,6 +376,9 @@ async def move(request: Request) -> Response:
         text = body.get("move")
     else:
         text = (await _form(request)).get("move")
-    if not session.source.answer(None if text is None else str(text)):
+    if not isinstance(text, str):  # only quit resigns: a request without a move is no entry
+        return JSONResponse({"error": "the request has no field 'move' (a move's text, or quit to resign), as "
+                                      'a url-encoded form move=TEXT or JSON {"move": TEXT}'}, status_code=400)
+    if not session.source.answer(text):
         return JSONResponse({"error": "no move is asked now"}, status_code=409)
     return JSONResponse({"ok": True})

@@ -64,6 +64,6 @@ def test_a_finished_game_waits_for_the_lock_another_process_holds(tmp_path, serv
                                       headers={"Origin": server.url, "Content-Type": "application/json"})
         assert status == 200, body
         waiting = until(lambda: _state(server, sid)["waiting"])
-        assert "already being run" in waiting and not _state(server, sid)["over"]
+        assert "another process" in waiting and not _state(server, sid)["over"]
     state = until(lambda: (s := _state(server, sid))["over"] and s)  # stored once the lock is free
     assert state["error"] is None and state["stored"] == 1 and state["waiting"] is None
