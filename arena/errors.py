@@ -95,7 +95,8 @@ class BotFault(Exception):
 
 class ProviderFailure(Exception):
     """A bot's remote provider failed, not the bot: a language model's server timed out, refused
-    the connection or answered HTTP 429 or 5xx on every retry (``arena.llm``). Raised from a
+    the connection, answered HTTP 429 or 5xx, or answered no chat completion on every retry
+    (``arena.llm``). Raised from a
     bot's ``choose``; the referee ends the game as ``void`` (no rating effect, replayed later),
     blaming nobody. Not an ``ArenaError``: it is no bad input of the user's."""
 

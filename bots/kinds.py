@@ -211,6 +211,11 @@ def bot_class(kind: str) -> type:
         missing = "" if _is_file(Path(kind)) else " (and no such file)"
         raise BotSpecError(f"bot file {kind!r} needs a class: give it as {kind}#ClassName{missing}; "
                            "expected path/to/file.py#ClassName")
+    if _is_file(Path(kind)):  # "./engine.sh": a program, served over the engine protocol
+        raise BotSpecError(f"{kind!r} is a program: give an engine as exec:{kind}")
+    if "/" in kind or kind.startswith("."):  # a path, never a dotted path
+        raise BotSpecError(f"no file {kind!r}; accepted: a program as exec:PATH, a bot file as "
+                           "path/to/file.py#ClassName")
     if "." in kind:
         module, _, attr = kind.rpartition(".")
         try:

@@ -25,13 +25,41 @@ from arena.cli.helptext import PlainGroup, plain_help, plain_help_option
 from arena.errors import ArenaError, as_line, one_line
 from bots.registry import masked
 
+#: what a command stopped by Ctrl-C (or SIGTERM) says after ``interrupted: `` (the others: ``interrupted``)
+STOPPED_SAYS = {name: "finished games are stored; re-run the same command to resume" for name in ("run", "ladder")}
+
+
+class Stopped(BaseException):
+    """A stop signal inside a command: ``main`` says so in one line and exits 130 (typer would
+    turn the ``KeyboardInterrupt`` into a silent exit 130).
+
+    Attributes:
+        command: the name of the command stopped (``None``: stopped before one was chosen).
+    """
+
+    def __init__(self, command: str | None) -> None:
+        super().__init__(command)
+        self.command = command
+
+
+class ArenaGroup(PlainGroup):
+    """The ``arena`` group: a ``KeyboardInterrupt`` anywhere in a command (starting, playing,
+    writing its report) becomes ``Stopped``."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Stopped(ctx.invoked_subcommand) from None
+
+
 app = typer.Typer(
     name="arena",
     help="Tournament engine-vs-engine arena for board-game AI.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    cls=PlainGroup,
+    cls=ArenaGroup,
 )
 
 #: Command modules under arena.cli; each defines ``register(app)``.
@@ -162,9 +190,24 @@ def _on_stop_signal(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _late_stop(signum, frame) -> None:
+    """Ctrl-C (or SIGTERM) after the command returned, while the process exits (its atexit work):
+    one line, and the process ends at once with 128 + the signal's number (Python's handler would
+    print a traceback and end by the signal)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # closed, or its reader left
+            pass
+    os.write(2, f"interrupted after the command finished ({STOP_SIGNALS.get(signum, 'a signal')})\n".encode())
+    os._exit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: ``arena ...``. Exit code 2 on bad input, one line, no traceback;
-    130 after Ctrl-C, 143 after SIGTERM (within ``STOP_GRACE`` seconds)."""
+    """Console-script entry point: ``arena ...`` (``argv``: the arguments; ``None``: the process's
+    command line). Exit code 2 on bad input, one line, no traceback; 130 after Ctrl-C, 143 after
+    SIGTERM (within ``STOP_GRACE`` seconds), in every phase of the command, and with ``argv``
+    ``None`` also while the process exits after it."""
     global _stopped, _armed, _signal, _owner
     main_thread = threading.current_thread() is threading.main_thread()
     default: dict[signal.Signals, Any] = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
@@ -177,8 +220,9 @@ def main(argv: list[str] | None = None) -> None:
     try:
         _main(argv)
     finally:
-        for s in own:  # a caller in the same process (tests) gets Python's handlers back, and lives on
-            signal.signal(s, default[s])
+        for s in own:  # a caller in the same process (tests) gets Python's handlers back, and lives on;
+            # the command line of the process (no argv): a stop signal while it exits is said and ends it
+            signal.signal(s, default[s] if argv is not None else _late_stop)
         if own:
             _stopped.set()
             _armed = False
@@ -206,6 +250,10 @@ def _main(argv: list[str] | None) -> None:
         # a key typed into a spec (key_env=sk-...) is never printed back, whichever check quotes the spec
         typer.secho(f"error: {masked(one_line(exc))}", fg=typer.colors.RED, err=True)
         sys.exit(2)
+    except Stopped as exc:
+        said = STOPPED_SAYS.get(exc.command or "")
+        typer.secho("interrupted" + (f": {said}" if said else ""), fg=typer.colors.YELLOW, err=True)
+        sys.exit(interrupt_code())
     except KeyboardInterrupt:
         typer.secho("interrupted", fg=typer.colors.YELLOW, err=True)
         sys.exit(interrupt_code())

@@ -5,11 +5,19 @@ re-exports them): ``Param``, one parameter with its type, choices and range, and
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import ConfigError
+
+
+#: a whole number as text: ASCII digits with an optional sign (``int()`` also takes ``1_000`` and
+#: other scripts' digits, ``३``)
+INTEGER_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+#: a number as text: ASCII digits with an optional sign, decimal point and exponent
+NUMBER_TEXT = re.compile(r"\s*[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?\s*", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -59,11 +67,12 @@ class Param:
                 elif not isinstance(value, bool):
                     raise ValueError(value)
             elif t is int:
-                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()) \
+                        or (isinstance(value, str) and not INTEGER_TEXT.fullmatch(value)):
                     raise ValueError(value)
                 value = int(value)
             elif t is float:
-                if isinstance(value, bool):
+                if isinstance(value, bool) or (isinstance(value, str) and not NUMBER_TEXT.fullmatch(value)):
                     raise ValueError(value)
                 value = float(value)
                 if value != value or value in (float("inf"), float("-inf")):
@@ -71,7 +80,9 @@ class Param:
             elif t is str:
                 value = str(value)
         except (TypeError, ValueError):
-            kinds = {bool: "true or false", int: "an integer", float: "a finite number", str: "text"}
+            kinds = {bool: "true or false", int: "an integer in ASCII digits (0-9, an optional sign)",
+                     float: "a finite number in ASCII digits (0-9, an optional sign, decimal point and exponent)",
+                     str: "text"}
             accepted = ", ".join(map(str, self.choices)) if self.choices else kinds.get(t, t.__name__)
             raise ConfigError(
                 f"{owner}: parameter {name}={value!r} is not a valid {t.__name__}; accepted: {accepted}"

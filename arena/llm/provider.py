@@ -3,7 +3,8 @@ the ``openai`` client library: retries of the provider's failures with backoff, 
 a server is reachable before a run, and the key kept out of every text.
 
 A provider failure is a request that timed out, a refused or broken connection, HTTP 408, 409,
-429 (its ``Retry-After`` honoured) or 5xx: it is retried up to ``provider_retries`` times, waiting
+429 (its ``Retry-After`` honoured), 5xx or a 200 answer that is not a chat completion (not JSON,
+no ``choices``): it is retried up to ``provider_retries`` times, waiting
 ``backoff * 2**k`` seconds (at most ``backoff_max``), times a jitter in [0.5, 1) drawn from a
 generator seeded by the game's seed. Another HTTP error (400, 401, 404...) is not retried. A
 request that still fails raises ``arena.errors.ProviderFailure``: the game is void, not lost.
@@ -15,6 +16,7 @@ header of that request only, and replaced by ``***`` in every message this modul
 from __future__ import annotations
 
 import email.utils
+import json
 import os
 import random
 import threading
@@ -122,6 +124,10 @@ def retry_after(exc: Any) -> float | None:
 def failure_reason(exc: Exception) -> tuple[str, bool]:
     """(why a request failed, in a few words; whether it is retried)."""
     import openai
+    if isinstance(exc, BrokenAnswer):
+        return f"broken answer: {exc}", True
+    if isinstance(exc, json.JSONDecodeError):
+        return f"broken answer: not JSON ({exc})", True
     if isinstance(exc, openai.APITimeoutError):
         return "the request timed out", True
     if isinstance(exc, openai.APIConnectionError):
@@ -173,6 +179,7 @@ def complete(base_url: str, key_env: str | None, timeout: float, request: dict[s
         start = time.perf_counter()
         try:
             response = api.chat.completions.create(**request, extra_headers=_headers(key_env))
+            choice = _first_choice(response)
         except Exception as exc:  # noqa: BLE001 - classified below: the provider's, never the model's
             if limits is not None:
                 limits.settle(ticket, 0)
@@ -186,15 +193,34 @@ def complete(base_url: str, key_env: str | None, timeout: float, request: dict[s
             k += 1
             continue
         latency = time.perf_counter() - start
-        choice = response.choices[0] if response.choices else None
         usage = response.usage
         if limits is not None:
             limits.settle(ticket, int(getattr(usage, "total_tokens", 0) or 0))
-        return Reply(text=(choice.message.content or "") if choice is not None else "",
-                     finish_reason=None if choice is None else choice.finish_reason,
+        return Reply(text=choice.message.content or "", finish_reason=choice.finish_reason,
                      tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
                      tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
                      latency=latency)
+
+
+class BrokenAnswer(Exception):
+    """A 200 answer of the server that is not a chat completion (not JSON, no ``choices``, a
+    choice without a message): the provider's failure, retried like a 5xx."""
+
+
+def _first_choice(response: Any) -> Any:
+    """The first choice of a chat-completions answer (its ``message`` may have no content: that is
+    the model's answer).
+
+    Raises:
+        BrokenAnswer: the answer holds no choice with a message.
+    """
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        body = response if isinstance(response, str) else f"choices {choices!r}"
+        raise BrokenAnswer(f"no choice in the answer ({body[:100]!r})")
+    if getattr(choices[0], "message", None) is None:
+        raise BrokenAnswer("its first choice has no message")
+    return choices[0]
 
 
 def check_reachable(base_url: str, model: str, key_env: str | None, timeout: float = 10.0) -> None:

@@ -113,7 +113,8 @@ class Termination(StrEnum):
     VOID = (
         "void",
         "A bot's remote provider failed (``choose`` raised ``arena.errors.ProviderFailure``: a language "
-        "model's server timed out, refused the connection or answered HTTP 429 or 5xx on every retry): "
+        "model's server timed out, refused the connection, answered HTTP 429 or 5xx, or answered no chat "
+        "completion on every retry): "
         "nobody is blamed and the game has no rating effect (its detail begins ``seat N provider failure:``); "
         "a tournament keeps it apart (its own count) "
         "and plays the same game (pairing, seed) again later in the run, or when the run is resumed.",

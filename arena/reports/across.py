@@ -278,7 +278,8 @@ def note(fit: AcrossFit, sources: Sequence[Source], weights: str, anchor: tuple[
     named = ", ".join(f"{s.name} ({s.game}, {len(s.games)} games)" for s in sources)
     weighing = ("each game weighs one" if weights == "games"
                 else "each tournament weighs the same (its games N/(T·n) each)")
-    lines = [f"One table over {len(sources)} tournaments: {named}; {weighing}; an n-player game gives one "
+    count = f"{len(sources)} tournament{'' if len(sources) == 1 else 's'}"
+    lines = [f"One table over {count}: {named}; {weighing}; an n-player game gives one "
              "result per pair of its seats, each weighing 1/(n-1)."]
     if fit.boot is None:
         return [*lines, f"no fit: {fit.reason}"]

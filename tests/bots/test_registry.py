@@ -101,6 +101,26 @@ def test_a_bad_bot_option_has_one_bot_prefix():
     assert str(info.value).count("bot ") == 1
 
 
+@pytest.mark.parametrize(("spec", "accepted"), [
+    ("alphabeta:depth=\u0969", "accepted: an integer in ASCII digits"),   # a Devanagari three
+    ("alphabeta:depth=1_000", "accepted: an integer in ASCII digits"),
+    ("alphabeta:time=\u0661.5", "accepted: a finite number in ASCII digits"),  # an Arabic-Indic one
+    ("alphabeta:time=0_5", "accepted: a finite number in ASCII digits"),
+])
+def test_numbers_in_a_bot_spec_are_ascii_digits_only(spec, accepted):
+    from bots.registry import make
+    with pytest.raises(BotSpecError, match=accepted) as info:
+        make(spec)
+    name = spec.split(":")[1].split("=")[0]
+    assert f"parameter {name}=" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_numbers_in_a_bot_spec_keep_their_sign_point_and_exponent():
+    from bots.registry import make
+    assert make("alphabeta:depth=+3,time=.5").options == {"depth": 3, "nodes": None, "time": 0.5, "tt": 200_000}
+    assert make("alphabeta:time=2e-1").options["time"] == 0.2
+
+
 # --- register(): third-party kinds at run time, beside the entry points --------------------------------
 
 

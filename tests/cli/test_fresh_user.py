@@ -202,3 +202,27 @@ def test_quiet_run_marks_each_note_once(tmp_path, capsys):
     assert out.count("\n") == 1 and "6/6 stored" in out
     assert "note: 6 of 6 games played fewer random opening plies than --opening-plies 120" in err
     assert "note: note:" not in err
+
+
+@pytest.mark.parametrize(("command", "kind"), [
+    (["run", "--bot", "./first_legal.sh", "--bot", "random", "--games", "2", "-q", "--results", "r"],
+     "./first_legal.sh"),
+    (["engine", "check", "./first_legal.sh"], "./first_legal.sh"),
+    (["play", "interaction", "--bot", "first_legal.sh"], "first_legal.sh"),
+    (["run", "--bot", "x=first_legal.sh", "--bot", "random", "--games", "2", "-q", "--results", "r"], "first_legal.sh"),
+])
+def test_a_program_given_as_a_bot_kind_says_to_give_it_as_exec(command, kind, tmp_path, monkeypatch, capsys):
+    # a file beside it named first_legal.py must not bring "did you mean first_legal.py#sh?"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "first_legal.sh").write_text("#!/bin/sh\nexit 0\n")
+    (tmp_path / "first_legal.sh").chmod(0o755)
+    (tmp_path / "first_legal.py").write_text("")
+    code, out, err = run_cli(command, capsys)
+    one_line_error(code, out, err, f"{kind!r} is a program: give an engine as exec:{kind}")
+    assert not (tmp_path / "r").exists() or not any((tmp_path / "r").glob("*.sqlite"))
+
+
+def test_a_path_to_no_file_is_named_as_such(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(["play", "interaction", "--bot", "./nothere.sh"], capsys)
+    one_line_error(code, out, err, "no file './nothere.sh'; accepted: a program as exec:PATH")

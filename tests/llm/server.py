@@ -37,9 +37,11 @@ class Step:
         finish_reason: ``stop``, ``length``...
         status: the HTTP status (not 200: an error body ``{"error": {"message": ...}}``).
         delay: seconds to wait before answering (a slow server).
-        headers: extra response headers (``Retry-After``).
+        headers: extra response headers (``Retry-After``; ``Content-Type`` replaces the JSON one).
         message: the error message of a non-200 answer.
         tokens_in, tokens_out: the ``usage`` counts.
+        raw: when given, the exact body of a 200 answer instead (a broken server: not JSON, no
+            ``choices``...).
     """
 
     text: str = ""
@@ -50,6 +52,7 @@ class Step:
     message: str = "scripted error"
     tokens_in: int = 100
     tokens_out: int = 10
+    raw: str | None = None
 
 
 _LEGAL_LINE = re.compile(r"^Your legal moves: (.+)$", re.M)
@@ -142,14 +145,17 @@ class ChatServer:
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
                 pass
 
-            def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-                data = json.dumps(payload).encode()
+            def _send(self, status: int, payload: dict[str, Any] | str,
+                      headers: dict[str, str] | None = None) -> None:
+                data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
+                    given = headers or {}
+                    self.send_header("Content-Type", given.get("Content-Type", "application/json"))
                     self.send_header("Content-Length", str(len(data)))
-                    for name, value in (headers or {}).items():
-                        self.send_header(name, value)
+                    for name, value in given.items():
+                        if name != "Content-Type":
+                            self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)
                 except OSError:  # the client gave up (its timeout)
@@ -179,6 +185,9 @@ class ChatServer:
                 if step.status != 200:
                     self._send(step.status, {"error": {"message": step.message, "type": "scripted",
                                                        "code": step.status}}, step.headers)
+                    return
+                if step.raw is not None:
+                    self._send(200, step.raw, step.headers)
                     return
                 self._send(200, {
                     "id": f"chatcmpl-{server.count}", "object": "chat.completion", "created": int(time.time()),

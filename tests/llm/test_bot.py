@@ -125,6 +125,24 @@ def test_5xx_is_retried_then_void(serve):
     assert server.count == 4
 
 
+@pytest.mark.parametrize(("raw", "kind"), [
+    ("<html>502 Bad Gateway</html>", "text/html"), ("<html>502 Bad Gateway</html>", "application/json"),
+    ('{"id": "x", "object": "chat.completion", "choices": []}', "application/json"),
+    ('{"choices": [{"index": 0}]}', "application/json")])
+def test_a_broken_200_answer_is_the_provider_s_failure(serve, raw, kind):
+    # not JSON, no choice, a choice without a message: retried like a 5xx, then void (nobody blamed)
+    broken = Step(raw=raw, headers={"Content-Type": kind})
+    server = serve([broken, Step("<move>i4N</move>")])
+    bot, game, state = bot_at(server.url)
+    assert str(bot.choose(state, None)) == "i4N" and server.count == 2
+    assert bot.last_log["provider_errors"] == 1
+    server = serve([broken])
+    bot, game, state = bot_at(server.url, "provider_retries=2")
+    with pytest.raises(ProviderFailure, match="broken answer"):
+        bot.choose(state, None)
+    assert server.count == 3
+
+
 def test_a_client_error_is_not_retried(serve):
     server = serve([Step(status=400, message="bad request")])
     bot, game, state = bot_at(server.url)

@@ -62,3 +62,21 @@ def test_games_void_on_every_attempt_are_left_to_a_resumed_run(tmp_path):
     again = _run(tmp_path, marks)
     assert again.finished and again.played == 4 - first.done and again.voids is None
     assert set(void_ids) <= set(load_games(again.path)["game_id"])
+
+
+def test_a_server_answering_no_chat_completion_voids_the_game_blaming_nobody(tmp_path, monkeypatch):
+    # a 200 whose body is not JSON, or holds no choice: the provider's failure (once lost by
+    # the model as an exception or bad_move fault)
+    from bots.registry import make as make_bot
+    from tests.llm.server import ChatServer, Step
+
+    monkeypatch.delenv("ARENA_LLM_CACHE", raising=False)
+    monkeypatch.setenv("ARENA_LLM_LIMITS", str(tmp_path / "limits"))
+    for broken in (Step(raw="<html>oops</html>", headers={"Content-Type": "text/html"}), Step(raw='{"choices": []}')):
+        with ChatServer([broken]) as server:
+            llm = make_bot(f"llm:model=test,base_url={server.url},provider_retries=1,backoff=0.01,timeout=20")
+            record = play_game(GameSettings(make("interaction"), seed=3), [llm, make_bot("random")])
+        assert record.outcome.termination == Termination.VOID and record.fault_seat is None
+        detail = record.fault_detail
+        assert detail.startswith("seat 0 provider failure: test at ") and "broken answer" in detail
+        assert server.count == 2

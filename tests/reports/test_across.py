@@ -59,6 +59,11 @@ def test_one_table_with_intervals_over_two_games_sharing_two_bots(two):
     assert "each tournament weighs the same" in lines[0]
 
 
+def test_the_note_counts_one_tournament_in_the_singular(two):
+    assert ac.across_report(["ia"], two, "equal")[1][0].startswith("One table over 1 tournament: ia (")
+    assert ac.across_report(["ia", "ttt"], two, "equal")[1][0].startswith("One table over 2 tournaments: ia (")
+
+
 def test_weights_games_gives_the_field_tables_fit_of_the_merged_games(two):
     table, _, sources = ac.across_report(["ia", "ttt"], two, "games")
     maps, order, _ = ac.bot_names(sources)
