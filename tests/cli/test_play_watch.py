@@ -84,6 +84,7 @@ def test_play_a_forking_bot_loses_by_crash_and_leaves_no_process(tmp_path):
     assert_no_survivors(marks, seconds=1.0)
 
 
+@pytest.mark.slow  # an arena play in a process of its own
 def test_play_kills_a_setsid_grandchild_when_the_game_ends(tmp_path):
     from tests.tournament.hostile import assert_no_survivors
     marks = tmp_path / "marks"

@@ -10,6 +10,9 @@ import os
 import stat
 import subprocess
 import sys
+import pytest
+
+pytestmark = pytest.mark.slow  # an arena process per command (about 20)
 
 #: seconds a command may take before it counts as hanging (a loaded machine: a run of 2 games)
 HANG = 120

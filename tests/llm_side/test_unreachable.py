@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import pytest
 from pathlib import Path
 
 from tests.llm.server import ChatServer, legal_responder, refused_url
@@ -35,6 +36,7 @@ def test_a_refused_server_stops_the_run_before_any_game(tmp_path):
     assert not (tmp_path / "r" / "t.sqlite").exists()
 
 
+@pytest.mark.slow  # a server and a run of its own
 def test_an_unset_key_variable_stops_the_run_and_a_live_server_plays(tmp_path):
     with ChatServer(responder=legal_responder) as server:
         out = _run(tmp_path / "r", server.url, env_key=False)

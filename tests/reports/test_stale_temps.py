@@ -10,11 +10,14 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.machine import stopped
 
 #: a writer stopped inside ``atomic_path``: it has filled part of its temporary file
 WRITER = """
 import sys, time
+import pytest
 from arena.results.writing import atomic_path
 with atomic_path(sys.argv[1]) as tmp:
     tmp.write_text("part of a report")
@@ -38,6 +41,7 @@ def temps(folder, name: str) -> set[str]:
     return {n for n in os.listdir(folder) if n.startswith(f".{name}.") and n.endswith(".tmp")}
 
 
+@pytest.mark.slow  # writers killed in processes of their own
 def test_a_killed_writers_temporary_file_is_removed_by_the_next_report(tmp_path):
     done = arena("run", "--game", "known", "--bot", "known:elo=0", "--bot", "known:elo=100", "--games", "2",
                  "--workers", "1", "--results", "results", "--name", "t", "-q", cwd=tmp_path)

@@ -15,6 +15,8 @@ import pytest
 
 from arena.results.reading import SCHEMA_VERSION
 
+pytestmark = pytest.mark.slow  # a store of each earlier layout reported and resumed by new processes
+
 LAYOUTS = Path(__file__).parent.parent / "fixtures" / "layouts"
 FIXTURES = {"acb775b": 1, "b917e00": 2, "b6b6042": 3}  # folder -> its layout (the first two: user_version 1)
 

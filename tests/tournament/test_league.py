@@ -248,6 +248,7 @@ def league_config(folder, candidate: bool) -> dict:
             "name": "K", "results": str(folder), "workers": 2, **({"candidates": [GATED]} if candidate else {})}
 
 
+@pytest.mark.slow  # a league run killed and resumed in processes
 def test_a_league_killed_with_sigkill_resumes_to_the_same_schedule(tmp_path):
     """The candidate's run killed (SIGKILL) in its gauntlet, then resumed: the same games, the
     same placement and join as a run never killed."""
