@@ -3,6 +3,7 @@ subprocess of its own, stopped by its pid at the end) and plain HTTP requests to
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -77,6 +78,12 @@ class Server:
                 return r.status, r.read(), dict(r.headers)
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read(), dict(exc.headers)
+
+    def play_state(self, sid: str) -> dict:
+        """The state of the page's game ``sid`` (``GET /play/SID/state``, which must answer 200)."""
+        status, body = self.get(f"/play/{sid}/state")
+        assert status == 200, body
+        return json.loads(body)
 
     def stop(self) -> None:
         stopped(self.proc, 15)

@@ -5,7 +5,6 @@ above its bound with a one-line reason."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -13,11 +12,6 @@ from tests.timing import until
 
 pytestmark = pytest.mark.slow  # a server of its own
 
-
-def _state(server, sid: str) -> dict:
-    status, body = server.get(f"/play/{sid}/state")
-    assert status == 200, body
-    return json.loads(body)
 
 
 def test_a_page_bot_moves_within_the_web_move_time(tmp_path, serve):
@@ -32,8 +26,8 @@ def test_a_page_bot_moves_within_the_web_move_time(tmp_path, serve):
         assert status == 303, (spec, status, body[:400])
         sids.append(headers["location"].rsplit("/", 1)[1])
     for sid in sids:  # each bot moved first and the person is asked: far sooner than unbounded
-        state = until(lambda sid=sid: (s := _state(server, sid))["asking"] or s["over"] and s, seconds=180,
-                      what=lambda sid=sid: _state(server, sid))
+        state = until(lambda sid=sid: (s := server.play_state(sid))["asking"] or s["over"] and s, seconds=180,
+                      what=lambda sid=sid: server.play_state(sid))
         assert state["seat"] == 1, state
         status, body, _ = server.post(f"/play/{sid}/move", b'{"move": "quit"}',
                                       headers={"Origin": server.url, "Content-Type": "application/json"})
@@ -41,7 +35,7 @@ def test_a_page_bot_moves_within_the_web_move_time(tmp_path, serve):
     from arena.results.store import load_game
 
     for sid in sids:
-        state = until(lambda sid=sid: (s := _state(server, sid))["over"] and s)
+        state = until(lambda sid=sid: (s := server.play_state(sid))["over"] and s)
         assert state["error"] is None, state
         row = load_game(tmp_path / "play-interaction.sqlite", state["stored"])
         assert row["termination"] == "resigned" and len(row["moves"]) == 1, row  # the bot's move, then quit
