@@ -21,13 +21,19 @@ SLOW_IMPORT = ("import pathlib, time\n"
                "    pass\n")
 
 
+def terminal_sigint() -> None:
+    """In the child: Ctrl-C's default action, as at a terminal, even when the tests run as a
+    background job (a shell starts those with SIGINT ignored, and children inherit it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def interrupt_when(tmp_path: Path, marker: str, bots: list[str]) -> subprocess.CompletedProcess[str]:
     """``arena run`` of ``bots`` in ``tmp_path``, sent SIGINT once a file matching ``marker``
     exists (skipped if the run ended before: nothing to test)."""
     args = [sys.executable, "-m", "arena", "run", *(x for b in bots for x in ("--bot", b)),
             "--games", "6", "--name", "g", "--workers", "1"]
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, preexec_fn=terminal_sigint)
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(marker)) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
@@ -64,7 +70,7 @@ def test_ctrl_c_after_the_command_returned_still_exits_130_in_one_line():
             "    os.kill(os.getpid(), signal.SIGINT)\n"
             "    time.sleep(60)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+                       env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}, preexec_fn=terminal_sigint)
     assert r.returncode == 130, (r.returncode, r.stderr[-500:])
     assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and r.stderr.startswith("interrupted")
     assert "interaction" in r.stdout  # the command's output is all there
