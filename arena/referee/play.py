@@ -204,9 +204,9 @@ def play_game(settings: GameSettings, bots: Sequence[Player], hooks: GameHooks =
                     for k, bot in enumerate(bots):
                         logs.take(bot, ply, k)
             except RoundFault as exc:  # every faulted seat loses (ranks last); the round is not played
-                if void := [f"seat {s} {d}" for s, f, d in exc.faults if f == Termination.VOID]:
-                    # a provider failed: the round cannot be judged, nobody is blamed
-                    return finish(forfeit(n, None, Termination.VOID), None, void[0])
+                void = next((f"seat {s} {d}" for s, f, d in exc.faults if f == Termination.VOID), None)
+                if void is not None:  # a provider failed: the round cannot be judged, nobody is blamed
+                    return finish(forfeit(n, None, Termination.VOID), None, void)
                 return finish(round_forfeit(n, exc.faults), exc.faults[0][0], exc.detail())
             except Exception as exc:
                 log.error("game %s raised playing a round in %s", game.name, state.to_text(), exc_info=True)

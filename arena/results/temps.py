@@ -59,14 +59,14 @@ def sweep(final: Path, now: float | None = None) -> list[Path]:
     for name in names:
         path = final.parent / name
         try:
-            if _stale(path, clock):
+            if _remove_if_stale(path, clock):
                 removed.append(path)
         except OSError as exc:
             log.warning("could not remove the stale temporary file %s: %s", path, exc)
     return removed
 
 
-def _stale(path: Path, now: float) -> bool:
+def _remove_if_stale(path: Path, now: float) -> bool:
     """Remove ``path`` if its writer is gone (``sweep``); whether it was removed.
 
     Raises:

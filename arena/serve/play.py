@@ -287,10 +287,8 @@ class Games:
         finished ones beyond ``most`` (called under ``lock``)."""
         now = time.monotonic()
         ended = sorted((s.ended, sid) for sid, s in self.sessions.items() if s.ended is not None)
-        gone = [sid for at, sid in ended if now - at > self.keep]
-        kept = len(ended) - len(gone)
-        gone += [sid for _, sid in ended if sid not in gone][:max(0, kept - self.most)]
-        for sid in gone:
+        old = sum(now - at > self.keep for at, _ in ended)  # the oldest first: a prefix of ``ended``
+        for _, sid in ended[:max(old, len(ended) - self.most)]:
             del self.sessions[sid]
 
     def get(self, sid: str) -> Session:
