@@ -9,10 +9,11 @@ from pathlib import Path
 import typer
 
 from arena.cli.console import make_console, styled
+from arena.cli.options import ResultsFolder
 
 
 def list_tournaments(
-    results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
+    results: ResultsFolder = Path("results"),
     json_out: bool = typer.Option(
         False, "--json", help="Print a JSON list, one object per tournament (name, game, members, field, games, "
                               "total, last_played, created, path, command, finished, stopped; or name, path, "

@@ -11,6 +11,7 @@ import typer
 
 from arena.cli.console import make_console
 from arena.cli.helptext import PlainGroup
+from arena.cli.options import ResultsFolder
 
 openings_app = typer.Typer(cls=PlainGroup, help="Start positions of a stored tournament: a balanced book.",
                            no_args_is_help=True)
@@ -29,7 +30,7 @@ def select(
         help="then drop the positions furthest on the wrong side until the kept games draw at about R (default: off)"),
     keep_flagged: bool = typer.Option(
         False, "--keep-flagged", help="keep significantly biased positions within --max-bias (default: drop them)"),
-    results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
+    results: ResultsFolder = Path("results"),
 ) -> None:
     """Write the start positions of tournament NAME that pass the bounds as an openings file."""
     from arena.errors import ConfigError, ResultsError, one_line

@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from arena.errors import ConfigError, ResultsError
+from arena.cli.options import ResultsFolder
 
 #: The addresses served without a token: this machine only.
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -72,7 +73,7 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def serve(
-    results: Path = typer.Option(Path("results"), "--results", help="Folder of the results databases."),
+    results: ResultsFolder = Path("results"),
     port: int = typer.Option(8000, "--port", help="Port to listen on (0: any free port, printed)."),
     host: str = typer.Option("127.0.0.1", "--host",
                              help="Address to listen on; any other than 127.0.0.1 needs --token."),
